@@ -1,0 +1,218 @@
+// Command retrylab runs retry-policy scenarios.
+//
+//	retrylab run FILE.json [--runs N] [--seed S] [--format table|json]
+//
+// "run -" reads the scenario from standard input.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+const usage = `usage: retrylab <command> [arguments]
+
+commands:
+  run FILE.json [--runs N] [--seed S] [--format table|json] [--max-events N]
+        simulate a scenario and compare its strategies ("-" reads stdin)
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(cli(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// cli runs one command and returns the exit status: 0 on success, 1 when the
+// work failed, 2 for a usage error.
+func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "retrylab: unknown command %q\n%s", args[0], usage)
+	return 2
+}
+
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	runs := fs.Int("runs", 0, "number of seeds (overrides the scenario's runs)")
+	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
+	format := fs.String("format", "table", "output format: table or json")
+	maxEvents := fs.Int64("max-events", 2_000_000_000, "refuse scenarios estimated above this many events (0: no limit)")
+	// Accept flags before and after the file name.
+	var file string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if file != "" {
+			fmt.Fprintf(stderr, "retrylab run: one scenario at a time; got %q and %q\n", file, fs.Arg(0))
+			return 2
+		}
+		file, rest = fs.Arg(0), fs.Args()[1:]
+	}
+	if file == "" {
+		fmt.Fprint(stderr, "retrylab run: name a scenario file, or - for standard input\n")
+		return 2
+	}
+	if *format != "table" && *format != "json" {
+		fmt.Fprintf(stderr, "retrylab run: --format %q is not table or json\n", *format)
+		return 2
+	}
+	data, err := readInput(file, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab run: %v\n", err)
+		return 1
+	}
+	sc, err := engine.Decode(data)
+	if err != nil {
+		printErrors(stderr, file, err)
+		return 1
+	}
+	if *runs > 0 {
+		sc.Runs, sc.Seeds = *runs, nil
+	}
+	if *seed >= 0 {
+		sc.Seed, sc.Seeds = *seed, nil
+	}
+	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table"})
+	if err != nil {
+		printErrors(stderr, file, err)
+		return 1
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintf(stderr, "retrylab run: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	writeTable(stdout, res)
+	return 0
+}
+
+func readInput(file string, stdin io.Reader) ([]byte, error) {
+	const limit = 16 << 20
+	var r io.Reader = stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && len(data) > limit {
+		err = fmt.Errorf("%s is larger than %d MiB", file, limit>>20)
+	}
+	return data, err
+}
+
+func printErrors(w io.Writer, file string, err error) {
+	if es := engine.AsErrors(err); es != nil {
+		for _, e := range es {
+			fmt.Fprintf(w, "%s: %v\n", file, e)
+		}
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(w, "%s: interrupted\n", file)
+		return
+	}
+	fmt.Fprintf(w, "%s: %v\n", file, err)
+}
+
+// writeTable prints the metrics as rows and the strategies as columns.
+func writeTable(w io.Writer, res *engine.Result) {
+	fmt.Fprintf(w, "%s  (engine %s, seeds %v, %d events)\n\n", res.Scenario, res.EngineVersion, seedList(res.Seeds), res.Events)
+	if len(res.Sweep) > 0 {
+		for _, pt := range res.Sweep {
+			v, _ := json.Marshal(pt.Value)
+			fmt.Fprintf(w, "== %s\n", v)
+			metricTable(w, pt.Strategies)
+			fmt.Fprintln(w)
+		}
+	} else {
+		metricTable(w, res.Strategies)
+	}
+	for _, st := range res.Strategies {
+		if len(st.Transitions) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nbreaker transitions of %s (first run):\n", st.Name)
+		for _, t := range st.Transitions {
+			fmt.Fprintf(w, "  %8.3fs  layer %d  %s -> %s\n", t.AtS, t.Layer, t.From, t.To)
+		}
+	}
+	if len(res.Warnings) > 0 {
+		fmt.Fprintln(w, "\nwarnings:")
+		for _, s := range res.Warnings {
+			fmt.Fprintf(w, "  - %s\n", s)
+		}
+	}
+}
+
+func metricTable(w io.Writer, strats []engine.StrategyResult) {
+	tw := tabwriter.NewWriter(w, 4, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "metric\t")
+	for _, st := range strats {
+		fmt.Fprintf(tw, "%s\t", st.Name)
+	}
+	fmt.Fprintln(tw)
+	for _, name := range engine.MetricNames() {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, st := range strats {
+			v, _ := st.Metrics.Metric(name)
+			cell := formatMetric(name, v)
+			if mm, ok := st.Spread[name]; ok && mm.Min != mm.Max {
+				cell += fmt.Sprintf(" [%s..%s]", formatMetric(name, mm.Min), formatMetric(name, mm.Max))
+			}
+			fmt.Fprintf(tw, "%s\t", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+func formatMetric(name string, v float64) string {
+	switch {
+	case strings.HasSuffix(name, "_rate") || name == "recovered":
+		return fmt.Sprintf("%.2f%%", v*100)
+	case v == float64(int64(v)):
+		return fmt.Sprintf("%d", int64(v))
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+func seedList(s []int64) string {
+	if len(s) > 4 {
+		return fmt.Sprintf("%d..%d", s[0], s[len(s)-1])
+	}
+	return fmt.Sprint(s)
+}

@@ -1,0 +1,3 @@
+module github.com/retrylab/retrylab
+
+go 1.26.0

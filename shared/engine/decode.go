@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A FieldError is one problem with one field of a scenario: the JSON path of
+// the field, the offending value as written, and what is allowed.
+type FieldError struct {
+	Path    string `json:"path"`
+	Value   string `json:"value,omitempty"`
+	Message string `json:"message"`
+}
+
+// Error formats the problem as "path: value message".
+func (e FieldError) Error() string {
+	var b strings.Builder
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	if e.Value != "" {
+		b.WriteString(e.Value)
+		b.WriteString(" ")
+	}
+	b.WriteString(e.Message)
+	return b.String()
+}
+
+// Errors lists every problem found in a scenario, in document order.
+type Errors []FieldError
+
+// Error joins the problems, one per line.
+func (es Errors) Error() string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+// AsErrors returns the field errors in err, or nil when err is not a
+// validation error.
+func AsErrors(err error) Errors {
+	var es Errors
+	if errors.As(err, &es) {
+		return es
+	}
+	var fe FieldError
+	if errors.As(err, &fe) {
+		return Errors{fe}
+	}
+	return nil
+}
+
+// Decode reads a scenario from JSON strictly: unknown fields, values of the
+// wrong type and trailing data are errors, each naming its JSON path. Decode
+// does not check ranges; Validate does. The returned error is an Errors.
+func Decode(data []byte) (*Scenario, error) {
+	var sc Scenario
+	if err := decodeStrict(data, &sc); err != nil {
+		return nil, err
+	}
+	return &sc, nil
+}
+
+// Parse decodes and validates a scenario.
+func Parse(data []byte) (*Scenario, error) {
+	sc, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// Canonical returns the scenario's canonical JSON: fields in a fixed order,
+// unset fields omitted, no insignificant space. Two scenarios that mean the same
+// thing as written have the same canonical form.
+func (sc *Scenario) Canonical() []byte {
+	b, err := json.Marshal(sc)
+	if err != nil {
+		// Every field of a Scenario marshals; a failure is a bug here.
+		panic("engine: marshal scenario: " + err.Error())
+	}
+	return b
+}
+
+func decodeStrict(data []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return Errors{{Message: syntaxMessage(data, err)}}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Errors{{Message: fmt.Sprintf("trailing data after the scenario at byte %d; a scenario is one JSON object", dec.InputOffset())}}
+	}
+	if _, ok := tree.(map[string]any); !ok {
+		return Errors{{Value: describe(tree), Message: "is not a JSON object; a scenario is one JSON object"}}
+	}
+	var d decoder
+	d.value("", tree, reflect.ValueOf(dst).Elem())
+	if len(d.errs) > 0 {
+		return d.errs
+	}
+	return nil
+}
+
+func syntaxMessage(data []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := 1, 1
+		for _, c := range data[:min(int(se.Offset), len(data))] {
+			if c == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "invalid JSON: the document is empty or ends too early"
+	}
+	return "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// decoder walks a generic JSON tree alongside a Go type, filling the value and
+// collecting every error with its path.
+type decoder struct {
+	errs Errors
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+func (d *decoder) fail(path string, node any, msg string) {
+	d.errs = append(d.errs, FieldError{Path: path, Value: describe(node), Message: msg})
+}
+
+func (d *decoder) value(path string, node any, v reflect.Value) {
+	if node == nil {
+		return // null leaves the zero value: the field is unset.
+	}
+	if reflect.PointerTo(v.Type()).Implements(unmarshalerType) {
+		raw, _ := json.Marshal(node)
+		if err := v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(raw); err != nil {
+			d.errs = append(d.errs, FieldError{Path: path, Message: strings.TrimPrefix(err.Error(), "json: ")})
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		d.value(path, node, p.Elem())
+		v.Set(p)
+	case reflect.Struct:
+		obj, ok := node.(map[string]any)
+		if !ok {
+			d.fail(path, node, "is not an object")
+			return
+		}
+		fields := structFields(v.Type())
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			idx, ok := fields[k]
+			if !ok {
+				d.errs = append(d.errs, FieldError{
+					Path:    join(path, k),
+					Message: "is not a known field; allowed: " + strings.Join(fieldNames(v.Type()), ", "),
+				})
+				continue
+			}
+			d.value(join(path, k), obj[k], v.FieldByIndex(idx))
+		}
+	case reflect.Slice:
+		arr, ok := node.([]any)
+		if !ok {
+			d.fail(path, node, "is not a list")
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), len(arr), len(arr))
+		for i, e := range arr {
+			d.value(fmt.Sprintf("%s[%d]", path, i), e, s.Index(i))
+		}
+		v.Set(s)
+	case reflect.String:
+		s, ok := node.(string)
+		if !ok {
+			d.fail(path, node, "is not a string")
+			return
+		}
+		v.SetString(s)
+	case reflect.Bool:
+		b, ok := node.(bool)
+		if !ok {
+			d.fail(path, node, "is not true or false")
+			return
+		}
+		v.SetBool(b)
+	case reflect.Int, reflect.Int64:
+		n, ok := node.(json.Number)
+		if !ok {
+			d.fail(path, node, "is not a number")
+			return
+		}
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		if err != nil {
+			f, ferr := n.Float64()
+			if ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+				i = int64(f) // 1e3 and 10.0 are whole numbers too.
+			} else {
+				d.fail(path, node, "is not a whole number in range")
+				return
+			}
+		}
+		if v.OverflowInt(i) {
+			d.fail(path, node, "is out of range")
+			return
+		}
+		v.SetInt(i)
+	case reflect.Float64:
+		n, ok := node.(json.Number)
+		if !ok {
+			d.fail(path, node, "is not a number")
+			return
+		}
+		f, err := n.Float64()
+		if err != nil || math.IsInf(f, 0) {
+			d.fail(path, node, "is not a finite number")
+			return
+		}
+		v.SetFloat(f)
+	default:
+		panic("engine: decoder has no case for " + v.Type().String())
+	}
+}
+
+// structFields maps the JSON names of t's fields, including those of embedded
+// structs, to their index paths.
+func structFields(t reflect.Type) map[string][]int {
+	m := map[string][]int{}
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			idx := append(slices.Clone(prefix), i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				walk(f.Type, idx)
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" || !f.IsExported() {
+				continue
+			}
+			m[name] = idx
+		}
+	}
+	walk(t, nil)
+	return m
+}
+
+func fieldNames(t reflect.Type) []string {
+	var names []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				walk(f.Type)
+				continue
+			}
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+				names = append(names, name)
+			}
+		}
+	}
+	walk(t)
+	return names
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// describe renders a JSON value for an error message, shortened.
+func describe(node any) string {
+	var s string
+	switch n := node.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case nil:
+		return "null"
+	case string:
+		s = strconv.Quote(n)
+	case json.Number:
+		s = string(n)
+	default:
+		s = fmt.Sprint(n)
+	}
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:57]) + "..."
+	}
+	return s
+}

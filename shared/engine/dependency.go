@@ -1,0 +1,263 @@
+package engine
+
+// The dependency: a pool of workers in front of a FIFO queue, changed over
+// time by phases. It answers each request once; an answer whose caller has
+// stopped waiting is dropped by the caller (stale generation).
+
+// sendToDependency delivers attempt gen of call id to the dependency at s.now.
+func (s *sim) sendToDependency(id int32, gen uint32, retry bool) {
+	c := &s.calls[id]
+	op := &s.ops[c.op]
+	r := request{call: id, gen: gen, op: c.op, idx: op.depCalls, retry: retry,
+		keyed: op.flags&opKeyed != 0}
+	op.depCalls++
+	s.c.depCalls++
+	s.bin(binCalls)
+	if retry {
+		s.bin(binRetries)
+	}
+	d := &s.m.dep
+	if d.loadErrors {
+		s.loadTimes.push(s.now)
+	}
+	if s.outage > 0 {
+		ph := &d.phases[s.outage-1]
+		s.respond(r, ph.status, ph.latency)
+		return
+	}
+	if s.errPhase > 0 {
+		ph := &d.phases[s.errPhase-1]
+		if s.rnd.float(drawPhase, uint64(r.op), uint64(r.idx)) < ph.rate {
+			s.respond(r, ph.status, ph.latency)
+			return
+		}
+	}
+	if d.errorRate > 0 && s.rnd.float(drawError, uint64(r.op), uint64(r.idx)) < d.errorRate {
+		s.respond(r, d.errorStatus, 0)
+		return
+	}
+	if d.loadErrors {
+		s.loadTimes.dropBefore(s.now - d.loadWindow + 1)
+		load := float64(s.loadTimes.size) / (float64(d.loadWindow) / 1e9)
+		if s.rnd.float(drawLoadError, uint64(r.op), uint64(r.idx)) < interpolate(d.loadPoints, load) {
+			s.respond(r, d.loadStatus, 0)
+			return
+		}
+	}
+	rid := s.newRequest(r)
+	if s.frozen > 0 {
+		s.held.push(rid)
+		s.level(binQueue, s.queue.len()+s.held.len())
+		return
+	}
+	s.admit(rid)
+}
+
+// admit takes a request into service or the queue, or refuses it.
+func (s *sim) admit(rid int32) {
+	r := &s.reqs[rid]
+	if r.keyed {
+		op := &s.ops[r.op]
+		switch op.keyState {
+		case 2: // applied before: answer with the stored result
+			call, gen := r.call, r.gen
+			s.freeRequest(rid)
+			s.answer(call, gen, outOK, 0)
+			return
+		case 1: // another attempt with the same key is still in progress
+			call, gen := r.call, r.gen
+			s.freeRequest(rid)
+			s.answer(call, gen, 409, s.retryAfter(409))
+			return
+		}
+		op.keyState = 1
+	}
+	switch {
+	case s.busy < s.workers && s.queue.len() == 0:
+		s.serve(rid)
+	case s.queue.len() < s.m.dep.queueCap:
+		s.queue.push(rid)
+		s.level(binQueue, s.queue.len()+s.held.len())
+	default:
+		s.c.rejections++
+		s.bin(binReject)
+		s.release(rid)
+		r := s.reqs[rid]
+		s.freeRequest(rid)
+		s.answer(r.call, r.gen, s.m.dep.fullStatus, s.retryAfter(s.m.dep.fullStatus))
+	}
+}
+
+// release frees the idempotency key a request held without applying it.
+func (s *sim) release(rid int32) {
+	if r := &s.reqs[rid]; r.keyed && s.ops[r.op].keyState == 1 {
+		s.ops[r.op].keyState = 0
+	}
+}
+
+// serve starts a worker on a request.
+func (s *sim) serve(rid int32) {
+	s.busy++
+	r := &s.reqs[rid]
+	s.q.push(event{at: s.now + s.serviceTime(r), kind: evServed, id: rid})
+}
+
+// serviceTime draws the service time of a request from the operation's own
+// stream, so every strategy sees the same time for the same call.
+func (s *sim) serviceTime(r *request) int64 {
+	d := &s.m.dep
+	var t float64
+	switch d.service.Kind {
+	case "constant":
+		t = d.mean
+	case "exponential":
+		t = exponential(s.rnd.float(drawService, uint64(r.op), uint64(r.idx)), d.mean)
+	case "lognormal":
+		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawService, uint64(r.op), uint64(r.idx))))
+	}
+	if s.factor != 1 {
+		t = float64(t * s.factor)
+	}
+	return clampNs(t)
+}
+
+// served finishes a request: the operation's effect is applied, the answer
+// goes to the caller if it still waits, and the worker takes the next request.
+func (s *sim) served(rid int32) {
+	if s.frozen > 0 {
+		// Work in service pauses during a freeze and resumes where it stopped.
+		ph := &s.m.dep.phases[s.frozen-1]
+		s.q.push(event{at: ph.to + (s.now - ph.from), kind: evServed, id: rid})
+		return
+	}
+	s.busy--
+	r := s.reqs[rid]
+	s.freeRequest(rid)
+	op := &s.ops[r.op]
+	op.applied++
+	if r.keyed {
+		op.keyState = 2
+	} else if op.flags&opNonIdempotent != 0 && op.applied > 1 {
+		s.c.duplicates++
+	}
+	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
+		s.c.wasted++
+	} else {
+		s.answer(r.call, r.gen, outOK, 0)
+	}
+	s.startNext()
+}
+
+// startNext fills free workers from the queue.
+func (s *sim) startNext() {
+	for s.frozen == 0 && s.busy < s.workers && s.queue.len() > 0 {
+		rid := s.queue.pop()
+		if s.m.dep.dropAbandoned {
+			r := &s.reqs[rid]
+			if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
+				s.c.dropped++
+				s.release(rid)
+				s.freeRequest(rid)
+				continue
+			}
+		}
+		s.serve(rid)
+	}
+}
+
+// respond answers a request without queueing it, at once or after a latency.
+func (s *sim) respond(r request, status int16, latency int64) {
+	if latency > 0 {
+		r.pending = status
+		rid := s.newRequest(r)
+		s.q.push(event{at: s.now + latency, kind: evAnswer, id: rid})
+		return
+	}
+	s.answer(r.call, r.gen, status, s.retryAfter(status))
+}
+
+func (s *sim) retryAfter(status int16) int64 {
+	if status >= 100 && status < 600 && s.m.dep.retryAfter[status] {
+		return s.m.dep.retryAfterTime
+	}
+	return 0
+}
+
+// phaseChange applies the start or end of phase i at s.now.
+func (s *sim) phaseChange(i int) {
+	ph := &s.m.dep.phases[i]
+	starting := s.now == ph.from
+	switch ph.kind {
+	case "freeze":
+		if starting {
+			s.frozen = i + 1
+			return
+		}
+		s.frozen = 0
+		if ph.status != 0 {
+			// The backlog, queued and held alike, is answered with the status.
+			for _, rg := range []*ring{&s.queue, &s.held} {
+				for rg.len() > 0 {
+					rid := rg.pop()
+					s.release(rid)
+					r := s.reqs[rid]
+					s.freeRequest(rid)
+					s.answer(r.call, r.gen, ph.status, s.retryAfter(ph.status))
+				}
+			}
+		} else {
+			for s.held.len() > 0 {
+				s.admit(s.held.pop())
+			}
+		}
+	case "outage":
+		s.outage = 0
+		if starting {
+			s.outage = i + 1
+		}
+	case "errors":
+		s.errPhase = 0
+		if starting {
+			s.errPhase = i + 1
+		}
+	case "capacity":
+		s.workers = s.m.dep.workers
+		if starting {
+			s.workers = ph.workers
+		}
+	case "latency":
+		s.factor = 1
+		if starting {
+			s.factor = ph.factor
+		}
+	}
+	s.startNext()
+}
+
+func (s *sim) newRequest(r request) int32 {
+	if n := len(s.freeReqs); n > 0 {
+		id := s.freeReqs[n-1]
+		s.freeReqs = s.freeReqs[:n-1]
+		s.reqs[id] = r
+		return id
+	}
+	s.reqs = append(s.reqs, r)
+	return int32(len(s.reqs) - 1)
+}
+
+func (s *sim) freeRequest(id int32) { s.freeReqs = append(s.freeReqs, id) }
+
+// interpolate returns the failure rate at load from sorted points, linear
+// between points and flat beyond the ends.
+func interpolate(pts []LoadPoint, load float64) float64 {
+	if load <= pts[0].Load {
+		return pts[0].Rate
+	}
+	for i := 1; i < len(pts); i++ {
+		if load <= pts[i].Load {
+			a, b := pts[i-1], pts[i]
+			return a.Rate + (b.Rate-a.Rate)*(load-a.Load)/(b.Load-a.Load)
+		}
+	}
+	return pts[len(pts)-1].Rate
+}

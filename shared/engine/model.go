@@ -1,0 +1,347 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// Outcomes of an attempt besides HTTP statuses.
+const (
+	outOK          int16 = 200
+	outTimeout     int16 = -1 // the caller's attempt timeout or deadline passed
+	outConnection  int16 = -2 // connection refused or reset
+	outBreakerOpen int16 = -3 // failed fast by an open circuit breaker
+	outUnreadable  int16 = -4 // a message the consumer cannot parse
+)
+
+// Why an operation (or an inner invocation) ended without success.
+const (
+	reasonNone uint8 = iota
+	reasonAttempts
+	reasonDeadline
+	reasonBudget
+	reasonBreaker
+	reasonNotRetryable
+	reasonNonIdempotent
+	reasonUnreadable
+)
+
+const (
+	jitterNone uint8 = iota
+	jitterFull
+	jitterEqual
+	jitterDecorrelated
+	jitterProportional
+)
+
+const (
+	arrivalPoisson uint8 = iota
+	arrivalUniform
+	arrivalClosed
+	arrivalBurst
+)
+
+const never = math.MaxInt64
+
+// model is a validated scenario compiled for the simulator: defaults applied,
+// durations in integer nanoseconds, names turned into small integers.
+type model struct {
+	sc         *Scenario
+	work       workModel
+	dep        depModel
+	strategies []strategyModel
+	seeds      []uint64
+
+	affectedFrom, affectedTo int64 // operation start times counted as affected
+	faultEnd                 int64 // end of the last phase; 0 when there is none
+	base                     int64 // width of the counting bins behind every series and peak
+	resolutions              []int64
+	seriesBucket             int64 // 0: chosen after the run
+}
+
+type workModel struct {
+	arrival    uint8
+	clients    int
+	rate       float64 // total operations per second (open loop)
+	think      int64
+	burstAt    int64
+	duration   int64
+	operations int // 0: no limit
+	mix        Mix
+}
+
+type depModel struct {
+	workers        int
+	queueCap       int
+	fullStatus     int16
+	dropAbandoned  bool
+	errorRate      float64
+	errorStatus    int16
+	service        Distribution
+	mean           float64 // ns
+	mu, sigma      float64 // lognormal, in ln(ns)
+	loadErrors     bool
+	loadWindow     int64
+	loadStatus     int16
+	loadPoints     []LoadPoint
+	retryAfter     [600]bool
+	retryAfterTime int64
+	phases         []phaseModel
+}
+
+type phaseModel struct {
+	kind     string
+	from, to int64
+	status   int16 // answer of an outage or errors phase; backlog answer of a freeze (0: serve)
+	latency  int64
+	workers  int
+	rate     float64
+	factor   float64
+}
+
+type strategyModel struct {
+	name   string
+	levels []levelModel
+	keyed  bool // the client attaches an idempotency key to every operation
+}
+
+type levelModel struct {
+	maxAttempts     int
+	attemptTimeout  int64
+	deadline        int64
+	minAttempt      int64
+	backoff         uint8 // 0 none, 1 constant, 2 linear, 3 exponential
+	base, max       int64
+	multiplier      float64
+	jitter          uint8
+	fraction        float64
+	retryStatus     [600]bool
+	retryTimeout    bool
+	retryConnection bool
+	honorRA         bool
+	retryNonIdem    bool
+	deadLetter      bool
+	budget          *Budget
+	breaker         *Breaker
+	breakerOutside  bool
+	halfOpenCalls   int
+	adaptive        *Adaptive
+	instances       int
+}
+
+var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
+
+// compile turns a valid scenario into a model. The caller has validated it.
+func compile(sc *Scenario) *model {
+	m := &model{sc: sc}
+	w := &sc.Workload
+	m.work = workModel{
+		clients:    w.Clients,
+		think:      int64(w.ThinkTime),
+		burstAt:    int64(w.BurstAt),
+		duration:   int64(w.Duration),
+		operations: w.Operations,
+		mix:        w.Mix,
+	}
+	switch w.Arrival {
+	case "uniform":
+		m.work.arrival = arrivalUniform
+	case "closed":
+		m.work.arrival = arrivalClosed
+	case "burst":
+		m.work.arrival = arrivalBurst
+	}
+	m.work.rate = w.Rate
+	if w.RatePerClient != 0 {
+		m.work.rate = w.RatePerClient * float64(w.Clients)
+	}
+
+	d := &sc.Dependency
+	m.dep = depModel{
+		workers:       d.Workers,
+		queueCap:      d.QueueCapacity,
+		fullStatus:    statusOr(d.QueueFullStatus, 503),
+		dropAbandoned: d.DropAbandoned,
+		errorRate:     d.ErrorRate,
+		errorStatus:   statusOr(d.ErrorStatus, 503),
+		service:       d.ServiceTime,
+		mean:          float64(d.ServiceTime.Mean),
+	}
+	if d.ServiceTime.Kind == "lognormal" {
+		m.dep.mu = ln(float64(d.ServiceTime.P50))
+		// z(0.99) of the standard normal.
+		m.dep.sigma = (ln(float64(d.ServiceTime.P99)) - m.dep.mu) / 2.3263478740408408
+	}
+	if le := d.LoadErrors; le != nil {
+		m.dep.loadErrors = true
+		m.dep.loadWindow = int64(le.Window)
+		if m.dep.loadWindow == 0 {
+			m.dep.loadWindow = int64(time.Second)
+		}
+		m.dep.loadStatus = statusOr(le.Status, 503)
+		m.dep.loadPoints = le.Points
+	}
+	if ra := d.RetryAfter; ra != nil {
+		for _, s := range ra.Statuses {
+			m.dep.retryAfter[s] = true
+		}
+		m.dep.retryAfterTime = int64(ra.After)
+	}
+	for _, ph := range d.Phases {
+		pm := phaseModel{kind: ph.Kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
+			workers: ph.Workers, rate: ph.Rate, factor: ph.Factor, status: int16(ph.Status)}
+		switch {
+		case ph.Error == "connection":
+			pm.status = outConnection
+		case pm.status == 0 && ph.Kind != "freeze":
+			pm.status = 503
+		}
+		m.dep.phases = append(m.dep.phases, pm)
+		m.faultEnd = max(m.faultEnd, pm.to)
+	}
+
+	for _, st := range sc.Strategies {
+		sm := strategyModel{name: st.Name, keyed: st.IdempotencyKey}
+		sm.levels = append(sm.levels, compilePolicy(&st.Policy))
+		for i := range st.Layers {
+			sm.levels = append(sm.levels, compilePolicy(&st.Layers[i]))
+		}
+		m.strategies = append(m.strategies, sm)
+	}
+
+	m.seeds = seedsOf(sc)
+
+	r := &sc.Report
+	if r.AffectedFrom != nil {
+		m.affectedFrom, m.affectedTo = int64(*r.AffectedFrom), int64(*r.AffectedTo)
+	} else if len(m.dep.phases) > 0 {
+		m.affectedFrom, m.affectedTo = never, 0
+		for _, ph := range m.dep.phases {
+			m.affectedFrom = min(m.affectedFrom, ph.from)
+			m.affectedTo = max(m.affectedTo, ph.to)
+		}
+	} else {
+		m.affectedFrom, m.affectedTo = 0, never
+	}
+	m.resolutions = []int64{int64(10 * time.Millisecond), int64(100 * time.Millisecond), int64(time.Second)}
+	m.base = int64(10 * time.Millisecond)
+	for _, d := range r.PeakResolutions {
+		if !slices.Contains(m.resolutions, int64(d)) {
+			m.resolutions = append(m.resolutions, int64(d))
+		}
+		m.base = gcd(m.base, int64(d))
+	}
+	if r.SeriesBucket != 0 {
+		m.seriesBucket = int64(r.SeriesBucket)
+		m.base = gcd(m.base, m.seriesBucket)
+	}
+	m.base = max(m.base, int64(time.Millisecond))
+	return m
+}
+
+func compilePolicy(p *Policy) levelModel {
+	l := levelModel{
+		maxAttempts:    p.MaxAttempts,
+		attemptTimeout: int64(p.AttemptTimeout),
+		deadline:       int64(p.Deadline),
+		minAttempt:     int64(p.MinAttemptTime),
+		base:           int64(p.Backoff.Base),
+		max:            int64(p.Backoff.Max),
+		multiplier:     p.Backoff.Multiplier,
+		fraction:       p.Jitter.Fraction,
+		honorRA:        p.HonorRetryAfter,
+		retryNonIdem:   p.RetryNonIdempotent,
+		deadLetter:     p.DeadLetter,
+		budget:         p.Budget,
+		breaker:        p.Breaker,
+		adaptive:       p.Adaptive,
+		instances:      max(p.Instances, 1),
+	}
+	switch p.Backoff.Kind {
+	case "constant":
+		l.backoff = 1
+	case "linear":
+		l.backoff = 2
+	case "exponential":
+		l.backoff = 3
+		if l.multiplier == 0 {
+			l.multiplier = 2
+		}
+	}
+	switch p.Jitter.Kind {
+	case "full":
+		l.jitter = jitterFull
+	case "equal":
+		l.jitter = jitterEqual
+	case "decorrelated":
+		l.jitter = jitterDecorrelated
+	case "proportional":
+		l.jitter = jitterProportional
+		if l.fraction == 0 {
+			l.fraction = 0.2
+		}
+	}
+	ro := p.RetryOn
+	if ro == nil {
+		ro = &defaultRetryOn
+	}
+	for _, s := range ro.Statuses {
+		l.retryStatus[s] = true
+	}
+	l.retryTimeout, l.retryConnection = ro.Timeout, ro.Connection
+	if b := p.Breaker; b != nil {
+		l.breakerOutside = b.Placement == "outside"
+		l.halfOpenCalls = max(b.HalfOpenCalls, 1)
+	}
+	return l
+}
+
+// retries reports whether the level retries outcome out.
+func (l *levelModel) retries(out int16) bool {
+	switch {
+	case out == outTimeout:
+		return l.retryTimeout
+	case out == outConnection:
+		return l.retryConnection
+	case out >= 100 && out < 600:
+		return l.retryStatus[out]
+	}
+	return false // breaker fast-fails and unreadable messages are never retried
+}
+
+// breakerFailure reports whether a circuit breaker counts out as a failure:
+// timeouts, connection errors, 408, 429 and every 5xx.
+func breakerFailure(out int16) bool {
+	return out == outTimeout || out == outConnection || out == outBreakerOpen || out == 408 || out == 429 || out >= 500
+}
+
+func statusOr(s, def int) int16 {
+	if s == 0 {
+		return int16(def)
+	}
+	return int16(s)
+}
+
+func seedsOf(sc *Scenario) []uint64 {
+	if len(sc.Seeds) > 0 {
+		s := make([]uint64, len(sc.Seeds))
+		for i, x := range sc.Seeds {
+			s[i] = uint64(x)
+		}
+		return s
+	}
+	n := max(sc.Runs, 1)
+	s := make([]uint64, n)
+	for i := range s {
+		s[i] = uint64(sc.Seed) + uint64(i)
+	}
+	return s
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

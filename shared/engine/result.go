@@ -1,0 +1,501 @@
+package engine
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+)
+
+// EngineVersion changes whenever the same scenario and seed could give a
+// different result. Stored results are keyed by it.
+const EngineVersion = "1"
+
+// A Result is what a run of a scenario reports. It is a public format: field
+// names are stable and snake_case.
+type Result struct {
+	Scenario      string           `json:"scenario"`
+	EngineVersion string           `json:"engine_version"`
+	Seeds         []int64          `json:"seeds"`
+	Events        int64            `json:"events"`
+	Phases        []PhaseSpan      `json:"phases,omitempty"`
+	Strategies    []StrategyResult `json:"strategies,omitempty"`
+	Sweep         []SweepPoint     `json:"sweep,omitempty"`
+	Warnings      []string         `json:"warnings"`
+}
+
+// A PhaseSpan is a dependency phase, for shading charts.
+type PhaseSpan struct {
+	Kind  string  `json:"kind"`
+	Label string  `json:"label"`
+	FromS float64 `json:"from_s"`
+	ToS   float64 `json:"to_s"`
+}
+
+// A SweepPoint is the result for one value of the swept parameter.
+type SweepPoint struct {
+	Value      any              `json:"value"`
+	Strategies []StrategyResult `json:"strategies"`
+}
+
+// A StrategyResult reports one strategy. With several runs, Metrics are means
+// over the runs and Spread holds each metric's minimum and maximum; the
+// series and breaker transitions are those of the first run.
+type StrategyResult struct {
+	Name        string            `json:"name"`
+	Metrics     Metrics           `json:"metrics"`
+	Spread      map[string]MinMax `json:"spread,omitempty"`
+	Peaks       []Peak            `json:"peaks,omitempty"`
+	Transitions []Transition      `json:"breaker_transitions,omitempty"`
+	Series      *Series           `json:"series,omitempty"`
+}
+
+// MinMax is the range of a metric over runs.
+type MinMax struct {
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+}
+
+// A Peak is the most calls reaching the dependency in any window of the given
+// resolution (windows aligned at t = 0).
+type Peak struct {
+	ResolutionMS float64 `json:"resolution_ms"`
+	Attempts     float64 `json:"attempts"`
+	Retries      float64 `json:"retries"`
+}
+
+// A Transition is a circuit breaker changing state. Layer 0 is the client; with
+// several instances, only instance 0 is reported.
+type Transition struct {
+	AtS   float64 `json:"at_s"`
+	Layer int     `json:"layer"`
+	From  string  `json:"from"`
+	To    string  `json:"to"`
+}
+
+// Series are counts per time bucket of BucketMS, from t = 0. Attempts and
+// retries are calls arriving at the dependency; successes and failures are
+// operations ending; rejections are calls refused by a full queue; fast_failed
+// calls refused by a breaker; queue_length and in_flight (operations started
+// and not finished) are the highest level in the bucket; breaker_state is the
+// state at the bucket's end (0 closed, 1 half-open, 2 open) of the outermost
+// breaker's instance 0. Fine holds calls at each peak resolution, for charts
+// that switch resolution, when it has at most 20,000 windows.
+type Series struct {
+	BucketMS     float64      `json:"bucket_ms"`
+	Attempts     []int32      `json:"attempts"`
+	Retries      []int32      `json:"retries"`
+	Successes    []int32      `json:"successes"`
+	Failures     []int32      `json:"failures"`
+	Rejections   []int32      `json:"rejections"`
+	FastFailed   []int32      `json:"fast_failed"`
+	QueueLength  []int32      `json:"queue_length"`
+	InFlight     []int32      `json:"in_flight"`
+	BreakerState []int8       `json:"breaker_state,omitempty"`
+	Fine         []FineSeries `json:"fine,omitempty"`
+}
+
+// FineSeries are dependency calls per window at one resolution.
+type FineSeries struct {
+	ResolutionMS float64 `json:"resolution_ms"`
+	Attempts     []int32 `json:"attempts"`
+	Retries      []int32 `json:"retries"`
+}
+
+// Metrics of one strategy. Counts are over the whole run. Latencies are from
+// an operation's start to its end, over all operations (failures included:
+// a fast failure lowers them) and, as success_latency_*, over successful ones.
+type Metrics struct {
+	Operations           float64 `json:"operations"`
+	Succeeded            float64 `json:"succeeded"`
+	Failed               float64 `json:"failed"`
+	SuccessRate          float64 `json:"success_rate"`
+	AffectedOperations   float64 `json:"affected_operations"`
+	AffectedSuccessRate  float64 `json:"affected_success_rate"`
+	Attempts             float64 `json:"attempts"`
+	FirstAttempts        float64 `json:"first_attempts"`
+	Retries              float64 `json:"retries"`
+	RetriesDenied        float64 `json:"retries_denied"`
+	FastFailed           float64 `json:"fast_failed"`
+	DependencyCalls      float64 `json:"dependency_calls"`
+	Amplification        float64 `json:"amplification"`
+	Rejections           float64 `json:"rejections"`
+	PeakPer10ms          float64 `json:"peak_per_10ms"`
+	PeakPer100ms         float64 `json:"peak_per_100ms"`
+	PeakPer1s            float64 `json:"peak_per_1s"`
+	RetryPeakPer10ms     float64 `json:"retry_peak_per_10ms"`
+	RetryPeakPer100ms    float64 `json:"retry_peak_per_100ms"`
+	RetryPeakPer1s       float64 `json:"retry_peak_per_1s"`
+	LatencyP50ms         float64 `json:"latency_p50_ms"`
+	LatencyP95ms         float64 `json:"latency_p95_ms"`
+	LatencyP99ms         float64 `json:"latency_p99_ms"`
+	LatencyMaxms         float64 `json:"latency_max_ms"`
+	SuccessLatencyP50ms  float64 `json:"success_latency_p50_ms"`
+	SuccessLatencyP95ms  float64 `json:"success_latency_p95_ms"`
+	SuccessLatencyP99ms  float64 `json:"success_latency_p99_ms"`
+	SuccessLatencyMaxms  float64 `json:"success_latency_max_ms"`
+	RecoveryS            float64 `json:"recovery_s"`
+	Recovered            float64 `json:"recovered"`
+	GoodputPerS          float64 `json:"goodput_per_s"`
+	SettleS              float64 `json:"settle_s"`
+	Duplicates           float64 `json:"duplicates"`
+	WastedWork           float64 `json:"wasted_work"`
+	DroppedAbandoned     float64 `json:"dropped_abandoned"`
+	DeadLettered         float64 `json:"dead_lettered"`
+	DeadLetteredAttempts float64 `json:"dead_lettered_max_deliveries"`
+	DeadLetteredPerm     float64 `json:"dead_lettered_non_transient"`
+	DeadLetteredUnread   float64 `json:"dead_lettered_unreadable"`
+	GaveUpAttempts       float64 `json:"gave_up_attempts"`
+	GaveUpDeadline       float64 `json:"gave_up_deadline"`
+	GaveUpBudget         float64 `json:"gave_up_budget"`
+	GaveUpBreaker        float64 `json:"gave_up_breaker"`
+	GaveUpNotRetryable   float64 `json:"gave_up_not_retryable"`
+	GaveUpNonIdempotent  float64 `json:"gave_up_non_idempotent"`
+	GaveUpUnreadable     float64 `json:"gave_up_unreadable"`
+	Events               float64 `json:"events"`
+}
+
+// MetricNames lists the JSON names of the metrics in display order.
+func MetricNames() []string {
+	t := reflect.TypeFor[Metrics]()
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return names
+}
+
+// Metric returns the metric with the given JSON name.
+func (m *Metrics) Metric(name string) (float64, bool) {
+	t := reflect.TypeFor[Metrics]()
+	v := reflect.ValueOf(m).Elem()
+	for i := range t.NumField() {
+		if n, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); n == name {
+			return v.Field(i).Float(), true
+		}
+	}
+	return 0, false
+}
+
+// runOutput is what one strategy on one seed produced.
+type runOutput struct {
+	metrics     Metrics
+	peaks       []Peak
+	bins        *[numBins][]int32
+	nbins       int
+	transitions []transition
+}
+
+// output measures a finished run.
+func (s *sim) output(keepSeries bool) runOutput {
+	m := s.m
+	c := &s.c
+	var x Metrics
+	nb := s.lastBin + 1
+	// Operations still open (none in a complete run) count as failed now.
+	lat := make([]int64, 0, len(s.ops))
+	okLat := make([]int64, 0, len(s.ops))
+	var affected, affectedOK int64
+	var lastEnd int64
+	for i := range s.ops {
+		op := &s.ops[i]
+		if op.end < 0 {
+			op.end = s.now
+		}
+		d := op.end - op.start
+		lat = append(lat, d)
+		lastEnd = max(lastEnd, op.end)
+		if op.ok {
+			okLat = append(okLat, d)
+		}
+		if op.start >= m.affectedFrom && op.start < m.affectedTo {
+			affected++
+			if op.ok {
+				affectedOK++
+			}
+		}
+	}
+	n := float64(len(s.ops))
+	x.Operations = n
+	x.Succeeded = float64(len(okLat))
+	x.Failed = n - x.Succeeded
+	x.SuccessRate = ratio(x.Succeeded, n)
+	x.AffectedOperations = float64(affected)
+	x.AffectedSuccessRate = ratio(float64(affectedOK), float64(affected))
+	if affected == 0 {
+		x.AffectedSuccessRate = 1
+	}
+	x.Attempts = float64(c.attempts)
+	x.FirstAttempts = float64(c.firstAttempts)
+	x.Retries = float64(c.attempts - c.firstAttempts)
+	x.RetriesDenied = float64(c.retriesDenied)
+	x.FastFailed = float64(c.fastFailed)
+	x.DependencyCalls = float64(c.depCalls)
+	x.Amplification = ratio(x.DependencyCalls, n)
+	x.Rejections = float64(c.rejections)
+
+	calls, retries := c.bins[binCalls][:nb], c.bins[binRetries][:nb]
+	var peaks []Peak
+	for _, r := range m.resolutions {
+		k := int(r / m.base)
+		peaks = append(peaks, Peak{ResolutionMS: ms(r), Attempts: float64(peakOf(calls, k)), Retries: float64(peakOf(retries, k))})
+	}
+	x.PeakPer10ms, x.RetryPeakPer10ms = peaks[0].Attempts, peaks[0].Retries
+	x.PeakPer100ms, x.RetryPeakPer100ms = peaks[1].Attempts, peaks[1].Retries
+	x.PeakPer1s, x.RetryPeakPer1s = peaks[2].Attempts, peaks[2].Retries
+
+	slices.Sort(lat)
+	slices.Sort(okLat)
+	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = percentiles(lat)
+	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = percentiles(okLat)
+
+	x.RecoveryS, x.Recovered = s.recovery()
+	if span := float64(max(m.work.duration, lastEnd)) / 1e9; span > 0 {
+		x.GoodputPerS = round3(x.Succeeded / span)
+	}
+	x.SettleS = round3(float64(lastEnd) / 1e9)
+	x.Duplicates = float64(c.duplicates)
+	x.WastedWork = float64(c.wasted)
+	x.DroppedAbandoned = float64(c.dropped)
+	dl := &c.deadLettered
+	x.DeadLetteredAttempts = float64(dl[reasonAttempts])
+	x.DeadLetteredPerm = float64(dl[reasonNotRetryable] + dl[reasonNonIdempotent])
+	x.DeadLetteredUnread = float64(dl[reasonUnreadable])
+	for _, v := range dl {
+		x.DeadLettered += float64(v)
+	}
+	g := &c.gaveUp
+	x.GaveUpAttempts = float64(g[reasonAttempts])
+	x.GaveUpDeadline = float64(g[reasonDeadline])
+	x.GaveUpBudget = float64(g[reasonBudget])
+	x.GaveUpBreaker = float64(g[reasonBreaker])
+	x.GaveUpNotRetryable = float64(g[reasonNotRetryable])
+	x.GaveUpNonIdempotent = float64(g[reasonNonIdempotent])
+	x.GaveUpUnreadable = float64(g[reasonUnreadable])
+	x.Events = float64(s.events)
+
+	out := runOutput{metrics: x, peaks: peaks[3:], transitions: c.transitions, nbins: nb}
+	if keepSeries {
+		out.bins = &c.bins
+	}
+	return out
+}
+
+// recovery returns the time from the end of the last fault until the success
+// rate of operations started in every 1 s window from then on (stepped by
+// 100 ms) stays at or above 99%, and whether that happened before the last
+// operation started. Without a fault, recovery is 0.
+func (s *sim) recovery() (sec, recovered float64) {
+	end := s.m.faultEnd
+	if end == 0 {
+		return 0, 1
+	}
+	const step = int64(100 * time.Millisecond)
+	const window = 10 // steps in 1 s
+	var total, ok []int32
+	for i := range s.ops {
+		op := &s.ops[i]
+		if op.start < end {
+			continue
+		}
+		k := int((op.start - end) / step)
+		for len(total) <= k {
+			total, ok = append(total, 0), append(ok, 0)
+		}
+		total[k]++
+		if op.ok {
+			ok[k]++
+		}
+	}
+	// Walk back from the end: find the earliest step from which no window fails.
+	from := len(total)
+	for k := len(total) - 1; k >= 0; k-- {
+		var t, o int32
+		for j := k; j < min(k+window, len(total)); j++ {
+			t += total[j]
+			o += ok[j]
+		}
+		if t > 0 && float64(o) < float64(0.99*float64(t)) {
+			break
+		}
+		from = k
+	}
+	if from == len(total) && len(total) > 0 {
+		return round3(float64(int64(len(total))*step) / 1e9), 0
+	}
+	return round3(float64(int64(from)*step) / 1e9), 1
+}
+
+func peakOf(bins []int32, k int) int32 {
+	var best, sum int32
+	for i, v := range bins {
+		sum += v
+		if (i+1)%k == 0 || i == len(bins)-1 {
+			best = max(best, sum)
+			sum = 0
+		}
+	}
+	return best
+}
+
+func percentiles(sorted []int64) (p50, p95, p99, mx float64) {
+	if len(sorted) == 0 {
+		return 0, 0, 0, 0
+	}
+	at := func(p float64) float64 {
+		i := int(math.Ceil(float64(p*float64(len(sorted))))) - 1
+		return round3(ms(sorted[max(i, 0)]))
+	}
+	return at(0.50), at(0.95), at(0.99), round3(ms(sorted[len(sorted)-1]))
+}
+
+func ms(ns int64) float64 { return float64(ns) / 1e6 }
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// round3 rounds to three decimals, so results print short and stay exact
+// across platforms (math.Round is exact everywhere).
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+var stateNames = [...]string{"closed", "half_open", "open"}
+
+// summarize turns the outputs of one strategy over all runs into its result.
+func summarize(m *model, name string, runs []runOutput, bucket int64, nbins int, withSeries bool) StrategyResult {
+	sr := StrategyResult{Name: name}
+	first := runs[0]
+	if len(runs) == 1 {
+		sr.Metrics = first.metrics
+		sr.Peaks = first.peaks
+	} else {
+		sr.Spread = map[string]MinMax{}
+		mean := reflect.ValueOf(&sr.Metrics).Elem()
+		for i := range mean.NumField() {
+			name, _, _ := strings.Cut(mean.Type().Field(i).Tag.Get("json"), ",")
+			lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+			for _, r := range runs {
+				v := reflect.ValueOf(r.metrics).Field(i).Float()
+				lo, hi, sum = min(lo, v), max(hi, v), sum+v
+			}
+			mean.Field(i).SetFloat(round6(sum / float64(len(runs))))
+			sr.Spread[name] = MinMax{lo, hi}
+		}
+		for j, p := range first.peaks {
+			var a, b float64
+			for _, r := range runs {
+				a += r.peaks[j].Attempts
+				b += r.peaks[j].Retries
+			}
+			sr.Peaks = append(sr.Peaks, Peak{p.ResolutionMS, round6(a / float64(len(runs))), round6(b / float64(len(runs)))})
+		}
+	}
+	for _, t := range first.transitions {
+		if len(sr.Transitions) == 1000 {
+			break
+		}
+		sr.Transitions = append(sr.Transitions, Transition{AtS: round6(float64(t.at) / 1e9), Layer: int(t.level), From: stateNames[t.from], To: stateNames[t.to]})
+	}
+	if withSeries && first.bins != nil {
+		sr.Series = buildSeries(m, &first, bucket, nbins)
+	}
+	return sr
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// chooseBucket picks a 1-2-5 bucket width giving at most 600 buckets over
+// nbins base bins, unless the scenario set one.
+func chooseBucket(m *model, nbins int) int64 {
+	if m.seriesBucket > 0 {
+		return m.seriesBucket
+	}
+	span := int64(nbins) * m.base
+	for _, b := range []int64{10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 300000, 600000, 1800000, 3600000} {
+		b *= int64(time.Millisecond)
+		if b%m.base == 0 && (span+b-1)/b <= 600 {
+			return b
+		}
+	}
+	return int64(time.Hour)
+}
+
+func buildSeries(m *model, r *runOutput, bucket int64, nbins int) *Series {
+	k := int(bucket / m.base)
+	n := (nbins + k - 1) / k
+	b := r.bins
+	sum := func(kind int) []int32 {
+		out := make([]int32, n)
+		for i, v := range b[kind][:r.nbins] {
+			out[i/k] += v
+		}
+		return out
+	}
+	peak := func(kind int) []int32 {
+		out := make([]int32, n)
+		var last int32
+		for i := range n * k {
+			if i < r.nbins {
+				last = b[kind][i]
+			} else {
+				last = 0 // after the run ends nothing is queued or in flight
+			}
+			out[i/k] = max(out[i/k], last)
+		}
+		return out
+	}
+	s := &Series{
+		BucketMS:    ms(bucket),
+		Attempts:    sum(binCalls),
+		Retries:     sum(binRetries),
+		Successes:   sum(binOK),
+		Failures:    sum(binFail),
+		Rejections:  sum(binReject),
+		FastFailed:  sum(binFast),
+		QueueLength: peak(binQueue),
+		InFlight:    peak(binInflight),
+	}
+	if outer := outermostBreaker(r.transitions); outer >= 0 {
+		s.BreakerState = make([]int8, n)
+		var state uint8
+		ti := 0
+		for i := range n {
+			end := int64(i+1) * bucket
+			for ti < len(r.transitions) && r.transitions[ti].at < end {
+				if t := r.transitions[ti]; int(t.level) == outer {
+					state = t.to
+				}
+				ti++
+			}
+			s.BreakerState[i] = int8(state)
+		}
+	}
+	for _, res := range m.resolutions {
+		k := int(res / m.base)
+		w := (nbins + k - 1) / k
+		if w > 20000 {
+			continue
+		}
+		f := FineSeries{ResolutionMS: ms(res), Attempts: make([]int32, w), Retries: make([]int32, w)}
+		for i := range r.nbins {
+			f.Attempts[i/k] += b[binCalls][i]
+			f.Retries[i/k] += b[binRetries][i]
+		}
+		s.Fine = append(s.Fine, f)
+	}
+	return s
+}
+
+func outermostBreaker(ts []transition) int {
+	outer := -1
+	for _, t := range ts {
+		if outer < 0 || int(t.level) < outer {
+			outer = int(t.level)
+		}
+	}
+	return outer
+}

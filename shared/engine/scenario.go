@@ -1,0 +1,299 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Version is the scenario format version this engine reads.
+const Version = 1
+
+// A Scenario describes one experiment: a workload, a dependency and the client
+// strategies to compare on them. It is the JSON document users write, share and
+// store; Decode reads it strictly and Validate checks it.
+type Scenario struct {
+	Version     int        `json:"version"`
+	Name        string     `json:"name"`
+	Description string     `json:"description,omitempty"`
+	Seed        int64      `json:"seed,omitempty"`
+	Runs        int        `json:"runs,omitempty"`
+	Seeds       []int64    `json:"seeds,omitempty"`
+	Workload    Workload   `json:"workload"`
+	Dependency  Dependency `json:"dependency"`
+	Strategies  []Strategy `json:"strategies"`
+	Sweep       *Sweep     `json:"sweep,omitempty"`
+	Report      Report     `json:"report,omitzero"`
+}
+
+// A Workload says when operations start. Arrival is one of "poisson" (the
+// default: open loop, exponential gaps at the total rate), "uniform" (each
+// client sends at a fixed interval from a random phase), "closed" (each client
+// starts its next operation ThinkTime after the previous one ends) or "burst"
+// (every client starts one operation at BurstAt).
+type Workload struct {
+	Clients       int      `json:"clients"`
+	Arrival       string   `json:"arrival,omitempty"`
+	Rate          float64  `json:"rate,omitempty"`
+	RatePerClient float64  `json:"rate_per_client,omitempty"`
+	ThinkTime     Duration `json:"think_time,omitzero"`
+	BurstAt       Duration `json:"burst_at,omitzero"`
+	Duration      Duration `json:"duration,omitzero"`
+	Operations    int      `json:"operations,omitempty"`
+	Mix           Mix      `json:"mix,omitzero"`
+}
+
+// A Mix gives the shares of operations with special properties. Each share is a
+// probability in [0, 1], drawn per operation from the run's seed.
+type Mix struct {
+	// NonIdempotent is the share of operations that must not be applied twice
+	// (a payment POST).
+	NonIdempotent float64 `json:"non_idempotent,omitempty"`
+	// Keyed is the share of non-idempotent operations sent with an idempotency
+	// key regardless of the strategy.
+	Keyed float64 `json:"keyed,omitempty"`
+	// Unreadable is the share of operations (messages) a consumer cannot parse:
+	// they fail at once without reaching the dependency.
+	Unreadable float64 `json:"unreadable,omitempty"`
+}
+
+// A Dependency is the struggling service at the bottom of every call chain:
+// Workers serve a FIFO queue of QueueCapacity; a full queue answers
+// QueueFullStatus at once.
+type Dependency struct {
+	Workers         int          `json:"workers"`
+	ServiceTime     Distribution `json:"service_time"`
+	QueueCapacity   int          `json:"queue_capacity"`
+	QueueFullStatus int          `json:"queue_full_status,omitempty"`
+	// DropAbandoned makes the dependency skip queued requests whose caller has
+	// already given up. By default it serves them: that is wasted work.
+	DropAbandoned bool        `json:"drop_abandoned,omitempty"`
+	ErrorRate     float64     `json:"error_rate,omitempty"`
+	ErrorStatus   int         `json:"error_status,omitempty"`
+	LoadErrors    *LoadErrors `json:"load_errors,omitempty"`
+	RetryAfter    *RetryAfter `json:"retry_after,omitempty"`
+	Phases        []Phase     `json:"phases,omitempty"`
+}
+
+// A Distribution of service times: "constant" and "exponential" use Mean;
+// "lognormal" is fitted to P50 and P99.
+type Distribution struct {
+	Kind string   `json:"kind"`
+	Mean Duration `json:"mean,omitzero"`
+	P50  Duration `json:"p50,omitzero"`
+	P99  Duration `json:"p99,omitzero"`
+}
+
+// LoadErrors makes the failure probability of each call depend on the load
+// offered to the dependency (calls per second over the last Window), by linear
+// interpolation between Points sorted by load; outside them the nearest point's
+// rate holds.
+type LoadErrors struct {
+	Window Duration    `json:"window,omitzero"`
+	Status int         `json:"status,omitempty"`
+	Points []LoadPoint `json:"points"`
+}
+
+// A LoadPoint maps an offered load in calls per second to a failure probability.
+type LoadPoint struct {
+	Load float64 `json:"load"`
+	Rate float64 `json:"rate"`
+}
+
+// RetryAfter attaches a Retry-After of After to every answer with one of Statuses.
+type RetryAfter struct {
+	Statuses []int    `json:"statuses"`
+	After    Duration `json:"after"`
+}
+
+// A Phase changes the dependency during [From, To). Kind is one of:
+//
+//   - "freeze": requests are accepted and held, nothing is answered and work in
+//     service pauses; at To the backlog is answered with Status, or served when
+//     Status is 0.
+//   - "outage": every call is answered with Status (or a connection error when
+//     Error is "connection") after Latency.
+//   - "capacity": the number of workers becomes Workers.
+//   - "errors": each call fails with probability Rate, answered like an outage.
+//   - "latency": service times are multiplied by Factor.
+type Phase struct {
+	Kind    string   `json:"kind"`
+	From    Duration `json:"from"`
+	To      Duration `json:"to"`
+	Label   string   `json:"label,omitempty"`
+	Status  int      `json:"status,omitempty"`
+	Error   string   `json:"error,omitempty"`
+	Latency Duration `json:"latency,omitzero"`
+	Workers int      `json:"workers,omitempty"`
+	Rate    float64  `json:"rate,omitempty"`
+	Factor  float64  `json:"factor,omitempty"`
+}
+
+// A Strategy is a named client policy. Layers are the policies of the services
+// (or nested in-process policies, such as an SDK inside an application loop)
+// between the client and the dependency, outermost first: each attempt of a
+// level is one invocation of the level below.
+type Strategy struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Policy
+	Layers []Policy `json:"layers,omitempty"`
+}
+
+// A Policy is how one level retries.
+type Policy struct {
+	MaxAttempts        int      `json:"max_attempts"`
+	AttemptTimeout     Duration `json:"attempt_timeout,omitzero"`
+	Deadline           Duration `json:"deadline,omitzero"`
+	MinAttemptTime     Duration `json:"min_attempt_time,omitzero"`
+	Backoff            Backoff  `json:"backoff,omitzero"`
+	Jitter             Jitter   `json:"jitter,omitzero"`
+	RetryOn            *RetryOn `json:"retry_on,omitempty"`
+	HonorRetryAfter    bool     `json:"honor_retry_after,omitempty"`
+	RetryNonIdempotent bool     `json:"retry_non_idempotent,omitempty"`
+	IdempotencyKey     bool     `json:"idempotency_key,omitempty"`
+	// DeadLetter turns the level into a queue consumer: an operation that fails
+	// goes to the dead-letter queue with its reason instead of being lost, and
+	// MaxAttempts is the maximum number of deliveries.
+	DeadLetter bool      `json:"dead_letter,omitempty"`
+	Budget     *Budget   `json:"budget,omitempty"`
+	Breaker    *Breaker  `json:"breaker,omitempty"`
+	Adaptive   *Adaptive `json:"adaptive,omitempty"`
+	// Instances splits the clients among this many instances, each with its
+	// own budget, breaker and adaptive state (a fleet). Client i uses instance
+	// i mod Instances.
+	Instances int `json:"instances,omitempty"`
+}
+
+// Backoff is the wait before retry n (n = 1 for the first retry): "constant"
+// Base; "linear" Base·n; "exponential" Base·Multiplier^(n-1); each capped by
+// Max when Max > 0. "none" retries at once.
+type Backoff struct {
+	Kind       string   `json:"kind"`
+	Base       Duration `json:"base,omitzero"`
+	Multiplier float64  `json:"multiplier,omitempty"`
+	Max        Duration `json:"max,omitzero"`
+}
+
+// Jitter randomises the backoff d: "full" random(0, d); "equal" d/2 +
+// random(0, d/2); "decorrelated" min(Max, random(Base, 3·previous wait));
+// "proportional" d·(1 ± Fraction).
+type Jitter struct {
+	Kind     string  `json:"kind"`
+	Fraction float64 `json:"fraction,omitempty"`
+}
+
+// RetryOn is the set of outcomes a policy retries. When a policy has no
+// RetryOn, it retries 408, 429, 502, 503, 504, timeouts and connection errors.
+type RetryOn struct {
+	Statuses   []int `json:"statuses,omitempty"`
+	Timeout    bool  `json:"timeout,omitempty"`
+	Connection bool  `json:"connection,omitempty"`
+}
+
+// A Budget limits retries across all operations of a client instance.
+//
+// "token_bucket" (gRPC retry throttling): tokens start at MaxTokens; each
+// failed attempt costs FailureCost (default 1); each success adds TokenRatio; a
+// retry is allowed only while tokens > Threshold (default MaxTokens/2).
+//
+// "ratio" (Google SRE, Finagle): a retry is allowed only while retries stay
+// within Ratio of first attempts over Window (since start when Window is 0),
+// plus MinPerSecond·Window retries that are always allowed.
+type Budget struct {
+	Kind         string   `json:"kind"`
+	MaxTokens    float64  `json:"max_tokens,omitempty"`
+	TokenRatio   float64  `json:"token_ratio,omitempty"`
+	Threshold    float64  `json:"threshold,omitempty"`
+	FailureCost  float64  `json:"failure_cost,omitempty"`
+	Ratio        float64  `json:"ratio,omitempty"`
+	Window       Duration `json:"window,omitzero"`
+	MinPerSecond float64  `json:"min_per_second,omitempty"`
+}
+
+// A Breaker is a circuit breaker. "consecutive" opens after Failures failures
+// in a row; "ratio" opens when, within the sliding Window, at least
+// MinThroughput outcomes were seen and the share of failures is ≥ Ratio. It
+// stays open for Break, then lets HalfOpenCalls trial calls through (default
+// 1): the first failed trial reopens it, all trials succeeding close it.
+// Placement "inside" (the default) puts it around each attempt; "outside"
+// around the whole retrying operation.
+type Breaker struct {
+	Kind          string   `json:"kind"`
+	Placement     string   `json:"placement,omitempty"`
+	Failures      int      `json:"failures,omitempty"`
+	Ratio         float64  `json:"ratio,omitempty"`
+	MinThroughput int      `json:"min_throughput,omitempty"`
+	Window        Duration `json:"window,omitzero"`
+	Break         Duration `json:"break"`
+	HalfOpenCalls int      `json:"half_open_calls,omitempty"`
+}
+
+// Adaptive multiplies backoff waits by Factor while the share of failed
+// attempts of this level and instance over the last Window exceeds Above.
+type Adaptive struct {
+	Window Duration `json:"window"`
+	Above  float64  `json:"above"`
+	Factor float64  `json:"factor"`
+}
+
+// A Sweep runs the scenario once per value, with the value set at Path (a JSON
+// path such as "dependency.error_rate" or "strategies[1].max_attempts").
+type Sweep struct {
+	Path   string            `json:"path"`
+	Values []json.RawMessage `json:"values"`
+}
+
+// Report sets what the result measures.
+type Report struct {
+	// AffectedFrom and AffectedTo bound the start times of the operations
+	// that affected_success_rate counts. By default they span the dependency's
+	// phases.
+	AffectedFrom *Duration `json:"affected_from,omitempty"`
+	AffectedTo   *Duration `json:"affected_to,omitempty"`
+	// PeakResolutions are the window sizes of the reported peaks, in addition
+	// to the fixed 10 ms, 100 ms and 1 s metrics.
+	PeakResolutions []Duration `json:"peak_resolutions,omitempty"`
+	// SeriesBucket is the width of a time-series bucket (default: a 1-2-5 step
+	// giving at most 600 buckets).
+	SeriesBucket Duration `json:"series_bucket,omitzero"`
+}
+
+// A Duration is a length of virtual time, written in JSON as a Go duration
+// string such as "250ms", "1.5s" or "2m".
+type Duration time.Duration
+
+// D returns d as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// String formats d as a Go duration string.
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// MarshalJSON writes d as a duration string.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return strconv.AppendQuote(nil, d.String()), nil
+}
+
+// UnmarshalJSON reads a duration string.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("%s is not a duration string such as \"250ms\" or \"2s\"", b)
+	}
+	v, err := ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// ParseDuration parses a duration string such as "250ms" or "1.5s".
+func ParseDuration(s string) (Duration, error) {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration such as \"250ms\" or \"2s\"", s)
+	}
+	return Duration(v), nil
+}

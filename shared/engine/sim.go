@@ -1,0 +1,758 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+)
+
+// An arrival is an operation start fixed before the run, shared by every
+// strategy of the run (common random numbers).
+type arrival struct {
+	at     int64
+	client int32
+}
+
+const (
+	opNonIdempotent uint8 = 1 << iota
+	opKeyed
+	opUnreadable
+)
+
+type opState struct {
+	start    int64
+	end      int64
+	client   int32
+	seq      int32 // the client's operation number, keys the operation's mix draws
+	depCalls uint32
+	applied  uint16
+	flags    uint8
+	keyState uint8 // 0 no request holds the key, 1 one is in progress, 2 applied
+	ok       bool
+	reason   uint8
+}
+
+// A call is one invocation of one level's policy for one operation: its
+// attempts, its waits and its deadline.
+type call struct {
+	start     int64 // when the invocation began, for its deadline
+	prevWait  int64 // for decorrelated jitter
+	lastRA    int64 // Retry-After of the last answer
+	op        int32
+	parent    int32 // -1 at the client
+	child     int32 // the in-flight inner call, -1 if none or if the level calls the dependency
+	instance  int32
+	gen       uint32 // bumped whenever pending events or answers become stale
+	parentGen uint32 // the parent's gen when this call was made
+	attempts  uint16
+	level     uint8
+	retryPath bool // a retry at this or an outer level led here
+	inflight  bool
+	trial     bool // the current attempt is a half-open trial of the inside breaker
+	opTrial   bool // the invocation is a half-open trial of the outside breaker
+}
+
+// A request is one call waiting at or served by the dependency.
+type request struct {
+	call    int32
+	gen     uint32
+	op      int32
+	idx     uint32 // the operation's dependency call number, keys its draws
+	pending int16  // a delayed answer
+	retry   bool
+	keyed   bool
+}
+
+// instance is the shared state of one client instance of one level: its
+// retry budget, circuit breaker and adaptive backoff.
+type instance struct {
+	tokens          float64
+	requests        int64
+	retries         int64
+	reqTimes        timeRing
+	retryTimes      timeRing
+	brState         uint8
+	openedAt        int64
+	consecutive     int
+	outcomes, fails timeRing
+	trialsStarted   int
+	trialsOK        int
+	adTotal, adFail timeRing
+}
+
+// Breaker states, in the order the series reports them.
+const (
+	brClosed uint8 = iota
+	brHalfOpen
+	brOpen
+)
+
+// A transition is a breaker state change of instance 0 of a level.
+type transition struct {
+	at       int64
+	level    uint8
+	from, to uint8
+}
+
+// sim runs one strategy on one seed.
+type sim struct {
+	m     *model
+	st    *strategyModel
+	rnd   keyed
+	ctx   context.Context
+	limit int64 // events allowed for this run; 0 = no limit
+
+	now    int64
+	q      eventQueue
+	events int64
+
+	arrivals   []arrival
+	nextArr    int
+	clientOps  []int32 // operations started per client
+	ops        []opState
+	calls      []call
+	freeCalls  []int32
+	reqs       []request
+	freeReqs   []int32
+	inst       [][]instance // per level, per instance
+	inflightOp int
+
+	// the dependency
+	busy      int
+	workers   int
+	queue     ring
+	held      ring // requests that arrived during a freeze
+	frozen    int  // index+1 of the active freeze phase, 0 if none
+	outage    int  // index+1 of the active outage phase
+	errPhase  int  // index+1 of the active errors phase
+	factor    float64
+	loadTimes timeRing
+
+	c       counters
+	lastBin int
+}
+
+// counters are what a run measures, turned into Metrics at the end.
+type counters struct {
+	attempts, firstAttempts, retriesDenied, fastFailed int64
+	depCalls, rejections, duplicates, wasted, dropped  int64
+	gaveUp                                             [8]int64
+	deadLettered                                       [8]int64
+	transitions                                        []transition
+	bins                                               [numBins][]int32 // per base bin, from t=0
+}
+
+// Per-bin counters. The last two hold the maximum level seen in the bin.
+const (
+	binCalls = iota
+	binRetries
+	binOK
+	binFail
+	binReject
+	binFast
+	binQueue
+	binInflight
+	numBins
+)
+
+var errStopped = fmt.Errorf("engine: run stopped")
+
+func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, arrivals []arrival, limit int64) *sim {
+	s := &sim{m: m, st: st, ctx: ctx, limit: limit, arrivals: arrivals, factor: 1}
+	s.rnd.seed = seed
+	s.workers = m.dep.workers
+	s.lastBin = -1
+	s.clientOps = make([]int32, m.work.clients)
+	n := len(arrivals)
+	if m.work.arrival == arrivalClosed {
+		n = m.work.clients * 4
+	}
+	s.ops = make([]opState, 0, n)
+	s.calls = make([]call, 0, 1024)
+	s.reqs = make([]request, 0, 1024)
+	s.q.h = make([]event, 0, 1024)
+	s.inst = make([][]instance, len(st.levels))
+	for i := range st.levels {
+		lv := &st.levels[i]
+		s.inst[i] = make([]instance, lv.instances)
+		for j := range s.inst[i] {
+			if lv.budget != nil {
+				s.inst[i][j].tokens = lv.budget.MaxTokens
+			}
+		}
+	}
+	for i, ph := range m.dep.phases {
+		s.q.push(event{at: ph.from, kind: evPhase, id: int32(i)})
+		s.q.push(event{at: ph.to, kind: evPhase, id: int32(i)})
+	}
+	if m.work.arrival == arrivalClosed {
+		r := rand.New(rand.NewPCG(seed, drawArrival))
+		for c := range m.work.clients {
+			var at int64
+			if m.work.think > 0 {
+				at = r.Int64N(m.work.think)
+			}
+			s.q.push(event{at: at, kind: evClientNext, id: int32(c)})
+		}
+	}
+	return s
+}
+
+// run processes events until nothing is left to happen.
+func (s *sim) run() error {
+	for {
+		var e event
+		if s.nextArr < len(s.arrivals) && (s.q.len() == 0 || s.arrivals[s.nextArr].at <= s.q.peek().at) {
+			a := s.arrivals[s.nextArr]
+			s.nextArr++
+			s.now = a.at
+			s.tick()
+			s.events++
+			s.startOperation(a.client)
+		} else if s.q.len() > 0 {
+			e = s.q.pop()
+			s.now = e.at
+			s.tick()
+			if !s.dispatch(&e) {
+				continue
+			}
+			s.events++
+		} else {
+			break
+		}
+		if s.events&0x3fff == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return fmt.Errorf("%w: %w", errStopped, err)
+			}
+			if s.limit > 0 && s.events > s.limit {
+				return fmt.Errorf("%w: it processed more than %d events, the limit for this run", errStopped, s.limit)
+			}
+		}
+	}
+	return nil
+}
+
+// dispatch handles one event and reports whether it still mattered.
+func (s *sim) dispatch(e *event) bool {
+	switch e.kind {
+	case evRetry:
+		c := &s.calls[e.id]
+		if c.gen != e.gen {
+			return false
+		}
+		s.attempt(e.id)
+	case evTimeout:
+		c := &s.calls[e.id]
+		if c.gen != e.gen || !c.inflight {
+			return false
+		}
+		s.timeout(e.id)
+	case evServed:
+		s.served(e.id)
+	case evAnswer:
+		r := s.reqs[e.id]
+		s.freeRequest(e.id)
+		s.answer(r.call, r.gen, r.pending, s.retryAfter(r.pending))
+	case evPhase:
+		s.phaseChange(int(e.id))
+	case evClientNext:
+		if s.now >= s.m.work.duration {
+			return false
+		}
+		s.startOperation(e.id)
+	}
+	return true
+}
+
+// startOperation starts one operation of client c at s.now.
+func (s *sim) startOperation(client int32) {
+	w := &s.m.work
+	if w.operations > 0 && len(s.ops) >= w.operations {
+		return
+	}
+	seq := s.clientOps[client]
+	s.clientOps[client]++
+	op := opState{start: s.now, end: -1, client: client, seq: seq}
+	key := uint64(client)<<32 | uint64(seq)
+	if w.mix.NonIdempotent > 0 && s.rnd.float(drawMix, key, 1) < w.mix.NonIdempotent {
+		op.flags |= opNonIdempotent
+		if s.st.keyed || (w.mix.Keyed > 0 && s.rnd.float(drawMix, key, 2) < w.mix.Keyed) {
+			op.flags |= opKeyed
+		}
+	}
+	if w.mix.Unreadable > 0 && s.rnd.float(drawMix, key, 3) < w.mix.Unreadable {
+		op.flags |= opUnreadable
+	}
+	id := int32(len(s.ops))
+	s.ops = append(s.ops, op)
+	s.inflightOp++
+	s.level(binInflight, s.inflightOp)
+	if op.flags&opUnreadable != 0 {
+		s.finishOperation(id, outUnreadable, reasonUnreadable)
+		return
+	}
+	c := s.newCall(id, -1, 0, 0, false)
+	s.invoke(c)
+}
+
+func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath bool) int32 {
+	var id int32
+	if n := len(s.freeCalls); n > 0 {
+		id = s.freeCalls[n-1]
+		s.freeCalls = s.freeCalls[:n-1]
+	} else {
+		id = int32(len(s.calls))
+		s.calls = append(s.calls, call{})
+	}
+	c := &s.calls[id]
+	gen := c.gen + 1 // generations survive reuse, so old events stay stale
+	inst := int32(0)
+	if n := s.st.levels[level].instances; n > 1 {
+		inst = s.ops[op].client % int32(n)
+	}
+	*c = call{start: s.now, op: op, parent: parent, child: -1, instance: inst, gen: gen,
+		parentGen: parentGen, level: level, retryPath: retryPath}
+	return id
+}
+
+func (s *sim) freeCall(id int32) {
+	s.calls[id].gen++
+	s.freeCalls = append(s.freeCalls, id)
+}
+
+// invoke begins an invocation: the outside breaker decides whether it runs.
+func (s *sim) invoke(id int32) {
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	if lv.breaker != nil && lv.breakerOutside {
+		ok, trial := s.breakerAllow(c.level, c.instance)
+		if !ok {
+			s.c.fastFailed++
+			s.bin(binFast)
+			s.settle(id, outBreakerOpen, reasonBreaker)
+			return
+		}
+		c.opTrial = trial
+	}
+	s.attempt(id)
+}
+
+// attempt makes the next attempt of call id.
+func (s *sim) attempt(id int32) {
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	if lv.breaker != nil && !lv.breakerOutside {
+		ok, trial := s.breakerAllow(c.level, c.instance)
+		if !ok {
+			// A fast-fail is not retried: the invocation ends here.
+			s.c.fastFailed++
+			s.bin(binFast)
+			c.lastRA = 0
+			s.settle(id, outBreakerOpen, reasonBreaker)
+			return
+		}
+		c.trial = trial
+	}
+	c.attempts++
+	retry := c.attempts > 1
+	if b := lv.budget; b != nil && b.Kind == "ratio" {
+		in := &s.inst[c.level][c.instance]
+		if retry {
+			in.retries++
+			if b.Window > 0 {
+				in.retryTimes.push(s.now)
+			}
+		} else {
+			in.requests++
+			if b.Window > 0 {
+				in.reqTimes.push(s.now)
+			}
+		}
+	}
+	if c.level == 0 {
+		s.c.attempts++
+		if !retry {
+			s.c.firstAttempts++
+		}
+	}
+	c.gen++
+	c.inflight = true
+	gen := c.gen
+	end := int64(never)
+	if lv.attemptTimeout > 0 {
+		end = s.now + lv.attemptTimeout
+	}
+	if lv.deadline > 0 {
+		end = min(end, c.start+lv.deadline)
+	}
+	if end != never {
+		s.q.push(event{at: end, kind: evTimeout, id: id, gen: gen})
+	}
+	retryPath := c.retryPath || retry
+	if int(c.level) == len(s.st.levels)-1 {
+		s.sendToDependency(id, gen, retryPath)
+		return
+	}
+	child := s.newCall(c.op, id, gen, c.level+1, retryPath)
+	s.calls[id].child = child // c may have moved: newCall can grow s.calls
+	s.invoke(child)
+}
+
+// answer delivers the outcome of call id's attempt number gen.
+func (s *sim) answer(id int32, gen uint32, out int16, retryAfter int64) {
+	c := &s.calls[id]
+	if c.gen != gen || !c.inflight {
+		return // the attempt timed out or was cancelled: nobody is listening
+	}
+	c.inflight = false
+	c.gen++ // the attempt's timeout is now stale
+	c.child = -1
+	s.attemptDone(id, out, retryAfter)
+}
+
+// timeout ends call id's attempt: its per-attempt timeout or its deadline passed.
+func (s *sim) timeout(id int32) {
+	c := &s.calls[id]
+	c.inflight = false
+	c.gen++
+	if c.child >= 0 {
+		s.cancel(c.child)
+		c = &s.calls[id]
+		c.child = -1
+	}
+	s.attemptDone(id, outTimeout, 0)
+}
+
+// cancel abandons an inner invocation whose caller stopped waiting. Its
+// pending retry and answers become stale; requests it left at the dependency
+// stay there, to be served as wasted work or dropped.
+func (s *sim) cancel(id int32) {
+	c := &s.calls[id]
+	if c.trial {
+		s.breakerRecord(c.level, c.instance, true, true)
+	}
+	if c.opTrial {
+		s.breakerRecord(c.level, c.instance, true, true)
+	}
+	if c.inflight && c.child >= 0 {
+		s.cancel(c.child)
+	}
+	s.freeCall(id)
+}
+
+// attemptDone decides what follows an attempt's outcome: success, another
+// attempt after a wait, or the end of the invocation.
+func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	in := &s.inst[c.level][c.instance]
+	failed := out != outOK
+	if lv.breaker != nil && !lv.breakerOutside {
+		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.trial)
+		c.trial = false
+	}
+	retryable := failed && lv.retries(out)
+	if b := lv.budget; b != nil && b.Kind == "token_bucket" {
+		switch {
+		case !failed:
+			in.tokens = min(in.tokens+b.TokenRatio, b.MaxTokens)
+		case retryable:
+			in.tokens = max(in.tokens-failureCost(b), 0)
+		}
+	}
+	if ad := lv.adaptive; ad != nil {
+		in.adTotal.push(s.now)
+		if failed {
+			in.adFail.push(s.now)
+		}
+	}
+	c.lastRA = retryAfter
+	switch {
+	case !failed:
+		s.settle(id, out, reasonNone)
+		return
+	case !retryable:
+		s.settle(id, out, reasonNotRetryable)
+		return
+	case s.ops[c.op].flags&(opNonIdempotent|opKeyed) == opNonIdempotent && !lv.retryNonIdem:
+		s.settle(id, out, reasonNonIdempotent)
+		return
+	case int(c.attempts) >= lv.maxAttempts:
+		s.settle(id, out, reasonAttempts)
+		return
+	}
+	if lv.deadline > 0 && s.now >= c.start+lv.deadline {
+		s.settle(id, out, reasonDeadline)
+		return
+	}
+	wait := s.backoff(id)
+	if lv.honorRA && retryAfter > wait {
+		wait = retryAfter
+	}
+	if lv.deadline > 0 && s.now+wait+lv.minAttempt > c.start+lv.deadline {
+		// The wait and a useful attempt no longer fit in what is left.
+		s.settle(id, out, reasonDeadline)
+		return
+	}
+	if lv.budget != nil && !s.budgetAllows(lv.budget, in) {
+		s.c.retriesDenied++
+		s.settle(id, out, reasonBudget)
+		return
+	}
+	c.gen++
+	s.q.push(event{at: s.now + wait, kind: evRetry, id: id, gen: c.gen})
+}
+
+func failureCost(b *Budget) float64 {
+	if b.FailureCost == 0 {
+		return 1
+	}
+	return b.FailureCost
+}
+
+// settle ends invocation id with outcome out: the caller hears of it, or, at
+// the client, the operation is over.
+func (s *sim) settle(id int32, out int16, reason uint8) {
+	c := s.calls[id]
+	lv := &s.st.levels[c.level]
+	if lv.breaker != nil && lv.breakerOutside && out != outBreakerOpen {
+		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.opTrial)
+	}
+	s.freeCall(id)
+	if c.parent < 0 {
+		s.finishOperation(c.op, out, reason)
+		return
+	}
+	if out == outBreakerOpen {
+		out = 503 // an inner service whose breaker is open answers 503
+	}
+	s.answer(c.parent, c.parentGen, out, c.lastRA)
+}
+
+func (s *sim) finishOperation(id int32, out int16, reason uint8) {
+	op := &s.ops[id]
+	op.end = s.now
+	op.ok = out == outOK
+	op.reason = reason
+	s.inflightOp--
+	if op.ok {
+		s.bin(binOK)
+	} else {
+		s.bin(binFail)
+		s.c.gaveUp[reason]++
+		if s.st.levels[0].deadLetter {
+			s.c.deadLettered[reason]++
+		}
+	}
+	if s.m.work.arrival == arrivalClosed {
+		s.q.push(event{at: s.now + s.m.work.think, kind: evClientNext, id: op.client})
+	}
+}
+
+// backoff returns the wait before the next attempt of call id.
+func (s *sim) backoff(id int32) int64 {
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	n := int64(c.attempts) // the coming retry is retry number n
+	var d int64
+	switch lv.backoff {
+	case 0:
+		return 0
+	case 1:
+		d = lv.base
+	case 2:
+		d = lv.base * n
+	case 3:
+		f := float64(lv.base)
+		for range n - 1 {
+			f = float64(f * lv.multiplier)
+			if lv.max > 0 && f >= float64(lv.max) {
+				break
+			}
+		}
+		d = clampNs(f)
+	}
+	if lv.max > 0 && d > lv.max {
+		d = lv.max
+	}
+	key := uint64(c.op)
+	sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(s.ops[c.op].depCalls)&0xffffff
+	switch lv.jitter {
+	case jitterFull:
+		d = clampNs(float64(float64(d) * s.rnd.float(drawJitter, key, sub)))
+	case jitterEqual:
+		d = d/2 + clampNs(float64(float64(d/2)*s.rnd.float(drawJitter, key, sub)))
+	case jitterDecorrelated:
+		prev := c.prevWait
+		if prev == 0 {
+			prev = lv.base
+		}
+		hi := 3 * prev
+		d = lv.base + clampNs(float64(float64(hi-lv.base)*s.rnd.float(drawJitter, key, sub)))
+		if lv.max > 0 && d > lv.max {
+			d = lv.max
+		}
+	case jitterProportional:
+		u := 2*s.rnd.float(drawJitter, key, sub) - 1
+		d = clampNs(float64(d) * (1 + float64(lv.fraction*u)))
+	}
+	if ad := lv.adaptive; ad != nil {
+		in := &s.inst[c.level][c.instance]
+		in.adTotal.dropBefore(s.now - int64(ad.Window))
+		in.adFail.dropBefore(s.now - int64(ad.Window))
+		if in.adTotal.size > 0 && float64(in.adFail.size) > float64(ad.Above*float64(in.adTotal.size)) {
+			d = clampNs(float64(float64(d) * ad.Factor))
+		}
+	}
+	c.prevWait = d
+	return d
+}
+
+func clampNs(f float64) int64 {
+	if f >= float64(MaxSpan)*4 {
+		return int64(MaxSpan) * 4
+	}
+	if f <= 0 {
+		return 0
+	}
+	return int64(f)
+}
+
+func (s *sim) budgetAllows(b *Budget, in *instance) bool {
+	if b.Kind == "token_bucket" {
+		th := b.Threshold
+		if th == 0 {
+			th = b.MaxTokens / 2
+		}
+		return in.tokens > th
+	}
+	requests, retries := in.requests, in.retries
+	reserve := 0.0
+	if b.Window > 0 {
+		in.reqTimes.dropBefore(s.now - int64(b.Window))
+		in.retryTimes.dropBefore(s.now - int64(b.Window))
+		requests, retries = int64(in.reqTimes.size), int64(in.retryTimes.size)
+		reserve = float64(b.MinPerSecond * Duration(b.Window).D().Seconds())
+	}
+	// The retry about to be sent must itself fit: retries+1 ≤ ratio·requests.
+	// The small tolerance absorbs rounding in ratio·requests (0.1·10 = 1).
+	return float64(retries+1) <= float64(b.Ratio*float64(requests))+reserve+1e-9
+}
+
+// breakerAllow asks the breaker of a level's instance whether a call may pass,
+// and whether it passes as a half-open trial. Open turns half-open lazily, at
+// the first call after the break, as Polly and resilience4j do.
+func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
+	lv := &s.st.levels[level]
+	in := &s.inst[level][inst]
+	switch in.brState {
+	case brClosed:
+		return true, false
+	case brOpen:
+		if s.now < in.openedAt+int64(lv.breaker.Break) {
+			return false, false
+		}
+		s.breakerTo(level, inst, brHalfOpen)
+		in.trialsStarted, in.trialsOK = 0, 0
+	}
+	if in.trialsStarted < lv.halfOpenCalls {
+		in.trialsStarted++
+		return true, true
+	}
+	return false, false
+}
+
+// breakerRecord feeds an outcome to a breaker. Outcomes of calls that started
+// while the breaker was not closed, other than trials, are ignored.
+func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool) {
+	lv := &s.st.levels[level]
+	br := lv.breaker
+	in := &s.inst[level][inst]
+	switch {
+	case trial && in.brState == brHalfOpen:
+		if failed {
+			s.breakerOpen(level, inst)
+			return
+		}
+		in.trialsOK++
+		if in.trialsOK >= lv.halfOpenCalls {
+			s.breakerTo(level, inst, brClosed)
+			s.breakerClear(in)
+		}
+	case trial || in.brState != brClosed:
+	case br.Kind == "consecutive":
+		if !failed {
+			in.consecutive = 0
+			return
+		}
+		in.consecutive++
+		if in.consecutive >= br.Failures {
+			s.breakerOpen(level, inst)
+		}
+	default:
+		in.outcomes.push(s.now)
+		if failed {
+			in.fails.push(s.now)
+		}
+		// The window is (now-W, now]: an outcome exactly W old has left it.
+		in.outcomes.dropBefore(s.now - int64(br.Window) + 1)
+		in.fails.dropBefore(s.now - int64(br.Window) + 1)
+		if in.outcomes.size >= br.MinThroughput && float64(in.fails.size) >= float64(br.Ratio*float64(in.outcomes.size)) {
+			s.breakerOpen(level, inst)
+		}
+	}
+}
+
+func (s *sim) breakerOpen(level uint8, inst int32) {
+	in := &s.inst[level][inst]
+	s.breakerTo(level, inst, brOpen)
+	in.openedAt = s.now
+	s.breakerClear(in)
+}
+
+// breakerClear drops the breaker's samples: at every half-open decision and
+// when it opens.
+func (s *sim) breakerClear(in *instance) {
+	in.consecutive = 0
+	in.outcomes.reset()
+	in.fails.reset()
+}
+
+func (s *sim) breakerTo(level uint8, inst int32, to uint8) {
+	in := &s.inst[level][inst]
+	if inst == 0 {
+		s.c.transitions = append(s.c.transitions, transition{at: s.now, level: level, from: in.brState, to: to})
+	}
+	in.brState = to
+}
+
+// tick moves the current bin to s.now's, carrying the queue and in-flight
+// levels into the bins that no event touched.
+func (s *sim) tick() {
+	i := int(s.now / s.m.base)
+	if i <= s.lastBin {
+		return
+	}
+	b := &s.c.bins
+	if i >= len(b[0]) {
+		n := max(2*len(b[0]), i+1, 256)
+		for k := range b {
+			b[k] = append(b[k], make([]int32, n-len(b[k]))...)
+		}
+	}
+	q, f := int32(s.queue.len()+s.held.len()), int32(s.inflightOp)
+	for j := s.lastBin + 1; j <= i; j++ {
+		b[binQueue][j], b[binInflight][j] = q, f
+	}
+	s.lastBin = i
+}
+
+// bin counts one in counter k at s.now.
+func (s *sim) bin(k int) { s.c.bins[k][s.lastBin]++ }
+
+// level records a level (queue length, operations in flight) at s.now.
+func (s *sim) level(k, v int) {
+	if p := &s.c.bins[k][s.lastBin]; int32(v) > *p {
+		*p = int32(v)
+	}
+}

@@ -1,0 +1,641 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Bounds on what a scenario may ask for. They keep a scenario meaningful and
+// its run bounded; the cost limit passed to Run bounds the work as a whole.
+const (
+	MaxStrategies  = 20
+	MaxLayers      = 8
+	MaxPhases      = 100
+	MaxRuns        = 1000
+	MaxSweepValues = 50
+	MaxAttempts    = 100
+	MaxClients     = 1_000_000
+	MaxOperations  = 10_000_000
+	MaxWorkers     = 100_000
+	MaxQueue       = 10_000_000
+	MaxInstances   = 100_000
+	MaxSpan        = Duration(24 * time.Hour)
+	maxSeed        = 1<<53 - 1 // seeds survive a round trip through JavaScript
+	maxNameLen     = 200
+	maxTextLen     = 10_000
+)
+
+// Validate checks every field of the scenario against its allowed range and
+// the rules that tie fields together. It reports all problems at once, as an
+// Errors naming each field's JSON path.
+func (sc *Scenario) Validate() error {
+	var v validator
+	v.scenario(sc)
+	if len(v.errs) > 0 {
+		return v.errs
+	}
+	return nil
+}
+
+type validator struct {
+	errs Errors
+}
+
+func (v *validator) add(path string, value any, format string, args ...any) {
+	v.errs = append(v.errs, FieldError{Path: path, Value: show(value), Message: fmt.Sprintf(format, args...)})
+}
+
+func show(value any) string {
+	switch x := value.(type) {
+	case nil:
+		return ""
+	case string:
+		if r := []rune(x); len(r) > 60 {
+			x = string(r[:57]) + "..."
+		}
+		return strconv.Quote(x)
+	case Duration:
+		return strconv.Quote(x.String())
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func (v *validator) intRange(path string, x, lo, hi int) {
+	if x < lo || x > hi {
+		v.add(path, x, "is out of range %d..%d", lo, hi)
+	}
+}
+
+func (v *validator) floatRange(path string, x, lo, hi float64) {
+	if !(x >= lo && x <= hi) {
+		v.add(path, x, "is out of range %g..%g", lo, hi)
+	}
+}
+
+func (v *validator) span(path string, d Duration, allowZero bool) {
+	switch {
+	case d < 0:
+		v.add(path, d, "is negative; a duration is at least 0s")
+	case d == 0 && !allowZero:
+		v.add(path, d, "must be more than 0s")
+	case d > MaxSpan:
+		v.add(path, d, "is longer than the maximum %s", MaxSpan)
+	}
+}
+
+func (v *validator) oneOf(path, x string, allowed ...string) bool {
+	if !slices.Contains(allowed, x) {
+		v.add(path, x, "is not one of %s", quoteList(allowed))
+		return false
+	}
+	return true
+}
+
+func (v *validator) text(path, s string, max int) {
+	if !utf8.ValidString(s) {
+		v.add(path, nil, "is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		v.add(path, nil, "is %d characters long; at most %d are allowed", n, max)
+	}
+}
+
+func (v *validator) status(path string, s int) {
+	if s < 100 || s > 599 {
+		v.add(path, s, "is not an HTTP status; allowed 100..599")
+	}
+}
+
+func quoteList(xs []string) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.Quote(x)
+	}
+	return s
+}
+
+func (v *validator) scenario(sc *Scenario) {
+	if sc.Version != Version {
+		v.add("version", sc.Version, "is not supported; this engine reads version %d", Version)
+	}
+	v.text("name", sc.Name, maxNameLen)
+	v.text("description", sc.Description, maxTextLen)
+	if sc.Seed < 0 || sc.Seed > maxSeed {
+		v.add("seed", sc.Seed, "is out of range 0..%d", int64(maxSeed))
+	}
+	v.intRange("runs", sc.Runs, 0, MaxRuns)
+	if len(sc.Seeds) > MaxRuns {
+		v.add("seeds", nil, "lists %d seeds; at most %d are allowed", len(sc.Seeds), MaxRuns)
+	}
+	if len(sc.Seeds) > 0 && sc.Runs != 0 && sc.Runs != len(sc.Seeds) {
+		v.add("runs", sc.Runs, "disagrees with the %d listed seeds; give one or the other", len(sc.Seeds))
+	}
+	for i, s := range sc.Seeds {
+		if s < 0 || s > maxSeed {
+			v.add(fmt.Sprintf("seeds[%d]", i), s, "is out of range 0..%d", int64(maxSeed))
+		}
+	}
+	v.workload(&sc.Workload)
+	v.dependency(&sc.Dependency)
+	switch n := len(sc.Strategies); {
+	case n == 0:
+		v.add("strategies", nil, "is empty; a scenario compares at least one strategy")
+	case n > MaxStrategies:
+		v.add("strategies", nil, "lists %d strategies; at most %d are allowed", n, MaxStrategies)
+	}
+	seen := map[string]int{}
+	for i, st := range sc.Strategies {
+		p := fmt.Sprintf("strategies[%d]", i)
+		if st.Name == "" {
+			v.add(p+".name", nil, "is empty; every strategy needs a short name")
+		} else if j, dup := seen[st.Name]; dup {
+			v.add(p+".name", st.Name, "is also the name of strategies[%d]; names must be unique", j)
+		} else {
+			seen[st.Name] = i
+		}
+		v.text(p+".name", st.Name, 100)
+		v.text(p+".description", st.Description, maxTextLen)
+		v.policy(p, &st.Policy)
+		if len(st.Layers) > MaxLayers {
+			v.add(p+".layers", nil, "lists %d layers; at most %d are allowed", len(st.Layers), MaxLayers)
+		}
+		for j := range st.Layers {
+			v.policy(fmt.Sprintf("%s.layers[%d]", p, j), &st.Layers[j])
+		}
+	}
+	v.report(sc)
+	if sc.Sweep != nil && len(v.errs) == 0 {
+		v.sweep(sc)
+	}
+}
+
+func (v *validator) workload(w *Workload) {
+	const p = "workload."
+	v.intRange(p+"clients", w.Clients, 1, MaxClients)
+	arrival := w.Arrival
+	if arrival == "" {
+		arrival = "poisson"
+	}
+	v.oneOf(p+"arrival", arrival, "poisson", "uniform", "closed", "burst")
+	v.span(p+"duration", w.Duration, true)
+	v.span(p+"think_time", w.ThinkTime, true)
+	v.span(p+"burst_at", w.BurstAt, true)
+	v.intRange(p+"operations", w.Operations, 0, MaxOperations)
+	switch arrival {
+	case "poisson", "uniform":
+		switch {
+		case w.Rate != 0 && w.RatePerClient != 0:
+			v.add(p+"rate", w.Rate, "is given together with rate_per_client; give one of them")
+		case w.Rate == 0 && w.RatePerClient == 0:
+			v.add(p+"rate", nil, "is missing; %q arrivals need rate (operations per second in total) or rate_per_client", arrival)
+		case w.Rate != 0:
+			v.floatRange(p+"rate", w.Rate, 1e-6, 1e6)
+		default:
+			v.floatRange(p+"rate_per_client", w.RatePerClient, 1e-9, 1e6)
+			if total := w.RatePerClient * float64(w.Clients); total > 1e6 {
+				v.add(p+"rate_per_client", w.RatePerClient, "gives %g operations per second in total; at most 1e+06 are allowed", total)
+			}
+		}
+		if w.Duration == 0 && w.Operations == 0 {
+			v.add(p+"duration", w.Duration, "must be more than 0s for %q arrivals (or set operations)", arrival)
+		}
+	case "closed":
+		if w.Duration == 0 {
+			v.add(p+"duration", w.Duration, "must be more than 0s for closed-loop clients")
+		}
+	}
+	if arrival != "poisson" && arrival != "uniform" && (w.Rate != 0 || w.RatePerClient != 0) {
+		v.add(p+"rate", w.Rate+w.RatePerClient, "has no meaning for %q arrivals", arrival)
+	}
+	if arrival != "closed" && w.ThinkTime != 0 {
+		v.add(p+"think_time", w.ThinkTime, "has no meaning for %q arrivals; it is for \"closed\"", arrival)
+	}
+	if arrival != "burst" && w.BurstAt != 0 {
+		v.add(p+"burst_at", w.BurstAt, "has no meaning for %q arrivals; it is for \"burst\"", arrival)
+	}
+	v.floatRange(p+"mix.non_idempotent", w.Mix.NonIdempotent, 0, 1)
+	v.floatRange(p+"mix.keyed", w.Mix.Keyed, 0, 1)
+	v.floatRange(p+"mix.unreadable", w.Mix.Unreadable, 0, 1)
+}
+
+func (v *validator) dependency(d *Dependency) {
+	const p = "dependency."
+	v.intRange(p+"workers", d.Workers, 1, MaxWorkers)
+	v.intRange(p+"queue_capacity", d.QueueCapacity, 0, MaxQueue)
+	if d.QueueFullStatus != 0 {
+		v.status(p+"queue_full_status", d.QueueFullStatus)
+	}
+	st := &d.ServiceTime
+	if v.oneOf(p+"service_time.kind", st.Kind, "constant", "exponential", "lognormal") {
+		switch st.Kind {
+		case "constant":
+			v.span(p+"service_time.mean", st.Mean, true)
+		case "exponential":
+			v.span(p+"service_time.mean", st.Mean, false)
+		case "lognormal":
+			v.span(p+"service_time.p50", st.P50, false)
+			v.span(p+"service_time.p99", st.P99, false)
+			if st.P99 < st.P50 {
+				v.add(p+"service_time.p99", st.P99, "is below p50 %s; p99 must be at least p50", st.P50)
+			}
+		}
+		if st.Kind != "lognormal" && (st.P50 != 0 || st.P99 != 0) {
+			v.add(p+"service_time.p50", st.P50, "has no meaning for %q service times; p50 and p99 are for \"lognormal\"", st.Kind)
+		}
+		if st.Kind == "lognormal" && st.Mean != 0 {
+			v.add(p+"service_time.mean", st.Mean, "has no meaning for \"lognormal\" service times; give p50 and p99")
+		}
+	}
+	v.floatRange(p+"error_rate", d.ErrorRate, 0, 1)
+	if d.ErrorStatus != 0 {
+		v.status(p+"error_status", d.ErrorStatus)
+	}
+	if le := d.LoadErrors; le != nil {
+		q := p + "load_errors."
+		v.span(q+"window", le.Window, true)
+		if le.Status != 0 {
+			v.status(q+"status", le.Status)
+		}
+		if len(le.Points) == 0 || len(le.Points) > 100 {
+			v.add(q+"points", nil, "lists %d points; give 1..100 points {\"load\", \"rate\"}", len(le.Points))
+		}
+		for i, pt := range le.Points {
+			pp := fmt.Sprintf("%spoints[%d]", q, i)
+			v.floatRange(pp+".load", pt.Load, 0, 1e9)
+			v.floatRange(pp+".rate", pt.Rate, 0, 1)
+			if i > 0 && pt.Load <= le.Points[i-1].Load {
+				v.add(pp+".load", pt.Load, "is not above the previous point's load %g; points must be sorted by load", le.Points[i-1].Load)
+			}
+		}
+	}
+	if ra := d.RetryAfter; ra != nil {
+		if len(ra.Statuses) == 0 {
+			v.add(p+"retry_after.statuses", nil, "is empty; name the statuses that carry Retry-After")
+		}
+		for i, s := range ra.Statuses {
+			v.status(fmt.Sprintf("%sretry_after.statuses[%d]", p, i), s)
+		}
+		v.span(p+"retry_after.after", ra.After, true)
+	}
+	if len(d.Phases) > MaxPhases {
+		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
+	}
+	for i := range d.Phases {
+		v.phase(fmt.Sprintf("%sphases[%d]", p, i), &d.Phases[i])
+		for j := range i {
+			a, b := &d.Phases[j], &d.Phases[i]
+			if a.Kind == b.Kind && a.From < b.To && b.From < a.To {
+				v.add(fmt.Sprintf("%sphases[%d]", p, i), nil, "overlaps phases[%d]; phases of the same kind (%q) must not overlap", j, a.Kind)
+			}
+		}
+	}
+}
+
+func (v *validator) phase(p string, ph *Phase) {
+	if !v.oneOf(p+".kind", ph.Kind, "freeze", "outage", "capacity", "errors", "latency") {
+		return
+	}
+	v.span(p+".from", ph.From, true)
+	v.span(p+".to", ph.To, false)
+	if ph.To <= ph.From {
+		v.add(p+".to", ph.To, "is not after from %s", ph.From)
+	}
+	v.text(p+".label", ph.Label, 100)
+	only := func(field string, set bool, kinds string) {
+		if set {
+			v.add(p+"."+field, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, kinds)
+		}
+	}
+	only("workers", ph.Workers != 0 && ph.Kind != "capacity", "\"capacity\"")
+	only("rate", ph.Rate != 0 && ph.Kind != "errors", "\"errors\"")
+	only("factor", ph.Factor != 0 && ph.Kind != "latency", "\"latency\"")
+	only("latency", ph.Latency != 0 && ph.Kind != "outage" && ph.Kind != "errors", "\"outage\" and \"errors\"")
+	only("error", ph.Error != "" && ph.Kind != "outage" && ph.Kind != "errors", "\"outage\" and \"errors\"")
+	only("status", ph.Status != 0 && ph.Kind != "outage" && ph.Kind != "errors" && ph.Kind != "freeze", "\"outage\", \"errors\" and \"freeze\"")
+	if ph.Status != 0 {
+		v.status(p+".status", ph.Status)
+	}
+	if ph.Error != "" {
+		v.oneOf(p+".error", ph.Error, "connection")
+		if ph.Status != 0 {
+			v.add(p+".status", ph.Status, "is given together with error %q; give one of them", ph.Error)
+		}
+	}
+	switch ph.Kind {
+	case "capacity":
+		v.intRange(p+".workers", ph.Workers, 0, MaxWorkers)
+	case "errors":
+		if !(ph.Rate > 0 && ph.Rate <= 1) {
+			v.add(p+".rate", ph.Rate, "is out of range; an errors phase needs a rate in (0, 1]")
+		}
+		v.span(p+".latency", ph.Latency, true)
+	case "outage":
+		v.span(p+".latency", ph.Latency, true)
+	case "latency":
+		if !(ph.Factor > 0 && ph.Factor <= 1000) {
+			v.add(p+".factor", ph.Factor, "is out of range; a latency phase needs a factor in (0, 1000]")
+		}
+	}
+}
+
+func (v *validator) policy(p string, pol *Policy) {
+	v.intRange(p+".max_attempts", pol.MaxAttempts, 1, MaxAttempts)
+	v.span(p+".attempt_timeout", pol.AttemptTimeout, true)
+	v.span(p+".deadline", pol.Deadline, true)
+	v.span(p+".min_attempt_time", pol.MinAttemptTime, true)
+	if pol.Deadline > 0 && pol.MinAttemptTime > pol.Deadline {
+		v.add(p+".min_attempt_time", pol.MinAttemptTime, "is longer than the deadline %s", pol.Deadline)
+	}
+	v.intRange(p+".instances", pol.Instances, 0, MaxInstances)
+
+	b := &pol.Backoff
+	kind := b.Kind
+	if kind == "" {
+		kind = "none"
+	}
+	if v.oneOf(p+".backoff.kind", kind, "none", "constant", "linear", "exponential") {
+		if kind == "none" {
+			if b.Base != 0 || b.Max != 0 || b.Multiplier != 0 {
+				v.add(p+".backoff.kind", kind, "retries at once; base, multiplier and max have no meaning with it")
+			}
+		} else {
+			v.span(p+".backoff.base", b.Base, false)
+		}
+		if b.Multiplier != 0 {
+			if kind != "exponential" {
+				v.add(p+".backoff.multiplier", b.Multiplier, "has no meaning for %q backoff; it is for \"exponential\"", kind)
+			} else {
+				v.floatRange(p+".backoff.multiplier", b.Multiplier, 1, 100)
+			}
+		}
+		v.span(p+".backoff.max", b.Max, true)
+		if b.Max != 0 && b.Max < b.Base {
+			v.add(p+".backoff.max", b.Max, "is below base %s", b.Base)
+		}
+	}
+	j := &pol.Jitter
+	jk := j.Kind
+	if jk == "" {
+		jk = "none"
+	}
+	if v.oneOf(p+".jitter.kind", jk, "none", "full", "equal", "decorrelated", "proportional") {
+		if jk != "none" && kind == "none" {
+			v.add(p+".jitter.kind", jk, "needs a backoff to randomise; set backoff.kind")
+		}
+		if jk == "proportional" {
+			if j.Fraction != 0 {
+				v.floatRange(p+".jitter.fraction", j.Fraction, 1e-9, 1)
+			}
+		} else if j.Fraction != 0 {
+			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for \"proportional\"", jk)
+		}
+	}
+	if ro := pol.RetryOn; ro != nil {
+		for i, s := range ro.Statuses {
+			v.status(fmt.Sprintf("%s.retry_on.statuses[%d]", p, i), s)
+		}
+	}
+	if bu := pol.Budget; bu != nil {
+		q := p + ".budget."
+		if v.oneOf(q+"kind", bu.Kind, "token_bucket", "ratio") {
+			tb := bu.Kind == "token_bucket"
+			for _, f := range []struct {
+				name string
+				set  bool
+				ok   bool
+			}{
+				{"max_tokens", bu.MaxTokens != 0, tb}, {"token_ratio", bu.TokenRatio != 0, tb},
+				{"threshold", bu.Threshold != 0, tb}, {"failure_cost", bu.FailureCost != 0, tb},
+				{"ratio", bu.Ratio != 0, !tb}, {"window", bu.Window != 0, !tb}, {"min_per_second", bu.MinPerSecond != 0, !tb},
+			} {
+				if f.set && !f.ok {
+					v.add(q+f.name, nil, "has no meaning for a %q budget", bu.Kind)
+				}
+			}
+			if tb {
+				v.floatRange(q+"max_tokens", bu.MaxTokens, 1e-9, 1e9)
+				v.floatRange(q+"token_ratio", bu.TokenRatio, 0, 1e9)
+				if bu.Threshold != 0 {
+					v.floatRange(q+"threshold", bu.Threshold, 0, bu.MaxTokens)
+				}
+				v.floatRange(q+"failure_cost", bu.FailureCost, 0, 1e9)
+			} else {
+				v.floatRange(q+"ratio", bu.Ratio, 1e-9, 100)
+				v.span(q+"window", bu.Window, true)
+				v.floatRange(q+"min_per_second", bu.MinPerSecond, 0, 1e9)
+				if bu.MinPerSecond != 0 && bu.Window == 0 {
+					v.add(q+"min_per_second", bu.MinPerSecond, "needs a window; a since-start budget has no reserve")
+				}
+			}
+		}
+	}
+	if br := pol.Breaker; br != nil {
+		q := p + ".breaker."
+		if v.oneOf(q+"kind", br.Kind, "consecutive", "ratio") {
+			if br.Kind == "consecutive" {
+				v.intRange(q+"failures", br.Failures, 1, 1_000_000)
+				if br.Ratio != 0 || br.MinThroughput != 0 || br.Window != 0 {
+					v.add(q+"kind", br.Kind, "counts failures in a row; ratio, min_throughput and window are for \"ratio\"")
+				}
+			} else {
+				v.floatRange(q+"ratio", br.Ratio, 1e-9, 1)
+				v.intRange(q+"min_throughput", br.MinThroughput, 1, 1_000_000)
+				v.span(q+"window", br.Window, false)
+				if br.Failures != 0 {
+					v.add(q+"failures", br.Failures, "has no meaning for a \"ratio\" breaker; it is for \"consecutive\"")
+				}
+			}
+		}
+		if br.Placement != "" {
+			v.oneOf(q+"placement", br.Placement, "inside", "outside")
+		}
+		v.span(q+"break", br.Break, false)
+		v.intRange(q+"half_open_calls", br.HalfOpenCalls, 0, 1000)
+	}
+	if ad := pol.Adaptive; ad != nil {
+		q := p + ".adaptive."
+		v.span(q+"window", ad.Window, false)
+		v.floatRange(q+"above", ad.Above, 0, 0.999999)
+		v.floatRange(q+"factor", ad.Factor, 1, 1000)
+	}
+}
+
+func (v *validator) report(sc *Scenario) {
+	r := &sc.Report
+	if r.AffectedFrom != nil {
+		v.span("report.affected_from", *r.AffectedFrom, true)
+	}
+	if r.AffectedTo != nil {
+		v.span("report.affected_to", *r.AffectedTo, false)
+	}
+	if (r.AffectedFrom == nil) != (r.AffectedTo == nil) {
+		v.add("report.affected_from", nil, "and affected_to go together; give both or neither")
+	} else if r.AffectedFrom != nil && *r.AffectedTo <= *r.AffectedFrom {
+		v.add("report.affected_to", *r.AffectedTo, "is not after affected_from %s", *r.AffectedFrom)
+	}
+	if len(r.PeakResolutions) > 5 {
+		v.add("report.peak_resolutions", nil, "lists %d resolutions; at most 5 are allowed", len(r.PeakResolutions))
+	}
+	for i, d := range r.PeakResolutions {
+		p := fmt.Sprintf("report.peak_resolutions[%d]", i)
+		if d < Duration(time.Millisecond) || d > Duration(time.Hour) {
+			v.add(p, d, "is out of range 1ms..1h")
+		}
+	}
+	if r.SeriesBucket != 0 && (r.SeriesBucket < Duration(time.Millisecond) || r.SeriesBucket > Duration(time.Hour)) {
+		v.add("report.series_bucket", r.SeriesBucket, "is out of range 1ms..1h")
+	}
+}
+
+// sweep checks that the path exists and that every value gives a valid scenario.
+func (v *validator) sweep(sc *Scenario) {
+	sw := sc.Sweep
+	if n := len(sw.Values); n == 0 || n > MaxSweepValues {
+		v.add("sweep.values", nil, "lists %d values; give 1..%d", n, MaxSweepValues)
+		return
+	}
+	for i := range sw.Values {
+		p := fmt.Sprintf("sweep.values[%d]", i)
+		sub, err := sc.withValue(i)
+		if err != nil {
+			for _, e := range AsErrors(err) {
+				v.errs = append(v.errs, FieldError{Path: p, Value: e.Value, Message: "at " + sw.Path + ": " + e.Message})
+			}
+			continue
+		}
+		if err := sub.Validate(); err != nil {
+			for _, e := range AsErrors(err) {
+				v.errs = append(v.errs, FieldError{Path: p, Value: e.Value, Message: "makes " + e.Path + " invalid: " + e.Message})
+			}
+		}
+	}
+}
+
+// withValue returns a copy of the scenario with sweep value i set at the sweep
+// path, and without the sweep.
+func (sc *Scenario) withValue(i int) (*Scenario, error) {
+	base := *sc
+	base.Sweep = nil
+	raw, err := json.Marshal(&base)
+	if err != nil {
+		return nil, err
+	}
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		return nil, err
+	}
+	var val any
+	if err := json.Unmarshal(sc.Sweep.Values[i], &val); err != nil {
+		return nil, Errors{{Message: "is not valid JSON"}}
+	}
+	if err := setPath(tree, sc.Sweep.Path, val); err != nil {
+		return nil, err
+	}
+	raw, err = json.Marshal(tree)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(raw)
+}
+
+// setPath sets the value at a path such as "strategies[1].backoff.base" in a
+// generic JSON tree. Missing object fields are created; list indexes must exist.
+func setPath(tree any, path string, val any) error {
+	steps, err := parsePath(path)
+	if err != nil {
+		return err
+	}
+	cur := tree
+	for i, st := range steps {
+		last := i == len(steps)-1
+		switch {
+		case st.key != "":
+			obj, ok := cur.(map[string]any)
+			if !ok {
+				return Errors{{Path: "sweep.path", Value: strconv.Quote(path), Message: "does not lead to an object at " + strconv.Quote(st.key)}}
+			}
+			if last {
+				obj[st.key] = val
+				return nil
+			}
+			next, ok := obj[st.key]
+			if !ok || next == nil {
+				next = map[string]any{}
+				obj[st.key] = next
+			}
+			cur = next
+		default:
+			arr, ok := cur.([]any)
+			if !ok || st.index >= len(arr) {
+				return Errors{{Path: "sweep.path", Value: strconv.Quote(path), Message: fmt.Sprintf("has index [%d], which does not exist", st.index)}}
+			}
+			if last {
+				arr[st.index] = val
+				return nil
+			}
+			cur = arr[st.index]
+		}
+	}
+	return nil
+}
+
+type pathStep struct {
+	key   string
+	index int
+}
+
+func parsePath(path string) ([]pathStep, error) {
+	bad := func(why string) error {
+		return Errors{{Path: "sweep.path", Value: strconv.Quote(path), Message: "is not a path such as \"dependency.error_rate\" or \"strategies[1].max_attempts\": " + why}}
+	}
+	if path == "" {
+		return nil, bad("it is empty")
+	}
+	var steps []pathStep
+	i := 0
+	for i < len(path) {
+		switch c := path[i]; {
+		case c == '.':
+			if i == 0 || i == len(path)-1 {
+				return nil, bad("a dot at an end")
+			}
+			i++
+		case c == '[':
+			j := i + 1
+			for j < len(path) && path[j] >= '0' && path[j] <= '9' {
+				j++
+			}
+			if j == i+1 || j >= len(path) || path[j] != ']' || j-i > 7 {
+				return nil, bad("an index must be a number in brackets")
+			}
+			n, _ := strconv.Atoi(path[i+1 : j])
+			steps = append(steps, pathStep{index: n})
+			i = j + 1
+		default:
+			j := i
+			for j < len(path) && path[j] != '.' && path[j] != '[' {
+				j++
+			}
+			steps = append(steps, pathStep{key: path[i:j]})
+			i = j
+		}
+	}
+	if steps[0].key == "sweep" || steps[0].key == "version" {
+		return nil, bad("the sweep cannot change " + steps[0].key)
+	}
+	return steps, nil
+}
+
+// finite reports whether x is an ordinary number.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
