@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 )
 
@@ -147,39 +146,20 @@ func genArrivals(m *model, seed uint64) []arrival {
 			as = append(as, arrival{at: int64(t), client: int32(r.IntN(w.clients))})
 		}
 	case arrivalUniform:
-		interval := 1e9 * float64(w.clients) / w.rate
-		perClient := math.MaxInt
-		if w.operations > 0 {
-			perClient = (w.operations + w.clients - 1) / w.clients
-		}
-		for c := range w.clients {
-			t := float64(interval * r.Float64())
-			for k := 0; k < perClient && t < float64(end); k++ {
-				as = append(as, arrival{at: int64(t), client: int32(c)})
-				t += interval
+		// Evenly spaced: the clients take turns, one operation every 1/rate.
+		gap := 1e9 / w.rate
+		for k := 0; k < limit; k++ {
+			t := float64(float64(k) * gap)
+			if t >= float64(end) {
+				break
 			}
+			as = append(as, arrival{at: int64(t), client: int32(k % w.clients)})
 		}
-		slices.SortFunc(as, func(a, b arrival) int {
-			if a.at != b.at {
-				return cmpInt(a.at, b.at)
-			}
-			return cmpInt(a.client, b.client)
-		})
 		if len(as) > limit {
 			as = as[:limit]
 		}
 	}
 	return as
-}
-
-func cmpInt[T int32 | int64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Estimate returns the approximate number of events a run of the scenario

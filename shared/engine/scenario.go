@@ -28,8 +28,8 @@ type Scenario struct {
 }
 
 // A Workload says when operations start. Arrival is one of "poisson" (the
-// default: open loop, exponential gaps at the total rate), "uniform" (each
-// client sends at a fixed interval from a random phase), "closed" (each client
+// default: open loop, exponential gaps at the total rate), "uniform" (evenly
+// spaced at the total rate from t = 0, the clients taking turns), "closed" (each client
 // starts its next operation ThinkTime after the previous one ends) or "burst"
 // (every client starts one operation at BurstAt).
 type Workload struct {

@@ -116,6 +116,8 @@ type sim struct {
 	freeReqs   []int32
 	inst       [][]instance // per level, per instance
 	inflightOp int
+	// closed-loop clients with a start pending
+	waitingClients int
 
 	// the dependency
 	busy      int
@@ -194,6 +196,7 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, arriv
 			}
 			s.q.push(event{at: at, kind: evClientNext, id: int32(c)})
 		}
+		s.waitingClients = m.work.clients
 	}
 	return s
 }
@@ -202,14 +205,16 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, arriv
 func (s *sim) run() error {
 	for {
 		var e event
-		if s.nextArr < len(s.arrivals) && (s.q.len() == 0 || s.arrivals[s.nextArr].at <= s.q.peek().at) {
+		// Queued events at the same instant go first: a phase starting at t
+		// applies to the operations arriving at t.
+		if s.nextArr < len(s.arrivals) && (s.q.len() == 0 || s.arrivals[s.nextArr].at < s.q.peek().at) {
 			a := s.arrivals[s.nextArr]
 			s.nextArr++
 			s.now = a.at
 			s.tick()
 			s.events++
 			s.startOperation(a.client)
-		} else if s.q.len() > 0 {
+		} else if s.q.len() > 0 && !s.idle() {
 			e = s.q.pop()
 			s.now = e.at
 			s.tick()
@@ -230,6 +235,14 @@ func (s *sim) run() error {
 		}
 	}
 	return nil
+}
+
+// idle reports whether nothing is left to happen but phase boundaries and
+// stale timers: no arrivals to come, no operation open, no client about to
+// start one, and no request left at the dependency.
+func (s *sim) idle() bool {
+	return s.nextArr == len(s.arrivals) && s.inflightOp == 0 && s.waitingClients == 0 &&
+		s.busy == 0 && s.queue.len() == 0 && s.held.len() == 0
 }
 
 // dispatch handles one event and reports whether it still mattered.
@@ -256,6 +269,7 @@ func (s *sim) dispatch(e *event) bool {
 	case evPhase:
 		s.phaseChange(int(e.id))
 	case evClientNext:
+		s.waitingClients--
 		if s.now >= s.m.work.duration {
 			return false
 		}
@@ -355,18 +369,11 @@ func (s *sim) attempt(id int32) {
 	}
 	c.attempts++
 	retry := c.attempts > 1
-	if b := lv.budget; b != nil && b.Kind == "ratio" {
+	if b := lv.budget; b != nil && b.Kind == "ratio" && !retry {
 		in := &s.inst[c.level][c.instance]
-		if retry {
-			in.retries++
-			if b.Window > 0 {
-				in.retryTimes.push(s.now)
-			}
-		} else {
-			in.requests++
-			if b.Window > 0 {
-				in.reqTimes.push(s.now)
-			}
+		in.requests++
+		if b.Window > 0 {
+			in.reqTimes.push(s.now)
 		}
 	}
 	if c.level == 0 {
@@ -494,7 +501,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		s.settle(id, out, reasonDeadline)
 		return
 	}
-	if lv.budget != nil && !s.budgetAllows(lv.budget, in) {
+	if lv.budget != nil && !s.budgetTake(lv.budget, in) {
 		s.c.retriesDenied++
 		s.settle(id, out, reasonBudget)
 		return
@@ -544,7 +551,8 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 			s.c.deadLettered[reason]++
 		}
 	}
-	if s.m.work.arrival == arrivalClosed {
+	if s.m.work.arrival == arrivalClosed && s.now+s.m.work.think < s.m.work.duration {
+		s.waitingClients++
 		s.q.push(event{at: s.now + s.m.work.think, kind: evClientNext, id: op.client})
 	}
 }
@@ -618,7 +626,10 @@ func clampNs(f float64) int64 {
 	return int64(f)
 }
 
-func (s *sim) budgetAllows(b *Budget, in *instance) bool {
+// budgetTake asks the budget for one retry. A granted retry counts against a
+// ratio budget at once, so retries granted during the same wait cannot
+// together overshoot it.
+func (s *sim) budgetTake(b *Budget, in *instance) bool {
 	if b.Kind == "token_bucket" {
 		th := b.Threshold
 		if th == 0 {
@@ -634,9 +645,16 @@ func (s *sim) budgetAllows(b *Budget, in *instance) bool {
 		requests, retries = int64(in.reqTimes.size), int64(in.retryTimes.size)
 		reserve = float64(b.MinPerSecond * Duration(b.Window).D().Seconds())
 	}
-	// The retry about to be sent must itself fit: retries+1 ≤ ratio·requests.
-	// The small tolerance absorbs rounding in ratio·requests (0.1·10 = 1).
-	return float64(retries+1) <= float64(b.Ratio*float64(requests))+reserve+1e-9
+	// The retry itself must fit: retries+1 ≤ ratio·requests. The small
+	// tolerance absorbs rounding in ratio·requests.
+	if float64(retries+1) > float64(b.Ratio*float64(requests))+reserve+1e-9 {
+		return false
+	}
+	in.retries++
+	if b.Window > 0 {
+		in.retryTimes.push(s.now)
+	}
+	return true
 }
 
 // breakerAllow asks the breaker of a level's instance whether a call may pass,
