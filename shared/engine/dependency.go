@@ -12,6 +12,9 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool) {
 		keyed: op.flags&opKeyed != 0}
 	op.depCalls++
 	s.c.depCalls++
+	if s.observe != nil {
+		s.observe(s, "call", id)
+	}
 	s.bin(binCalls)
 	if retry {
 		s.bin(binRetries)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"time"
 )
 
@@ -92,9 +91,8 @@ func runModel(ctx context.Context, m *model, opt Options, withSeries bool) ([]St
 	var events int64
 	nbins := 0
 	for ri, seed := range m.seeds {
-		arrivals := genArrivals(m, seed)
 		for si := range m.strategies {
-			s := newSim(ctx, m, &m.strategies[si], seed, arrivals, opt.MaxEvents)
+			s := newSim(ctx, m, &m.strategies[si], seed, opt.MaxEvents)
 			if err := s.run(); err != nil {
 				return nil, 0, err
 			}
@@ -114,59 +112,34 @@ func runModel(ctx context.Context, m *model, opt Options, withSeries bool) ([]St
 	return res, events, nil
 }
 
-// genArrivals fixes the operation starts of an open-loop or burst workload for
-// one seed.
-func genArrivals(m *model, seed uint64) []arrival {
-	w := &m.work
-	r := rand.New(rand.NewPCG(seed, drawArrival))
-	limit := w.operations
-	if limit == 0 {
-		limit = math.MaxInt
-	}
-	end := w.duration
-	if end == 0 {
-		end = never
-	}
-	var as []arrival
-	switch w.arrival {
-	case arrivalBurst:
-		n := min(w.clients, limit)
-		as = make([]arrival, n)
-		for i := range as {
-			as[i] = arrival{at: w.burstAt, client: int32(i)}
-		}
-	case arrivalPoisson:
-		mean := 1e9 / w.rate
-		t := 0.0
-		for len(as) < limit {
-			t += exponential(r.Float64(), mean)
-			if t >= float64(end) {
-				break
-			}
-			as = append(as, arrival{at: int64(t), client: int32(r.IntN(w.clients))})
-		}
-	case arrivalUniform:
-		// Evenly spaced: the clients take turns, one operation every 1/rate.
-		gap := 1e9 / w.rate
-		for k := 0; k < limit; k++ {
-			t := float64(float64(k) * gap)
-			if t >= float64(end) {
-				break
-			}
-			as = append(as, arrival{at: int64(t), client: int32(k % w.clients)})
-		}
-		if len(as) > limit {
-			as = as[:limit]
-		}
-	}
-	return as
-}
-
 // Estimate returns the approximate number of events a run of the scenario
 // processes: operations × the product of every level's max attempts × 3
 // events per call × strategies × runs × sweep values, taking the costliest
 // strategy for all. It overestimates runs where few calls fail.
 func Estimate(sc *Scenario) int64 {
+	ops := estimateOps(sc)
+	worst := 1.0
+	for _, st := range sc.Strategies {
+		a := float64(max(st.MaxAttempts, 1))
+		for _, l := range st.Layers {
+			a *= float64(max(l.MaxAttempts, 1))
+		}
+		worst = max(worst, a)
+	}
+	runs := float64(max(len(sc.Seeds), sc.Runs, 1))
+	points := 1.0
+	if sc.Sweep != nil {
+		points = float64(max(len(sc.Sweep.Values), 1))
+	}
+	est := ops * worst * 3 * float64(max(len(sc.Strategies), 1)) * runs * points
+	if est > math.MaxInt64/2 || math.IsNaN(est) {
+		return math.MaxInt64 / 2
+	}
+	return int64(est) + 1
+}
+
+// estimateOps returns about how many operations one run starts.
+func estimateOps(sc *Scenario) float64 {
 	w := &sc.Workload
 	var ops float64
 	switch w.Arrival {
@@ -190,24 +163,7 @@ func Estimate(sc *Scenario) int64 {
 	if w.Operations > 0 {
 		ops = min(ops, float64(w.Operations))
 	}
-	worst := 1.0
-	for _, st := range sc.Strategies {
-		a := float64(max(st.MaxAttempts, 1))
-		for _, l := range st.Layers {
-			a *= float64(max(l.MaxAttempts, 1))
-		}
-		worst = max(worst, a)
-	}
-	runs := float64(max(len(sc.Seeds), sc.Runs, 1))
-	points := 1.0
-	if sc.Sweep != nil {
-		points = float64(max(len(sc.Sweep.Values), 1))
-	}
-	est := ops * worst * 3 * float64(max(len(sc.Strategies), 1)) * runs * points
-	if est > math.MaxInt64/2 || math.IsNaN(est) {
-		return math.MaxInt64 / 2
-	}
-	return int64(est) + 1
+	return ops
 }
 
 // Warnings points out policies that cannot do what they seem to promise.

@@ -3,14 +3,71 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
-// An arrival is an operation start fixed before the run, shared by every
-// strategy of the run (common random numbers).
+// An arrival is an operation start of an open-loop or burst workload.
 type arrival struct {
 	at     int64
 	client int32
+}
+
+// arrivals generates a workload's operation starts in time order. Every
+// strategy of a run gets its own generator with the same seed, and so the
+// same arrivals (common random numbers), without holding them all in memory.
+type arrivals struct {
+	w     *workModel
+	r     *rand.Rand
+	t     float64 // time of the last arrival, ns
+	k     int     // arrivals made
+	limit int
+	end   float64
+}
+
+func newArrivals(w *workModel, seed uint64) arrivals {
+	a := arrivals{w: w, r: rand.New(rand.NewPCG(seed, drawArrival)), limit: w.operations, end: float64(w.duration)}
+	if a.limit == 0 {
+		a.limit = math.MaxInt
+	}
+	if w.duration == 0 {
+		a.end = math.Inf(1)
+	}
+	if w.arrival == arrivalClosed {
+		a.limit = 0 // closed-loop clients start their own operations
+	}
+	return a
+}
+
+// next returns the next arrival, or false when there is none.
+func (a *arrivals) next() (arrival, bool) {
+	w := a.w
+	if a.k >= a.limit {
+		return arrival{}, false
+	}
+	var x arrival
+	switch w.arrival {
+	case arrivalBurst:
+		if a.k >= w.clients {
+			return arrival{}, false
+		}
+		x = arrival{at: w.burstAt, client: int32(a.k)}
+	case arrivalPoisson:
+		a.t += exponential(a.r.Float64(), 1e9/w.rate)
+		if a.t >= a.end {
+			return arrival{}, false
+		}
+		x = arrival{at: int64(a.t), client: int32(a.r.IntN(w.clients))}
+	case arrivalUniform:
+		// Evenly spaced: the clients take turns, one operation every 1/rate.
+		t := float64(float64(a.k) * (1e9 / w.rate))
+		if t >= a.end {
+			return arrival{}, false
+		}
+		x = arrival{at: int64(t), client: int32(a.k % w.clients)}
+	}
+	a.k++
+	return x, true
 }
 
 const (
@@ -106,8 +163,9 @@ type sim struct {
 	q      eventQueue
 	events int64
 
-	arrivals   []arrival
-	nextArr    int
+	arrivals   arrivals
+	arrival    arrival // the next arrival, valid while more
+	more       bool
 	clientOps  []int32 // operations started per client
 	ops        []opState
 	calls      []call
@@ -132,6 +190,10 @@ type sim struct {
 
 	c       counters
 	lastBin int
+
+	// observe, when set (by tests), hears of every call reaching the
+	// dependency and every operation ending.
+	observe func(s *sim, what string, id int32)
 }
 
 // counters are what a run measures, turned into Metrics at the end.
@@ -159,17 +221,15 @@ const (
 
 var errStopped = fmt.Errorf("engine: run stopped")
 
-func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, arrivals []arrival, limit int64) *sim {
-	s := &sim{m: m, st: st, ctx: ctx, limit: limit, arrivals: arrivals, factor: 1}
+func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) *sim {
+	s := &sim{m: m, st: st, ctx: ctx, limit: limit, factor: 1}
+	s.arrivals = newArrivals(&m.work, seed)
+	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
 	s.workers = m.dep.workers
 	s.lastBin = -1
 	s.clientOps = make([]int32, m.work.clients)
-	n := len(arrivals)
-	if m.work.arrival == arrivalClosed {
-		n = m.work.clients * 4
-	}
-	s.ops = make([]opState, 0, n)
+	s.ops = make([]opState, 0, int(min(estimateOps(m.sc), 1<<16)))
 	s.calls = make([]call, 0, 1024)
 	s.reqs = make([]request, 0, 1024)
 	s.q.h = make([]event, 0, 1024)
@@ -207,9 +267,9 @@ func (s *sim) run() error {
 		var e event
 		// Queued events at the same instant go first: a phase starting at t
 		// applies to the operations arriving at t.
-		if s.nextArr < len(s.arrivals) && (s.q.len() == 0 || s.arrivals[s.nextArr].at < s.q.peek().at) {
-			a := s.arrivals[s.nextArr]
-			s.nextArr++
+		if s.more && (s.q.len() == 0 || s.arrival.at < s.q.peek().at) {
+			a := s.arrival
+			s.arrival, s.more = s.arrivals.next()
 			s.now = a.at
 			s.tick()
 			s.events++
@@ -241,7 +301,7 @@ func (s *sim) run() error {
 // stale timers: no arrivals to come, no operation open, no client about to
 // start one, and no request left at the dependency.
 func (s *sim) idle() bool {
-	return s.nextArr == len(s.arrivals) && s.inflightOp == 0 && s.waitingClients == 0 &&
+	return !s.more && s.inflightOp == 0 && s.waitingClients == 0 &&
 		s.busy == 0 && s.queue.len() == 0 && s.held.len() == 0
 }
 
@@ -537,6 +597,9 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 }
 
 func (s *sim) finishOperation(id int32, out int16, reason uint8) {
+	if s.observe != nil {
+		s.observe(s, "end", id)
+	}
 	op := &s.ops[id]
 	op.end = s.now
 	op.ok = out == outOK

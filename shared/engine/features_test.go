@@ -1,0 +1,291 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Each test here shows one modelled mechanism doing what the documentation
+// says, by comparing strategies that differ only in that mechanism.
+
+func TestTokenBucketSweep(t *testing.T) {
+	// DOMAIN.md #6: 10,000 calls of at most 5 attempts; the dependency fails
+	// each attempt with probability p; gRPC throttling 10 tokens, ratio 0.1.
+	res := mustRun(t, `{"version": 1, "name": "token bucket",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 100, "operations": 10000},
+		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 100, "error_rate": 0.01},
+		"strategies": [
+			{"name": "no-budget", "max_attempts": 5},
+			{"name": "token-bucket", "max_attempts": 5, "budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1}}
+		],
+		"sweep": {"path": "dependency.error_rate", "values": [0.01, 0.2, 0.5, 1]}}`)
+	if len(res.Sweep) != 4 || len(res.Strategies) != 0 {
+		t.Fatalf("got %d sweep points and %d top-level strategies, want 4 and 0", len(res.Sweep), len(res.Strategies))
+	}
+	var prev float64
+	for i, pt := range res.Sweep {
+		nb, tb := pt.Strategies[0].Metrics, pt.Strategies[1].Metrics
+		if tb.Attempts > nb.Attempts {
+			t.Errorf("p=%v: the budget sent more attempts (%v) than no budget (%v)", pt.Value, tb.Attempts, nb.Attempts)
+		}
+		if nb.Attempts < prev {
+			t.Errorf("p=%v: attempts without budget fell as p rose", pt.Value)
+		}
+		prev = nb.Attempts
+		if i == 0 && tb.RetriesDenied > 0 {
+			t.Errorf("p=1%%: the bucket denied %v retries; at 1%% failures it should never run dry", tb.RetriesDenied)
+		}
+	}
+	all := res.Sweep[3].Strategies
+	if all[0].Metrics.Attempts != 50000 {
+		t.Errorf("p=100%% without budget: %v attempts, want 50000", all[0].Metrics.Attempts)
+	}
+	// Tokens 10 → 9, 8, 7, 6 allow four retries; at 5 the bucket is shut
+	// and, with no success to refill it, stays shut.
+	if all[1].Metrics.Retries != 4 || all[1].Metrics.Attempts != 10004 {
+		t.Errorf("p=100%% with the bucket: %v retries, %v attempts; want 4 and 10004", all[1].Metrics.Retries, all[1].Metrics.Attempts)
+	}
+}
+
+func TestIdempotencyKeysPreventDuplicates(t *testing.T) {
+	// DOMAIN.md #15: the server sometimes finishes after the 2 s attempt timeout.
+	res := mustRun(t, `{"version": 1, "name": "payments",
+		"workload": {"clients": 10, "arrival": "poisson", "rate": 5, "duration": "60s", "mix": {"non_idempotent": 1}},
+		"dependency": {"workers": 50, "service_time": {"kind": "lognormal", "p50": "500ms", "p99": "4s"}, "queue_capacity": 100},
+		"strategies": [
+			{"name": "no-retry", "max_attempts": 1, "attempt_timeout": "2s"},
+			{"name": "retry-no-key", "max_attempts": 3, "attempt_timeout": "2s", "retry_non_idempotent": true,
+			 "backoff": {"kind": "constant", "base": "100ms"}},
+			{"name": "retry-with-key", "max_attempts": 3, "attempt_timeout": "2s", "idempotency_key": true,
+			 "backoff": {"kind": "constant", "base": "100ms"}},
+			{"name": "safe-default", "max_attempts": 3, "attempt_timeout": "2s", "backoff": {"kind": "constant", "base": "100ms"}}
+		]}`)
+	if d := strategy(t, res, "no-retry").Metrics.Duplicates; d != 0 {
+		t.Errorf("no retry: %v duplicates", d)
+	}
+	noKey := strategy(t, res, "retry-no-key").Metrics
+	if noKey.Duplicates == 0 {
+		t.Errorf("retries without a key made no duplicate charge; the slow tail should cause some")
+	}
+	withKey := strategy(t, res, "retry-with-key").Metrics
+	if withKey.Duplicates != 0 {
+		t.Errorf("retries with a key made %v duplicates", withKey.Duplicates)
+	}
+	if withKey.Retries == 0 {
+		t.Errorf("with a key, timed-out payments should be retried")
+	}
+	safe := strategy(t, res, "safe-default").Metrics
+	if safe.Retries != 0 || safe.GaveUpNonIdempotent == 0 {
+		t.Errorf("a policy that does not retry non-idempotent work sent %v retries and gave up %v times for it", safe.Retries, safe.GaveUpNonIdempotent)
+	}
+}
+
+func TestDeadLetters(t *testing.T) {
+	// DOMAIN.md #14: max 10 deliveries; unreadable messages and non-transient
+	// errors go straight to the DLQ.
+	res := mustRun(t, `{"version": 1, "name": "consumer",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "20s", "mix": {"unreadable": 0.1}},
+		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 10,
+			"phases": [{"kind": "outage", "from": "5s", "to": "12s", "status": 503},
+			           {"kind": "errors", "from": "15s", "to": "16s", "rate": 1, "status": 400}]},
+		"strategies": [
+			{"name": "dlq", "max_attempts": 10, "dead_letter": true, "backoff": {"kind": "exponential", "base": "100ms", "max": "1s"}},
+			{"name": "no-dlq", "max_attempts": 10, "backoff": {"kind": "exponential", "base": "100ms", "max": "1s"}}
+		]}`)
+	m := strategy(t, res, "dlq").Metrics
+	if m.DeadLettered == 0 || m.DeadLettered != m.Failed {
+		t.Errorf("dead-lettered %v of %v failed messages; every failed message goes to the DLQ", m.DeadLettered, m.Failed)
+	}
+	if m.DeadLetteredUnread == 0 || m.DeadLetteredUnread != m.GaveUpUnreadable {
+		t.Errorf("unreadable: %v dead-lettered, %v given up", m.DeadLetteredUnread, m.GaveUpUnreadable)
+	}
+	if m.DeadLetteredPerm == 0 {
+		t.Errorf("400s during 15-16 s should be dead-lettered as non-transient")
+	}
+	if m.DeadLetteredAttempts == 0 {
+		t.Errorf("a 7 s outage outlasts 10 deliveries over 6.5 s of waits; some messages should run out of deliveries")
+	}
+	if d := strategy(t, res, "no-dlq").Metrics.DeadLettered; d != 0 {
+		t.Errorf("without a DLQ %v messages were dead-lettered", d)
+	}
+}
+
+func TestClosedLoop(t *testing.T) {
+	res := mustRun(t, `{"version": 1, "name": "closed",
+		"workload": {"clients": 10, "arrival": "closed", "think_time": "90ms", "duration": "10s"},
+		"dependency": {"workers": 100, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 0},
+		"strategies": [{"name": "s", "max_attempts": 1}]}`)
+	// Each client cycles every 100 ms: about 100 operations each.
+	if ops := res.Strategies[0].Metrics.Operations; ops < 950 || ops > 1010 {
+		t.Errorf("%v operations, want about 1000", ops)
+	}
+}
+
+func TestFreezeServesOrAnswersBacklog(t *testing.T) {
+	const tmpl = `{"version": 1, "name": "freeze",
+		"workload": {"clients": 10, "arrival": "uniform", "rate": 100, "duration": "3s"},
+		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "5ms"}, "queue_capacity": 1000,
+			"phases": [{"kind": "freeze", "from": "1s", "to": "1.5s", "status": STATUS}]},
+		"strategies": [{"name": "s", "max_attempts": 1, "attempt_timeout": "10s"}]}`
+	served := mustRun(t, strings.Replace(tmpl, "STATUS", "0", 1)).Strategies[0].Metrics
+	if served.SuccessRate != 1 {
+		t.Errorf("a freeze that serves its backlog lost operations: success rate %v", served.SuccessRate)
+	}
+	if served.LatencyMaxms < 490 {
+		t.Errorf("operations held by the freeze should wait about 500 ms; max latency %v ms", served.LatencyMaxms)
+	}
+	answered := mustRun(t, strings.Replace(tmpl, "STATUS", "503", 1)).Strategies[0].Metrics
+	// Operations arriving in [1 s, 1.5 s) are answered 503 when it ends.
+	if answered.Failed < 49 || answered.Failed > 51 {
+		t.Errorf("%v operations failed; the 50 held by the freeze should get 503", answered.Failed)
+	}
+}
+
+func TestOverloadWastedWorkAndShedding(t *testing.T) {
+	// DOMAIN.md #16 in miniature: 150% load on a FIFO server.
+	const tmpl = `{"version": 1, "name": "overload",
+		"workload": {"clients": 100, "arrival": "poisson", "rate": 150, "duration": "20s"},
+		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "100ms"}, "queue_capacity": QUEUE, "drop_abandoned": DROP},
+		"strategies": [{"name": "s", "max_attempts": 1, "attempt_timeout": "1s"}]}`
+	run := func(queue, drop string) Metrics {
+		return mustRun(t, strings.NewReplacer("QUEUE", queue, "DROP", drop).Replace(tmpl)).Strategies[0].Metrics
+	}
+	keep, drop, shed := run("100000", "false"), run("100000", "true"), run("10", "false")
+	if keep.WastedWork < 1000 {
+		t.Errorf("queueing everything: %v requests served after their client left, want most of them", keep.WastedWork)
+	}
+	if drop.DroppedAbandoned == 0 || drop.WastedWork >= keep.WastedWork {
+		t.Errorf("dropping abandoned requests: %v dropped, %v wasted (keeping them: %v wasted)", drop.DroppedAbandoned, drop.WastedWork, keep.WastedWork)
+	}
+	// Capacity is 100/s: shedding early keeps goodput near it; queueing everything does not.
+	if shed.GoodputPerS < 90 || keep.GoodputPerS > 30 {
+		t.Errorf("goodput: shedding %v/s, queueing everything %v/s; want near 100 and far below", shed.GoodputPerS, keep.GoodputPerS)
+	}
+}
+
+func TestRetryAfterAndDeadline(t *testing.T) {
+	const tmpl = `{"version": 1, "name": "retry-after",
+		"workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0,
+			"retry_after": {"statuses": [503], "after": "AFTER"},
+			"phases": [{"kind": "outage", "from": "0s", "to": "5s", "status": 503}]},
+		"strategies": [{"name": "s", "max_attempts": 3, "deadline": "10s", "honor_retry_after": true,
+			"backoff": {"kind": "constant", "base": "100ms"}}]}`
+	m := mustRun(t, strings.Replace(tmpl, "AFTER", "3s", 1)).Strategies[0].Metrics
+	// Attempts at 0 s, 3 s (503 again), 6 s (the outage is over).
+	if m.Succeeded != 1 || m.Attempts != 3 || m.LatencyMaxms != 6001 {
+		t.Errorf("succeeded %v after %v attempts in %v ms; want 1 after 3 attempts in 6001 ms", m.Succeeded, m.Attempts, m.LatencyMaxms)
+	}
+	m = mustRun(t, strings.Replace(tmpl, "AFTER", "20s", 1)).Strategies[0].Metrics
+	if m.Attempts != 1 || m.GaveUpDeadline != 1 || m.LatencyMaxms != 0 {
+		t.Errorf("a Retry-After beyond the deadline: %v attempts, %v deadline give-ups, %v ms; want to give up at once", m.Attempts, m.GaveUpDeadline, m.LatencyMaxms)
+	}
+}
+
+func TestFleetOfLocalBudgets(t *testing.T) {
+	// DOMAIN.md #9's fleet trap: 50 instances each within a local 10% budget
+	// still add up, and each local budget starts with its own allowance.
+	const tmpl = `{"version": 1, "name": "fleet",
+		"workload": {"clients": 500, "arrival": "poisson", "rate": 500, "duration": "10s"},
+		"dependency": ` + alwaysFails + `,
+		"strategies": [{"name": "s", "max_attempts": 3, "backoff": {"kind": "constant", "base": "100ms"},
+			"budget": {"kind": "ratio", "ratio": 0.1, "window": "1s", "min_per_second": 1}, "instances": N}]}`
+	one := mustRun(t, strings.Replace(tmpl, "N", "1", 1)).Strategies[0].Metrics
+	fleet := mustRun(t, strings.Replace(tmpl, "N", "50", 1)).Strategies[0].Metrics
+	if fleet.Retries <= 1.5*one.Retries {
+		t.Errorf("50 local budgets sent %v retries, one shared budget %v; local reserves should add up", fleet.Retries, one.Retries)
+	}
+}
+
+func TestAdaptiveBackoffStretchesWaits(t *testing.T) {
+	const tmpl = `{"version": 1, "name": "adaptive",
+		"workload": {"clients": 10, "arrival": "poisson", "rate": 20, "duration": "20s"},
+		"dependency": ` + alwaysFails + `,
+		"strategies": [{"name": "s", "max_attempts": 4, "deadline": "5s", "backoff": {"kind": "constant", "base": "500ms"} ADAPTIVE}]}`
+	plain := mustRun(t, strings.Replace(tmpl, "ADAPTIVE", "", 1)).Strategies[0].Metrics
+	adaptive := mustRun(t, strings.Replace(tmpl, "ADAPTIVE", `, "adaptive": {"window": "30s", "above": 0.5, "factor": 4}`, 1)).Strategies[0].Metrics
+	if plain.Retries != 3*plain.Operations {
+		t.Errorf("plain backoff: %v retries for %v operations, want 3 each", plain.Retries, plain.Operations)
+	}
+	// ×4 makes waits 2 s: the 5 s deadline allows two retries, not three.
+	if adaptive.Retries >= plain.Retries || adaptive.GaveUpDeadline == 0 {
+		t.Errorf("adaptive backoff: %v retries (plain %v), %v deadline give-ups", adaptive.Retries, plain.Retries, adaptive.GaveUpDeadline)
+	}
+}
+
+func TestLoadDependentErrors(t *testing.T) {
+	const tmpl = `{"version": 1, "name": "cascade",
+		"workload": {"clients": 500, "arrival": "poisson", "rate": RATE, "duration": "20s"},
+		"dependency": {"workers": 1000, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 0,
+			"load_errors": {"window": "1s", "points": [{"load": 500, "rate": 0.1}, {"load": 550, "rate": 0.18}, {"load": 590, "rate": 0.25}, {"load": 625, "rate": 0.4}]}},
+		"strategies": [{"name": "none", "max_attempts": 1}]}`
+	low := mustRun(t, strings.Replace(tmpl, "RATE", "300", 1)).Strategies[0].Metrics
+	high := mustRun(t, strings.Replace(tmpl, "RATE", "600", 1)).Strategies[0].Metrics
+	if f := 1 - low.SuccessRate; f < 0.08 || f > 0.12 {
+		t.Errorf("below the first point the failure rate should be its 10%%; got %.3f", f)
+	}
+	if f := 1 - high.SuccessRate; f < 0.22 || f > 0.35 {
+		t.Errorf("at about 600 calls/s the failure rate should be near 27%%; got %.3f", f)
+	}
+}
+
+func TestOutsideBreakerSeesOperations(t *testing.T) {
+	res := mustRun(t, `{"version": 1, "name": "outside",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+		"dependency": `+alwaysFails+`,
+		"strategies": [
+			{"name": "inside", "max_attempts": 3, "breaker": {"kind": "consecutive", "failures": 10, "break": "30s"}},
+			{"name": "outside", "max_attempts": 3, "breaker": {"kind": "consecutive", "failures": 10, "break": "30s", "placement": "outside"}}
+		]}`)
+	in, out := strategy(t, res, "inside").Metrics, strategy(t, res, "outside").Metrics
+	// Inside: 10 failed attempts open it (in the 4th operation). Outside: 10 failed operations of 3 attempts.
+	if in.DependencyCalls != 10 || out.DependencyCalls != 30 {
+		t.Errorf("calls before opening: inside %v, outside %v; want 10 and 30", in.DependencyCalls, out.DependencyCalls)
+	}
+	if out.FastFailed != out.Operations-10 || out.GaveUpBreaker != out.FastFailed {
+		t.Errorf("outside: %v failed fast of %v operations", out.FastFailed, out.Operations)
+	}
+}
+
+func TestLatencyPhaseAndCapacity(t *testing.T) {
+	res := mustRun(t, `{"version": 1, "name": "slow",
+		"workload": {"clients": 10, "arrival": "uniform", "rate": 10, "duration": "10s"},
+		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "20ms"}, "queue_capacity": 10,
+			"phases": [{"kind": "latency", "from": "2s", "to": "4s", "factor": 5}, {"kind": "capacity", "from": "5s", "to": "6s", "workers": 0}]},
+		"strategies": [{"name": "s", "max_attempts": 1, "attempt_timeout": "5s"}]}`)
+	m := res.Strategies[0].Metrics
+	// 20 operations at 100 ms; 10 of them wait for the workers to return at 6 s.
+	if m.LatencyP50ms != 20 || m.LatencyMaxms < 900 || m.SuccessRate != 1 {
+		t.Errorf("p50 %v ms, max %v ms, success %v; want 20 ms, about 1 s, 100%%", m.LatencyP50ms, m.LatencyMaxms, m.SuccessRate)
+	}
+	if len(res.Phases) != 2 || res.Phases[0].Label != "latency ×5" || res.Phases[1].Label != "capacity 0 workers" {
+		t.Errorf("phases %+v", res.Phases)
+	}
+}
+
+func TestCostLimitAndCancellation(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "big",
+		"workload": {"clients": 1000, "arrival": "poisson", "rate": 10000, "duration": "1h"},
+		"dependency": {"workers": 100, "service_time": {"kind": "exponential", "mean": "5ms"}, "queue_capacity": 100},
+		"strategies": [{"name": "s", "max_attempts": 5}], "runs": 10}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), sc, Options{MaxEvents: 1_000_000})
+	var ce *CostError
+	if !errors.As(err, &ce) || ce.Limit != 1_000_000 || ce.Estimate < 5_000_000_000 {
+		t.Fatalf("err = %v, want a CostError naming the estimate and the limit", err)
+	}
+	if !strings.Contains(err.Error(), "1.0 million") {
+		t.Errorf("message %q does not state the limit", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = Run(ctx, sc, Options{})
+	if !errors.Is(err, ErrStopped) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a stop by the context", err)
+	}
+}
