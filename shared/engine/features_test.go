@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Each test here shows one modelled mechanism doing what the documentation
@@ -282,10 +281,27 @@ func TestCostLimitAndCancellation(t *testing.T) {
 	if !strings.Contains(err.Error(), "1.0 million") {
 		t.Errorf("message %q does not state the limit", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
+	// A context already cancelled stops the run at its first check. (A
+	// timer could not fire during the run under GOOS=js, where nothing
+	// preempts the loop; the playground stops a run by ending its worker.)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	_, err = Run(ctx, sc, Options{})
-	if !errors.Is(err, ErrStopped) || !errors.Is(err, context.DeadlineExceeded) {
+	if !errors.Is(err, ErrStopped) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want a stop by the context", err)
+	}
+	// The event limit stops a run that the estimate let through: closed-loop
+	// clients whose calls fail at once cycle far faster than the service time.
+	sc, err = Parse([]byte(`{"version": 1, "name": "spin",
+		"workload": {"clients": 100, "arrival": "closed", "think_time": "1ms", "duration": "60s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1s"}, "queue_capacity": 0,
+			"phases": [{"kind": "outage", "from": "0s", "to": "60s"}]},
+		"strategies": [{"name": "s", "max_attempts": 1}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), sc, Options{MaxEvents: Estimate(sc)})
+	if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("err = %v, want a stop at the event limit", err)
 	}
 }

@@ -191,8 +191,8 @@ type sim struct {
 	c       counters
 	lastBin int
 
-	// observe, when set (by tests), hears of every call reaching the
-	// dependency and every operation ending.
+	// observe, when set (by tests), hears of every attempt starting, every
+	// call reaching the dependency and every operation ending.
 	observe func(s *sim, what string, id int32)
 }
 
@@ -429,6 +429,9 @@ func (s *sim) attempt(id int32) {
 	}
 	c.attempts++
 	retry := c.attempts > 1
+	if s.observe != nil {
+		s.observe(s, "attempt", id)
+	}
 	if b := lv.budget; b != nil && b.Kind == "ratio" && !retry {
 		in := &s.inst[c.level][c.instance]
 		in.requests++

@@ -214,6 +214,9 @@ func (v *validator) workload(w *Workload) {
 		if w.Duration == 0 {
 			v.add(p+"duration", w.Duration, "must be more than 0s for closed-loop clients")
 		}
+		if w.ThinkTime < Duration(time.Millisecond) {
+			v.add(p+"think_time", w.ThinkTime, "is below 1ms; closed-loop clients need a think time, or a failing client would loop without time passing")
+		}
 	}
 	if arrival != "poisson" && arrival != "uniform" && (w.Rate != 0 || w.RatePerClient != 0) {
 		v.add(p+"rate", w.Rate+w.RatePerClient, "has no meaning for %q arrivals", arrival)
