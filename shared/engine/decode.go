@@ -294,8 +294,23 @@ func fieldNames(t reflect.Type) []string {
 	return names
 }
 
+// join appends an object key to a path: a plain key after a dot, any other
+// (empty, spaces, punctuation) quoted in brackets.
 func join(path, key string) string {
-	if path == "" {
+	plain := key != ""
+	for _, c := range key {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			plain = false
+			break
+		}
+	}
+	switch {
+	case !plain:
+		if r := []rune(key); len(r) > 40 {
+			key = string(r[:37]) + "..."
+		}
+		return path + "[" + strconv.Quote(key) + "]"
+	case path == "":
 		return key
 	}
 	return path + "." + key

@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzParse feeds arbitrary documents to the decoder and validator. Neither
+// may panic; every error names a path (or says the document itself is not a
+// scenario); a valid scenario survives a round trip through its canonical
+// form; and a small valid one runs.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.json")
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"version": 1}`))
+	f.Add([]byte(`{"version": 1, "strategies": [{"name": "a", "max_attempts": 1e400}]}`))
+	f.Add([]byte(`{"version": 1, "sweep": {"path": "strategies[0].max_attempts", "values": [1, "x"]}}`))
+	f.Add([]byte(`[] {}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := Parse(data)
+		if err != nil {
+			es := AsErrors(err)
+			if len(es) == 0 {
+				t.Fatalf("error %v is not a list of field errors", err)
+			}
+			for _, e := range es {
+				if e.Path == "" && !strings.Contains(e.Message, "JSON") && !strings.Contains(e.Message, "scenario") {
+					t.Fatalf("error %q names no path", e.Error())
+				}
+			}
+			return
+		}
+		canon := sc.Canonical()
+		again, err := Parse(canon)
+		if err != nil {
+			t.Fatalf("canonical form does not parse: %v\n%s", err, canon)
+		}
+		if !bytes.Equal(again.Canonical(), canon) {
+			t.Fatalf("canonical form is not stable:\n%s\n%s", canon, again.Canonical())
+		}
+		if Estimate(sc) <= 200_000 {
+			if _, err := Run(context.Background(), sc, Options{MaxEvents: 1_000_000, NoSeries: true}); err != nil && !IsCost(err) {
+				if !strings.Contains(err.Error(), "limit") {
+					t.Fatalf("run: %v", err)
+				}
+			}
+		}
+	})
+}
