@@ -30,19 +30,19 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool) {
 	}
 	if s.errPhase > 0 {
 		ph := &d.phases[s.errPhase-1]
-		if s.rnd.float(drawPhase, uint64(r.op), uint64(r.idx)) < ph.rate {
+		if s.rnd.float(drawPhase, s.ops[r.op].key, uint64(r.idx)) < ph.rate {
 			s.respond(r, ph.status, ph.latency)
 			return
 		}
 	}
-	if d.errorRate > 0 && s.rnd.float(drawError, uint64(r.op), uint64(r.idx)) < d.errorRate {
+	if d.errorRate > 0 && s.rnd.float(drawError, s.ops[r.op].key, uint64(r.idx)) < d.errorRate {
 		s.respond(r, d.errorStatus, 0)
 		return
 	}
 	if d.loadErrors {
 		s.loadTimes.dropBefore(s.now - d.loadWindow + 1)
 		load := float64(s.loadTimes.size) / (float64(d.loadWindow) / 1e9)
-		if s.rnd.float(drawLoadError, uint64(r.op), uint64(r.idx)) < interpolate(d.loadPoints, load) {
+		if s.rnd.float(drawLoadError, s.ops[r.op].key, uint64(r.idx)) < interpolate(d.loadPoints, load) {
 			s.respond(r, d.loadStatus, 0)
 			return
 		}
@@ -102,7 +102,7 @@ func (s *sim) release(rid int32) {
 func (s *sim) serve(rid int32) {
 	s.busy++
 	r := &s.reqs[rid]
-	s.q.push(event{at: s.now + s.serviceTime(r), kind: evServed, id: rid})
+	s.q.push(s.now + s.serviceTime(r), evServed, rid, 0)
 }
 
 // serviceTime draws the service time of a request from the operation's own
@@ -114,9 +114,9 @@ func (s *sim) serviceTime(r *request) int64 {
 	case "constant":
 		t = d.mean
 	case "exponential":
-		t = exponential(s.rnd.float(drawService, uint64(r.op), uint64(r.idx)), d.mean)
+		t = float64(s.rnd.exp1(drawService, s.ops[r.op].key, uint64(r.idx)) * d.mean)
 	case "lognormal":
-		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawService, uint64(r.op), uint64(r.idx))))
+		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawService, s.ops[r.op].key, uint64(r.idx))))
 	}
 	if s.factor != 1 {
 		t = float64(t * s.factor)
@@ -130,12 +130,11 @@ func (s *sim) served(rid int32) {
 	if s.frozen > 0 {
 		// Work in service pauses during a freeze and resumes where it stopped.
 		ph := &s.m.dep.phases[s.frozen-1]
-		s.q.push(event{at: ph.to + (s.now - ph.from), kind: evServed, id: rid})
+		s.q.push(ph.to + (s.now - ph.from), evServed, rid, 0)
 		return
 	}
 	s.busy--
 	r := s.reqs[rid]
-	s.freeRequest(rid)
 	op := &s.ops[r.op]
 	op.applied++
 	if r.keyed {
@@ -143,6 +142,7 @@ func (s *sim) served(rid int32) {
 	} else if op.flags&opNonIdempotent != 0 && op.applied > 1 {
 		s.c.duplicates++
 	}
+	s.freeRequest(rid)
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		s.c.wasted++
 	} else {
@@ -173,7 +173,7 @@ func (s *sim) respond(r request, status int16, latency int64) {
 	if latency > 0 {
 		r.pending = status
 		rid := s.newRequest(r)
-		s.q.push(event{at: s.now + latency, kind: evAnswer, id: rid})
+		s.q.push(s.now + latency, evAnswer, rid, 0)
 		return
 	}
 	s.answer(r.call, r.gen, status, s.retryAfter(status))
@@ -199,7 +199,7 @@ func (s *sim) phaseChange(i int) {
 		s.frozen = 0
 		if ph.status != 0 {
 			// The backlog, queued and held alike, is answered with the status.
-			for _, rg := range []*ring{&s.queue, &s.held} {
+			for _, rg := range []*fifo[int32]{&s.queue, &s.held} {
 				for rg.len() > 0 {
 					rid := rg.pop()
 					s.release(rid)
@@ -238,6 +238,7 @@ func (s *sim) phaseChange(i int) {
 }
 
 func (s *sim) newRequest(r request) int32 {
+	s.ops[r.op].refs++
 	if n := len(s.freeReqs); n > 0 {
 		id := s.freeReqs[n-1]
 		s.freeReqs = s.freeReqs[:n-1]
@@ -248,7 +249,14 @@ func (s *sim) newRequest(r request) int32 {
 	return int32(len(s.reqs) - 1)
 }
 
-func (s *sim) freeRequest(id int32) { s.freeReqs = append(s.freeReqs, id) }
+func (s *sim) freeRequest(id int32) {
+	s.freeReqs = append(s.freeReqs, id)
+	op := &s.ops[s.reqs[id].op]
+	op.refs--
+	if op.done && op.refs == 0 {
+		s.freeOps = append(s.freeOps, s.reqs[id].op)
+	}
+}
 
 // interpolate returns the failure rate at load from sorted points, linear
 // between points and flat beyond the ends.

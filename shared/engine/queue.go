@@ -11,20 +11,23 @@ const (
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in
-// one slice and the garbage collector never looks inside.
+// one slice of 24-byte elements and the garbage collector never looks inside.
 type event struct {
-	at   int64  // virtual time, nanoseconds
-	seq  uint64 // insertion order, breaks ties so order never depends on the heap
-	id   int32  // call, request, phase or client, by kind
-	gen  uint32 // the call's generation when scheduled; stale events are skipped
-	kind uint8
+	at  int64  // virtual time, nanoseconds
+	seq uint64 // insertion number << 8 | kind: ties go by insertion order
+	id  int32  // call, request, phase or client, by kind
+	gen uint32 // the call's generation when scheduled; stale events are skipped
 }
+
+func (e *event) kind() uint8 { return uint8(e.seq) }
 
 func (a *event) before(b *event) bool {
 	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
 }
 
-// An eventQueue is a binary min-heap of events ordered by (at, seq).
+// An eventQueue is a 4-ary min-heap of events ordered by (at, seq): half
+// the depth of a binary heap, and a node's children share a cache line or two.
+// Sifts move a hole instead of swapping.
 type eventQueue struct {
 	h   []event
 	seq uint64
@@ -32,20 +35,22 @@ type eventQueue struct {
 
 func (q *eventQueue) len() int { return len(q.h) }
 
-func (q *eventQueue) push(e event) {
+// push schedules an event of a kind at a time.
+func (q *eventQueue) push(at int64, kind uint8, id int32, gen uint32) {
 	q.seq++
-	e.seq = q.seq
+	e := event{at: at, seq: q.seq<<8 | uint64(kind), id: id, gen: gen}
 	q.h = append(q.h, e)
 	h := q.h
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
+		p := (i - 1) / 4
+		if !e.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 }
 
 // peek returns the earliest event; the queue must not be empty.
@@ -55,24 +60,29 @@ func (q *eventQueue) pop() event {
 	h := q.h
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
 	q.h = h[:n]
 	h = q.h
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && h[r].before(&h[l]) {
-			m = r
+		m := c
+		for k := c + 1; k < min(c+4, n); k++ {
+			if h[k].before(&h[m]) {
+				m = k
+			}
 		}
-		if !h[m].before(&h[i]) {
+		if !h[m].before(&last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
+	}
+	if n > 0 {
+		h[i] = last
 	}
 	return top
 }
@@ -82,61 +92,59 @@ func (q *eventQueue) reset() {
 	q.seq = 0
 }
 
-// A ring is a FIFO of int32 over a growable circular buffer.
-type ring struct {
-	buf        []int32
+// A fifo is a queue over a growable circular buffer.
+type fifo[T any] struct {
+	buf        []T
 	head, size int
 }
 
-func (r *ring) len() int { return r.size }
+func (f *fifo[T]) len() int { return f.size }
 
-func (r *ring) push(x int32) {
-	if r.size == len(r.buf) {
-		n := max(16, 2*len(r.buf))
-		nb := make([]int32, n)
-		for i := range r.size {
-			nb[i] = r.buf[(r.head+i)%len(r.buf)]
-		}
-		r.buf, r.head = nb, 0
+func (f *fifo[T]) push(x T) {
+	if f.size == len(f.buf) {
+		nb := make([]T, max(16, 2*len(f.buf)))
+		n := copy(nb, f.buf[f.head:])
+		copy(nb[n:], f.buf[:f.head])
+		f.buf, f.head = nb, 0
 	}
-	r.buf[(r.head+r.size)%len(r.buf)] = x
-	r.size++
+	i := f.head + f.size
+	if i >= len(f.buf) {
+		i -= len(f.buf)
+	}
+	f.buf[i] = x
+	f.size++
 }
 
-func (r *ring) pop() int32 {
-	x := r.buf[r.head]
-	r.head = (r.head + 1) % len(r.buf)
-	r.size--
+// front returns the oldest element; the fifo must not be empty.
+func (f *fifo[T]) front() *T { return &f.buf[f.head] }
+
+func (f *fifo[T]) pop() T {
+	x := f.buf[f.head]
+	f.head++
+	if f.head == len(f.buf) {
+		f.head = 0
+	}
+	f.size--
 	return x
 }
 
-func (r *ring) reset() { r.head, r.size = 0, 0 }
+func (f *fifo[T]) reset() { f.head, f.size = 0, 0 }
 
-// A timeRing is a FIFO of timestamps, for counts over a sliding window.
-type timeRing struct {
-	buf        []int64
-	head, size int
-}
-
-func (r *timeRing) push(t int64) {
-	if r.size == len(r.buf) {
-		n := max(16, 2*len(r.buf))
-		nb := make([]int64, n)
-		for i := range r.size {
-			nb[i] = r.buf[(r.head+i)%len(r.buf)]
-		}
-		r.buf, r.head = nb, 0
-	}
-	r.buf[(r.head+r.size)%len(r.buf)] = t
-	r.size++
-}
+// A timeRing holds timestamps in order, for counts over a sliding window.
+type timeRing struct{ fifo[int64] }
 
 // dropBefore removes the timestamps earlier than t.
 func (r *timeRing) dropBefore(t int64) {
-	for r.size > 0 && r.buf[r.head] < t {
-		r.head = (r.head + 1) % len(r.buf)
-		r.size--
+	for r.size > 0 && *r.front() < t {
+		r.pop()
 	}
 }
 
-func (r *timeRing) reset() { r.head, r.size = 0, 0 }
+// A timer is an attempt timeout waiting in its level's fifo. Timeouts of a
+// level all last the same, so they expire in the order they were set and a
+// fifo holds them in time order without a heap.
+type timer struct {
+	at  int64
+	id  int32
+	gen uint32
+}

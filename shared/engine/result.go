@@ -2,8 +2,8 @@ package engine
 
 import (
 	"math"
+	"math/bits"
 	"reflect"
-	"slices"
 	"strings"
 	"time"
 )
@@ -193,37 +193,14 @@ func (s *sim) output(keepSeries bool) runOutput {
 	c := &s.c
 	var x Metrics
 	nb := s.lastBin + 1
-	// Operations still open (none in a complete run) count as failed now.
-	lat := make([]int64, 0, len(s.ops))
-	okLat := make([]int64, 0, len(s.ops))
-	var affected, affectedOK int64
-	var lastEnd int64
-	for i := range s.ops {
-		op := &s.ops[i]
-		if op.end < 0 {
-			op.end = s.now
-		}
-		d := op.end - op.start
-		lat = append(lat, d)
-		lastEnd = max(lastEnd, op.end)
-		if op.ok {
-			okLat = append(okLat, d)
-		}
-		if op.start >= m.affectedFrom && op.start < m.affectedTo {
-			affected++
-			if op.ok {
-				affectedOK++
-			}
-		}
-	}
-	n := float64(len(s.ops))
+	n := float64(c.operations)
 	x.Operations = n
-	x.Succeeded = float64(len(okLat))
+	x.Succeeded = float64(c.succeeded)
 	x.Failed = n - x.Succeeded
 	x.SuccessRate = ratio(x.Succeeded, n)
-	x.AffectedOperations = float64(affected)
-	x.AffectedSuccessRate = ratio(float64(affectedOK), float64(affected))
-	if affected == 0 {
+	x.AffectedOperations = float64(c.affected)
+	x.AffectedSuccessRate = ratio(float64(c.affectedOK), float64(c.affected))
+	if c.affected == 0 {
 		x.AffectedSuccessRate = 1
 	}
 	x.Attempts = float64(c.attempts)
@@ -245,16 +222,14 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.PeakPer100ms, x.RetryPeakPer100ms = peaks[1].Attempts, peaks[1].Retries
 	x.PeakPer1s, x.RetryPeakPer1s = peaks[2].Attempts, peaks[2].Retries
 
-	slices.Sort(lat)
-	slices.Sort(okLat)
-	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = percentiles(lat)
-	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = percentiles(okLat)
+	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = percentiles(c.lat)
+	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = percentiles(c.okLat)
 
-	x.RecoveryS, x.Recovered = s.recovery()
-	if span := float64(max(m.work.duration, lastEnd)) / 1e9; span > 0 {
+	x.RecoveryS, x.Recovered = recovery(m, c.recTotal, c.recOK)
+	if span := float64(max(m.work.duration, c.lastEnd)) / 1e9; span > 0 {
 		x.GoodputPerS = round3(x.Succeeded / span)
 	}
-	x.SettleS = round3(float64(lastEnd) / 1e9)
+	x.SettleS = round3(float64(c.lastEnd) / 1e9)
 	x.Duplicates = float64(c.duplicates)
 	x.WastedWork = float64(c.wasted)
 	x.DroppedAbandoned = float64(c.dropped)
@@ -282,32 +257,19 @@ func (s *sim) output(keepSeries bool) runOutput {
 	return out
 }
 
+// recoveryStep is the step of the windows recovery is measured over.
+const recoveryStep = int64(100 * time.Millisecond)
+
 // recovery returns the time from the end of the last fault until the success
 // rate of operations started in every 1 s window from then on (stepped by
 // 100 ms) stays at or above 99%, and whether that happened before the last
-// operation started. Without a fault, recovery is 0.
-func (s *sim) recovery() (sec, recovered float64) {
-	end := s.m.faultEnd
-	if end == 0 {
+// operation started. total and ok count operations by start, per step after
+// the fault. Without a fault, or without operations after it, recovery is 0.
+func recovery(m *model, total, ok []int32) (sec, recovered float64) {
+	if m.faultEnd == 0 {
 		return 0, 1
 	}
-	const step = int64(100 * time.Millisecond)
 	const window = 10 // steps in 1 s
-	var total, ok []int32
-	for i := range s.ops {
-		op := &s.ops[i]
-		if op.start < end {
-			continue
-		}
-		k := int((op.start - end) / step)
-		for len(total) <= k {
-			total, ok = append(total, 0), append(ok, 0)
-		}
-		total[k]++
-		if op.ok {
-			ok[k]++
-		}
-	}
 	// Walk back from the end: find the earliest step from which no window fails.
 	from := len(total)
 	for k := len(total) - 1; k >= 0; k-- {
@@ -322,32 +284,107 @@ func (s *sim) recovery() (sec, recovered float64) {
 		from = k
 	}
 	if from == len(total) && len(total) > 0 {
-		return round3(float64(int64(len(total))*step) / 1e9), 0
+		return round3(float64(int64(len(total))*recoveryStep) / 1e9), 0
 	}
-	return round3(float64(int64(from)*step) / 1e9), 1
+	return round3(float64(int64(from)*recoveryStep) / 1e9), 1
 }
 
+// peakOf returns the largest sum of k consecutive bins aligned at 0.
 func peakOf(bins []int32, k int) int32 {
-	var best, sum int32
-	for i, v := range bins {
-		sum += v
-		if (i+1)%k == 0 || i == len(bins)-1 {
-			best = max(best, sum)
-			sum = 0
+	var best int32
+	for i := 0; i < len(bins); i += k {
+		var sum int32
+		for _, v := range bins[i:min(i+k, len(bins))] {
+			sum += v
 		}
+		best = max(best, sum)
 	}
 	return best
 }
 
-func percentiles(sorted []int64) (p50, p95, p99, mx float64) {
-	if len(sorted) == 0 {
+// percentiles returns the 50th, 95th and 99th percentiles (nearest rank) and
+// the maximum of xs ≥ 0, in milliseconds, exactly. A counting pass over
+// logarithmic buckets finds the bucket holding each rank; only those buckets'
+// values are then selected among. Two linear passes: sorting the latencies of
+// a long run would cost more than simulating it.
+func percentiles(xs []int64) (p50, p95, p99, mx float64) {
+	n := len(xs)
+	if n == 0 {
 		return 0, 0, 0, 0
 	}
-	at := func(p float64) float64 {
-		i := int(math.Ceil(float64(p*float64(len(sorted))))) - 1
-		return round3(ms(sorted[max(i, 0)]))
+	// bucket: the bit length and the next four bits below the top one, so
+	// buckets rise with the value.
+	bucket := func(x int64) int {
+		l := bits.Len64(uint64(x))
+		if l <= 5 {
+			return int(x)
+		}
+		return l<<4 | int(uint64(x)>>(l-5)&15)
 	}
-	return at(0.50), at(0.95), at(0.99), round3(ms(sorted[len(sorted)-1]))
+	var counts [65 << 4]int32
+	top := xs[0]
+	for _, x := range xs {
+		counts[bucket(x)]++
+		top = max(top, x)
+	}
+	value := func(p float64) float64 {
+		rank := max(int(math.Ceil(float64(p*float64(n))))-1, 0)
+		b, below := 0, 0
+		for ; below+int(counts[b]) <= rank; b++ {
+			below += int(counts[b])
+		}
+		in := make([]int64, 0, counts[b])
+		for _, x := range xs {
+			if bucket(x) == b {
+				in = append(in, x)
+			}
+		}
+		return round3(ms(selectNth(in, rank-below)))
+	}
+	return value(0.50), value(0.95), value(0.99), round3(ms(top))
+}
+
+// selectNth reorders xs so that xs[k] is the value a sort would put there,
+// with nothing larger before it and nothing smaller after it, and returns it.
+func selectNth(xs []int64, k int) int64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		// Median of three as pivot; deterministic, so results never vary.
+		mid := lo + (hi-lo)/2
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
 }
 
 func ms(ns int64) float64 { return float64(ns) / 1e6 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -18,7 +19,7 @@ type arrival struct {
 // same arrivals (common random numbers), without holding them all in memory.
 type arrivals struct {
 	w     *workModel
-	r     *rand.Rand
+	r     rand.PCG
 	t     float64 // time of the last arrival, ns
 	k     int     // arrivals made
 	limit int
@@ -26,7 +27,8 @@ type arrivals struct {
 }
 
 func newArrivals(w *workModel, seed uint64) arrivals {
-	a := arrivals{w: w, r: rand.New(rand.NewPCG(seed, drawArrival)), limit: w.operations, end: float64(w.duration)}
+	a := arrivals{w: w, limit: w.operations, end: float64(w.duration)}
+	a.r.Seed(seed, drawArrival)
 	if a.limit == 0 {
 		a.limit = math.MaxInt
 	}
@@ -53,11 +55,13 @@ func (a *arrivals) next() (arrival, bool) {
 		}
 		x = arrival{at: w.burstAt, client: int32(a.k)}
 	case arrivalPoisson:
-		a.t += exponential(a.r.Float64(), 1e9/w.rate)
+		a.t += float64(exp1(&a.r) * (1e9 / w.rate))
 		if a.t >= a.end {
 			return arrival{}, false
 		}
-		x = arrival{at: int64(a.t), client: int32(a.r.IntN(w.clients))}
+		// A client chosen uniformly: the high word of a 64×64-bit product.
+		hi, _ := bits.Mul64(a.r.Uint64(), uint64(w.clients))
+		x = arrival{at: int64(a.t), client: int32(hi)}
 	case arrivalUniform:
 		// Evenly spaced: the clients take turns, one operation every 1/rate.
 		t := float64(float64(a.k) * (1e9 / w.rate))
@@ -76,17 +80,18 @@ const (
 	opUnreadable
 )
 
+// An opState is an operation in progress. Slots are reused once an
+// operation ends; what the metrics need of it is recorded then.
 type opState struct {
 	start    int64
-	end      int64
+	key      uint64 // client<<32 | the client's operation number: keys its draws
 	client   int32
-	seq      int32 // the client's operation number, keys the operation's mix draws
 	depCalls uint32
 	applied  uint16
+	refs     uint16 // requests still at the dependency: the slot waits for them
 	flags    uint8
 	keyState uint8 // 0 no request holds the key, 1 one is in progress, 2 applied
-	ok       bool
-	reason   uint8
+	done     bool
 }
 
 // A call is one invocation of one level's policy for one operation: its
@@ -159,15 +164,17 @@ type sim struct {
 	ctx   context.Context
 	limit int64 // events allowed for this run; 0 = no limit
 
-	now    int64
-	q      eventQueue
-	events int64
+	now      int64
+	q        eventQueue
+	timeouts []fifo[timer] // per level: attempt timeouts not cut short by a deadline
+	events   int64
 
 	arrivals   arrivals
 	arrival    arrival // the next arrival, valid while more
 	more       bool
 	clientOps  []int32 // operations started per client
 	ops        []opState
+	freeOps    []int32
 	calls      []call
 	freeCalls  []int32
 	reqs       []request
@@ -180,8 +187,8 @@ type sim struct {
 	// the dependency
 	busy      int
 	workers   int
-	queue     ring
-	held      ring // requests that arrived during a freeze
+	queue     fifo[int32]
+	held      fifo[int32] // requests that arrived during a freeze
 	frozen    int  // index+1 of the active freeze phase, 0 if none
 	outage    int  // index+1 of the active outage phase
 	errPhase  int  // index+1 of the active errors phase
@@ -189,7 +196,8 @@ type sim struct {
 	loadTimes timeRing
 
 	c       counters
-	lastBin int
+	lastBin int   // the current bin
+	nextBin int64 // when the next bin starts
 
 	// observe, when set (by tests), hears of every attempt starting, every
 	// call reaching the dependency and every operation ending.
@@ -198,12 +206,43 @@ type sim struct {
 
 // counters are what a run measures, turned into Metrics at the end.
 type counters struct {
+	operations, succeeded, affected, affectedOK        int64
+	lastEnd                                            int64
+	lat, okLat                                         []int64 // operation latencies
+	recTotal, recOK                                    []int32 // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
 	gaveUp                                             [8]int64
 	deadLettered                                       [8]int64
 	transitions                                        []transition
 	bins                                               [numBins][]int32 // per base bin, from t=0
+}
+
+// record measures an operation that ended.
+func (c *counters) record(m *model, start, end int64, ok bool) {
+	d := end - start
+	c.lat = append(c.lat, d)
+	c.lastEnd = max(c.lastEnd, end)
+	if ok {
+		c.succeeded++
+		c.okLat = append(c.okLat, d)
+	}
+	if start >= m.affectedFrom && start < m.affectedTo {
+		c.affected++
+		if ok {
+			c.affectedOK++
+		}
+	}
+	if m.faultEnd > 0 && start >= m.faultEnd {
+		k := int((start - m.faultEnd) / recoveryStep)
+		for len(c.recTotal) <= k {
+			c.recTotal, c.recOK = append(c.recTotal, 0), append(c.recOK, 0)
+		}
+		c.recTotal[k]++
+		if ok {
+			c.recOK[k]++
+		}
+	}
 }
 
 // Per-bin counters. The last two hold the maximum level seen in the bin.
@@ -229,10 +268,13 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 	s.workers = m.dep.workers
 	s.lastBin = -1
 	s.clientOps = make([]int32, m.work.clients)
-	s.ops = make([]opState, 0, int(min(estimateOps(m.sc), 1<<16)))
+	s.ops = make([]opState, 0, 256)
+	ops := int(min(estimateOps(m.sc)+16, 1<<22))
+	s.c.lat, s.c.okLat = make([]int64, 0, ops), make([]int64, 0, ops)
 	s.calls = make([]call, 0, 1024)
 	s.reqs = make([]request, 0, 1024)
 	s.q.h = make([]event, 0, 1024)
+	s.timeouts = make([]fifo[timer], len(st.levels))
 	s.inst = make([][]instance, len(st.levels))
 	for i := range st.levels {
 		lv := &st.levels[i]
@@ -244,8 +286,8 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		}
 	}
 	for i, ph := range m.dep.phases {
-		s.q.push(event{at: ph.from, kind: evPhase, id: int32(i)})
-		s.q.push(event{at: ph.to, kind: evPhase, id: int32(i)})
+		s.q.push(ph.from, evPhase, int32(i), 0)
+		s.q.push(ph.to, evPhase, int32(i), 0)
 	}
 	if m.work.arrival == arrivalClosed {
 		r := rand.New(rand.NewPCG(seed, drawArrival))
@@ -254,37 +296,55 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 			if m.work.think > 0 {
 				at = r.Int64N(m.work.think)
 			}
-			s.q.push(event{at: at, kind: evClientNext, id: int32(c)})
+			s.q.push(at, evClientNext, int32(c), 0)
 		}
 		s.waitingClients = m.work.clients
 	}
 	return s
 }
 
-// run processes events until nothing is left to happen.
+// run processes events until nothing is left to happen. Three sources feed
+// it: the workload's arrivals, the event heap and the per-level timeout
+// fifos. At equal times the heap goes first (a phase starting at t applies to
+// the calls at t; an answer at the very instant of a timeout is in time),
+// then timeouts, then arrivals.
 func (s *sim) run() error {
-	for {
-		var e event
-		// Queued events at the same instant go first: a phase starting at t
-		// applies to the operations arriving at t.
-		if s.more && (s.q.len() == 0 || s.arrival.at < s.q.peek().at) {
+	for !s.idle() {
+		src, at := -2, int64(never) // -2 none, -1 heap, ≥ 0 a level's timeouts
+		if s.q.len() > 0 {
+			src, at = -1, s.q.peek().at
+		}
+		for l := range s.timeouts {
+			if f := &s.timeouts[l]; f.len() > 0 && f.front().at < at {
+				src, at = l, f.front().at
+			}
+		}
+		switch {
+		case s.more && s.arrival.at < at:
 			a := s.arrival
 			s.arrival, s.more = s.arrivals.next()
 			s.now = a.at
 			s.tick()
-			s.events++
 			s.startOperation(a.client)
-		} else if s.q.len() > 0 && !s.idle() {
-			e = s.q.pop()
+		case src == -1:
+			e := s.q.pop()
 			s.now = e.at
 			s.tick()
 			if !s.dispatch(&e) {
 				continue
 			}
-			s.events++
-		} else {
-			break
+		case src >= 0:
+			t := s.timeouts[src].pop()
+			if c := &s.calls[t.id]; c.gen != t.gen || !c.inflight {
+				continue // the attempt ended in time
+			}
+			s.now = t.at
+			s.tick()
+			s.timeout(t.id)
+		default:
+			return nil
 		}
+		s.events++
 		if s.events&0x3fff == 0 {
 			if err := s.ctx.Err(); err != nil {
 				return fmt.Errorf("%w: %w", errStopped, err)
@@ -307,7 +367,7 @@ func (s *sim) idle() bool {
 
 // dispatch handles one event and reports whether it still mattered.
 func (s *sim) dispatch(e *event) bool {
-	switch e.kind {
+	switch e.kind() {
 	case evRetry:
 		c := &s.calls[e.id]
 		if c.gen != e.gen {
@@ -341,13 +401,14 @@ func (s *sim) dispatch(e *event) bool {
 // startOperation starts one operation of client c at s.now.
 func (s *sim) startOperation(client int32) {
 	w := &s.m.work
-	if w.operations > 0 && len(s.ops) >= w.operations {
+	if w.operations > 0 && s.c.operations >= int64(w.operations) {
 		return
 	}
+	s.c.operations++
 	seq := s.clientOps[client]
 	s.clientOps[client]++
-	op := opState{start: s.now, end: -1, client: client, seq: seq}
 	key := uint64(client)<<32 | uint64(seq)
+	op := opState{start: s.now, client: client, key: key}
 	if w.mix.NonIdempotent > 0 && s.rnd.float(drawMix, key, 1) < w.mix.NonIdempotent {
 		op.flags |= opNonIdempotent
 		if s.st.keyed || (w.mix.Keyed > 0 && s.rnd.float(drawMix, key, 2) < w.mix.Keyed) {
@@ -357,8 +418,15 @@ func (s *sim) startOperation(client int32) {
 	if w.mix.Unreadable > 0 && s.rnd.float(drawMix, key, 3) < w.mix.Unreadable {
 		op.flags |= opUnreadable
 	}
-	id := int32(len(s.ops))
-	s.ops = append(s.ops, op)
+	var id int32
+	if n := len(s.freeOps); n > 0 {
+		id = s.freeOps[n-1]
+		s.freeOps = s.freeOps[:n-1]
+		s.ops[id] = op
+	} else {
+		id = int32(len(s.ops))
+		s.ops = append(s.ops, op)
+	}
 	s.inflightOp++
 	s.level(binInflight, s.inflightOp)
 	if op.flags&opUnreadable != 0 {
@@ -448,15 +516,11 @@ func (s *sim) attempt(id int32) {
 	c.gen++
 	c.inflight = true
 	gen := c.gen
-	end := int64(never)
-	if lv.attemptTimeout > 0 {
-		end = s.now + lv.attemptTimeout
-	}
-	if lv.deadline > 0 {
-		end = min(end, c.start+lv.deadline)
-	}
-	if end != never {
-		s.q.push(event{at: end, kind: evTimeout, id: id, gen: gen})
+	switch end := s.now + lv.attemptTimeout; {
+	case lv.attemptTimeout > 0 && (lv.deadline == 0 || end <= c.start+lv.deadline):
+		s.timeouts[c.level].push(timer{at: end, id: id, gen: gen})
+	case lv.deadline > 0:
+		s.q.push(c.start + lv.deadline, evTimeout, id, gen)
 	}
 	retryPath := c.retryPath || retry
 	if int(c.level) == len(s.st.levels)-1 {
@@ -570,7 +634,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		return
 	}
 	c.gen++
-	s.q.push(event{at: s.now + wait, kind: evRetry, id: id, gen: c.gen})
+	s.q.push(s.now + wait, evRetry, id, c.gen)
 }
 
 func failureCost(b *Budget) float64 {
@@ -604,11 +668,10 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 		s.observe(s, "end", id)
 	}
 	op := &s.ops[id]
-	op.end = s.now
-	op.ok = out == outOK
-	op.reason = reason
+	ok := out == outOK
+	s.c.record(s.m, op.start, s.now, ok)
 	s.inflightOp--
-	if op.ok {
+	if ok {
 		s.bin(binOK)
 	} else {
 		s.bin(binFail)
@@ -619,7 +682,11 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	}
 	if s.m.work.arrival == arrivalClosed && s.now+s.m.work.think < s.m.work.duration {
 		s.waitingClients++
-		s.q.push(event{at: s.now + s.m.work.think, kind: evClientNext, id: op.client})
+		s.q.push(s.now + s.m.work.think, evClientNext, op.client, 0)
+	}
+	op.done = true
+	if op.refs == 0 {
+		s.freeOps = append(s.freeOps, id)
 	}
 }
 
@@ -649,7 +716,7 @@ func (s *sim) backoff(id int32) int64 {
 	if lv.max > 0 && d > lv.max {
 		d = lv.max
 	}
-	key := uint64(c.op)
+	key := s.ops[c.op].key
 	sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(s.ops[c.op].depCalls)&0xffffff
 	switch lv.jitter {
 	case jitterFull:
@@ -813,10 +880,11 @@ func (s *sim) breakerTo(level uint8, inst int32, to uint8) {
 // tick moves the current bin to s.now's, carrying the queue and in-flight
 // levels into the bins that no event touched.
 func (s *sim) tick() {
-	i := int(s.now / s.m.base)
-	if i <= s.lastBin {
-		return
+	if s.now < s.nextBin {
+		return // still in the current bin: the common case, without a division
 	}
+	i := int(s.now / s.m.base)
+	s.nextBin = int64(i+1) * s.m.base
 	b := &s.c.bins
 	if i >= len(b[0]) {
 		n := max(2*len(b[0]), i+1, 256)

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// benchScenario runs sc b.N times and reports events/s and allocs/event.
+func benchScenario(b *testing.B, sc *Scenario) {
+	b.Helper()
+	if err := sc.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	var events int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Run(context.Background(), sc, Options{NoSeries: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += res.Events
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+	b.ReportMetric(float64(testing.AllocsPerRun(1, func() {
+		if _, err := Run(context.Background(), sc, Options{NoSeries: true}); err != nil {
+			b.Fatal(err)
+		}
+	}))/(float64(events)/float64(b.N)), "allocs/event")
+}
+
+// BenchmarkE03B is the reference: DOMAIN.md #1, about 3,000 operations and
+// four strategies.
+func BenchmarkE03B(b *testing.B) {
+	data, err := os.ReadFile("testdata/e03b.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc.Runs = 1
+	benchScenario(b, sc)
+}
+
+// BenchmarkMillionEvents is a scenario of about a million events: 500,000
+// operations against a dependency with an outage, a freeze and random errors,
+// retried with jittered backoff under a budget.
+func BenchmarkMillionEvents(b *testing.B) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "million",
+		"workload": {"clients": 1000, "arrival": "poisson", "rate": 5000, "duration": "100s"},
+		"dependency": {"workers": 100, "service_time": {"kind": "exponential", "mean": "15ms"}, "queue_capacity": 1000, "error_rate": 0.05,
+			"phases": [{"kind": "outage", "from": "20s", "to": "25s"}, {"kind": "freeze", "from": "60s", "to": "61s", "status": 503}]},
+		"strategies": [{"name": "s", "max_attempts": 4, "attempt_timeout": "500ms", "deadline": "3s",
+			"backoff": {"kind": "exponential", "base": "50ms", "max": "1s"}, "jitter": {"kind": "full"},
+			"budget": {"kind": "token_bucket", "max_tokens": 100, "token_ratio": 0.1}}]}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchScenario(b, sc)
+}
