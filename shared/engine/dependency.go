@@ -102,7 +102,7 @@ func (s *sim) release(rid int32) {
 func (s *sim) serve(rid int32) {
 	s.busy++
 	r := &s.reqs[rid]
-	s.q.push(s.now + s.serviceTime(r), evServed, rid, 0)
+	s.q.push(s.now+s.serviceTime(r), evServed, rid, 0)
 }
 
 // serviceTime draws the service time of a request from the operation's own
@@ -130,7 +130,7 @@ func (s *sim) served(rid int32) {
 	if s.frozen > 0 {
 		// Work in service pauses during a freeze and resumes where it stopped.
 		ph := &s.m.dep.phases[s.frozen-1]
-		s.q.push(ph.to + (s.now - ph.from), evServed, rid, 0)
+		s.q.push(ph.to+(s.now-ph.from), evServed, rid, 0)
 		return
 	}
 	s.busy--
@@ -173,7 +173,7 @@ func (s *sim) respond(r request, status int16, latency int64) {
 	if latency > 0 {
 		r.pending = status
 		rid := s.newRequest(r)
-		s.q.push(s.now + latency, evAnswer, rid, 0)
+		s.q.push(s.now+latency, evAnswer, rid, 0)
 		return
 	}
 	s.answer(r.call, r.gen, status, s.retryAfter(status))

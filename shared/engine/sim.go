@@ -189,9 +189,9 @@ type sim struct {
 	workers   int
 	queue     fifo[int32]
 	held      fifo[int32] // requests that arrived during a freeze
-	frozen    int  // index+1 of the active freeze phase, 0 if none
-	outage    int  // index+1 of the active outage phase
-	errPhase  int  // index+1 of the active errors phase
+	frozen    int         // index+1 of the active freeze phase, 0 if none
+	outage    int         // index+1 of the active outage phase
+	errPhase  int         // index+1 of the active errors phase
 	factor    float64
 	loadTimes timeRing
 
@@ -520,7 +520,7 @@ func (s *sim) attempt(id int32) {
 	case lv.attemptTimeout > 0 && (lv.deadline == 0 || end <= c.start+lv.deadline):
 		s.timeouts[c.level].push(timer{at: end, id: id, gen: gen})
 	case lv.deadline > 0:
-		s.q.push(c.start + lv.deadline, evTimeout, id, gen)
+		s.q.push(c.start+lv.deadline, evTimeout, id, gen)
 	}
 	retryPath := c.retryPath || retry
 	if int(c.level) == len(s.st.levels)-1 {
@@ -634,7 +634,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		return
 	}
 	c.gen++
-	s.q.push(s.now + wait, evRetry, id, c.gen)
+	s.q.push(s.now+wait, evRetry, id, c.gen)
 }
 
 func failureCost(b *Budget) float64 {
@@ -682,7 +682,7 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	}
 	if s.m.work.arrival == arrivalClosed && s.now+s.m.work.think < s.m.work.duration {
 		s.waitingClients++
-		s.q.push(s.now + s.m.work.think, evClientNext, op.client, 0)
+		s.q.push(s.now+s.m.work.think, evClientNext, op.client, 0)
 	}
 	op.done = true
 	if op.refs == 0 {
