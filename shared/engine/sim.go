@@ -324,12 +324,16 @@ func (s *sim) run() error {
 			a := s.arrival
 			s.arrival, s.more = s.arrivals.next()
 			s.now = a.at
-			s.tick()
+			if s.now >= s.nextBin {
+				s.tick()
+			}
 			s.startOperation(a.client)
 		case src == -1:
 			e := s.q.pop()
 			s.now = e.at
-			s.tick()
+			if s.now >= s.nextBin {
+				s.tick()
+			}
 			if !s.dispatch(&e) {
 				continue
 			}
@@ -339,7 +343,9 @@ func (s *sim) run() error {
 				continue // the attempt ended in time
 			}
 			s.now = t.at
-			s.tick()
+			if s.now >= s.nextBin {
+				s.tick()
+			}
 			s.timeout(t.id)
 		default:
 			return nil
@@ -877,12 +883,10 @@ func (s *sim) breakerTo(level uint8, inst int32, to uint8) {
 	in.brState = to
 }
 
-// tick moves the current bin to s.now's, carrying the queue and in-flight
+// tick moves the current bin to s.now's, when s.now has passed nextBin
+// (checked by the caller, so that the common case costs no call), carrying the queue and in-flight
 // levels into the bins that no event touched.
 func (s *sim) tick() {
-	if s.now < s.nextBin {
-		return // still in the current bin: the common case, without a division
-	}
 	i := int(s.now / s.m.base)
 	s.nextBin = int64(i+1) * s.m.base
 	b := &s.c.bins

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -171,7 +170,14 @@ func (v *validator) scenario(sc *Scenario) {
 			v.add(p+".layers", nil, "lists %d layers; at most %d are allowed", len(st.Layers), MaxLayers)
 		}
 		for j := range st.Layers {
-			v.policy(fmt.Sprintf("%s.layers[%d]", p, j), &st.Layers[j])
+			lp := fmt.Sprintf("%s.layers[%d]", p, j)
+			v.policy(lp, &st.Layers[j])
+			if st.Layers[j].IdempotencyKey {
+				v.add(lp+".idempotency_key", true, "is for the strategy itself: the client makes one key per operation and every layer passes it on")
+			}
+			if st.Layers[j].DeadLetter {
+				v.add(lp+".dead_letter", true, "is for the strategy itself: the consumer at the top owns the dead-letter queue")
+			}
 		}
 	}
 	v.report(sc)
@@ -639,6 +645,3 @@ func parsePath(path string) ([]pathStep, error) {
 	}
 	return steps, nil
 }
-
-// finite reports whether x is an ordinary number.
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
