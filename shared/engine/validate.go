@@ -525,7 +525,7 @@ func (v *validator) sweep(sc *Scenario) {
 		}
 		if err := sub.Validate(); err != nil {
 			for _, e := range AsErrors(err) {
-				v.errs = append(v.errs, FieldError{Path: p, Value: e.Value, Message: "makes " + e.Path + " invalid: " + e.Message})
+				v.errs = append(v.errs, FieldError{Path: p, Value: e.Value, Message: "at " + e.Path + " " + e.Message})
 			}
 		}
 	}

@@ -1,0 +1,134 @@
+// Package engine simulates client retry policies against a struggling
+// dependency, deterministically, and measures what each policy does to it.
+//
+// A Scenario (JSON, version 1) describes a workload, a dependency and the
+// strategies to compare. Decode reads it strictly, Validate checks every field
+// and reports all problems at once as Errors naming JSON paths, and Run
+// simulates every strategy on every seed and sweep value and returns a Result.
+// The package does no I/O, reads no clock and uses no global randomness: the
+// same scenario gives the same Result, byte for byte once encoded, natively
+// and under GOOS=js GOARCH=wasm.
+//
+// # Time and randomness
+//
+// Virtual time is an int64 count of nanoseconds from 0. Random numbers come
+// from math/rand/v2's PCG, seeded from the run's seed. Draws are keyed:
+// the service time of the k-th dependency call of a client's n-th operation,
+// whether it fails at random, and the jitter of its retries each come from a
+// PCG seeded by (seed, purpose, client, n, k). Every strategy of a run so
+// sees the same arrivals and the same service times (common random numbers),
+// and differences between strategies come from the policies alone.
+// Logarithms and exponentials are computed by the package itself, not by
+// package math, whose amd64 assembly may round differently from its pure Go
+// code under wasm.
+//
+// # The model
+//
+// Clients start operations (open-loop Poisson or evenly spaced arrivals, a
+// burst, or closed-loop clients that think between operations). Each
+// operation runs the strategy's policy: an attempt at the client is one
+// invocation of the first layer's policy, and so on down to the dependency,
+// which serves calls with its workers from a FIFO queue and answers a full
+// queue at once with queue_full_status. Calls take no time to travel.
+//
+// Phases change the dependency over [from, to): "outage" answers every call
+// with a status (or a connection error) after an optional latency; "errors"
+// does so for a share of calls; "capacity" changes the number of workers (work
+// in service finishes; no new work starts beyond the new number); "latency"
+// multiplies service times of work started during it; "freeze" holds every
+// arriving call and pauses work in service, then at its end either answers the
+// whole backlog (queued and held) with its status or serves it, held calls
+// re-entering the queue in arrival order. Load-dependent errors fail a call
+// with the probability interpolated from the calls offered in the last window.
+// Random and phase errors are answered without using a worker.
+//
+// The dependency applies an operation when it finishes serving a call for it.
+// It keeps working on calls whose caller has given up (wasted work) unless
+// drop_abandoned is set, in which case it skips them when they reach the head
+// of the queue. A non-idempotent operation applied more than once counts a
+// duplicate. An operation with an idempotency key is applied at most once:
+// while one call with its key is queued or in service, another is answered
+// 409; after it was applied, another is answered with the stored success.
+//
+// # A policy, step by step
+//
+// An attempt starts; if the policy has a breaker placed "inside", the breaker
+// must let it through, or the invocation fails fast (breaker_open) and is not
+// retried. The attempt ends with the answer, or with a timeout when the
+// attempt timeout or the invocation's deadline passes first; an answer at the
+// very instant of the timeout is in time. A timeout abandons the attempt: the
+// inner invocation stops (its pending retries are cancelled) and calls left at
+// the dependency stay there.
+//
+// After a failure, in this order: an outcome the policy does not retry ends
+// the invocation (not_retryable); a non-idempotent operation without a key is
+// not retried unless retry_non_idempotent (non_idempotent); the last allowed
+// attempt ends it (attempts); then the wait is computed — backoff, jitter,
+// the adaptive factor, and Retry-After when honoured and longer — and if the
+// deadline has passed, or the wait plus min_attempt_time no longer fits before
+// it, the invocation ends at once (deadline); finally the budget is asked and
+// a denied retry ends it (budget). A denied retry is not an attempt; it is
+// counted in retries_denied and the operation fails with the last outcome.
+// When an inner invocation ends without success, its caller sees the last
+// outcome it had; an inner breaker's fast failure is seen as 503.
+//
+// Waits: retry n (n = 1 first) waits base, base·n or base·multiplier^(n-1)
+// for constant, linear and exponential backoff, capped by max. Full jitter
+// draws uniformly in [0, d), equal jitter d/2 + [0, d/2), decorrelated
+// jitter min(max, [base, 3·previous wait)), proportional d·(1 ± fraction).
+//
+// # Budgets and breakers
+//
+// Each level of a strategy has its own budget, breaker and adaptive state, one
+// per instance (client i uses instance i mod instances). A token bucket loses
+// failure_cost on every attempt that fails with an outcome the policy retries
+// and gains token_ratio on every success; a retry is allowed while tokens >
+// threshold. A ratio budget counts first attempts and granted retries (since
+// the start, or over a sliding window) and grants a retry only if, with it,
+// retries ≤ ratio × first attempts + min_per_second × window.
+//
+// A breaker counts as failures timeouts, connection errors, 408, 429 and every
+// 5xx; inside the retry it counts every attempt, outside it counts whole
+// invocations. Closed, a "consecutive" breaker opens after that many failures
+// in a row; a "ratio" breaker opens when the outcomes in the window (now-W,
+// now] number at least min_throughput and failures make up at least ratio of
+// them. Outcomes of calls that started while it was not closed are ignored.
+// Open, it fails calls fast; the first call at or after the break's end turns
+// it half-open (lazily, as Polly and resilience4j do) and is a trial call. In
+// half-open, half_open_calls trials pass (default 1) and other calls fail
+// fast; the first failed trial reopens it, and all trials succeeding close it.
+// Its samples are cleared when it opens and at every half-open decision.
+//
+// # What the result reports
+//
+// Counts of attempts, first attempts and retries are at the client (level 0);
+// dependency_calls and amplification (calls per operation) are at the
+// dependency; retries_denied and fast_failed are summed over levels. Peaks are
+// the most calls reaching the dependency in a window of 10 ms, 100 ms, 1 s (and
+// any report.peak_resolutions), windows aligned at t = 0; retry peaks count
+// only calls that a retry at some level led to.
+//
+// Latency percentiles (nearest rank) are over all operations, failures
+// included, and separately over successful ones (success_latency_*). An
+// operation is affected when it starts in [affected_from, affected_to), by
+// default the span of the dependency's phases. Recovery is measured after the
+// end of the last phase: recovery_s is the time from then until the success
+// rate of operations starting in every 1 s window (stepped by 100 ms) stays at
+// or above 99% to the end; recovered is 0 when that never happened (and
+// recovery_s then runs to the last operation). Without phases, or without
+// operations after them, recovery_s is 0. Goodput is successful operations per
+// second of the workload's duration (or of the run, if longer).
+//
+// With several runs, metrics are means over runs and spread gives each
+// metric's minimum and maximum; series and breaker transitions are those of
+// the first run. Transitions are those of instance 0 of each level with a
+// breaker; the series' breaker state is the outermost one's.
+//
+// # Cost
+//
+// Estimate gives the events a run is expected to process (operations ×
+// product of max attempts along the chain × 3 × strategies × runs × sweep
+// values); Run refuses a scenario above Options.MaxEvents with a CostError
+// before running, stops any single simulation that processes more than that
+// many events, and checks its context every 16,384 events.
+package engine

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// valid is a minimal valid scenario; the cases below break one field each.
+const valid = `{"version": 1, "name": "v",
+	"workload": {"clients": 10, "arrival": "poisson", "rate": 10, "duration": "10s"},
+	"dependency": {"workers": 2, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5},
+	"strategies": [{"name": "a", "max_attempts": 3}]}`
+
+func TestValidScenarioParses(t *testing.T) {
+	if _, err := Parse([]byte(valid)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestErrorsNameFieldValueAndRule(t *testing.T) {
+	for _, tc := range []struct {
+		desc    string
+		old     string
+		new     string
+		path    string
+		message string // a fragment of what is allowed
+	}{
+		{"max attempts zero", `"max_attempts": 3`, `"max_attempts": 0`, "strategies[0].max_attempts", "0 is out of range 1..100"},
+		{"unknown field", `"max_attempts": 3`, `"max_attempts": 3, "retries": 2`, "strategies[0].retries", "allowed: name,"},
+		{"wrong type", `"clients": 10`, `"clients": "ten"`, "workload.clients", `"ten" is not a number`},
+		{"fraction for a count", `"clients": 10`, `"clients": 1.5`, "workload.clients", "1.5 is not a whole number"},
+		{"bad duration", `"mean": "10ms"`, `"mean": "10 parsecs"`, "dependency.service_time.mean", "is not a duration"},
+		{"duration as number", `"mean": "10ms"`, `"mean": 10`, "dependency.service_time.mean", "is not a duration string"},
+		{"unknown arrival", `"arrival": "poisson"`, `"arrival": "gaussian"`, "workload.arrival", `"gaussian" is not one of "poisson", "uniform", "closed", "burst"`},
+		{"negative duration", `"duration": "10s"`, `"duration": "-1s"`, "workload.duration", "is negative"},
+		{"version", `"version": 1`, `"version": 2`, "version", "2 is not supported"},
+		{"duplicate names", `[{"name": "a", "max_attempts": 3}]`, `[{"name": "a", "max_attempts": 3}, {"name": "a", "max_attempts": 1}]`, "strategies[1].name", "names must be unique"},
+		{"no strategies", `[{"name": "a", "max_attempts": 3}]`, `[]`, "strategies", "at least one strategy"},
+		{"rate and per client", `"rate": 10`, `"rate": 10, "rate_per_client": 1`, "workload.rate", "give one of them"},
+		{"phase order", `"queue_capacity": 5`, `"queue_capacity": 5, "phases": [{"kind": "outage", "from": "5s", "to": "2s"}]`, "dependency.phases[0].to", "is not after from 5s"},
+		{"phase field of another kind", `"queue_capacity": 5`, `"queue_capacity": 5, "phases": [{"kind": "outage", "from": "1s", "to": "2s", "workers": 3}]`, "dependency.phases[0].workers", `it is for "capacity"`},
+		{"overlapping phases", `"queue_capacity": 5`, `"queue_capacity": 5, "phases": [{"kind": "outage", "from": "1s", "to": "3s"}, {"kind": "outage", "from": "2s", "to": "4s"}]`, "dependency.phases[1]", "overlaps phases[0]"},
+		{"status", `"queue_capacity": 5`, `"queue_capacity": 5, "queue_full_status": 999`, "dependency.queue_full_status", "999 is not an HTTP status"},
+		{"jitter without backoff", `"max_attempts": 3`, `"max_attempts": 3, "jitter": {"kind": "full"}`, "strategies[0].jitter.kind", "needs a backoff"},
+		{"budget field of other kind", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "ratio", "ratio": 0.1, "max_tokens": 10}`, "strategies[0].budget.max_tokens", `no meaning for a "ratio" budget`},
+		{"breaker without break", `"max_attempts": 3`, `"max_attempts": 3, "breaker": {"kind": "consecutive", "failures": 5}`, "strategies[0].breaker.break", "must be more than 0s"},
+		{"key on a layer", `"max_attempts": 3`, `"max_attempts": 3, "layers": [{"max_attempts": 2, "idempotency_key": true}]`, "strategies[0].layers[0].idempotency_key", "is for the strategy itself"},
+		{"min attempt over deadline", `"max_attempts": 3`, `"max_attempts": 3, "deadline": "1s", "min_attempt_time": "2s"`, "strategies[0].min_attempt_time", "longer than the deadline"},
+		{"sweep path", `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "strategies[4].max_attempts", "values": [1]}`, "sweep.values[0]", "index [4], which does not exist"},
+		{"sweep value", `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "strategies[0].max_attempts", "values": [2, 500]}`, "sweep.values[1]", "500 at strategies[0].max_attempts is out of range 1..100"},
+		{"closed loop without think time", `"arrival": "poisson", "rate": 10,`, `"arrival": "closed",`, "workload.think_time", "closed-loop clients need a think time"},
+		{"odd key", `"version": 1`, `"version": 1, "": 3`, `[""]`, "is not a known field"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			doc := strings.Replace(valid, tc.old, tc.new, 1)
+			if doc == valid {
+				t.Fatalf("the case does not change the scenario")
+			}
+			_, err := Parse([]byte(doc))
+			es := AsErrors(err)
+			for _, e := range es {
+				if e.Path == tc.path && strings.Contains(e.Error(), tc.message) {
+					return
+				}
+			}
+			t.Errorf("want an error at %s containing %q; got:\n%v", tc.path, tc.message, err)
+		})
+	}
+}
+
+func TestAllErrorsAtOnce(t *testing.T) {
+	doc := strings.NewReplacer(`"clients": 10`, `"clients": 0`, `"workers": 2`, `"workers": -1`, `"max_attempts": 3`, `"max_attempts": 101`).Replace(valid)
+	_, err := Parse([]byte(doc))
+	if es := AsErrors(err); len(es) != 3 {
+		t.Errorf("want 3 errors, got %d:\n%v", len(es), err)
+	}
+}
+
+func TestMalformedDocuments(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{``, "empty or ends too early"},
+		{`{"version": 1,`, "ends too early"},
+		{"{\n  \"version\": 1,\n  \"name\": x\n}", "line 3"},
+		{valid + ` {}`, "trailing data"},
+		{`[1, 2]`, "is not a JSON object"},
+	} {
+		_, err := Parse([]byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%.30q) = %v, want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+func TestCanonicalDropsDefaultsAndOrdersFields(t *testing.T) {
+	a, err := Parse([]byte(valid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reordered := `{"strategies": [{"max_attempts": 3, "name": "a"}], "name": "v", "version": 1,
+		"dependency": {"queue_capacity": 5, "service_time": {"mean": "10ms", "kind": "constant"}, "workers": 2},
+		"workload": {"duration": "10000ms", "rate": 10, "arrival": "poisson", "clients": 10, "mix": {}}}`
+	b, err := Parse([]byte(reordered))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a.Canonical()) != string(b.Canonical()) {
+		t.Errorf("canonical forms differ:\n%s\n%s", a.Canonical(), b.Canonical())
+	}
+}
