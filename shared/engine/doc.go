@@ -38,7 +38,8 @@
 // multiplies service times of work started during it; "freeze" holds every
 // arriving call and pauses work in service, then at its end either answers the
 // whole backlog (queued and held) with its status or serves it, held calls
-// re-entering the queue in arrival order. Load-dependent errors fail a call
+// passing admission again in arrival order (served, queued, or refused when
+// the queue is full). Load-dependent errors fail a call
 // with the probability interpolated from the calls offered in the last window.
 // Random and phase errors are answered without using a worker.
 //
@@ -92,11 +93,13 @@
 // invocations. Closed, a "consecutive" breaker opens after that many failures
 // in a row; a "ratio" breaker opens when the outcomes in the window (now-W,
 // now] number at least min_throughput and failures make up at least ratio of
-// them. Outcomes of calls that started while it was not closed are ignored.
+// them. Outcomes arriving while it is not closed, other than trials', are
+// ignored.
 // Open, it fails calls fast; the first call at or after the break's end turns
 // it half-open (lazily, as Polly and resilience4j do) and is a trial call. In
 // half-open, half_open_calls trials pass (default 1) and other calls fail
-// fast; the first failed trial reopens it, and all trials succeeding close it.
+// fast; the first failed (or abandoned) trial reopens it, and all trials
+// succeeding close it.
 // Its samples are cleared when it opens and at every half-open decision.
 //
 // # What the result reports

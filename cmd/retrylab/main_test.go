@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+const scenarioFile = "../../shared/engine/testdata/e03b.json"
+
+func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cli(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRunTable(t *testing.T) {
+	code, out, errs := run(t, "", "run", scenarioFile, "--runs", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.Contains(lines[0], "E03-B synchronized recovery") || !strings.Contains(lines[0], "seeds [1 2]") {
+		t.Errorf("header %q", lines[0])
+	}
+	header := strings.Fields(lines[2])
+	if strings.Join(header, " ") != "metric A B C D" {
+		t.Errorf("column header %q, want the metric and the four strategies", lines[2])
+	}
+	// Every metric has a row, and with two runs a spread appears somewhere.
+	for _, name := range engine.MetricNames() {
+		if !strings.Contains(out, " "+name+" ") {
+			t.Errorf("no row for %s", name)
+		}
+	}
+	if !strings.Contains(out, "..") || !strings.Contains(out, "warnings:") {
+		t.Errorf("want spreads and warnings in:\n%s", out)
+	}
+}
+
+func TestRunJSONFromStdin(t *testing.T) {
+	data := `{"version": 1, "name": "stdin", "workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0},
+		"strategies": [{"name": "only", "max_attempts": 1}]}`
+	code, out, errs := run(t, data, "run", "--format", "json", "-", "--seed", "9")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Seeds[0] != 9 || res.Strategies[0].Metrics.Succeeded != 1 {
+		t.Errorf("seeds %v, succeeded %v", res.Seeds, res.Strategies[0].Metrics.Succeeded)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	for _, tc := range []struct {
+		desc   string
+		stdin  string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no command", "", nil, 2, "usage"},
+		{"unknown command", "", []string{"fly"}, 2, `unknown command "fly"`},
+		{"no file", "", []string{"run"}, 2, "name a scenario file"},
+		{"two files", "", []string{"run", "a.json", "b.json"}, 2, "one scenario at a time"},
+		{"bad format", "", []string{"run", scenarioFile, "--format", "xml"}, 2, `--format "xml"`},
+		{"missing file", "", []string{"run", "nope.json"}, 1, "no such file"},
+		{"invalid scenario", `{"version": 1, "strategies": [{"name": "a", "max_attempts": 0}]}`, []string{"run", "-"}, 1, "-: strategies[0].max_attempts: 0 is out of range 1..100"},
+		{"too costly", "", []string{"run", scenarioFile, "--max-events", "1000"}, 1, "over the limit of 1000"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			code, _, errs := run(t, tc.stdin, tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errs, tc.code, tc.stderr)
+			}
+		})
+	}
+}
