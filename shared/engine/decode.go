@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -66,8 +67,16 @@ func AsErrors(err error) Errors {
 // wrong type and trailing data are errors, each naming its JSON path. Decode
 // does not check ranges; Validate does. The returned error is an Errors.
 func Decode(data []byte) (*Scenario, error) {
+	return DecodeWith(data, nil)
+}
+
+// DecodeWith decodes like Decode and expands policy presets: a policy with
+// "preset": name starts from presets[name] (a JSON object of policy fields),
+// and its own fields override the preset's. The expanded policy keeps the
+// name in based_on, so its canonical form no longer depends on the preset.
+func DecodeWith(data []byte, presets map[string]json.RawMessage) (*Scenario, error) {
 	var sc Scenario
-	if err := decodeStrict(data, &sc); err != nil {
+	if err := decodeStrict(data, &sc, presets); err != nil {
 		return nil, err
 	}
 	return &sc, nil
@@ -75,7 +84,12 @@ func Decode(data []byte) (*Scenario, error) {
 
 // Parse decodes and validates a scenario.
 func Parse(data []byte) (*Scenario, error) {
-	sc, err := Decode(data)
+	return ParseWith(data, nil)
+}
+
+// ParseWith decodes with presets and validates a scenario.
+func ParseWith(data []byte, presets map[string]json.RawMessage) (*Scenario, error) {
+	sc, err := DecodeWith(data, presets)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +111,7 @@ func (sc *Scenario) Canonical() []byte {
 	return b
 }
 
-func decodeStrict(data []byte, dst any) error {
+func decodeStrict(data []byte, dst any, presets map[string]json.RawMessage) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree any
@@ -110,7 +124,7 @@ func decodeStrict(data []byte, dst any) error {
 	if _, ok := tree.(map[string]any); !ok {
 		return Errors{{Value: describe(tree), Message: "is not a JSON object; a scenario is one JSON object"}}
 	}
-	var d decoder
+	d := decoder{presets: presets}
 	d.value("", tree, reflect.ValueOf(dst).Elem())
 	if len(d.errs) > 0 {
 		return d.errs
@@ -140,7 +154,8 @@ func syntaxMessage(data []byte, err error) string {
 // decoder walks a generic JSON tree alongside a Go type, filling the value and
 // collecting every error with its path.
 type decoder struct {
-	errs Errors
+	errs    Errors
+	presets map[string]json.RawMessage
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -162,9 +177,10 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
-		p := reflect.New(v.Type().Elem())
-		d.value(path, node, p.Elem())
-		v.Set(p)
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		d.value(path, node, v.Elem()) // over a preset's value: merged
 	case reflect.Struct:
 		obj, ok := node.(map[string]any)
 		if !ok {
@@ -172,6 +188,9 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 			return
 		}
 		fields := structFields(v.Type())
+		if _, ok := fields["preset"]; ok {
+			d.preset(path, obj, v)
+		}
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
 			keys = append(keys, k)
@@ -249,6 +268,43 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 	default:
 		panic("engine: decoder has no case for " + v.Type().String())
 	}
+}
+
+// preset fills a policy (or a strategy, which embeds one) from the preset
+// its object names, before the object's own fields are decoded over it.
+func (d *decoder) preset(path string, obj map[string]any, v reflect.Value) {
+	node, ok := obj["preset"]
+	if !ok || node == nil {
+		return
+	}
+	name, ok := node.(string)
+	p := join(path, "preset")
+	if !ok {
+		d.fail(p, node, "is not a string")
+		return
+	}
+	raw, ok := d.presets[name]
+	if !ok {
+		known := slices.Sorted(maps.Keys(d.presets))
+		if len(known) == 0 {
+			d.fail(p, node, "cannot be resolved: no presets are loaded here")
+		} else {
+			d.fail(p, node, "is not a known preset; known: "+strings.Join(known, ", "))
+		}
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree map[string]any
+	if err := dec.Decode(&tree); err != nil {
+		d.fail(p, node, "names a preset that is not a JSON object: "+err.Error())
+		return
+	}
+	inner := decoder{}
+	inner.value(p, tree, v)
+	d.errs = append(d.errs, inner.errs...)
+	delete(obj, "preset")
+	v.FieldByIndex(structFields(v.Type())["based_on"]).SetString(name)
 }
 
 // structFields maps the JSON names of t's fields, including those of embedded

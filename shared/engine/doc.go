@@ -76,7 +76,8 @@
 // Waits: retry n (n = 1 first) waits base, base·n or base·multiplier^(n-1)
 // for constant, linear and exponential backoff, capped by max. Full jitter
 // draws uniformly in [0, d), equal jitter d/2 + [0, d/2), decorrelated
-// jitter min(max, [base, 3·previous wait)), proportional d·(1 ± fraction).
+// jitter min(max, [base, 3·previous wait)), proportional d·(1 ± fraction),
+// additive d + [0, amount).
 //
 // # Budgets and breakers
 //

@@ -33,6 +33,7 @@ const (
 	jitterEqual
 	jitterDecorrelated
 	jitterProportional
+	jitterAdditive
 )
 
 const (
@@ -116,6 +117,7 @@ type levelModel struct {
 	multiplier      float64
 	jitter          uint8
 	fraction        float64
+	amount          int64 // additive jitter
 	retryStatus     [600]bool
 	retryTimeout    bool
 	retryConnection bool
@@ -281,6 +283,9 @@ func compilePolicy(p *Policy) levelModel {
 		if l.fraction == 0 {
 			l.fraction = 0.2
 		}
+	case "additive":
+		l.jitter = jitterAdditive
+		l.amount = int64(p.Jitter.Amount)
 	}
 	ro := p.RetryOn
 	if ro == nil {

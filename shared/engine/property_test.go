@@ -89,7 +89,10 @@ func randomScenario(r *rand.Rand) *Scenario {
 			if r.IntN(2) == 0 {
 				p.Backoff.Max = p.Backoff.Base + d(0, time.Second)
 			}
-			p.Jitter.Kind = pick("none", "full", "equal", "decorrelated", "proportional")
+			p.Jitter.Kind = pick("none", "full", "equal", "decorrelated", "proportional", "additive")
+			if p.Jitter.Kind == "additive" {
+				p.Jitter.Amount = d(time.Millisecond, time.Second)
+			}
 		}
 		p.HonorRetryAfter = r.IntN(2) == 0
 		p.RetryNonIdempotent = r.IntN(2) == 0

@@ -232,6 +232,8 @@ func maxWait(p *Policy, n int) time.Duration {
 		d = min(d, float64(b.Max))
 	}
 	switch p.Jitter.Kind {
+	case "additive":
+		d += float64(p.Jitter.Amount)
 	case "proportional":
 		f := p.Jitter.Fraction
 		if f == 0 {

@@ -142,7 +142,14 @@ type Strategy struct {
 }
 
 // A Policy is how one level retries.
+//
+// Preset names a library's defaults to start from (see DecodeWith); the
+// policy's own fields override them, nested objects field by field. Decoding
+// expands the preset and records its name in BasedOn, which is a label only:
+// a decoded policy is complete without the preset.
 type Policy struct {
+	Preset             string   `json:"preset,omitempty"`
+	BasedOn            string   `json:"based_on,omitempty"`
 	MaxAttempts        int      `json:"max_attempts"`
 	AttemptTimeout     Duration `json:"attempt_timeout,omitzero"`
 	Deadline           Duration `json:"deadline,omitzero"`
@@ -178,10 +185,11 @@ type Backoff struct {
 
 // Jitter randomises the backoff d: "full" random(0, d); "equal" d/2 +
 // random(0, d/2); "decorrelated" min(Max, random(Base, 3·previous wait));
-// "proportional" d·(1 ± Fraction).
+// "proportional" d·(1 ± Fraction); "additive" d + random(0, Amount).
 type Jitter struct {
-	Kind     string  `json:"kind"`
-	Fraction float64 `json:"fraction,omitempty"`
+	Kind     string   `json:"kind"`
+	Fraction float64  `json:"fraction,omitempty"`
+	Amount   Duration `json:"amount,omitzero"`
 }
 
 // RetryOn is the set of outcomes a policy retries. When a policy has no

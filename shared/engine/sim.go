@@ -739,6 +739,8 @@ func (s *sim) backoff(id int32) int64 {
 		if lv.max > 0 && d > lv.max {
 			d = lv.max
 		}
+	case jitterAdditive:
+		d += clampNs(float64(float64(lv.amount) * s.rnd.float(drawJitter, key, sub)))
 	case jitterProportional:
 		u := 2*s.rnd.float(drawJitter, key, sub) - 1
 		d = clampNs(float64(d) * (1 + float64(lv.fraction*u)))

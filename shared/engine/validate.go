@@ -359,6 +359,10 @@ func (v *validator) phase(p string, ph *Phase) {
 }
 
 func (v *validator) policy(p string, pol *Policy) {
+	if pol.Preset != "" {
+		v.add(p+".preset", pol.Preset, "was not expanded; presets are resolved when the scenario is decoded with them")
+	}
+	v.text(p+".based_on", pol.BasedOn, 100)
 	v.intRange(p+".max_attempts", pol.MaxAttempts, 1, MaxAttempts)
 	v.span(p+".attempt_timeout", pol.AttemptTimeout, true)
 	v.span(p+".deadline", pol.Deadline, true)
@@ -398,7 +402,7 @@ func (v *validator) policy(p string, pol *Policy) {
 	if jk == "" {
 		jk = "none"
 	}
-	if v.oneOf(p+".jitter.kind", jk, "none", "full", "equal", "decorrelated", "proportional") {
+	if v.oneOf(p+".jitter.kind", jk, "none", "full", "equal", "decorrelated", "proportional", "additive") {
 		if jk != "none" && kind == "none" {
 			v.add(p+".jitter.kind", jk, "needs a backoff to randomise; set backoff.kind")
 		}
@@ -408,6 +412,11 @@ func (v *validator) policy(p string, pol *Policy) {
 			}
 		} else if j.Fraction != 0 {
 			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for \"proportional\"", jk)
+		}
+		if jk == "additive" {
+			v.span(p+".jitter.amount", j.Amount, false)
+		} else if j.Amount != 0 {
+			v.add(p+".jitter.amount", j.Amount, "has no meaning for %q jitter; it is for \"additive\"", jk)
 		}
 	}
 	if ro := pol.RetryOn; ro != nil {

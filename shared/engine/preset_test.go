@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var testPresets = map[string]json.RawMessage{
+	"lib-default": json.RawMessage(`{"max_attempts": 4, "attempt_timeout": "10s", "honor_retry_after": true,
+		"backoff": {"kind": "exponential", "base": "2s", "max": "30s"}, "jitter": {"kind": "full"},
+		"breaker": {"kind": "ratio", "ratio": 0.1, "min_throughput": 100, "window": "30s", "break": "5s"}}`),
+}
+
+func TestPresetExpandsAndOverrides(t *testing.T) {
+	doc := strings.Replace(valid, `{"name": "a", "max_attempts": 3}`,
+		`{"name": "a", "preset": "lib-default", "honor_retry_after": false, "backoff": {"base": "500ms"}, "breaker": {"break": "1s"}}`, 1)
+	sc, err := ParseWith([]byte(doc), testPresets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sc.Strategies[0].Policy
+	if p.MaxAttempts != 4 || p.AttemptTimeout.String() != "10s" || p.HonorRetryAfter {
+		t.Errorf("fields: max_attempts %d, attempt_timeout %s, honor_retry_after %v; want 4, 10s (preset), false (override)", p.MaxAttempts, p.AttemptTimeout, p.HonorRetryAfter)
+	}
+	if p.Backoff.Kind != "exponential" || p.Backoff.Base.String() != "500ms" || p.Backoff.Max.String() != "30s" {
+		t.Errorf("backoff %+v: want the preset's kind and max with the overridden base", p.Backoff)
+	}
+	if p.Breaker.Ratio != 0.1 || p.Breaker.Break.String() != "1s" {
+		t.Errorf("breaker %+v: want the preset's ratio with the overridden break", p.Breaker)
+	}
+	if p.Preset != "" || p.BasedOn != "lib-default" {
+		t.Errorf("preset %q, based_on %q; want the name moved to based_on", p.Preset, p.BasedOn)
+	}
+	// The canonical form stands alone: it decodes without presets to the same thing.
+	canon := sc.Canonical()
+	if strings.Contains(string(canon), `"preset"`) {
+		t.Errorf("canonical form still names the preset to expand: %s", canon)
+	}
+	again, err := Parse(canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again.Canonical()) != string(canon) {
+		t.Errorf("canonical form changed on a round trip:\n%s\n%s", canon, again.Canonical())
+	}
+}
+
+func TestPresetErrors(t *testing.T) {
+	doc := strings.Replace(valid, `"max_attempts": 3`, `"preset": "nope"`, 1)
+	_, err := ParseWith([]byte(doc), testPresets)
+	if es := AsErrors(err); len(es) == 0 || es[0].Path != "strategies[0].preset" || !strings.Contains(es[0].Error(), `"nope" is not a known preset; known: lib-default`) {
+		t.Errorf("unknown preset: %v", err)
+	}
+	_, err = Parse([]byte(doc))
+	if err == nil || !strings.Contains(err.Error(), "no presets are loaded") {
+		t.Errorf("preset without presets: %v", err)
+	}
+}
