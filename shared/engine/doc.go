@@ -93,8 +93,8 @@
 // 5xx; inside the retry it counts every attempt, outside it counts whole
 // invocations. Closed, a "consecutive" breaker opens after that many failures
 // in a row; a "ratio" breaker opens when the outcomes in the window (now-W,
-// now] number at least min_throughput and failures make up at least ratio of
-// them. Outcomes arriving while it is not closed, other than trials', are
+// now], or the last window_calls outcomes, number at least min_throughput and
+// failures make up at least ratio of them. Outcomes arriving while it is not closed, other than trials', are
 // ignored.
 // Open, it fails calls fast; the first call at or after the break's end turns
 // it half-open (lazily, as Polly and resilience4j do) and is a trial call. In

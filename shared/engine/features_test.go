@@ -305,3 +305,24 @@ func TestCostLimitAndCancellation(t *testing.T) {
 		t.Fatalf("err = %v, want a stop at the event limit", err)
 	}
 }
+
+func TestCountBasedBreakerWindow(t *testing.T) {
+	// Ten failures, then successes, one call per 100 ms. Counted over the
+	// last 20 calls the failures still make half at the 20th call; over a
+	// 1 s window they have left it.
+	res := mustRun(t, `{"version": 1, "name": "count window",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "3s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 0,
+			"phases": [{"kind": "outage", "from": "0s", "to": "1s"}]},
+		"strategies": [
+			{"name": "count", "max_attempts": 1, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 20, "window_calls": 20, "break": "10s"}},
+			{"name": "time", "max_attempts": 1, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 10, "window": "1s", "break": "10s"}}
+		]}`)
+	count, tm := strategy(t, res, "count"), strategy(t, res, "time")
+	if len(count.Transitions) != 1 || count.Transitions[0].AtS != 1.9 {
+		t.Errorf("count-based window: transitions %+v, want one opening at 1.9 s", count.Transitions)
+	}
+	if len(tm.Transitions) != 1 || tm.Transitions[0].AtS != 0.9 {
+		t.Errorf("time window: transitions %+v, want one opening at 0.9 s (ten failures in a second)", tm.Transitions)
+	}
+}

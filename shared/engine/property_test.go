@@ -119,6 +119,9 @@ func randomScenario(r *rand.Rand) *Scenario {
 		case 1:
 			p.Breaker = &Breaker{Kind: "ratio", Ratio: 0.1 + 0.9*r.Float64(), MinThroughput: 1 + r.IntN(20),
 				Window: d(time.Millisecond, 2*time.Second), Break: d(time.Millisecond, time.Second), HalfOpenCalls: r.IntN(3)}
+			if r.IntN(2) == 0 {
+				p.Breaker.Window, p.Breaker.WindowCalls = 0, p.Breaker.MinThroughput+r.IntN(20)
+			}
 		}
 		if p.Breaker != nil && r.IntN(2) == 0 {
 			p.Breaker.Placement = "outside"

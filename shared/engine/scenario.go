@@ -221,8 +221,9 @@ type Budget struct {
 }
 
 // A Breaker is a circuit breaker. "consecutive" opens after Failures failures
-// in a row; "ratio" opens when, within the sliding Window, at least
-// MinThroughput outcomes were seen and the share of failures is ≥ Ratio. It
+// in a row; "ratio" opens when, within the sliding Window (or among the last
+// WindowCalls outcomes, a count-based window as resilience4j's default), at
+// least MinThroughput outcomes were seen and the share of failures is ≥ Ratio. It
 // stays open for Break, then lets HalfOpenCalls trial calls through (default
 // 1): the first failed trial reopens it, all trials succeeding close it.
 // Placement "inside" (the default) puts it around each attempt; "outside"
@@ -234,6 +235,7 @@ type Breaker struct {
 	Ratio         float64  `json:"ratio,omitempty"`
 	MinThroughput int      `json:"min_throughput,omitempty"`
 	Window        Duration `json:"window,omitzero"`
+	WindowCalls   int      `json:"window_calls,omitempty"`
 	Break         Duration `json:"break"`
 	HalfOpenCalls int      `json:"half_open_calls,omitempty"`
 }

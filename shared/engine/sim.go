@@ -137,6 +137,8 @@ type instance struct {
 	openedAt        int64
 	consecutive     int
 	outcomes, fails timeRing
+	lastCalls       fifo[bool] // a count-based window: the last outcomes, true for failures
+	lastFails       int
 	trialsStarted   int
 	trialsOK        int
 	adTotal, adFail timeRing
@@ -849,14 +851,27 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool) {
 			s.breakerOpen(level, inst)
 		}
 	default:
-		in.outcomes.push(s.now)
-		if failed {
-			in.fails.push(s.now)
+		var total, fails int
+		if br.WindowCalls > 0 {
+			in.lastCalls.push(failed)
+			if failed {
+				in.lastFails++
+			}
+			if in.lastCalls.len() > br.WindowCalls && in.lastCalls.pop() {
+				in.lastFails--
+			}
+			total, fails = in.lastCalls.len(), in.lastFails
+		} else {
+			in.outcomes.push(s.now)
+			if failed {
+				in.fails.push(s.now)
+			}
+			// The window is (now-W, now]: an outcome exactly W old has left it.
+			in.outcomes.dropBefore(s.now - int64(br.Window) + 1)
+			in.fails.dropBefore(s.now - int64(br.Window) + 1)
+			total, fails = in.outcomes.size, in.fails.size
 		}
-		// The window is (now-W, now]: an outcome exactly W old has left it.
-		in.outcomes.dropBefore(s.now - int64(br.Window) + 1)
-		in.fails.dropBefore(s.now - int64(br.Window) + 1)
-		if in.outcomes.size >= br.MinThroughput && float64(in.fails.size) >= float64(br.Ratio*float64(in.outcomes.size)) {
+		if total >= br.MinThroughput && float64(fails) >= float64(br.Ratio*float64(total)) {
 			s.breakerOpen(level, inst)
 		}
 	}
@@ -875,6 +890,8 @@ func (s *sim) breakerClear(in *instance) {
 	in.consecutive = 0
 	in.outcomes.reset()
 	in.fails.reset()
+	in.lastCalls.reset()
+	in.lastFails = 0
 }
 
 func (s *sim) breakerTo(level uint8, inst int32, to uint8) {

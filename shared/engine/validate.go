@@ -463,13 +463,23 @@ func (v *validator) policy(p string, pol *Policy) {
 		if v.oneOf(q+"kind", br.Kind, "consecutive", "ratio") {
 			if br.Kind == "consecutive" {
 				v.intRange(q+"failures", br.Failures, 1, 1_000_000)
-				if br.Ratio != 0 || br.MinThroughput != 0 || br.Window != 0 {
-					v.add(q+"kind", br.Kind, "counts failures in a row; ratio, min_throughput and window are for \"ratio\"")
+				if br.Ratio != 0 || br.MinThroughput != 0 || br.Window != 0 || br.WindowCalls != 0 {
+					v.add(q+"kind", br.Kind, "counts failures in a row; ratio, min_throughput, window and window_calls are for \"ratio\"")
 				}
 			} else {
 				v.floatRange(q+"ratio", br.Ratio, 1e-9, 1)
 				v.intRange(q+"min_throughput", br.MinThroughput, 1, 1_000_000)
-				v.span(q+"window", br.Window, false)
+				switch {
+				case br.Window != 0 && br.WindowCalls != 0:
+					v.add(q+"window_calls", br.WindowCalls, "is given together with window; a window is a time or a number of calls")
+				case br.WindowCalls != 0:
+					v.intRange(q+"window_calls", br.WindowCalls, 1, 100_000)
+					if br.MinThroughput > br.WindowCalls {
+						v.add(q+"min_throughput", br.MinThroughput, "is more than window_calls %d; the breaker could never open", br.WindowCalls)
+					}
+				default:
+					v.span(q+"window", br.Window, false)
+				}
 				if br.Failures != 0 {
 					v.add(q+"failures", br.Failures, "has no meaning for a \"ratio\" breaker; it is for \"consecutive\"")
 				}
