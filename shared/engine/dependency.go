@@ -41,7 +41,12 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool) {
 	}
 	if d.loadErrors {
 		s.loadTimes.dropBefore(s.now - d.loadWindow + 1)
+		// The curve describes the dependency at its usual size: with more
+		// or fewer workers the same rate comes at a proportionally other load.
 		load := float64(s.loadTimes.size) / (float64(d.loadWindow) / 1e9)
+		if s.workers != d.workers {
+			load = float64(load*float64(d.workers)) / float64(max(s.workers, 1))
+		}
 		if s.rnd.float(drawLoadError, s.ops[r.op].key, uint64(r.idx)) < interpolate(d.loadPoints, load) {
 			s.respond(r, d.loadStatus, 0)
 			return

@@ -39,9 +39,11 @@
 // arriving call and pauses work in service, then at its end either answers the
 // whole backlog (queued and held) with its status or serves it, held calls
 // passing admission again in arrival order (served, queued, or refused when
-// the queue is full). Load-dependent errors fail a call
-// with the probability interpolated from the calls offered in the last window.
-// Random and phase errors are answered without using a worker.
+// the queue is full). Load-dependent errors fail a call with the probability
+// interpolated from the calls offered in the last window; the curve describes
+// the dependency at its usual number of workers, so during a capacity phase
+// with twice the workers each rate comes at twice the load. Random, phase and
+// load-dependent errors are answered without using a worker.
 //
 // The dependency applies an operation when it finishes serving a call for it.
 // It keeps working on calls whose caller has given up (wasted work) unless

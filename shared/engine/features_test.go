@@ -326,3 +326,22 @@ func TestCountBasedBreakerWindow(t *testing.T) {
 		t.Errorf("time window: transitions %+v, want one opening at 0.9 s (ten failures in a second)", tm.Transitions)
 	}
 }
+
+func TestLoadErrorsScaleWithCapacity(t *testing.T) {
+	// 600 calls/s against a curve at its usual 10 workers fails about 27%;
+	// with 20 workers the same load reads as 300 and fails 10%.
+	res := mustRun(t, `{"version": 1, "name": "scaled",
+		"workload": {"clients": 100, "arrival": "uniform", "rate": 600, "duration": "20s"},
+		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 100,
+			"load_errors": {"points": [{"load": 500, "rate": 0.1}, {"load": 625, "rate": 0.4}]},
+			"phases": [{"kind": "capacity", "from": "10s", "to": "20s", "workers": 20}]},
+		"strategies": [{"name": "none", "max_attempts": 1}],
+		"report": {"affected_from": "11s", "affected_to": "20s"}}`)
+	m := res.Strategies[0].Metrics
+	if f := 1 - m.AffectedSuccessRate; f < 0.08 || f > 0.12 {
+		t.Errorf("with twice the workers the failure rate should fall to 10%%; got %.3f", f)
+	}
+	if f := 1 - m.SuccessRate; f < 0.15 {
+		t.Errorf("over the whole run (half at 27%%, half at 10%%) the failure rate %.3f is too low", f)
+	}
+}

@@ -1,0 +1,143 @@
+// Package scenarios holds RetryLab's built-in scenarios and policy presets as
+// data: one JSON file per experiment of the catalogue in DOMAIN.md, each
+// citing its source and saying which parameters the source left open, and the
+// retry defaults of real libraries, each citing where its numbers come from.
+package scenarios
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+//go:embed catalog/*.json presets.json
+var files embed.FS
+
+// A Builtin is one experiment of the catalogue.
+type Builtin struct {
+	// Number is the experiment's number in DOMAIN.md's catalogue.
+	Number int `json:"number"`
+	// Slug is stable: it appears in URLs and on the command line.
+	Slug    string `json:"slug"`
+	Title   string `json:"title"`
+	Summary string `json:"summary"`
+	Source  Source `json:"source"`
+	// LookAt says which metric or chart tells the story.
+	LookAt string `json:"look_at"`
+	// Notes give every parameter the source did not publish, with the value
+	// chosen, and anything the model cannot show.
+	Notes    []string        `json:"notes"`
+	Scenario json.RawMessage `json:"scenario"`
+}
+
+// A Source is the published work an experiment comes from.
+type Source struct {
+	Title  string `json:"title"`
+	Author string `json:"author"`
+	Date   string `json:"date"`
+	URL    string `json:"url,omitempty"`
+}
+
+// A Preset is a library's retry defaults, usable in a scenario as
+// "preset": Name with the policy's own fields overriding it.
+type Preset struct {
+	Name    string   `json:"name"`
+	Title   string   `json:"title"`
+	Library string   `json:"library"`
+	Sources []string `json:"sources"`
+	// Differs says where the engine cannot express the library exactly.
+	Differs []string        `json:"differs"`
+	Policy  json.RawMessage `json:"policy"`
+}
+
+var (
+	builtins  []*Builtin
+	presets   []*Preset
+	presetMap = map[string]json.RawMessage{}
+)
+
+func init() {
+	if err := load(); err != nil {
+		// The files are compiled in; a bad one is a bug that the tests catch.
+		panic("scenarios: " + err.Error())
+	}
+}
+
+func load() error {
+	data, err := files.ReadFile("presets.json")
+	if err != nil {
+		return err
+	}
+	if err := decodeStrict(data, &presets); err != nil {
+		return fmt.Errorf("presets.json: %w", err)
+	}
+	for _, p := range presets {
+		if _, dup := presetMap[p.Name]; dup {
+			return fmt.Errorf("presets.json: preset %q is defined twice", p.Name)
+		}
+		presetMap[p.Name] = p.Policy
+	}
+	names, err := fs.Glob(files, "catalog/*.json")
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		data, err := files.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		b := new(Builtin)
+		if err := decodeStrict(data, b); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if want := strings.TrimSuffix(strings.TrimPrefix(name, "catalog/"), ".json"); b.Slug != want {
+			return fmt.Errorf("%s: slug %q does not match the file name", name, b.Slug)
+		}
+		builtins = append(builtins, b)
+	}
+	slices.SortFunc(builtins, func(a, b *Builtin) int { return a.Number - b.Number })
+	return nil
+}
+
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// All returns the built-in scenarios in catalogue order.
+func All() []*Builtin { return builtins }
+
+// Get returns the built-in with the given slug.
+func Get(slug string) (*Builtin, bool) {
+	for _, b := range builtins {
+		if b.Slug == slug {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// Scenario parses the built-in's scenario, presets expanded.
+func (b *Builtin) Parse() (*engine.Scenario, error) {
+	return Parse(b.Scenario)
+}
+
+// Presets returns the policy presets in the order of presets.json.
+func Presets() []*Preset { return presets }
+
+// PresetPolicies maps each preset's name to its policy fields, as
+// engine.DecodeWith takes them.
+func PresetPolicies() map[string]json.RawMessage { return presetMap }
+
+// Parse decodes and validates a scenario, expanding presets: what every entry
+// point that takes a user's scenario calls.
+func Parse(data []byte) (*engine.Scenario, error) {
+	return engine.ParseWith(data, presetMap)
+}
