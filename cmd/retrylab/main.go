@@ -1,8 +1,11 @@
 // Command retrylab runs retry-policy scenarios.
 //
-//	retrylab run FILE.json [--runs N] [--seed S] [--format table|json]
+//	retrylab run FILE.json|SLUG [--runs N] [--seed S] [--format table|json]
+//	retrylab list
+//	retrylab presets
 //
-// "run -" reads the scenario from standard input.
+// "run -" reads the scenario from standard input; a name that is not a file
+// but a built-in's slug runs the built-in.
 package main
 
 import (
@@ -12,19 +15,25 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"os/signal"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 const usage = `usage: retrylab <command> [arguments]
 
 commands:
-  run FILE.json [--runs N] [--seed S] [--format table|json] [--max-events N]
-        simulate a scenario and compare its strategies ("-" reads stdin)
+  run FILE.json|SLUG [--runs N] [--seed S] [--format table|json] [--max-events N]
+        simulate a scenario, or a built-in by its slug, and compare its
+        strategies ("-" reads stdin)
+  list  the built-in scenarios: slug and title
+  presets
+        the policy presets usable as "preset": NAME, with their sources
 `
 
 func main() {
@@ -43,6 +52,21 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "list":
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		for _, b := range scenarios.All() {
+			fmt.Fprintf(tw, "%s\t%s\n", b.Slug, b.Title)
+		}
+		tw.Flush()
+		return 0
+	case "presets":
+		for _, p := range scenarios.Presets() {
+			fmt.Fprintf(stdout, "%s\n  %s (%s)\n", p.Name, p.Title, p.Library)
+			for _, d := range p.Differs {
+				fmt.Fprintf(stdout, "  differs: %s\n", d)
+			}
+		}
+		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -83,11 +107,18 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 2
 	}
 	data, err := readInput(file, stdin)
+	if errors.Is(err, iofs.ErrNotExist) {
+		if b, ok := scenarios.Get(file); ok {
+			data, err = b.Scenario, nil
+		} else {
+			err = fmt.Errorf("%w, and it is not the slug of a built-in scenario (retrylab list shows them)", err)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab run: %v\n", err)
 		return 1
 	}
-	sc, err := engine.Decode(data)
+	sc, err := scenarios.Decode(data)
 	if err != nil {
 		printErrors(stderr, file, err)
 		return 1

@@ -141,3 +141,8 @@ func PresetPolicies() map[string]json.RawMessage { return presetMap }
 func Parse(data []byte) (*engine.Scenario, error) {
 	return engine.ParseWith(data, presetMap)
 }
+
+// Decode decodes a scenario strictly, expanding presets, without validating it.
+func Decode(data []byte) (*engine.Scenario, error) {
+	return engine.DecodeWith(data, presetMap)
+}

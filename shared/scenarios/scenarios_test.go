@@ -1,0 +1,526 @@
+package scenarios
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden results in testdata/golden")
+
+// maxEvents is the cost budget every built-in must fit: they are meant to run
+// in a browser in well under a second each.
+const maxEvents = 30_000_000
+
+// The slugs are part of URLs and of the command line: they never change.
+var slugs = []string{
+	"e03b-synchronized-recovery", "e03a-transient-failures", "thundering-herd-jitter",
+	"layered-retries", "sre-retry-budget", "token-bucket-sweep", "breaker-timeline",
+	"resilience-pipeline-60", "runaway-cascade", "failover-incident", "metadata-storm",
+	"time-budget", "sdk-double-retry", "dead-letters", "idempotency-keys",
+	"load-shedding-goodput", "brooker-contention",
+}
+
+func TestCatalogue(t *testing.T) {
+	var got []string
+	for i, b := range All() {
+		got = append(got, b.Slug)
+		if b.Number != i+1 {
+			t.Errorf("%s: number %d, want %d (DOMAIN.md's order)", b.Slug, b.Number, i+1)
+		}
+		if b.Title == "" || b.Summary == "" || b.LookAt == "" || b.Source.Title == "" || b.Source.Author == "" || len(b.Notes) == 0 {
+			t.Errorf("%s: title, summary, look_at, source and notes are all required", b.Slug)
+		}
+	}
+	if !slices.Equal(got, slugs) {
+		t.Errorf("slugs:\n%v\nwant:\n%v", got, slugs)
+	}
+	if _, ok := Get("e03b-synchronized-recovery"); !ok {
+		t.Error("Get does not find a built-in")
+	}
+	if _, ok := Get("nope"); ok {
+		t.Error("Get finds a slug that does not exist")
+	}
+}
+
+func run(t testing.TB, sc *engine.Scenario) *engine.Result {
+	t.Helper()
+	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents})
+	if err != nil {
+		t.Fatalf("%s: %v", sc.Name, err)
+	}
+	return res
+}
+
+func builtin(t testing.TB, slug string) *engine.Scenario {
+	t.Helper()
+	b, ok := Get(slug)
+	if !ok {
+		t.Fatalf("no built-in %q", slug)
+	}
+	sc, err := b.Parse()
+	if err != nil {
+		t.Fatalf("%s: %v", slug, err)
+	}
+	return sc
+}
+
+// TestGolden runs every built-in within the cost budget and compares its
+// result, without time series, with testdata/golden byte for byte.
+func TestGolden(t *testing.T) {
+	for _, b := range All() {
+		t.Run(b.Slug, func(t *testing.T) {
+			sc := builtin(t, b.Slug)
+			if est := engine.Estimate(sc); est > maxEvents {
+				t.Fatalf("estimated at %d events, over the budget of %d", est, maxEvents)
+			}
+			res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents, NoSeries: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.MarshalIndent(res, "", " ")
+			got = append(got, '\n')
+			golden := filepath.Join("testdata", "golden", b.Slug+".json")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test ./shared/scenarios -run TestGolden -update creates it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				_ = os.WriteFile(golden+".actual", got, 0o644)
+				t.Errorf("result differs from %s; see %s.actual", golden, golden)
+			}
+		})
+	}
+}
+
+func TestPresets(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range Presets() {
+		if seen[p.Name] {
+			t.Errorf("preset %q twice", p.Name)
+		}
+		seen[p.Name] = true
+		if p.Title == "" || p.Library == "" || len(p.Sources) == 0 {
+			t.Errorf("%s: title, library and sources are required", p.Name)
+		}
+		doc := `{"version": 1, "name": "preset", "workload": {"clients": 10, "rate": 20, "duration": "20s"},
+			"dependency": {"workers": 4, "service_time": {"kind": "exponential", "mean": "20ms"}, "queue_capacity": 50,
+				"phases": [{"kind": "outage", "from": "5s", "to": "8s"}]},
+			"strategies": [{"name": "p", "preset": "` + p.Name + `"}]}`
+		sc, err := Parse([]byte(doc))
+		if err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+			continue
+		}
+		if sc.Strategies[0].BasedOn != p.Name {
+			t.Errorf("%s: based_on %q", p.Name, sc.Strategies[0].BasedOn)
+		}
+		run(t, sc)
+	}
+	for _, name := range []string{"ms-standard-resilience", "polly-v8-retry", "azure-sdk", "azure-storage",
+		"grpc-retry-throttling", "google-sre", "aws-standard-legacy", "aws-standard-2026", "aws-adaptive",
+		"envoy-retry", "envoy-retry-budget", "finagle-budget", "resilience4j", "failsafe-go",
+		"cenkalti-backoff", "go-retryablehttp", "retries-that-fail-better"} {
+		if !seen[name] {
+			t.Errorf("no preset %q", name)
+		}
+	}
+}
+
+// The stories. Each asserts the shape of what the experiment shows, not
+// tuned figures; where DOMAIN.md gives an oracle, the oracle.
+
+func metrics(t testing.TB, res *engine.Result, name string) engine.Metrics {
+	t.Helper()
+	for _, st := range res.Strategies {
+		if st.Name == name {
+			return st.Metrics
+		}
+	}
+	t.Fatalf("no strategy %q", name)
+	return engine.Metrics{}
+}
+
+func strategyResult(t testing.TB, res *engine.Result, name string) *engine.StrategyResult {
+	t.Helper()
+	for i := range res.Strategies {
+		if res.Strategies[i].Name == name {
+			return &res.Strategies[i]
+		}
+	}
+	t.Fatalf("no strategy %q", name)
+	return nil
+}
+
+// successShare returns the share of operations ending in [from, to) seconds
+// that succeeded, from a strategy's series.
+func successShare(t testing.TB, st *engine.StrategyResult, from, to float64) float64 {
+	t.Helper()
+	s := st.Series
+	var ok, all int32
+	for i := range s.Successes {
+		at := float64(i) * s.BucketMS / 1000
+		if at >= from && at < to {
+			ok += s.Successes[i]
+			all += s.Successes[i] + s.Failures[i]
+		}
+	}
+	if all == 0 {
+		t.Fatalf("%s: no operation ended in [%g s, %g s)", st.Name, from, to)
+	}
+	return float64(ok) / float64(all)
+}
+
+func TestStoryE03B(t *testing.T) {
+	res := run(t, builtin(t, "e03b-synchronized-recovery"))
+	a, b, c, d := metrics(t, res, "A"), metrics(t, res, "B"), metrics(t, res, "C"), metrics(t, res, "D")
+	if diff := c.Attempts/b.Attempts - 1; diff > 0.05 || diff < -0.05 {
+		t.Errorf("B and C should send nearly the same requests: %v and %v", b.Attempts, c.Attempts)
+	}
+	if c.PeakPer100ms > 0.75*b.PeakPer100ms {
+		t.Errorf("C's 100 ms peak %v should be far below B's %v", c.PeakPer100ms, b.PeakPer100ms)
+	}
+	if r := c.PeakPer1s / b.PeakPer1s; r < 0.8 || r > 1.25 {
+		t.Errorf("B's and C's 1 s peaks should be close: %v and %v", b.PeakPer1s, c.PeakPer1s)
+	}
+	if d.Attempts >= min(a.Attempts, b.Attempts, c.Attempts) || d.SuccessRate >= min(a.SuccessRate, b.SuccessRate, c.SuccessRate) {
+		t.Errorf("D should send the fewest requests (%v) and succeed least (%v)", d.Attempts, d.SuccessRate)
+	}
+	if a.PeakPer10ms <= max(b.PeakPer10ms, c.PeakPer10ms, d.PeakPer10ms) || a.PeakPer100ms <= max(b.PeakPer100ms, c.PeakPer100ms, d.PeakPer100ms) {
+		t.Errorf("A should have the highest peaks: %v / 10 ms, %v / 100 ms", a.PeakPer10ms, a.PeakPer100ms)
+	}
+}
+
+func TestStoryE03ASeedsOutweighStrategies(t *testing.T) {
+	res := run(t, builtin(t, "e03a-transient-failures"))
+	lo, hi, widest := 1.0, 0.0, 0.0
+	for _, st := range res.Strategies {
+		lo, hi = min(lo, st.Metrics.SuccessRate), max(hi, st.Metrics.SuccessRate)
+		mm := st.Spread["success_rate"]
+		widest = max(widest, mm.Max-mm.Min)
+	}
+	if widest <= hi-lo {
+		t.Errorf("one strategy's spread over seeds (%.4f) should exceed the gap between strategies' means (%.4f)", widest, hi-lo)
+	}
+}
+
+func TestStoryThunderingHerd(t *testing.T) {
+	res := run(t, builtin(t, "thundering-herd-jitter"))
+	if p := metrics(t, res, "no-jitter").RetryPeakPer10ms; p != 1000 {
+		t.Errorf("without jitter: %v retries in the busiest 10 ms, want 1000", p)
+	}
+	for _, name := range []string{"full", "equal", "decorrelated"} {
+		if p := metrics(t, res, name).RetryPeakPer10ms; p > 300 {
+			t.Errorf("%s jitter: %v retries in the busiest 10 ms, want far below 1000", name, p)
+		}
+	}
+}
+
+func TestStoryLayeredRetries(t *testing.T) {
+	res := run(t, builtin(t, "layered-retries"))
+	for name, want := range map[string]float64{"3x3": 27, "top-only": 3, "5x3": 243, "3x4": 64} {
+		if got := metrics(t, res, name).Amplification; got != want {
+			t.Errorf("%s: %v database calls per request, want %v", name, got, want)
+		}
+	}
+}
+
+func TestStorySREBudget(t *testing.T) {
+	res := run(t, builtin(t, "sre-retry-budget"))
+	if got := metrics(t, res, "no-budget").Attempts; got != 30000 {
+		t.Errorf("no budget: %v attempts, want 30,000", got)
+	}
+	if got := metrics(t, res, "sre-budget").Attempts; got != 11000 {
+		t.Errorf("SRE budget: %v attempts, want 11,000", got)
+	}
+}
+
+func TestStoryTokenBucket(t *testing.T) {
+	res := run(t, builtin(t, "token-bucket-sweep"))
+	if len(res.Sweep) != 4 {
+		t.Fatalf("%d sweep points, want 4", len(res.Sweep))
+	}
+	for i, pt := range res.Sweep {
+		nb, tb := pt.Strategies[0].Metrics, pt.Strategies[1].Metrics
+		switch {
+		case i == 0 && (tb.RetriesDenied != 0 || tb.Attempts != nb.Attempts):
+			t.Errorf("at 1%% failures the bucket should never interfere: %v denied", tb.RetriesDenied)
+		case i > 0 && tb.Attempts >= nb.Attempts:
+			t.Errorf("p=%v: the bucket should save attempts (%v against %v)", pt.Value, tb.Attempts, nb.Attempts)
+		}
+	}
+	all := res.Sweep[3].Strategies
+	if all[0].Metrics.Attempts != 50000 || all[1].Metrics.Attempts != 10004 {
+		t.Errorf("at 100%%: %v and %v attempts, want 50,000 and 10,004", all[0].Metrics.Attempts, all[1].Metrics.Attempts)
+	}
+}
+
+func TestStoryBreakerTimeline(t *testing.T) {
+	res := run(t, builtin(t, "breaker-timeline"))
+	var got []string
+	for _, tr := range res.Strategies[0].Transitions {
+		got = append(got, strings.TrimRight(strings.TrimRight(jsonNumber(tr.AtS), "0"), ".")+" "+tr.To)
+	}
+	want := "0.45 open,2.45 half_open,2.45 open,4.45 half_open,4.45 open,6.45 half_open,6.45 closed"
+	if strings.Join(got, ",") != want {
+		t.Errorf("transitions %s, want %s", strings.Join(got, ","), want)
+	}
+}
+
+func jsonNumber(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+func TestStoryResiliencePipeline(t *testing.T) {
+	res := run(t, builtin(t, "resilience-pipeline-60"))
+	st := strategyResult(t, res, "standard-handler")
+	probes := 0
+	for _, tr := range st.Transitions {
+		if tr.To == "half_open" {
+			probes++
+		}
+	}
+	m := st.Metrics
+	// The breaker opens on its 100th sample (all failures); after that only
+	// half-open probes reach the dependency. Its fast failures are not retried.
+	if m.DependencyCalls != float64(100+probes) {
+		t.Errorf("%v calls reached the dependency, want 100 + %d half-open probes", m.DependencyCalls, probes)
+	}
+	if m.GaveUpBreaker+m.GaveUpAttempts != 60 || m.GaveUpBreaker < 50 {
+		t.Errorf("calls should end failed fast by the breaker: %v by the breaker, %v out of attempts", m.GaveUpBreaker, m.GaveUpAttempts)
+	}
+	if got := metrics(t, res, "retry-only").DependencyCalls; got != 240 {
+		t.Errorf("without the breaker %v calls, want 60 × 4", got)
+	}
+}
+
+// withPhase returns the scenario with an extra dependency phase.
+func withPhase(sc *engine.Scenario, ph engine.Phase) *engine.Scenario {
+	c := *sc
+	c.Dependency.Phases = append(slices.Clone(sc.Dependency.Phases), ph)
+	return &c
+}
+
+func dur(t testing.TB, s string) engine.Duration {
+	t.Helper()
+	d, err := engine.ParseDuration(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestStoryRunawayCascade(t *testing.T) {
+	sc := builtin(t, "runaway-cascade")
+	sc.Runs = 1
+	res := run(t, sc)
+	textbook, fixed, fleet := metrics(t, res, "textbook"), metrics(t, res, "fixed"), metrics(t, res, "fleet-50")
+	if textbook.Amplification < 3 || textbook.SuccessRate > 0.5 {
+		t.Errorf("textbook: %.2f calls per request, %.1f%% succeeded; want a runaway", textbook.Amplification, 100*textbook.SuccessRate)
+	}
+	if fixed.Amplification > 1.2 || fixed.SuccessRate < 0.85 {
+		t.Errorf("fixed: %.2f calls per request, %.1f%% succeeded; want it to hold", fixed.Amplification, 100*fixed.SuccessRate)
+	}
+	if fleet.SuccessRate >= fixed.SuccessRate || fleet.PeakPer1s <= fixed.PeakPer1s {
+		t.Errorf("the fleet of local budgets should do worse than one budget: %.1f%% vs %.1f%%, peak %v vs %v",
+			100*fleet.SuccessRate, 100*fixed.SuccessRate, fleet.PeakPer1s, fixed.PeakPer1s)
+	}
+	// The storm does not fade while the clients keep sending: the last
+	// minute is as bad as the second.
+	st := strategyResult(t, res, "textbook")
+	if late := successShare(t, st, 120, 180); late > 0.5 {
+		t.Errorf("textbook: %.1f%% succeeded in the last minute; the storm should persist", 100*late)
+	}
+	// Capacity added ends it, once there is enough: eight times the workers
+	// from 60 s on bring the offered load back to the bottom of the curve.
+	scaled := run(t, withPhase(sc, engine.Phase{Kind: "capacity", From: dur(t, "60s"), To: dur(t, "1h"), Workers: 400}))
+	if late := successShare(t, strategyResult(t, scaled, "textbook"), 120, 180); late < 0.95 {
+		t.Errorf("textbook with capacity added: %.1f%% succeeded in the last minute, want recovery", 100*late)
+	}
+}
+
+func TestStoryFailoverIncident(t *testing.T) {
+	sc := builtin(t, "failover-incident")
+	res := run(t, sc)
+	every := strategyResult(t, res, "every-layer")
+	// The failover ends at 30 s; the incident does not.
+	if s := successShare(t, every, 40, 110); s > 0.05 {
+		t.Errorf("every layer retrying: %.1f%% succeeded from 40 s to 110 s; the storm should outlive the failover", 100*s)
+	}
+	for _, name := range []string{"one-layer", "budget"} {
+		if s := successShare(t, strategyResult(t, res, name), 40, 110); s < 0.99 {
+			t.Errorf("%s: %.1f%% succeeded from 40 s to 110 s, want a quick recovery", name, 100*s)
+		}
+	}
+	// Without the failover the same traffic is healthy: the storm is
+	// metastable, kept alive by retries alone.
+	calm := *sc
+	calm.Dependency.Phases = nil
+	if m := metrics(t, run(t, &calm), "every-layer"); m.SuccessRate < 0.999 {
+		t.Errorf("without a failover: %.2f%% succeeded", 100*m.SuccessRate)
+	}
+	// Capacity added ends it.
+	scaled := run(t, withPhase(sc, engine.Phase{Kind: "capacity", From: dur(t, "60s"), To: dur(t, "1h"), Workers: 40}))
+	if s := successShare(t, strategyResult(t, scaled, "every-layer"), 75, 120); s < 0.99 {
+		t.Errorf("with capacity added at 60 s: %.1f%% succeeded from 75 s, want recovery", 100*s)
+	}
+	// Load removed ends it: with no user requests after 60 s, the database
+	// drains and is idle well before the run ends.
+	short := *sc
+	short.Workload.Duration = dur(t, "60s")
+	st := strategyResult(t, run(t, &short), "every-layer")
+	if n := len(st.Series.QueueLength); n == 0 || st.Series.QueueLength[n-1] != 0 || st.Metrics.SettleS > 100 {
+		t.Errorf("with the load removed at 60 s the storm should end: settled at %v s", st.Metrics.SettleS)
+	}
+}
+
+func TestStoryMetadataStorm(t *testing.T) {
+	sc := builtin(t, "metadata-storm")
+	res := run(t, sc)
+	servers := strategyResult(t, res, "storage-servers")
+	if s := successShare(t, servers, 30, 60); s > 0.2 {
+		t.Errorf("storage servers: %.1f%% succeeded from 30 s to 60 s; the storm should outlive the 5 s disruption", 100*s)
+	}
+	if s := successShare(t, servers, 75, 120); s < 0.99 {
+		t.Errorf("storage servers: %.1f%% succeeded after the pause and the added capacity, want recovery", 100*s)
+	}
+	if servers.Metrics.WastedWork < servers.Metrics.Succeeded/10 {
+		t.Errorf("the storm should be made of wasted work: %v served after their caller left", servers.Metrics.WastedWork)
+	}
+	if s := successShare(t, strategyResult(t, res, "retry-at-once"), 30, 60); s < 0.99 {
+		t.Errorf("retrying at once builds no backlog: %.1f%% succeeded from 30 s to 60 s", 100*s)
+	}
+	// Without the remedy the storm lasts to the end; without the trigger there is none.
+	unremedied := *sc
+	unremedied.Dependency.Phases = sc.Dependency.Phases[:1]
+	if s := successShare(t, strategyResult(t, run(t, &unremedied), "storage-servers"), 75, 120); s > 0.2 {
+		t.Errorf("without the remedy: %.1f%% succeeded from 75 s, the storm should persist", 100*s)
+	}
+	// Of the remedy, the pause alone ends the storm; twice the capacity alone does not.
+	pauseOnly := *sc
+	pauseOnly.Dependency.Phases = sc.Dependency.Phases[:2]
+	if s := successShare(t, strategyResult(t, run(t, &pauseOnly), "storage-servers"), 75, 120); s < 0.99 {
+		t.Errorf("with the pause alone: %.1f%% succeeded from 75 s, want recovery", 100*s)
+	}
+	capacityOnly := *sc
+	capacityOnly.Dependency.Phases = []engine.Phase{sc.Dependency.Phases[0], sc.Dependency.Phases[2]}
+	if s := successShare(t, strategyResult(t, run(t, &capacityOnly), "storage-servers"), 75, 120); s > 0.2 {
+		t.Errorf("with twice the capacity alone: %.1f%% succeeded from 75 s; the storm should persist", 100*s)
+	}
+	untriggered := *sc
+	untriggered.Dependency.Phases = nil
+	if m := metrics(t, run(t, &untriggered), "storage-servers"); m.SuccessRate < 0.999 {
+		t.Errorf("without the disruption: %.2f%% succeeded", 100*m.SuccessRate)
+	}
+}
+
+func TestStoryTimeBudget(t *testing.T) {
+	sc := builtin(t, "time-budget")
+	ws := strings.Join(engine.Warnings(sc), "\n")
+	if !strings.Contains(ws, `"cut": worst case 11.5s (4 attempts × 2s + 3.5s of waits) exceeds its deadline 10s`) || strings.Contains(ws, `"fits"`) {
+		t.Errorf("warnings:\n%s\nwant one for \"cut\" (11.5 s) and none for \"fits\"", ws)
+	}
+	res := run(t, sc)
+	for _, st := range res.Strategies {
+		if st.Metrics.LatencyMaxms > 10000 {
+			t.Errorf("%s: an operation took %v ms, past its 10 s deadline", st.Name, st.Metrics.LatencyMaxms)
+		}
+	}
+}
+
+func TestStorySDKDoubleRetry(t *testing.T) {
+	res := run(t, builtin(t, "sdk-double-retry"))
+	sdk, app := metrics(t, res, "sdk-only"), metrics(t, res, "app-loop")
+	if sdk.DependencyCalls != 6 || app.DependencyCalls != 30 {
+		t.Errorf("requests: %v and %v, want 6 and 30", sdk.DependencyCalls, app.DependencyCalls)
+	}
+	if s := sdk.LatencyMaxms / 1000; s < 20 || s > 32 {
+		t.Errorf("the SDK alone took %.1f s, want about 26", s)
+	}
+	if s := app.LatencyMaxms / 1000; s < 100 || s > 160 {
+		t.Errorf("the loop took %.1f s, want about 2 minutes", s)
+	}
+}
+
+func TestStoryDeadLetters(t *testing.T) {
+	res := run(t, builtin(t, "dead-letters"))
+	ten, five := metrics(t, res, "max-10"), metrics(t, res, "storage-5")
+	for name, m := range map[string]engine.Metrics{"max-10": ten, "storage-5": five} {
+		if m.DeadLettered != m.Failed || m.DeadLetteredUnread == 0 || m.DeadLetteredPerm == 0 {
+			t.Errorf("%s: %v dead-lettered (%v unreadable, %v non-transient) of %v failed; every failure goes to the DLQ by its reason",
+				name, m.DeadLettered, m.DeadLetteredUnread, m.DeadLetteredPerm, m.Failed)
+		}
+	}
+	if ten.DeadLetteredAttempts != 0 || five.DeadLetteredAttempts == 0 {
+		t.Errorf("out of deliveries: %v with 10 and capped backoff, %v with 5 at once; the outage outlasts only the second", ten.DeadLetteredAttempts, five.DeadLetteredAttempts)
+	}
+}
+
+func TestStoryIdempotencyKeys(t *testing.T) {
+	res := run(t, builtin(t, "idempotency-keys"))
+	none, noKey, key := metrics(t, res, "no-retry"), metrics(t, res, "retry-no-key"), metrics(t, res, "with-key")
+	if noKey.Duplicates == 0 || key.Duplicates != 0 || none.Duplicates != 0 {
+		t.Errorf("duplicates: no retry %v, retries without a key %v, with a key %v; want 0, some, 0", none.Duplicates, noKey.Duplicates, key.Duplicates)
+	}
+	if key.SuccessRate <= none.SuccessRate {
+		t.Errorf("retrying with a key should still help: %.3f against %.3f", key.SuccessRate, none.SuccessRate)
+	}
+}
+
+func TestStoryLoadShedding(t *testing.T) {
+	res := run(t, builtin(t, "load-shedding-goodput"))
+	var goodput, wasted []float64
+	for _, pt := range res.Sweep {
+		goodput = append(goodput, pt.Strategies[0].Metrics.GoodputPerS)
+		wasted = append(wasted, pt.Strategies[0].Metrics.WastedWork)
+	}
+	if goodput[0] > 10 || goodput[len(goodput)-1] < 90 {
+		t.Errorf("goodput by queue capacity %v: want near 0 when queueing everything, near the capacity of 100/s when shedding early", goodput)
+	}
+	if !slices.IsSortedFunc(wasted, func(a, b float64) int { return -cmpFloat(a, b) }) {
+		t.Errorf("wasted work should fall as the queue shortens: %v", wasted)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func TestStoryBrookerContention(t *testing.T) {
+	res := run(t, builtin(t, "brooker-contention"))
+	plain := metrics(t, res, "no-jitter")
+	for _, name := range []string{"full", "equal", "decorrelated"} {
+		m := metrics(t, res, name)
+		if m.DependencyCalls > plain.DependencyCalls/4 || m.SettleS > plain.SettleS/10 {
+			t.Errorf("%s: %v calls in %v s; plain backoff %v calls in %v s should do far more work and finish far later",
+				name, m.DependencyCalls, m.SettleS, plain.DependencyCalls, plain.SettleS)
+		}
+	}
+	if d, e := metrics(t, res, "decorrelated"), metrics(t, res, "equal"); d.SettleS >= e.SettleS {
+		t.Errorf("decorrelated jitter should finish sooner than equal jitter: %v s against %v s", d.SettleS, e.SettleS)
+	}
+}
