@@ -81,7 +81,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	runs := fs.Int("runs", 0, "number of seeds (overrides the scenario's runs)")
 	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
 	format := fs.String("format", "table", "output format: table or json")
-	maxEvents := fs.Int64("max-events", 2_000_000_000, "refuse scenarios estimated above this many events (0: no limit)")
+	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	// Accept flags before and after the file name.
 	var file string
 	rest := args

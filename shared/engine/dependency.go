@@ -19,6 +19,9 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool) {
 	if retry {
 		s.bin(binRetries)
 	}
+	for k := range s.peaks {
+		s.peaks[k].add(s.now, retry)
+	}
 	d := &s.m.dep
 	if d.loadErrors {
 		s.loadTimes.push(s.now)
@@ -160,17 +163,27 @@ func (s *sim) served(rid int32) {
 func (s *sim) startNext() {
 	for s.frozen == 0 && s.busy < s.workers && s.queue.len() > 0 {
 		rid := s.queue.pop()
-		if s.m.dep.dropAbandoned {
-			r := &s.reqs[rid]
-			if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
-				s.c.dropped++
-				s.release(rid)
-				s.freeRequest(rid)
-				continue
-			}
+		if s.dropIfAbandoned(rid) {
+			continue
 		}
 		s.serve(rid)
 	}
+}
+
+// dropIfAbandoned drops a request whose caller has given up, when the
+// dependency is set to, and reports whether it did.
+func (s *sim) dropIfAbandoned(rid int32) bool {
+	if !s.m.dep.dropAbandoned {
+		return false
+	}
+	r := &s.reqs[rid]
+	if c := &s.calls[r.call]; c.gen == r.gen && c.inflight {
+		return false
+	}
+	s.c.dropped++
+	s.release(rid)
+	s.freeRequest(rid)
+	return true
 }
 
 // respond answers a request without queueing it, at once or after a latency.
@@ -215,7 +228,11 @@ func (s *sim) phaseChange(i int) {
 			}
 		} else {
 			for s.held.len() > 0 {
-				s.admit(s.held.pop())
+				rid := s.held.pop()
+				if s.dropIfAbandoned(rid) {
+					continue
+				}
+				s.admit(rid)
 			}
 		}
 	case "outage":

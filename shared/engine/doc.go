@@ -36,7 +36,9 @@
 // does so for a share of calls; "capacity" changes the number of workers (work
 // in service finishes; no new work starts beyond the new number); "latency"
 // multiplies service times of work started during it; "freeze" holds every
-// arriving call and pauses work in service, then at its end either answers the
+// arriving call that gets past the error checks below (random, phase and
+// load-dependent errors still answer at once) and pauses work in service,
+// then at its end either answers the
 // whole backlog (queued and held) with its status or serves it, held calls
 // passing admission again in arrival order (served, queued, or refused when
 // the queue is full). Load-dependent errors fail a call with the probability
@@ -87,7 +89,9 @@
 // per instance (client i uses instance i mod instances). A token bucket loses
 // failure_cost on every attempt that fails with an outcome the policy retries
 // and gains token_ratio on every success; a retry is allowed while tokens >
-// threshold. A ratio budget counts first attempts and granted retries (since
+// threshold (0 means max_tokens/2: write a small positive threshold to allow
+// retries down to an empty bucket). A ratio budget counts first attempts and
+// granted retries (since
 // the start, or over a sliding window) and grants a retry only if, with it,
 // retries ≤ ratio × first attempts + min_per_second × window.
 //
@@ -108,8 +112,10 @@
 // # What the result reports
 //
 // Counts of attempts, first attempts and retries are at the client (level 0);
-// dependency_calls and amplification (calls per operation) are at the
-// dependency; retries_denied and fast_failed are summed over levels. Peaks are
+// layer_attempts gives the attempts of every level, client first, when a
+// strategy has layers; dependency_calls and amplification (calls per
+// operation) are at the dependency; retries_denied and fast_failed are summed
+// over levels. Peaks are
 // the most calls reaching the dependency in a window of 10 ms, 100 ms, 1 s (and
 // any report.peak_resolutions), windows aligned at t = 0; retry peaks count
 // only calls that a retry at some level led to.
@@ -118,11 +124,13 @@
 // included, and separately over successful ones (success_latency_*). An
 // operation is affected when it starts in [affected_from, affected_to), by
 // default the span of the dependency's phases. Recovery is measured after the
-// end of the last phase: recovery_s is the time from then until the success
-// rate of operations starting in every 1 s window (stepped by 100 ms) stays at
-// or above 99% to the end; recovered is 0 when that never happened (and
-// recovery_s then runs to the last operation). Without phases, or without
-// operations after them, recovery_s is 0. Goodput is successful operations per
+// fault ends: report.recovery_from, by default the end of the last phase that
+// harms the dependency (a phase adding workers or speeding service is a
+// remedy). recovery_s is the time from then until the success rate of
+// operations starting in every 1 s window (stepped by 100 ms) stays at or
+// above 99% to the end; recovered is 0 when that never happened (and
+// recovery_s then runs to the last operation). Without a fault recovery_s is 0
+// and recovered 1; with no operation starting after the fault, both are 0. Goodput is successful operations per
 // second of the workload's duration (or of the run, if longer).
 //
 // With several runs, metrics are means over runs and spread gives each

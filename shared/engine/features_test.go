@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -290,18 +291,10 @@ func TestCostLimitAndCancellation(t *testing.T) {
 	if !errors.Is(err, ErrStopped) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want a stop by the context", err)
 	}
-	// The event limit stops a run that the estimate let through: closed-loop
-	// clients whose calls fail at once cycle far faster than the service time.
-	sc, err = Parse([]byte(`{"version": 1, "name": "spin",
-		"workload": {"clients": 100, "arrival": "closed", "think_time": "1ms", "duration": "60s"},
-		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1s"}, "queue_capacity": 0,
-			"phases": [{"kind": "outage", "from": "0s", "to": "60s"}]},
-		"strategies": [{"name": "s", "max_attempts": 1}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Run(context.Background(), sc, Options{MaxEvents: Estimate(sc)})
-	if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "limit") {
+	// A simulation stops at its event limit whatever the estimate said.
+	m := compile(sc)
+	sim := newSim(context.Background(), m, &m.strategies[0], 1, 100_000)
+	if err := sim.run(); !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "100000 events") {
 		t.Fatalf("err = %v, want a stop at the event limit", err)
 	}
 }
@@ -343,5 +336,83 @@ func TestLoadErrorsScaleWithCapacity(t *testing.T) {
 	}
 	if f := 1 - m.SuccessRate; f < 0.15 {
 		t.Errorf("over the whole run (half at 27%%, half at 10%%) the failure rate %.3f is too low", f)
+	}
+}
+
+func TestLongVirtualTimeStaysSmall(t *testing.T) {
+	// 100 attempts a day apart: 99 days of virtual time. The bins coarsen
+	// instead of growing (they once took gigabytes), and the 10 ms peak
+	// stays exact.
+	res := mustRun(t, `{"version": 1, "name": "slow consumer",
+		"workload": {"clients": 3, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0, "error_rate": 1},
+		"strategies": [{"name": "daily", "max_attempts": 100, "backoff": {"kind": "constant", "base": "24h"}}]}`)
+	st := res.Strategies[0]
+	if st.Metrics.DependencyCalls != 300 || st.Metrics.PeakPer10ms != 3 || st.Metrics.SettleS != 99*86400 {
+		t.Errorf("calls %v, 10 ms peak %v, settled at %v s; want 300, 3, %d", st.Metrics.DependencyCalls, st.Metrics.PeakPer10ms, st.Metrics.SettleS, 99*86400)
+	}
+	if n := len(st.Series.Attempts); n > 600 || n < 100 {
+		t.Errorf("%d series buckets, want at most 600", n)
+	}
+	var total int32
+	for _, v := range st.Series.Attempts {
+		total += v
+	}
+	if total != 300 {
+		t.Errorf("the series holds %d calls, want 300", total)
+	}
+}
+
+func TestEstimateCountsSweepsAndFastClosedLoops(t *testing.T) {
+	base := `{"version": 1, "name": "est",
+		"workload": {"clients": 10, "arrival": "closed", "think_time": "10ms", "duration": "100s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10s"}, "queue_capacity": 0},
+		"strategies": [{"name": "s", "max_attempts": 2}]SWEEP}`
+	sc, err := Parse([]byte(strings.Replace(base, "SWEEP", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 10 clients × 100 s / 10 ms think time, whatever the service time.
+	if got := Estimate(sc); got < 100_000*2*3 {
+		t.Errorf("closed loop estimated at %d events; a failing client cycles every think time", got)
+	}
+	swept, err := Parse([]byte(strings.Replace(base, "SWEEP", `, "sweep": {"path": "strategies[0].max_attempts", "values": [1, 100]}`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, one := Estimate(swept), Estimate(sc); got < 50*one {
+		t.Errorf("a sweep to 100 attempts estimated at %d, no more than the base scenario's %d", got, one)
+	}
+}
+
+func TestAnswerAtTheTimeoutInstantIsInTime(t *testing.T) {
+	for _, limit := range []string{`"attempt_timeout": "40ms"`, `"deadline": "40ms"`, `"attempt_timeout": "40ms", "deadline": "40ms"`} {
+		res := mustRun(t, `{"version": 1, "name": "tie",
+			"workload": {"clients": 5, "arrival": "burst"},
+			"dependency": {"workers": 5, "service_time": {"kind": "constant", "mean": "40ms"}, "queue_capacity": 0},
+			"strategies": [{"name": "s", "max_attempts": 1, `+limit+`}]}`)
+		if m := res.Strategies[0].Metrics; m.Succeeded != 5 || m.WastedWork != 0 {
+			t.Errorf("%s: %v of 5 succeeded, %v wasted; an answer at the limit's instant is in time", limit, m.Succeeded, m.WastedWork)
+		}
+	}
+}
+
+func TestStaleTrialDoesNotDecideALaterRound(t *testing.T) {
+	// Two trials per half-open round. Round 1 (1.0 s): T1 succeeds slowly
+	// (at 3.5 s), T2 fails at 1.1 s and reopens. Round 2 (2.1 s): T3 succeeds
+	// at 4.6 s, T4 fails at 5.2 s. T1's late success belongs to round 1: it
+	// must not help close round 2, and T4's failure must reopen the breaker.
+	res := mustRun(t, `{"version": 1, "name": "stale trial",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "8s"},
+		"dependency": {"workers": 100, "service_time": {"kind": "constant", "mean": "2.5s"}, "queue_capacity": 0,
+			"phases": [{"kind": "outage", "from": "0s", "to": "50ms"}, {"kind": "outage", "from": "1050ms", "to": "1150ms"},
+				{"kind": "outage", "from": "2150ms", "to": "2250ms", "latency": "3s"}]},
+		"strategies": [{"name": "s", "max_attempts": 1, "breaker": {"kind": "consecutive", "failures": 1, "break": "1s", "half_open_calls": 2}}]}`)
+	var got []string
+	for _, tr := range res.Strategies[0].Transitions {
+		got = append(got, fmt.Sprintf("%.1f %s", tr.AtS, tr.To))
+	}
+	if s := strings.Join(got, ","); !strings.HasPrefix(s, "0.0 open,1.0 half_open,1.1 open,2.1 half_open,5.2 open") {
+		t.Errorf("transitions %s; want round 2 decided by T4's failure at 5.2 s", s)
 	}
 }

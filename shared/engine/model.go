@@ -200,7 +200,13 @@ func compile(sc *Scenario) *model {
 			pm.status = 503
 		}
 		m.dep.phases = append(m.dep.phases, pm)
-		m.faultEnd = max(m.faultEnd, pm.to)
+		harms := ph.Kind != "capacity" && ph.Kind != "latency" || ph.Kind == "capacity" && ph.Workers < d.Workers || ph.Kind == "latency" && ph.Factor > 1
+		if harms {
+			m.faultEnd = max(m.faultEnd, pm.to)
+		}
+	}
+	if rf := sc.Report.RecoveryFrom; rf != nil {
+		m.faultEnd = int64(*rf)
 	}
 
 	for _, st := range sc.Strategies {

@@ -35,10 +35,15 @@ type eventQueue struct {
 
 func (q *eventQueue) len() int { return len(q.h) }
 
-// push schedules an event of a kind at a time.
+// push schedules an event of a kind at a time. Timeouts go after every other
+// event of the same instant, so that an answer at the very instant of a
+// deadline is in time, as it is for attempt timeouts (see sim.run).
 func (q *eventQueue) push(at int64, kind uint8, id int32, gen uint32) {
 	q.seq++
 	e := event{at: at, seq: q.seq<<8 | uint64(kind), id: id, gen: gen}
+	if kind == evTimeout {
+		e.seq |= 1 << 63
+	}
 	q.h = append(q.h, e)
 	h := q.h
 	i := len(h) - 1

@@ -43,12 +43,15 @@ type SweepPoint struct {
 // over the runs and Spread holds each metric's minimum and maximum; the
 // series and breaker transitions are those of the first run.
 type StrategyResult struct {
-	Name        string            `json:"name"`
-	Metrics     Metrics           `json:"metrics"`
-	Spread      map[string]MinMax `json:"spread,omitempty"`
-	Peaks       []Peak            `json:"peaks,omitempty"`
-	Transitions []Transition      `json:"breaker_transitions,omitempty"`
-	Series      *Series           `json:"series,omitempty"`
+	Name    string            `json:"name"`
+	Metrics Metrics           `json:"metrics"`
+	Spread  map[string]MinMax `json:"spread,omitempty"`
+	Peaks   []Peak            `json:"peaks,omitempty"`
+	// LayerAttempts are the attempts made at each level, the client first,
+	// when the strategy has layers.
+	LayerAttempts []float64    `json:"layer_attempts,omitempty"`
+	Transitions   []Transition `json:"breaker_transitions,omitempty"`
+	Series        *Series      `json:"series,omitempty"`
 }
 
 // MinMax is the range of a metric over runs.
@@ -180,11 +183,14 @@ func (m *Metrics) Metric(name string) (float64, bool) {
 
 // runOutput is what one strategy on one seed produced.
 type runOutput struct {
-	metrics     Metrics
-	peaks       []Peak
-	bins        *[numBins][]int32
-	nbins       int
-	transitions []transition
+	metrics      Metrics
+	levels       []int64
+	peaks        []Peak
+	bins         *[numBins][]int32
+	nbins        int
+	base         int64 // the bins' width
+	transitions  []transition
+	outerBreaker int // the outermost level with a breaker, -1 if none
 }
 
 // output measures a finished run.
@@ -212,11 +218,11 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.Amplification = ratio(x.DependencyCalls, n)
 	x.Rejections = float64(c.rejections)
 
-	calls, retries := c.bins[binCalls][:nb], c.bins[binRetries][:nb]
 	var peaks []Peak
-	for _, r := range m.resolutions {
-		k := int(r / m.base)
-		peaks = append(peaks, Peak{ResolutionMS: ms(r), Attempts: float64(peakOf(calls, k)), Retries: float64(peakOf(retries, k))})
+	for i := range s.peaks {
+		p := &s.peaks[i]
+		p.flush()
+		peaks = append(peaks, Peak{ResolutionMS: ms(p.res), Attempts: float64(p.bestCalls), Retries: float64(p.bestRetries)})
 	}
 	x.PeakPer10ms, x.RetryPeakPer10ms = peaks[0].Attempts, peaks[0].Retries
 	x.PeakPer100ms, x.RetryPeakPer100ms = peaks[1].Attempts, peaks[1].Retries
@@ -250,7 +256,12 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.GaveUpUnreadable = float64(g[reasonUnreadable])
 	x.Events = float64(s.events)
 
-	out := runOutput{metrics: x, peaks: peaks[3:], transitions: c.transitions, nbins: nb}
+	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1}
+	for l := len(s.st.levels) - 1; l >= 0; l-- {
+		if s.st.levels[l].breaker != nil {
+			out.outerBreaker = l
+		}
+	}
 	if keepSeries {
 		out.bins = &c.bins
 	}
@@ -264,10 +275,14 @@ const recoveryStep = int64(100 * time.Millisecond)
 // rate of operations started in every 1 s window from then on (stepped by
 // 100 ms) stays at or above 99%, and whether that happened before the last
 // operation started. total and ok count operations by start, per step after
-// the fault. Without a fault, or without operations after it, recovery is 0.
+// the fault. Without a fault recovery is 0 and recovered 1; without
+// operations after it, it cannot be measured: 0 and 0.
 func recovery(m *model, total, ok []int32) (sec, recovered float64) {
 	if m.faultEnd == 0 {
 		return 0, 1
+	}
+	if len(total) == 0 {
+		return 0, 0
 	}
 	const window = 10 // steps in 1 s
 	// Walk back from the end: find the earliest step from which no window fails.
@@ -287,19 +302,6 @@ func recovery(m *model, total, ok []int32) (sec, recovered float64) {
 		return round3(float64(int64(len(total))*recoveryStep) / 1e9), 0
 	}
 	return round3(float64(int64(from)*recoveryStep) / 1e9), 1
-}
-
-// peakOf returns the largest sum of k consecutive bins aligned at 0.
-func peakOf(bins []int32, k int) int32 {
-	var best int32
-	for i := 0; i < len(bins); i += k {
-		var sum int32
-		for _, v := range bins[i:min(i+k, len(bins))] {
-			sum += v
-		}
-		best = max(best, sum)
-	}
-	return best
 }
 
 // percentiles returns the 50th, 95th and 99th percentiles (nearest rank) and
@@ -403,7 +405,7 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 var stateNames = [...]string{"closed", "half_open", "open"}
 
 // summarize turns the outputs of one strategy over all runs into its result.
-func summarize(m *model, name string, runs []runOutput, bucket int64, nbins int, withSeries bool) StrategyResult {
+func summarize(m *model, name string, runs []runOutput, bucket, span int64, withSeries bool) StrategyResult {
 	sr := StrategyResult{Name: name}
 	first := runs[0]
 	if len(runs) == 1 {
@@ -431,6 +433,15 @@ func summarize(m *model, name string, runs []runOutput, bucket int64, nbins int,
 			sr.Peaks = append(sr.Peaks, Peak{p.ResolutionMS, round6(a / float64(len(runs))), round6(b / float64(len(runs)))})
 		}
 	}
+	if len(first.levels) > 1 {
+		for l := range first.levels {
+			var sum float64
+			for _, r := range runs {
+				sum += float64(r.levels[l])
+			}
+			sr.LayerAttempts = append(sr.LayerAttempts, round6(sum/float64(len(runs))))
+		}
+	}
 	for _, t := range first.transitions {
 		if len(sr.Transitions) == 1000 {
 			break
@@ -438,32 +449,32 @@ func summarize(m *model, name string, runs []runOutput, bucket int64, nbins int,
 		sr.Transitions = append(sr.Transitions, Transition{AtS: round6(float64(t.at) / 1e9), Layer: int(t.level), From: stateNames[t.from], To: stateNames[t.to]})
 	}
 	if withSeries && first.bins != nil {
-		sr.Series = buildSeries(m, &first, bucket, nbins)
+		sr.Series = buildSeries(&first, m.resolutions, bucket, span)
 	}
 	return sr
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
-// chooseBucket picks a 1-2-5 bucket width giving at most 600 buckets over
-// nbins base bins, unless the scenario set one.
-func chooseBucket(m *model, nbins int) int64 {
+// chooseBucket picks a 1-2-5 bucket width giving at most 600 buckets over a
+// span of virtual time, unless the scenario set one. The bucket is a multiple
+// of base, the coarsest bin width of the runs.
+func chooseBucket(m *model, span, base int64) int64 {
 	if m.seriesBucket > 0 {
-		return m.seriesBucket
+		return (m.seriesBucket + base - 1) / base * base
 	}
-	span := int64(nbins) * m.base
 	for _, b := range []int64{10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 300000, 600000, 1800000, 3600000} {
 		b *= int64(time.Millisecond)
-		if b%m.base == 0 && (span+b-1)/b <= 600 {
+		if b%base == 0 && (span+b-1)/b <= 600 {
 			return b
 		}
 	}
-	return int64(time.Hour)
+	return max(1, (span/600+base-1)/base) * base
 }
 
-func buildSeries(m *model, r *runOutput, bucket int64, nbins int) *Series {
-	k := int(bucket / m.base)
-	n := (nbins + k - 1) / k
+func buildSeries(r *runOutput, resolutions []int64, bucket, span int64) *Series {
+	k := int(bucket / r.base)
+	n := int((span + bucket - 1) / bucket)
 	b := r.bins
 	sum := func(kind int) []int32 {
 		out := make([]int32, n)
@@ -474,16 +485,10 @@ func buildSeries(m *model, r *runOutput, bucket int64, nbins int) *Series {
 	}
 	peak := func(kind int) []int32 {
 		out := make([]int32, n)
-		var last int32
-		for i := range n * k {
-			if i < r.nbins {
-				last = b[kind][i]
-			} else {
-				last = 0 // after the run ends nothing is queued or in flight
-			}
-			out[i/k] = max(out[i/k], last)
+		for i, v := range b[kind][:r.nbins] {
+			out[i/k] = max(out[i/k], v)
 		}
-		return out
+		return out // after the run ends nothing is queued or in flight
 	}
 	s := &Series{
 		BucketMS:    ms(bucket),
@@ -496,7 +501,7 @@ func buildSeries(m *model, r *runOutput, bucket int64, nbins int) *Series {
 		QueueLength: peak(binQueue),
 		InFlight:    peak(binInflight),
 	}
-	if outer := outermostBreaker(r.transitions); outer >= 0 {
+	if outer := r.outerBreaker; outer >= 0 {
 		s.BreakerState = make([]int8, n)
 		var state uint8
 		ti := 0
@@ -511,12 +516,12 @@ func buildSeries(m *model, r *runOutput, bucket int64, nbins int) *Series {
 			s.BreakerState[i] = int8(state)
 		}
 	}
-	for _, res := range m.resolutions {
-		k := int(res / m.base)
-		w := (nbins + k - 1) / k
-		if w > 20000 {
-			continue
+	for _, res := range resolutions {
+		w := (span + res - 1) / res
+		if res%r.base != 0 || w > 20000 {
+			continue // the run's bins are coarser than res, or the list too long
 		}
+		k := int(res / r.base)
 		f := FineSeries{ResolutionMS: ms(res), Attempts: make([]int32, w), Retries: make([]int32, w)}
 		for i := range r.nbins {
 			f.Attempts[i/k] += b[binCalls][i]
@@ -525,14 +530,4 @@ func buildSeries(m *model, r *runOutput, bucket int64, nbins int) *Series {
 		s.Fine = append(s.Fine, f)
 	}
 	return s
-}
-
-func outermostBreaker(ts []transition) int {
-	outer := -1
-	for _, t := range ts {
-		if outer < 0 || int(t.level) < outer {
-			outer = int(t.level)
-		}
-	}
-	return outer
 }

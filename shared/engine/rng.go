@@ -79,7 +79,7 @@ func ln(x float64) float64 {
 	c := lnCentre[j]
 	s := (m - c) / (m + c)
 	s2 := float64(s * s)
-	p := float64(float64(float64(float64(s2*(1.0/7))+1.0/5)*s2)+1.0/3)*s2 + 1
+	p := float64(float64(float64(float64(float64(s2*(1.0/7))+1.0/5)*s2)+1.0/3)*s2) + 1
 	return (lnTable[j] + float64(2*float64(s*p))) + float64(float64(exp)*ln2)
 }
 

@@ -88,10 +88,13 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 
 func runModel(ctx context.Context, m *model, opt Options, withSeries bool) ([]StrategyResult, int64, error) {
 	outs := make([][]runOutput, len(m.strategies))
-	var events int64
-	nbins := 0
+	var events, span int64
+	base := m.base
 	for ri, seed := range m.seeds {
 		for si := range m.strategies {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, fmt.Errorf("%w: %w", errStopped, err)
+			}
 			s := newSim(ctx, m, &m.strategies[si], seed, opt.MaxEvents)
 			if err := s.run(); err != nil {
 				return nil, 0, err
@@ -99,24 +102,37 @@ func runModel(ctx context.Context, m *model, opt Options, withSeries bool) ([]St
 			out := s.output(withSeries && ri == 0)
 			events += s.events
 			if ri == 0 {
-				nbins = max(nbins, out.nbins)
+				span = max(span, int64(out.nbins)*out.base)
+				base = max(base, out.base)
 			}
 			outs[si] = append(outs[si], out)
 		}
 	}
-	bucket := chooseBucket(m, nbins)
+	bucket := chooseBucket(m, span, base)
 	res := make([]StrategyResult, len(m.strategies))
 	for si := range m.strategies {
-		res[si] = summarize(m, m.strategies[si].name, outs[si], bucket, nbins, withSeries)
+		res[si] = summarize(m, m.strategies[si].name, outs[si], bucket, span, withSeries)
 	}
 	return res, events, nil
 }
 
 // Estimate returns the approximate number of events a run of the scenario
 // processes: operations × the product of every level's max attempts × 3
-// events per call × strategies × runs × sweep values, taking the costliest
-// strategy for all. It overestimates runs where few calls fail.
+// events per call × strategies × runs, summed over sweep values, taking the
+// costliest strategy for all. It overestimates runs where few calls fail.
 func Estimate(sc *Scenario) int64 {
+	if sc.Sweep != nil {
+		// Each value may change the cost: count each one.
+		var total int64
+		for i := range sc.Sweep.Values {
+			sub, err := sc.withValue(i)
+			if err != nil {
+				return math.MaxInt64 / 2
+			}
+			total = min(total+Estimate(sub), math.MaxInt64/2)
+		}
+		return total
+	}
 	ops := estimateOps(sc)
 	worst := 1.0
 	for _, st := range sc.Strategies {
@@ -127,11 +143,7 @@ func Estimate(sc *Scenario) int64 {
 		worst = max(worst, a)
 	}
 	runs := float64(max(len(sc.Seeds), sc.Runs, 1))
-	points := 1.0
-	if sc.Sweep != nil {
-		points = float64(max(len(sc.Sweep.Values), 1))
-	}
-	est := ops * worst * 3 * float64(max(len(sc.Strategies), 1)) * runs * points
+	est := ops * worst * 3 * float64(max(len(sc.Strategies), 1)) * runs
 	if est > math.MaxInt64/2 || math.IsNaN(est) {
 		return math.MaxInt64 / 2
 	}
@@ -146,9 +158,8 @@ func estimateOps(sc *Scenario) float64 {
 	case "burst":
 		ops = float64(w.Clients)
 	case "closed":
-		st := &sc.Dependency.ServiceTime
-		cycle := float64(w.ThinkTime) + float64(max(st.Mean, st.P50))
-		cycle = max(cycle, float64(time.Millisecond))
+		// A client whose calls fail at once cycles every think time.
+		cycle := max(float64(w.ThinkTime), float64(time.Millisecond))
 		ops = float64(w.Clients) * float64(w.Duration) / cycle
 	default:
 		rate := w.Rate

@@ -262,6 +262,11 @@ type Report struct {
 	// phases.
 	AffectedFrom *Duration `json:"affected_from,omitempty"`
 	AffectedTo   *Duration `json:"affected_to,omitempty"`
+	// RecoveryFrom is when the fault ends, for recovery_s. By default it is
+	// the end of the last phase that harms the dependency (a freeze, an
+	// outage, errors, slower service or fewer workers); a phase that adds
+	// workers is a remedy, not a fault.
+	RecoveryFrom *Duration `json:"recovery_from,omitempty"`
 	// PeakResolutions are the window sizes of the reported peaks, in addition
 	// to the fixed 10 ms, 100 ms and 1 s metrics.
 	PeakResolutions []Duration `json:"peak_resolutions,omitempty"`

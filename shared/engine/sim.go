@@ -87,8 +87,8 @@ type opState struct {
 	key      uint64 // client<<32 | the client's operation number: keys its draws
 	client   int32
 	depCalls uint32
-	applied  uint16
-	refs     uint16 // requests still at the dependency: the slot waits for them
+	applied  uint32
+	refs     uint32 // requests still at the dependency: the slot waits for them
 	flags    uint8
 	keyState uint8 // 0 no request holds the key, 1 one is in progress, 2 applied
 	done     bool
@@ -97,21 +97,22 @@ type opState struct {
 // A call is one invocation of one level's policy for one operation: its
 // attempts, its waits and its deadline.
 type call struct {
-	start     int64 // when the invocation began, for its deadline
-	prevWait  int64 // for decorrelated jitter
-	lastRA    int64 // Retry-After of the last answer
-	op        int32
-	parent    int32 // -1 at the client
-	child     int32 // the in-flight inner call, -1 if none or if the level calls the dependency
-	instance  int32
-	gen       uint32 // bumped whenever pending events or answers become stale
-	parentGen uint32 // the parent's gen when this call was made
-	attempts  uint16
-	level     uint8
-	retryPath bool // a retry at this or an outer level led here
-	inflight  bool
-	trial     bool // the current attempt is a half-open trial of the inside breaker
-	opTrial   bool // the invocation is a half-open trial of the outside breaker
+	start      int64 // when the invocation began, for its deadline
+	prevWait   int64 // for decorrelated jitter
+	lastRA     int64 // Retry-After of the last answer
+	op         int32
+	parent     int32 // -1 at the client
+	child      int32 // the in-flight inner call, -1 if none or if the level calls the dependency
+	instance   int32
+	gen        uint32 // bumped whenever pending events or answers become stale
+	parentGen  uint32 // the parent's gen when this call was made
+	attempts   uint16
+	level      uint8
+	retryPath  bool // a retry at this or an outer level led here
+	inflight   bool
+	trial      bool   // the current attempt is a half-open trial of the inside breaker
+	opTrial    bool   // the invocation is a half-open trial of the outside breaker
+	trialRound uint32 // the half-open round the trial belongs to
 }
 
 // A request is one call waiting at or served by the dependency.
@@ -141,6 +142,7 @@ type instance struct {
 	lastFails       int
 	trialsStarted   int
 	trialsOK        int
+	round           uint32 // half-open rounds so far
 	adTotal, adFail timeRing
 }
 
@@ -198,8 +200,10 @@ type sim struct {
 	loadTimes timeRing
 
 	c       counters
+	base    int64 // width of a bin: the model's, doubled each time the bins are coarsened
 	lastBin int   // the current bin
 	nextBin int64 // when the next bin starts
+	peaks   []peakTracker
 
 	// observe, when set (by tests), hears of every attempt starting, every
 	// call reaching the dependency and every operation ending.
@@ -213,6 +217,7 @@ type counters struct {
 	lat, okLat                                         []int64 // operation latencies
 	recTotal, recOK                                    []int32 // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
+	levelAttempts                                      []int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
 	gaveUp                                             [8]int64
 	deadLettered                                       [8]int64
@@ -269,6 +274,10 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 	s.rnd.seed = seed
 	s.workers = m.dep.workers
 	s.lastBin = -1
+	s.base = m.base
+	for _, r := range m.resolutions {
+		s.peaks = append(s.peaks, peakTracker{res: r})
+	}
 	s.clientOps = make([]int32, m.work.clients)
 	s.ops = make([]opState, 0, 256)
 	ops := int(min(estimateOps(m.sc)+16, 1<<22))
@@ -277,6 +286,7 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 	s.reqs = make([]request, 0, 1024)
 	s.q.h = make([]event, 0, 1024)
 	s.timeouts = make([]fifo[timer], len(st.levels))
+	s.c.levelAttempts = make([]int64, len(st.levels))
 	s.inst = make([][]instance, len(st.levels))
 	for i := range st.levels {
 		lv := &st.levels[i]
@@ -482,7 +492,7 @@ func (s *sim) invoke(id int32) {
 			s.settle(id, outBreakerOpen, reasonBreaker)
 			return
 		}
-		c.opTrial = trial
+		c.opTrial, c.trialRound = trial, s.inst[c.level][c.instance].round
 	}
 	s.attempt(id)
 }
@@ -501,7 +511,7 @@ func (s *sim) attempt(id int32) {
 			s.settle(id, outBreakerOpen, reasonBreaker)
 			return
 		}
-		c.trial = trial
+		c.trial, c.trialRound = trial, s.inst[c.level][c.instance].round
 	}
 	c.attempts++
 	retry := c.attempts > 1
@@ -515,6 +525,7 @@ func (s *sim) attempt(id int32) {
 			in.reqTimes.push(s.now)
 		}
 	}
+	s.c.levelAttempts[c.level]++
 	if c.level == 0 {
 		s.c.attempts++
 		if !retry {
@@ -570,11 +581,8 @@ func (s *sim) timeout(id int32) {
 // stay there, to be served as wasted work or dropped.
 func (s *sim) cancel(id int32) {
 	c := &s.calls[id]
-	if c.trial {
-		s.breakerRecord(c.level, c.instance, true, true)
-	}
-	if c.opTrial {
-		s.breakerRecord(c.level, c.instance, true, true)
+	if c.trial || c.opTrial {
+		s.breakerRecord(c.level, c.instance, true, true, c.trialRound)
 	}
 	if c.inflight && c.child >= 0 {
 		s.cancel(c.child)
@@ -590,7 +598,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	in := &s.inst[c.level][c.instance]
 	failed := out != outOK
 	if lv.breaker != nil && !lv.breakerOutside {
-		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.trial)
+		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.trial, c.trialRound)
 		c.trial = false
 	}
 	retryable := failed && lv.retries(out)
@@ -619,12 +627,11 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	case s.ops[c.op].flags&(opNonIdempotent|opKeyed) == opNonIdempotent && !lv.retryNonIdem:
 		s.settle(id, out, reasonNonIdempotent)
 		return
+	case lv.deadline > 0 && s.now >= c.start+lv.deadline:
+		s.settle(id, out, reasonDeadline) // the deadline cut the attempt short
+		return
 	case int(c.attempts) >= lv.maxAttempts:
 		s.settle(id, out, reasonAttempts)
-		return
-	}
-	if lv.deadline > 0 && s.now >= c.start+lv.deadline {
-		s.settle(id, out, reasonDeadline)
 		return
 	}
 	wait := s.backoff(id)
@@ -658,7 +665,7 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 	c := s.calls[id]
 	lv := &s.st.levels[c.level]
 	if lv.breaker != nil && lv.breakerOutside && out != outBreakerOpen {
-		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.opTrial)
+		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.opTrial, c.trialRound)
 	}
 	s.freeCall(id)
 	if c.parent < 0 {
@@ -815,6 +822,7 @@ func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
 		}
 		s.breakerTo(level, inst, brHalfOpen)
 		in.trialsStarted, in.trialsOK = 0, 0
+		in.round++
 	}
 	if in.trialsStarted < lv.halfOpenCalls {
 		in.trialsStarted++
@@ -823,13 +831,16 @@ func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
 	return false, false
 }
 
-// breakerRecord feeds an outcome to a breaker. Outcomes of calls that started
-// while the breaker was not closed, other than trials, are ignored.
-func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool) {
+// breakerRecord feeds an outcome to a breaker. Outcomes arriving while it is
+// not closed count only if they are trials of the current half-open round.
+func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round uint32) {
 	lv := &s.st.levels[level]
 	br := lv.breaker
 	in := &s.inst[level][inst]
 	switch {
+	case trial && round != in.round:
+		// A trial of an earlier half-open round that outlived it: its
+		// outcome decides nothing now.
 	case trial && in.brState == brHalfOpen:
 		if failed {
 			s.breakerOpen(level, inst)
@@ -906,8 +917,12 @@ func (s *sim) breakerTo(level uint8, inst int32, to uint8) {
 // (checked by the caller, so that the common case costs no call), carrying the queue and in-flight
 // levels into the bins that no event touched.
 func (s *sim) tick() {
-	i := int(s.now / s.m.base)
-	s.nextBin = int64(i+1) * s.m.base
+	i := int(s.now / s.base)
+	for i >= maxBins {
+		s.coarsen()
+		i = int(s.now / s.base)
+	}
+	s.nextBin = int64(i+1) * s.base
 	b := &s.c.bins
 	if i >= len(b[0]) {
 		n := max(2*len(b[0]), i+1, 256)
@@ -920,6 +935,57 @@ func (s *sim) tick() {
 		b[binQueue][j], b[binInflight][j] = q, f
 	}
 	s.lastBin = i
+}
+
+// maxBins bounds the bins of a run: a long run gets coarser bins, not more
+// memory. Peaks do not depend on them (see peakTracker).
+const maxBins = 1 << 16
+
+// coarsen halves the bins' resolution, merging neighbours: counts add up,
+// levels keep their maximum.
+func (s *sim) coarsen() {
+	n := (s.lastBin + 2) / 2
+	for k := range s.c.bins {
+		b := s.c.bins[k]
+		for j := range n {
+			a, c := b[2*j], int32(0)
+			if 2*j+1 <= s.lastBin {
+				c = b[2*j+1]
+			}
+			if k == binQueue || k == binInflight {
+				b[j] = max(a, c)
+			} else {
+				b[j] = a + c
+			}
+		}
+		clear(b[n:])
+	}
+	s.lastBin = n - 1
+	s.base *= 2
+}
+
+// A peakTracker finds the most calls in any window of res aligned at 0, as
+// the calls come, without keeping them.
+type peakTracker struct {
+	res, end               int64 // resolution; end of the current window
+	calls, retries         int32 // in the current window
+	bestCalls, bestRetries int32
+}
+
+func (p *peakTracker) add(now int64, retry bool) {
+	if now >= p.end {
+		p.flush()
+		p.end = (now/p.res + 1) * p.res
+	}
+	p.calls++
+	if retry {
+		p.retries++
+	}
+}
+
+func (p *peakTracker) flush() {
+	p.bestCalls, p.bestRetries = max(p.bestCalls, p.calls), max(p.bestRetries, p.retries)
+	p.calls, p.retries = 0, 0
 }
 
 // bin counts one in counter k at s.now.

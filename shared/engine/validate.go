@@ -512,17 +512,20 @@ func (v *validator) report(sc *Scenario) {
 	} else if r.AffectedFrom != nil && *r.AffectedTo <= *r.AffectedFrom {
 		v.add("report.affected_to", *r.AffectedTo, "is not after affected_from %s", *r.AffectedFrom)
 	}
+	if r.RecoveryFrom != nil {
+		v.span("report.recovery_from", *r.RecoveryFrom, true)
+	}
 	if len(r.PeakResolutions) > 5 {
 		v.add("report.peak_resolutions", nil, "lists %d resolutions; at most 5 are allowed", len(r.PeakResolutions))
 	}
 	for i, d := range r.PeakResolutions {
 		p := fmt.Sprintf("report.peak_resolutions[%d]", i)
-		if d < Duration(time.Millisecond) || d > Duration(time.Hour) {
-			v.add(p, d, "is out of range 1ms..1h")
+		if d < Duration(time.Millisecond) || d > Duration(time.Hour) || d%Duration(time.Millisecond) != 0 {
+			v.add(p, d, "is not a whole number of milliseconds in 1ms..1h")
 		}
 	}
-	if r.SeriesBucket != 0 && (r.SeriesBucket < Duration(time.Millisecond) || r.SeriesBucket > Duration(time.Hour)) {
-		v.add("report.series_bucket", r.SeriesBucket, "is out of range 1ms..1h")
+	if r.SeriesBucket != 0 && (r.SeriesBucket < Duration(time.Millisecond) || r.SeriesBucket > Duration(time.Hour) || r.SeriesBucket%Duration(time.Millisecond) != 0) {
+		v.add("report.series_bucket", r.SeriesBucket, "is not a whole number of milliseconds in 1ms..1h")
 	}
 }
 
