@@ -42,9 +42,10 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./shared/engine/
 
-# golden rewrites the engine's golden results after an intended change.
+# golden rewrites the golden results and the generated catalogue after an
+# intended change; review the diff before committing it.
 golden:
-	$(GO) test ./shared/engine/ -run TestGolden -update
+	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update
 
 clean:
 	rm -rf bin

@@ -85,3 +85,32 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestListPresetsAndBuiltins(t *testing.T) {
+	code, out, _ := run(t, "", "list")
+	if code != 0 || !strings.HasPrefix(out, "e03b-synchronized-recovery") || strings.Count(out, "\n") != 17 {
+		t.Errorf("list: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "", "presets")
+	if code != 0 || !strings.Contains(out, "ms-standard-resilience\n") || !strings.Contains(out, "differs:") {
+		t.Errorf("presets: exit %d\n%s", code, out)
+	}
+	code, out, errs := run(t, "", "run", "layered-retries", "--format", "json")
+	if code != 0 {
+		t.Fatalf("run a built-in: exit %d: %s", code, errs)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Strategies[0].Metrics.Amplification != 27 {
+		t.Errorf("run layered-retries: %v, amplification %v", err, res.Strategies[0].Metrics.Amplification)
+	}
+	code, _, errs = run(t, "", "run", "no-such-slug")
+	if code != 1 || !strings.Contains(errs, "not the slug of a built-in") {
+		t.Errorf("unknown slug: exit %d, %q", code, errs)
+	}
+	preset := `{"version": 1, "name": "p", "workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0},
+		"strategies": [{"name": "azure", "preset": "azure-sdk", "max_attempts": 2}]}`
+	if code, _, errs := run(t, preset, "run", "-"); code != 0 {
+		t.Errorf("a scenario with a preset: exit %d: %s", code, errs)
+	}
+}
