@@ -192,19 +192,27 @@ func writeTable(w io.Writer, res *engine.Result) {
 	} else {
 		metricTable(w, res.Strategies)
 	}
-	for _, st := range res.Strategies {
-		if len(st.Transitions) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "\nbreaker transitions of %s (first run):\n", st.Name)
-		for _, t := range st.Transitions {
-			fmt.Fprintf(w, "  %8.3fs  layer %d  %s -> %s\n", t.AtS, t.Layer, t.From, t.To)
-		}
+	printTransitions(w, "", res.Strategies)
+	for _, pt := range res.Sweep {
+		v, _ := json.Marshal(pt.Value)
+		printTransitions(w, fmt.Sprintf(" at %s", v), pt.Strategies)
 	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
 		for _, s := range res.Warnings {
 			fmt.Fprintf(w, "  - %s\n", s)
+		}
+	}
+}
+
+func printTransitions(w io.Writer, where string, strats []engine.StrategyResult) {
+	for _, st := range strats {
+		if len(st.Transitions) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nbreaker transitions of %s%s (first run):\n", st.Name, where)
+		for _, t := range st.Transitions {
+			fmt.Fprintf(w, "  %8.3fs  layer %d  %s -> %s\n", t.AtS, t.Layer, t.From, t.To)
 		}
 	}
 }
