@@ -1,6 +1,7 @@
 // Command retrylab runs retry-policy scenarios.
 //
 //	retrylab run FILE.json|SLUG [--runs N] [--seed S] [--format table|json]
+//	retrylab chart FILE.json|SLUG [--picture P] [--resolution R] [--metric M] [--theme T] [--success-only]
 //	retrylab list
 //	retrylab presets
 //
@@ -20,7 +21,9 @@ import (
 	"os/signal"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
@@ -31,6 +34,10 @@ commands:
   run FILE.json|SLUG [--runs N] [--seed S] [--format table|json] [--max-events N]
         simulate a scenario, or a built-in by its slug, and compare its
         strategies ("-" reads stdin)
+  chart FILE.json|SLUG [--picture attempts|outcomes|queue|compare|latency|sweep]
+        [--resolution 10ms|100ms|1s] [--metric NAME] [--theme auto|light|dark]
+        [--success-only] [--runs N] [--seed S]
+        write a chart of the result as SVG to standard output
   list  the built-in scenarios: slug and title
   presets
         the policy presets usable as "preset": NAME, with their sources
@@ -52,6 +59,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "chart":
+		return cmdChart(ctx, args[1:], stdin, stdout, stderr)
 	case "list":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, b := range scenarios.All() {
@@ -82,46 +91,17 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
-	// Accept flags before and after the file name.
-	var file string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if file != "" {
-			fmt.Fprintf(stderr, "retrylab run: one scenario at a time; got %q and %q\n", file, fs.Arg(0))
-			return 2
-		}
-		file, rest = fs.Arg(0), fs.Args()[1:]
-	}
-	if file == "" {
-		fmt.Fprint(stderr, "retrylab run: name a scenario file, or - for standard input\n")
-		return 2
+	file, code := parseWithFile(fs, args, stderr, "run")
+	if code != 0 {
+		return code
 	}
 	if *format != "table" && *format != "json" {
 		fmt.Fprintf(stderr, "retrylab run: --format %q is not table or json\n", *format)
 		return 2
 	}
-	data, err := readInput(file, stdin)
-	if errors.Is(err, iofs.ErrNotExist) {
-		if b, ok := scenarios.Get(file); ok {
-			data, err = b.Scenario, nil
-		} else {
-			err = fmt.Errorf("%w, and it is not the slug of a built-in scenario (retrylab list shows them)", err)
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "retrylab run: %v\n", err)
-		return 1
-	}
-	sc, err := scenarios.Decode(data)
-	if err != nil {
-		printErrors(stderr, file, err)
-		return 1
+	sc, code := loadScenario(file, stdin, stderr, "run")
+	if code != 0 {
+		return code
 	}
 	if *runs > 0 {
 		sc.Runs, sc.Seeds = *runs, nil
@@ -145,6 +125,90 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	writeTable(stdout, res)
 	return 0
+}
+
+func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("chart", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opt chart.Options
+	fs.StringVar(&opt.Picture, "picture", chart.Attempts, "picture: "+strings.Join(chart.Pictures, ", "))
+	fs.DurationVar(&opt.Resolution, "resolution", 100*time.Millisecond, "resolution of the attempts picture")
+	fs.StringVar(&opt.Metric, "metric", "", "metric of the compare and sweep pictures")
+	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")
+	fs.BoolVar(&opt.SuccessOnly, "success-only", false, "latency of successful operations only")
+	runs := fs.Int("runs", 0, "number of seeds (overrides the scenario's runs)")
+	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
+	file, code := parseWithFile(fs, args, stderr, "chart")
+	if code != 0 {
+		return code
+	}
+	sc, code := loadScenario(file, stdin, stderr, "chart")
+	if code != 0 {
+		return code
+	}
+	if *runs > 0 {
+		sc.Runs, sc.Seeds = *runs, nil
+	}
+	if *seed >= 0 {
+		sc.Seed, sc.Seeds = *seed, nil
+	}
+	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: 200_000_000})
+	if err != nil {
+		printErrors(stderr, file, err)
+		return 1
+	}
+	if err := chart.Render(stdout, res, opt); err != nil {
+		fmt.Fprintf(stderr, "retrylab chart: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parseWithFile parses flags given before and after one file argument.
+func parseWithFile(fs *flag.FlagSet, args []string, stderr io.Writer, cmd string) (string, int) {
+	var file string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return "", 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if file != "" {
+			fmt.Fprintf(stderr, "retrylab %s: one scenario at a time; got %q and %q\n", cmd, file, fs.Arg(0))
+			return "", 2
+		}
+		file, rest = fs.Arg(0), fs.Args()[1:]
+	}
+	if file == "" {
+		fmt.Fprintf(stderr, "retrylab %s: name a scenario file, or - for standard input\n", cmd)
+		return "", 2
+	}
+	return file, 0
+}
+
+// loadScenario reads and decodes a scenario from a file, standard input or a
+// built-in's slug.
+func loadScenario(file string, stdin io.Reader, stderr io.Writer, cmd string) (*engine.Scenario, int) {
+	data, err := readInput(file, stdin)
+	if errors.Is(err, iofs.ErrNotExist) {
+		if b, ok := scenarios.Get(file); ok {
+			data, err = b.Scenario, nil
+		} else {
+			err = fmt.Errorf("%w, and it is not the slug of a built-in scenario (retrylab list shows them)", err)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab %s: %v\n", cmd, err)
+		return nil, 1
+	}
+	sc, err := scenarios.Decode(data)
+	if err != nil {
+		printErrors(stderr, file, err)
+		return nil, 1
+	}
+	return sc, 0
 }
 
 func readInput(file string, stdin io.Reader) ([]byte, error) {

@@ -21,6 +21,7 @@ type Result struct {
 	Events        int64            `json:"events"`
 	Phases        []PhaseSpan      `json:"phases,omitempty"`
 	Strategies    []StrategyResult `json:"strategies,omitempty"`
+	SweepPath     string           `json:"sweep_path,omitempty"`
 	Sweep         []SweepPoint     `json:"sweep,omitempty"`
 	Warnings      []string         `json:"warnings"`
 }

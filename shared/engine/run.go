@@ -69,6 +69,7 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 		res.Strategies, res.Events = strats, events
 		return res, nil
 	}
+	res.SweepPath = sc.Sweep.Path
 	for i, raw := range sc.Sweep.Values {
 		sub, err := sc.withValue(i)
 		if err != nil {

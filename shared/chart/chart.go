@@ -1,0 +1,299 @@
+// Package chart draws RetryLab results as standalone SVG: the same bytes in
+// the browser (through WebAssembly) and on the server, so an embedded chart is
+// exactly what the playground shows.
+//
+// Charts are plain SVG 1.1 with a viewBox, a title and a description, text as
+// text, and one <style> element; they hold no script, no foreignObject, no
+// event attribute and no external reference. Colours come from the Okabe-Ito
+// palette, which stays distinct for colour-blind readers, and every series
+// also has its own dash pattern. Theme "auto" follows the reader's
+// prefers-color-scheme; "light" and "dark" fix it, for embeds.
+package chart
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// Pictures that Render draws.
+const (
+	Attempts = "attempts" // calls reaching the dependency over time, one line per strategy
+	Outcomes = "outcomes" // per strategy: successes, failures, retries, rejections stacked, breaker band
+	Compare  = "compare"  // one metric across strategies, with the spread over seeds
+	Sweep    = "sweep"    // one metric against the swept value, one line per strategy
+	Latency  = "latency"  // latency percentiles per strategy
+	Queue    = "queue"    // queue length and operations in flight over time
+)
+
+// Pictures lists the pictures in the order a page shows them.
+var Pictures = []string{Attempts, Outcomes, Queue, Compare, Latency, Sweep}
+
+// Options choose what Render draws.
+type Options struct {
+	Picture string
+	// Resolution of the Attempts picture: 10ms, 100ms (the default) or 1s,
+	// or any resolution the result has a fine series for.
+	Resolution time.Duration
+	// Metric of the Compare and Sweep pictures (a JSON name, default
+	// success_rate for Sweep and attempts for Compare).
+	Metric string
+	// SuccessOnly makes the Latency picture use successful operations only.
+	SuccessOnly bool
+	// Theme is "auto" (the default), "light" or "dark".
+	Theme string
+	// Width and Height of the viewBox; 0 gives the picture's default.
+	Width, Height float64
+}
+
+// An OptionError is a bad option, worded for the person who asked.
+type OptionError struct{ Msg string }
+
+func (e *OptionError) Error() string { return e.Msg }
+
+func optionErr(format string, args ...any) error {
+	return &OptionError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Render writes the picture of res that opt asks for.
+func Render(w io.Writer, res *engine.Result, opt Options) error {
+	if opt.Theme == "" {
+		opt.Theme = "auto"
+	}
+	if !slices.Contains([]string{"auto", "light", "dark"}, opt.Theme) {
+		return optionErr("theme %q is not auto, light or dark", opt.Theme)
+	}
+	if opt.Width < 0 || opt.Height < 0 || opt.Width > 4000 || opt.Height > 4000 {
+		return optionErr("width and height must be within 0..4000")
+	}
+	var c *canvas
+	var err error
+	switch opt.Picture {
+	case Attempts, "":
+		c, err = attempts(res, opt)
+	case Outcomes:
+		c, err = outcomes(res, opt)
+	case Compare:
+		c, err = compare(res, opt)
+	case Sweep:
+		c, err = sweep(res, opt)
+	case Latency:
+		c, err = latency(res, opt)
+	case Queue:
+		c, err = queue(res, opt)
+	default:
+		return optionErr("picture %q is not one of %s", opt.Picture, strings.Join(Pictures, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, c.finish(opt.Theme))
+	return err
+}
+
+// A canvas is a chart being drawn: its size, its title and description, and
+// the body.
+type canvas struct {
+	w, h        float64
+	title, desc string
+	body        svg
+}
+
+func newCanvas(opt Options, w, h float64, title, desc string) *canvas {
+	if opt.Width > 0 {
+		w = opt.Width
+	}
+	if opt.Height > 0 {
+		h = opt.Height
+	}
+	return &canvas{w: w, h: h, title: title, desc: desc}
+}
+
+// The palette is Okabe and Ito's colour-blind-safe set, ordered for contrast
+// on white. Dark backgrounds get lighter shades of the same hues, so that a
+// colour means the same thing in both themes (2 is success, 1 failure).
+var (
+	lightColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#6b6b6b", "#000000"}
+	darkColors  = []string{"#56B4E9", "#F08A5D", "#2BC49A", "#DB96C2", "#E69F00", "#9FD3F2", "#bdbdbd", "#ffffff"}
+	dashes      = []string{"", "6 3", "2 2", "8 3 2 3", "1 3", "10 4", "4 2 1 2", "12 2"}
+)
+
+func style(theme string) string {
+	vars := func(bg, fg, muted, grid, phase, phase2 string, colors []string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "svg{--bg:%s;--fg:%s;--muted:%s;--grid:%s;--phase:%s;--phase2:%s}", bg, fg, muted, grid, phase, phase2)
+		for i, c := range colors {
+			fmt.Fprintf(&b, ".c%d{--c:%s}", i, c)
+		}
+		return b.String()
+	}
+	light := vars("#ffffff", "#1f2328", "#57606a", "#d8dee4", "rgba(230,159,0,.13)", "rgba(213,94,0,.16)", lightColors)
+	dark := vars("#0d1117", "#e6edf3", "#9198a1", "#30363d", "rgba(230,159,0,.16)", "rgba(240,138,93,.22)", darkColors)
+	var b strings.Builder
+	switch theme {
+	case "light":
+		b.WriteString(light)
+	case "dark":
+		b.WriteString(dark)
+	default:
+		b.WriteString(light)
+		b.WriteString("@media (prefers-color-scheme:dark){" + dark + "}")
+	}
+	b.WriteString(`.bg{fill:var(--bg)}text{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;fill:var(--fg);font-size:12px}` +
+		`.t{font-size:15px;font-weight:600}.m{fill:var(--muted);font-size:11px}.s{font-size:10px;fill:var(--muted)}` +
+		`.g{stroke:var(--grid);stroke-width:1;fill:none}.a{stroke:var(--muted);stroke-width:1;fill:none}` +
+		`.ph{fill:var(--phase)}.ph2{fill:var(--phase2)}.pl{stroke:var(--phase2);stroke-width:1}.l{fill:none;stroke:var(--c);stroke-width:1.6;stroke-linejoin:round}` +
+		`.k{fill:var(--c)}.kb{fill:var(--c);fill-opacity:.85}.w{stroke:var(--fg);stroke-width:1.2;fill:none}` +
+		`.o{fill:var(--bg);stroke:var(--c);stroke-width:1.6}`)
+	for i, d := range dashes {
+		if d != "" {
+			fmt.Fprintf(&b, ".d%d{stroke-dasharray:%s}", i, d)
+		}
+	}
+	return b.String()
+}
+
+func (c *canvas) finish(theme string) string {
+	var out strings.Builder
+	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
+		num(c.w), num(c.h), num(c.w), num(c.h))
+	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", c.title, c.desc)
+	fmt.Fprintf(&out, "<style>%s</style>\n", style(theme))
+	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(c.w), num(c.h))
+	out.WriteString(c.body.b.String())
+	out.WriteString("</svg>\n")
+	return out.String()
+}
+
+// A plot is a rectangle of the canvas with linear scales.
+type plot struct {
+	x0, y0, x1, y1 float64 // pixel box: left, top, right, bottom
+	lo, hi         float64 // x domain
+	top            float64 // y domain is [0, top]
+}
+
+func (p *plot) X(v float64) float64 { return p.x0 + (v-p.lo)/(p.hi-p.lo)*(p.x1-p.x0) }
+func (p *plot) Y(v float64) float64 { return p.y1 - v/p.top*(p.y1-p.y0) }
+
+// axes draws the grid, the ticks and the axis labels.
+func (c *canvas) axes(p *plot, xLabel, yLabel string, xFormat func(float64) string) {
+	s := &c.body
+	ys, _ := ticks(0, p.top, 4)
+	for _, v := range ys {
+		y := p.Y(v)
+		s.line(p.x0, y, p.x1, y, "g")
+		s.text(p.x0-6, y+4, "m", "end", label(v))
+	}
+	xs, _ := ticks(p.lo, p.hi, 8)
+	for _, v := range xs {
+		if v < p.lo || v > p.hi {
+			continue
+		}
+		x := p.X(v)
+		s.line(x, p.y1, x, p.y1+4, "a")
+		if xFormat != nil {
+			s.text(x, p.y1+16, "m", "middle", xFormat(v))
+		}
+	}
+	s.line(p.x0, p.y1, p.x1, p.y1, "a")
+	if xLabel != "" {
+		s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", xLabel)
+	}
+	if yLabel != "" {
+		s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-44), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, yLabel, "</text>\n")
+	}
+}
+
+// phases shades the dependency's phases: faults (freeze, outage, errors) in a
+// stronger shade than changes of capacity or latency, with a line where each
+// begins. phaseLabels names them; call it after drawing the data.
+func (c *canvas) phases(p *plot, phases []engine.PhaseSpan) {
+	s := &c.body
+	for _, ph := range phases {
+		a, b := max(p.X(ph.FromS), p.x0), min(p.X(ph.ToS), p.x1)
+		if b <= a {
+			continue
+		}
+		cls := "ph"
+		if ph.Kind == "freeze" || ph.Kind == "outage" || ph.Kind == "errors" {
+			cls = "ph ph2"
+		}
+		s.rect(a, p.y0, b-a, p.y1-p.y0, cls)
+		s.line(a, p.y0, a, p.y1, "pl")
+	}
+}
+
+func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
+	s := &c.body
+	for i, ph := range phases {
+		a, b := max(p.X(ph.FromS), p.x0), min(p.X(ph.ToS), p.x1)
+		if b <= a {
+			continue
+		}
+		// Stagger the labels of neighbouring phases so they do not overlap.
+		s.text(a+3, p.y0+11+float64(i%2)*12, "s", "", esc(ph.Label, 28))
+	}
+}
+
+// legend writes one entry per series across the top, wrapping as needed, and
+// returns the height it used.
+func (c *canvas) legend(x, y, width float64, entries []string, marker func(i int, x, y float64)) float64 {
+	s := &c.body
+	cx, cy := x, y
+	for i, e := range entries {
+		w := 26 + 6.6*float64(len([]rune(e)))
+		if cx > x && cx+w > x+width {
+			cx, cy = x, cy+16
+		}
+		marker(i, cx, cy-4)
+		s.text(cx+22, cy, "", "", e)
+		cx += w + 14
+	}
+	return cy - y + 16
+}
+
+func lineMarker(s *svg) func(i int, x, y float64) {
+	return func(i int, x, y float64) {
+		s.raw(`<path class="l c`, fmt.Sprint(i%len(dashes)), " d", fmt.Sprint(i%len(dashes)), `" d="M`, num(x), " ", num(y), "h18", `"/>`, "\n")
+	}
+}
+
+func boxMarker(s *svg, classes []string) func(i int, x, y float64) {
+	return func(i int, x, y float64) {
+		s.raw(`<rect class="kb `, classes[i], `" x="`, num(x+3), `" y="`, num(y-5), `" width="12" height="10"/>`, "\n")
+	}
+}
+
+func seconds(v float64) string { return label(v) + " s" }
+
+var errNoSeries = errors.New("chart: the result has no time series (run it without NoSeries)")
+
+func strategiesOf(res *engine.Result) ([]engine.StrategyResult, error) {
+	if len(res.Strategies) == 0 {
+		if len(res.Sweep) > 0 {
+			return nil, optionErr("this result is a sweep: only the sweep picture applies")
+		}
+		return nil, optionErr("the result has no strategies")
+	}
+	for _, st := range res.Strategies {
+		if st.Series == nil {
+			return nil, errNoSeries
+		}
+	}
+	return res.Strategies, nil
+}
+
+// titleOf names a chart: the scenario and what the chart shows, cut so that
+// it fits the width of a default chart.
+func titleOf(res *engine.Result, what string) string {
+	if res.Scenario == "" {
+		return esc(what, 80)
+	}
+	room := max(80-len([]rune(what))-3, 12)
+	return esc(res.Scenario, room) + " — " + esc(what, 80)
+}

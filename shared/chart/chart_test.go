@@ -1,0 +1,246 @@
+package chart
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata")
+
+var results = map[string]*engine.Result{}
+
+// result runs a built-in once per test binary.
+func result(t testing.TB, slug string) *engine.Result {
+	t.Helper()
+	if r, ok := results[slug]; ok {
+		return r
+	}
+	b, ok := scenarios.Get(slug)
+	if !ok {
+		t.Fatalf("no built-in %q", slug)
+	}
+	sc, err := b.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Run(context.Background(), sc, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results[slug] = r
+	return r
+}
+
+func render(t testing.TB, res *engine.Result, opt Options) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Render(&b, res, opt); err != nil {
+		t.Fatalf("%+v: %v", opt, err)
+	}
+	checkSVG(t, b.Bytes())
+	return b.Bytes()
+}
+
+// checkSVG parses the whole document as XML and checks the safety rules: no
+// script or foreign content, no event attribute, no reference to anything
+// outside the document.
+func checkSVG(t testing.TB, svg []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var root string
+	inStyle := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if root == "" {
+				root = tok.Name.Local
+			}
+			switch strings.ToLower(tok.Name.Local) {
+			case "script", "foreignobject", "image", "use", "a", "iframe":
+				t.Fatalf("element <%s> is not allowed", tok.Name.Local)
+			}
+			inStyle = tok.Name.Local == "style"
+			for _, a := range tok.Attr {
+				name, value := strings.ToLower(a.Name.Local), strings.ToLower(a.Value)
+				if strings.HasPrefix(name, "on") || strings.Contains(name, "href") || strings.Contains(value, "javascript:") || strings.Contains(value, "url(") {
+					t.Fatalf("attribute %s=%q is not allowed", a.Name.Local, a.Value)
+				}
+			}
+		case xml.CharData:
+			if inStyle && (bytes.Contains(tok, []byte("url(")) || bytes.Contains(tok, []byte("@import"))) {
+				t.Fatalf("the style refers outside the document")
+			}
+		case xml.EndElement:
+			inStyle = false
+		}
+	}
+	s := string(svg)
+	if root != "svg" || !strings.Contains(s, `viewBox="0 0 `) || !strings.Contains(s, "<title") || !strings.Contains(s, "<desc") {
+		t.Fatalf("not a standalone SVG with a viewBox, title and description")
+	}
+}
+
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		file string
+		slug string
+		opt  Options
+	}{
+		{"e03b-attempts-10ms.svg", "e03b-synchronized-recovery", Options{Resolution: 10 * time.Millisecond, Theme: "light"}},
+		{"e03b-attempts-100ms.svg", "e03b-synchronized-recovery", Options{}},
+		{"e03b-attempts-1s.svg", "e03b-synchronized-recovery", Options{Resolution: time.Second, Theme: "dark"}},
+		{"e03b-outcomes.svg", "e03b-synchronized-recovery", Options{Picture: Outcomes}},
+		{"e03b-queue.svg", "e03b-synchronized-recovery", Options{Picture: Queue}},
+		{"e03b-compare.svg", "e03b-synchronized-recovery", Options{Picture: Compare, Metric: "peak_per_100ms"}},
+		{"e03b-latency.svg", "e03b-synchronized-recovery", Options{Picture: Latency}},
+		{"breaker-outcomes.svg", "breaker-timeline", Options{Picture: Outcomes, Theme: "dark"}},
+		{"metadata-queue.svg", "metadata-storm", Options{Picture: Queue}},
+		{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			got := render(t, result(t, tc.slug), tc.opt)
+			path := filepath.Join("testdata", tc.file)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (go test ./shared/chart -update creates it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				_ = os.WriteFile(path+".actual", got, 0o644)
+				t.Errorf("differs from %s; see %s.actual", path, path)
+			}
+		})
+	}
+}
+
+func TestSmall(t *testing.T) {
+	// The E03-B attempts chart at 100 ms must stay well under 50 KB, and a
+	// 10 ms one of a long run must not grow with it (decimation per pixel).
+	if n := len(render(t, result(t, "e03b-synchronized-recovery"), Options{})); n > 30_000 {
+		t.Errorf("E03-B at 100 ms is %d bytes", n)
+	}
+	if n := len(render(t, result(t, "metadata-storm"), Options{Resolution: 10 * time.Millisecond})); n > 60_000 {
+		t.Errorf("a 2-minute run at 10 ms is %d bytes", n)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	res := result(t, "e03b-synchronized-recovery")
+	for _, p := range []string{Attempts, Outcomes, Queue, Compare, Latency} {
+		a, b := render(t, res, Options{Picture: p}), render(t, res, Options{Picture: p})
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two renderings differ", p)
+		}
+	}
+}
+
+func TestHostileNames(t *testing.T) {
+	hostile := []string{
+		`"><script>alert(1)</script>`,
+		`]]><x onload="alert(1)">`,
+		"ctl\x00\x01\x1b[31m\x7f\u0085\u2028end",
+		strings.Repeat("long", 2500),
+		"\xff\xfe invalid utf-8 \xc3",
+		"&amp; &lt;already&gt; &#x3c;",
+		"‮rtl override‬ and 🙂",
+	}
+	base := result(t, "e03b-synchronized-recovery")
+	res := *base
+	res.Scenario = strings.Join(hostile, " ")
+	res.Strategies = nil
+	for i, st := range base.Strategies[:4] {
+		st.Name = hostile[i+1]
+		res.Strategies = append(res.Strategies, st)
+	}
+	res.Phases = append([]engine.PhaseSpan(nil), base.Phases...)
+	res.Phases[0].Label = hostile[0]
+	for _, p := range []string{Attempts, Outcomes, Queue, Compare, Latency} {
+		out := string(render(t, &res, Options{Picture: p}))
+		if strings.Contains(out, "<script") || strings.Contains(out, "<x ") || strings.Contains(out, "long"+strings.Repeat("long", 100)) {
+			t.Errorf("%s: hostile text came through unescaped or uncut", p)
+		}
+	}
+	sw := *result(t, "token-bucket-sweep")
+	sw.Scenario = hostile[0]
+	out := string(render(t, &sw, Options{Picture: Sweep}))
+	if strings.Contains(out, "<script") {
+		t.Error("sweep: hostile text came through")
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	res := result(t, "e03b-synchronized-recovery")
+	for _, tc := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Picture: "pie"}, `picture "pie" is not one of`},
+		{Options{Theme: "neon"}, `theme "neon"`},
+		{Options{Picture: Compare, Metric: "happiness"}, `metric "happiness" is not one of`},
+		{Options{Resolution: 7 * time.Millisecond}, "resolution 7 ms is not available"},
+		{Options{Picture: Sweep}, "has no sweep"},
+		{Options{Width: 1e6}, "width and height"},
+	} {
+		err := Render(io.Discard, res, tc.opt)
+		var oe *OptionError
+		if !errors.As(err, &oe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an OptionError containing %q", tc.opt, err, tc.want)
+		}
+	}
+	noSeries := *res
+	noSeries.Strategies = append([]engine.StrategyResult(nil), res.Strategies...)
+	noSeries.Strategies[0].Series = nil
+	if err := Render(io.Discard, &noSeries, Options{}); err == nil {
+		t.Error("a result without series drew an attempts chart")
+	}
+	if err := Render(io.Discard, result(t, "token-bucket-sweep"), Options{}); err == nil || !strings.Contains(err.Error(), "sweep") {
+		t.Errorf("attempts of a sweep: %v", err)
+	}
+}
+
+func TestTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0, 30, "0 5 10 15 20 25 30"},
+		{0, 237, "0 50 100 150 200"},
+		{0, 1, "0 0.2 0.4 0.6 0.8 1"},
+		{0, 0.05, "0 0.01 0.02 0.03 0.04 0.05"},
+		{0, 86400 * 99, "0 2M 4M 6M 8M"},
+	} {
+		xs, _ := ticks(tc.lo, tc.hi, 6)
+		var got []string
+		for _, x := range xs {
+			got = append(got, label(x))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("ticks(%g, %g) = %s, want %s", tc.lo, tc.hi, strings.Join(got, " "), tc.want)
+		}
+	}
+}

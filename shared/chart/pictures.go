@@ -1,0 +1,554 @@
+package chart
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+const (
+	marginL = 64.0
+	marginR = 18.0
+)
+
+// windows returns the calls reaching the dependency per window of res, from
+// the fine series when there is one at that resolution, or by adding up the
+// series' buckets when res is a multiple of the bucket.
+func windows(st *engine.StrategyResult, res time.Duration) ([]int32, bool) {
+	resMS := float64(res) / 1e6
+	for _, f := range st.Series.Fine {
+		if f.ResolutionMS == resMS {
+			return f.Attempts, true
+		}
+	}
+	b := st.Series.BucketMS
+	if k := resMS / b; k >= 1 && k == math.Trunc(k) {
+		n := int(k)
+		out := make([]int32, (len(st.Series.Attempts)+n-1)/n)
+		for i, v := range st.Series.Attempts {
+			out[i/n] += v
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func resolutionName(res time.Duration) string {
+	if res >= time.Second && res%time.Second == 0 {
+		return strconv.Itoa(int(res/time.Second)) + " s"
+	}
+	return strconv.FormatFloat(float64(res)/1e6, 'f', -1, 64) + " ms"
+}
+
+func attempts(res *engine.Result, opt Options) (*canvas, error) {
+	strats, err := strategiesOf(res)
+	if err != nil {
+		return nil, err
+	}
+	r := opt.Resolution
+	if r == 0 {
+		r = 100 * time.Millisecond
+	}
+	rn := resolutionName(r)
+	data := make([][]int32, len(strats))
+	n := 0
+	for i := range strats {
+		d, ok := windows(&strats[i], r)
+		if !ok {
+			return nil, optionErr("resolution %s is not available for this result: use one of its peak resolutions or a multiple of its %s series bucket", rn, resolutionName(time.Duration(strats[i].Series.BucketMS*1e6)))
+		}
+		data[i] = d
+		n = max(n, len(d))
+	}
+	c := newCanvas(opt, 760, 400, titleOf(res, "calls reaching the dependency per "+rn),
+		esc(fmt.Sprintf("Calls reaching the dependency in each %s window, one line per strategy; shaded bands are the dependency's phases.", rn), 300))
+	s := &c.body
+	s.text(marginL, 24, "t", "", c.title)
+	var entries []string
+	peaks := make([]point, len(strats))
+	var top float64
+	for i, d := range data {
+		var best int32
+		at := 0
+		for j, v := range d {
+			if v > best {
+				best, at = v, j
+			}
+		}
+		t := float64(at) * r.Seconds()
+		peaks[i] = point{t + r.Seconds()/2, float64(best)}
+		top = max(top, float64(best))
+		entries = append(entries, fmt.Sprintf("%s · peak %d / %s at %s s", esc(strats[i].Name, 40), best, rn, label(t)))
+	}
+	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, lineMarker(s))
+	span := float64(n) * r.Seconds()
+	p := &plot{x0: marginL, y0: 50 + lh, x1: c.w - marginR, y1: c.h - 46, lo: 0, hi: max(span, 1e-3), top: niceMax(top, 4)}
+	c.phases(p, res.Phases)
+	c.axes(p, "time", "calls per "+rn, seconds)
+	for i, d := range data {
+		cls := fmt.Sprintf("l c%d d%d", i%len(dashes), i%len(dashes))
+		s.path(cls, "", decimate(p, d, r.Seconds()))
+		s.raw(`<circle class="o c`, strconv.Itoa(i%len(dashes)), `" cx="`, num(p.X(peaks[i].x)), `" cy="`, num(p.Y(peaks[i].y)), `" r="3.5"/>`, "\n")
+	}
+	c.phaseLabels(p, res.Phases)
+	return c, nil
+}
+
+// decimate turns counts per window into points, keeping at most two per
+// pixel column (its lowest and highest, in the order they occur) so that a
+// 10 ms series of an hour stays small and no peak is lost.
+func decimate(p *plot, d []int32, width float64) []point {
+	var pts []point
+	cols := int(p.x1-p.x0) + 1
+	if len(d) <= 2*cols {
+		for j, v := range d {
+			pts = append(pts, point{p.X((float64(j) + 0.5) * width), p.Y(float64(v))})
+		}
+		return pts
+	}
+	per := float64(len(d)) / float64(cols)
+	for col := range cols {
+		a, b := int(float64(col)*per), min(int(float64(col+1)*per), len(d))
+		if a >= b {
+			continue
+		}
+		lo, hi := a, a
+		for j := a; j < b; j++ {
+			if d[j] < d[lo] {
+				lo = j
+			}
+			if d[j] > d[hi] {
+				hi = j
+			}
+		}
+		first, second := lo, hi
+		if hi < lo {
+			first, second = hi, lo
+		}
+		pts = append(pts, point{p.X((float64(first) + 0.5) * width), p.Y(float64(d[first]))})
+		if second != first {
+			pts = append(pts, point{p.X((float64(second) + 0.5) * width), p.Y(float64(d[second]))})
+		}
+	}
+	return pts
+}
+
+func queue(res *engine.Result, opt Options) (*canvas, error) {
+	strats, err := strategiesOf(res)
+	if err != nil {
+		return nil, err
+	}
+	c := newCanvas(opt, 760, 480, titleOf(res, "queue length and operations in flight"),
+		"The dependency's queue (highest in each bucket) and the operations started and not yet finished, one line per strategy.")
+	s := &c.body
+	s.text(marginL, 24, "t", "", c.title)
+	var entries []string
+	for _, st := range strats {
+		entries = append(entries, esc(st.Name, 40))
+	}
+	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, lineMarker(s))
+	bucket := strats[0].Series.BucketMS / 1000
+	n := len(strats[0].Series.QueueLength)
+	top := 50 + lh
+	gap := 34.0
+	ph := (c.h - top - 46 - gap) / 2
+	for k, what := range []string{"queue length", "operations in flight"} {
+		var hi int32
+		for _, st := range strats {
+			for _, v := range pick(st.Series, k) {
+				hi = max(hi, v)
+			}
+		}
+		p := &plot{x0: marginL, y0: top + float64(k)*(ph+gap), x1: c.w - marginR, lo: 0, hi: max(float64(n)*bucket, 1e-3), top: niceMax(float64(hi), 3)}
+		p.y1 = p.y0 + ph
+		c.phases(p, res.Phases)
+		xl := ""
+		if k == 1 {
+			xl = "time"
+		}
+		c.axes(p, xl, what, seconds)
+		for i, st := range strats {
+			s.path(fmt.Sprintf("l c%d d%d", i%len(dashes), i%len(dashes)), "", decimate(p, pick(st.Series, k), bucket))
+		}
+		c.phaseLabels(p, res.Phases)
+	}
+	return c, nil
+}
+
+func pick(s *engine.Series, k int) []int32 {
+	if k == 0 {
+		return s.QueueLength
+	}
+	return s.InFlight
+}
+
+func outcomes(res *engine.Result, opt Options) (*canvas, error) {
+	strats, err := strategiesOf(res)
+	if err != nil {
+		return nil, err
+	}
+	panelH, band, gap := 96.0, 7.0, 34.0
+	h := 84 + float64(len(strats))*(panelH+band+gap) + 36
+	c := newCanvas(opt, 760, h, titleOf(res, "outcomes over time"),
+		"For each strategy, per time bucket: operations that ended in success and in failure (stacked areas), retries sent and calls refused (lines); the band underneath is the circuit breaker.")
+	s := &c.body
+	s.text(marginL, 24, "t", "", c.title)
+	names := []string{"operations succeeded", "operations failed", "retries sent", "calls refused (queue full or breaker open)"}
+	hasBreaker := false
+	for _, st := range strats {
+		hasBreaker = hasBreaker || st.Series.BreakerState != nil
+	}
+	if hasBreaker {
+		names = append(names, "breaker open", "breaker half-open")
+	}
+	lh := c.legend(marginL, 46, c.w-marginL-marginR, names, func(i int, x, y float64) {
+		switch i {
+		case 2, 3:
+			k := []string{"4", "3"}[i-2]
+			s.raw(`<path class="l c`, k, " d", []string{"1", "2"}[i-2], `" d="M`, num(x), " ", num(y), "h18", `"/>`, "\n")
+		default:
+			s.raw(`<rect class="kb `, []string{"c2", "c1", "", "", "c0", "c5"}[i], `" x="`, num(x+3), `" y="`, num(y-5), `" width="12" height="10"/>`, "\n")
+		}
+	})
+	// At most about 120 buckets: finer bars would be thinner than a pixel.
+	bucket := strats[0].Series.BucketMS / 1000
+	n := len(strats[0].Series.Successes)
+	k := max(1, (n+119)/120)
+	bucket *= float64(k)
+	nb := (n + k - 1) / k
+	type binned struct{ ok, fail, retries, refused, breaker []float64 }
+	data := make([]binned, len(strats))
+	var hi float64
+	for i, st := range strats {
+		d := binned{make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)}
+		se := st.Series
+		for j := range n {
+			b := j / k
+			d.ok[b] += float64(se.Successes[j])
+			d.fail[b] += float64(se.Failures[j])
+			d.retries[b] += float64(se.Retries[j])
+			d.refused[b] += float64(se.Rejections[j] + se.FastFailed[j])
+			if se.BreakerState != nil {
+				d.breaker[b] = max(d.breaker[b], float64(se.BreakerState[j]))
+			}
+		}
+		for b := range nb {
+			hi = max(hi, d.ok[b]+d.fail[b], d.retries[b], d.refused[b])
+		}
+		data[i] = d
+	}
+	top := niceMax(hi, 3)
+	y := 50 + lh
+	for i, st := range strats {
+		d := data[i]
+		p := &plot{x0: marginL, y0: y + 16, x1: c.w - marginR, y1: y + 16 + panelH, lo: 0, hi: max(float64(nb)*bucket, 1e-3), top: top}
+		s.text(marginL, y+10, "", "", esc(st.Name, 60))
+		c.phases(p, res.Phases)
+		var xf func(float64) string
+		if i == len(strats)-1 {
+			xf = seconds
+		}
+		c.axes(p, "", "per "+label(bucket)+" s", xf)
+		stack := make([]float64, nb)
+		for b := range nb {
+			stack[b] = d.ok[b] + d.fail[b]
+		}
+		s.raw(`<path class="kb c1" d="`, steps(p, stack, bucket), `"/>`, "\n")
+		s.raw(`<path class="kb c2" d="`, steps(p, d.ok, bucket), `"/>`, "\n")
+		s.path("l c4 d1", "", centres(p, d.retries, bucket))
+		s.path("l c3 d2", "", centres(p, d.refused, bucket))
+		if st.Series.BreakerState != nil {
+			by := p.y1 + 6
+			if xf != nil {
+				by = p.y1 + 22 // below the tick labels of the last panel
+			}
+			for j := 0; j < nb; {
+				e := j
+				for e < nb && d.breaker[e] == d.breaker[j] {
+					e++
+				}
+				if state := d.breaker[j]; state > 0 {
+					cls := "kb c5"
+					if state == 2 {
+						cls = "kb c0"
+					}
+					s.rect(p.X(float64(j)*bucket), by, p.X(float64(e)*bucket)-p.X(float64(j)*bucket), band, cls)
+				}
+				j = e
+			}
+		}
+		c.phaseLabels(p, res.Phases)
+		y += panelH + band + gap
+	}
+	s.text((marginL+c.w-marginR)/2, c.h-8, "m", "middle", "time")
+	return c, nil
+}
+
+// steps returns a closed step-area path over counts per bucket, in compact
+// H and V commands.
+func steps(p *plot, v []float64, bucket float64) string {
+	var b strings.Builder
+	b.WriteString("M" + num(p.X(0)) + " " + num(p.Y(0)))
+	last := math.NaN()
+	for j, x := range v {
+		if x != last {
+			if j > 0 {
+				b.WriteString("H" + num(p.X(float64(j)*bucket)))
+			}
+			b.WriteString("V" + num(p.Y(x)))
+			last = x
+		}
+	}
+	b.WriteString("H" + num(p.X(float64(len(v))*bucket)) + "V" + num(p.Y(0)) + "Z")
+	return b.String()
+}
+
+// centres returns the points of a line through the middle of each bucket.
+func centres(p *plot, v []float64, bucket float64) []point {
+	pts := make([]point, len(v))
+	for j, x := range v {
+		pts[j] = point{p.X((float64(j) + 0.5) * bucket), p.Y(x)}
+	}
+	return pts
+}
+
+// simplify drops points in the middle of straight horizontal or vertical runs.
+func simplify(pts []point) []point {
+	if len(pts) < 3 {
+		return pts
+	}
+	out := []point{pts[0]}
+	for i := 1; i < len(pts)-1; i++ {
+		a, b, c := out[len(out)-1], pts[i], pts[i+1]
+		if (a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return append(out, pts[len(pts)-1])
+}
+
+// metricValue returns a metric of a strategy, or an error naming the metrics.
+func metricValue(st *engine.StrategyResult, name string) (v, lo, hi float64, err error) {
+	v, ok := st.Metrics.Metric(name)
+	if !ok {
+		return 0, 0, 0, optionErr("metric %q is not one of %s", name, strings.Join(engine.MetricNames(), ", "))
+	}
+	lo, hi = v, v
+	if mm, ok := st.Spread[name]; ok {
+		lo, hi = mm.Min, mm.Max
+	}
+	return v, lo, hi, nil
+}
+
+func formatMetric(name string, v float64) string {
+	if strings.HasSuffix(name, "_rate") || name == "recovered" {
+		return strconv.FormatFloat(math.Round(v*1000)/10, 'f', -1, 64) + "%"
+	}
+	return label(v)
+}
+
+func compare(res *engine.Result, opt Options) (*canvas, error) {
+	strats, err := strategiesOfAny(res)
+	if err != nil {
+		return nil, err
+	}
+	metric := opt.Metric
+	if metric == "" {
+		metric = "attempts"
+	}
+	rowH := 30.0
+	c := newCanvas(opt, 760, 110+float64(len(strats))*rowH, titleOf(res, metric+" by strategy"),
+		esc(fmt.Sprintf("%s for each strategy; whiskers span the lowest and highest value over the seeds when there are several runs.", metric), 300))
+	s := &c.body
+	s.text(marginL, 24, "t", "", c.title)
+	vals := make([][3]float64, len(strats))
+	var top float64
+	for i := range strats {
+		v, lo, hi, err := metricValue(&strats[i], metric)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = [3]float64{v, lo, hi}
+		top = max(top, hi, v)
+	}
+	left := 140.0
+	p := &plot{x0: left, y0: 50, x1: c.w - marginR - 40, y1: 50 + float64(len(strats))*rowH, lo: 0, hi: niceMax(top, 5), top: 1}
+	xs, _ := ticks(0, p.hi, 5)
+	for _, v := range xs {
+		x := p.X(v)
+		s.line(x, p.y0, x, p.y1, "g")
+		s.text(x, p.y1+16, "m", "middle", formatMetric(metric, v))
+	}
+	s.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", esc(metric, 60))
+	for i, st := range strats {
+		y := p.y0 + float64(i)*rowH
+		cls := fmt.Sprintf("kb c%d", i%len(dashes))
+		s.text(left-8, y+rowH/2+4, "", "end", esc(st.Name, 20))
+		s.rect(p.X(0), y+6, p.X(vals[i][0])-p.X(0), rowH-12, cls)
+		if vals[i][1] != vals[i][2] {
+			a, b, m := p.X(vals[i][1]), p.X(vals[i][2]), y+rowH/2
+			s.line(a, m, b, m, "w")
+			s.line(a, m-5, a, m+5, "w")
+			s.line(b, m-5, b, m+5, "w")
+		}
+		s.text(p.X(max(vals[i][0], vals[i][2]))+6, y+rowH/2+4, "m", "", formatMetric(metric, vals[i][0]))
+	}
+	return c, nil
+}
+
+// strategiesOfAny is strategiesOf without the need for series.
+func strategiesOfAny(res *engine.Result) ([]engine.StrategyResult, error) {
+	if len(res.Strategies) == 0 {
+		if len(res.Sweep) > 0 {
+			return nil, optionErr("this result is a sweep: only the sweep picture applies")
+		}
+		return nil, optionErr("the result has no strategies")
+	}
+	return res.Strategies, nil
+}
+
+func latency(res *engine.Result, opt Options) (*canvas, error) {
+	strats, err := strategiesOfAny(res)
+	if err != nil {
+		return nil, err
+	}
+	which, prefix := "all operations, failures included", "latency_"
+	if opt.SuccessOnly {
+		which, prefix = "successful operations only", "success_latency_"
+	}
+	pcts := []string{"p50", "p95", "p99", "max"}
+	rowH := 64.0
+	c := newCanvas(opt, 760, 146+float64(len(strats))*rowH, titleOf(res, "latency percentiles"),
+		esc("Latency percentiles of each strategy's operations, from start to end, "+which+".", 300))
+	s := &c.body
+	s.text(marginL, 24, "t", "", c.title)
+	s.text(marginL, 42, "m", "", which)
+	lh := 16 + c.legend(marginL, 62, c.w-marginL-marginR, pcts, boxMarker(s, []string{"c0", "c5", "c4", "c1"}))
+	vals := make([][4]float64, len(strats))
+	var top float64
+	for i := range strats {
+		for k, pc := range pcts {
+			v, _, _, err := metricValue(&strats[i], prefix+pc+"_ms")
+			if err != nil {
+				return nil, err
+			}
+			vals[i][k] = v
+			top = max(top, v)
+		}
+	}
+	left := 140.0
+	p := &plot{x0: left, y0: 54 + lh, x1: c.w - marginR - 50, lo: 0, hi: niceMax(top, 5), top: 1}
+	p.y1 = p.y0 + float64(len(strats))*rowH
+	xs, _ := ticks(0, p.hi, 5)
+	for _, v := range xs {
+		x := p.X(v)
+		s.line(x, p.y0, x, p.y1, "g")
+		s.text(x, p.y1+16, "m", "middle", label(v))
+	}
+	s.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", "milliseconds")
+	bar := (rowH - 12) / 4
+	for i, st := range strats {
+		y := p.y0 + float64(i)*rowH + 6
+		s.text(left-8, y+rowH/2, "", "end", esc(st.Name, 20))
+		for k := range pcts {
+			cls := []string{"kb c0", "kb c5", "kb c4", "kb c1"}[k]
+			s.rect(p.X(0), y+float64(k)*bar, p.X(vals[i][k])-p.X(0), bar-1.5, cls)
+			s.text(p.X(vals[i][k])+5, y+float64(k)*bar+bar-3, "s", "", label(vals[i][k]))
+		}
+	}
+	return c, nil
+}
+
+func sweep(res *engine.Result, opt Options) (*canvas, error) {
+	if len(res.Sweep) == 0 {
+		return nil, optionErr("this result has no sweep")
+	}
+	metric := opt.Metric
+	if metric == "" {
+		metric = "success_rate"
+	}
+	// Numbers go on a linear axis; anything else (durations, strings) on
+	// evenly spaced categories.
+	xs := make([]float64, len(res.Sweep))
+	names := make([]string, len(res.Sweep))
+	numeric := true
+	for i, pt := range res.Sweep {
+		f, ok := pt.Value.(float64)
+		if !ok {
+			numeric = false
+		}
+		xs[i] = f
+		b, _ := json.Marshal(pt.Value)
+		names[i] = esc(strings.Trim(string(b), `"`), 16)
+	}
+	if !numeric {
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+	}
+	strats := res.Sweep[0].Strategies
+	c := newCanvas(opt, 760, 400, titleOf(res, metric+" across the sweep"),
+		esc(fmt.Sprintf("%s for each value of the swept parameter, one line per strategy.", metric), 300))
+	s := &c.body
+	s.text(marginL, 24, "t", "", c.title)
+	var entries []string
+	for _, st := range strats {
+		entries = append(entries, esc(st.Name, 40))
+	}
+	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, lineMarker(s))
+	vals := make([][]float64, len(strats))
+	var top float64
+	for i := range strats {
+		for _, pt := range res.Sweep {
+			if i >= len(pt.Strategies) {
+				return nil, optionErr("sweep points disagree on their strategies")
+			}
+			v, _, hi, err := metricValue(&pt.Strategies[i], metric)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = append(vals[i], v)
+			top = max(top, v, hi)
+		}
+	}
+	lo, hi := xs[0], xs[len(xs)-1]
+	for _, x := range xs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	if hi == lo {
+		lo, hi = lo-1, hi+1
+	}
+	pad := (hi - lo) * 0.04
+	p := &plot{x0: marginL, y0: 50 + lh, x1: c.w - marginR, y1: c.h - 46, lo: lo - pad, hi: hi + pad, top: niceMax(top, 4)}
+	ys, _ := ticks(0, p.top, 4)
+	for _, v := range ys {
+		y := p.Y(v)
+		s.line(p.x0, y, p.x1, y, "g")
+		s.text(p.x0-6, y+4, "m", "end", formatMetric(metric, v))
+	}
+	s.line(p.x0, p.y1, p.x1, p.y1, "a")
+	for i, x := range xs {
+		s.line(p.X(x), p.y1, p.X(x), p.y1+4, "a")
+		s.text(p.X(x), p.y1+16, "m", "middle", names[i])
+	}
+	s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-48), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, esc(metric, 60), "</text>\n")
+	s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", esc(res.SweepPath, 80))
+	for i := range strats {
+		var pts []point
+		for j, x := range xs {
+			pts = append(pts, point{p.X(x), p.Y(vals[i][j])})
+		}
+		k := strconv.Itoa(i % len(dashes))
+		s.path("l c"+k+" d"+k, "", pts)
+		for _, pt := range pts {
+			s.raw(`<circle class="o c`, k, `" cx="`, num(pt.x), `" cy="`, num(pt.y), `" r="3"/>`, "\n")
+		}
+	}
+	return c, nil
+}
