@@ -2,6 +2,7 @@
 //
 //	retrylab run FILE.json|SLUG [--runs N] [--seed S] [--format table|json]
 //	retrylab chart FILE.json|SLUG [--picture P] [--resolution R] [--metric M] [--theme T] [--success-only]
+//	retrylab serve [--addr :8080] [--db ./data/retrylab.db]
 //	retrylab list
 //	retrylab presets
 //
@@ -19,6 +20,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"os/signal"
+	"syscall"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -38,13 +40,16 @@ commands:
         [--resolution 10ms|100ms|1s] [--metric NAME] [--theme auto|light|dark]
         [--success-only] [--runs N] [--seed S]
         write a chart of the result as SVG to standard output
+  serve [--addr :8080] [--db ./data/retrylab.db] [--trust-proxy]
+        serve the web app (share links, pages, charts, API) with SQLite;
+        RETRYLAB_ADDR and RETRYLAB_DB set the defaults
   list  the built-in scenarios: slug and title
   presets
         the policy presets usable as "preset": NAME, with their sources
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(cli(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -61,6 +66,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "chart":
 		return cmdChart(ctx, args[1:], stdin, stdout, stderr)
+	case "serve":
+		return cmdServe(ctx, args[1:], stderr)
 	case "list":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, b := range scenarios.All() {
@@ -292,9 +299,9 @@ func metricTable(w io.Writer, strats []engine.StrategyResult) {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, st := range strats {
 			v, _ := st.Metrics.Metric(name)
-			cell := formatMetric(name, v)
+			cell := chart.FormatCell(name, v)
 			if mm, ok := st.Spread[name]; ok && mm.Min != mm.Max {
-				cell += fmt.Sprintf(" [%s..%s]", formatMetric(name, mm.Min), formatMetric(name, mm.Max))
+				cell += fmt.Sprintf(" [%s..%s]", chart.FormatCell(name, mm.Min), chart.FormatCell(name, mm.Max))
 			}
 			fmt.Fprintf(tw, "%s\t", cell)
 		}
@@ -303,15 +310,6 @@ func metricTable(w io.Writer, strats []engine.StrategyResult) {
 	tw.Flush()
 }
 
-func formatMetric(name string, v float64) string {
-	switch {
-	case strings.HasSuffix(name, "_rate") || name == "recovered":
-		return fmt.Sprintf("%.2f%%", v*100)
-	case v == float64(int64(v)):
-		return fmt.Sprintf("%d", int64(v))
-	}
-	return fmt.Sprintf("%.3f", v)
-}
 
 func seedList(s []int64) string {
 	if len(s) > 4 {

@@ -289,11 +289,15 @@ func strategiesOf(res *engine.Result) ([]engine.StrategyResult, error) {
 }
 
 // titleOf names a chart: the scenario and what the chart shows, cut so that
-// it fits the width of a default chart.
-func titleOf(res *engine.Result, what string) string {
+// it fits a chart width wide (a bold 15 px character is about 8.5 px).
+func titleOf(res *engine.Result, what string, width float64) string {
+	chars := max(int((width-marginL-marginR)/8.5), 20)
 	if res.Scenario == "" {
-		return esc(what, 80)
+		return esc(what, chars)
 	}
-	room := max(80-len([]rune(what))-3, 12)
-	return esc(res.Scenario, room) + " — " + esc(what, 80)
+	room := chars - len([]rune(what)) - 3
+	if room < 8 {
+		return esc(what, chars)
+	}
+	return esc(res.Scenario, room) + " — " + esc(what, chars)
 }

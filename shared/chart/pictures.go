@@ -16,6 +16,14 @@ const (
 	marginR = 18.0
 )
 
+// widthOf is the width a chart will have: the option's, or the default.
+func widthOf(opt Options, def float64) float64 {
+	if opt.Width > 0 {
+		return opt.Width
+	}
+	return def
+}
+
 // windows returns the calls reaching the dependency per window of res, from
 // the fine series when there is one at that resolution, or by adding up the
 // series' buckets when res is a multiple of the bucket.
@@ -65,7 +73,7 @@ func attempts(res *engine.Result, opt Options) (*canvas, error) {
 		data[i] = d
 		n = max(n, len(d))
 	}
-	c := newCanvas(opt, 760, 400, titleOf(res, "calls reaching the dependency per "+rn),
+	c := newCanvas(opt, 760, 400, titleOf(res, "calls reaching the dependency per "+rn, widthOf(opt, 760)),
 		esc(fmt.Sprintf("Calls reaching the dependency in each %s window, one line per strategy; shaded bands are the dependency's phases.", rn), 300))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
@@ -143,7 +151,7 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := newCanvas(opt, 760, 480, titleOf(res, "queue length and operations in flight"),
+	c := newCanvas(opt, 760, 480, titleOf(res, "queue length and operations in flight", widthOf(opt, 760)),
 		"The dependency's queue (highest in each bucket) and the operations started and not yet finished, one line per strategy.")
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
@@ -194,7 +202,7 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	panelH, band, gap := 96.0, 7.0, 34.0
 	h := 84 + float64(len(strats))*(panelH+band+gap) + 36
-	c := newCanvas(opt, 760, h, titleOf(res, "outcomes over time"),
+	c := newCanvas(opt, 760, h, titleOf(res, "outcomes over time", widthOf(opt, 760)),
 		"For each strategy, per time bucket: operations that ended in success and in failure (stacked areas), retries sent and calls refused (lines); the band underneath is the circuit breaker.")
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
@@ -346,7 +354,22 @@ func metricValue(st *engine.StrategyResult, name string) (v, lo, hi float64, err
 	return v, lo, hi, nil
 }
 
-func formatMetric(name string, v float64) string {
+// FormatCell formats a metric's value exactly enough for a table: rates as
+// percentages with two decimals, whole numbers whole, others with three
+// decimals.
+func FormatCell(name string, v float64) string {
+	switch {
+	case strings.HasSuffix(name, "_rate") || name == "recovered":
+		return strconv.FormatFloat(v*100, 'f', 2, 64) + "%"
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// FormatMetric formats a metric's value for people: rates as percentages,
+// counts and times compactly. The CLI, the pages and the charts share it.
+func FormatMetric(name string, v float64) string {
 	if strings.HasSuffix(name, "_rate") || name == "recovered" {
 		return strconv.FormatFloat(math.Round(v*1000)/10, 'f', -1, 64) + "%"
 	}
@@ -363,7 +386,7 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 		metric = "attempts"
 	}
 	rowH := 30.0
-	c := newCanvas(opt, 760, 110+float64(len(strats))*rowH, titleOf(res, metric+" by strategy"),
+	c := newCanvas(opt, 760, 110+float64(len(strats))*rowH, titleOf(res, metric+" by strategy", widthOf(opt, 760)),
 		esc(fmt.Sprintf("%s for each strategy; whiskers span the lowest and highest value over the seeds when there are several runs.", metric), 300))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
@@ -383,7 +406,7 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	for _, v := range xs {
 		x := p.X(v)
 		s.line(x, p.y0, x, p.y1, "g")
-		s.text(x, p.y1+16, "m", "middle", formatMetric(metric, v))
+		s.text(x, p.y1+16, "m", "middle", FormatMetric(metric, v))
 	}
 	s.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", esc(metric, 60))
 	for i, st := range strats {
@@ -397,7 +420,7 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 			s.line(a, m-5, a, m+5, "w")
 			s.line(b, m-5, b, m+5, "w")
 		}
-		s.text(p.X(max(vals[i][0], vals[i][2]))+6, y+rowH/2+4, "m", "", formatMetric(metric, vals[i][0]))
+		s.text(p.X(max(vals[i][0], vals[i][2]))+6, y+rowH/2+4, "m", "", FormatMetric(metric, vals[i][0]))
 	}
 	return c, nil
 }
@@ -424,7 +447,7 @@ func latency(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	pcts := []string{"p50", "p95", "p99", "max"}
 	rowH := 64.0
-	c := newCanvas(opt, 760, 146+float64(len(strats))*rowH, titleOf(res, "latency percentiles"),
+	c := newCanvas(opt, 760, 146+float64(len(strats))*rowH, titleOf(res, "latency percentiles", widthOf(opt, 760)),
 		esc("Latency percentiles of each strategy's operations, from start to end, "+which+".", 300))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
@@ -493,7 +516,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		}
 	}
 	strats := res.Sweep[0].Strategies
-	c := newCanvas(opt, 760, 400, titleOf(res, metric+" across the sweep"),
+	c := newCanvas(opt, 760, 400, titleOf(res, metric+" across the sweep", widthOf(opt, 760)),
 		esc(fmt.Sprintf("%s for each value of the swept parameter, one line per strategy.", metric), 300))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
@@ -530,7 +553,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 	for _, v := range ys {
 		y := p.Y(v)
 		s.line(p.x0, y, p.x1, y, "g")
-		s.text(p.x0-6, y+4, "m", "end", formatMetric(metric, v))
+		s.text(p.x0-6, y+4, "m", "end", FormatMetric(metric, v))
 	}
 	s.line(p.x0, p.y1, p.x1, p.y1, "a")
 	for i, x := range xs {

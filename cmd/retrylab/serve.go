@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/server/sqlite"
+)
+
+// cmdServe runs the web app until ctx ends, then shuts down gracefully:
+// requests in flight get up to 10 s to finish.
+func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr("RETRYLAB_ADDR", ":8080"), "address to listen on")
+	dbPath := fs.String("db", envOr("RETRYLAB_DB", "./data/retrylab.db"), "SQLite database file (created on first run)")
+	trustProxy := fs.Bool("trust-proxy", os.Getenv("RETRYLAB_TRUST_PROXY") == "1", "take client IPs from X-Forwarded-For (only behind a proxy that sets it)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	db, err := sqlite.Open(ctx, *dbPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	srv, err := server.New(server.Config{Store: db, Logger: log, TrustProxy: *trustProxy})
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
+		return 1
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
+		return 1
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "db", *dbPath)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
+			return 1
+		}
+	case <-ctx.Done():
+		log.Info("shutting down")
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(sctx); err != nil {
+			log.Error("shutdown", "err", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}

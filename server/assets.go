@@ -1,0 +1,108 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/labstack/echo/v4"
+)
+
+// assets are the static files, each served under a name that carries a hash
+// of its content (style.3f2a1c9b0d.css), so that they can be cached for good,
+// and compressed once at start-up with brotli and gzip.
+type assets struct {
+	byName map[string]string // style.css → /static/style.3f2a1c9b0d.css
+	byPath map[string]*asset
+}
+
+type asset struct {
+	body, gz, br []byte
+	ctype, etag  string
+}
+
+func loadAssets(fsys fs.FS) (*assets, error) {
+	a := &assets{byName: map[string]string{}, byPath: map[string]*asset{}}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(body)
+		hash := hex.EncodeToString(sum[:5])
+		name := strings.TrimPrefix(p, "static/")
+		ext := path.Ext(name)
+		hashed := "/static/" + strings.TrimSuffix(name, ext) + "." + hash + ext
+		var gz, br bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(body)
+		zw.Close()
+		bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+		bw.Write(body)
+		bw.Close()
+		ctype := mime.TypeByExtension(ext)
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		a.byName[name] = hashed
+		a.byPath[hashed] = &asset{body: body, gz: gz.Bytes(), br: br.Bytes(), ctype: ctype, etag: `"` + hash + `"`}
+		return nil
+	})
+	return a, err
+}
+
+// path returns the hashed URL path of a static file.
+func (a *assets) path(name string) string {
+	if p, ok := a.byName[name]; ok {
+		return p
+	}
+	return "/static/" + name // missing: a 404 in the browser rather than a panic here
+}
+
+// serve answers GET /static/*: the best encoding the client accepts, cached
+// for a year.
+func (a *assets) serve(c echo.Context) error {
+	f, ok := a.byPath[c.Request().URL.Path]
+	if !ok {
+		return echo.NewHTTPError(http.StatusNotFound, "no such file")
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("ETag", f.etag)
+	h.Set("Vary", "Accept-Encoding")
+	if c.Request().Header.Get("If-None-Match") == f.etag {
+		return c.NoContent(http.StatusNotModified)
+	}
+	accept := c.Request().Header.Get("Accept-Encoding")
+	switch {
+	case acceptsEncoding(accept, "br"):
+		h.Set("Content-Encoding", "br")
+		return c.Blob(http.StatusOK, f.ctype, f.br)
+	case acceptsEncoding(accept, "gzip"):
+		h.Set("Content-Encoding", "gzip")
+		return c.Blob(http.StatusOK, f.ctype, f.gz)
+	}
+	return c.Blob(http.StatusOK, f.ctype, f.body)
+}
+
+// acceptsEncoding reports whether an Accept-Encoding header allows enc
+// (present, and not with q=0).
+func acceptsEncoding(header, enc string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), enc) {
+			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") || strings.Contains(params, "q=0.")
+		}
+	}
+	return false
+}

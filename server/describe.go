@@ -1,0 +1,272 @@
+package server
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/retrylab/retrylab/shared/chart"
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// The words a page uses for a scenario. Everything here is plain text; the
+// templates escape it.
+
+func describeWorkload(w *engine.Workload) []string {
+	var out []string
+	switch w.Arrival {
+	case "uniform":
+		out = append(out, fmt.Sprintf("%d clients send evenly spaced operations, %s per second in total", w.Clients, totalRate(w)))
+	case "closed":
+		out = append(out, fmt.Sprintf("%d clients each start an operation %s after their previous one ends", w.Clients, w.ThinkTime))
+	case "burst":
+		out = append(out, fmt.Sprintf("%d clients each start one operation at %s", w.Clients, w.BurstAt))
+	default:
+		out = append(out, fmt.Sprintf("%d clients send operations at random (Poisson), %s per second in total", w.Clients, totalRate(w)))
+	}
+	if w.Duration > 0 {
+		out = append(out, fmt.Sprintf("for %s", w.Duration))
+	}
+	if w.Operations > 0 {
+		out = append(out, fmt.Sprintf("at most %d operations", w.Operations))
+	}
+	if m := w.Mix; m.NonIdempotent > 0 {
+		out = append(out, fmt.Sprintf("%s of operations are not idempotent (%s of those carry an idempotency key)", pct(m.NonIdempotent), pct(m.Keyed)))
+	}
+	if w.Mix.Unreadable > 0 {
+		out = append(out, fmt.Sprintf("%s of messages are unreadable", pct(w.Mix.Unreadable)))
+	}
+	return out
+}
+
+func totalRate(w *engine.Workload) string {
+	r := w.Rate
+	if r == 0 {
+		r = w.RatePerClient * float64(w.Clients)
+	}
+	return strconv.FormatFloat(r, 'g', 4, 64)
+}
+
+func pct(f float64) string { return strconv.FormatFloat(f*100, 'g', 4, 64) + "%" }
+
+func describeDependency(d *engine.Dependency) []string {
+	st := d.ServiceTime
+	var service string
+	switch st.Kind {
+	case "lognormal":
+		service = fmt.Sprintf("lognormal service times (p50 %s, p99 %s)", st.P50, st.P99)
+	case "exponential":
+		service = fmt.Sprintf("exponential service times averaging %s", st.Mean)
+	default:
+		service = fmt.Sprintf("a constant %s per request", st.Mean)
+	}
+	out := []string{fmt.Sprintf("%d workers, %s, a queue of %d; a full queue answers %d at once", d.Workers, service, d.QueueCapacity, or(d.QueueFullStatus, 503))}
+	if d.DropAbandoned {
+		out = append(out, "skips queued requests whose caller has given up")
+	} else {
+		out = append(out, "keeps working on requests whose caller has given up (wasted work)")
+	}
+	if d.ErrorRate > 0 {
+		out = append(out, fmt.Sprintf("fails %s of calls at random with %d", pct(d.ErrorRate), or(d.ErrorStatus, 503)))
+	}
+	if le := d.LoadErrors; le != nil {
+		var pts []string
+		for _, p := range le.Points {
+			pts = append(pts, fmt.Sprintf("%s at %g/s", pct(p.Rate), p.Load))
+		}
+		out = append(out, "fails more as load rises: "+strings.Join(pts, ", "))
+	}
+	if ra := d.RetryAfter; ra != nil {
+		out = append(out, fmt.Sprintf("sends Retry-After: %s with %v", ra.After, ra.Statuses))
+	}
+	return out
+}
+
+func describePhase(p *engine.Phase) string {
+	span := fmt.Sprintf("%s–%s: ", p.From, p.To)
+	status := fmt.Sprint(or(p.Status, 503))
+	if p.Error != "" {
+		status = p.Error + " errors"
+	}
+	switch p.Kind {
+	case "freeze":
+		if p.Status != 0 {
+			return span + fmt.Sprintf("freezes; the backlog is answered %d", p.Status)
+		}
+		return span + "freezes; the backlog is served afterwards"
+	case "outage":
+		return span + "answers everything with " + status
+	case "capacity":
+		return span + fmt.Sprintf("runs with %d workers", p.Workers)
+	case "errors":
+		return span + fmt.Sprintf("fails %s of calls with %s", pct(p.Rate), status)
+	case "latency":
+		return span + fmt.Sprintf("serves %g× slower", p.Factor)
+	}
+	return span + p.Kind
+}
+
+func describePolicy(p *engine.Policy) []string {
+	var out []string
+	if p.BasedOn != "" {
+		out = append(out, "based on the "+p.BasedOn+" preset")
+	}
+	if p.DeadLetter {
+		out = append(out, fmt.Sprintf("a queue consumer: at most %d deliveries, then the dead-letter queue", p.MaxAttempts))
+	} else {
+		out = append(out, fmt.Sprintf("at most %d attempts", p.MaxAttempts))
+	}
+	if p.AttemptTimeout > 0 {
+		out = append(out, fmt.Sprintf("each attempt times out after %s", p.AttemptTimeout))
+	}
+	if p.Deadline > 0 {
+		out = append(out, fmt.Sprintf("gives up after %s in all", p.Deadline))
+	}
+	b := p.Backoff
+	switch b.Kind {
+	case "constant":
+		out = append(out, fmt.Sprintf("waits %s between attempts", b.Base))
+	case "linear":
+		out = append(out, fmt.Sprintf("waits %s, then %s more each time", b.Base, b.Base))
+	case "exponential":
+		m := b.Multiplier
+		if m == 0 {
+			m = 2
+		}
+		w := fmt.Sprintf("waits exponentially from %s, ×%g each time", b.Base, m)
+		if b.Max > 0 {
+			w += fmt.Sprintf(", at most %s", b.Max)
+		}
+		out = append(out, w)
+	default:
+		if p.MaxAttempts > 1 {
+			out = append(out, "retries at once")
+		}
+	}
+	switch j := p.Jitter; j.Kind {
+	case "full", "equal", "decorrelated":
+		out = append(out, j.Kind+" jitter")
+	case "proportional":
+		f := j.Fraction
+		if f == 0 {
+			f = 0.2
+		}
+		out = append(out, fmt.Sprintf("±%s jitter", pct(f)))
+	case "additive":
+		out = append(out, fmt.Sprintf("plus up to %s of jitter", j.Amount))
+	}
+	if ro := p.RetryOn; ro != nil {
+		var what []string
+		for _, s := range ro.Statuses {
+			what = append(what, strconv.Itoa(s))
+		}
+		if ro.Timeout {
+			what = append(what, "timeouts")
+		}
+		if ro.Connection {
+			what = append(what, "connection errors")
+		}
+		out = append(out, "retries "+strings.Join(what, ", "))
+	}
+	if p.HonorRetryAfter {
+		out = append(out, "honours Retry-After")
+	}
+	if p.IdempotencyKey {
+		out = append(out, "sends an idempotency key")
+	}
+	if p.RetryNonIdempotent {
+		out = append(out, "retries non-idempotent operations")
+	}
+	if bu := p.Budget; bu != nil {
+		if bu.Kind == "token_bucket" {
+			out = append(out, fmt.Sprintf("token-bucket budget: %g tokens, +%g per success", bu.MaxTokens, bu.TokenRatio))
+		} else {
+			w := "since the start"
+			if bu.Window > 0 {
+				w = "per " + bu.Window.String()
+			}
+			out = append(out, fmt.Sprintf("retry budget: %s of requests %s", pct(bu.Ratio), w))
+		}
+	}
+	if br := p.Breaker; br != nil {
+		place := "around each attempt"
+		if br.Placement == "outside" {
+			place = "around the whole retrying call"
+		}
+		if br.Kind == "consecutive" {
+			out = append(out, fmt.Sprintf("circuit breaker %s: opens after %d failures in a row for %s", place, br.Failures, br.Break))
+		} else {
+			out = append(out, fmt.Sprintf("circuit breaker %s: opens at %s failures over at least %d calls, for %s", place, pct(br.Ratio), br.MinThroughput, br.Break))
+		}
+	}
+	if ad := p.Adaptive; ad != nil {
+		out = append(out, fmt.Sprintf("waits ×%g while over %s of the last %s failed", ad.Factor, pct(ad.Above), ad.Window))
+	}
+	if p.Instances > 1 {
+		out = append(out, fmt.Sprintf("spread over %d instances, each with its own budget and breaker", p.Instances))
+	}
+	return out
+}
+
+func or(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// better says which way a metric improves: 1 higher, -1 lower, 0 neither.
+func better(name string) int {
+	switch name {
+	case "succeeded", "success_rate", "affected_success_rate", "recovered", "goodput_per_s":
+		return 1
+	case "operations", "affected_operations", "first_attempts", "events", "retries_denied", "fast_failed", "dropped_abandoned":
+		return 0
+	}
+	return -1
+}
+
+// A row of the comparison table.
+type row struct {
+	Metric string
+	Cells  []cell
+}
+
+type cell struct {
+	Value, Spread, Class string
+}
+
+// metricRows builds the comparison table, marking the best and worst value
+// of each metric whose direction is known, when the strategies differ.
+func metricRows(strats []engine.StrategyResult) []row {
+	var rows []row
+	for _, name := range engine.MetricNames() {
+		r := row{Metric: name}
+		vals := make([]float64, len(strats))
+		lo, hi := 0, 0
+		for i, st := range strats {
+			v, _ := st.Metrics.Metric(name)
+			vals[i] = v
+			if v < vals[lo] {
+				lo = i
+			}
+			if v > vals[hi] {
+				hi = i
+			}
+			c := cell{Value: chart.FormatCell(name, v)}
+			if mm, ok := st.Spread[name]; ok && mm.Min != mm.Max {
+				c.Spread = chart.FormatCell(name, mm.Min) + "–" + chart.FormatCell(name, mm.Max)
+			}
+			r.Cells = append(r.Cells, c)
+		}
+		if d := better(name); d != 0 && len(strats) > 1 && vals[lo] != vals[hi] {
+			best, worst := hi, lo
+			if d < 0 {
+				best, worst = lo, hi
+			}
+			r.Cells[best].Class, r.Cells[worst].Class = "best", "worst"
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}

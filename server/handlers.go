@@ -1,0 +1,470 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/shared/chart"
+	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
+)
+
+// maxBody is the largest scenario accepted, in bytes.
+const maxBody = 64 << 10
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+func render(c echo.Context, status int, t templ.Component) error {
+	var b bytes.Buffer
+	if err := t.Render(c.Request().Context(), &b); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, b.Bytes())
+}
+
+// baseURL is the scheme and host the client used, for absolute links in
+// embed snippets and oEmbed.
+func baseURL(c echo.Context) string {
+	return c.Scheme() + "://" + c.Request().Host
+}
+
+// readScenario reads a request body of at most maxBody bytes.
+func readScenario(r io.Reader) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r, maxBody+1))
+	if err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, "could not read the request body")
+	}
+	if len(body) > maxBody {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
+	}
+	return body, nil
+}
+
+// share validates, canonicalises and stores a scenario and returns its ID.
+// A bad scenario comes back as its field errors; nothing is stored then.
+func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors, error) {
+	sc, err := scenarios.Parse(body)
+	if err != nil {
+		if es := engine.AsErrors(err); es != nil {
+			return "", es, nil
+		}
+		return "", nil, err
+	}
+	if est := engine.Estimate(sc); est > s.cfg.MaxEvents {
+		return "", nil, tooCostly(&engine.CostError{Estimate: est, Limit: s.cfg.MaxEvents})
+	}
+	canon := sc.Canonical()
+	id := shareID(canon)
+	if err := s.store.PutScenario(ctx, id, canon); err != nil {
+		return "", nil, fmt.Errorf("storing scenario %s: %w", id, err)
+	}
+	return id, nil, nil
+}
+
+func (s *Server) handleCreate(c echo.Context) error {
+	body, err := readScenario(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	id, problems, err := s.share(c.Request().Context(), body)
+	switch {
+	case err != nil:
+		return err
+	case problems != nil:
+		status := http.StatusUnprocessableEntity
+		if len(problems) == 1 && problems[0].Path == "" {
+			status = http.StatusBadRequest // not JSON, or not one object
+		}
+		return c.JSON(status, apiError{Error: "the scenario is not valid; every problem is listed with its path", Errors: problems})
+	}
+	u := baseURL(c) + "/s/" + id
+	c.Response().Header().Set("Location", u)
+	return c.JSON(http.StatusCreated, map[string]string{"id": id, "url": u})
+}
+
+func (s *Server) handleShareForm(c echo.Context) error {
+	body := []byte(c.FormValue("scenario"))
+	if len(body) > maxBody {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
+	}
+	id, problems, err := s.share(c.Request().Context(), body)
+	if err != nil {
+		var he *echo.HTTPError
+		if errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity {
+			return render(c, he.Code, homePage(s.assets, string(body), []string{fmt.Sprint(he.Message)}))
+		}
+		return err
+	}
+	if problems != nil {
+		var msgs []string
+		for _, p := range problems {
+			msgs = append(msgs, p.Error())
+		}
+		return render(c, http.StatusUnprocessableEntity, homePage(s.assets, string(body), msgs))
+	}
+	return c.Redirect(http.StatusSeeOther, "/s/"+id)
+}
+
+func (s *Server) handleHome(c echo.Context) error {
+	example := ""
+	if id := c.QueryParam("s"); id != "" {
+		if _, canon, _, err := s.lookup(c.Request().Context(), id); err == nil {
+			example = pretty(canon)
+		}
+	}
+	if example == "" {
+		b, _ := scenarios.Get("e03b-synchronized-recovery")
+		example = pretty(b.Scenario)
+	}
+	c.Response().Header().Set("Cache-Control", "no-cache")
+	return render(c, http.StatusOK, homePage(s.assets, example, nil))
+}
+
+func pretty(js []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, js, "", "  "); err != nil {
+		return string(js)
+	}
+	return b.String()
+}
+
+func (s *Server) handleGallery(c echo.Context) error {
+	var items []galleryItem
+	for _, b := range scenarios.All() {
+		thumb := "/s/" + b.Slug + "/chart.svg?picture=attempts&res=1s&width=480&height=300"
+		if sc, err := b.Parse(); err == nil && sc.Sweep != nil {
+			thumb = "/s/" + b.Slug + "/chart.svg?picture=sweep&metric=attempts&width=480&height=300"
+		}
+		items = append(items, galleryItem{Slug: b.Slug, Title: b.Title, Summary: b.Summary,
+			Source: b.Source.Title + " (" + b.Source.Author + ")", LookAt: b.LookAt, Thumb: thumb})
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=300")
+	return render(c, http.StatusOK, galleryPage(s.assets, items))
+}
+
+// errNotFound is an unknown ID or slug.
+var errNotFound = echo.NewHTTPError(http.StatusNotFound, "no scenario with that ID")
+
+// lookup finds a scenario by share ID or built-in slug and returns it parsed,
+// with its canonical JSON.
+func (s *Server) lookup(ctx context.Context, id string) (*engine.Scenario, []byte, *scenarios.Builtin, error) {
+	if !idPattern.MatchString(id) {
+		return nil, nil, nil, errNotFound
+	}
+	if b, ok := scenarios.Get(id); ok {
+		sc, err := b.Parse()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return sc, sc.Canonical(), b, nil
+	}
+	body, err := s.store.GetScenario(ctx, id)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, errNotFound
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sc, err := engine.Parse(body)
+	if err != nil {
+		return nil, nil, nil, echo.NewHTTPError(http.StatusUnprocessableEntity, "this stored scenario is no longer valid: "+err.Error())
+	}
+	return sc, body, nil, nil
+}
+
+// cacheable sets caching headers for an answer about id and reports whether
+// the client's copy is current (then the caller answers 304). Shared IDs are
+// content hashes: their pages never change for an engine version. Built-in
+// slugs may change with a release, so they are cached briefly.
+func cacheable(c echo.Context, id string, builtin bool) bool {
+	sum := sha256.Sum256([]byte(engine.EngineVersion + "\x00" + c.Request().URL.RequestURI()))
+	etag := `"` + hex.EncodeToString(sum[:10]) + `"`
+	h := c.Response().Header()
+	h.Set("ETag", etag)
+	if builtin {
+		h.Set("Cache-Control", "public, max-age=300")
+	} else {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	}
+	return c.Request().Header.Get("If-None-Match") == etag
+}
+
+func (s *Server) handleGetScenario(c echo.Context) error {
+	id := c.Param("id")
+	_, canon, b, err := s.lookup(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
+	return c.JSONBlob(http.StatusOK, canon)
+}
+
+// result looks up a scenario and runs it (or takes its cached result).
+func (s *Server) result(c echo.Context, id string) (*engine.Scenario, *engine.Result, *scenarios.Builtin, error) {
+	sc, _, b, err := s.lookup(c.Request().Context(), id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	res, err := s.runs.result(c.Request().Context(), id, sc)
+	return sc, res, b, err
+}
+
+func (s *Server) handleResult(c echo.Context) error {
+	id := c.Param("id")
+	if _, _, b, err := s.lookup(c.Request().Context(), id); err != nil {
+		return err
+	} else if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	_, res, _, err := s.result(c, id)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
+	return c.JSON(http.StatusOK, res)
+}
+
+// chartOptions reads a chart's query parameters.
+func chartOptions(c echo.Context) (chart.Options, error) {
+	opt := chart.Options{
+		Picture:     c.QueryParam("picture"),
+		Metric:      c.QueryParam("metric"),
+		Theme:       c.QueryParam("theme"),
+		SuccessOnly: c.QueryParam("success") == "1",
+	}
+	if r := c.QueryParam("res"); r != "" {
+		d, err := time.ParseDuration(r)
+		if err != nil || d <= 0 {
+			return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("res %q is not a duration such as 10ms, 100ms or 1s", r))
+		}
+		opt.Resolution = d
+	}
+	for _, dim := range []struct {
+		name string
+		to   *float64
+	}{{"width", &opt.Width}, {"height", &opt.Height}} {
+		if w := c.QueryParam(dim.name); w != "" {
+			n, err := strconv.Atoi(w)
+			if err != nil || n < 200 || n > 2000 {
+				return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("%s %q is not a number of pixels in 200..2000", dim.name, w))
+			}
+			*dim.to = float64(n)
+		}
+	}
+	return opt, nil
+}
+
+func (s *Server) handleChart(c echo.Context) error {
+	id := c.Param("id")
+	opt, err := chartOptions(c)
+	if err != nil {
+		return err
+	}
+	if _, _, b, err := s.lookup(c.Request().Context(), id); err != nil {
+		return err
+	} else if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	_, res, _, err := s.result(c, id)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := chart.Render(&buf, res, opt); err != nil {
+		var oe *chart.OptionError
+		if errors.As(err, &oe) {
+			return echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
+		}
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	h.Del("X-Frame-Options")
+	h.Set("Access-Control-Allow-Origin", "*")
+	return c.Blob(http.StatusOK, "image/svg+xml", buf.Bytes())
+}
+
+func (s *Server) handleCSV(c echo.Context) error {
+	id := c.Param("id")
+	if _, _, b, err := s.lookup(c.Request().Context(), id); err != nil {
+		return err
+	} else if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	_, res, _, err := s.result(c, id)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	write := func(prefix []string, strats []engine.StrategyResult) {
+		for _, st := range strats {
+			for _, name := range engine.MetricNames() {
+				v, _ := st.Metrics.Metric(name)
+				rec := append(append([]string(nil), prefix...), csvSafe(st.Name), name, strconv.FormatFloat(v, 'g', -1, 64))
+				if mm, ok := st.Spread[name]; ok {
+					rec = append(rec, strconv.FormatFloat(mm.Min, 'g', -1, 64), strconv.FormatFloat(mm.Max, 'g', -1, 64))
+				} else {
+					rec = append(rec, "", "")
+				}
+				w.Write(rec)
+			}
+		}
+	}
+	if len(res.Sweep) > 0 {
+		w.Write([]string{"sweep_value", "strategy", "metric", "value", "min", "max"})
+		for _, pt := range res.Sweep {
+			v, _ := json.Marshal(pt.Value)
+			write([]string{csvSafe(string(v))}, pt.Strategies)
+		}
+	} else {
+		w.Write([]string{"strategy", "metric", "value", "min", "max"})
+		write(nil, res.Strategies)
+	}
+	w.Flush()
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="retrylab-`+id+`.csv"`)
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+}
+
+// csvSafe keeps a spreadsheet from reading a user's text as a formula.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func (s *Server) handlePage(c echo.Context) error {
+	id := c.Param("id")
+	sc, _, b, err := s.lookup(c.Request().Context(), id)
+	if err != nil {
+		if errors.Is(err, errNotFound) {
+			c.Response().Header().Set("Cache-Control", "public, max-age=60")
+			return render(c, http.StatusNotFound, notFoundPage(s.assets, "with the ID "+strconv.Quote(id)))
+		}
+		return err
+	}
+	if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	res, err := s.runs.result(c.Request().Context(), id, sc)
+	var runErr string
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity:
+		runErr = fmt.Sprint(he.Message)
+		c.Response().Header().Set("Cache-Control", "public, max-age=300")
+	case err != nil:
+		return err
+	}
+	v := s.view(c, id, sc, b, res)
+	v.RunError = runErr
+	return render(c, http.StatusOK, scenarioPage(s.assets, v))
+}
+
+func (s *Server) handleEmbed(c echo.Context) error {
+	id := c.Param("id")
+	sc, _, b, err := s.lookup(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Del("X-Frame-Options")
+	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors *; base-uri 'none'")
+	if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	v := s.view(c, id, sc, b, nil)
+	return render(c, http.StatusOK, embedPage(s.assets, v))
+}
+
+// oEmbed is the oEmbed 1.0 "rich" response.
+type oEmbed struct {
+	Version      string `json:"version"`
+	Type         string `json:"type"`
+	ProviderName string `json:"provider_name"`
+	ProviderURL  string `json:"provider_url"`
+	Title        string `json:"title"`
+	HTML         string `json:"html"`
+	Width        int    `json:"width"`
+	Height       int    `json:"height"`
+	ThumbnailURL string `json:"thumbnail_url"`
+	ThumbWidth   int    `json:"thumbnail_width"`
+	ThumbHeight  int    `json:"thumbnail_height"`
+	CacheAge     int    `json:"cache_age"`
+}
+
+var embeddable = regexp.MustCompile(`^/(?:s|embed)/([A-Za-z0-9_-]{1,64})/?$`)
+
+func (s *Server) handleOEmbed(c echo.Context) error {
+	if f := c.QueryParam("format"); f != "" && f != "json" {
+		return echo.NewHTTPError(http.StatusNotImplemented, "only format=json is supported")
+	}
+	u, err := url.Parse(c.QueryParam("url"))
+	if err != nil || u.Path == "" {
+		return echo.NewHTTPError(http.StatusBadRequest, "url must be the address of a RetryLab scenario page, such as /s/ID")
+	}
+	m := embeddable.FindStringSubmatch(u.Path)
+	if m == nil {
+		return echo.NewHTTPError(http.StatusNotFound, "url is not a RetryLab scenario page")
+	}
+	sc, _, _, err := s.lookup(c.Request().Context(), m[1])
+	if err != nil {
+		return err
+	}
+	width := 760
+	if mw := c.QueryParam("maxwidth"); mw != "" {
+		n, err := strconv.Atoi(mw)
+		if err != nil || n < 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("maxwidth %q is not a positive number", mw))
+		}
+		width = min(width, max(n, 200))
+	}
+	height := width*400/760 + 40
+	if mh := c.QueryParam("maxheight"); mh != "" {
+		if n, err := strconv.Atoi(mh); err == nil && n > 0 {
+			height = min(height, max(n, 120))
+		}
+	}
+	base := baseURL(c)
+	title := sc.Name
+	if title == "" {
+		title = "RetryLab scenario"
+	}
+	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;max-width:100%%"></iframe>`,
+		base, m[1], width, height, html.EscapeString(title))
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
+	return c.JSON(http.StatusOK, oEmbed{
+		Version: "1.0", Type: "rich", ProviderName: "RetryLab", ProviderURL: base,
+		Title: title, HTML: iframe, Width: width, Height: height,
+		ThumbnailURL: base + "/s/" + m[1] + "/chart.svg?res=1s&theme=light", ThumbWidth: 760, ThumbHeight: 400,
+		CacheAge: 86400,
+	})
+}
+
+func (s *Server) handleHealth(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": engine.EngineVersion})
+}

@@ -1,0 +1,253 @@
+// Package server is RetryLab's web backend: share links for scenarios,
+// comparison pages rendered on the server (they work without JavaScript),
+// SVG charts and oEmbed for embedding, and a JSON API. It is one Echo app,
+// served natively (cmd/retrylab serve) and on Cloudflare Workers.
+//
+// The server practises what RetryLab preaches: request bodies are bounded,
+// scenarios too costly to run are refused before they run, runs have a
+// timeout and a concurrency limit past which the server sheds load with 503
+// and Retry-After, writes are idempotent (an ID is the hash of the content),
+// and POSTs are rate-limited per client.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
+
+	"github.com/retrylab/retrylab/web"
+)
+
+// Config holds a server's dependencies and limits. Zero values get defaults.
+type Config struct {
+	Store  Store
+	Logger *slog.Logger
+	// MaxEvents is the cost budget of a run on the server; scenarios
+	// estimated above it are refused with 422 and a pointer to the playground.
+	MaxEvents int64
+	// RunTimeout bounds one run; MaxRuns bounds the runs at once and
+	// MaxWaiting the requests waiting for one, past which requests that need
+	// a run get 503 with Retry-After.
+	RunTimeout time.Duration
+	MaxRuns    int
+	MaxWaiting int
+	// RequestTimeout bounds every request.
+	RequestTimeout time.Duration
+	// PostRate and PostBurst limit POSTs per client IP.
+	PostRate  float64
+	PostBurst int
+	// TrustProxy takes the client IP from X-Forwarded-For (behind a proxy
+	// that sets it); otherwise the connection's address is used, so that a
+	// forged header cannot dodge the rate limit.
+	TrustProxy bool
+	// CacheSize is the number of results kept in memory.
+	CacheSize int
+}
+
+func (c *Config) defaults() {
+	if c.Store == nil {
+		c.Store = newMemStore()
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.MaxEvents == 0 {
+		c.MaxEvents = 30_000_000
+	}
+	if c.RunTimeout == 0 {
+		c.RunTimeout = 10 * time.Second
+	}
+	if c.MaxRuns == 0 {
+		c.MaxRuns = max(2, runtime.GOMAXPROCS(0))
+	}
+	if c.MaxWaiting == 0 {
+		c.MaxWaiting = 32
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = 20 * time.Second
+	}
+	if c.PostRate == 0 {
+		c.PostRate = 2
+	}
+	if c.PostBurst == 0 {
+		c.PostBurst = 20
+	}
+	if c.CacheSize == 0 {
+		c.CacheSize = 256
+	}
+}
+
+// A Server is the RetryLab web app.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	store   Store
+	echo    *echo.Echo
+	assets  *assets
+	runs    *runner
+	metrics *metrics
+}
+
+// New builds a server and registers its routes.
+func New(cfg Config) (*Server, error) {
+	cfg.defaults()
+	a, err := loadAssets(web.Static)
+	if err != nil {
+		return nil, fmt.Errorf("server: static files: %w", err)
+	}
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		store:   cfg.Store,
+		echo:    echo.New(),
+		assets:  a,
+		metrics: newMetrics(),
+	}
+	s.runs = newRunner(cfg, s.metrics)
+	s.echo.HideBanner, s.echo.HidePort = true, true
+	s.echo.HTTPErrorHandler = s.handleError
+	if cfg.TrustProxy {
+		s.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
+	} else {
+		s.echo.IPExtractor = echo.ExtractIPDirect()
+	}
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Echo returns the Echo app, for a platform that serves it itself.
+func (s *Server) Echo() *echo.Echo { return s.echo }
+
+// routes registers every route in one place.
+func (s *Server) routes() {
+	e := s.echo
+	e.Use(middleware.Recover())
+	e.Use(middleware.RequestID())
+	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogRequestID: true, LogRemoteIP: true, LogError: true,
+		HandleError: true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			level := slog.LevelInfo
+			if v.Status >= 500 {
+				level = slog.LevelError
+			}
+			s.log.LogAttrs(context.Background(), level, "request",
+				slog.String("id", v.RequestID), slog.String("method", v.Method), slog.String("uri", v.URI),
+				slog.Int("status", v.Status), slog.Duration("latency", v.Latency), slog.String("ip", v.RemoteIP))
+			return nil
+		},
+	}))
+	e.Use(s.metrics.middleware)
+	e.Use(middleware.ContextTimeout(s.cfg.RequestTimeout))
+	e.Use(securityHeaders)
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
+		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Path(), "/static/") || c.Path() == "/metrics" },
+	}))
+
+	limit := middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+			Rate: rate.Limit(s.cfg.PostRate), Burst: s.cfg.PostBurst, ExpiresIn: 3 * time.Minute,
+		}),
+		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		DenyHandler: func(c echo.Context, _ string, _ error) error {
+			c.Response().Header().Set("Retry-After", fmt.Sprint(max(1, int(1/s.cfg.PostRate+0.999))))
+			return echo.NewHTTPError(http.StatusTooManyRequests, "too many scenarios shared from this address; wait a moment and try again")
+		},
+	})
+
+	e.GET("/", s.handleHome)
+	e.POST("/share", s.handleShareForm, limit)
+	e.GET("/scenarios", s.handleGallery)
+	e.GET("/s/:id", s.handlePage)
+	e.GET("/s/:id/chart.svg", s.handleChart)
+	e.GET("/s/:id/metrics.csv", s.handleCSV)
+	e.GET("/embed/:id", s.handleEmbed)
+	e.GET("/oembed", s.handleOEmbed)
+	e.POST("/api/scenarios", s.handleCreate, limit)
+	e.GET("/api/scenarios/:id", s.handleGetScenario)
+	e.GET("/api/scenarios/:id/result", s.handleResult)
+	e.GET("/healthz", s.handleHealth)
+	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
+	e.GET("/static/*", s.assets.serve)
+}
+
+// securityHeaders sets the headers every answer carries; handlers that serve
+// embeddable content (embeds, SVG) replace the framing rules.
+func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		return next(c)
+	}
+}
+
+// An apiError is the JSON body of an API error: a message for people and,
+// for a bad scenario, every problem with its path.
+type apiError struct {
+	Error  string             `json:"error"`
+	Errors []engineFieldError `json:"errors,omitempty"`
+}
+
+// handleError turns errors into answers: JSON for the API, pages otherwise.
+// Details go to the log; the client gets a plain message.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, msg := http.StatusInternalServerError, "something went wrong on our side; it has been logged"
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &he):
+		status = he.Code
+		if m, ok := he.Message.(string); ok {
+			msg = m
+		} else {
+			msg = http.StatusText(status)
+		}
+	case errors.Is(err, context.DeadlineExceeded):
+		status, msg = http.StatusServiceUnavailable, "the server took too long; try again"
+	}
+	if status >= 500 {
+		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
+	}
+	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
+		c.Response().Header().Set("Retry-After", "2")
+	}
+	if status == http.StatusNotFound || status >= 500 {
+		c.Response().Header().Set("Cache-Control", "no-store")
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(status)
+		return
+	}
+	if wantsJSON(c) {
+		_ = c.JSON(status, apiError{Error: msg})
+		return
+	}
+	title := http.StatusText(status)
+	if status == http.StatusNotFound {
+		_ = render(c, status, notFoundPage(s.assets, ""))
+		return
+	}
+	_ = render(c, status, errorPage(s.assets, status, title, msg))
+}
+
+func wantsJSON(c echo.Context) bool {
+	p := c.Request().URL.Path
+	return strings.HasPrefix(p, "/api/") || p == "/oembed" || strings.Contains(c.Request().Header.Get("Accept"), "application/json")
+}

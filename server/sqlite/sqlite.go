@@ -1,0 +1,157 @@
+// Package sqlite stores shared scenarios in SQLite through modernc.org/sqlite
+// (pure Go, no cgo).
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// pragmas are set on every connection, through the DSN so that each
+// connection the pools open gets them.
+const pragmas = "_pragma=busy_timeout(5000)" +
+	"&_pragma=journal_mode(WAL)" +
+	"&_pragma=synchronous(NORMAL)" +
+	"&_pragma=foreign_keys(on)"
+
+// readConns is the size of the reader pool.
+const readConns = 8
+
+// DB is a store of shared scenarios in one SQLite file. It writes through a
+// single connection and reads through a pool of read-only connections, which
+// WAL mode lets run alongside the writer. It is safe for concurrent use.
+type DB struct {
+	write *sql.DB // one connection: SQLite allows one writer at a time
+	read  *sql.DB // read-only connections
+}
+
+// Open opens the database file at path, creating it and its parent
+// directory if missing, and brings its schema up to date.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: empty path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, err
+	}
+
+	db := &DB{}
+	// _txlock=immediate takes the write lock when a transaction begins, so
+	// two processes migrating the same file queue on busy_timeout instead
+	// of failing to upgrade a read lock.
+	if db.write, err = sql.Open("sqlite", dsn(abs, "_txlock=immediate")); err != nil {
+		return nil, err
+	}
+	db.write.SetMaxOpenConns(1)
+	if err := db.migrate(ctx); err != nil {
+		db.write.Close()
+		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+
+	// mode=ro works in WAL mode once the file exists and is in WAL mode,
+	// which the writer has just made sure of.
+	if db.read, err = sql.Open("sqlite", dsn(abs, "mode=ro")); err != nil {
+		db.write.Close()
+		return nil, err
+	}
+	db.read.SetMaxOpenConns(readConns)
+	db.read.SetMaxIdleConns(readConns)
+	if err := db.read.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// dsn returns the URI that opens the file at the absolute path abs with the
+// pragmas and the extra query parameters.
+func dsn(abs, extra string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter: file:///C:/...
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: pragmas + "&" + extra}
+	return u.String()
+}
+
+// Close closes the database. The writer closes last so that SQLite can
+// checkpoint the write-ahead log into the file.
+func (db *DB) Close() error {
+	var err error
+	if db.read != nil {
+		err = db.read.Close()
+	}
+	return errors.Join(err, db.write.Close())
+}
+
+// PutScenario stores body under id unless id is stored already, in which
+// case the first body is kept and PutScenario reports success.
+func (db *DB) PutScenario(ctx context.Context, id string, body []byte) error {
+	if body == nil {
+		body = []byte{} // a nil slice would bind as NULL
+	}
+	_, err := db.write.ExecContext(ctx,
+		`INSERT INTO scenarios(id, body, created_at) VALUES(?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+		id, body, time.Now().Unix())
+	return err
+}
+
+// GetScenario returns the body stored under id. A missing id is reported
+// with an *fs.PathError wrapping fs.ErrNotExist.
+func (db *DB) GetScenario(ctx context.Context, id string) ([]byte, error) {
+	var body []byte
+	err := db.read.QueryRowContext(ctx, `SELECT body FROM scenarios WHERE id = ?`, id).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, &fs.PathError{Op: "get", Path: id, Err: fs.ErrNotExist}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// Count returns the number of stored scenarios.
+func (db *DB) Count(ctx context.Context) (int, error) {
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM scenarios`).Scan(&n)
+	return n, err
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and reports an error listing
+// the problems found unless SQLite answers "ok".
+func (db *DB) IntegrityCheck(ctx context.Context) error {
+	rows, err := db.read.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		problems = append(problems, s)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(problems) == 1 && problems[0] == "ok" {
+		return nil
+	}
+	return fmt.Errorf("sqlite: integrity check: %s", strings.Join(problems, "; "))
+}

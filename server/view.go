@@ -1,0 +1,157 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/shared/chart"
+	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
+)
+
+// A scenarioView is what the scenario page and the embed show.
+type scenarioView struct {
+	ID, Title, Description, Source string
+	Builtin                        bool
+	Notes                          []string
+	Workload, Dependency, Timeline []string
+	Strategies                     []strategyView
+	Warnings                       []string
+	RunError                       string
+
+	Runs        int
+	Columns     []string
+	Rows        []row
+	SweepPath   string
+	SweepRows   []row
+	Charts      []chartView
+	Resolutions []resolutionLink
+
+	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
+	Markdown, IFrame, OEmbed                               string
+}
+
+type strategyView struct {
+	Name, Description string
+	Policy            []string
+	Layers            [][]string
+}
+
+type chartView struct{ URL, Alt string }
+
+type resolutionLink struct {
+	Label, URL string
+	Current    bool
+}
+
+var resolutions = []string{"10ms", "100ms", "1s"}
+
+func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenarios.Builtin, res *engine.Result) *scenarioView {
+	base := baseURL(c)
+	v := &scenarioView{
+		ID: id, Title: sc.Name, Description: sc.Description, Builtin: b != nil,
+		Workload:      describeWorkload(&sc.Workload),
+		Dependency:    describeDependency(&sc.Dependency),
+		PageURL:       base + "/s/" + id,
+		PlaygroundURL: "/?s=" + url.QueryEscape(id),
+		ScenarioURL:   "/api/scenarios/" + id,
+		ResultURL:     "/api/scenarios/" + id + "/result",
+		CSVURL:        "/s/" + id + "/metrics.csv",
+	}
+	if v.Title == "" {
+		v.Title = "Untitled scenario"
+	}
+	if b != nil {
+		v.Title, v.Description = b.Title, b.Summary
+		v.Source = b.Source.Title + ", " + b.Source.Author
+		v.Notes = append([]string{"What to look at: " + b.LookAt}, b.Notes...)
+	}
+	chartURL := "/s/" + id + "/chart.svg"
+	v.Markdown = fmt.Sprintf("![%s](%s%s?res=1s)", markdownText(v.Title), base, chartURL)
+	v.IFrame = fmt.Sprintf(`<iframe src="%s/embed/%s" width="760" height="440" title="RetryLab: %s" loading="lazy" style="border:0;max-width:100%%"></iframe>`, base, id, attrText(v.Title))
+	v.OEmbed = base + "/oembed?url=" + url.QueryEscape(v.PageURL)
+	for i := range sc.Dependency.Phases {
+		v.Timeline = append(v.Timeline, describePhase(&sc.Dependency.Phases[i]))
+	}
+	for _, st := range sc.Strategies {
+		sv := strategyView{Name: st.Name, Description: st.Description, Policy: describePolicy(&st.Policy)}
+		for i := range st.Layers {
+			sv.Layers = append(sv.Layers, describePolicy(&st.Layers[i]))
+		}
+		v.Strategies = append(v.Strategies, sv)
+		v.Columns = append(v.Columns, st.Name)
+	}
+	v.Warnings = engine.Warnings(sc)
+	v.Runs = max(sc.Runs, len(sc.Seeds), 1)
+
+	resolution := c.QueryParam("res")
+	if resolution == "" {
+		resolution = "100ms"
+	}
+	if sc.Sweep != nil {
+		v.SweepPath = sc.Sweep.Path
+		for _, m := range []string{"success_rate", "attempts", "amplification"} {
+			v.Charts = append(v.Charts, chartView{URL: chartURL + "?picture=sweep&metric=" + m, Alt: m + " against " + sc.Sweep.Path})
+		}
+	} else {
+		for _, r := range resolutions {
+			v.Resolutions = append(v.Resolutions, resolutionLink{Label: r, URL: "/s/" + id + "?res=" + r, Current: r == resolution})
+		}
+		q := "&res=" + url.QueryEscape(resolution)
+		v.Charts = []chartView{
+			{URL: chartURL + "?picture=attempts" + q, Alt: "Calls reaching the dependency per " + resolution + ", one line per strategy"},
+			{URL: chartURL + "?picture=outcomes", Alt: "Operations succeeded and failed, retries and refused calls over time, per strategy"},
+			{URL: chartURL + "?picture=queue", Alt: "Queue length and operations in flight over time"},
+			{URL: chartURL + "?picture=compare&metric=success_rate", Alt: "Success rate by strategy"},
+			{URL: chartURL + "?picture=latency", Alt: "Latency percentiles by strategy"},
+		}
+	}
+	if res == nil {
+		return v
+	}
+	if len(res.Sweep) > 0 {
+		for _, pt := range res.Sweep {
+			val, _ := json.Marshal(pt.Value)
+			r := row{Metric: string(val)}
+			for _, st := range pt.Strategies {
+				r.Cells = append(r.Cells,
+					cell{Value: chart.FormatCell("success_rate", st.Metrics.SuccessRate)},
+					cell{Value: chart.FormatCell("attempts", st.Metrics.Attempts)})
+			}
+			v.SweepRows = append(v.SweepRows, r)
+		}
+		return v
+	}
+	v.Rows = metricRows(res.Strategies)
+	return v
+}
+
+// markdownText keeps a title from breaking out of Markdown link text.
+func markdownText(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		switch r {
+		case '[', ']', '(', ')', '\\', '\n', '\r', '!':
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+// attrText keeps a title from breaking out of an HTML attribute in a
+// snippet that people paste into their own pages.
+func attrText(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		switch r {
+		case '"', '<', '>', '&', '\'', '\n', '\r':
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
