@@ -36,7 +36,7 @@ type Config struct {
 	MaxEvents int64
 	// RunTimeout bounds one run; MaxRuns bounds the runs at once and
 	// MaxWaiting the requests waiting for one, past which requests that need
-	// a run get 503 with Retry-After.
+	// a run get 503 with Retry-After. A negative MaxWaiting means no waiting.
 	RunTimeout time.Duration
 	MaxRuns    int
 	MaxWaiting int
@@ -69,8 +69,11 @@ func (c *Config) defaults() {
 	if c.MaxRuns == 0 {
 		c.MaxRuns = max(2, runtime.GOMAXPROCS(0))
 	}
-	if c.MaxWaiting == 0 {
+	switch {
+	case c.MaxWaiting == 0:
 		c.MaxWaiting = 32
+	case c.MaxWaiting < 0:
+		c.MaxWaiting = 0 // shed as soon as every slot is taken
 	}
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = 20 * time.Second
@@ -155,6 +158,17 @@ func (s *Server) routes() {
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
 		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Path(), "/static/") || c.Path() == "/metrics" },
 	}))
+	// Errors become answers here, inside the compression, so that an error
+	// page is written (and compressed) like any other; the middlewares
+	// outside see its status.
+	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if err := next(c); err != nil {
+				s.handleError(err, c)
+			}
+			return nil
+		}
+	})
 
 	limit := middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
 		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{

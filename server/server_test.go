@@ -1,0 +1,420 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/retrylab/retrylab/server/storetest"
+	"github.com/retrylab/retrylab/shared/scenarios"
+)
+
+func TestMemStoreContract(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) storetest.Store { return newMemStore() })
+}
+
+// testServer builds a server on a memory store; change the config with fns.
+func testServer(t *testing.T, fns ...func(*Config)) (*Server, *memStore) {
+	t.Helper()
+	store := newMemStore()
+	cfg := Config{Store: store, Logger: discardLogger()}
+	for _, f := range fns {
+		f(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, store
+}
+
+type response struct {
+	code   int
+	header http.Header
+	body   string
+}
+
+func do(t *testing.T, s *Server, method, url string, body string, header ...string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, url, rd)
+	req.RemoteAddr = "192.0.2.1:1234"
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	return response{rec.Code, rec.Header(), rec.Body.String()}
+}
+
+const small = `{"version": 1, "name": "small", "workload": {"clients": 2, "rate": 10, "duration": "2s"},
+	"dependency": {"workers": 2, "service_time": {"kind": "constant", "mean": "5ms"}, "queue_capacity": 5,
+		"phases": [{"kind": "outage", "from": "500ms", "to": "1s"}]},
+	"strategies": [{"name": "a", "max_attempts": 3, "attempt_timeout": "100ms"}, {"name": "b", "max_attempts": 1}]}`
+
+func TestRoutes(t *testing.T) {
+	s, _ := testServer(t)
+	slug := "e03b-synchronized-recovery"
+	for _, tc := range []struct {
+		desc, method, url string
+		code              int
+		ctype, contains   string
+	}{
+		{"home", "GET", "/", 200, "text/html", `<textarea`},
+		{"home opens a built-in", "GET", "/?s=breaker-timeline", 200, "text/html", `Circuit breaker timeline`},
+		{"gallery", "GET", "/scenarios", 200, "text/html", `data-testid="gallery-item"`},
+		{"built-in page", "GET", "/s/" + slug, 200, "text/html", `data-testid="comparison"`},
+		{"sweep page", "GET", "/s/token-bucket-sweep", 200, "text/html", `data-testid="sweep"`},
+		{"unknown ID", "GET", "/s/AAAAAAAAAAA", 404, "text/html", `href="/scenarios"`},
+		{"malformed ID", "GET", "/s/no%20such!", 404, "text/html", `not-found`},
+		{"scenario JSON", "GET", "/api/scenarios/" + slug, 200, "application/json", `"strategies"`},
+		{"result JSON", "GET", "/api/scenarios/layered-retries/result", 200, "application/json", `"amplification":27`},
+		{"unknown result", "GET", "/api/scenarios/AAAAAAAAAAA/result", 404, "application/json", `"error"`},
+		{"chart", "GET", "/s/" + slug + "/chart.svg?res=1s", 200, "image/svg+xml", `<svg`},
+		{"chart bad picture", "GET", "/s/" + slug + "/chart.svg?picture=pie", 400, "text/html", `is not one of attempts`},
+		{"chart bad resolution", "GET", "/s/" + slug + "/chart.svg?res=soon", 400, "text/html", `is not a duration`},
+		{"chart bad width", "GET", "/s/" + slug + "/chart.svg?width=5", 400, "text/html", `is not a number of pixels`},
+		{"csv", "GET", "/s/layered-retries/metrics.csv", 200, "text/csv", "3x3,amplification,27"},
+		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
+		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
+		{"oembed xml", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&format=xml", 501, "application/json", `format=json`},
+		{"oembed foreign path", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fother", 404, "application/json", `not a RetryLab`},
+		{"oembed unknown ID", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2FAAAAAAAAAAA", 404, "application/json", `"error"`},
+		{"health", "GET", "/healthz", 200, "application/json", `"ok"`},
+		{"metrics", "GET", "/metrics", 200, "text/plain", `retrylab_http_requests_total`},
+		{"no such route", "GET", "/nope", 404, "text/html", `not-found`},
+		{"no such static file", "GET", "/static/nope.css", 404, "", ``},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := do(t, s, tc.method, tc.url, "")
+			if r.code != tc.code || !strings.HasPrefix(r.header.Get("Content-Type"), tc.ctype) || !strings.Contains(r.body, tc.contains) {
+				t.Errorf("%s %s: %d %q, want %d %q containing %q\n%.300s", tc.method, tc.url, r.code, r.header.Get("Content-Type"), tc.code, tc.ctype, tc.contains, r.body)
+			}
+			if r.header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("no nosniff header")
+			}
+		})
+	}
+}
+
+// pinnedID is the share ID of the scenario `small`: IDs are content hashes,
+// and links already shared must keep working, so the derivation must never
+// change by accident.
+const pinnedID = "TzW9SPeXDeo"
+
+func TestShareIsIdempotentAndPinned(t *testing.T) {
+	s, store := testServer(t)
+	var ids []string
+	for range 2 {
+		r := do(t, s, "POST", "/api/scenarios", small)
+		if r.code != http.StatusCreated {
+			t.Fatalf("POST: %d %s", r.code, r.body)
+		}
+		var got struct{ ID, URL string }
+		if err := json.Unmarshal([]byte(r.body), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.URL != "http://example.com/s/"+got.ID || r.header.Get("Location") != got.URL {
+			t.Errorf("url %q, Location %q", got.URL, r.header.Get("Location"))
+		}
+		ids = append(ids, got.ID)
+	}
+	if ids[0] != ids[1] || ids[0] != pinnedID {
+		t.Errorf("IDs %v, want %s twice", ids, pinnedID)
+	}
+	if n := len(store.m); n != 1 {
+		t.Errorf("%d rows after sharing one scenario twice", n)
+	}
+	// The same scenario written differently is the same scenario.
+	reordered := strings.Replace(small, `"version": 1, "name": "small"`, `"name": "small", "version": 1`, 1)
+	if r := do(t, s, "POST", "/api/scenarios", reordered); !strings.Contains(r.body, pinnedID) {
+		t.Errorf("a reordered copy got another ID: %s", r.body)
+	}
+	if r := do(t, s, "GET", "/s/"+pinnedID, ""); r.code != 200 || !strings.Contains(r.body, "small") {
+		t.Errorf("GET the shared page: %d", r.code)
+	}
+}
+
+func TestShareIDNeverEndsInUnderscore(t *testing.T) {
+	for i := range 5000 {
+		id := shareID([]byte(fmt.Sprint(i)))
+		if len(id) < 11 || strings.HasSuffix(id, "_") || !idPattern.MatchString(id) {
+			t.Fatalf("shareID gave %q", id)
+		}
+	}
+}
+
+func TestBadScenarios(t *testing.T) {
+	s, store := testServer(t)
+	huge := `{"version": 1, "name": "` + strings.Repeat("x", maxBody) + `"}`
+	costly := strings.Replace(small, `"duration": "2s"`, `"duration": "24h"`, 1)
+	costly = strings.Replace(costly, `"rate": 10`, `"rate": 100000`, 1)
+	for _, tc := range []struct {
+		desc, body string
+		code       int
+		contains   string
+	}{
+		{"oversize", huge, 413, "larger than 64 KiB"},
+		{"not JSON", `{"version": 1,`, 400, "invalid JSON"},
+		{"trailing data", small + ` {}`, 400, "trailing data"},
+		{"unknown field", strings.Replace(small, `"max_attempts": 1}`, `"max_attempts": 1, "retries": 3}`, 1), 422, `"path":"strategies[1].retries"`},
+		{"out of range", strings.Replace(small, `"max_attempts": 3`, `"max_attempts": 0`, 1), 422, `"path":"strategies[0].max_attempts","value":"0","message":"is out of range 1..100"`},
+		{"absurd value", strings.Replace(small, `"clients": 2`, `"clients": 1e300`, 1), 422, `"path":"workload.clients"`},
+		{"too costly", costly, 422, "over the limit of"},
+		{"unknown preset", strings.Replace(small, `"max_attempts": 1}`, `"preset": "nope"}`, 1), 422, "not a known preset"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := do(t, s, "POST", "/api/scenarios", tc.body)
+			if r.code != tc.code || !strings.Contains(r.body, tc.contains) {
+				t.Errorf("%d %.300s; want %d containing %q", r.code, r.body, tc.code, tc.contains)
+			}
+		})
+	}
+	if len(store.m) != 0 {
+		t.Errorf("bad scenarios stored %d rows", len(store.m))
+	}
+}
+
+func TestShareForm(t *testing.T) {
+	s, store := testServer(t)
+	r := do(t, s, "POST", "/share", "scenario="+urlQueryEscape(small), "Content-Type", "application/x-www-form-urlencoded")
+	if r.code != http.StatusSeeOther || r.header.Get("Location") != "/s/"+pinnedID {
+		t.Errorf("share form: %d, Location %q", r.code, r.header.Get("Location"))
+	}
+	bad := strings.Replace(small, `"max_attempts": 3`, `"max_attempts": 0`, 1)
+	r = do(t, s, "POST", "/share", "scenario="+urlQueryEscape(bad), "Content-Type", "application/x-www-form-urlencoded")
+	if r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, "strategies[0].max_attempts: 0 is out of range") {
+		t.Errorf("bad form: %d %.200s", r.code, r.body)
+	}
+	if len(store.m) != 1 {
+		t.Errorf("%d rows", len(store.m))
+	}
+}
+
+func TestRateLimitIgnoresForgedForwardedFor(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.PostRate, c.PostBurst = 0.5, 2 })
+	var codes []int
+	for i := range 4 {
+		body := strings.Replace(small, `"name": "small"`, fmt.Sprintf(`"name": "small %d"`, i), 1)
+		// A client that makes up a new X-Forwarded-For each time is still
+		// the same connection address.
+		r := do(t, s, "POST", "/api/scenarios", body, "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i))
+		codes = append(codes, r.code)
+		if r.code == http.StatusTooManyRequests && r.header.Get("Retry-After") != "2" {
+			t.Errorf("429 with Retry-After %q, want 2", r.header.Get("Retry-After"))
+		}
+	}
+	if fmt.Sprint(codes) != "[201 201 429 429]" {
+		t.Errorf("codes %v, want two accepted then 429", codes)
+	}
+}
+
+func TestCachingHeaders(t *testing.T) {
+	s, _ := testServer(t)
+	do(t, s, "POST", "/api/scenarios", small)
+	for _, u := range []string{"/s/" + pinnedID, "/s/" + pinnedID + "/chart.svg", "/api/scenarios/" + pinnedID + "/result", "/api/scenarios/" + pinnedID} {
+		r := do(t, s, "GET", u, "")
+		if r.code != 200 || r.header.Get("Cache-Control") != "public, max-age=31536000, immutable" || r.header.Get("ETag") == "" {
+			t.Errorf("%s: %d, Cache-Control %q, ETag %q", u, r.code, r.header.Get("Cache-Control"), r.header.Get("ETag"))
+			continue
+		}
+		if again := do(t, s, "GET", u, "", "If-None-Match", r.header.Get("ETag")); again.code != http.StatusNotModified || again.body != "" {
+			t.Errorf("%s with If-None-Match: %d", u, again.code)
+		}
+	}
+	if r := do(t, s, "GET", "/s/e03b-synchronized-recovery", ""); r.header.Get("Cache-Control") != "public, max-age=300" {
+		t.Errorf("built-in pages may change with a release: Cache-Control %q", r.header.Get("Cache-Control"))
+	}
+	if r := do(t, s, "GET", "/s/AAAAAAAAAAA", ""); r.header.Get("Cache-Control") != "public, max-age=60" {
+		t.Errorf("404 Cache-Control %q, want a short one", r.header.Get("Cache-Control"))
+	}
+}
+
+func TestFramingAndContentSecurity(t *testing.T) {
+	s, _ := testServer(t)
+	page := do(t, s, "GET", "/s/layered-retries", "")
+	if page.header.Get("X-Frame-Options") != "DENY" || !strings.Contains(page.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+		t.Errorf("pages must not be framable: %q / %q", page.header.Get("X-Frame-Options"), page.header.Get("Content-Security-Policy"))
+	}
+	embed := do(t, s, "GET", "/embed/layered-retries", "")
+	if embed.header.Get("X-Frame-Options") != "" || !strings.Contains(embed.header.Get("Content-Security-Policy"), "frame-ancestors *") {
+		t.Errorf("embeds must be framable: %q / %q", embed.header.Get("X-Frame-Options"), embed.header.Get("Content-Security-Policy"))
+	}
+	svg := do(t, s, "GET", "/s/layered-retries/chart.svg", "")
+	if svg.header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg.header.Get("Content-Security-Policy"), "sandbox") {
+		t.Errorf("SVG: %q / %q", svg.header.Get("Content-Type"), svg.header.Get("Content-Security-Policy"))
+	}
+}
+
+func TestLoadShedding(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.MaxRuns, c.MaxWaiting = 1, -1 })
+	s.runs.slots <- struct{}{} // every slot busy
+	r := do(t, s, "GET", "/api/scenarios/layered-retries/result", "")
+	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" {
+		t.Errorf("saturated: %d, Retry-After %q; want 503 with Retry-After", r.code, r.header.Get("Retry-After"))
+	}
+	<-s.runs.slots
+	if r := do(t, s, "GET", "/api/scenarios/layered-retries/result", ""); r.code != 200 {
+		t.Errorf("after the slot frees: %d", r.code)
+	}
+}
+
+func TestStaticAssets(t *testing.T) {
+	s, _ := testServer(t)
+	p := s.assets.path("style.css")
+	if !regexp.MustCompile(`^/static/style\.[0-9a-f]{10}\.css$`).MatchString(p) {
+		t.Fatalf("hashed path %q", p)
+	}
+	for enc, want := range map[string]string{"br, gzip": "br", "gzip": "gzip", "": "", "br;q=0, gzip": "gzip"} {
+		r := do(t, s, "GET", p, "", "Accept-Encoding", enc)
+		if r.code != 200 || r.header.Get("Content-Encoding") != want || r.header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Errorf("Accept-Encoding %q: %d, Content-Encoding %q, Cache-Control %q", enc, r.code, r.header.Get("Content-Encoding"), r.header.Get("Cache-Control"))
+		}
+	}
+}
+
+// hostile text goes everywhere a user's text can go.
+var hostile = []string{
+	`"><script>alert(1)</script>`,
+	`<img src=x onerror=alert(1)>`,
+	`javascript:alert(1)`,
+	`]]><svg onload=alert(1)>`,
+	"\u2028</title><script>x</script>",
+	`' onmouseover='alert(1)`,
+}
+
+func TestHostileTextIsEscapedEverywhere(t *testing.T) {
+	s, _ := testServer(t)
+	sc := map[string]any{
+		"version": 1, "name": hostile[0] + hostile[3], "description": hostile[1] + hostile[4],
+		"workload": map[string]any{"clients": 2, "rate": 10, "duration": "2s"},
+		"dependency": map[string]any{"workers": 2, "service_time": map[string]any{"kind": "constant", "mean": "5ms"}, "queue_capacity": 5,
+			"phases": []any{map[string]any{"kind": "outage", "from": "500ms", "to": "1s", "label": hostile[5]}}},
+		"strategies": []any{
+			map[string]any{"name": hostile[0], "description": hostile[2], "max_attempts": 2},
+			map[string]any{"name": hostile[1], "max_attempts": 1},
+			map[string]any{"name": hostile[3], "max_attempts": 1},
+		},
+	}
+	body, _ := json.Marshal(sc)
+	r := do(t, s, "POST", "/api/scenarios", string(body))
+	if r.code != http.StatusCreated {
+		t.Fatalf("POST: %d %s", r.code, r.body)
+	}
+	var got struct{ ID string }
+	json.Unmarshal([]byte(r.body), &got)
+	for _, u := range []string{"/s/" + got.ID, "/embed/" + got.ID, "/?s=" + got.ID} {
+		checkHTML(t, u, do(t, s, "GET", u, "").body)
+	}
+	for _, q := range []string{"", "?picture=outcomes", "?picture=queue", "?picture=compare", "?picture=latency"} {
+		r := do(t, s, "GET", "/s/"+got.ID+"/chart.svg"+q, "")
+		checkSVG(t, r.body)
+	}
+	oe := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2F"+got.ID, "")
+	var o oEmbed
+	if err := json.Unmarshal([]byte(oe.body), &o); err != nil {
+		t.Fatal(err)
+	}
+	checkHTML(t, "oembed html", o.HTML)
+}
+
+// checkHTML parses a page and fails on any script but our own static files,
+// any event-handler attribute and any javascript: URL.
+func checkHTML(t *testing.T, where, doc string) {
+	t.Helper()
+	z := html.NewTokenizer(strings.NewReader(doc))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if z.Err() != io.EOF {
+				t.Errorf("%s: %v", where, z.Err())
+			}
+			return
+		}
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		tok := z.Token()
+		for _, a := range tok.Attr {
+			if strings.HasPrefix(a.Key, "on") || strings.HasPrefix(strings.TrimSpace(strings.ToLower(a.Val)), "javascript:") {
+				t.Errorf("%s: <%s %s=%q>", where, tok.Data, a.Key, a.Val)
+			}
+		}
+		if tok.Data == "script" {
+			src := ""
+			for _, a := range tok.Attr {
+				if a.Key == "src" {
+					src = a.Val
+				}
+			}
+			if !strings.HasPrefix(src, "/static/") {
+				t.Errorf("%s: a script that is not ours: %v", where, tok)
+			}
+		}
+	}
+}
+
+func checkSVG(t *testing.T, doc string) {
+	t.Helper()
+	if !strings.HasPrefix(doc, "<svg") || strings.Contains(doc, "<script") || regexp.MustCompile(`\son[a-z]+=`).MatchString(stripText(doc)) {
+		t.Errorf("unsafe SVG: %.300s", doc)
+	}
+}
+
+// stripText removes character data, leaving the markup.
+func stripText(doc string) string {
+	return regexp.MustCompile(`>[^<]*<`).ReplaceAllString(doc, "><")
+}
+
+// TestNoUnescapedOutput keeps the escape hatches out of the server's code.
+func TestNoUnescapedOutput(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	templs, _ := filepath.Glob("*.templ")
+	unsafe := regexp.MustCompile(`templ\.(Raw|SafeURL|SafeCSS|SafeScript|RawCSS)|@templ\.Raw|template\.HTML`)
+	for _, f := range append(files, templs...) {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := unsafe.Find(b); m != nil {
+			t.Errorf("%s uses %s: user text must always be escaped", f, m)
+		}
+	}
+}
+
+func TestGalleryListsEveryBuiltin(t *testing.T) {
+	s, _ := testServer(t)
+	r := do(t, s, "GET", "/scenarios", "")
+	if n := strings.Count(r.body, `data-testid="gallery-item"`); n != len(scenarios.All()) {
+		t.Errorf("%d gallery items, want %d", n, len(scenarios.All()))
+	}
+}
+
+func TestResultIsCached(t *testing.T) {
+	s, _ := testServer(t)
+	a := do(t, s, "GET", "/api/scenarios/e03b-synchronized-recovery/result", "")
+	b := do(t, s, "GET", "/api/scenarios/e03b-synchronized-recovery/result", "")
+	if a.body != b.body || len(s.runs.cache) != 1 {
+		t.Errorf("second result differs or was not cached (%d cached)", len(s.runs.cache))
+	}
+	var buf bytes.Buffer
+	_ = context.Background()
+	buf.WriteString(a.body)
+}
