@@ -1,20 +1,33 @@
-# RetryLab. `make test` is what CI runs (.ci/run); `make run` tries the engine.
+# RetryLab. `make test` is what CI runs (.ci/run); `make run` serves the app.
 GO      ?= go
 WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
-SCENARIO ?= shared/engine/testdata/e03b.json
+ADDR    ?= :8080
+DB      ?= ./data/retrylab.db
 
-.PHONY: all build run test test-native test-wasm fmt-check vet deps bench fuzz golden clean
+.PHONY: all build run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean
 
 all: build
 
-build:
+build: templ
 	$(GO) build -o bin/retrylab ./cmd/retrylab
 
-# run simulates a scenario (E03-B by default) and prints the comparison table.
-run: build
-	./bin/retrylab run $(SCENARIO)
+# templ regenerates the page templates' Go code (committed, so that a plain
+# go build works without the templ tool).
+templ:
+	@$(GO) tool templ generate -path server >/dev/null 2>&1 || $(GO) tool templ generate -path server
 
-test: deps fmt-check vet test-native test-wasm
+# run builds everything and serves the app on $(ADDR) with SQLite at $(DB)
+# (created on first run).
+run: build
+	./bin/retrylab serve --addr $(ADDR) --db $(DB)
+
+test: deps fmt-check templ-check vet test-native test-wasm
+
+# templ-check fails when the committed *_templ.go files are not what the
+# templates generate.
+templ-check:
+	@$(GO) tool templ generate -path server >/dev/null 2>&1 || $(GO) tool templ generate -path server
+	@git diff --exit-code --stat -- 'server/*_templ.go' || { echo "server/*_templ.go are stale: run make templ and commit"; exit 1; }
 
 test-native:
 	$(GO) test -count=1 ./...
@@ -25,7 +38,7 @@ test-wasm:
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./shared/engine/... ./shared/chart/...
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null | grep -v '_templ.go$$' || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
@@ -41,6 +54,10 @@ bench:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./shared/engine/
+
+# load measures a running server (make run in another shell) from loopback.
+load:
+	$(GO) run ./cmd/loadtest -base http://127.0.0.1$(ADDR)
 
 # golden rewrites the golden results and the generated catalogue after an
 # intended change; review the diff before committing it.

@@ -32,7 +32,8 @@ import (
 // The POST rate limit (2/s, burst 20 per client IP) is not configurable from
 // the command line and every request comes from 127.0.0.1, so the test gets
 // about 20 acknowledged writes in its first second and a few more after;
-// workers back off briefly on 429 so as not to spin.
+// workers back off for 5 ms on a 429 so as not to spin, which still keeps
+// requests on the wire when the kill comes.
 func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server binary; skipped with -short")
@@ -346,7 +347,7 @@ func postUntilKilled(t *testing.T, srv *child, workers int, after time.Duration,
 				}
 				mu.Unlock()
 				if resp.StatusCode == http.StatusTooManyRequests {
-					time.Sleep(20 * time.Millisecond) // don't spin against the limiter
+					time.Sleep(5 * time.Millisecond) // don't spin against the limiter
 				}
 			}
 		})
@@ -355,6 +356,11 @@ func postUntilKilled(t *testing.T, srv *child, workers int, after time.Duration,
 	select {
 	case <-time.After(after):
 	case <-exhausted:
+	}
+	// Pull the plug at a moment when requests are on the wire, if one comes
+	// within a second.
+	for wait := time.Now().Add(time.Second); inFlight.Load() < 2 && time.Now().Before(wait); {
+		time.Sleep(100 * time.Microsecond)
 	}
 	mu.Lock()
 	stats.inFlightAtKill = inFlight.Load()
