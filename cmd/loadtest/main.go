@@ -23,7 +23,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -119,7 +118,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}, http.StatusCreated, http.StatusTooManyRequests)
 	post.report(stdout)
 
-	fmt.Fprintf(stdout, "summary (phase | concurrency | requests | errors | req/s | p50 | p90 | p99 | max):\n")
+	fmt.Fprintln(stdout, "| phase | concurrency | requests | errors | req/s | p50 | p90 | p99 | max |")
+	fmt.Fprintln(stdout, "|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 	fmt.Fprintln(stdout, get.summary())
 	fmt.Fprintln(stdout, post.summary())
 	if ok := post.byStatus[http.StatusCreated]; ok.n > 0 {
@@ -444,5 +444,3 @@ func short(d time.Duration) time.Duration {
 		return d.Round(time.Microsecond)
 	}
 }
-
-var _ = errors.New // keep errors for future use

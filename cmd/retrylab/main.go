@@ -20,8 +20,8 @@ import (
 	iofs "io/fs"
 	"os"
 	"os/signal"
-	"syscall"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -309,7 +309,6 @@ func metricTable(w io.Writer, strats []engine.StrategyResult) {
 	}
 	tw.Flush()
 }
-
 
 func seedList(s []int64) string {
 	if len(s) > 4 {
