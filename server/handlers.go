@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/csv"
@@ -31,6 +32,76 @@ import (
 const maxBody = 64 << 10
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// serveCached answers with the cached bytes for the request's URL, built and
+// compressed once, in gzip when the client accepts it.
+func (s *Server) serveCached(c echo.Context, builtin bool, ctype string, build func() ([]byte, error)) error {
+	return s.serveCachedIf(c, builtin, ctype, func() ([]byte, bool, error) {
+		body, err := build()
+		return body, true, err
+	})
+}
+
+// serveCachedIf is serveCached for answers that build may find not worth
+// keeping (keep false). The headers the handler set so far are kept with the
+// bytes.
+func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build func() (body []byte, keep bool, err error)) error {
+	key := c.Request().URL.RequestURI()
+	p, ok := s.pages.get(key)
+	if !ok {
+		body, keep, err := build()
+		if err != nil {
+			return err
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+		zw.Write(body)
+		zw.Close()
+		p = &cachedPage{key: key, ctype: ctype, body: body, gz: gz.Bytes(), builtin: builtin, headers: c.Response().Header().Clone()}
+		if keep {
+			s.pages.put(p)
+		}
+	}
+	return s.writeCached(c, p)
+}
+
+// fromCache answers from the page cache when it can, before any lookup or
+// run; handled reports whether it did.
+func (s *Server) fromCache(c echo.Context, id string) (handled bool, err error) {
+	p, ok := s.pages.get(c.Request().URL.RequestURI())
+	if !ok {
+		return false, nil
+	}
+	if cacheable(c, id, p.builtin) {
+		return true, c.NoContent(http.StatusNotModified)
+	}
+	return true, s.writeCached(c, p)
+}
+
+func (s *Server) writeCached(c echo.Context, p *cachedPage) error {
+	h := c.Response().Header()
+	// The answer's own headers: its caching and, for embeds and charts, the
+	// framing and content rules that replace the defaults.
+	for _, k := range []string{"Cache-Control", "ETag", "Content-Security-Policy", "Access-Control-Allow-Origin", "X-Frame-Options"} {
+		if v := p.headers.Get(k); v != "" {
+			h.Set(k, v)
+		} else {
+			h.Del(k)
+		}
+	}
+	h.Set("Vary", "Accept-Encoding")
+	if acceptsEncoding(c.Request().Header.Get("Accept-Encoding"), "gzip") {
+		h.Set("Content-Encoding", "gzip")
+		return c.Blob(http.StatusOK, p.ctype, p.gz)
+	}
+	return c.Blob(http.StatusOK, p.ctype, p.body)
+}
+
+func renderBytes(c echo.Context, t templ.Component) ([]byte, error) {
+	var b bytes.Buffer
+	err := t.Render(c.Request().Context(), &b)
+	return b.Bytes(), err
+}
 
 func render(c echo.Context, status int, t templ.Component) error {
 	var b bytes.Buffer
@@ -169,12 +240,8 @@ func (s *Server) lookup(ctx context.Context, id string) (*engine.Scenario, []byt
 	if !idPattern.MatchString(id) {
 		return nil, nil, nil, errNotFound
 	}
-	if b, ok := scenarios.Get(id); ok {
-		sc, err := b.Parse()
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		return sc, sc.Canonical(), b, nil
+	if bi, ok := s.builtins[id]; ok {
+		return bi.sc, bi.canonical, bi.b, nil
 	}
 	body, err := s.store.GetScenario(ctx, id)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -209,6 +276,9 @@ func cacheable(c echo.Context, id string, builtin bool) bool {
 
 func (s *Server) handleGetScenario(c echo.Context) error {
 	id := c.Param("id")
+	if handled, err := s.fromCache(c, id); handled {
+		return err
+	}
 	_, canon, b, err := s.lookup(c.Request().Context(), id)
 	if err != nil {
 		return err
@@ -217,7 +287,7 @@ func (s *Server) handleGetScenario(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
-	return c.JSONBlob(http.StatusOK, canon)
+	return s.serveCached(c, b != nil, echo.MIMEApplicationJSON, func() ([]byte, error) { return canon, nil })
 }
 
 // result looks up a scenario and runs it (or takes its cached result).
@@ -232,17 +302,24 @@ func (s *Server) result(c echo.Context, id string) (*engine.Scenario, *engine.Re
 
 func (s *Server) handleResult(c echo.Context) error {
 	id := c.Param("id")
-	if _, _, b, err := s.lookup(c.Request().Context(), id); err != nil {
+	if handled, err := s.fromCache(c, id); handled {
 		return err
-	} else if cacheable(c, id, b != nil) {
-		return c.NoContent(http.StatusNotModified)
 	}
-	_, res, _, err := s.result(c, id)
+	_, _, b, err := s.lookup(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
+	if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
+	}
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
-	return c.JSON(http.StatusOK, res)
+	return s.serveCached(c, b != nil, echo.MIMEApplicationJSON, func() ([]byte, error) {
+		_, res, _, err := s.result(c, id)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(res)
+	})
 }
 
 // chartOptions reads a chart's query parameters.
@@ -277,32 +354,39 @@ func chartOptions(c echo.Context) (chart.Options, error) {
 
 func (s *Server) handleChart(c echo.Context) error {
 	id := c.Param("id")
+	if handled, err := s.fromCache(c, id); handled {
+		return err
+	}
 	opt, err := chartOptions(c)
 	if err != nil {
 		return err
 	}
-	if _, _, b, err := s.lookup(c.Request().Context(), id); err != nil {
-		return err
-	} else if cacheable(c, id, b != nil) {
-		return c.NoContent(http.StatusNotModified)
-	}
-	_, res, _, err := s.result(c, id)
+	_, _, b, err := s.lookup(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := chart.Render(&buf, res, opt); err != nil {
-		var oe *chart.OptionError
-		if errors.As(err, &oe) {
-			return echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
-		}
-		return err
+	if cacheable(c, id, b != nil) {
+		return c.NoContent(http.StatusNotModified)
 	}
 	h := c.Response().Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
 	h.Del("X-Frame-Options")
 	h.Set("Access-Control-Allow-Origin", "*")
-	return c.Blob(http.StatusOK, "image/svg+xml", buf.Bytes())
+	return s.serveCached(c, b != nil, "image/svg+xml", func() ([]byte, error) {
+		_, res, _, err := s.result(c, id)
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		if err := chart.Render(&buf, res, opt); err != nil {
+			var oe *chart.OptionError
+			if errors.As(err, &oe) {
+				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
+			}
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	})
 }
 
 func (s *Server) handleCSV(c echo.Context) error {
@@ -357,6 +441,9 @@ func csvSafe(s string) string {
 
 func (s *Server) handlePage(c echo.Context) error {
 	id := c.Param("id")
+	if handled, err := s.fromCache(c, id); handled {
+		return err
+	}
 	sc, _, b, err := s.lookup(c.Request().Context(), id)
 	if err != nil {
 		if errors.Is(err, errNotFound) {
@@ -368,23 +455,31 @@ func (s *Server) handlePage(c echo.Context) error {
 	if cacheable(c, id, b != nil) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	res, err := s.runs.result(c.Request().Context(), id, sc)
-	var runErr string
-	var he *echo.HTTPError
-	switch {
-	case errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity:
-		runErr = fmt.Sprint(he.Message)
-		c.Response().Header().Set("Cache-Control", "public, max-age=300")
-	case err != nil:
-		return err
-	}
-	v := s.view(c, id, sc, b, res)
-	v.RunError = runErr
-	return render(c, http.StatusOK, scenarioPage(s.assets, v))
+	return s.serveCachedIf(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, bool, error) {
+		res, err := s.runs.result(c.Request().Context(), id, sc)
+		var he *echo.HTTPError
+		switch {
+		case errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity:
+			// Too costly to run here: the page still describes the scenario
+			// and points to the playground.
+			c.Response().Header().Set("Cache-Control", "public, max-age=300")
+			v := s.view(c, id, sc, b, nil)
+			v.RunError = fmt.Sprint(he.Message)
+			body, err := renderBytes(c, scenarioPage(s.assets, v))
+			return body, false, err
+		case err != nil:
+			return nil, false, err
+		}
+		body, err := renderBytes(c, scenarioPage(s.assets, s.view(c, id, sc, b, res)))
+		return body, true, err
+	})
 }
 
 func (s *Server) handleEmbed(c echo.Context) error {
 	id := c.Param("id")
+	if handled, err := s.fromCache(c, id); handled {
+		return err
+	}
 	sc, _, b, err := s.lookup(c.Request().Context(), id)
 	if err != nil {
 		return err
@@ -395,8 +490,9 @@ func (s *Server) handleEmbed(c echo.Context) error {
 	if cacheable(c, id, b != nil) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	v := s.view(c, id, sc, b, nil)
-	return render(c, http.StatusOK, embedPage(s.assets, v))
+	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
+		return renderBytes(c, embedPage(s.assets, s.view(c, id, sc, b, nil)))
+	})
 }
 
 // oEmbed is the oEmbed 1.0 "rich" response.

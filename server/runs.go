@@ -138,6 +138,50 @@ func (r *runner) acquire(ctx context.Context) error {
 	}
 }
 
+// A pageCache keeps the final bytes of answers about IDs, plain and
+// gzipped: they never change for an engine version, so a cached page costs a
+// map lookup instead of a render and a compression.
+type pageCache struct {
+	mu    sync.Mutex
+	m     map[string]*list.Element
+	order *list.List
+	max   int
+}
+
+type cachedPage struct {
+	key, ctype string
+	body, gz   []byte
+	builtin    bool // about a built-in, whose answers may change with a release
+	headers    http.Header
+}
+
+func newPageCache(n int) *pageCache {
+	return &pageCache{m: map[string]*list.Element{}, order: list.New(), max: n}
+}
+
+func (pc *pageCache) get(key string) (*cachedPage, bool) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if el, ok := pc.m[key]; ok {
+		pc.order.MoveToFront(el)
+		return el.Value.(*cachedPage), true
+	}
+	return nil, false
+}
+
+func (pc *pageCache) put(p *cachedPage) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if _, ok := pc.m[p.key]; ok {
+		return
+	}
+	pc.m[p.key] = pc.order.PushFront(p)
+	for pc.order.Len() > pc.max {
+		old := pc.order.Remove(pc.order.Back()).(*cachedPage)
+		delete(pc.m, old.key)
+	}
+}
+
 func tooCostly(ce *engine.CostError) error {
 	return echo.NewHTTPError(http.StatusUnprocessableEntity,
 		ce.Error()+". The server runs scenarios up to its limit; the playground runs anything in your browser.")

@@ -24,6 +24,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
+	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/web"
 )
 
@@ -96,8 +98,17 @@ type Server struct {
 	store   Store
 	echo    *echo.Echo
 	assets  *assets
-	runs    *runner
-	metrics *metrics
+	runs     *runner
+	pages    *pageCache
+	metrics  *metrics
+	builtins map[string]builtin // by slug
+}
+
+// A builtin is a built-in scenario, parsed once.
+type builtin struct {
+	b         *scenarios.Builtin
+	sc        *engine.Scenario
+	canonical []byte
 }
 
 // New builds a server and registers its routes.
@@ -115,7 +126,16 @@ func New(cfg Config) (*Server, error) {
 		assets:  a,
 		metrics: newMetrics(),
 	}
+	s.builtins = map[string]builtin{}
+	for _, b := range scenarios.All() {
+		sc, err := b.Parse()
+		if err != nil {
+			return nil, fmt.Errorf("server: built-in %s: %w", b.Slug, err)
+		}
+		s.builtins[b.Slug] = builtin{b: b, sc: sc, canonical: sc.Canonical()}
+	}
 	s.runs = newRunner(cfg, s.metrics)
+	s.pages = newPageCache(4 * cfg.CacheSize)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	if cfg.TrustProxy {
@@ -156,7 +176,8 @@ func (s *Server) routes() {
 	e.Use(middleware.ContextTimeout(s.cfg.RequestTimeout))
 	e.Use(securityHeaders)
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Path(), "/static/") || c.Path() == "/metrics" },
+		// Static files and cached answers come compressed already.
+		Skipper: func(c echo.Context) bool { return precompressed[c.Path()] },
 	}))
 	// Errors become answers here, inside the compression, so that an error
 	// page is written (and compressed) like any other; the middlewares
@@ -197,6 +218,12 @@ func (s *Server) routes() {
 	e.GET("/static/*", s.assets.serve)
 }
 
+// precompressed are the routes that compress their own answers.
+var precompressed = map[string]bool{
+	"/static/*": true, "/metrics": true, "/s/:id": true, "/s/:id/chart.svg": true,
+	"/api/scenarios/:id": true, "/api/scenarios/:id/result": true, "/embed/:id": true,
+}
+
 // securityHeaders sets the headers every answer carries; handlers that serve
 // embeddable content (embeds, SVG) replace the framing rules.
 func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
@@ -235,6 +262,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 	case errors.Is(err, context.DeadlineExceeded):
 		status, msg = http.StatusServiceUnavailable, "the server took too long; try again"
+	case errors.Is(err, context.Canceled):
+		// The client went away: nobody reads the answer, and it is no error
+		// of ours.
+		c.Response().WriteHeader(499)
+		return
 	}
 	if status >= 500 {
 		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)

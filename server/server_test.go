@@ -246,6 +246,14 @@ func TestCachingHeaders(t *testing.T) {
 
 func TestFramingAndContentSecurity(t *testing.T) {
 	s, _ := testServer(t)
+	// The second round comes from the page cache: same rules.
+	for range 2 {
+		checkFraming(t, s)
+	}
+}
+
+func checkFraming(t *testing.T, s *Server) {
+	t.Helper()
 	page := do(t, s, "GET", "/s/layered-retries", "")
 	if page.header.Get("X-Frame-Options") != "DENY" || !strings.Contains(page.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
 		t.Errorf("pages must not be framable: %q / %q", page.header.Get("X-Frame-Options"), page.header.Get("Content-Security-Policy"))
