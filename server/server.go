@@ -93,11 +93,11 @@ func (c *Config) defaults() {
 
 // A Server is the RetryLab web app.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	store   Store
-	echo    *echo.Echo
-	assets  *assets
+	cfg      Config
+	log      *slog.Logger
+	store    Store
+	echo     *echo.Echo
+	assets   *assets
 	runs     *runner
 	pages    *pageCache
 	metrics  *metrics
