@@ -274,47 +274,41 @@ func cacheable(c echo.Context, id string, builtin bool) bool {
 	return c.Request().Header.Get("If-None-Match") == etag
 }
 
-func (s *Server) handleGetScenario(c echo.Context) error {
-	id := c.Param("id")
+// begin starts an answer about a scenario: from the page cache if it can,
+// else it looks the scenario up and sets the caching headers. done reports
+// that the answer is given (from the cache, or 304 Not Modified).
+func (s *Server) begin(c echo.Context, id string) (sc *engine.Scenario, canon []byte, b *scenarios.Builtin, done bool, err error) {
 	if handled, err := s.fromCache(c, id); handled {
-		return err
+		return nil, nil, nil, true, err
 	}
-	_, canon, b, err := s.lookup(c.Request().Context(), id)
+	sc, canon, b, err = s.lookup(c.Request().Context(), id)
 	if err != nil {
-		return err
+		return nil, nil, nil, false, err
 	}
 	if cacheable(c, id, b != nil) {
-		return c.NoContent(http.StatusNotModified)
+		return nil, nil, nil, true, c.NoContent(http.StatusNotModified)
+	}
+	return sc, canon, b, false, nil
+}
+
+func (s *Server) handleGetScenario(c echo.Context) error {
+	_, canon, b, done, err := s.begin(c, c.Param("id"))
+	if done || err != nil {
+		return err
 	}
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	return s.serveCached(c, b != nil, echo.MIMEApplicationJSON, func() ([]byte, error) { return canon, nil })
 }
 
-// result looks up a scenario and runs it (or takes its cached result).
-func (s *Server) result(c echo.Context, id string) (*engine.Scenario, *engine.Result, *scenarios.Builtin, error) {
-	sc, _, b, err := s.lookup(c.Request().Context(), id)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	res, err := s.runs.result(c.Request().Context(), id, sc)
-	return sc, res, b, err
-}
-
 func (s *Server) handleResult(c echo.Context) error {
 	id := c.Param("id")
-	if handled, err := s.fromCache(c, id); handled {
+	sc, _, b, done, err := s.begin(c, id)
+	if done || err != nil {
 		return err
-	}
-	_, _, b, err := s.lookup(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
-	if cacheable(c, id, b != nil) {
-		return c.NoContent(http.StatusNotModified)
 	}
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	return s.serveCached(c, b != nil, echo.MIMEApplicationJSON, func() ([]byte, error) {
-		_, res, _, err := s.result(c, id)
+		res, err := s.runs.result(c.Request().Context(), id, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -354,26 +348,20 @@ func chartOptions(c echo.Context) (chart.Options, error) {
 
 func (s *Server) handleChart(c echo.Context) error {
 	id := c.Param("id")
-	if handled, err := s.fromCache(c, id); handled {
-		return err
-	}
 	opt, err := chartOptions(c)
 	if err != nil {
 		return err
 	}
-	_, _, b, err := s.lookup(c.Request().Context(), id)
-	if err != nil {
+	sc, _, b, done, err := s.begin(c, id)
+	if done || err != nil {
 		return err
-	}
-	if cacheable(c, id, b != nil) {
-		return c.NoContent(http.StatusNotModified)
 	}
 	h := c.Response().Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
 	h.Del("X-Frame-Options")
 	h.Set("Access-Control-Allow-Origin", "*")
 	return s.serveCached(c, b != nil, "image/svg+xml", func() ([]byte, error) {
-		_, res, _, err := s.result(c, id)
+		res, err := s.runs.result(c.Request().Context(), id, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -391,12 +379,11 @@ func (s *Server) handleChart(c echo.Context) error {
 
 func (s *Server) handleCSV(c echo.Context) error {
 	id := c.Param("id")
-	if _, _, b, err := s.lookup(c.Request().Context(), id); err != nil {
+	sc, _, _, done, err := s.begin(c, id)
+	if done || err != nil {
 		return err
-	} else if cacheable(c, id, b != nil) {
-		return c.NoContent(http.StatusNotModified)
 	}
-	_, res, _, err := s.result(c, id)
+	res, err := s.runs.result(c.Request().Context(), id, sc)
 	if err != nil {
 		return err
 	}

@@ -94,8 +94,7 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	runs := fs.Int("runs", 0, "number of seeds (overrides the scenario's runs)")
-	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
+	seeds := seedFlags(fs)
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	file, code := parseWithFile(fs, args, stderr, "run")
@@ -110,12 +109,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if code != 0 {
 		return code
 	}
-	if *runs > 0 {
-		sc.Runs, sc.Seeds = *runs, nil
-	}
-	if *seed >= 0 {
-		sc.Seed, sc.Seeds = *seed, nil
-	}
+	seeds(sc)
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table"})
 	if err != nil {
 		printErrors(stderr, file, err)
@@ -143,8 +137,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&opt.Metric, "metric", "", "metric of the compare and sweep pictures")
 	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")
 	fs.BoolVar(&opt.SuccessOnly, "success-only", false, "latency of successful operations only")
-	runs := fs.Int("runs", 0, "number of seeds (overrides the scenario's runs)")
-	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
+	seeds := seedFlags(fs)
 	file, code := parseWithFile(fs, args, stderr, "chart")
 	if code != 0 {
 		return code
@@ -153,12 +146,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code != 0 {
 		return code
 	}
-	if *runs > 0 {
-		sc.Runs, sc.Seeds = *runs, nil
-	}
-	if *seed >= 0 {
-		sc.Seed, sc.Seeds = *seed, nil
-	}
+	seeds(sc)
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: 200_000_000})
 	if err != nil {
 		printErrors(stderr, file, err)
@@ -169,6 +157,21 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 1
 	}
 	return 0
+}
+
+// seedFlags defines --runs and --seed and returns what applies them to a
+// scenario.
+func seedFlags(fs *flag.FlagSet) func(*engine.Scenario) {
+	runs := fs.Int("runs", 0, "number of seeds (overrides the scenario's runs)")
+	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
+	return func(sc *engine.Scenario) {
+		if *runs > 0 {
+			sc.Runs, sc.Seeds = *runs, nil
+		}
+		if *seed >= 0 {
+			sc.Seed, sc.Seeds = *seed, nil
+		}
+	}
 }
 
 // parseWithFile parses flags given before and after one file argument.
