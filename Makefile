@@ -4,12 +4,18 @@ WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
 ADDR    ?= :8080
 DB      ?= ./data/retrylab.db
 
-.PHONY: all build run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean
+.PHONY: all build templ wasm run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean
 
 all: build
 
-build: templ
+build: templ wasm
 	$(GO) build -o bin/retrylab ./cmd/retrylab
+
+# wasm builds the engine for the browser into web/static (not committed),
+# with Go's own loader for it.
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/static/engine.wasm ./wasm
+	cp "$(WASMEXEC)/wasm_exec.js" web/static/wasm_exec.js
 
 # templ regenerates the page templates' Go code (committed, so that a plain
 # go build works without the templ tool).
@@ -21,7 +27,7 @@ templ:
 run: build
 	./bin/retrylab serve --addr $(ADDR) --db $(DB)
 
-test: deps fmt-check templ-check vet test-native test-wasm
+test: deps fmt-check templ-check vet wasm test-native test-wasm
 
 # templ-check fails when the committed *_templ.go files are not what the
 # templates generate.
@@ -65,4 +71,4 @@ golden:
 	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update
 
 clean:
-	rm -rf bin
+	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js

@@ -10,9 +10,12 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/web"
 )
 
 // assets are the static files, each served under a name that carries a hash
@@ -27,6 +30,10 @@ type asset struct {
 	body, gz, br []byte
 	ctype, etag  string
 }
+
+// staticAssets loads and compresses the front end's files once per process:
+// every server shares them.
+var staticAssets = sync.OnceValues(func() (*assets, error) { return loadAssets(web.Static) })
 
 func loadAssets(fsys fs.FS) (*assets, error) {
 	a := &assets{byName: map[string]string{}, byPath: map[string]*asset{}}
@@ -47,7 +54,13 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 		zw.Write(body)
 		zw.Close()
-		bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+		// The best brotli level takes seconds on the engine's WebAssembly:
+		// large files get a level that takes a fraction of one.
+		level := brotli.BestCompression
+		if len(body) > 1<<20 {
+			level = 9
+		}
+		bw := brotli.NewWriterLevel(&br, level)
 		bw.Write(body)
 		bw.Close()
 		ctype := mime.TypeByExtension(ext)

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 )
 
@@ -215,58 +214,3 @@ func or(v, def int) int {
 	return v
 }
 
-// better says which way a metric improves: 1 higher, -1 lower, 0 neither.
-func better(name string) int {
-	switch name {
-	case "succeeded", "success_rate", "affected_success_rate", "recovered", "goodput_per_s":
-		return 1
-	case "operations", "affected_operations", "first_attempts", "events", "retries_denied", "fast_failed", "dropped_abandoned":
-		return 0
-	}
-	return -1
-}
-
-// A row of the comparison table.
-type row struct {
-	Metric string
-	Cells  []cell
-}
-
-type cell struct {
-	Value, Spread, Class string
-}
-
-// metricRows builds the comparison table, marking the best and worst value
-// of each metric whose direction is known, when the strategies differ.
-func metricRows(strats []engine.StrategyResult) []row {
-	var rows []row
-	for _, name := range engine.MetricNames() {
-		r := row{Metric: name}
-		vals := make([]float64, len(strats))
-		lo, hi := 0, 0
-		for i, st := range strats {
-			v, _ := st.Metrics.Metric(name)
-			vals[i] = v
-			if v < vals[lo] {
-				lo = i
-			}
-			if v > vals[hi] {
-				hi = i
-			}
-			c := cell{Value: chart.FormatCell(name, v)}
-			if mm, ok := st.Spread[name]; ok && mm.Min != mm.Max {
-				c.Spread = chart.FormatCell(name, mm.Min) + "–" + chart.FormatCell(name, mm.Max)
-			}
-			r.Cells = append(r.Cells, c)
-		}
-		if d := better(name); d != 0 && len(strats) > 1 && vals[lo] != vals[hi] {
-			best, worst := hi, lo
-			if d < 0 {
-				best, worst = lo, hi
-			}
-			r.Cells[best].Class, r.Cells[worst].Class = "best", "worst"
-		}
-		rows = append(rows, r)
-	}
-	return rows
-}

@@ -26,7 +26,6 @@ import (
 
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
-	"github.com/retrylab/retrylab/web"
 )
 
 // Config holds a server's dependencies and limits. Zero values get defaults.
@@ -114,7 +113,7 @@ type builtin struct {
 // New builds a server and registers its routes.
 func New(cfg Config) (*Server, error) {
 	cfg.defaults()
-	a, err := loadAssets(web.Static)
+	a, err := staticAssets()
 	if err != nil {
 		return nil, fmt.Errorf("server: static files: %w", err)
 	}

@@ -24,9 +24,9 @@ type scenarioView struct {
 
 	Runs        int
 	Columns     []string
-	Rows        []row
+	Rows        []chart.Row
 	SweepPath   string
-	SweepRows   []row
+	SweepRows   []chart.Row
 	Charts      []chartView
 	Resolutions []resolutionLink
 
@@ -115,17 +115,17 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	if len(res.Sweep) > 0 {
 		for _, pt := range res.Sweep {
 			val, _ := json.Marshal(pt.Value)
-			r := row{Metric: string(val)}
+			r := chart.Row{Metric: string(val)}
 			for _, st := range pt.Strategies {
 				r.Cells = append(r.Cells,
-					cell{Value: chart.FormatCell("success_rate", st.Metrics.SuccessRate)},
-					cell{Value: chart.FormatCell("attempts", st.Metrics.Attempts)})
+					chart.Cell{Value: chart.FormatCell("success_rate", st.Metrics.SuccessRate)},
+					chart.Cell{Value: chart.FormatCell("attempts", st.Metrics.Attempts)})
 			}
 			v.SweepRows = append(v.SweepRows, r)
 		}
 		return v
 	}
-	v.Rows = metricRows(res.Strategies)
+	v.Rows = chart.Rows(res.Strategies)
 	return v
 }
 
