@@ -50,10 +50,13 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-# deps installs what the tests need on a fresh machine (as root, with apt-get).
+# deps installs what the tests need on a fresh machine (as root, with
+# apt-get): Node.js for the wasm tests, Debian's Chromium for the browser tests.
 deps:
-	@command -v node >/dev/null 2>&1 || { echo "installing nodejs for the wasm tests"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs; }
+	@missing=""; command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./shared/engine/

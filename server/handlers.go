@@ -180,7 +180,7 @@ func (s *Server) handleShareForm(c echo.Context) error {
 	if err != nil {
 		var he *echo.HTTPError
 		if errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity {
-			return render(c, he.Code, homePage(s.assets, string(body), []string{fmt.Sprint(he.Message)}))
+			return render(c, he.Code, sharePage(s.assets, string(body), []string{fmt.Sprint(he.Message)}))
 		}
 		return err
 	}
@@ -189,24 +189,15 @@ func (s *Server) handleShareForm(c echo.Context) error {
 		for _, p := range problems {
 			msgs = append(msgs, p.Error())
 		}
-		return render(c, http.StatusUnprocessableEntity, homePage(s.assets, string(body), msgs))
+		return render(c, http.StatusUnprocessableEntity, sharePage(s.assets, string(body), msgs))
 	}
 	return c.Redirect(http.StatusSeeOther, "/s/"+id)
 }
 
 func (s *Server) handleHome(c echo.Context) error {
-	example := ""
-	if id := c.QueryParam("s"); id != "" {
-		if _, canon, _, err := s.lookup(c.Request().Context(), id); err == nil {
-			example = pretty(canon)
-		}
-	}
-	if example == "" {
-		b, _ := scenarios.Get("e03b-synchronized-recovery")
-		example = pretty(b.Scenario)
-	}
+	b, _ := scenarios.Get("e03b-synchronized-recovery")
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return render(c, http.StatusOK, homePage(s.assets, example, nil))
+	return render(c, http.StatusOK, playgroundPage(s.assets, pretty(b.Scenario)))
 }
 
 func pretty(js []byte) string {

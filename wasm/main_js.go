@@ -91,6 +91,7 @@ type runOutput struct {
 	Result    *engine.Result    `json:"result,omitempty"`
 	Canonical json.RawMessage   `json:"canonical,omitempty"`
 	Charts    map[string]string `json:"charts,omitempty"`
+	Table     []chart.Row       `json:"table,omitempty"`
 	Millis    float64           `json:"millis"`
 }
 
@@ -140,6 +141,9 @@ func run(args []js.Value) (any, error) {
 		draw("queue", chart.Options{Picture: chart.Queue})
 		draw("compare", chart.Options{Picture: chart.Compare, Metric: "success_rate"})
 		draw("latency", chart.Options{Picture: chart.Latency})
+	}
+	if len(res.Strategies) > 0 {
+		out.Table = chart.Rows(res.Strategies)
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil

@@ -1,0 +1,253 @@
+package web_test
+
+// Browser tests: the real server (memory store) on loopback, driven from Go
+// through headless Chromium with chromedp. make test installs Debian's
+// chromium when it is missing and builds engine.wasm first; screenshots of
+// failures go to testdata/screenshots (or $SCREENSHOTS).
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/web"
+)
+
+func browserPath(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on PATH (make deps installs Debian's chromium)")
+	return ""
+}
+
+// setup starts the app and a browser tab; it returns the tab's context and
+// the app's base URL.
+func setup(t *testing.T) (context.Context, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser tests are slow")
+	}
+	if _, err := web.Static.Open("static/engine.wasm"); err != nil {
+		t.Skip("web/static/engine.wasm is not built: run make wasm (make test does)")
+	}
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(browserPath(t)),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 1000),
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel)
+	var logs []string
+	chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range ev.Args {
+				parts = append(parts, string(a.Value))
+			}
+			logs = append(logs, fmt.Sprintf("console.%s %s", ev.Type, strings.Join(parts, " ")))
+		case *runtime.EventExceptionThrown:
+			logs = append(logs, "exception: "+ev.ExceptionDetails.Text)
+		}
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			screenshot(t, ctx)
+			for _, l := range logs {
+				t.Log(l)
+			}
+		}
+	})
+	return ctx, ts.URL
+}
+
+// screenshot saves the tab as a PNG named after the test.
+func screenshot(t *testing.T, ctx context.Context) {
+	dir := os.Getenv("SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join("testdata", "screenshots")
+	}
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		t.Logf("no screenshot: %v", err)
+		return
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	name := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".png")
+	if err := os.WriteFile(name, png, 0o644); err == nil {
+		t.Logf("screenshot: %s", name)
+	}
+}
+
+// ran waits until the playground has finished n runs.
+func ran(n int) chromedp.Action[chromedp.Void] {
+	return until(fmt.Sprintf(`Number(document.getElementById("playground").dataset.ran || 0) >= %d`, n))
+}
+
+// until waits for a JavaScript condition.
+func until(cond string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(60*time.Second)))
+		return err
+	})
+}
+
+func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// text evaluates a JavaScript expression that gives a string.
+func text(ctx context.Context, t *testing.T, js string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestPlaygroundRunsABuiltinOnOpen(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	status := text(ctx, t, `document.querySelector("[data-testid=status]").textContent`)
+	if !strings.Contains(status, "Ran in") {
+		t.Errorf("status %q, want the run time", status)
+	}
+	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
+	if cols != "metric,A,B,C,D" {
+		t.Errorf("table columns %q, want E03-B's four strategies", cols)
+	}
+	// Five charts, each loaded and drawn (a broken image has no natural width).
+	do(t, ctx, until(`[...document.querySelectorAll("[data-testid=charts] img")].every(i => i.complete)`))
+	charts := text(ctx, t, `[...document.querySelectorAll("[data-testid=charts] img")].map(i => i.naturalWidth > 0 ? "ok" : "broken").join(",")`)
+	if charts != "ok,ok,ok,ok,ok" {
+		t.Errorf("charts: %s, want five drawn", charts)
+	}
+}
+
+func TestEditingRerunsAndTheTableChanges(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	amp := `document.querySelector("[data-metric=amplification] td:nth-child(2)").textContent`
+	before := text(ctx, t, amp)
+	do(t, ctx,
+		chromedp.SetValue(`[data-path="strategies.0.max_attempts"]`, "5"),
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('[data-path="strategies.0.max_attempts"]').dispatchEvent(new Event("input", {bubbles: true}))`))
+			return err
+		}),
+		ran(2))
+	after := text(ctx, t, amp)
+	if before != "27" || after != "45" {
+		t.Errorf("amplification %s then %s, want 27 then 45 (5 × 3 × 3)", before, after)
+	}
+	if js := text(ctx, t, `document.getElementById("json").value`); !strings.Contains(js, `"max_attempts": 5`) {
+		t.Errorf("the JSON did not follow the form")
+	}
+}
+
+func TestBrokenJSONShowsTheErrorAtTheField(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	text(ctx, t, `(() => { const j = document.getElementById("json"); j.value = j.value.replace('"max_attempts": 3', '"max_attempts": 0'); j.dispatchEvent(new Event("input")); return ""; })()`)
+	do(t, ctx, until(`document.querySelector('[data-path="strategies.0.max_attempts"]').getAttribute("aria-invalid") === "true"`))
+	msg := text(ctx, t, `document.getElementById(document.querySelector('[data-path="strategies.0.max_attempts"]').id + "-error").textContent`)
+	if !strings.Contains(msg, "0 is out of range 1..100") {
+		t.Errorf("message beside the field: %q", msg)
+	}
+}
+
+func TestShareOpensTheSameScenarioElsewhere(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=breaker-timeline"), ran(1))
+	table := `[...document.querySelectorAll("[data-testid=results] tbody tr")].map(r => r.textContent).join("|")`
+	before := text(ctx, t, table)
+	do(t, ctx, chromedp.Click(`[data-testid=share]`), until(`document.getElementById("share-url").value.includes("/s/")`))
+	url := text(ctx, t, `document.getElementById("share-url").value`)
+	// The shared page, rendered by the server.
+	do(t, ctx, chromedp.Navigate(url))
+	title := text(ctx, t, `document.querySelector("[data-testid=title]").textContent`)
+	if title != "Circuit breaker timeline" {
+		t.Errorf("shared page title %q", title)
+	}
+	// Open in playground, in a fresh tab: same scenario, same numbers.
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	href := text(ctx, t, `document.querySelector("[data-testid=open-playground]").getAttribute("href")`)
+	do(t, tab, chromedp.Navigate(base+href), ran(1))
+	if after := text(tab, t, table); after != before {
+		t.Errorf("the shared scenario's table differs:\n%s\n%s", before, after)
+	}
+}
+
+func TestGalleryOpensABuiltin(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/scenarios"), chromedp.Click(`[data-testid=gallery-item] h3 a`),
+		chromedp.WaitVisible(`[data-testid=title]`))
+	title := text(ctx, t, `document.querySelector("[data-testid=title]").textContent`)
+	if !strings.HasPrefix(title, "E03-B") {
+		t.Errorf("opened %q, want the first built-in", title)
+	}
+}
+
+func TestPhoneWidth(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/"), ran(1))
+	// Nothing but the results table (which scrolls in its own box) is wider
+	// than the screen.
+	wide := text(ctx, t, `document.documentElement.scrollWidth + " " + document.documentElement.clientWidth`)
+	var scroll, client int
+	fmt.Sscan(wide, &scroll, &client)
+	if scroll > client || client > 390 {
+		t.Errorf("the page scrolls sideways at a 390 px screen: %d px of content in %d px", scroll, client)
+	}
+}
+
+// TestBrowserMatchesServer compares the result the engine computes in the
+// browser with the server's for the same scenario.
+func TestBrowserMatchesServer(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=e03b-synchronized-recovery"), ran(1))
+	server := text(ctx, t, `(async () => {
+		const r = await fetch("/api/scenarios/e03b-synchronized-recovery/result");
+		return JSON.stringify(await r.json());
+	})()`)
+	browser := text(ctx, t, `window.retrylabLast`)
+	if browser == "" || browser != server {
+		t.Errorf("the browser's result (%d bytes) differs from the server's (%d bytes)", len(browser), len(server))
+	}
+}

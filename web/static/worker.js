@@ -1,0 +1,28 @@
+// The engine runs in this worker, off the page's thread, so the page never
+// freezes. Messages: {id, op: "init", exec, wasm} loads Go's loader and the
+// engine; {id, op, args} calls globalThis.retrylab[op](...args). Answers:
+// {id, value} or {id, error}. The page ends a run early by ending the worker.
+let ready = null;
+
+self.onmessage = async (e) => {
+  const { id, op, args, exec, wasm } = e.data;
+  try {
+    if (op === "init") {
+      ready = (async () => {
+        importScripts(exec);
+        const go = new Go();
+        const { instance } = await WebAssembly.instantiateStreaming(fetch(wasm), go.importObject);
+        go.run(instance);
+        return self.retrylab;
+      })();
+      const api = await ready;
+      self.postMessage({ id, value: api.engineVersion });
+      return;
+    }
+    const api = await ready;
+    if (!api || typeof api[op] !== "function") throw new Error("no engine operation " + op);
+    self.postMessage({ id, value: await api[op](...(args || [])) });
+  } catch (err) {
+    self.postMessage({ id, error: String((err && err.message) || err) });
+  }
+};
