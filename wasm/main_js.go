@@ -117,7 +117,17 @@ func run(args []js.Value) (any, error) {
 		}
 		return nil, err
 	}
-	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents})
+	// Progress goes straight to the page: postMessage works while the
+	// worker is busy in this call.
+	post := js.Global().Get("postMessage")
+	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents, Progress: func(done, total int) {
+		if total > 1 && post.Type() == js.TypeFunction {
+			msg := js.Global().Get("Object").New()
+			msg.Set("progress", done)
+			msg.Set("total", total)
+			post.Invoke(msg)
+		}
+	}})
 	if err != nil {
 		return nil, err
 	}

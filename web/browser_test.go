@@ -143,6 +143,7 @@ func text(ctx context.Context, t *testing.T, js string) string {
 func TestPlaygroundRunsABuiltinOnOpen(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	t.Logf("first result %s ms after navigation began", text(ctx, t, `String(Math.round(window.retrylabFirstResultMs))`))
 	status := text(ctx, t, `document.querySelector("[data-testid=status]").textContent`)
 	if !strings.Contains(status, "Ran in") {
 		t.Errorf("status %q, want the run time", status)
@@ -249,5 +250,21 @@ func TestBrowserMatchesServer(t *testing.T) {
 	browser := text(ctx, t, `window.retrylabLast`)
 	if browser == "" || browser != server {
 		t.Errorf("the browser's result (%d bytes) differs from the server's (%d bytes)", len(browser), len(server))
+	}
+}
+
+func TestShareFallsBackToALinkWhenNoServerAnswers(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=sdk-double-retry"), ran(1))
+	// The playground served as static files: no API to share through.
+	text(ctx, t, `(() => { window.fetch = () => Promise.reject(new TypeError("no server")); return ""; })()`)
+	do(t, ctx, chromedp.Click(`[data-testid=share]`), until(`document.getElementById("share-url").value.includes("#z=")`))
+	link := text(ctx, t, `document.getElementById("share-url").value`)
+	want := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value))`)
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	do(t, tab, chromedp.Navigate(link), ran(1))
+	if got := text(tab, t, `JSON.stringify(JSON.parse(document.getElementById("json").value))`); got != want {
+		t.Errorf("the link opened another scenario:\n%s\n%s", got, want)
 	}
 }

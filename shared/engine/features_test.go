@@ -416,3 +416,22 @@ func TestStaleTrialDoesNotDecideALaterRound(t *testing.T) {
 		t.Errorf("transitions %s; want round 2 decided by T4's failure at 5.2 s", s)
 	}
 }
+
+func TestProgressCountsSimulations(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "p", "runs": 3,
+		"workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0},
+		"strategies": [{"name": "a", "max_attempts": 1}, {"name": "b", "max_attempts": 1}],
+		"sweep": {"path": "dependency.workers", "values": [1, 2]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	_, err = Run(context.Background(), sc, Options{Progress: func(done, total int) { seen = append(seen, fmt.Sprintf("%d/%d", done, total)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seen, " "); got != "1/12 2/12 3/12 4/12 5/12 6/12 7/12 8/12 9/12 10/12 11/12 12/12" {
+		t.Errorf("progress %s", got)
+	}
+}

@@ -17,6 +17,9 @@ type Options struct {
 	MaxEvents int64
 	// NoSeries leaves the time series out of the result.
 	NoSeries bool
+	// Progress, when set, hears after each simulation (one strategy on one
+	// seed and sweep value) how many of the total are done.
+	Progress func(done, total int)
 }
 
 // A CostError refuses a scenario whose estimated cost is over the caller's
@@ -61,8 +64,12 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 		}
 		res.Phases = append(res.Phases, PhaseSpan{Kind: ph.Kind, Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
 	}
+	p := &progress{f: opt.Progress, total: len(res.Seeds) * len(sc.Strategies)}
+	if sc.Sweep != nil {
+		p.total *= len(sc.Sweep.Values)
+	}
 	if sc.Sweep == nil {
-		strats, events, err := runModel(ctx, compile(sc), opt, !opt.NoSeries)
+		strats, events, err := runModel(ctx, compile(sc), opt, p, !opt.NoSeries)
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +82,7 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		strats, events, err := runModel(ctx, compile(sub), opt, false)
+		strats, events, err := runModel(ctx, compile(sub), opt, p, false)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +94,20 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 	return res, nil
 }
 
-func runModel(ctx context.Context, m *model, opt Options, withSeries bool) ([]StrategyResult, int64, error) {
+// progress counts finished simulations for Options.Progress.
+type progress struct {
+	f           func(done, total int)
+	done, total int
+}
+
+func (p *progress) step() {
+	p.done++
+	if p.f != nil {
+		p.f(p.done, p.total)
+	}
+}
+
+func runModel(ctx context.Context, m *model, opt Options, p *progress, withSeries bool) ([]StrategyResult, int64, error) {
 	outs := make([][]runOutput, len(m.strategies))
 	var events, span int64
 	base := m.base
@@ -102,6 +122,7 @@ func runModel(ctx context.Context, m *model, opt Options, withSeries bool) ([]St
 			}
 			out := s.output(withSeries && ri == 0)
 			events += s.events
+			p.step()
 			if ri == 0 {
 				span = max(span, int64(out.nbins)*out.base)
 				base = max(base, out.base)

@@ -25,6 +25,10 @@ class Engine {
     this.next = 0;
     this.pending = new Map();
     this.worker.onmessage = (e) => {
+      if (e.data.progress !== undefined) {
+        status(`Running… ${e.data.progress} of ${e.data.total} simulations (Cancel stops it).`);
+        return;
+      }
       const p = this.pending.get(e.data.id);
       if (!p) return;
       this.pending.delete(e.data.id);
@@ -224,6 +228,7 @@ async function run() {
     showErrors([]);
     showResult(out);
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
+    window.retrylabFirstResultMs ??= performance.now(); // since navigation began
     status(`Ran in ${out.millis.toFixed(1)} ms in the engine (${Math.round(lastRunMillis)} ms here), ${out.result.events.toLocaleString()} events.`);
     root.dataset.ran = String(Number(root.dataset.ran || 0) + 1);
   } catch (err) {
