@@ -213,4 +213,3 @@ func or(v, def int) int {
 	}
 	return v
 }
-
