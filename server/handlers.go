@@ -195,9 +195,18 @@ func (s *Server) handleShareForm(c echo.Context) error {
 }
 
 func (s *Server) handleHome(c echo.Context) error {
-	b, _ := scenarios.Get("e03b-synchronized-recovery")
+	// The no-JavaScript form starts from the scenario the link names.
+	example := ""
+	if id := c.QueryParam("s"); id != "" {
+		if _, canon, _, err := s.lookup(c.Request().Context(), id); err == nil {
+			example = pretty(canon)
+		}
+	}
+	if example == "" {
+		example = pretty(s.builtins["e03b-synchronized-recovery"].canonical)
+	}
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return render(c, http.StatusOK, playgroundPage(s.assets, pretty(b.Scenario)))
+	return render(c, http.StatusOK, playgroundPage(s.assets, example))
 }
 
 func pretty(js []byte) string {

@@ -77,6 +77,7 @@ func TestRoutes(t *testing.T) {
 	}{
 		{"home", "GET", "/", 200, "text/html", `<textarea`},
 		{"home opens a built-in", "GET", "/?s=breaker-timeline", 200, "text/html", `Circuit breaker timeline`},
+		{"home is the playground", "GET", "/", 200, "text/html", `data-testid="playground"`},
 		{"gallery", "GET", "/scenarios", 200, "text/html", `data-testid="gallery-item"`},
 		{"built-in page", "GET", "/s/" + slug, 200, "text/html", `data-testid="comparison"`},
 		{"sweep page", "GET", "/s/token-bucket-sweep", 200, "text/html", `data-testid="sweep"`},
