@@ -71,7 +71,7 @@ load:
 # golden rewrites the golden results and the generated catalogue after an
 # intended change; review the diff before committing it.
 golden:
-	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update
+	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update && $(GO) test ./shared/chart/ -run TestGolden -update
 
 clean:
 	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js

@@ -15,13 +15,13 @@ func describeWorkload(w *engine.Workload) []string {
 	var out []string
 	switch w.Arrival {
 	case "uniform":
-		out = append(out, fmt.Sprintf("%d clients send evenly spaced operations, %s per second in total", w.Clients, totalRate(w)))
+		out = append(out, fmt.Sprintf("%s send evenly spaced operations, %s per second in total", plural(w.Clients, "client"), totalRate(w)))
 	case "closed":
-		out = append(out, fmt.Sprintf("%d clients each start an operation %s after their previous one ends", w.Clients, w.ThinkTime))
+		out = append(out, fmt.Sprintf("%s each start an operation %s after their previous one ends", plural(w.Clients, "client"), w.ThinkTime))
 	case "burst":
-		out = append(out, fmt.Sprintf("%d clients each start one operation at %s", w.Clients, w.BurstAt))
+		out = append(out, fmt.Sprintf("%s each start one operation at %s", plural(w.Clients, "client"), w.BurstAt))
 	default:
-		out = append(out, fmt.Sprintf("%d clients send operations at random (Poisson), %s per second in total", w.Clients, totalRate(w)))
+		out = append(out, fmt.Sprintf("%s send operations at random (Poisson), %s per second in total", plural(w.Clients, "client"), totalRate(w)))
 	}
 	if w.Duration > 0 {
 		out = append(out, fmt.Sprintf("for %s", w.Duration))
@@ -36,6 +36,13 @@ func describeWorkload(w *engine.Workload) []string {
 		out = append(out, fmt.Sprintf("%s of messages are unreadable", pct(w.Mix.Unreadable)))
 	}
 	return out
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func totalRate(w *engine.Workload) string {

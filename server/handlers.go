@@ -225,7 +225,7 @@ func (s *Server) handleGallery(c echo.Context) error {
 			thumb = "/s/" + b.Slug + "/chart.svg?picture=sweep&metric=attempts&width=480&height=300"
 		}
 		items = append(items, galleryItem{Slug: b.Slug, Title: b.Title, Summary: b.Summary,
-			Source: b.Source.Title + " (" + b.Source.Author + ")", LookAt: b.LookAt, Thumb: thumb})
+			Source: sourceText(b.Source), LookAt: b.LookAt, Thumb: thumb})
 	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=300")
 	return render(c, http.StatusOK, galleryPage(s.assets, items))
@@ -467,18 +467,31 @@ func (s *Server) handleEmbed(c echo.Context) error {
 	if handled, err := s.fromCache(c, id); handled {
 		return err
 	}
-	sc, _, b, err := s.lookup(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
 	h := c.Response().Header()
 	h.Del("X-Frame-Options")
 	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors *; base-uri 'none'")
+	sc, _, b, err := s.lookup(c.Request().Context(), id)
+	if errors.Is(err, errNotFound) {
+		c.Response().Header().Set("Cache-Control", "public, max-age=60")
+		return render(c, http.StatusNotFound, embedMissing(s.assets, id))
+	}
+	if err != nil {
+		return err
+	}
+	// The embed shows the chart its query names (picture, res, metric,
+	// theme), as the page's snippets ask for it.
+	if _, err := chartOptions(c); err != nil {
+		return err
+	}
 	if cacheable(c, id, b != nil) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
-		return renderBytes(c, embedPage(s.assets, s.view(c, id, sc, b, nil)))
+		v := s.view(c, id, sc, b, nil)
+		if q := c.QueryString(); q != "" {
+			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q, Alt: "A RetryLab chart of " + v.Title}}
+		}
+		return renderBytes(c, embedPage(s.assets, v))
 	})
 }
 
@@ -524,7 +537,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		}
 		width = min(width, max(n, 200))
 	}
-	height := width*400/760 + 40
+	height := width*400/760 + 90
 	if mh := c.QueryParam("maxheight"); mh != "" {
 		if n, err := strconv.Atoi(mh); err == nil && n > 0 {
 			height = min(height, max(n, 120))
@@ -532,19 +545,47 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	}
 	base := baseURL(c)
 	title := sc.Name
+	if b, ok := s.builtins[m[1]]; ok {
+		title = b.b.Title
+	}
 	if title == "" {
 		title = "RetryLab scenario"
 	}
-	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;max-width:100%%"></iframe>`,
-		base, m[1], width, height, html.EscapeString(title))
+	// The chart the URL names (its picture, res, metric, theme), for the
+	// iframe and the thumbnail alike.
+	q := url.Values{}
+	for _, k := range []string{"picture", "res", "metric", "theme", "success"} {
+		if v := u.Query().Get(k); v != "" {
+			q.Set(k, v)
+		}
+	}
+	query := ""
+	if len(q) > 0 {
+		query = "?" + q.Encode()
+	}
+	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;max-width:100%%"></iframe>`,
+		base, m[1], html.EscapeString(query), width, height, html.EscapeString(title))
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	return c.JSON(http.StatusOK, oEmbed{
 		Version: "1.0", Type: "rich", ProviderName: "RetryLab", ProviderURL: base,
 		Title: title, HTML: iframe, Width: width, Height: height,
-		ThumbnailURL: base + "/s/" + m[1] + "/chart.svg?res=1s&theme=light", ThumbWidth: 760, ThumbHeight: 400,
+		ThumbnailURL: base + "/s/" + m[1] + "/chart.svg" + thumbQuery(q), ThumbWidth: 760, ThumbHeight: 400,
 		CacheAge: 86400,
 	})
+}
+
+// thumbQuery is the chart query of an oEmbed thumbnail: the embed's chart,
+// in the light theme unless it names one.
+func thumbQuery(q url.Values) string {
+	t := url.Values{}
+	for k, v := range q {
+		t[k] = v
+	}
+	if t.Get("theme") == "" {
+		t.Set("theme", "light")
+	}
+	return "?" + t.Encode()
 }
 
 func (s *Server) handleHealth(c echo.Context) error {

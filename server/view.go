@@ -1,9 +1,10 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,6 +16,7 @@ import (
 // A scenarioView is what the scenario page and the embed show.
 type scenarioView struct {
 	ID, Title, Description, Source string
+	LookAt                         string
 	Builtin                        bool
 	Notes                          []string
 	Workload, Dependency, Timeline []string
@@ -66,13 +68,24 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	}
 	if b != nil {
 		v.Title, v.Description = b.Title, b.Summary
-		v.Source = b.Source.Title + ", " + b.Source.Author
-		v.Notes = append([]string{"What to look at: " + b.LookAt}, b.Notes...)
+		v.Source = sourceText(b.Source)
+		v.LookAt = b.LookAt
+		v.Notes = b.Notes
 	}
 	chartURL := "/s/" + id + "/chart.svg"
-	v.Markdown = fmt.Sprintf("![%s](%s%s?res=1s)", markdownText(v.Title), base, chartURL)
-	v.IFrame = fmt.Sprintf(`<iframe src="%s/embed/%s" width="760" height="440" title="RetryLab: %s" loading="lazy" style="border:0;max-width:100%%"></iframe>`, base, id, attrText(v.Title))
-	v.OEmbed = base + "/oembed?url=" + url.QueryEscape(v.PageURL)
+	resolution := c.QueryParam("res")
+	if !slices.Contains(resolutions, resolution) {
+		resolution = "100ms"
+	}
+	// The snippets show the chart the reader is looking at: its resolution,
+	// in the light theme that suits most documents.
+	picture := "?picture=attempts&res=" + resolution
+	if sc.Sweep != nil {
+		picture = "?picture=sweep&metric=success_rate"
+	}
+	v.Markdown = fmt.Sprintf("![%s](%s%s%s&theme=light)", markdownText(v.Title), base, chartURL, picture)
+	v.IFrame = fmt.Sprintf(`<iframe src="%s/embed/%s%s&theme=light" width="760" height="490" title="RetryLab: %s" loading="lazy" style="border:0;max-width:100%%"></iframe>`, base, id, picture, attrText(v.Title))
+	v.OEmbed = base + "/oembed?url=" + url.QueryEscape(v.PageURL+picture)
 	for i := range sc.Dependency.Phases {
 		v.Timeline = append(v.Timeline, describePhase(&sc.Dependency.Phases[i]))
 	}
@@ -87,10 +100,6 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	v.Warnings = engine.Warnings(sc)
 	v.Runs = max(sc.Runs, len(sc.Seeds), 1)
 
-	resolution := c.QueryParam("res")
-	if resolution == "" {
-		resolution = "100ms"
-	}
 	if sc.Sweep != nil {
 		v.SweepPath = sc.Sweep.Path
 		for _, m := range []string{"success_rate", "attempts", "amplification"} {
@@ -113,20 +122,22 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 		return v
 	}
 	if len(res.Sweep) > 0 {
-		for _, pt := range res.Sweep {
-			val, _ := json.Marshal(pt.Value)
-			r := chart.Row{Metric: string(val)}
-			for _, st := range pt.Strategies {
-				r.Cells = append(r.Cells,
-					chart.Cell{Value: chart.FormatCell("success_rate", st.Metrics.SuccessRate)},
-					chart.Cell{Value: chart.FormatCell("attempts", st.Metrics.Attempts)})
-			}
-			v.SweepRows = append(v.SweepRows, r)
-		}
+		v.SweepRows = chart.SweepRows(res)
 		return v
 	}
 	v.Rows = chart.Rows(res.Strategies)
 	return v
+}
+
+// sourceText names a built-in's source: title, author and date as known.
+func sourceText(s scenarios.Source) string {
+	parts := []string{s.Title}
+	for _, p := range []string{s.Author, s.Date} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // markdownText keeps a title from breaking out of Markdown link text.

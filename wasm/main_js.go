@@ -92,6 +92,7 @@ type runOutput struct {
 	Canonical json.RawMessage   `json:"canonical,omitempty"`
 	Charts    map[string]string `json:"charts,omitempty"`
 	Table     []chart.Row       `json:"table,omitempty"`
+	Sweep     []chart.Row       `json:"sweep_table,omitempty"`
 	Millis    float64           `json:"millis"`
 }
 
@@ -154,6 +155,9 @@ func run(args []js.Value) (any, error) {
 	}
 	if len(res.Strategies) > 0 {
 		out.Table = chart.Rows(res.Strategies)
+	}
+	if len(res.Sweep) > 0 {
+		out.Sweep = chart.SweepRows(res)
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil

@@ -115,6 +115,15 @@ func ran(n int) chromedp.Action[chromedp.Void] {
 	return until(fmt.Sprintf(`Number(document.getElementById("playground").dataset.ran || 0) >= %d`, n))
 }
 
+// setField types a value into the form field for a path, as a user would.
+func setField(path, value string) chromedp.Action[chromedp.Void] {
+	sel := `[data-path="` + path + `"]`
+	return chromedp.Steps(chromedp.SetValue(sel, value), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+sel+`').dispatchEvent(new Event("input", {bubbles: true}))`))
+		return err
+	}))
+}
+
 // until waits for a JavaScript condition.
 func until(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -165,13 +174,7 @@ func TestEditingRerunsAndTheTableChanges(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
 	amp := `document.querySelector("[data-metric=amplification] td:nth-child(2)").textContent`
 	before := text(ctx, t, amp)
-	do(t, ctx,
-		chromedp.SetValue(`[data-path="strategies.0.max_attempts"]`, "5"),
-		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-			_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('[data-path="strategies.0.max_attempts"]').dispatchEvent(new Event("input", {bubbles: true}))`))
-			return err
-		}),
-		ran(2))
+	do(t, ctx, setField(`strategies.0.max_attempts`, "5"), ran(2))
 	after := text(ctx, t, amp)
 	if before != "27" || after != "45" {
 		t.Errorf("amplification %s then %s, want 27 then 45 (5 × 3 × 3)", before, after)
@@ -195,10 +198,16 @@ func TestBrokenJSONShowsTheErrorAtTheField(t *testing.T) {
 func TestShareOpensTheSameScenarioElsewhere(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(base+"/?s=breaker-timeline"), ran(1))
+	// An edited scenario is shared through the API (an unchanged built-in
+	// would be shared as its own page).
+	do(t, ctx, setField(`strategies.0.max_attempts`, "2"), ran(2))
 	table := `[...document.querySelectorAll("[data-testid=results] tbody tr")].map(r => r.textContent).join("|")`
 	before := text(ctx, t, table)
 	do(t, ctx, chromedp.Click(`[data-testid=share]`), until(`document.getElementById("share-url").value.includes("/s/")`))
 	url := text(ctx, t, `document.getElementById("share-url").value`)
+	if strings.Contains(url, "breaker-timeline") {
+		t.Fatalf("an edited built-in was shared as the built-in: %s", url)
+	}
 	// The shared page, rendered by the server.
 	do(t, ctx, chromedp.Navigate(url))
 	title := text(ctx, t, `document.querySelector("[data-testid=title]").textContent`)
@@ -255,7 +264,7 @@ func TestBrowserMatchesServer(t *testing.T) {
 
 func TestShareFallsBackToALinkWhenNoServerAnswers(t *testing.T) {
 	ctx, base := setup(t)
-	do(t, ctx, chromedp.Navigate(base+"/?s=sdk-double-retry"), ran(1))
+	do(t, ctx, chromedp.Navigate(base+"/?s=sdk-double-retry"), ran(1), setField(`strategies.0.max_attempts`, "4"), ran(2))
 	// The playground served as static files: no API to share through.
 	text(ctx, t, `(() => { window.fetch = () => Promise.reject(new TypeError("no server")); return ""; })()`)
 	do(t, ctx, chromedp.Click(`[data-testid=share]`), until(`document.getElementById("share-url").value.includes("#z=")`))

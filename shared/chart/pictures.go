@@ -363,15 +363,17 @@ func FormatCell(name string, v float64) string {
 		return strconv.FormatFloat(v*100, 'f', 2, 64) + "%"
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return strconv.FormatFloat(v, 'f', 0, 64)
+	case math.Abs(v) >= 100:
+		return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
 }
 
 // FormatMetric formats a metric's value for people: rates as percentages,
 // counts and times compactly. The CLI, the pages and the charts share it.
 func FormatMetric(name string, v float64) string {
 	if strings.HasSuffix(name, "_rate") || name == "recovered" {
-		return strconv.FormatFloat(math.Round(v*1000)/10, 'f', -1, 64) + "%"
+		return label(math.Round(v*1000)/10) + "%"
 	}
 	return label(v)
 }

@@ -1,6 +1,10 @@
 package chart
 
-import "github.com/retrylab/retrylab/shared/engine"
+import (
+	"encoding/json"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
 
 // A Row of the comparison table: one metric across strategies. The server's
 // pages and the playground build their tables from Rows, so both show the
@@ -18,6 +22,23 @@ type Cell struct {
 	Class  string `json:"class,omitempty"`
 }
 
+// SweepRows builds the table of a sweep: one row per swept value, with each
+// strategy's success rate and attempts.
+func SweepRows(res *engine.Result) []Row {
+	var rows []Row
+	for _, pt := range res.Sweep {
+		val, _ := json.Marshal(pt.Value)
+		r := Row{Metric: string(val)}
+		for _, st := range pt.Strategies {
+			r.Cells = append(r.Cells,
+				Cell{Value: FormatCell("success_rate", st.Metrics.SuccessRate)},
+				Cell{Value: FormatCell("attempts", st.Metrics.Attempts)})
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
 // better says which way a metric improves: 1 higher, -1 lower, 0 neither.
 func better(name string) int {
 	switch name {
@@ -30,7 +51,9 @@ func better(name string) int {
 }
 
 // Rows builds the comparison table of strategies, marking the best and worst
-// value of each metric whose direction is known, when the strategies differ.
+// value of each metric whose direction is known, when the strategies differ
+// and, with several seeds, when their ranges over the seeds do not overlap
+// (a difference within the seeds' spread is no difference).
 func Rows(strats []engine.StrategyResult) []Row {
 	var rows []Row
 	for _, name := range engine.MetricNames() {
@@ -52,7 +75,7 @@ func Rows(strats []engine.StrategyResult) []Row {
 			}
 			r.Cells = append(r.Cells, c)
 		}
-		if d := better(name); d != 0 && len(strats) > 1 && vals[lo] != vals[hi] {
+		if d := better(name); d != 0 && len(strats) > 1 && vals[lo] != vals[hi] && !overlap(strats, name, lo, hi) {
 			best, worst := hi, lo
 			if d < 0 {
 				best, worst = lo, hi
@@ -62,4 +85,12 @@ func Rows(strats []engine.StrategyResult) []Row {
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// overlap reports whether the seeds' ranges of a metric for strategies a and
+// b overlap.
+func overlap(strats []engine.StrategyResult, name string, a, b int) bool {
+	ra, oka := strats[a].Spread[name]
+	rb, okb := strats[b].Spread[name]
+	return oka && okb && ra.Min <= rb.Max && rb.Min <= ra.Max
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 )
 
@@ -23,9 +22,11 @@ func TestCatalogueDoc(t *testing.T) {
 	for _, s := range All() {
 		fmt.Fprintf(&b, "\n## %s\n\n", s.Slug)
 		fmt.Fprintf(&b, "**%s.** %s\n\n", s.Title, s.Summary)
-		src := s.Source.Title + ", " + s.Source.Author
-		if s.Source.Date != "" && !strings.HasPrefix(s.Source.Date, "not ") {
-			src += ", " + s.Source.Date
+		src := s.Source.Title
+		for _, p := range []string{s.Source.Author, s.Source.Date} {
+			if p != "" {
+				src += ", " + p
+			}
 		}
 		if s.Source.URL != "" {
 			src += " (" + s.Source.URL + ")"

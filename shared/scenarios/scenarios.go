@@ -36,7 +36,8 @@ type Builtin struct {
 	Scenario json.RawMessage `json:"scenario"`
 }
 
-// A Source is the published work an experiment comes from.
+// A Source is the published work an experiment comes from. Author and Date
+// are empty where DOMAIN.md does not give them.
 type Source struct {
 	Title  string `json:"title"`
 	Author string `json:"author"`

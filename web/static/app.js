@@ -88,12 +88,31 @@ function writeJSON() {
   $("json").value = JSON.stringify(scenario, null, 2);
 }
 
-function load(doc, note) {
+let loadedFrom = null; // the built-in as loaded, to share it by its slug while unchanged
+
+function load(doc, msg, builtin) {
+  const note = msg;
   scenario = doc;
   writeJSON();
+  loadedFrom = builtin ? { slug: builtin.slug, json: $("json").value } : null;
+  $("pg-title").textContent = builtin ? builtin.title : doc.name || "Your scenario";
+  $("pg-summary").textContent = builtin ? builtin.summary : doc.description || "";
   renderForm();
-  status(note || "");
+  pendingNote = note || "";
   run();
+}
+let pendingNote = "";
+
+// edited marks the scenario as the user's own: the picker says so, and the
+// address bar carries the scenario so that a reload or a copied address
+// keeps the edits.
+let addressTimer = null;
+function edited() {
+  if ($("builtin").value !== "") $("builtin").value = "";
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(async () => {
+    history.replaceState(null, "", "/#z=" + (await toFragment($("json").value)));
+  }, 500);
 }
 
 // ---- the form ------------------------------------------------------------
@@ -167,6 +186,7 @@ $("form").addEventListener("input", (e) => {
   else if (e.target.dataset.kind === "number") v = Number(v);
   setPath(scenario, path, v);
   writeJSON();
+  edited();
   scheduleRun();
 });
 
@@ -184,14 +204,17 @@ $("form").addEventListener("click", (e) => {
   if (action === "add") list.push({ name: "s" + (list.length + 1), max_attempts: 3, attempt_timeout: "2s", backoff: { kind: "exponential", base: "100ms" }, jitter: { kind: "full" } });
   writeJSON();
   renderForm();
+  edited();
   scheduleRun();
 });
 
 $("json").addEventListener("input", () => {
+  edited();
   try {
     scenario = JSON.parse($("json").value);
   } catch (err) {
     showErrors([{ message: "The JSON does not parse: " + err.message }]);
+    stale("The JSON does not parse (" + err.message + "): the results are from the last valid version.");
     return;
   }
   renderForm();
@@ -204,10 +227,16 @@ let timer = null;
 function scheduleRun() {
   clearTimeout(timer);
   if (lastRunMillis > 400) {
-    status("Changed. Press Run (Ctrl+Enter): the last run took " + Math.round(lastRunMillis) + " ms.");
+    stale("Changed: press Run (Ctrl+Enter) to see the new results; the last run took " + Math.round(lastRunMillis) + " ms.");
     return;
   }
   timer = setTimeout(run, 250);
+}
+
+// stale dims the results that no longer match the scenario, and says why.
+function stale(msg) {
+  document.querySelector(".results").classList.add("stale");
+  status(msg);
 }
 
 let running = 0;
@@ -222,14 +251,16 @@ async function run() {
     lastRunMillis = performance.now() - t0;
     if (out.errors && out.errors.length) {
       showErrors(out.errors);
-      status("The scenario has problems: see below.");
+      stale(`The scenario has ${out.errors.length === 1 ? "a problem" : out.errors.length + " problems"}, marked beside the fields and listed under the JSON; the results are from the last valid version.`);
       return;
     }
+    document.querySelector(".results").classList.remove("stale");
     showErrors([]);
     showResult(out);
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
-    status(`Ran in ${out.millis.toFixed(1)} ms in the engine (${Math.round(lastRunMillis)} ms here), ${out.result.events.toLocaleString()} events.`);
+    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, in your browser).` + (pendingNote ? " " + pendingNote : ""));
+    pendingNote = "";
     root.dataset.ran = String(Number(root.dataset.ran || 0) + 1);
   } catch (err) {
     if (mine === running) status(err.message === "cancelled" ? "Cancelled." : "The run failed: " + err.message);
@@ -272,7 +303,13 @@ function showErrors(errors) {
 function showResult(out) {
   lastCharts = out.charts;
   const warnings = $("warnings");
-  warnings.replaceChildren(...(out.result.warnings || []).map((w) => el("li", { text: w })));
+  warnings.replaceChildren();
+  const ws = out.result.warnings || [];
+  if (ws.length) {
+    warnings.append(el("details", { class: "warnings" },
+      el("summary", { text: `${ws.length} policy ${ws.length === 1 ? "warning" : "warnings"}` }),
+      el("ul", {}, ...ws.map((w) => el("li", { text: w })))));
+  }
   const switcher = $("resolutions");
   switcher.replaceChildren();
   if (out.charts["attempts_100ms"]) {
@@ -284,6 +321,13 @@ function showResult(out) {
   drawCharts();
   const table = $("results");
   table.replaceChildren();
+  if (out.sweep_table) {
+    const strategies = out.result.sweep[0].strategies.map((s) => s.name);
+    table.append(el("caption", { text: "Sweep of " + out.result.sweep_path }));
+    table.append(el("thead", {}, el("tr", {}, el("th", { text: "value" }),
+      ...strategies.flatMap((n) => [el("th", { text: n + " success" }), el("th", { text: n + " attempts" })]))));
+    table.append(el("tbody", {}, ...out.sweep_table.map((row) => el("tr", {}, el("td", { text: row.metric }), ...row.cells.map((c) => el("td", { text: c.value }))))));
+  }
   if (out.table) {
     const strategies = out.result.strategies.map((s) => s.name);
     table.append(el("thead", {}, el("tr", {}, el("th", { text: "metric" }), ...strategies.map((n) => el("th", { text: n })))));
@@ -301,13 +345,19 @@ function drawCharts() {
   box.replaceChildren();
   const order = lastCharts["attempts_100ms"]
     ? ["attempts_" + resolution, "outcomes", "queue", "compare", "latency"]
-    : Object.keys(lastCharts).sort();
+    : ["sweep_success_rate", "sweep_attempts", "sweep_amplification"];
+  const alts = {
+    attempts_10ms: "Calls reaching the dependency per 10 ms", attempts_100ms: "Calls reaching the dependency per 100 ms",
+    attempts_1s: "Calls reaching the dependency per second", outcomes: "Outcomes over time, per strategy",
+    queue: "Queue length and operations in flight", compare: "Success rate by strategy", latency: "Latency percentiles by strategy",
+    sweep_success_rate: "Success rate across the sweep", sweep_attempts: "Attempts across the sweep", sweep_amplification: "Amplification across the sweep",
+  };
   for (const name of order) {
     if (!lastCharts[name]) continue;
     // The SVG comes from the engine's own chart package, which escapes every
     // text it draws; an <img> keeps it inert all the same.
     const url = URL.createObjectURL(new Blob([lastCharts[name]], { type: "image/svg+xml" }));
-    box.append(el("figure", { class: "chart" }, el("img", { src: url, alt: name.replace("_", " "), "data-chart": name })));
+    box.append(el("figure", { class: "chart" }, el("img", { src: url, alt: alts[name] || name, "data-chart": name })));
   }
 }
 
@@ -337,6 +387,14 @@ async function fromFragment(z) {
 
 $("share").addEventListener("click", async () => {
   let url;
+  if (loadedFrom && loadedFrom.json === $("json").value) {
+    // An unchanged built-in has its own page.
+    $("shared").hidden = false;
+    $("share-url").value = location.origin + "/s/" + loadedFrom.slug;
+    $("share-url").select();
+    status("This is a built-in scenario: its page is shared as it is.");
+    return;
+  }
   try {
     const res = await fetch("/api/scenarios", { method: "POST", headers: { "Content-Type": "application/json" }, body: $("json").value });
     const body = await res.json();
@@ -360,6 +418,7 @@ $("share").addEventListener("click", async () => {
 // ---- start ----------------------------------------------------------------
 
 async function start() {
+  root.hidden = false; // without JavaScript it stays hidden, and the form below serves
   try {
     await engine.ready;
   } catch (err) {
@@ -375,7 +434,7 @@ async function start() {
     const b = builtins.find((x) => x.slug === picker.value);
     if (b) {
       history.replaceState(null, "", "/?s=" + b.slug);
-      load(b.scenario, b.summary);
+      load(b.scenario, "", b);
     }
   });
   const params = new URLSearchParams(location.search);
@@ -391,19 +450,24 @@ async function start() {
   const builtin = builtins.find((b) => b.slug === id);
   if (builtin) {
     picker.value = builtin.slug;
-    load(builtin.scenario, builtin.summary);
-  } else if (id) {
+    load(builtin.scenario, "", builtin);
+    return;
+  }
+  if (id) {
     try {
       const res = await fetch("/api/scenarios/" + encodeURIComponent(id));
-      if (!res.ok) throw new Error(res.status === 404 ? "no scenario with that ID" : res.statusText);
+      if (!res.ok) throw new Error(res.status === 404 ? "there is no scenario with that ID" : res.statusText);
       load(await res.json(), "Loaded shared scenario " + id + ".");
+      return;
     } catch (err) {
-      status("Could not open " + id + ": " + err.message);
+      picker.value = builtins[0].slug;
+      load(builtins[0].scenario, "", builtins[0]);
+      status("Could not open " + id + ": " + err.message + ". Showing " + builtins[0].title + " instead.");
+      return;
     }
-  } else {
-    picker.value = builtins[0].slug;
-    load(builtins[0].scenario, builtins[0].summary);
   }
+  picker.value = builtins[0].slug;
+  load(builtins[0].scenario, "", builtins[0]);
 }
 
 start();
