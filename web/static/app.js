@@ -128,6 +128,8 @@ const fields = {
     ["workers", "Workers", "number"],
     ["service_time.kind", "Service time", ["constant", "exponential", "lognormal"]],
     ["service_time.mean", "Mean service time", "text"],
+    ["service_time.p50", "Service time p50 (lognormal)", "text"],
+    ["service_time.p99", "Service time p99 (lognormal)", "text"],
     ["queue_capacity", "Queue capacity", "number"],
     ["error_rate", "Random error rate (0–1)", "number"],
   ],
@@ -140,7 +142,11 @@ const fields = {
     ["backoff.kind", "Backoff", ["none", "constant", "linear", "exponential"]],
     ["backoff.base", "Backoff base", "text"],
     ["backoff.max", "Backoff max", "text"],
-    ["jitter.kind", "Jitter", ["none", "full", "equal", "decorrelated", "proportional"]],
+    ["jitter.kind", "Jitter", ["none", "full", "equal", "decorrelated", "proportional", "additive"]],
+    ["budget.kind", "Retry budget", ["token_bucket", "ratio"]],
+    ["budget.ratio", "Budget ratio (ratio budget)", "number"],
+    ["budget.max_tokens", "Budget tokens (token bucket)", "number"],
+    ["budget.token_ratio", "Tokens back per success", "number"],
   ],
 };
 
@@ -171,8 +177,8 @@ function renderForm() {
   (scenario.strategies || []).forEach((st, i) => {
     const box = group(`Strategy ${i + 1}`, ...fields.strategy.map(([p, l, t]) => input(`strategies.${i}.${p}`, l, t)));
     box.append(el("div", { class: "row" },
-      el("button", { type: "button", "data-action": "duplicate", "data-index": i, text: "Duplicate" }),
-      el("button", { type: "button", "data-action": "remove", "data-index": i, text: "Remove" })));
+      el("button", { type: "button", "data-action": "duplicate", "data-index": i, text: "Duplicate", "aria-label": `Duplicate strategy ${st.name || i + 1}` }),
+      el("button", { type: "button", "data-action": "remove", "data-index": i, text: "Remove", "aria-label": `Remove strategy ${st.name || i + 1}` })));
     form.append(box);
   });
   form.append(el("button", { type: "button", "data-action": "add", text: "Add a strategy" }));
