@@ -4,7 +4,7 @@ WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
 ADDR    ?= :8080
 DB      ?= ./data/retrylab.db
 
-.PHONY: all build templ wasm run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean
+.PHONY: all build templ wasm run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size
 
 all: build
 
@@ -27,7 +27,7 @@ templ:
 run: build
 	./bin/retrylab serve --addr $(ADDR) --db $(DB)
 
-test: deps fmt-check templ-check vet wasm test-native test-wasm
+test: deps fmt-check templ-check vet wasm test-native test-wasm worker-test
 
 # templ-check fails when the committed *_templ.go files are not what the
 # templates generate.
@@ -64,6 +64,35 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./shared/engine/
 
+# worker builds the Cloudflare Workers version into worker/build: syumai's
+# glue, the static files under their hashed names for Static Assets, and the
+# Go app without what the Worker does not need (tags), inlining only the
+# engine and charts so that it fits the Free plan's 3 MiB gzipped.
+WORKER_ENV = CI=true WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false
+worker: wasm
+	$(GO) tool workers-assets-gen -mode=go -o worker/build
+	$(GO) run ./cmd/worker-assets -o worker/build/public -manifest cmd/worker/manifest.json
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" \
+		-gcflags=all=-l -gcflags=github.com/retrylab/retrylab/shared/...= \
+		-tags nostatic,nometrics,nobrotli -o worker/build/app.wasm ./cmd/worker
+
+# worker-deps installs wrangler as pinned by worker/package-lock.json.
+worker-deps:
+	cd worker && npm ci --no-audit --no-fund --loglevel=error
+
+# worker-dev serves the Worker locally on 127.0.0.1:8787 with a local D1.
+worker-dev: worker worker-deps
+	cd worker && $(WORKER_ENV) npx wrangler d1 migrations apply DB --local
+	cd worker && $(WORKER_ENV) npx wrangler dev --local --ip 127.0.0.1 --port 8787
+
+# worker-test runs it beside the native server and compares their answers.
+worker-test: worker worker-deps
+	bash worker/test.sh
+
+# worker-size reports the upload size wrangler would deploy (nothing is sent).
+worker-size: worker worker-deps
+	cd worker && $(WORKER_ENV) npx wrangler deploy --dry-run --outdir build/dry-run | grep -i "upload"
+
 # load measures a running server (make run in another shell) from loopback.
 load:
 	$(GO) run ./cmd/loadtest -base http://127.0.0.1$(ADDR)
@@ -74,4 +103,4 @@ golden:
 	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update && $(GO) test ./shared/chart/ -run TestGolden -update
 
 clean:
-	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js
+	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js worker/build cmd/worker/manifest.json

@@ -8,11 +8,12 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 
-	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
 
 	"github.com/retrylab/retrylab/web"
@@ -50,28 +51,38 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		name := strings.TrimPrefix(p, "static/")
 		ext := path.Ext(name)
 		hashed := "/static/" + strings.TrimSuffix(name, ext) + "." + hash + ext
-		var gz, br bytes.Buffer
+		var gz bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 		zw.Write(body)
 		zw.Close()
-		// The best brotli level takes seconds on the engine's WebAssembly:
-		// large files get a level that takes a fraction of one.
-		level := brotli.BestCompression
-		if len(body) > 1<<20 {
-			level = 9
-		}
-		bw := brotli.NewWriterLevel(&br, level)
-		bw.Write(body)
-		bw.Close()
 		ctype := mime.TypeByExtension(ext)
 		if ctype == "" {
 			ctype = "application/octet-stream"
 		}
 		a.byName[name] = hashed
-		a.byPath[hashed] = &asset{body: body, gz: gz.Bytes(), br: br.Bytes(), ctype: ctype, etag: `"` + hash + `"`}
+		a.byPath[hashed] = &asset{body: body, gz: gz.Bytes(), br: compressBrotli(body), ctype: ctype, etag: `"` + hash + `"`}
 		return nil
 	})
 	return a, err
+}
+
+// ExportStatic writes the static files under their content-hashed names into
+// dir/static, for a platform that serves them itself (Workers Static Assets),
+// and returns the manifest of names to paths that Config.StaticManifest takes.
+func ExportStatic(dir string) (map[string]string, error) {
+	a, err := staticAssets()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range a.byName {
+		if err := os.MkdirAll(filepath.Join(dir, "static"), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), a.byPath[p].body, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return a.byName, nil
 }
 
 // path returns the hashed URL path of a static file.
@@ -98,7 +109,7 @@ func (a *assets) serve(c echo.Context) error {
 	}
 	accept := c.Request().Header.Get("Accept-Encoding")
 	switch {
-	case acceptsEncoding(accept, "br"):
+	case f.br != nil && acceptsEncoding(accept, "br"):
 		h.Set("Content-Encoding", "br")
 		return c.Blob(http.StatusOK, f.ctype, f.br)
 	case acceptsEncoding(accept, "gzip"):

@@ -1,3 +1,7 @@
+//go:build !nometrics
+
+// The Worker build (-tags nometrics) leaves Prometheus out: metrics_none.go.
+
 package server
 
 import (

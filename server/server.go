@@ -52,6 +52,10 @@ type Config struct {
 	TrustProxy bool
 	// CacheSize is the number of results kept in memory.
 	CacheSize int
+	// StaticManifest maps static files to their content-hashed paths when
+	// the platform serves them (Workers Static Assets, written by
+	// ExportStatic); the server then serves none itself.
+	StaticManifest map[string]string
 }
 
 func (c *Config) defaults() {
@@ -116,6 +120,9 @@ func New(cfg Config) (*Server, error) {
 	a, err := staticAssets()
 	if err != nil {
 		return nil, fmt.Errorf("server: static files: %w", err)
+	}
+	if cfg.StaticManifest != nil {
+		a = &assets{byName: cfg.StaticManifest, byPath: map[string]*asset{}}
 	}
 	s := &Server{
 		cfg:     cfg,

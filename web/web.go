@@ -1,3 +1,5 @@
+//go:build !nostatic
+
 // Package web holds the browser front end's static files: the style sheet
 // shared by the server's pages and the playground, and their scripts.
 package web
