@@ -51,10 +51,13 @@ vet:
 	$(GO) vet ./...
 
 # deps installs what the tests need on a fresh machine (as root, with
-# apt-get): Node.js for the wasm tests, Debian's Chromium for the browser tests.
+# apt-get): Node.js for the wasm tests, Debian's Chromium for the browser tests,
+# npm and curl for the Worker test.
 deps:
 	@missing=""; command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 
