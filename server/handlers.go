@@ -46,7 +46,7 @@ func (s *Server) serveCached(c echo.Context, builtin bool, ctype string, build f
 // keeping (keep false). The headers the handler set so far are kept with the
 // bytes.
 func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build func() (body []byte, keep bool, err error)) error {
-	key := c.Request().URL.RequestURI()
+	key := s.cacheKey(c)
 	p, ok := s.pages.get(key)
 	if !ok {
 		body, keep, err := build()
@@ -68,11 +68,11 @@ func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build
 // fromCache answers from the page cache when it can, before any lookup or
 // run; handled reports whether it did.
 func (s *Server) fromCache(c echo.Context, id string) (handled bool, err error) {
-	p, ok := s.pages.get(c.Request().URL.RequestURI())
+	p, ok := s.pages.get(s.cacheKey(c))
 	if !ok {
 		return false, nil
 	}
-	if cacheable(c, id, p.builtin) {
+	if s.cacheable(c, p.builtin) {
 		return true, c.NoContent(http.StatusNotModified)
 	}
 	return true, s.writeCached(c, p)
@@ -111,10 +111,30 @@ func render(c echo.Context, status int, t templ.Component) error {
 	return c.HTMLBlob(status, b.Bytes())
 }
 
-// baseURL is the scheme and host the client used, for absolute links in
-// embed snippets and oEmbed.
-func baseURL(c echo.Context) string {
-	return c.Scheme() + "://" + c.Request().Host
+// baseURL is the origin for absolute links in share URLs, embed snippets and
+// oEmbed: Config.BaseURL, else the scheme and Host of the request. Pages
+// hold it, so it is part of their cache key and ETag.
+func (s *Server) baseURL(c echo.Context) string {
+	if s.cfg.BaseURL != "" {
+		return s.cfg.BaseURL
+	}
+	r := c.Request()
+	scheme := "http"
+	switch {
+	case r.URL.Scheme != "": // Workers see absolute URLs
+		scheme = r.URL.Scheme
+	case r.TLS != nil:
+		scheme = "https"
+	case s.cfg.TrustProxy: // X-Forwarded-Proto and kin
+		scheme = c.Scheme()
+	}
+	return scheme + "://" + r.Host
+}
+
+// cacheKey names an answer in the page cache: the origin its links use and
+// the request URI.
+func (s *Server) cacheKey(c echo.Context) string {
+	return s.baseURL(c) + c.Request().URL.RequestURI()
 }
 
 // readScenario reads a request body of at most maxBody bytes.
@@ -166,7 +186,7 @@ func (s *Server) handleCreate(c echo.Context) error {
 		}
 		return c.JSON(status, apiError{Error: "the scenario is not valid; every problem is listed with its path", Errors: problems})
 	}
-	u := baseURL(c) + "/s/" + id
+	u := s.baseURL(c) + "/s/" + id
 	c.Response().Header().Set("Location", u)
 	return c.JSON(http.StatusCreated, map[string]string{"id": id, "url": u})
 }
@@ -257,12 +277,12 @@ func (s *Server) lookup(ctx context.Context, id string) (*engine.Scenario, []byt
 	return sc, body, nil, nil
 }
 
-// cacheable sets caching headers for an answer about id and reports whether
-// the client's copy is current (then the caller answers 304). Shared IDs are
-// content hashes: their pages never change for an engine version. Built-in
-// slugs may change with a release, so they are cached briefly.
-func cacheable(c echo.Context, id string, builtin bool) bool {
-	sum := sha256.Sum256([]byte(engine.EngineVersion + "\x00" + c.Request().URL.RequestURI()))
+// cacheable sets caching headers for an answer about a scenario and reports
+// whether the client's copy is current (then the caller answers 304). Shared
+// IDs are content hashes: their pages never change for an engine version.
+// Built-in slugs may change with a release, so they are cached briefly.
+func (s *Server) cacheable(c echo.Context, builtin bool) bool {
+	sum := sha256.Sum256([]byte(engine.EngineVersion + "\x00" + s.cacheKey(c)))
 	etag := `"` + hex.EncodeToString(sum[:10]) + `"`
 	h := c.Response().Header()
 	h.Set("ETag", etag)
@@ -285,7 +305,7 @@ func (s *Server) begin(c echo.Context, id string) (sc *engine.Scenario, canon []
 	if err != nil {
 		return nil, nil, nil, false, err
 	}
-	if cacheable(c, id, b != nil) {
+	if s.cacheable(c, b != nil) {
 		return nil, nil, nil, true, c.NoContent(http.StatusNotModified)
 	}
 	return sc, canon, b, false, nil
@@ -439,7 +459,7 @@ func (s *Server) handlePage(c echo.Context) error {
 		}
 		return err
 	}
-	if cacheable(c, id, b != nil) {
+	if s.cacheable(c, b != nil) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return s.serveCachedIf(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, bool, error) {
@@ -483,7 +503,7 @@ func (s *Server) handleEmbed(c echo.Context) error {
 	if _, err := chartOptions(c); err != nil {
 		return err
 	}
-	if cacheable(c, id, b != nil) {
+	if s.cacheable(c, b != nil) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
@@ -543,7 +563,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 			height = min(height, max(n, 120))
 		}
 	}
-	base := baseURL(c)
+	base := s.baseURL(c)
 	title := sc.Name
 	if b, ok := s.builtins[m[1]]; ok {
 		title = b.b.Title

@@ -50,6 +50,11 @@ type Config struct {
 	// that sets it); otherwise the connection's address is used, so that a
 	// forged header cannot dodge the rate limit.
 	TrustProxy bool
+	// BaseURL is the public origin for absolute links (share URLs, embed
+	// snippets, oEmbed), e.g. "https://retrylab.example". Empty means the
+	// request's own scheme and Host; X-Forwarded-Proto counts only with
+	// TrustProxy.
+	BaseURL string
 	// CacheSize is the number of results kept in memory.
 	CacheSize int
 	// StaticManifest maps static files to their content-hashed paths when
@@ -117,12 +122,13 @@ type builtin struct {
 // New builds a server and registers its routes.
 func New(cfg Config) (*Server, error) {
 	cfg.defaults()
-	a, err := staticAssets()
-	if err != nil {
-		return nil, fmt.Errorf("server: static files: %w", err)
-	}
-	if cfg.StaticManifest != nil {
-		a = &assets{byName: cfg.StaticManifest, byPath: map[string]*asset{}}
+	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
+	a := &assets{byName: cfg.StaticManifest, byPath: map[string]*asset{}}
+	if cfg.StaticManifest == nil {
+		var err error
+		if a, err = staticAssets(); err != nil {
+			return nil, fmt.Errorf("server: static files: %w", err)
+		}
 	}
 	s := &Server{
 		cfg:     cfg,

@@ -442,3 +442,38 @@ func TestResultIsCached(t *testing.T) {
 	_ = context.Background()
 	buf.WriteString(a.body)
 }
+
+// TestHostCannotPoisonThePageCache: pages hold absolute links built from the
+// request's Host, so one request with a made-up Host (or X-Forwarded-Proto
+// when no proxy is trusted) must not change what the next client gets.
+func TestHostCannotPoisonThePageCache(t *testing.T) {
+	get := func(s *Server, host string, header ...string) response {
+		req := httptest.NewRequest("GET", "/s/e03b-synchronized-recovery", nil)
+		req.Host = host
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		return response{rec.Code, rec.Header(), rec.Body.String()}
+	}
+	s, _ := testServer(t)
+	evil := get(s, "evil.example", "X-Forwarded-Proto", "gopher")
+	if !strings.Contains(evil.body, "http://evil.example/s/") || strings.Contains(evil.body, "gopher://") {
+		t.Errorf("links should follow the request's Host and ignore X-Forwarded-Proto without a trusted proxy")
+	}
+	good := get(s, "retrylab.example")
+	if good.code != 200 || strings.Contains(good.body, "evil.example") || !strings.Contains(good.body, "http://retrylab.example/s/e03b-synchronized-recovery") {
+		t.Errorf("after a request with another Host, the page links elsewhere (status %d)", good.code)
+	}
+	if good.header.Get("ETag") == evil.header.Get("ETag") {
+		t.Errorf("pages with different links share the ETag %s", good.header.Get("ETag"))
+	}
+
+	fixed, _ := testServer(t, func(c *Config) { c.BaseURL = "https://retrylab.example/" })
+	for _, host := range []string{"evil.example", "10.0.0.1:8080"} {
+		if r := get(fixed, host); !strings.Contains(r.body, "https://retrylab.example/s/e03b-synchronized-recovery") || strings.Contains(r.body, host) {
+			t.Errorf("with BaseURL set, Host %s still shows in the page", host)
+		}
+	}
+}

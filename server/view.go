@@ -52,7 +52,7 @@ type resolutionLink struct {
 var resolutions = []string{"10ms", "100ms", "1s"}
 
 func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenarios.Builtin, res *engine.Result) *scenarioView {
-	base := baseURL(c)
+	base := s.baseURL(c)
 	v := &scenarioView{
 		ID: id, Title: sc.Name, Description: sc.Description, Builtin: b != nil,
 		Workload:      describeWorkload(&sc.Workload),

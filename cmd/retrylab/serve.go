@@ -24,6 +24,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 	addr := fs.String("addr", envOr("RETRYLAB_ADDR", ":8080"), "address to listen on")
 	dbPath := fs.String("db", envOr("RETRYLAB_DB", "./data/retrylab.db"), "SQLite database file (created on first run)")
 	trustProxy := fs.Bool("trust-proxy", os.Getenv("RETRYLAB_TRUST_PROXY") == "1", "take client IPs from X-Forwarded-For (only behind a proxy that sets it)")
+	baseURL := fs.String("base-url", os.Getenv("RETRYLAB_BASE_URL"), "public origin for absolute links, e.g. https://retrylab.example (default: the request's scheme and Host)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -34,7 +35,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
-	srv, err := server.New(server.Config{Store: db, Logger: log, TrustProxy: *trustProxy})
+	srv, err := server.New(server.Config{Store: db, Logger: log, TrustProxy: *trustProxy, BaseURL: *baseURL})
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
 		return 1
