@@ -12,8 +12,6 @@ import (
 	"github.com/retrylab/retrylab/shared/engine"
 )
 
-type engineFieldError = engine.FieldError
-
 // A runner runs scenarios for the server: results are cached by ID (they are
 // deterministic), concurrent requests for the same ID share one run, no more
 // than MaxRuns run at once, and up to MaxWaiting more wait for a slot (as long
@@ -68,24 +66,28 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 			return nil, ctx.Err()
 		}
 	}
-	f := &flight{done: make(chan struct{})}
+	f := &flight{done: make(chan struct{}), err: errRunFailed}
 	r.inflight[id] = f
 	r.mu.Unlock()
-
-	f.res, f.err = r.run(ctx, sc)
-	r.mu.Lock()
-	delete(r.inflight, id)
-	if f.err == nil {
-		r.cache[id] = r.order.PushFront(&cached{id: id, res: f.res})
-		for r.order.Len() > r.cfg.CacheSize {
-			old := r.order.Remove(r.order.Back()).(*cached)
-			delete(r.cache, old.id)
+	defer func() { // also when the run panics: nobody waits for a flight that never lands
+		r.mu.Lock()
+		delete(r.inflight, id)
+		if f.err == nil {
+			r.cache[id] = r.order.PushFront(&cached{id: id, res: f.res})
+			for r.order.Len() > r.cfg.CacheSize {
+				old := r.order.Remove(r.order.Back()).(*cached)
+				delete(r.cache, old.id)
+			}
 		}
-	}
-	r.mu.Unlock()
-	close(f.done)
+		r.mu.Unlock()
+		close(f.done)
+	}()
+	f.res, f.err = r.run(ctx, sc)
 	return f.res, f.err
 }
+
+// errRunFailed is what requests sharing a run get when it panicked.
+var errRunFailed = errors.New("the run failed")
 
 func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, error) {
 	if est := engine.Estimate(sc); est > r.cfg.MaxEvents {
@@ -95,7 +97,9 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, 
 		return nil, err
 	}
 	defer func() { <-r.slots }()
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.RunTimeout)
+	// Other requests may be waiting for this run: the client that started it
+	// going away does not stop it, only the run timeout does.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.RunTimeout)
 	defer cancel()
 	timer := r.metrics.runSeconds
 	done := timer.start()

@@ -252,8 +252,8 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 // An apiError is the JSON body of an API error: a message for people and,
 // for a bad scenario, every problem with its path.
 type apiError struct {
-	Error  string             `json:"error"`
-	Errors []engineFieldError `json:"errors,omitempty"`
+	Error  string              `json:"error"`
+	Errors []engine.FieldError `json:"errors,omitempty"`
 }
 
 // handleError turns errors into answers: JSON for the API, pages otherwise.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -14,10 +13,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
 	"github.com/retrylab/retrylab/server/storetest"
+	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
@@ -438,9 +439,39 @@ func TestResultIsCached(t *testing.T) {
 	if a.body != b.body || len(s.runs.cache) != 1 {
 		t.Errorf("second result differs or was not cached (%d cached)", len(s.runs.cache))
 	}
-	var buf bytes.Buffer
-	_ = context.Background()
-	buf.WriteString(a.body)
+}
+
+// TestSharedRunOutlivesItsFirstClient: requests for the same ID share one
+// run; the client that started it hanging up must not fail the others.
+func TestSharedRunOutlivesItsFirstClient(t *testing.T) {
+	b, _ := scenarios.Get("e03b-synchronized-recovery")
+	sc, err := b.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Runs, sc.Seeds = 40, nil // long enough to hang up in the middle
+	r := newRunner(Config{MaxEvents: 1 << 40, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4}, newMetrics())
+	first, hangUp := context.WithCancel(context.Background())
+	go r.result(first, "id", sc)
+	for started := false; !started; time.Sleep(time.Millisecond) {
+		r.mu.Lock()
+		_, started = r.inflight["id"]
+		r.mu.Unlock()
+	}
+	type answer struct {
+		res *engine.Result
+		err error
+	}
+	second := make(chan answer)
+	go func() {
+		res, err := r.result(context.Background(), "id", sc)
+		second <- answer{res, err}
+	}()
+	time.Sleep(10 * time.Millisecond)
+	hangUp()
+	if a := <-second; a.err != nil || a.res == nil || len(a.res.Seeds) != 40 {
+		t.Fatalf("the second request got %v (result %v) after the first hung up", a.err, a.res != nil)
+	}
 }
 
 // TestHostCannotPoisonThePageCache: pages hold absolute links built from the
