@@ -137,6 +137,9 @@ func (s *Server) cacheKey(c echo.Context) string {
 	return s.baseURL(c) + c.Request().URL.RequestURI()
 }
 
+// errTooLarge refuses a scenario over maxBody bytes.
+var errTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
+
 // readScenario reads a request body of at most maxBody bytes.
 func readScenario(r io.Reader) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r, maxBody+1))
@@ -144,7 +147,32 @@ func readScenario(r io.Reader) ([]byte, error) {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "could not read the request body")
 	}
 	if len(body) > maxBody {
-		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
+		return nil, errTooLarge
+	}
+	return body, nil
+}
+
+// readForm reads the no-JavaScript form's scenario. Form encoding can make
+// a scenario up to three times longer; a longer form is refused before it is
+// parsed, not after.
+func readForm(c echo.Context) ([]byte, error) {
+	r := c.Request()
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, 3*maxBody)
+	err := r.ParseForm() // ParseMultipartForm alone hides its errors behind ErrNotMultipart
+	if err == nil {
+		if err = r.ParseMultipartForm(maxBody); errors.Is(err, http.ErrNotMultipart) {
+			err = nil
+		}
+	}
+	if err != nil {
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+			return nil, errTooLarge
+		}
+		return nil, echo.NewHTTPError(http.StatusBadRequest, "could not read the form")
+	}
+	body := []byte(r.FormValue("scenario"))
+	if len(body) > maxBody {
+		return nil, errTooLarge
 	}
 	return body, nil
 }
@@ -192,9 +220,9 @@ func (s *Server) handleCreate(c echo.Context) error {
 }
 
 func (s *Server) handleShareForm(c echo.Context) error {
-	body := []byte(c.FormValue("scenario"))
-	if len(body) > maxBody {
-		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
+	body, err := readForm(c)
+	if err != nil {
+		return err
 	}
 	id, problems, err := s.share(c.Request().Context(), body)
 	if err != nil {

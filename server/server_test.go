@@ -203,6 +203,16 @@ func TestShareForm(t *testing.T) {
 	if r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, "strategies[0].max_attempts: 0 is out of range") {
 		t.Errorf("bad form: %d %.200s", r.code, r.body)
 	}
+	for _, form := range []string{
+		"scenario=" + strings.Repeat("x", 65<<10),   // a form that parses, with too long a scenario
+		"scenario=" + strings.Repeat("%7B", 70<<10), // 70 KiB of scenario, 210 KiB of form
+		"other=" + strings.Repeat("x", 300<<10),     // a form too long to parse at all
+	} {
+		r = do(t, s, "POST", "/share", form, "Content-Type", "application/x-www-form-urlencoded")
+		if r.code != http.StatusRequestEntityTooLarge || !strings.Contains(r.body, "larger than 64 KiB") {
+			t.Errorf("%d-byte form: %d %.200s", len(form), r.code, r.body)
+		}
+	}
 	if len(store.m) != 1 {
 		t.Errorf("%d rows", len(store.m))
 	}
