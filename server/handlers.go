@@ -269,7 +269,7 @@ func (s *Server) handleGallery(c echo.Context) error {
 	var items []galleryItem
 	for _, b := range scenarios.All() {
 		thumb := "/s/" + b.Slug + "/chart.svg?picture=attempts&res=1s&width=480&height=300"
-		if sc, err := b.Parse(); err == nil && sc.Sweep != nil {
+		if s.builtins[b.Slug].sc.Sweep != nil {
 			thumb = "/s/" + b.Slug + "/chart.svg?picture=sweep&metric=attempts&width=480&height=300"
 		}
 		items = append(items, galleryItem{Slug: b.Slug, Title: b.Title, Summary: b.Summary,

@@ -91,6 +91,7 @@ func TestRoutes(t *testing.T) {
 		{"chart bad picture", "GET", "/s/" + slug + "/chart.svg?picture=pie", 400, "text/html", `is not one of attempts`},
 		{"chart bad resolution", "GET", "/s/" + slug + "/chart.svg?res=soon", 400, "text/html", `is not a duration`},
 		{"chart bad width", "GET", "/s/" + slug + "/chart.svg?width=5", 400, "text/html", `is not a number of pixels`},
+		{"sweep chart by default", "GET", "/s/token-bucket-sweep/chart.svg?theme=light", 200, "image/svg+xml", `across the sweep`},
 		{"csv", "GET", "/s/layered-retries/metrics.csv", 200, "text/csv", "3x3,amplification,27"},
 		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
 		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},

@@ -132,7 +132,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("chart", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opt chart.Options
-	fs.StringVar(&opt.Picture, "picture", chart.Attempts, "picture: "+strings.Join(chart.Pictures, ", "))
+	fs.StringVar(&opt.Picture, "picture", "", "picture: "+strings.Join(chart.Pictures, ", ")+" (default sweep for a sweep, else attempts)")
 	fs.DurationVar(&opt.Resolution, "resolution", 100*time.Millisecond, "resolution of the attempts picture")
 	fs.StringVar(&opt.Metric, "metric", "", "metric of the compare and sweep pictures")
 	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")

@@ -36,6 +36,8 @@ var Pictures = []string{Attempts, Outcomes, Queue, Compare, Latency, Sweep}
 
 // Options choose what Render draws.
 type Options struct {
+	// Picture is one of Pictures; empty means Sweep for the result of a
+	// sweep and Attempts otherwise.
 	Picture string
 	// Resolution of the Attempts picture: 10ms, 100ms (the default) or 1s,
 	// or any resolution the result has a fine series for.
@@ -71,10 +73,16 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 	if opt.Width < 0 || opt.Height < 0 || opt.Width > 4000 || opt.Height > 4000 {
 		return optionErr("width and height must be within 0..4000")
 	}
+	if opt.Picture == "" {
+		opt.Picture = Attempts
+		if len(res.Sweep) > 0 {
+			opt.Picture = Sweep
+		}
+	}
 	var c *canvas
 	var err error
 	switch opt.Picture {
-	case Attempts, "":
+	case Attempts:
 		c, err = attempts(res, opt)
 	case Outcomes:
 		c, err = outcomes(res, opt)

@@ -218,8 +218,13 @@ func TestOptionErrors(t *testing.T) {
 	if err := Render(io.Discard, &noSeries, Options{}); err == nil {
 		t.Error("a result without series drew an attempts chart")
 	}
-	if err := Render(io.Discard, result(t, "token-bucket-sweep"), Options{}); err == nil || !strings.Contains(err.Error(), "sweep") {
+	sweep := result(t, "token-bucket-sweep")
+	if err := Render(io.Discard, sweep, Options{Picture: Attempts}); err == nil || !strings.Contains(err.Error(), "sweep") {
 		t.Errorf("attempts of a sweep: %v", err)
+	}
+	var b strings.Builder
+	if err := Render(&b, sweep, Options{}); err != nil || !strings.Contains(b.String(), "across the sweep") {
+		t.Errorf("a sweep with no picture named: %v, want the sweep picture", err)
 	}
 }
 
