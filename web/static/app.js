@@ -346,6 +346,20 @@ function showResult(out) {
   }
 }
 
+// chartURLs holds an object URL per chart name, with the SVG it is for: a
+// resolution switch reuses them, and a new run revokes the ones it replaces.
+const chartURLs = new Map();
+
+function chartURL(name) {
+  const svg = lastCharts[name];
+  const have = chartURLs.get(name);
+  if (have && have.svg === svg) return have.url;
+  if (have) URL.revokeObjectURL(have.url);
+  const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  chartURLs.set(name, { svg, url });
+  return url;
+}
+
 function drawCharts() {
   const box = $("charts");
   box.replaceChildren();
@@ -362,8 +376,7 @@ function drawCharts() {
     if (!lastCharts[name]) continue;
     // The SVG comes from the engine's own chart package, which escapes every
     // text it draws; an <img> keeps it inert all the same.
-    const url = URL.createObjectURL(new Blob([lastCharts[name]], { type: "image/svg+xml" }));
-    box.append(el("figure", { class: "chart" }, el("img", { src: url, alt: alts[name] || name, "data-chart": name })));
+    box.append(el("figure", { class: "chart" }, el("img", { src: chartURL(name), alt: alts[name] || name, "data-chart": name })));
   }
 }
 
