@@ -87,16 +87,15 @@ func validate(args []js.Value) (any, error) {
 }
 
 type runOutput struct {
-	Errors    engine.Errors     `json:"errors,omitempty"`
-	Result    *engine.Result    `json:"result,omitempty"`
-	Canonical json.RawMessage   `json:"canonical,omitempty"`
-	Charts    map[string]string `json:"charts,omitempty"`
-	Table     []chart.Row       `json:"table,omitempty"`
-	Sweep     []chart.Row       `json:"sweep_table,omitempty"`
-	Millis    float64           `json:"millis"`
+	Errors engine.Errors     `json:"errors,omitempty"`
+	Result *engine.Result    `json:"result,omitempty"`
+	Charts map[string]string `json:"charts,omitempty"`
+	Table  []chart.Row       `json:"table,omitempty"`
+	Sweep  []chart.Row       `json:"sweep_table,omitempty"`
+	Millis float64           `json:"millis"`
 }
 
-// run(scenarioJSON, maxEvents, theme) → {errors} or {result, canonical, charts, millis}
+// run(scenarioJSON, maxEvents, theme) → {errors} or {result, charts, table, sweep_table, millis}
 func run(args []js.Value) (any, error) {
 	doc, err := stringArg(args, 0, "the scenario")
 	if err != nil {
@@ -132,7 +131,7 @@ func run(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := runOutput{Result: res, Canonical: sc.Canonical(), Charts: map[string]string{}}
+	out := runOutput{Result: res, Charts: map[string]string{}}
 	draw := func(name string, opt chart.Options) {
 		var b strings.Builder
 		opt.Theme = theme
