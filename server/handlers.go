@@ -573,7 +573,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if m == nil {
 		return echo.NewHTTPError(http.StatusNotFound, "url is not a RetryLab scenario page")
 	}
-	sc, _, _, err := s.lookup(c.Request().Context(), m[1])
+	sc, _, b, err := s.lookup(c.Request().Context(), m[1])
 	if err != nil {
 		return err
 	}
@@ -592,13 +592,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		}
 	}
 	base := s.baseURL(c)
-	title := sc.Name
-	if b, ok := s.builtins[m[1]]; ok {
-		title = b.b.Title
-	}
-	if title == "" {
-		title = "RetryLab scenario"
-	}
+	name := title(sc, b)
 	// The chart the URL names (its picture, res, metric, theme), for the
 	// iframe and the thumbnail alike.
 	q := url.Values{}
@@ -612,12 +606,12 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		query = "?" + q.Encode()
 	}
 	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;max-width:100%%"></iframe>`,
-		base, m[1], html.EscapeString(query), width, height, html.EscapeString(title))
+		base, m[1], html.EscapeString(query), width, height, html.EscapeString(name))
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	return c.JSON(http.StatusOK, oEmbed{
 		Version: "1.0", Type: "rich", ProviderName: "RetryLab", ProviderURL: base,
-		Title: title, HTML: iframe, Width: width, Height: height,
+		Title: name, HTML: iframe, Width: width, Height: height,
 		ThumbnailURL: base + "/s/" + m[1] + "/chart.svg" + thumbQuery(q), ThumbWidth: 760, ThumbHeight: 400,
 		CacheAge: 86400,
 	})

@@ -54,7 +54,7 @@ var resolutions = []string{"10ms", "100ms", "1s"}
 func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenarios.Builtin, res *engine.Result) *scenarioView {
 	base := s.baseURL(c)
 	v := &scenarioView{
-		ID: id, Title: sc.Name, Description: sc.Description, Builtin: b != nil,
+		ID: id, Title: title(sc, b), Description: sc.Description, Builtin: b != nil,
 		Workload:      describeWorkload(&sc.Workload),
 		Dependency:    describeDependency(&sc.Dependency),
 		PageURL:       base + "/s/" + id,
@@ -63,11 +63,8 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 		ResultURL:     "/api/scenarios/" + id + "/result",
 		CSVURL:        "/s/" + id + "/metrics.csv",
 	}
-	if v.Title == "" {
-		v.Title = "Untitled scenario"
-	}
 	if b != nil {
-		v.Title, v.Description = b.Title, b.Summary
+		v.Description = b.Summary
 		v.Source = sourceText(b.Source)
 		v.LookAt = b.LookAt
 		v.Notes = b.Notes
@@ -127,6 +124,17 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	}
 	v.Rows = chart.Rows(res.Strategies)
 	return v
+}
+
+// title is what pages, embeds and oEmbed call a scenario.
+func title(sc *engine.Scenario, b *scenarios.Builtin) string {
+	switch {
+	case b != nil:
+		return b.Title
+	case sc.Name != "":
+		return sc.Name
+	}
+	return "Untitled scenario"
 }
 
 // sourceText names a built-in's source: title, author and date as known.
