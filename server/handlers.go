@@ -57,9 +57,9 @@ func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
 		zw.Write(body)
 		zw.Close()
-		p = &cachedPage{key: key, ctype: ctype, body: body, gz: gz.Bytes(), builtin: builtin, headers: c.Response().Header().Clone()}
+		p = &cachedPage{ctype: ctype, body: body, gz: gz.Bytes(), builtin: builtin, headers: c.Response().Header().Clone()}
 		if keep {
-			s.pages.put(p)
+			s.pages.put(key, p)
 		}
 	}
 	return s.writeCached(c, p)

@@ -23,15 +23,9 @@ type runner struct {
 	slots   chan struct{}
 	waiting chan struct{}
 
+	cache    *lru[*engine.Result]
 	mu       sync.Mutex
-	cache    map[string]*list.Element
-	order    *list.List // most recently used first
 	inflight map[string]*flight
-}
-
-type cached struct {
-	id  string
-	res *engine.Result
 }
 
 type flight struct {
@@ -42,7 +36,7 @@ type flight struct {
 
 func newRunner(cfg Config, m *metrics) *runner {
 	return &runner{cfg: cfg, metrics: m, slots: make(chan struct{}, cfg.MaxRuns), waiting: make(chan struct{}, cfg.MaxWaiting),
-		cache: map[string]*list.Element{}, order: list.New(), inflight: map[string]*flight{}}
+		cache: newLRU[*engine.Result](cfg.CacheSize), inflight: map[string]*flight{}}
 }
 
 // errBusy sheds load: every run slot is taken.
@@ -51,11 +45,10 @@ var errBusy = echo.NewHTTPError(http.StatusServiceUnavailable, "the server is ru
 // result returns the result of scenario sc, stored under id.
 func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*engine.Result, error) {
 	r.mu.Lock()
-	if el, ok := r.cache[id]; ok {
-		r.order.MoveToFront(el)
+	if res, ok := r.cache.get(id); ok {
 		r.mu.Unlock()
 		r.metrics.cacheHits.Inc()
-		return el.Value.(*cached).res, nil
+		return res, nil
 	}
 	if f, ok := r.inflight[id]; ok {
 		r.mu.Unlock()
@@ -73,11 +66,7 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 		r.mu.Lock()
 		delete(r.inflight, id)
 		if f.err == nil {
-			r.cache[id] = r.order.PushFront(&cached{id: id, res: f.res})
-			for r.order.Len() > r.cfg.CacheSize {
-				old := r.order.Remove(r.order.Back()).(*cached)
-				delete(r.cache, old.id)
-			}
+			r.cache.put(id, f.res)
 		}
 		r.mu.Unlock()
 		close(f.done)
@@ -142,48 +131,62 @@ func (r *runner) acquire(ctx context.Context) error {
 	}
 }
 
-// A pageCache keeps the final bytes of answers about IDs, plain and
-// gzipped: they never change for an engine version, so a cached page costs a
-// map lookup instead of a render and a compression.
-type pageCache struct {
-	mu    sync.Mutex
-	m     map[string]*list.Element
-	order *list.List
-	max   int
-}
-
+// cachedPage is the final bytes of an answer about an ID, plain and gzipped:
+// they never change for an engine version, so a cached page costs a map
+// lookup instead of a render and a compression.
 type cachedPage struct {
-	key, ctype string
-	body, gz   []byte
-	builtin    bool // about a built-in, whose answers may change with a release
-	headers    http.Header
+	ctype    string
+	body, gz []byte
+	builtin  bool // about a built-in, whose answers may change with a release
+	headers  http.Header
 }
 
-func newPageCache(n int) *pageCache {
-	return &pageCache{m: map[string]*list.Element{}, order: list.New(), max: n}
+// An lru keeps up to max values by key and drops the least recently used.
+// It is safe for concurrent use.
+type lru[V any] struct {
+	mu    sync.Mutex
+	max   int
+	m     map[string]*list.Element
+	order *list.List // of lruEntry[V], most recently used first
 }
 
-func (pc *pageCache) get(key string) (*cachedPage, bool) {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	if el, ok := pc.m[key]; ok {
-		pc.order.MoveToFront(el)
-		return el.Value.(*cachedPage), true
+type lruEntry[V any] struct {
+	key string
+	v   V
+}
+
+func newLRU[V any](max int) *lru[V] {
+	return &lru[V]{max: max, m: map[string]*list.Element{}, order: list.New()}
+}
+
+func (c *lru[V]) get(key string) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.m[key]; ok {
+		c.order.MoveToFront(el)
+		return el.Value.(lruEntry[V]).v, true
 	}
-	return nil, false
+	var zero V
+	return zero, false
 }
 
-func (pc *pageCache) put(p *cachedPage) {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	if _, ok := pc.m[p.key]; ok {
+// put keeps v under key, unless the key is there already.
+func (c *lru[V]) put(key string, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[key]; ok {
 		return
 	}
-	pc.m[p.key] = pc.order.PushFront(p)
-	for pc.order.Len() > pc.max {
-		old := pc.order.Remove(pc.order.Back()).(*cachedPage)
-		delete(pc.m, old.key)
+	c.m[key] = c.order.PushFront(lruEntry[V]{key, v})
+	for c.order.Len() > c.max {
+		delete(c.m, c.order.Remove(c.order.Back()).(lruEntry[V]).key)
 	}
+}
+
+func (c *lru[V]) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
 }
 
 func tooCostly(ce *engine.CostError) error {

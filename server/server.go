@@ -107,7 +107,7 @@ type Server struct {
 	echo     *echo.Echo
 	assets   *assets
 	runs     *runner
-	pages    *pageCache
+	pages    *lru[*cachedPage] // final answers, by cacheKey
 	metrics  *metrics
 	builtins map[string]builtin // by slug
 }
@@ -147,7 +147,7 @@ func New(cfg Config) (*Server, error) {
 		s.builtins[b.Slug] = builtin{b: b, sc: sc, canonical: sc.Canonical()}
 	}
 	s.runs = newRunner(cfg, s.metrics)
-	s.pages = newPageCache(4 * cfg.CacheSize)
+	s.pages = newLRU[*cachedPage](4 * cfg.CacheSize)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	if cfg.TrustProxy {

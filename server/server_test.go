@@ -447,8 +447,8 @@ func TestResultIsCached(t *testing.T) {
 	s, _ := testServer(t)
 	a := do(t, s, "GET", "/api/scenarios/e03b-synchronized-recovery/result", "")
 	b := do(t, s, "GET", "/api/scenarios/e03b-synchronized-recovery/result", "")
-	if a.body != b.body || len(s.runs.cache) != 1 {
-		t.Errorf("second result differs or was not cached (%d cached)", len(s.runs.cache))
+	if a.body != b.body || s.runs.cache.len() != 1 {
+		t.Errorf("second result differs or was not cached (%d cached)", s.runs.cache.len())
 	}
 }
 
