@@ -291,6 +291,11 @@ func (s *Server) lookup(ctx context.Context, id string) (*engine.Scenario, []byt
 	if bi, ok := s.builtins[id]; ok {
 		return bi.sc, bi.canonical, bi.b, nil
 	}
+	// Shared IDs name their content, so what was read and parsed once holds:
+	// a page and its charts, CSV and JSON do not each go to the store.
+	if st, ok := s.stored.get(id); ok {
+		return st.sc, st.canonical, nil, nil
+	}
 	body, err := s.store.GetScenario(ctx, id)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil, errNotFound
@@ -302,7 +307,14 @@ func (s *Server) lookup(ctx context.Context, id string) (*engine.Scenario, []byt
 	if err != nil {
 		return nil, nil, nil, echo.NewHTTPError(http.StatusUnprocessableEntity, "this stored scenario is no longer valid: "+err.Error())
 	}
+	s.stored.put(id, stored{sc: sc, canonical: body})
 	return sc, body, nil, nil
+}
+
+// stored is a shared scenario as read from the store, parsed.
+type stored struct {
+	sc        *engine.Scenario
+	canonical []byte
 }
 
 // cacheable sets caching headers for an answer about a scenario and reports

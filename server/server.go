@@ -108,6 +108,7 @@ type Server struct {
 	assets   *assets
 	runs     *runner
 	pages    *lru[*cachedPage] // final answers, by cacheKey
+	stored   *lru[stored]      // shared scenarios, by ID
 	metrics  *metrics
 	builtins map[string]builtin // by slug
 }
@@ -148,6 +149,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.runs = newRunner(cfg, s.metrics)
 	s.pages = newLRU[*cachedPage](4 * cfg.CacheSize)
+	s.stored = newLRU[stored](4 * cfg.CacheSize)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	if cfg.TrustProxy {

@@ -519,3 +519,31 @@ func TestHostCannotPoisonThePageCache(t *testing.T) {
 		}
 	}
 }
+
+// countingStore counts reads.
+type countingStore struct {
+	*memStore
+	gets int
+}
+
+func (c *countingStore) GetScenario(ctx context.Context, id string) ([]byte, error) {
+	c.gets++
+	return c.memStore.GetScenario(ctx, id)
+}
+
+// TestSharedScenarioIsReadOnce: a page, its charts, CSV and JSON are about
+// one immutable scenario, which is read from the store once.
+func TestSharedScenarioIsReadOnce(t *testing.T) {
+	store := &countingStore{memStore: newMemStore()}
+	s, _ := testServer(t, func(c *Config) { c.Store = store })
+	do(t, s, "POST", "/api/scenarios", small)
+	for _, u := range []string{"/s/" + pinnedID, "/s/" + pinnedID + "/chart.svg", "/s/" + pinnedID + "/chart.svg?picture=queue",
+		"/s/" + pinnedID + "/metrics.csv", "/api/scenarios/" + pinnedID + "/result", "/embed/" + pinnedID} {
+		if r := do(t, s, "GET", u, ""); r.code != 200 {
+			t.Fatalf("%s: %d", u, r.code)
+		}
+	}
+	if store.gets != 1 {
+		t.Errorf("%d reads from the store, want 1", store.gets)
+	}
+}
