@@ -67,7 +67,7 @@ func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build
 
 // fromCache answers from the page cache when it can, before any lookup or
 // run; handled reports whether it did.
-func (s *Server) fromCache(c echo.Context, id string) (handled bool, err error) {
+func (s *Server) fromCache(c echo.Context) (handled bool, err error) {
 	p, ok := s.pages.get(s.cacheKey(c))
 	if !ok {
 		return false, nil
@@ -338,7 +338,7 @@ func (s *Server) cacheable(c echo.Context, builtin bool) bool {
 // else it looks the scenario up and sets the caching headers. done reports
 // that the answer is given (from the cache, or 304 Not Modified).
 func (s *Server) begin(c echo.Context, id string) (sc *engine.Scenario, canon []byte, b *scenarios.Builtin, done bool, err error) {
-	if handled, err := s.fromCache(c, id); handled {
+	if handled, err := s.fromCache(c); handled {
 		return nil, nil, nil, true, err
 	}
 	sc, canon, b, err = s.lookup(c.Request().Context(), id)
@@ -488,19 +488,9 @@ func csvSafe(s string) string {
 
 func (s *Server) handlePage(c echo.Context) error {
 	id := c.Param("id")
-	if handled, err := s.fromCache(c, id); handled {
+	sc, _, b, done, err := s.begin(c, id)
+	if done || err != nil {
 		return err
-	}
-	sc, _, b, err := s.lookup(c.Request().Context(), id)
-	if err != nil {
-		if errors.Is(err, errNotFound) {
-			c.Response().Header().Set("Cache-Control", "public, max-age=60")
-			return render(c, http.StatusNotFound, notFoundPage(s.assets, "with the ID "+strconv.Quote(id)))
-		}
-		return err
-	}
-	if s.cacheable(c, b != nil) {
-		return c.NoContent(http.StatusNotModified)
 	}
 	return s.serveCachedIf(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, bool, error) {
 		res, err := s.runs.result(c.Request().Context(), id, sc)
@@ -524,27 +514,17 @@ func (s *Server) handlePage(c echo.Context) error {
 
 func (s *Server) handleEmbed(c echo.Context) error {
 	id := c.Param("id")
-	if handled, err := s.fromCache(c, id); handled {
-		return err
-	}
 	h := c.Response().Header()
 	h.Del("X-Frame-Options")
 	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors *; base-uri 'none'")
-	sc, _, b, err := s.lookup(c.Request().Context(), id)
-	if errors.Is(err, errNotFound) {
-		c.Response().Header().Set("Cache-Control", "public, max-age=60")
-		return render(c, http.StatusNotFound, embedMissing(s.assets, id))
-	}
-	if err != nil {
-		return err
-	}
 	// The embed shows the chart its query names (picture, res, metric,
 	// theme), as the page's snippets ask for it.
 	if _, err := chartOptions(c); err != nil {
 		return err
 	}
-	if s.cacheable(c, b != nil) {
-		return c.NoContent(http.StatusNotModified)
+	sc, _, b, done, err := s.begin(c, id)
+	if done || err != nil {
+		return err
 	}
 	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
 		v := s.view(c, id, sc, b, nil)

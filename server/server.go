@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -288,7 +289,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "2")
 	}
-	if status == http.StatusNotFound || status >= 500 {
+	switch {
+	case status == http.StatusNotFound: // an ID may be shared a moment later
+		c.Response().Header().Set("Cache-Control", "public, max-age=60")
+	case status >= 500:
 		c.Response().Header().Set("Cache-Control", "no-store")
 	}
 	if c.Request().Method == http.MethodHead {
@@ -301,7 +305,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	title := http.StatusText(status)
 	if status == http.StatusNotFound {
-		_ = render(c, status, notFoundPage(s.assets, ""))
+		id := c.Param("id")
+		switch {
+		case id != "" && strings.HasPrefix(c.Path(), "/embed/"):
+			_ = render(c, status, embedMissing(s.assets, id))
+		case id != "":
+			_ = render(c, status, notFoundPage(s.assets, "with the ID "+strconv.Quote(id)))
+		default:
+			_ = render(c, status, notFoundPage(s.assets, ""))
+		}
 		return
 	}
 	_ = render(c, status, errorPage(s.assets, status, title, msg))

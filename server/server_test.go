@@ -83,6 +83,8 @@ func TestRoutes(t *testing.T) {
 		{"built-in page", "GET", "/s/" + slug, 200, "text/html", `data-testid="comparison"`},
 		{"sweep page", "GET", "/s/token-bucket-sweep", 200, "text/html", `data-testid="sweep"`},
 		{"unknown ID", "GET", "/s/AAAAAAAAAAA", 404, "text/html", `href="/scenarios"`},
+		{"unknown ID names it", "GET", "/s/AAAAAAAAAAA", 404, "text/html", `with the ID &#34;AAAAAAAAAAA&#34;`},
+		{"unknown embed", "GET", "/embed/AAAAAAAAAAA", 404, "text/html", `no RetryLab scenario with the ID AAAAAAAAAAA`},
 		{"malformed ID", "GET", "/s/no%20such!", 404, "text/html", `not-found`},
 		{"scenario JSON", "GET", "/api/scenarios/" + slug, 200, "application/json", `"strategies"`},
 		{"result JSON", "GET", "/api/scenarios/layered-retries/result", 200, "application/json", `"amplification":27`},
@@ -272,9 +274,11 @@ func checkFraming(t *testing.T, s *Server) {
 	if page.header.Get("X-Frame-Options") != "DENY" || !strings.Contains(page.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
 		t.Errorf("pages must not be framable: %q / %q", page.header.Get("X-Frame-Options"), page.header.Get("Content-Security-Policy"))
 	}
-	embed := do(t, s, "GET", "/embed/layered-retries", "")
-	if embed.header.Get("X-Frame-Options") != "" || !strings.Contains(embed.header.Get("Content-Security-Policy"), "frame-ancestors *") {
-		t.Errorf("embeds must be framable: %q / %q", embed.header.Get("X-Frame-Options"), embed.header.Get("Content-Security-Policy"))
+	for _, u := range []string{"/embed/layered-retries", "/embed/AAAAAAAAAAA"} {
+		embed := do(t, s, "GET", u, "")
+		if embed.header.Get("X-Frame-Options") != "" || !strings.Contains(embed.header.Get("Content-Security-Policy"), "frame-ancestors *") {
+			t.Errorf("%s must be framable: %q / %q", u, embed.header.Get("X-Frame-Options"), embed.header.Get("Content-Security-Policy"))
+		}
 	}
 	svg := do(t, s, "GET", "/s/layered-retries/chart.svg", "")
 	if svg.header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg.header.Get("Content-Security-Policy"), "sandbox") {
