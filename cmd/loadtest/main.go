@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 	fmt.Fprintln(stdout, get.summary())
 	fmt.Fprintln(stdout, post.summary())
-	if ok := post.byStatus[http.StatusCreated]; ok.n > 0 {
+	if ok := post.byStatus[http.StatusCreated]; ok.n() > 0 {
 		fmt.Fprintln(stdout, post.summaryOf("POST /api/scenarios, 201 only", ok))
 	}
 	if ctx.Err() != nil {
@@ -274,14 +274,13 @@ func (lt *loadTest) share(ctx context.Context, name string) (string, error) {
 
 // A sample is the latencies of the answers in one class.
 type sample struct {
-	n   int64
 	lat []time.Duration
 }
 
-func (s *sample) add(d time.Duration) {
-	s.n++
-	s.lat = append(s.lat, d)
-}
+func (s *sample) add(d time.Duration) { s.lat = append(s.lat, d) }
+
+// n is the number of answers.
+func (s sample) n() int64 { return int64(len(s.lat)) }
 
 // A result is one phase's outcome.
 type result struct {
@@ -341,13 +340,11 @@ func (lt *loadTest) phase(ctx context.Context, name string, workers int, d time.
 	wg.Wait()
 	res := &result{name: name, concurrency: workers, elapsed: time.Since(begin), byStatus: map[int]sample{}, expected: expected}
 	for _, p := range parts {
-		res.all.n += p.all.n
 		res.all.lat = append(res.all.lat, p.all.lat...)
 		res.errors += p.errors
 		res.transport += p.transport
 		for st, s := range p.byStatus {
 			t := res.byStatus[st]
-			t.n += s.n
 			t.lat = append(t.lat, s.lat...)
 			res.byStatus[st] = t
 		}
@@ -379,7 +376,7 @@ func (r *result) rate(n int64) float64 {
 
 func (r *result) report(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d workers for %v\n", r.name, r.concurrency, r.elapsed.Round(time.Millisecond))
-	fmt.Fprintf(w, "  requests  %d (%.0f req/s), errors %d (transport %d)\n", r.all.n, r.rate(r.all.n), r.errors, r.transport)
+	fmt.Fprintf(w, "  requests  %d (%.0f req/s), errors %d (transport %d)\n", r.all.n(), r.rate(r.all.n()), r.errors, r.transport)
 	statuses := slices.Sorted(func(yield func(int) bool) {
 		for st := range r.byStatus {
 			if !yield(st) {
@@ -396,7 +393,7 @@ func (r *result) report(w io.Writer) {
 		case !slices.Contains(r.expected, st):
 			note = " (error)"
 		}
-		fmt.Fprintf(w, "  %d       %d (%.1f/s)%s\n", st, s.n, r.rate(s.n), note)
+		fmt.Fprintf(w, "  %d       %d (%.1f/s)%s\n", st, s.n(), r.rate(s.n()), note)
 	}
 	fmt.Fprintf(w, "  latency   %s\n", latencies(r.all.lat))
 	if len(r.byStatus) > 1 {
@@ -428,7 +425,7 @@ func (r *result) summaryOf(name string, s sample) string {
 		errs = 0 // a single status class has no errors of its own
 	}
 	return fmt.Sprintf("| %s | %d | %d | %d | %.0f | %v | %v | %v | %v |",
-		name, r.concurrency, s.n, errs, r.rate(s.n), short(p50), short(p90), short(p99), short(mx))
+		name, r.concurrency, s.n(), errs, r.rate(s.n()), short(p50), short(p90), short(p99), short(mx))
 }
 
 // short rounds d for display to about three significant digits.
