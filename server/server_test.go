@@ -81,6 +81,7 @@ func TestRoutes(t *testing.T) {
 		{"home is the playground", "GET", "/", 200, "text/html", `data-testid="playground"`},
 		{"gallery", "GET", "/scenarios", 200, "text/html", `data-testid="gallery-item"`},
 		{"built-in page", "GET", "/s/" + slug, 200, "text/html", `data-testid="comparison"`},
+		{"built-in page counts seeds", "GET", "/s/" + slug, 200, "text/html", `Means over 10 seeds`},
 		{"sweep page", "GET", "/s/token-bucket-sweep", 200, "text/html", `data-testid="sweep"`},
 		{"unknown ID", "GET", "/s/AAAAAAAAAAA", 404, "text/html", `href="/scenarios"`},
 		{"unknown ID names it", "GET", "/s/AAAAAAAAAAA", 404, "text/html", `with the ID &#34;AAAAAAAAAAA&#34;`},

@@ -95,8 +95,6 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 		v.Columns = append(v.Columns, st.Name)
 	}
 	v.Warnings = engine.Warnings(sc)
-	v.Runs = max(sc.Runs, len(sc.Seeds), 1)
-
 	if sc.Sweep != nil {
 		v.SweepPath = sc.Sweep.Path
 		for _, m := range []string{"success_rate", "attempts", "amplification"} {
@@ -123,6 +121,7 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 		return v
 	}
 	v.Rows = chart.Rows(res.Strategies)
+	v.Runs = len(res.Seeds)
 	return v
 }
 
