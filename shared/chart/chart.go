@@ -309,3 +309,21 @@ func titleOf(res *engine.Result, what string, width float64) string {
 	}
 	return esc(res.Scenario, room) + " — " + esc(what, chars)
 }
+
+// HasResolution reports whether the attempts picture of res can be drawn at
+// resolution r: every strategy has a series at r, or one whose buckets add
+// up to it.
+func HasResolution(res *engine.Result, r time.Duration) bool {
+	if len(res.Strategies) == 0 {
+		return false
+	}
+	for i := range res.Strategies {
+		if res.Strategies[i].Series == nil {
+			return false
+		}
+		if _, ok := windows(&res.Strategies[i], r); !ok {
+			return false
+		}
+	}
+	return true
+}

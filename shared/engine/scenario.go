@@ -273,6 +273,10 @@ type Report struct {
 	// SeriesBucket is the width of a time-series bucket (default: a 1-2-5 step
 	// giving at most 600 buckets).
 	SeriesBucket Duration `json:"series_bucket,omitzero"`
+	// Focus names the metrics (JSON names, at most 3) the experiment is
+	// about: pages lead with a verdict on the first and chart it. It does
+	// not change the simulation.
+	Focus []string `json:"focus,omitempty"`
 }
 
 // A Duration is a length of virtual time, written in JSON as a Go duration

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -526,6 +527,15 @@ func (v *validator) report(sc *Scenario) {
 	}
 	if r.SeriesBucket != 0 && (r.SeriesBucket < Duration(time.Millisecond) || r.SeriesBucket > Duration(time.Hour) || r.SeriesBucket%Duration(time.Millisecond) != 0) {
 		v.add("report.series_bucket", r.SeriesBucket, "is not a whole number of milliseconds in 1ms..1h")
+	}
+	if len(r.Focus) > 3 {
+		v.add("report.focus", nil, "lists %d metrics; at most 3 are allowed", len(r.Focus))
+	} else {
+		for i, m := range r.Focus {
+			if !slices.Contains(MetricNames(), m) || slices.Contains(r.Focus[:i], m) {
+				v.add(fmt.Sprintf("report.focus[%d]", i), m, "is not a metric name, or is named twice (metrics: %s)", strings.Join(MetricNames(), ", "))
+			}
+		}
 	}
 }
 

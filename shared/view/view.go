@@ -1,0 +1,372 @@
+// Package view decides what a comparison shows: the verdict, the figures in
+// order with their alt texts, the metrics table with plain-English labels,
+// best and worst marks and the spread over seeds, the sweep table, the
+// warnings and the legend. The server's pages and the playground (through
+// the WebAssembly bridge) both render a View, so they show the same things
+// in the same words; neither keeps a list of charts, metrics or labels of its
+// own.
+package view
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/shared/chart"
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// Options choose the variable parts of a View.
+type Options struct {
+	// Resolution of the attempts figure: 10ms, 100ms (the default) or 1s.
+	Resolution time.Duration
+}
+
+// Resolutions are the resolutions a reader can switch the attempts figure
+// between, when the result has them.
+var Resolutions = []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, time.Second}
+
+// A View is what a comparison of strategies shows, in order.
+type View struct {
+	// Verdict is one or two sentences: the strategy that best meets the
+	// scenario's goal on its focus metric, and the price it pays.
+	Verdict string `json:"verdict"`
+	// Focus are the metrics the verdict and the summary figure are about:
+	// the scenario's report.focus, or those that differ most between the
+	// strategies relative to their spread over the seeds.
+	Focus []string `json:"focus"`
+	// Runs is the number of seeds; Means says what the table's numbers are.
+	Runs  int    `json:"runs"`
+	Means string `json:"means,omitempty"`
+	// Legend explains the table's marks.
+	Legend string `json:"legend,omitempty"`
+	// Strategies name each column with its short description.
+	Strategies []Strategy `json:"strategies"`
+	// Figures are the charts, in the order they are shown.
+	Figures []Figure `json:"figures"`
+	// Resolution is the attempts figure's; Resolutions those it can switch
+	// to (empty for a sweep).
+	Resolution  string   `json:"resolution,omitempty"`
+	Resolutions []string `json:"resolutions,omitempty"`
+	// Groups are the metrics table, by group; Folded names the metrics left
+	// out because they are zero for every strategy.
+	Groups []Group  `json:"groups,omitempty"`
+	Folded []string `json:"folded,omitempty"`
+	// Sweep is the table of a sweep: one row per swept value.
+	Sweep    *SweepTable `json:"sweep,omitempty"`
+	Warnings []string    `json:"warnings"`
+}
+
+// A Strategy is a column of the comparison.
+type Strategy struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// A Figure is one chart: Options draws it with chart.Render, Query is the
+// same choice as URL query parameters, and SVG is filled in by callers that
+// draw it in place (the playground).
+type Figure struct {
+	Name    string        `json:"name"`
+	Query   string        `json:"query"`
+	Alt     string        `json:"alt"`
+	Options chart.Options `json:"-"`
+	SVG     string        `json:"svg,omitempty"`
+}
+
+// A Group of rows of the metrics table.
+type Group struct {
+	Name string `json:"name"`
+	Rows []Row  `json:"rows"`
+}
+
+// A Row is one metric across the strategies.
+type Row struct {
+	Metric
+	Cells []Cell `json:"cells"`
+}
+
+// A Cell is one strategy's value of a metric, its range over the seeds when
+// it has one ("min–max") and its Mark: "best", "worst" or "".
+type Cell struct {
+	Value  string `json:"value"`
+	Spread string `json:"spread,omitempty"`
+	Mark   string `json:"mark,omitempty"`
+}
+
+// A SweepTable shows each strategy's success rate and attempts at each
+// value of the swept parameter.
+type SweepTable struct {
+	Path    string   `json:"path"`
+	Columns []string `json:"columns"`
+	Rows    []Row    `json:"rows"`
+}
+
+// Of returns the view of res, the result of running sc.
+func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
+	v := &View{Runs: len(res.Seeds), Warnings: res.Warnings}
+	if v.Warnings == nil {
+		v.Warnings = []string{}
+	}
+	for _, st := range sc.Strategies {
+		v.Strategies = append(v.Strategies, Strategy{Name: st.Name, Description: st.Description})
+	}
+	strats := res.Strategies
+	if len(res.Sweep) > 0 {
+		strats = nil
+	}
+	v.Focus = focus(sc, res)
+	if v.Runs > 1 {
+		v.Means = fmt.Sprintf("Means over %d seeds; the range under each value is its lowest and highest over the seeds. Charts over time show the first seed (%d).", v.Runs, res.Seeds[0])
+	}
+	if len(res.Sweep) > 0 {
+		v.Sweep = sweepTable(res)
+		v.Verdict = sweepVerdict(res, v.Focus[0])
+		v.Figures = sweepFigures(res, v.Focus)
+		return v
+	}
+	v.Legend = "▲ best and ▼ worst for each metric with a direction; equal values get the same mark, and no mark is given where the strategies' ranges over the seeds overlap."
+	v.Groups, v.Folded = table(strats)
+	v.Verdict = verdict(strats, v.Focus, v.Runs)
+	r := opt.Resolution
+	if r == 0 {
+		r = 100 * time.Millisecond
+	}
+	for _, d := range Resolutions {
+		if chart.HasResolution(res, d) {
+			v.Resolutions = append(v.Resolutions, Duration(d))
+		}
+	}
+	if !slices.Contains(v.Resolutions, Duration(r)) && len(v.Resolutions) > 0 {
+		r = 100 * time.Millisecond
+		if !slices.Contains(v.Resolutions, Duration(r)) {
+			r, _ = time.ParseDuration(v.Resolutions[len(v.Resolutions)-1])
+		}
+	}
+	v.Resolution = Duration(r)
+	v.Figures = figures(res, v.Focus[0], r)
+	return v
+}
+
+// Duration writes a resolution as pages and queries do: 10ms, 100ms, 1s.
+func Duration(d time.Duration) string { return d.String() }
+
+func figures(res *engine.Result, focus string, r time.Duration) []Figure {
+	m, _ := MetricOf(focus)
+	rn := Duration(r)
+	seed := ""
+	if len(res.Seeds) > 1 {
+		seed = fmt.Sprintf(" (seed %d of %d)", res.Seeds[0], len(res.Seeds))
+	}
+	return []Figure{
+		{Name: "attempts", Query: "picture=attempts&res=" + rn, Options: chart.Options{Picture: chart.Attempts, Resolution: r},
+			Alt: "Calls reaching the dependency per " + rn + " over time, one line per strategy" + seed},
+		{Name: "compare", Query: "picture=compare&metric=" + focus, Options: chart.Options{Picture: chart.Compare, Metric: focus},
+			Alt: m.Label + " by strategy, with the range over the seeds"},
+		{Name: "outcomes", Query: "picture=outcomes&res=" + rn, Options: chart.Options{Picture: chart.Outcomes, Resolution: r},
+			Alt: "Operations succeeded and failed, retries and refused calls per " + rn + " over time, per strategy" + seed},
+		{Name: "queue", Query: "picture=queue", Options: chart.Options{Picture: chart.Queue},
+			Alt: "Queue length and operations in flight over time" + seed},
+		{Name: "latency", Query: "picture=latency", Options: chart.Options{Picture: chart.Latency},
+			Alt: "Latency percentiles by strategy"},
+	}
+}
+
+func sweepFigures(res *engine.Result, focus []string) []Figure {
+	keys := []string{focus[0]}
+	for _, k := range []string{"success_rate", "attempts", "amplification"} {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	var out []Figure
+	for _, k := range keys {
+		m, _ := MetricOf(k)
+		out = append(out, Figure{Name: "sweep-" + k, Query: "picture=sweep&metric=" + k,
+			Options: chart.Options{Picture: chart.Sweep, Metric: k},
+			Alt:     m.Label + " against " + res.SweepPath + ", one line per strategy"})
+	}
+	return out
+}
+
+// table builds the metrics table's groups and the labels of the rows it
+// folds away (zero for every strategy).
+func table(strats []engine.StrategyResult) ([]Group, []string) {
+	var groups []Group
+	var folded []string
+	byGroup := map[string][]Row{}
+	for _, m := range Metrics {
+		r, zero := row(strats, m)
+		if zero {
+			folded = append(folded, m.Label)
+			continue
+		}
+		byGroup[m.Group] = append(byGroup[m.Group], r)
+	}
+	for _, g := range Groups {
+		if rows := byGroup[g]; len(rows) > 0 {
+			groups = append(groups, Group{Name: g, Rows: rows})
+		}
+	}
+	return groups, folded
+}
+
+func row(strats []engine.StrategyResult, m Metric) (Row, bool) {
+	r := Row{Metric: m}
+	zero := true
+	for i := range strats {
+		v, lo, hi := value(&strats[i], m.Key)
+		if v != 0 || lo != 0 || hi != 0 {
+			zero = false
+		}
+		c := Cell{Value: format(m, v, false)}
+		if lo != hi {
+			c.Spread = format(m, lo, false) + "–" + format(m, hi, false)
+		}
+		r.Cells = append(r.Cells, c)
+	}
+	best, worst := extremes(strats, m)
+	if m.FromGivingUp {
+		// A latency of all operations falls when a strategy gives up sooner:
+		// it is no one's best unless that strategy also succeeds as often
+		// as the others.
+		best = slices.DeleteFunc(best, func(i int) bool { return succeedsLess(strats, i) })
+	}
+	for _, i := range best {
+		r.Cells[i].Mark = "best"
+	}
+	for _, i := range worst {
+		r.Cells[i].Mark = "worst"
+	}
+	return r, zero
+}
+
+// extremes returns the strategies that are best and worst on m: the top and
+// bottom value and every strategy tied with it (equal, or with overlapping
+// ranges over the seeds). Both are empty when m has no direction, when the
+// strategies do not differ, or when best and worst cannot be told apart.
+func extremes(strats []engine.StrategyResult, m Metric) (best, worst []int) {
+	if m.Better == 0 || len(strats) < 2 {
+		return nil, nil
+	}
+	order := ranked(strats, m)
+	top, bottom := order[0], order[len(order)-1]
+	for _, i := range order {
+		if tied(strats, m.Key, i, top) {
+			best = append(best, i)
+		}
+		if tied(strats, m.Key, i, bottom) {
+			worst = append(worst, i)
+		}
+	}
+	if len(best) == len(strats) || len(worst) == len(strats) || slices.ContainsFunc(best, func(i int) bool { return slices.Contains(worst, i) }) {
+		return nil, nil
+	}
+	return best, worst
+}
+
+// ranked orders the strategies from best to worst on m (stable: the
+// scenario's order breaks ties).
+func ranked(strats []engine.StrategyResult, m Metric) []int {
+	order := make([]int, len(strats))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		va, _, _ := value(&strats[a], m.Key)
+		vb, _, _ := value(&strats[b], m.Key)
+		switch {
+		case va == vb:
+			return 0
+		case (va > vb) == (m.Better > 0):
+			return -1
+		}
+		return 1
+	})
+	return order
+}
+
+// tied reports whether strategies a and b are equal on a metric, or within
+// each other's range over the seeds.
+func tied(strats []engine.StrategyResult, key string, a, b int) bool {
+	va, loa, hia := value(&strats[a], key)
+	vb, lob, hib := value(&strats[b], key)
+	return va == vb || (loa <= hib && lob <= hia && (loa != hia || lob != hib))
+}
+
+// succeedsLess reports whether strategy i succeeds less often than some
+// other strategy, beyond the seeds' spread.
+func succeedsLess(strats []engine.StrategyResult, i int) bool {
+	vi, _, _ := value(&strats[i], "success_rate")
+	for j := range strats {
+		vj, _, _ := value(&strats[j], "success_rate")
+		if vj > vi && !tied(strats, "success_rate", i, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// format writes a metric's value for people, with its unit when withUnit:
+// rates with as many decimals as keep them off 100% and 0% unless they are
+// exactly that, milliseconds from a second on as seconds.
+func format(m Metric, v float64, withUnit bool) string {
+	if !withUnit {
+		return chart.FormatCell(m.Key, v)
+	}
+	switch m.Unit {
+	case "%":
+		for _, digits := range []int{1, 2, 3} {
+			s := strconv.FormatFloat(v*100, 'f', digits, 64)
+			if (v < 1 && strings.HasPrefix(s, "100")) || (v > 0 && strings.Trim(s, "0.") == "") {
+				continue
+			}
+			return strings.TrimSuffix(strings.TrimRight(s, "0"), ".") + "%"
+		}
+		return chart.FormatMetric(m.Key, v)
+	case "ms":
+		if v >= 1000 {
+			return chart.FormatMetric(m.Key, v/1000) + " s"
+		}
+		return chart.FormatMetric(m.Key, v) + " ms"
+	case "":
+		return chart.FormatMetric(m.Key, v)
+	}
+	return chart.FormatMetric(m.Key, v) + " " + m.Unit
+}
+
+func sweepTable(res *engine.Result) *SweepTable {
+	t := &SweepTable{Path: res.SweepPath}
+	for _, st := range res.Sweep[0].Strategies {
+		t.Columns = append(t.Columns, st.Name+": success rate", st.Name+": attempts")
+	}
+	for _, r := range chart.SweepRows(res) {
+		row := Row{Metric: Metric{Key: r.Metric, Label: r.Metric}}
+		for _, c := range r.Cells {
+			row.Cells = append(row.Cells, Cell{Value: c.Value})
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// lower writes a label as part of a sentence.
+func lower(label string) string {
+	if label == "" {
+		return label
+	}
+	first := strings.ToLower(label[:1])
+	return first + label[1:]
+}
+
+// relDiff is how much two values differ, relative to the larger.
+func relDiff(a, b float64) float64 {
+	top := math.Max(math.Abs(a), math.Abs(b))
+	if top == 0 {
+		return 0
+	}
+	return math.Abs(a-b) / top
+}
