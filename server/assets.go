@@ -21,15 +21,32 @@ import (
 
 // assets are the static files, each served under a name that carries a hash
 // of its content (style.3f2a1c9b0d.css), so that they can be cached for good,
-// and compressed once at start-up with brotli and gzip.
+// and compressed with brotli and gzip once, when first asked for: start-up
+// only hashes them, so that the server answers at once.
 type assets struct {
 	byName map[string]string // style.css → /static/style.3f2a1c9b0d.css
 	byPath map[string]*asset
 }
 
 type asset struct {
-	body, gz, br []byte
-	ctype, etag  string
+	body        []byte
+	ctype, etag string
+
+	compress sync.Once
+	gz, br   []byte
+}
+
+// compressed returns the asset's gzip and brotli encodings (brotli nil when
+// the build has none), made on first use.
+func (f *asset) compressed() (gz, br []byte) {
+	f.compress.Do(func() {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(f.body)
+		zw.Close()
+		f.gz, f.br = b.Bytes(), compressBrotli(f.body)
+	})
+	return f.gz, f.br
 }
 
 // staticAssets loads and compresses the front end's files once per process:
@@ -51,16 +68,12 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		name := strings.TrimPrefix(p, "static/")
 		ext := path.Ext(name)
 		hashed := "/static/" + strings.TrimSuffix(name, ext) + "." + hash + ext
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-		zw.Write(body)
-		zw.Close()
 		ctype := mime.TypeByExtension(ext)
 		if ctype == "" {
 			ctype = "application/octet-stream"
 		}
 		a.byName[name] = hashed
-		a.byPath[hashed] = &asset{body: body, gz: gz.Bytes(), br: compressBrotli(body), ctype: ctype, etag: `"` + hash + `"`}
+		a.byPath[hashed] = &asset{body: body, ctype: ctype, etag: `"` + hash + `"`}
 		return nil
 	})
 	return a, err
@@ -83,6 +96,14 @@ func ExportStatic(dir string) (map[string]string, error) {
 		}
 	}
 	return a.byName, nil
+}
+
+// hasEngine reports whether the playground's engine (engine.wasm, built by
+// make wasm) is among the static files: a binary built with a plain go build
+// has none, and its playground cannot run in the browser.
+func (a *assets) hasEngine() bool {
+	_, ok := a.byName["engine.wasm"]
+	return ok
 }
 
 // path returns the hashed URL path of a static file.
@@ -108,13 +129,18 @@ func (a *assets) serve(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	accept := c.Request().Header.Get("Accept-Encoding")
+	br, gz := acceptsEncoding(accept, "br"), acceptsEncoding(accept, "gzip")
+	if !br && !gz {
+		return c.Blob(http.StatusOK, f.ctype, f.body)
+	}
+	gzBody, brBody := f.compressed()
 	switch {
-	case f.br != nil && acceptsEncoding(accept, "br"):
+	case brBody != nil && br:
 		h.Set("Content-Encoding", "br")
-		return c.Blob(http.StatusOK, f.ctype, f.br)
-	case acceptsEncoding(accept, "gzip"):
+		return c.Blob(http.StatusOK, f.ctype, brBody)
+	case gz:
 		h.Set("Content-Encoding", "gzip")
-		return c.Blob(http.StatusOK, f.ctype, f.gz)
+		return c.Blob(http.StatusOK, f.ctype, gzBody)
 	}
 	return c.Blob(http.StatusOK, f.ctype, f.body)
 }

@@ -254,7 +254,7 @@ func (s *Server) handleHome(c echo.Context) error {
 		example = pretty(s.builtins["e03b-synchronized-recovery"].canonical)
 	}
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return render(c, http.StatusOK, playgroundPage(s.assets, example))
+	return render(c, http.StatusOK, playgroundPage(s.assets, example, s.assets.hasEngine()))
 }
 
 func pretty(js []byte) string {
@@ -527,7 +527,11 @@ func (s *Server) handleEmbed(c echo.Context) error {
 		return err
 	}
 	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
-		v := s.view(c, id, sc, b, nil)
+		res, err := s.runs.result(c.Request().Context(), id, sc)
+		if err != nil {
+			return nil, err
+		}
+		v := s.view(c, id, sc, b, res)
 		if q := c.QueryString(); q != "" {
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q, Alt: "A RetryLab chart of " + v.Title}}
 		}
@@ -597,8 +601,10 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if len(q) > 0 {
 		query = "?" + q.Encode()
 	}
-	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;max-width:100%%"></iframe>`,
-		base, m[1], html.EscapeString(query), width, height, html.EscapeString(name))
+	// Width and height are the oEmbed's; the style keeps the frame's shape
+	// at any narrower width instead of leaving a fixed height blank.
+	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;width:100%%;max-width:%dpx;height:auto;aspect-ratio:%d/%d"></iframe>`,
+		base, m[1], html.EscapeString(query), width, height, html.EscapeString(name), width, width, height)
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	return c.JSON(http.StatusOK, oEmbed{

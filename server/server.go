@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -58,6 +59,9 @@ type Config struct {
 	BaseURL string
 	// CacheSize is the number of results kept in memory.
 	CacheSize int
+	// Static holds the front end's files (static/...); nil means the ones
+	// built into the binary (web.Static).
+	Static fs.FS
 	// StaticManifest maps static files to their content-hashed paths when
 	// the platform serves them (Workers Static Assets, written by
 	// ExportStatic); the server then serves none itself.
@@ -128,9 +132,17 @@ func New(cfg Config) (*Server, error) {
 	a := &assets{byName: cfg.StaticManifest, byPath: map[string]*asset{}}
 	if cfg.StaticManifest == nil {
 		var err error
-		if a, err = staticAssets(); err != nil {
+		if cfg.Static != nil {
+			a, err = loadAssets(cfg.Static)
+		} else {
+			a, err = staticAssets()
+		}
+		if err != nil {
 			return nil, fmt.Errorf("server: static files: %w", err)
 		}
+	}
+	if !a.hasEngine() {
+		cfg.Logger.Warn("the playground's engine is not in this build (web/static/engine.wasm): the playground page offers the server-side form instead; build with make build (or make wasm before go build) for the in-browser playground")
 	}
 	s := &Server{
 		cfg:     cfg,

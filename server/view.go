@@ -5,12 +5,13 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 // A scenarioView is what the scenario page and the embed show.
@@ -24,13 +25,12 @@ type scenarioView struct {
 	Warnings                       []string
 	RunError                       string
 
-	Runs        int
-	Columns     []string
-	Rows        []chart.Row
-	SweepPath   string
-	SweepRows   []chart.Row
+	// Result is what the comparison shows (nil when the scenario could not
+	// run here); Charts are its figures' URLs, in order.
+	Result      *view.View
 	Charts      []chartView
 	Resolutions []resolutionLink
+	Image       string // the key chart as PNG, for link previews
 
 	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
 	Markdown, IFrame, OEmbed                               string
@@ -42,7 +42,9 @@ type strategyView struct {
 	Layers            [][]string
 }
 
-type chartView struct{ URL, Alt string }
+// A chartView is a figure as the page links it: the chart's URL, and the same
+// chart drawn for a narrow screen.
+type chartView struct{ URL, Narrow, Alt string }
 
 type resolutionLink struct {
 	Label, URL string
@@ -74,14 +76,14 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	if !slices.Contains(resolutions, resolution) {
 		resolution = "100ms"
 	}
-	// The snippets show the chart the reader is looking at: its resolution,
-	// in the light theme that suits most documents.
+	// The snippets show the chart the reader is looking at, in the reader's
+	// own light or dark theme (auto).
 	picture := "?picture=attempts&res=" + resolution
 	if sc.Sweep != nil {
 		picture = "?picture=sweep&metric=success_rate"
 	}
-	v.Markdown = fmt.Sprintf("![%s](%s%s%s&theme=light)", markdownText(v.Title), base, chartURL, picture)
-	v.IFrame = fmt.Sprintf(`<iframe src="%s/embed/%s%s&theme=light" width="760" height="490" title="RetryLab: %s" loading="lazy" style="border:0;max-width:100%%"></iframe>`, base, id, picture, attrText(v.Title))
+	v.Markdown = fmt.Sprintf("![%s](%s%s%s)", markdownText(v.Title), base, chartURL, picture)
+	v.IFrame = iframe(base+"/embed/"+id+picture, v.Title)
 	v.OEmbed = base + "/oembed?url=" + url.QueryEscape(v.PageURL+picture)
 	for i := range sc.Dependency.Phases {
 		v.Timeline = append(v.Timeline, describePhase(&sc.Dependency.Phases[i]))
@@ -92,37 +94,29 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 			sv.Layers = append(sv.Layers, describePolicy(&st.Layers[i]))
 		}
 		v.Strategies = append(v.Strategies, sv)
-		v.Columns = append(v.Columns, st.Name)
 	}
 	v.Warnings = engine.Warnings(sc)
-	if sc.Sweep != nil {
-		v.SweepPath = sc.Sweep.Path
-		for _, m := range []string{"success_rate", "attempts", "amplification"} {
-			v.Charts = append(v.Charts, chartView{URL: chartURL + "?picture=sweep&metric=" + m, Alt: m + " against " + sc.Sweep.Path})
-		}
-	} else {
-		for _, r := range resolutions {
-			v.Resolutions = append(v.Resolutions, resolutionLink{Label: r, URL: "/s/" + id + "?res=" + r, Current: r == resolution})
-		}
-		q := "&res=" + url.QueryEscape(resolution)
-		v.Charts = []chartView{
-			{URL: chartURL + "?picture=attempts" + q, Alt: "Calls reaching the dependency per " + resolution + ", one line per strategy"},
-			{URL: chartURL + "?picture=outcomes", Alt: "Operations succeeded and failed, retries and refused calls over time, per strategy"},
-			{URL: chartURL + "?picture=queue", Alt: "Queue length and operations in flight over time"},
-			{URL: chartURL + "?picture=compare&metric=success_rate", Alt: "Success rate by strategy"},
-			{URL: chartURL + "?picture=latency", Alt: "Latency percentiles by strategy"},
-		}
-	}
 	if res == nil {
 		return v
 	}
-	if len(res.Sweep) > 0 {
-		v.SweepRows = chart.SweepRows(res)
-		return v
+	d, _ := time.ParseDuration(resolution)
+	v.Result = view.Of(sc, res, view.Options{Resolution: d})
+	for _, f := range v.Result.Figures {
+		v.Charts = append(v.Charts, chartView{URL: chartURL + "?" + f.Query, Narrow: chartURL + "?" + f.Query + "&width=400", Alt: f.Alt})
+		for _, vr := range f.Variants {
+			v.Resolutions = append(v.Resolutions, resolutionLink{Label: vr.Label, URL: "/s/" + id + "?res=" + vr.Label, Current: vr.Current})
+		}
 	}
-	v.Rows = chart.Rows(res.Strategies)
-	v.Runs = len(res.Seeds)
+	if canDrawPNG {
+		v.Image = base + "/s/" + id + "/chart.png"
+	}
 	return v
+}
+
+// iframe is the embed snippet: responsive (the chart keeps its aspect ratio
+// at any width), with the page's title.
+func iframe(src, title string) string {
+	return fmt.Sprintf(`<iframe src="%s" width="760" height="490" title="RetryLab: %s" loading="lazy" style="border:0;width:100%%;max-width:760px;height:auto;aspect-ratio:760/490"></iframe>`, src, attrText(title))
 }
 
 // title is what pages, embeds and oEmbed call a scenario.
@@ -172,4 +166,18 @@ func attrText(s string) string {
 		out = append(out, r)
 	}
 	return string(out)
+}
+
+// preview describes the page to link previews: the verdict when there is
+// one, the key chart as a PNG when the server can draw one.
+func (v *scenarioView) preview() *preview {
+	p := &preview{Title: v.Title + " — RetryLab", Description: v.Description, URL: v.PageURL, OEmbed: v.OEmbed}
+	if v.Result != nil && v.Result.Verdict != "" {
+		p.Description = v.Result.Verdict
+		p.Image = v.Image
+	}
+	if p.Description == "" {
+		p.Description = "A retry policy comparison in RetryLab."
+	}
+	return p
 }

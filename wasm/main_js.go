@@ -18,6 +18,7 @@ import (
 	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 func main() {
@@ -87,15 +88,15 @@ func validate(args []js.Value) (any, error) {
 }
 
 type runOutput struct {
-	Errors engine.Errors     `json:"errors,omitempty"`
-	Result *engine.Result    `json:"result,omitempty"`
-	Charts map[string]string `json:"charts,omitempty"`
-	Table  []chart.Row       `json:"table,omitempty"`
-	Sweep  []chart.Row       `json:"sweep_table,omitempty"`
-	Millis float64           `json:"millis"`
+	Errors engine.Errors  `json:"errors,omitempty"`
+	Result *engine.Result `json:"result,omitempty"`
+	View   *view.View     `json:"view,omitempty"`
+	Millis float64        `json:"millis"`
 }
 
-// run(scenarioJSON, maxEvents, theme) → {errors} or {result, charts, table, sweep_table, millis}
+// run(scenarioJSON, maxEvents, theme, width) → {errors} or {result, view,
+// millis}: the view is what the server's page shows, with every figure's
+// SVG drawn (width 0: the charts' own width).
 func run(args []js.Value) (any, error) {
 	doc, err := stringArg(args, 0, "the scenario")
 	if err != nil {
@@ -108,6 +109,10 @@ func run(args []js.Value) (any, error) {
 	theme := "auto"
 	if len(args) > 2 && args[2].Type() == js.TypeString {
 		theme = args[2].String()
+	}
+	var width float64
+	if len(args) > 3 && args[3].Type() == js.TypeNumber {
+		width = args[3].Float()
 	}
 	start := time.Now()
 	sc, err := scenarios.Parse([]byte(doc))
@@ -131,35 +136,23 @@ func run(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := runOutput{Result: res, Charts: map[string]string{}}
-	draw := func(name string, opt chart.Options) {
+	v := view.Of(sc, res, view.Options{})
+	draw := func(opt chart.Options) string {
 		var b strings.Builder
-		opt.Theme = theme
-		if err := chart.Render(&b, res, opt); err == nil {
-			out.Charts[name] = b.String()
+		opt.Theme, opt.Width = theme, width
+		if err := chart.Render(&b, res, opt); err != nil {
+			return ""
+		}
+		return b.String()
+	}
+	for i := range v.Figures {
+		f := &v.Figures[i]
+		f.SVG = draw(f.Options)
+		for j := range f.Variants {
+			f.Variants[j].SVG = draw(f.Variants[j].Options)
 		}
 	}
-	if len(res.Sweep) > 0 {
-		for _, m := range []string{"success_rate", "attempts", "amplification"} {
-			draw("sweep_"+m, chart.Options{Picture: chart.Sweep, Metric: m})
-		}
-	} else {
-		for _, r := range []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, time.Second} {
-			draw("attempts_"+r.String(), chart.Options{Picture: chart.Attempts, Resolution: r})
-		}
-		draw("outcomes", chart.Options{Picture: chart.Outcomes})
-		draw("queue", chart.Options{Picture: chart.Queue})
-		draw("compare", chart.Options{Picture: chart.Compare, Metric: "success_rate"})
-		draw("latency", chart.Options{Picture: chart.Latency})
-	}
-	if len(res.Strategies) > 0 {
-		out.Table = chart.Rows(res.Strategies)
-	}
-	if len(res.Sweep) > 0 {
-		out.Sweep = chart.SweepRows(res)
-	}
-	out.Millis = float64(time.Since(start).Microseconds()) / 1000
-	return out, nil
+	return runOutput{Result: res, View: v, Millis: float64(time.Since(start).Microseconds()) / 1000}, nil
 }
 
 type builtinInfo struct {

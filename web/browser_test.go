@@ -39,13 +39,19 @@ func browserPath(t *testing.T) string {
 // the app's base URL.
 func setup(t *testing.T) (context.Context, string) {
 	t.Helper()
+	return setupWith(t, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+}
+
+// setupWith is setup with the server configured by cfg.
+func setupWith(t *testing.T, cfg server.Config) (context.Context, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("browser tests are slow")
 	}
 	if _, err := web.Static.Open("static/engine.wasm"); err != nil {
 		t.Skip("web/static/engine.wasm is not built: run make wasm (make test does)")
 	}
-	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +104,7 @@ func screenshot(t *testing.T, ctx context.Context) {
 	}
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(80))
+	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Logf("no screenshot: %v", err)
 		return

@@ -131,7 +131,10 @@ var (
 	dashes      = []string{"", "6 3", "2 2", "8 3 2 3", "1 3", "10 4", "4 2 1 2", "12 2"}
 )
 
-func style(theme string) string {
+// style is the charts' style sheet. A narrow chart (under 520 wide, drawn
+// for phones) gets larger text, so that it stays at least 10 px high when
+// the chart is shown at a phone's width.
+func style(theme string, narrow bool) string {
 	vars := func(bg, fg, muted, grid, phase, phase2 string, colors []string) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "svg{--bg:%s;--fg:%s;--muted:%s;--grid:%s;--phase:%s;--phase2:%s}", bg, fg, muted, grid, phase, phase2)
@@ -152,8 +155,13 @@ func style(theme string) string {
 		b.WriteString(light)
 		b.WriteString("@media (prefers-color-scheme:dark){" + dark + "}")
 	}
-	b.WriteString(`.bg{fill:var(--bg)}text{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;fill:var(--fg);font-size:12px}` +
-		`.t{font-size:15px;font-weight:600}.m{fill:var(--muted);font-size:11px}.s{font-size:10px;fill:var(--muted)}` +
+	sizes := [4]int{12, 15, 11, 10}
+	if narrow {
+		sizes = [4]int{14, 16, 13, 12}
+	}
+	fmt.Fprintf(&b, `.bg{fill:var(--bg)}text{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;fill:var(--fg);font-size:%dpx}`+
+		`.t{font-size:%dpx;font-weight:600}.m{fill:var(--muted);font-size:%dpx}.s{font-size:%dpx;fill:var(--muted)}`, sizes[0], sizes[1], sizes[2], sizes[3])
+	b.WriteString(``+
 		`.g{stroke:var(--grid);stroke-width:1;fill:none}.a{stroke:var(--muted);stroke-width:1;fill:none}` +
 		`.ph{fill:var(--phase)}.ph2{fill:var(--phase2)}.pl{stroke:var(--phase2);stroke-width:1}.l{fill:none;stroke:var(--c);stroke-width:1.6;stroke-linejoin:round}` +
 		`.k{fill:var(--c)}.kb{fill:var(--c);fill-opacity:.85}.w{stroke:var(--fg);stroke-width:1.2;fill:none}` +
@@ -171,7 +179,7 @@ func (c *canvas) finish(theme string) string {
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
 		num(c.w), num(c.h), num(c.w), num(c.h))
 	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", c.title, c.desc)
-	fmt.Fprintf(&out, "<style>%s</style>\n", style(theme))
+	fmt.Fprintf(&out, "<style>%s</style>\n", style(theme, c.w < 520))
 	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(c.w), num(c.h))
 	out.WriteString(c.body.b.String())
 	out.WriteString("</svg>\n")
@@ -299,7 +307,11 @@ func strategiesOf(res *engine.Result) ([]engine.StrategyResult, error) {
 // titleOf names a chart: the scenario and what the chart shows, cut so that
 // it fits a chart width wide (a bold 15 px character is about 8.5 px).
 func titleOf(res *engine.Result, what string, width float64) string {
-	chars := max(int((width-marginL-marginR)/8.5), 20)
+	perChar := 8.5 // a 15 px bold title's average character, generously
+	if width < 520 {
+		perChar = 10.5 // the narrow style's 16 px
+	}
+	chars := max(int((width-marginL-marginR)/perChar), 20)
 	if res.Scenario == "" {
 		return esc(what, chars)
 	}

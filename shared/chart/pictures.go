@@ -97,7 +97,7 @@ func attempts(res *engine.Result, opt Options) (*canvas, error) {
 	span := float64(n) * r.Seconds()
 	p := &plot{x0: marginL, y0: 50 + lh, x1: c.w - marginR, y1: c.h - 46, lo: 0, hi: max(span, 1e-3), top: niceMax(top, 4)}
 	c.phases(p, res.Phases)
-	c.axes(p, "time", "calls per "+rn, seconds)
+	c.axes(p, timeAxis(res), "calls per "+rn, seconds)
 	for i, d := range data {
 		cls := fmt.Sprintf("l c%d d%d", i%len(dashes), i%len(dashes))
 		s.path(cls, "", decimate(p, d, r.Seconds()))
@@ -177,7 +177,7 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 		c.phases(p, res.Phases)
 		xl := ""
 		if k == 1 {
-			xl = "time"
+			xl = timeAxis(res)
 		}
 		c.axes(p, xl, what, seconds)
 		for i, st := range strats {
@@ -293,7 +293,7 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 		c.phaseLabels(p, res.Phases)
 		y += panelH + band + gap
 	}
-	s.text((marginL+c.w-marginR)/2, c.h-8, "m", "middle", "time")
+	s.text((marginL+c.w-marginR)/2, c.h-8, "m", "middle", timeAxis(res))
 	return c, nil
 }
 
@@ -388,8 +388,8 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 		metric = "attempts"
 	}
 	rowH := 30.0
-	c := newCanvas(opt, 760, 110+float64(len(strats))*rowH, titleOf(res, metric+" by strategy", widthOf(opt, 760)),
-		esc(fmt.Sprintf("%s for each strategy; whiskers span the lowest and highest value over the seeds when there are several runs.", metric), 300))
+	c := newCanvas(opt, 760, 110+float64(len(strats))*rowH, titleOf(res, metricLabel(metric)+" by strategy", widthOf(opt, 760)),
+		esc(fmt.Sprintf("%s for each strategy; whiskers span the lowest and highest value over the seeds when there are several runs.", metricLabel(metric)), 300))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	vals := make([][3]float64, len(strats))
@@ -404,25 +404,51 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	left := 140.0
 	p := &plot{x0: left, y0: 50, x1: c.w - marginR - 40, y1: 50 + float64(len(strats))*rowH, lo: 0, hi: niceMax(top, 5), top: 1}
-	xs, _ := ticks(0, p.hi, 5)
+	// Values bunched far from zero (success rates of 98.4% and 99.8%) look
+	// alike as bars from zero: the axis then spans just their range, and
+	// the values are dots, since a bar from a cut axis would mislead.
+	least := top
+	for _, v := range vals {
+		least = min(least, v[0], v[1])
+	}
+	zoom := least > 0 && least > 0.6*top
+	format := FormatMetric
+	if zoom {
+		_, step := ticks(least, top, 4)
+		p.lo = math.Floor(least/step+1e-9) * step
+		p.hi = math.Ceil(top/step-1e-9) * step
+		if p.hi <= p.lo {
+			p.hi = p.lo + step
+		}
+		format = func(name string, v float64) string { return fineLabel(name, v, step) }
+	}
+	xs, _ := ticks(p.lo, p.hi, 5)
 	for _, v := range xs {
 		x := p.X(v)
 		s.line(x, p.y0, x, p.y1, "g")
-		s.text(x, p.y1+16, "m", "middle", FormatMetric(metric, v))
+		s.text(x, p.y1+16, "m", "middle", format(metric, v))
 	}
-	s.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", esc(metric, 60))
+	axis := metricLabel(metric)
+	if zoom {
+		axis += " (the axis does not start at 0)"
+	}
+	s.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", esc(axis, 80))
 	for i, st := range strats {
 		y := p.y0 + float64(i)*rowH
 		cls := fmt.Sprintf("kb c%d", i%len(dashes))
 		s.text(left-8, y+rowH/2+4, "", "end", esc(st.Name, 20))
-		s.rect(p.X(0), y+6, p.X(vals[i][0])-p.X(0), rowH-12, cls)
+		if zoom {
+			s.raw(`<circle class="k c`, strconv.Itoa(i%len(dashes)), `" cx="`, num(p.X(vals[i][0])), `" cy="`, num(y+rowH/2), `" r="6"/>`, "\n")
+		} else {
+			s.rect(p.X(0), y+6, p.X(vals[i][0])-p.X(0), rowH-12, cls)
+		}
 		if vals[i][1] != vals[i][2] {
 			a, b, m := p.X(vals[i][1]), p.X(vals[i][2]), y+rowH/2
 			s.line(a, m, b, m, "w")
 			s.line(a, m-5, a, m+5, "w")
 			s.line(b, m-5, b, m+5, "w")
 		}
-		s.text(p.X(max(vals[i][0], vals[i][2]))+6, y+rowH/2+4, "m", "", FormatMetric(metric, vals[i][0]))
+		s.text(p.X(max(vals[i][0], vals[i][2]))+6, y+rowH/2+4, "m", "", format(metric, vals[i][0]))
 	}
 	return c, nil
 }
@@ -518,8 +544,8 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		}
 	}
 	strats := res.Sweep[0].Strategies
-	c := newCanvas(opt, 760, 400, titleOf(res, metric+" across the sweep", widthOf(opt, 760)),
-		esc(fmt.Sprintf("%s for each value of the swept parameter, one line per strategy.", metric), 300))
+	c := newCanvas(opt, 760, 400, titleOf(res, metricLabel(metric)+" across the sweep", widthOf(opt, 760)),
+		esc(fmt.Sprintf("%s for each value of the swept parameter, one line per strategy.", metricLabel(metric)), 300))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
@@ -562,7 +588,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		s.line(p.X(x), p.y1, p.X(x), p.y1+4, "a")
 		s.text(p.X(x), p.y1+16, "m", "middle", names[i])
 	}
-	s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-48), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, esc(metric, 60), "</text>\n")
+	s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-48), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, esc(metricLabel(metric), 60), "</text>\n")
 	s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", esc(res.SweepPath, 80))
 	for i := range strats {
 		var pts []point
@@ -576,4 +602,45 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		}
 	}
 	return c, nil
+}
+
+// metricLabel names a metric in words, with its unit: "Peak calls in 100 ms",
+// "Latency p99, all operations (ms)".
+func metricLabel(key string) string {
+	m, ok := engine.DescribeMetric(key)
+	if !ok {
+		return key
+	}
+	if m.Unit != "" && m.Unit != "%" && m.Unit != "calls" {
+		return m.Label + " (" + m.Unit + ")"
+	}
+	return m.Label
+}
+
+// timeAxis labels the time axis of a picture over time, saying which run it
+// shows when the result has several (tables show their means).
+func timeAxis(res *engine.Result) string {
+	if len(res.Seeds) > 1 {
+		return fmt.Sprintf("time · seed %d, the first of %d runs", res.Seeds[0], len(res.Seeds))
+	}
+	return "time"
+}
+
+// fineLabel writes a value with as many decimals as a tick step needs
+// (rates as percentages), so that the ticks of a narrow axis differ.
+func fineLabel(metric string, v, step float64) string {
+	pct := strings.HasSuffix(metric, "_rate") || metric == "recovered"
+	if pct {
+		v, step = v*100, step*100
+	}
+	d := 0
+	for s := step; s < 1 && d < 4; s *= 10 {
+		d++
+	}
+	out := strconv.FormatFloat(v, 'f', d+1, 64)
+	out = strings.TrimSuffix(strings.TrimRight(out, "0"), ".")
+	if pct {
+		return out + "%"
+	}
+	return out
 }

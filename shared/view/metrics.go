@@ -2,100 +2,18 @@ package view
 
 import "github.com/retrylab/retrylab/shared/engine"
 
-// A Metric describes one of the engine's metrics for people: what the tables
-// call it, its unit, a one-line explanation, the group it is shown in and
-// which way it improves.
-type Metric struct {
-	Key     string `json:"key"` // the engine's JSON name
-	Label   string `json:"label"`
-	Unit    string `json:"unit,omitempty"`
-	Explain string `json:"explain"`
-	Group   string `json:"group"`
-	// Better is 1 when higher is better, -1 when lower is better and 0 when
-	// the metric has no direction (a count of what happened, or a number
-	// that is good or bad depending on the goal).
-	Better int `json:"better"`
-	// FromGivingUp marks the latencies of all operations, failed ones
-	// included: a strategy that gives up sooner lowers them, so they are
-	// never marked best for a strategy that succeeds less often.
-	FromGivingUp bool `json:"-"`
-}
+// A Metric describes one of the engine's metrics for people (the engine
+// keeps the list, so that its charts use the same words).
+type Metric = engine.MetricInfo
 
 // Groups of the metrics table, in order.
-const (
-	GroupOutcome  = "Outcome"
-	GroupLoad     = "Load on the dependency"
-	GroupLatency  = "Latency"
-	GroupRecovery = "Recovery"
-	GroupGiveUps  = "How operations gave up"
-	GroupConsumer = "Consumer and dead letters"
-	GroupRun      = "The run"
-)
+var Groups = engine.MetricGroups
 
-// Groups lists the groups in the order the table shows them.
-var Groups = []string{GroupOutcome, GroupLoad, GroupLatency, GroupRecovery, GroupGiveUps, GroupConsumer, GroupRun}
-
-// Metrics describes every metric of engine.Metrics, in the engine's order.
-// A test checks that the two lists name the same metrics.
-var Metrics = []Metric{
-	{"operations", "Operations", "", "Logical requests the clients wanted done.", GroupOutcome, 0, false},
-	{"succeeded", "Succeeded", "", "Operations that ended in success, after any retries.", GroupOutcome, 1, false},
-	{"failed", "Failed", "", "Operations that ended without success.", GroupOutcome, -1, false},
-	{"success_rate", "Success rate", "%", "Share of all operations that succeeded.", GroupOutcome, 1, false},
-	{"affected_operations", "Operations in the affected window", "", "Operations that started during the fault (the scenario's affected window).", GroupOutcome, 0, false},
-	{"affected_success_rate", "Success rate in the affected window", "%", "Share of the operations started during the fault that succeeded.", GroupOutcome, 1, false},
-	{"attempts", "Attempts", "", "Calls the clients made: first attempts plus retries.", GroupLoad, -1, false},
-	{"first_attempts", "First attempts", "", "The first call of each operation.", GroupLoad, 0, false},
-	{"retries", "Retries sent", "", "Calls after the first one of an operation.", GroupLoad, -1, false},
-	{"retries_denied", "Retries denied by the budget", "", "Retries the retry budget did not allow.", GroupLoad, 0, false},
-	{"fast_failed", "Calls failed fast by the breaker", "", "Calls the open circuit breaker refused without calling.", GroupLoad, 0, false},
-	{"dependency_calls", "Calls reaching the dependency", "", "Calls that arrived at the deepest dependency (through every layer).", GroupLoad, -1, false},
-	{"amplification", "Amplification", "calls per operation", "Calls reaching the dependency per operation.", GroupLoad, -1, false},
-	{"rejections", "Refused by the dependency", "", "Calls the dependency refused at once (queue full, freeze, outage).", GroupLoad, -1, false},
-	{"peak_per_10ms", "Peak calls in 10 ms", "calls", "Most calls reaching the dependency in any 10 ms window.", GroupLoad, -1, false},
-	{"peak_per_100ms", "Peak calls in 100 ms", "calls", "Most calls reaching the dependency in any 100 ms window.", GroupLoad, -1, false},
-	{"peak_per_1s", "Peak calls in 1 s", "calls", "Most calls reaching the dependency in any second.", GroupLoad, -1, false},
-	{"retry_peak_per_10ms", "Peak retries in 10 ms", "calls", "Most retries reaching the dependency in any 10 ms window.", GroupLoad, -1, false},
-	{"retry_peak_per_100ms", "Peak retries in 100 ms", "calls", "Most retries reaching the dependency in any 100 ms window.", GroupLoad, -1, false},
-	{"retry_peak_per_1s", "Peak retries in 1 s", "calls", "Most retries reaching the dependency in any second.", GroupLoad, -1, false},
-	{"latency_p50_ms", "Latency p50, all operations", "ms", "Median time to the end of an operation, failed ones included.", GroupLatency, -1, true},
-	{"latency_p95_ms", "Latency p95, all operations", "ms", "95th percentile time to the end of an operation, failed ones included.", GroupLatency, -1, true},
-	{"latency_p99_ms", "Latency p99, all operations", "ms", "99th percentile time to the end of an operation, failed ones included.", GroupLatency, -1, true},
-	{"latency_max_ms", "Latency max, all operations", "ms", "Longest time to the end of an operation, failed ones included.", GroupLatency, -1, true},
-	{"success_latency_p50_ms", "Latency p50, successes", "ms", "Median time to success, of the operations that succeeded.", GroupLatency, -1, false},
-	{"success_latency_p95_ms", "Latency p95, successes", "ms", "95th percentile time to success.", GroupLatency, -1, false},
-	{"success_latency_p99_ms", "Latency p99, successes", "ms", "99th percentile time to success.", GroupLatency, -1, false},
-	{"success_latency_max_ms", "Latency max, successes", "ms", "Longest time to success.", GroupLatency, -1, false},
-	{"recovery_s", "Recovery time", "s", "Time from the end of the fault until the success rate of every following second stays at or above 99%.", GroupRecovery, -1, false},
-	{"recovered", "Recovered", "%", "Share of runs in which the success rate got back to 99% before the end.", GroupRecovery, 1, false},
-	{"goodput_per_s", "Goodput", "operations/s", "Successful operations per second of the workload's duration.", GroupOutcome, 1, false},
-	{"settle_s", "Time to settle", "s", "Time until the last operation ended.", GroupRecovery, -1, false},
-	{"duplicates", "Duplicates", "", "Non-idempotent operations applied more than once (e.g. double charges).", GroupOutcome, -1, false},
-	{"wasted_work", "Wasted work", "", "Calls the dependency served for a caller that had already given up.", GroupLoad, -1, false},
-	{"dropped_abandoned", "Dropped after the caller left", "", "Queued calls skipped because their caller had given up.", GroupLoad, 0, false},
-	{"dead_lettered", "Dead-lettered", "", "Messages sent to the dead-letter queue.", GroupConsumer, 0, false},
-	{"dead_lettered_max_deliveries", "Dead-lettered after max deliveries", "", "Messages dead-lettered after their last delivery failed.", GroupConsumer, 0, false},
-	{"dead_lettered_non_transient", "Dead-lettered as non-transient", "", "Messages dead-lettered at once for an error that retrying cannot fix.", GroupConsumer, 0, false},
-	{"dead_lettered_unreadable", "Dead-lettered as unreadable", "", "Messages the consumer could not parse.", GroupConsumer, 0, false},
-	{"gave_up_attempts", "Out of attempts", "", "Operations that failed after their last allowed attempt.", GroupGiveUps, 0, false},
-	{"gave_up_deadline", "Out of time (deadline)", "", "Operations stopped by their deadline.", GroupGiveUps, 0, false},
-	{"gave_up_budget", "Retry denied by the budget", "", "Operations that failed because the budget refused a retry.", GroupGiveUps, 0, false},
-	{"gave_up_breaker", "Failed fast by the breaker", "", "Operations that ended on an open breaker.", GroupGiveUps, 0, false},
-	{"gave_up_not_retryable", "Not retryable", "", "Operations that ended on an answer the policy does not retry.", GroupGiveUps, 0, false},
-	{"gave_up_non_idempotent", "Not retried: not idempotent", "", "Operations not retried because repeating them is unsafe.", GroupGiveUps, 0, false},
-	{"gave_up_unreadable", "Unreadable", "", "Messages that could not be processed at all.", GroupGiveUps, 0, false},
-	{"events", "Simulated events", "", "Events the simulation processed: its cost.", GroupRun, 0, false},
-}
+// Metrics describes every metric, in the engine's order.
+var Metrics = engine.MetricInfos
 
 // MetricOf returns the description of the metric with the given JSON name.
-func MetricOf(key string) (Metric, bool) {
-	for _, m := range Metrics {
-		if m.Key == key {
-			return m, true
-		}
-	}
-	return Metric{}, false
-}
+func MetricOf(key string) (Metric, bool) { return engine.DescribeMetric(key) }
 
 // value returns a strategy's mean of a metric and its range over the seeds
 // (the mean twice with one seed).

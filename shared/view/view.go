@@ -75,6 +75,19 @@ type Figure struct {
 	Alt     string        `json:"alt"`
 	Options chart.Options `json:"-"`
 	SVG     string        `json:"svg,omitempty"`
+	// Variants are the same figure at the other resolutions the reader can
+	// switch to, this one included and marked Current.
+	Variants []Variant `json:"variants,omitempty"`
+}
+
+// A Variant of a figure: the attempts figure at one resolution.
+type Variant struct {
+	Label   string        `json:"label"`
+	Query   string        `json:"query"`
+	Alt     string        `json:"alt"`
+	Current bool          `json:"current,omitempty"`
+	Options chart.Options `json:"-"`
+	SVG     string        `json:"svg,omitempty"`
 }
 
 // A Group of rows of the metrics table.
@@ -148,26 +161,40 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	}
 	v.Resolution = Duration(r)
 	v.Figures = figures(res, v.Focus[0], r)
+	for _, d := range v.Resolutions {
+		dr, _ := time.ParseDuration(d)
+		f := attemptsFigure(res, dr)
+		v.Figures[0].Variants = append(v.Figures[0].Variants, Variant{Label: d, Query: f.Query, Alt: f.Alt, Options: f.Options, Current: d == v.Resolution})
+	}
 	return v
 }
 
 // Duration writes a resolution as pages and queries do: 10ms, 100ms, 1s.
 func Duration(d time.Duration) string { return d.String() }
 
+// seedNote says which seed a chart over time shows, when there are several.
+func seedNote(res *engine.Result) string {
+	if len(res.Seeds) > 1 {
+		return fmt.Sprintf(" (seed %d, the first of %d)", res.Seeds[0], len(res.Seeds))
+	}
+	return ""
+}
+
+func attemptsFigure(res *engine.Result, r time.Duration) Figure {
+	rn := Duration(r)
+	return Figure{Name: "attempts", Query: "picture=attempts&res=" + rn, Options: chart.Options{Picture: chart.Attempts, Resolution: r},
+		Alt: "Calls reaching the dependency per " + rn + " over time, one line per strategy" + seedNote(res)}
+}
+
 func figures(res *engine.Result, focus string, r time.Duration) []Figure {
 	m, _ := MetricOf(focus)
-	rn := Duration(r)
-	seed := ""
-	if len(res.Seeds) > 1 {
-		seed = fmt.Sprintf(" (seed %d of %d)", res.Seeds[0], len(res.Seeds))
-	}
+	seed := seedNote(res)
 	return []Figure{
-		{Name: "attempts", Query: "picture=attempts&res=" + rn, Options: chart.Options{Picture: chart.Attempts, Resolution: r},
-			Alt: "Calls reaching the dependency per " + rn + " over time, one line per strategy" + seed},
+		attemptsFigure(res, r),
 		{Name: "compare", Query: "picture=compare&metric=" + focus, Options: chart.Options{Picture: chart.Compare, Metric: focus},
 			Alt: m.Label + " by strategy, with the range over the seeds"},
-		{Name: "outcomes", Query: "picture=outcomes&res=" + rn, Options: chart.Options{Picture: chart.Outcomes, Resolution: r},
-			Alt: "Operations succeeded and failed, retries and refused calls per " + rn + " over time, per strategy" + seed},
+		{Name: "outcomes", Query: "picture=outcomes", Options: chart.Options{Picture: chart.Outcomes},
+			Alt: "Operations succeeded and failed, retries and refused calls over time, per strategy" + seed},
 		{Name: "queue", Query: "picture=queue", Options: chart.Options{Picture: chart.Queue},
 			Alt: "Queue length and operations in flight over time" + seed},
 		{Name: "latency", Query: "picture=latency", Options: chart.Options{Picture: chart.Latency},

@@ -59,10 +59,15 @@ class Engine {
 
 let scenario = null;
 let presets = [];
-let lastRunMillis = 0;
-let resolution = "100ms";
-let lastCharts = {};
 const engine = new Engine();
+
+// Edits re-run the scenario at once when its estimated cost (the engine's
+// Estimate, in events) is at most this; costlier ones wait for Run. The
+// rule depends on the scenario only, never on how fast the last run was.
+const AUTO_RUN_EVENTS = 5e6;
+// Charts are drawn for the width they are shown at: narrow screens get
+// charts laid out for 400 px, with text that stays readable.
+const chartWidth = () => (window.innerWidth < 600 ? 400 : 0);
 const status = (msg) => ($("status").textContent = msg);
 
 function getPath(obj, path) {
@@ -219,6 +224,7 @@ $("json").addEventListener("input", () => {
   try {
     scenario = JSON.parse($("json").value);
   } catch (err) {
+    clearTimeout(timer);
     showErrors([{ message: "The JSON does not parse: " + err.message }]);
     stale("The JSON does not parse (" + err.message + "): the results are from the last valid version.");
     return;
@@ -230,13 +236,39 @@ $("json").addEventListener("input", () => {
 // ---- running ------------------------------------------------------------
 
 let timer = null;
+let pending = null; // the scheduled check-and-run, for Share to wait on
 function scheduleRun() {
   clearTimeout(timer);
-  if (lastRunMillis > 400) {
-    stale("Changed: press Run (Ctrl+Enter) to see the new results; the last run took " + Math.round(lastRunMillis) + " ms.");
+  pending = new Promise((resolve) => {
+    timer = setTimeout(() => checkAndRun().finally(resolve), 250);
+  });
+}
+
+// checkAndRun validates the scenario and runs it when it is cheap enough.
+async function checkAndRun() {
+  const json = $("json").value;
+  let check;
+  try {
+    check = await engine.call("validate", json);
+  } catch (err) {
+    status("The engine failed: " + err.message);
     return;
   }
-  timer = setTimeout(run, 250);
+  if (json !== $("json").value) return; // edited again meanwhile
+  if (check.errors && check.errors.length) {
+    invalid(check.errors);
+    return;
+  }
+  if (check.estimate > AUTO_RUN_EVENTS) {
+    stale(`Changed: press Run (Ctrl+Enter) to see the new results; this scenario is estimated at ${check.estimate.toLocaleString()} events, too many to re-run on every edit.`);
+    return;
+  }
+  await run();
+}
+
+function invalid(errors) {
+  showErrors(errors);
+  stale(`The scenario has ${errors.length === 1 ? "a problem" : errors.length + " problems"}, marked beside the fields and listed under the JSON; the results are from the last valid version.`);
 }
 
 // stale dims the results that no longer match the scenario, and says why.
@@ -246,24 +278,25 @@ function stale(msg) {
 }
 
 let running = 0;
+let shown = null; // the JSON whose results are on screen
 async function run() {
   const mine = ++running;
+  const json = $("json").value;
   $("cancel").hidden = false;
   status("Running…");
-  const t0 = performance.now();
   try {
-    const out = await engine.call("run", $("json").value, 200e6, "auto");
+    const out = await engine.call("run", json, 200e6, "auto", chartWidth());
     if (mine !== running) return;
-    lastRunMillis = performance.now() - t0;
     if (out.errors && out.errors.length) {
-      showErrors(out.errors);
-      stale(`The scenario has ${out.errors.length === 1 ? "a problem" : out.errors.length + " problems"}, marked beside the fields and listed under the JSON; the results are from the last valid version.`);
+      invalid(out.errors);
       return;
     }
     document.querySelector(".results").classList.remove("stale");
     showErrors([]);
-    showResult(out);
+    showView(out.view);
+    shown = json;
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
+    window.retrylabView = out.view;
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
     status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, in your browser).` + (pendingNote ? " " + pendingNote : ""));
     pendingNote = "";
@@ -306,86 +339,88 @@ function showErrors(errors) {
   }
 }
 
-function showResult(out) {
-  lastCharts = out.charts;
+// showView renders the view the engine decided (shared/view): this file
+// keeps no list of charts, metrics or labels of its own.
+function showView(v) {
+  $("verdict").replaceChildren(el("strong", { text: "Verdict: " }), v.verdict);
+  $("strategy-legend").replaceChildren(...v.strategies.map((s) =>
+    el("li", {}, el("strong", { text: s.name }), s.description ? " — " + s.description : "")));
   const warnings = $("warnings");
   warnings.replaceChildren();
-  const ws = out.result.warnings || [];
-  if (ws.length) {
+  if (v.warnings.length) {
     warnings.append(el("details", { class: "warnings" },
-      el("summary", { text: `${ws.length} policy ${ws.length === 1 ? "warning" : "warnings"}` }),
-      el("ul", {}, ...ws.map((w) => el("li", { text: w })))));
+      el("summary", { text: `${v.warnings.length} policy ${v.warnings.length === 1 ? "warning" : "warnings"}` }),
+      el("ul", {}, ...v.warnings.map((w) => el("li", { text: w })))));
   }
-  const switcher = $("resolutions");
-  switcher.replaceChildren();
-  if (out.charts["attempts_100ms"]) {
-    switcher.append("Resolution: ");
-    for (const r of ["10ms", "100ms", "1s"]) {
-      switcher.append(el("button", { type: "button", "data-res": r, "aria-pressed": String(r === resolution), text: r }), " ");
-    }
-  }
-  drawCharts();
+  $("legend").textContent = v.legend || "";
+  $("means").textContent = v.means || "";
+  drawFigures(v.figures);
   const table = $("results");
   table.replaceChildren();
-  if (out.sweep_table) {
-    const strategies = out.result.sweep[0].strategies.map((s) => s.name);
-    table.append(el("caption", { text: "Sweep of " + out.result.sweep_path }));
-    table.append(el("thead", {}, el("tr", {}, el("th", { text: "value" }),
-      ...strategies.flatMap((n) => [el("th", { text: n + " success" }), el("th", { text: n + " attempts" })]))));
-    table.append(el("tbody", {}, ...out.sweep_table.map((row) => el("tr", {}, el("td", { text: row.metric }), ...row.cells.map((c) => el("td", { text: c.value }))))));
-  }
-  if (out.table) {
-    const strategies = out.result.strategies.map((s) => s.name);
-    table.append(el("thead", {}, el("tr", {}, el("th", { text: "metric" }), ...strategies.map((n) => el("th", { text: n })))));
-    const body = el("tbody");
-    for (const row of out.table) {
-      body.append(el("tr", { "data-metric": row.metric }, el("td", { text: row.metric }),
-        ...row.cells.map((c) => el("td", { class: c.class || null }, c.value, c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null))));
+  const cell = (c) => el("td", { class: c.mark || null }, c.value, c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null);
+  if (v.groups) {
+    const n = v.strategies.length + 1;
+    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "metric" }), ...v.strategies.map((s) => el("th", { scope: "col", text: s.name })))));
+    for (const g of v.groups) {
+      const body = el("tbody", {}, el("tr", { class: "group" }, el("th", { scope: "colgroup", colspan: n, text: g.name })));
+      for (const r of g.rows) {
+        const label = el("details", {}, el("summary", {}, r.label, r.unit && r.unit !== "%" ? el("span", { class: "unit", text: ` (${r.unit})` }) : null),
+          el("span", { class: "explain" }, r.explain + " ", el("code", { text: r.key })));
+        body.append(el("tr", { "data-metric": r.key }, el("th", { scope: "row", class: "metric" }, label), ...r.cells.map(cell)));
+      }
+      table.append(body);
     }
-    table.append(body);
+  }
+  if (v.sweep) {
+    table.append(el("caption", { text: "Sweep of " + v.sweep.path }));
+    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "value" }), ...v.sweep.columns.map((c) => el("th", { scope: "col", text: c })))));
+    table.append(el("tbody", {}, ...v.sweep.rows.map((r) => el("tr", {}, el("th", { scope: "row", text: r.label }), ...r.cells.map(cell)))));
+  }
+  const folded = $("folded");
+  folded.replaceChildren();
+  if (v.folded && v.folded.length) {
+    folded.append(el("details", { class: "folded muted" }, el("summary", { text: `${v.folded.length} metrics are zero for every strategy` }), el("p", { text: v.folded.join(", ") + "." })));
   }
 }
 
-// chartURLs holds an object URL per chart name, with the SVG it is for: a
-// resolution switch reuses them, and a new run revokes the ones it replaces.
-const chartURLs = new Map();
+// chartURLs holds an object URL per SVG shown; a new run revokes those it
+// no longer shows.
+let chartURLs = new Map();
 
-function chartURL(name) {
-  const svg = lastCharts[name];
-  const have = chartURLs.get(name);
-  if (have && have.svg === svg) return have.url;
-  if (have) URL.revokeObjectURL(have.url);
-  const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-  chartURLs.set(name, { svg, url });
-  return url;
-}
-
-function drawCharts() {
+function drawFigures(figures) {
+  const next = new Map();
+  const url = (svg) => {
+    const u = chartURLs.get(svg) || next.get(svg) || URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    next.set(svg, u);
+    return u;
+  };
   const box = $("charts");
   box.replaceChildren();
-  const order = lastCharts["attempts_100ms"]
-    ? ["attempts_" + resolution, "outcomes", "queue", "compare", "latency"]
-    : ["sweep_success_rate", "sweep_attempts", "sweep_amplification"];
-  const alts = {
-    attempts_10ms: "Calls reaching the dependency per 10 ms", attempts_100ms: "Calls reaching the dependency per 100 ms",
-    attempts_1s: "Calls reaching the dependency per second", outcomes: "Outcomes over time, per strategy",
-    queue: "Queue length and operations in flight", compare: "Success rate by strategy", latency: "Latency percentiles by strategy",
-    sweep_success_rate: "Success rate across the sweep", sweep_attempts: "Attempts across the sweep", sweep_amplification: "Amplification across the sweep",
-  };
-  for (const name of order) {
-    if (!lastCharts[name]) continue;
+  for (const f of figures) {
+    if (!f.svg) continue;
     // The SVG comes from the engine's own chart package, which escapes every
     // text it draws; an <img> keeps it inert all the same.
-    box.append(el("figure", { class: "chart" }, el("img", { src: chartURL(name), alt: alts[name] || name, "data-chart": name })));
+    const img = el("img", { src: url(f.svg), alt: f.alt, "data-chart": f.name });
+    if (f.variants && f.variants.length > 1) {
+      const sw = el("p", { class: "switch", "data-testid": "resolutions" }, "Resolution: ");
+      for (const v of f.variants) {
+        if (!v.svg) continue;
+        const b = el("button", { type: "button", "data-res": v.label, "aria-pressed": String(!!v.current), text: v.label });
+        b.addEventListener("click", () => {
+          img.src = url(v.svg);
+          img.alt = v.alt;
+          sw.querySelectorAll("button").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
+        });
+        sw.append(b, " ");
+        url(v.svg);
+      }
+      box.append(sw);
+    }
+    box.append(el("figure", { class: "chart" }, img));
   }
+  for (const [svg, u] of chartURLs) if (!next.has(svg)) URL.revokeObjectURL(u);
+  chartURLs = next;
 }
-
-$("resolutions").addEventListener("click", (e) => {
-  if (!e.target.dataset.res) return;
-  resolution = e.target.dataset.res;
-  document.querySelectorAll("[data-res]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.res === resolution)));
-  drawCharts();
-});
 
 // ---- sharing ------------------------------------------------------------
 
@@ -405,34 +440,50 @@ async function fromFragment(z) {
 }
 
 $("share").addEventListener("click", async () => {
-  let url;
-  if (loadedFrom && loadedFrom.json === $("json").value) {
+  // Share what is on screen: let a scheduled re-run finish first.
+  if (pending) await pending;
+  const json = $("json").value;
+  const note = shown === json ? "" : " (not run here yet: the shared page runs it)";
+  if (loadedFrom && loadedFrom.json === json) {
     // An unchanged built-in has its own page.
-    $("shared").hidden = false;
-    $("share-url").value = location.origin + "/s/" + loadedFrom.slug;
-    $("share-url").select();
-    status("This is a built-in scenario: its page is shared as it is.");
+    showLink(location.origin + "/s/" + loadedFrom.slug, "This is a built-in scenario: its page is shared as it is.");
     return;
   }
+  let res;
   try {
-    const res = await fetch("/api/scenarios", { method: "POST", headers: { "Content-Type": "application/json" }, body: $("json").value });
-    const body = await res.json();
-    if (res.status === 201) url = body.url;
-    else if (body.errors) {
-      showErrors(body.errors);
-      status("The server did not take the scenario: " + body.error);
-      return;
-    } else throw new Error(body.error || res.statusText);
+    res = await fetch("/api/scenarios", { method: "POST", headers: { "Content-Type": "application/json" }, body: json });
   } catch (err) {
-    // No server (the playground served as static files): the link carries
-    // the scenario itself, compressed.
-    url = location.origin + location.pathname + "#z=" + (await toFragment($("json").value));
+    // No server answered (the playground served as static files): the link
+    // carries the scenario itself, compressed.
+    showLink(location.origin + location.pathname + "#z=" + (await toFragment(json)), "No server to share through: the link carries the scenario itself" + note + ".");
+    return;
   }
+  let body = {};
+  try {
+    body = await res.json();
+  } catch {}
+  if (res.status === 201 || res.status === 200) {
+    showLink(body.url, "Shared: copy the link" + note + ".");
+    return;
+  }
+  if (body.errors) showErrors(body.errors);
+  const why = {
+    413: "the scenario is larger than the server takes",
+    415: "the server wants JSON",
+    422: "the server cannot run it",
+    429: "too many shares from here just now",
+    503: "the server is busy",
+  }[res.status] || "the server answered " + res.status;
+  const after = res.headers.get("Retry-After");
+  status(`Not shared: ${why}${body.error ? " (" + body.error + ")" : ""}.` + (after ? ` Try again in ${after} s.` : ""));
+});
+
+function showLink(url, msg) {
   $("shared").hidden = false;
   $("share-url").value = url;
   $("share-url").select();
-  status("Shared: copy the link.");
-});
+  status(msg);
+}
 
 // ---- start ----------------------------------------------------------------
 

@@ -1,0 +1,214 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"image/png"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/web"
+)
+
+// keep saves a screenshot of the tab when $SCREENSHOTS names a folder, so
+// that a person can look at what the test saw.
+func keep(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("no screenshot: %v", err)
+		return
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	_ = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+}
+
+// smallestChartText is JavaScript giving the smallest text, in CSS pixels
+// as shown, of the charts matched by sel: each chart's smallest font size
+// scaled by the width it is shown at over its viewBox width.
+func smallestChartText(sel string) string {
+	return `(async () => {
+		let least = 1e9;
+		// The playground's charts are blob URLs that the page's CSP keeps
+		// fetch from reading: take their SVG from the view instead.
+		const figs = Object.fromEntries(((window.retrylabView || {}).figures || []).map(f => [f.name, f.svg]));
+		for (const img of document.querySelectorAll(` + strconv.Quote(sel) + `)) {
+			const svg = img.dataset.chart ? figs[img.dataset.chart] : await (await fetch(img.currentSrc || img.src)).text();
+			const vb = Number(svg.match(/viewBox="0 0 ([\d.]+)/)[1]);
+			const sizes = [...svg.matchAll(/font-size:([\d.]+)px/g)].map(m => Number(m[1]));
+			least = Math.min(least, Math.min(...sizes) * img.getBoundingClientRect().width / vb);
+		}
+		return String(least);
+	})()`
+}
+
+func TestPhoneChartsAreReadable(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/"), ran(1),
+		until(`[...document.querySelectorAll("[data-testid=charts] img")].every(i => i.complete)`))
+	keep(t, ctx, "playground-390")
+	px, _ := strconv.ParseFloat(text(ctx, t, smallestChartText("[data-testid=charts] img")), 64)
+	if px < 10 {
+		t.Errorf("the playground's smallest chart text is %.1f px at a 390 px screen, want at least 10", px)
+	}
+	do(t, ctx, chromedp.Navigate(base+"/s/e03b-synchronized-recovery"),
+		until(`[...document.querySelectorAll("figure.chart img")].every(i => i.complete && i.naturalWidth > 0)`))
+	keep(t, ctx, "page-390")
+	px, _ = strconv.ParseFloat(text(ctx, t, smallestChartText("figure.chart img")), 64)
+	if px < 10 {
+		t.Errorf("the page's smallest chart text is %.1f px at a 390 px screen, want at least 10", px)
+	}
+	wide := text(ctx, t, `String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`)
+	if wide != "0" {
+		t.Errorf("the page scrolls sideways at 390 px by %s px", wide)
+	}
+}
+
+func TestDesktopResultsUseTheWidth(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	keep(t, ctx, "playground-1280")
+	// The table fits its box at 1280 px: nothing to scroll sideways.
+	over := text(ctx, t, `(() => { const w = document.querySelector(".results .tablewrap"); return String(w.scrollWidth - w.clientWidth); })()`)
+	if over != "0" {
+		t.Errorf("at 1280 px the playground's table overflows its box by %s px", over)
+	}
+}
+
+// TestVerdictIsTheSameEverywhere shares an edited scenario and compares the
+// playground's verdict with the shared page's and the embed's.
+func TestVerdictIsTheSameEverywhere(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=e03b-synchronized-recovery"), ran(1),
+		setField(`strategies.0.max_attempts`, "2"), ran(2))
+	verdict := `document.querySelector("[data-testid=verdict]").textContent.trim()`
+	mine := text(ctx, t, verdict)
+	if !strings.HasPrefix(mine, "Verdict: ") || !strings.Contains(mine, "peak calls in 100 ms") {
+		t.Fatalf("playground verdict %q, want one on the scenario's focus", mine)
+	}
+	do(t, ctx, chromedp.Click(`[data-testid=share]`), until(`document.getElementById("share-url").value.includes("/s/")`))
+	url := text(ctx, t, `document.getElementById("share-url").value`)
+	do(t, ctx, chromedp.Navigate(url))
+	if page := text(ctx, t, verdict); page != mine {
+		t.Errorf("shared page verdict\n%q\nplayground\n%q", page, mine)
+	}
+	og := text(ctx, t, `document.querySelector('meta[property="og:description"]').content`)
+	if "Verdict: "+og != mine {
+		t.Errorf("og:description %q", og)
+	}
+	id := url[strings.LastIndex(url, "/")+1:]
+	do(t, ctx, chromedp.Navigate(base+"/embed/"+id))
+	if embed := text(ctx, t, verdict); "Verdict: "+embed != mine {
+		t.Errorf("embed caption %q", embed)
+	}
+}
+
+// TestDarkPageEmbedsTheSnippet pastes the page's iframe snippet into a dark
+// page, for a reader whose system is dark, and checks that the embed is dark
+// too (the snippet follows the reader, not a fixed light theme).
+func TestDarkPageEmbedsTheSnippet(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/s/e03b-synchronized-recovery"))
+	snippet := text(ctx, t, `document.getElementById("snip-iframe").value`)
+	if strings.Contains(snippet, "theme=light") {
+		t.Errorf("the snippet fixes the light theme: %s", snippet)
+	}
+	host := `<!doctype html><html style="background:#111;color:#eee"><body><h1>Design doc</h1>` + snippet + `</body></html>`
+	// The design doc is another site: another origin on loopback.
+	docs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, host)
+	}))
+	defer docs.Close()
+	do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}), chromedp.Navigate(docs.URL), chromedp.WaitVisible(`iframe`))
+	do(t, ctx, until(`(() => { const f = document.querySelector("iframe"); return f.getBoundingClientRect().height > 200; })()`))
+	var shot []byte
+	for range 240 {
+		var err error
+		shot, err = chromedp.Run(ctx, chromedp.Screenshot(`iframe`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lum, spread := luminance(t, shot); lum < 0.35 && spread > 0.05 {
+			keep(t, ctx, "dark-embed")
+			return
+		}
+		text(ctx, t, `new Promise(r => setTimeout(() => r(""), 250))`) // the frame is cross-origin: look again shortly
+	}
+	keep(t, ctx, "dark-embed")
+	lum, spread := luminance(t, shot)
+	t.Errorf("the embed in a dark page is not dark with a drawn chart: mean luminance %.2f, spread %.2f", lum, spread)
+}
+
+// luminance is a PNG's mean luminance (0 black, 1 white) and the spread
+// between its darkest and lightest pixels.
+func luminance(t *testing.T, b []byte) (mean, spread float64) {
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	lo, hi := 1.0, 0.0
+	r := img.Bounds()
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			l := (0.2126*float64(cr) + 0.7152*float64(cg) + 0.0722*float64(cb)) / 65535
+			sum += l
+			lo, hi = min(lo, l), max(hi, l)
+			n++
+		}
+	}
+	return sum / float64(n), hi - lo
+}
+
+// TestPlaygroundWithoutTheEngine serves a build without engine.wasm (a plain
+// go build): the start-up log says so, and the playground page offers the
+// server-side form, which runs and shares the scenario.
+func TestPlaygroundWithoutTheEngine(t *testing.T) {
+	files := fstest.MapFS{}
+	err := fs.WalkDir(web.Static, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, "engine.wasm") {
+			return err
+		}
+		b, err := fs.ReadFile(web.Static, p)
+		files[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	ctx, base := setupWith(t, server.Config{Static: files, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if !strings.Contains(log.String(), "engine is not in this build") {
+		t.Errorf("the start-up log does not say the engine is missing:\n%s", log.String())
+	}
+	do(t, ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid=no-engine]`),
+		chromedp.Click(`form[action="/share"] button[type=submit]`), chromedp.WaitVisible(`[data-testid=verdict]`))
+	keep(t, ctx, "no-engine-shared")
+	if v := text(ctx, t, `document.querySelector("[data-testid=verdict]").textContent`); !strings.Contains(v, "Verdict:") {
+		t.Errorf("the server-side run shows no verdict: %q", v)
+	}
+}
