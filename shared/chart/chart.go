@@ -161,7 +161,7 @@ func style(theme string, narrow bool) string {
 	}
 	fmt.Fprintf(&b, `.bg{fill:var(--bg)}text{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;fill:var(--fg);font-size:%dpx}`+
 		`.t{font-size:%dpx;font-weight:600}.m{fill:var(--muted);font-size:%dpx}.s{font-size:%dpx;fill:var(--muted)}`, sizes[0], sizes[1], sizes[2], sizes[3])
-	b.WriteString(``+
+	b.WriteString(`` +
 		`.g{stroke:var(--grid);stroke-width:1;fill:none}.a{stroke:var(--muted);stroke-width:1;fill:none}` +
 		`.ph{fill:var(--phase)}.ph2{fill:var(--phase2)}.pl{stroke:var(--phase2);stroke-width:1}.l{fill:none;stroke:var(--c);stroke-width:1.6;stroke-linejoin:round}` +
 		`.k{fill:var(--c)}.kb{fill:var(--c);fill-opacity:.85}.w{stroke:var(--fg);stroke-width:1.2;fill:none}` +
