@@ -63,9 +63,12 @@ func AsErrors(err error) Errors {
 	return nil
 }
 
-// Decode reads a scenario from JSON strictly: unknown fields, values of the
-// wrong type and trailing data are errors, each naming its JSON path. Decode
-// does not check ranges; Validate does. The returned error is an Errors.
+// Decode reads a scenario from JSON strictly: a missing version, unknown
+// fields, keys written twice, values of the wrong type, numbers that overflow,
+// underflow or are not exact integers where one is needed, and trailing data
+// are errors, each naming its JSON path; malformed JSON is one error giving the
+// line, column and byte offset of the problem. Decode does not check ranges;
+// Validate does. The returned error is an Errors.
 func Decode(data []byte) (*Scenario, error) {
 	return DecodeWith(data, nil)
 }
@@ -118,13 +121,22 @@ func decodeStrict(data []byte, dst any, presets map[string]json.RawMessage) erro
 		return Errors{{Message: syntaxMessage(data, err)}}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return Errors{{Message: fmt.Sprintf("trailing data after the scenario at byte %d; a scenario is one JSON object", dec.InputOffset())}}
+		at := int(dec.InputOffset())
+		for at < len(data) && isSpace(data[at]) {
+			at++
+		}
+		return Errors{{Message: fmt.Sprintf("trailing data after the scenario at %s; a scenario is one JSON object", position(data, at))}}
 	}
 	d := decoder{presets: presets}
 	tree := d.tree(raw)
-	_, ok := tree.(map[string]any)
+	obj, ok := tree.(map[string]any)
 	if !ok {
 		return Errors{{Value: describe(tree), Message: "is not a JSON object; a scenario is one JSON object"}}
+	}
+	if obj["version"] == nil {
+		// Without a version the rest cannot be read with confidence; this is
+		// said first, and the other problems with it.
+		d.errs = append(Errors{{Path: "version", Message: fmt.Sprintf("is missing; a scenario must say \"version\": %d (the only version this engine reads)", Version)}}, d.errs...)
 	}
 	d.value("", tree, reflect.ValueOf(dst).Elem())
 	if len(d.errs) > 0 {
@@ -178,23 +190,74 @@ func (d *decoder) tree(raw []byte) any {
 	return walk("")
 }
 
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// position describes byte offset off of data as "line L, column C (byte
+// offset off)": lines and columns count from 1, columns in characters, the
+// byte offset from 0.
+func position(data []byte, off int) string {
+	off = max(0, min(off, len(data)))
+	line, col := 1, 1
+	for _, c := range string(data[:off]) {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d (byte offset %d)", line, col, off)
+}
+
 func syntaxMessage(data []byte, err error) string {
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line, col := 1, 1
-		for _, c := range data[:min(int(se.Offset), len(data))] {
-			if c == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-		}
-		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "invalid JSON: the document is empty or ends too early"
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the bytes read, the offending one included.
+		return fmt.Sprintf("invalid JSON at %s: %s", position(data, int(se.Offset)-1), strings.TrimPrefix(se.Error(), "json: "))
+	case errors.Is(err, io.EOF):
+		return "invalid JSON: the document is empty; a scenario is one JSON object"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("invalid JSON at %s: the document ends too early%s", position(data, len(data)), unclosed(data))
 	}
 	return "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// unclosed says what a truncated document leaves open: the innermost string,
+// object or list, and where it starts.
+func unclosed(data []byte) string {
+	type open struct {
+		what string
+		at   int
+	}
+	var stack []open
+	inString, escaped, strAt := false, false, 0
+	for i, c := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString, strAt = true, i
+		case c == '{':
+			stack = append(stack, open{"object", i})
+		case c == '[':
+			stack = append(stack, open{"list", i})
+		case (c == '}' || c == ']') && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	switch {
+	case inString:
+		return ", inside the string that starts at " + position(data, strAt)
+	case len(stack) > 0:
+		o := stack[len(stack)-1]
+		return fmt.Sprintf(", inside the %s that starts at %s", o.what, position(data, o.at))
+	}
+	return ""
 }
 
 // decoder walks a generic JSON tree alongside a Go type, filling the value and

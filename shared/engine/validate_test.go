@@ -78,16 +78,42 @@ func TestAllErrorsAtOnce(t *testing.T) {
 
 func TestMalformedDocuments(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
-		{``, "empty or ends too early"},
-		{`{"version": 1,`, "ends too early"},
-		{"{\n  \"version\": 1,\n  \"name\": x\n}", "line 3"},
+		{``, "the document is empty"},
+		{"  \n", "the document is empty"},
+		{`{"version": 1,`, "invalid JSON at line 1, column 15 (byte offset 14): the document ends too early, inside the object that starts at line 1, column 1 (byte offset 0)"},
+		{"{\"version\": 1,\n \"name\": \"trunc", "at line 2, column 16 (byte offset 30): the document ends too early, inside the string that starts at line 2, column 10 (byte offset 24)"},
+		{"{\"version\": 1, \"seeds\": [1, 2", "ends too early, inside the list that starts at line 1, column 25 (byte offset 24)"},
+		{"{\n  \"version\": 1,\n  \"name\": x\n}", "invalid JSON at line 3, column 11 (byte offset 28): invalid character 'x'"},
+		{"{\"name\": \"é\", x}", "line 1, column 15 (byte offset 15)"},
 		{valid + ` {}`, "trailing data"},
+		{`{"version": 1}` + "\n\n  x", "trailing data after the scenario at line 3, column 3 (byte offset 18)"},
 		{`[1, 2]`, "is not a JSON object"},
 	} {
 		_, err := Parse([]byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%.30q) = %v, want an error containing %q", tc.doc, err, tc.want)
 		}
+	}
+}
+
+func TestMissingVersionSaysSo(t *testing.T) {
+	for _, doc := range []string{
+		strings.Replace(valid, `"version": 1, `, "", 1),
+		strings.Replace(valid, `"version": 1`, `"version": null`, 1),
+	} {
+		_, err := Parse([]byte(doc))
+		es := AsErrors(err)
+		if len(es) == 0 || es[0].Path != "version" || !strings.Contains(es[0].Message, "is missing") || !strings.Contains(es[0].Message, `"version": 1`) {
+			t.Errorf("want version: is missing ... \"version\": 1 first; got:\n%v", err)
+		}
+		if strings.Contains(err.Error(), "not supported") {
+			t.Errorf("a missing version is not an unsupported one:\n%v", err)
+		}
+	}
+	// The other decoding problems come with it.
+	doc := strings.Replace(strings.Replace(valid, `"version": 1, `, "", 1), `"clients": 10`, `"clients": "ten"`, 1)
+	if es := AsErrors(func() error { _, err := Parse([]byte(doc)); return err }()); len(es) != 2 || es[1].Path != "workload.clients" {
+		t.Errorf("want the missing version and workload.clients; got %v", es)
 	}
 }
 
