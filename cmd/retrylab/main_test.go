@@ -113,6 +113,9 @@ func TestListPresetsAndBuiltins(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "ms-standard-resilience\n") || !strings.Contains(out, "differs:") || !strings.Contains(out, "  source: App-vNext/Polly") {
 		t.Errorf("presets: exit %d\n%s", code, out)
 	}
+	if strings.Contains(strings.ToLower(out), "domain"+".md") {
+		t.Errorf("presets cites the team's private notes; users do not have them:\n%s", out)
+	}
 	code, out, errs := run(t, "", "run", "layered-retries", "--format", "json")
 	if code != 0 {
 		t.Fatalf("run a built-in: exit %d: %s", code, errs)
