@@ -1,13 +1,7 @@
-// Command retrylab runs retry-policy scenarios.
-//
-//	retrylab run FILE.json|SLUG [--runs N] [--seed S] [--format table|json]
-//	retrylab chart FILE.json|SLUG [--picture P] [--resolution R] [--metric M] [--theme T] [--success-only]
-//	retrylab serve [--addr :8080] [--db ./data/retrylab.db]
-//	retrylab list
-//	retrylab presets
-//
-// "run -" reads the scenario from standard input; a name that is not a file
-// but a built-in's slug runs the built-in.
+// Command retrylab runs retry-policy scenarios: from a file, standard input or
+// a built-in's slug, printing a table or JSON, or drawing a chart; it also
+// lists the built-ins and presets and serves the web app. "retrylab help"
+// prints every command and flag (the usage constant below).
 package main
 
 import (
@@ -20,6 +14,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -33,19 +28,52 @@ import (
 const usage = `usage: retrylab <command> [arguments]
 
 commands:
-  run FILE.json|SLUG [--runs N] [--seed S] [--format table|json] [--max-events N]
-        simulate a scenario, or a built-in by its slug, and compare its
-        strategies ("-" reads stdin)
-  chart FILE.json|SLUG [--picture attempts|outcomes|queue|compare|latency|sweep]
-        [--resolution 10ms|100ms|1s] [--metric NAME] [--theme auto|light|dark]
-        [--success-only] [--runs N] [--seed S]
-        write a chart of the result as SVG to standard output
-  serve [--addr :8080] [--db ./data/retrylab.db] [--trust-proxy]
-        serve the web app (share links, pages, charts, API) with SQLite;
-        RETRYLAB_ADDR and RETRYLAB_DB set the defaults
+  run FILE.json|SLUG|- [flags]
+        simulate a scenario and print a table comparing its strategies; the
+        scenario is a file, "-" for standard input, or a built-in's slug
+        --runs N        number of seeds, 1..1000 (overrides the scenario's runs)
+        --seed S        first seed, 0..9007199254740991 (overrides the scenario's seed)
+        --format F      table (default: one row per metric, one column per
+                        strategy) or json (the full result, time series included)
+        --max-events N  refuse a scenario estimated above N events
+                        (default 200000000; 0: no limit)
+  chart FILE.json|SLUG|- [flags]
+        run the scenario and write a chart of the result as SVG to standard output
+        --picture P     attempts, outcomes, queue, compare, latency or sweep
+                        (default: sweep for a sweep's result, else attempts)
+        --resolution R  bucket of the attempts picture: 10ms, 100ms (default) or 1s
+        --metric M      metric of the compare and sweep pictures (a metric name
+                        as in run's table; default attempts, or success_rate for sweep)
+        --theme T       auto (default: follows the reader), light or dark
+        --success-only  latency picture of successful operations only
+        --runs N, --seed S
+                        as for run
+  serve [flags]
+        serve the web app (share links, pages, charts, embeds, API) with SQLite,
+        until SIGINT or SIGTERM
+        --addr A        address to listen on (default :8080; env RETRYLAB_ADDR)
+        --db FILE       SQLite database file, created on first run
+                        (default ./data/retrylab.db; env RETRYLAB_DB)
+        --trust-proxy   take client IPs and the scheme from X-Forwarded-For and
+                        X-Forwarded-Proto; only behind a proxy that sets them
+                        (env RETRYLAB_TRUST_PROXY=1)
+        --base-url URL  public origin of absolute links in share URLs, embed
+                        snippets and oEmbed, e.g. https://retrylab.example
+                        (env RETRYLAB_BASE_URL; default: the request's own
+                        scheme and Host)
   list  the built-in scenarios: slug and title
   presets
-        the policy presets usable as "preset": NAME, with their sources
+        the policy presets usable as "preset": NAME, with their sources and
+        where the engine cannot express them exactly
+  help  this text
+
+Flags may come before or after the scenario, as -flag or --flag. A flag given
+on the command line wins over its environment variable.
+
+Exit status: 0 on success; 1 when the work failed (an invalid scenario, with
+every problem and its JSON path; a file or built-in that does not exist; a
+scenario over --max-events); 2 for a usage error (an unknown command or flag,
+a flag value out of range).
 `
 
 func main() {
@@ -78,6 +106,9 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "presets":
 		for _, p := range scenarios.Presets() {
 			fmt.Fprintf(stdout, "%s\n  %s (%s)\n", p.Name, p.Title, p.Library)
+			for _, src := range p.Sources {
+				fmt.Fprintf(stdout, "  source: %s\n", src)
+			}
 			for _, d := range p.Differs {
 				fmt.Fprintf(stdout, "  differs: %s\n", d)
 			}
@@ -94,15 +125,23 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	seeds := seedFlags(fs)
+	checkSeeds, seeds := seedFlags(fs)
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	file, code := parseWithFile(fs, args, stderr, "run")
 	if code != 0 {
-		return code
+		return exit(code)
+	}
+	if err := checkSeeds(); err != nil {
+		fmt.Fprintf(stderr, "retrylab run: %v\n", err)
+		return 2
 	}
 	if *format != "table" && *format != "json" {
 		fmt.Fprintf(stderr, "retrylab run: --format %q is not table or json\n", *format)
+		return 2
+	}
+	if *maxEvents < 0 {
+		fmt.Fprintf(stderr, "retrylab run: --max-events %d is negative; give a number of events, or 0 for no limit\n", *maxEvents)
 		return 2
 	}
 	sc, code := loadScenario(file, stdin, stderr, "run")
@@ -137,10 +176,23 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&opt.Metric, "metric", "", "metric of the compare and sweep pictures")
 	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")
 	fs.BoolVar(&opt.SuccessOnly, "success-only", false, "latency of successful operations only")
-	seeds := seedFlags(fs)
+	checkSeeds, seeds := seedFlags(fs)
 	file, code := parseWithFile(fs, args, stderr, "chart")
 	if code != 0 {
-		return code
+		return exit(code)
+	}
+	if err := checkSeeds(); err != nil {
+		fmt.Fprintf(stderr, "retrylab chart: %v\n", err)
+		return 2
+	}
+	// The options known before the run are checked before it.
+	if opt.Picture != "" && !slices.Contains(chart.Pictures, opt.Picture) {
+		fmt.Fprintf(stderr, "retrylab chart: --picture %q is not one of %s\n", opt.Picture, strings.Join(chart.Pictures, ", "))
+		return 2
+	}
+	if !slices.Contains([]string{"auto", "light", "dark"}, opt.Theme) {
+		fmt.Fprintf(stderr, "retrylab chart: --theme %q is not auto, light or dark\n", opt.Theme)
+		return 2
 	}
 	sc, code := loadScenario(file, stdin, stderr, "chart")
 	if code != 0 {
@@ -154,33 +206,57 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err := chart.Render(stdout, res, opt); err != nil {
 		fmt.Fprintf(stderr, "retrylab chart: %v\n", err)
+		var oe *chart.OptionError
+		if errors.As(err, &oe) {
+			return 2 // a flag that does not fit this result, e.g. --metric
+		}
 		return 1
 	}
 	return 0
 }
 
-// seedFlags defines --runs and --seed and returns what applies them to a
-// scenario.
-func seedFlags(fs *flag.FlagSet) func(*engine.Scenario) {
-	runs := fs.Int("runs", 0, "number of seeds (overrides the scenario's runs)")
-	seed := fs.Int64("seed", -1, "first seed (overrides the scenario's seed)")
-	return func(sc *engine.Scenario) {
-		if *runs > 0 {
+// seedFlags defines --runs and --seed; after parsing, check reports a value
+// out of range (a usage error) and apply sets those given on the scenario.
+func seedFlags(fs *flag.FlagSet) (check func() error, apply func(*engine.Scenario)) {
+	runs := fs.Int("runs", 0, "number of seeds, 1..1000 (overrides the scenario's runs)")
+	seed := fs.Int64("seed", 0, "first seed, 0..2^53-1 (overrides the scenario's seed)")
+	given := func(name string) bool {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+		return set
+	}
+	check = func() error {
+		if given("runs") && (*runs < 1 || *runs > engine.MaxRuns) {
+			return fmt.Errorf("--runs %d is out of range 1..%d", *runs, engine.MaxRuns)
+		}
+		if given("seed") && (*seed < 0 || *seed > maxSeed) {
+			return fmt.Errorf("--seed %d is out of range 0..%d", *seed, maxSeed)
+		}
+		return nil
+	}
+	apply = func(sc *engine.Scenario) {
+		if given("runs") {
 			sc.Runs, sc.Seeds = *runs, nil
 		}
-		if *seed >= 0 {
+		if given("seed") {
 			sc.Seed, sc.Seeds = *seed, nil
 		}
 	}
+	return check, apply
 }
 
-// parseWithFile parses flags given before and after one file argument.
+// maxSeed is the engine's largest seed: seeds survive a round trip through
+// JavaScript.
+const maxSeed = 1<<53 - 1
+
+// parseWithFile parses flags given before and after one file argument. A
+// non-zero code ends the command with that status; -h ends it with 0 (helpDone).
 func parseWithFile(fs *flag.FlagSet, args []string, stderr io.Writer, cmd string) (string, int) {
 	var file string
 	rest := args
 	for {
-		if err := fs.Parse(rest); err != nil {
-			return "", 2
+		if code := parseFlags(fs, rest); code != 0 {
+			return "", code
 		}
 		if fs.NArg() == 0 {
 			break
@@ -205,6 +281,14 @@ func loadScenario(file string, stdin io.Reader, stderr io.Writer, cmd string) (*
 	if errors.Is(err, iofs.ErrNotExist) {
 		if b, ok := scenarios.Get(file); ok {
 			data, err = b.Scenario, nil
+		} else if !strings.ContainsAny(file, `/\`) && !strings.HasSuffix(file, ".json") {
+			// Not a path: most likely a mistyped slug.
+			msg := "no built-in " + file
+			if near := closeSlugs(file); len(near) > 0 {
+				msg += "; did you mean " + strings.Join(near, " or ") + "?"
+			}
+			fmt.Fprintf(stderr, "retrylab %s: %s\n(nor a file of that name; retrylab list shows every built-in)\n", cmd, msg)
+			return nil, 1
 		} else {
 			err = fmt.Errorf("%w, and it is not the slug of a built-in scenario (retrylab list shows them)", err)
 		}
@@ -219,6 +303,69 @@ func loadScenario(file string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		return nil, 1
 	}
 	return sc, 0
+}
+
+// helpDone is parseFlags' code for -h or --help: the usage was printed, and
+// the command ends with status 0.
+const helpDone = -1
+
+// parseFlags parses a command's flags. -h prints the command's flags with
+// their defaults; a mistake is printed by the flag package, with a pointer to
+// the full usage. It returns 0 to go on, 2 for a usage error, helpDone for -h.
+func parseFlags(fs *flag.FlagSet, args []string) int {
+	fs.Usage = func() {}
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(fs.Output(), "usage of retrylab %s (retrylab help shows every command):\n", fs.Name())
+		fs.PrintDefaults()
+		return helpDone
+	case err != nil:
+		fmt.Fprintln(fs.Output(), "retrylab help shows every command and flag")
+		return 2
+	}
+	return 0
+}
+
+// exit turns parseFlags' code into an exit status.
+func exit(code int) int { return max(code, 0) }
+
+// closeSlugs returns the built-ins' slugs that name could have meant: those
+// it begins or is part of, then those a few typing mistakes away, at most five.
+func closeSlugs(name string) []string {
+	name = strings.ToLower(name)
+	var part, typo []string
+	for _, b := range scenarios.All() {
+		switch {
+		case len(name) >= 2 && strings.HasPrefix(b.Slug, name),
+			len(name) >= 3 && strings.Contains(b.Slug, name):
+			part = append(part, b.Slug)
+		case editDistance(name, b.Slug) <= 1+len(b.Slug)/5:
+			typo = append(typo, b.Slug)
+		}
+	}
+	near := append(part, typo...)
+	return near[:min(len(near), 5)]
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func readInput(file string, stdin io.Reader) ([]byte, error) {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -76,6 +79,21 @@ func TestRunErrors(t *testing.T) {
 		{"missing file", "", []string{"run", "nope.json"}, 1, "no such file"},
 		{"invalid scenario", `{"version": 1, "strategies": [{"name": "a", "max_attempts": 0}]}`, []string{"run", "-"}, 1, "-: strategies[0].max_attempts: 0 is out of range 1..100"},
 		{"too costly", "", []string{"run", scenarioFile, "--max-events", "1000"}, 1, "over the limit of 1000"},
+		{"no runs", "", []string{"run", scenarioFile, "--runs", "0"}, 2, "--runs 0 is out of range 1..1000"},
+		{"negative runs", "", []string{"run", scenarioFile, "--runs=-2"}, 2, "--runs -2 is out of range 1..1000"},
+		{"too many runs", "", []string{"chart", scenarioFile, "--runs", "1001"}, 2, "--runs 1001 is out of range"},
+		{"negative seed", "", []string{"run", "--seed", "-1", scenarioFile}, 2, "--seed -1 is out of range 0..9007199254740991"},
+		{"negative max events", "", []string{"run", scenarioFile, "--max-events", "-5"}, 2, "--max-events -5 is negative"},
+		{"unknown flag", "", []string{"run", scenarioFile, "--rnus", "3"}, 2, "retrylab help shows every command and flag"},
+		{"bad picture", "", []string{"chart", scenarioFile, "--picture", "pie"}, 2, `--picture "pie" is not one of attempts,`},
+		{"bad theme", "", []string{"chart", scenarioFile, "--theme", "sepia"}, 2, `--theme "sepia" is not auto, light or dark`},
+		{"bad metric", "", []string{"chart", scenarioFile, "--picture", "compare", "--metric", "nope", "--runs", "1"}, 2, "nope"},
+		{"serve with an argument", "", []string{"serve", "extra"}, 2, "takes no arguments"},
+		{"serve with an unknown flag", "", []string{"serve", "--port", "80"}, 2, "flag provided but not defined: -port"},
+		{"a prefix of a slug", "", []string{"run", "e03b"}, 1, "no built-in e03b; did you mean e03b-synchronized-recovery?\n"},
+		{"a prefix of two slugs", "", []string{"chart", "e03"}, 1, "no built-in e03; did you mean e03b-synchronized-recovery or e03a-transient-failures?"},
+		{"a typo", "", []string{"run", "metadata-strom"}, 1, "did you mean metadata-storm?"},
+		{"nothing close", "", []string{"run", "zzz"}, 1, "no built-in zzz\n(nor a file of that name; retrylab list shows every built-in)"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			code, _, errs := run(t, tc.stdin, tc.args...)
@@ -92,8 +110,11 @@ func TestListPresetsAndBuiltins(t *testing.T) {
 		t.Errorf("list: exit %d\n%s", code, out)
 	}
 	code, out, _ = run(t, "", "presets")
-	if code != 0 || !strings.Contains(out, "ms-standard-resilience\n") || !strings.Contains(out, "differs:") {
+	if code != 0 || !strings.Contains(out, "ms-standard-resilience\n") || !strings.Contains(out, "differs:") || !strings.Contains(out, "  source: App-vNext/Polly") {
 		t.Errorf("presets: exit %d\n%s", code, out)
+	}
+	if strings.Contains(strings.ToLower(out), "domain"+".md") {
+		t.Errorf("presets cites the team's private notes; users do not have them:\n%s", out)
 	}
 	code, out, errs := run(t, "", "run", "layered-retries", "--format", "json")
 	if code != 0 {
@@ -104,7 +125,7 @@ func TestListPresetsAndBuiltins(t *testing.T) {
 		t.Errorf("run layered-retries: %v, amplification %v", err, res.Strategies[0].Metrics.Amplification)
 	}
 	code, _, errs = run(t, "", "run", "no-such-slug")
-	if code != 1 || !strings.Contains(errs, "not the slug of a built-in") {
+	if code != 1 || !strings.Contains(errs, "no built-in no-such-slug") {
 		t.Errorf("unknown slug: exit %d, %q", code, errs)
 	}
 	preset := `{"version": 1, "name": "p", "workload": {"clients": 1, "arrival": "burst"},
@@ -112,5 +133,60 @@ func TestListPresetsAndBuiltins(t *testing.T) {
 		"strategies": [{"name": "azure", "preset": "azure-sdk", "max_attempts": 2}]}`
 	if code, _, errs := run(t, preset, "run", "-"); code != 0 {
 		t.Errorf("a scenario with a preset: exit %d: %s", code, errs)
+	}
+}
+
+func TestRunsAndSeedOverrideTheScenario(t *testing.T) {
+	code, out, errs := run(t, "", "run", "layered-retries", "--runs", "3", "--seed", "0", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(res.Seeds) != "[0 1 2]" {
+		t.Errorf("seeds %v, want [0 1 2]", res.Seeds)
+	}
+}
+
+// TestHelpDocumentsEveryFlag keeps the usage text in step with the flags: every
+// flag of every command appears in retrylab help as --name, and so does every
+// environment variable serve reads.
+func TestHelpDocumentsEveryFlag(t *testing.T) {
+	code, help, _ := run(t, "", "help")
+	if code != 0 || !strings.HasPrefix(help, "usage: retrylab") {
+		t.Fatalf("help: exit %d\n%s", code, help)
+	}
+	flagLine := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
+	for _, cmd := range []string{"run", "chart", "serve"} {
+		code, _, errs := run(t, "", cmd, "-h")
+		flags := flagLine.FindAllStringSubmatch(errs, -1)
+		if code != 0 || len(flags) == 0 {
+			t.Fatalf("%s -h: exit %d, no flags in\n%s", cmd, code, errs)
+		}
+		section := help[strings.Index(help, "\n  "+cmd+" ")+1:]
+		if next := regexp.MustCompile(`\n  [a-z]`).FindStringIndex(section); next != nil {
+			section = section[:next[0]] // up to the next command
+		}
+		for _, f := range flags {
+			if !strings.Contains(section, "--"+f[1]+" ") && !strings.Contains(section, "--"+f[1]+"\n") && !strings.Contains(section, "--"+f[1]+",") {
+				t.Errorf("retrylab help does not document %s --%s", cmd, f[1])
+			}
+		}
+	}
+	src, err := os.ReadFile("serve.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range regexp.MustCompile(`RETRYLAB_[A-Z_]+`).FindAllString(string(src), -1) {
+		if !strings.Contains(help, env) {
+			t.Errorf("retrylab help does not mention %s, which serve reads", env)
+		}
+	}
+	for _, want := range []string{"--base-url URL", "Exit status", "2 for a usage error"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help lacks %q", want)
+		}
 	}
 }

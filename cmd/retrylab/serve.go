@@ -21,11 +21,15 @@ import (
 func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", envOr("RETRYLAB_ADDR", ":8080"), "address to listen on")
-	dbPath := fs.String("db", envOr("RETRYLAB_DB", "./data/retrylab.db"), "SQLite database file (created on first run)")
-	trustProxy := fs.Bool("trust-proxy", os.Getenv("RETRYLAB_TRUST_PROXY") == "1", "take client IPs from X-Forwarded-For (only behind a proxy that sets it)")
-	baseURL := fs.String("base-url", os.Getenv("RETRYLAB_BASE_URL"), "public origin for absolute links, e.g. https://retrylab.example (default: the request's scheme and Host)")
-	if err := fs.Parse(args); err != nil {
+	addr := fs.String("addr", envOr("RETRYLAB_ADDR", ":8080"), "address to listen on (env RETRYLAB_ADDR)")
+	dbPath := fs.String("db", envOr("RETRYLAB_DB", "./data/retrylab.db"), "SQLite database file, created on first run (env RETRYLAB_DB)")
+	trustProxy := fs.Bool("trust-proxy", os.Getenv("RETRYLAB_TRUST_PROXY") == "1", "take client IPs and the scheme from X-Forwarded-For and X-Forwarded-Proto; only behind a proxy that sets them (env RETRYLAB_TRUST_PROXY=1)")
+	baseURL := fs.String("base-url", os.Getenv("RETRYLAB_BASE_URL"), "public origin of absolute links in share URLs, embed snippets and oEmbed, e.g. https://retrylab.example (env RETRYLAB_BASE_URL; default: the request's scheme and Host)")
+	if code := parseFlags(fs, args); code != 0 {
+		return exit(code)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "retrylab serve: takes no arguments, only flags; got %q\n", fs.Arg(0))
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))

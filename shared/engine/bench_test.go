@@ -32,8 +32,9 @@ func benchScenario(b *testing.B, sc *Scenario) {
 	}))/(float64(events)/float64(b.N)), "allocs/event")
 }
 
-// BenchmarkE03B is the reference: DOMAIN.md #1, about 3,000 operations and
-// four strategies.
+// BenchmarkE03B is the reference: the built-in e03b-synchronized-recovery
+// (the Distributed Reliability Lab's E03-B), about 3,000 operations and four
+// strategies.
 func BenchmarkE03B(b *testing.B) {
 	data, err := os.ReadFile("testdata/e03b.json")
 	if err != nil {

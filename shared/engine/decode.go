@@ -63,9 +63,12 @@ func AsErrors(err error) Errors {
 	return nil
 }
 
-// Decode reads a scenario from JSON strictly: unknown fields, values of the
-// wrong type and trailing data are errors, each naming its JSON path. Decode
-// does not check ranges; Validate does. The returned error is an Errors.
+// Decode reads a scenario from JSON strictly: a missing version, unknown
+// fields, keys written twice, values of the wrong type, numbers that overflow,
+// underflow or are not exact integers where one is needed, and trailing data
+// are errors, each naming its JSON path; malformed JSON is one error giving the
+// line, column and byte offset of the problem. Decode does not check ranges;
+// Validate does. The returned error is an Errors.
 func Decode(data []byte) (*Scenario, error) {
 	return DecodeWith(data, nil)
 }
@@ -113,18 +116,28 @@ func (sc *Scenario) Canonical() []byte {
 
 func decodeStrict(data []byte, dst any, presets map[string]json.RawMessage) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		return Errors{{Message: syntaxMessage(data, err)}}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return Errors{{Message: fmt.Sprintf("trailing data after the scenario at byte %d; a scenario is one JSON object", dec.InputOffset())}}
-	}
-	if _, ok := tree.(map[string]any); !ok {
-		return Errors{{Value: describe(tree), Message: "is not a JSON object; a scenario is one JSON object"}}
+		at := int(dec.InputOffset())
+		for at < len(data) && isSpace(data[at]) {
+			at++
+		}
+		return Errors{{Message: fmt.Sprintf("trailing data after the scenario at %s; a scenario is one JSON object", position(data, at))}}
 	}
 	d := decoder{presets: presets}
+	tree := d.tree(raw)
+	obj, ok := tree.(map[string]any)
+	if !ok {
+		return Errors{{Value: describe(tree), Message: "is not a JSON object; a scenario is one JSON object"}}
+	}
+	if obj["version"] == nil {
+		// Without a version the rest cannot be read with confidence; this is
+		// said first, and the other problems with it.
+		d.errs = append(Errors{{Path: "version", Message: fmt.Sprintf("is missing; a scenario must say \"version\": %d (the only version this engine reads)", Version)}}, d.errs...)
+	}
 	d.value("", tree, reflect.ValueOf(dst).Elem())
 	if len(d.errs) > 0 {
 		return d.errs
@@ -132,23 +145,119 @@ func decodeStrict(data []byte, dst any, presets map[string]json.RawMessage) erro
 	return nil
 }
 
+// tree reads syntactically valid JSON into a generic tree (objects as maps,
+// numbers as json.Number), reporting every key that appears twice in one
+// object.
+func (d *decoder) tree(raw []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var walk func(path string) any
+	walk = func(path string) any {
+		tok, _ := dec.Token() // raw is valid JSON: no error
+		switch tok {
+		case json.Delim('{'):
+			obj := map[string]any{}
+			var dups map[string]bool
+			for dec.More() {
+				key, _ := dec.Token()
+				k := key.(string)
+				p := join(path, k)
+				v := walk(p)
+				if _, dup := obj[k]; dup {
+					if !dups[k] {
+						d.errs = append(d.errs, FieldError{Path: p, Message: "duplicate key: a key may appear only once in an object"})
+					}
+					if dups == nil {
+						dups = map[string]bool{}
+					}
+					dups[k] = true
+					continue // the first one stays
+				}
+				obj[k] = v
+			}
+			dec.Token() // '}'
+			return obj
+		case json.Delim('['):
+			arr := []any{}
+			for i := 0; dec.More(); i++ {
+				arr = append(arr, walk(fmt.Sprintf("%s[%d]", path, i)))
+			}
+			dec.Token() // ']'
+			return arr
+		}
+		return tok
+	}
+	return walk("")
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// position describes byte offset off of data as "line L, column C (byte
+// offset off)": lines and columns count from 1, columns in characters, the
+// byte offset from 0.
+func position(data []byte, off int) string {
+	off = max(0, min(off, len(data)))
+	line, col := 1, 1
+	for _, c := range string(data[:off]) {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d (byte offset %d)", line, col, off)
+}
+
 func syntaxMessage(data []byte, err error) string {
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line, col := 1, 1
-		for _, c := range data[:min(int(se.Offset), len(data))] {
-			if c == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-		}
-		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "invalid JSON: the document is empty or ends too early"
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the bytes read, the offending one included.
+		return fmt.Sprintf("invalid JSON at %s: %s", position(data, int(se.Offset)-1), strings.TrimPrefix(se.Error(), "json: "))
+	case errors.Is(err, io.EOF):
+		return "invalid JSON: the document is empty; a scenario is one JSON object"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("invalid JSON at %s: the document ends too early%s", position(data, len(data)), unclosed(data))
 	}
 	return "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// unclosed says what a truncated document leaves open: the innermost string,
+// object or list, and where it starts.
+func unclosed(data []byte) string {
+	type open struct {
+		what string
+		at   int
+	}
+	var stack []open
+	inString, escaped, strAt := false, false, 0
+	for i, c := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString, strAt = true, i
+		case c == '{':
+			stack = append(stack, open{"object", i})
+		case c == '[':
+			stack = append(stack, open{"list", i})
+		case (c == '}' || c == ']') && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	switch {
+	case inString:
+		return ", inside the string that starts at " + position(data, strAt)
+	case len(stack) > 0:
+		o := stack[len(stack)-1]
+		return fmt.Sprintf(", inside the %s that starts at %s", o.what, position(data, o.at))
+	}
+	return ""
 }
 
 // decoder walks a generic JSON tree alongside a Go type, filling the value and
@@ -238,18 +347,12 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 			d.fail(path, node, "is not a number")
 			return
 		}
-		i, err := strconv.ParseInt(string(n), 10, 64)
-		if err != nil {
-			f, ferr := n.Float64()
-			if ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-				i = int64(f) // 1e3 and 10.0 are whole numbers too.
-			} else {
-				d.fail(path, node, "is not a whole number in range")
-				return
-			}
+		i, msg := wholeNumber(string(n))
+		if msg == "" && v.OverflowInt(i) {
+			msg = "is out of range"
 		}
-		if v.OverflowInt(i) {
-			d.fail(path, node, "is out of range")
+		if msg != "" {
+			d.fail(path, node, msg)
 			return
 		}
 		v.SetInt(i)
@@ -260,14 +363,67 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 			return
 		}
 		f, err := n.Float64()
-		if err != nil || math.IsInf(f, 0) {
-			d.fail(path, node, "is not a finite number")
+		switch {
+		case err != nil || math.IsInf(f, 0):
+			d.fail(path, node, "is too large: it overflows a 64-bit float")
+			return
+		case math.Abs(f) < 0x1p-1022 && hasNonzeroDigit(string(n)):
+			d.fail(path, node, "is too small: it underflows a 64-bit float (write 0 for zero)")
 			return
 		}
 		v.SetFloat(f)
 	default:
 		panic("engine: decoder has no case for " + v.Type().String())
 	}
+}
+
+// wholeNumber reads a JSON number that must be an exact integer: 10, 1e3 and
+// 10.0 are, 1.5 and 1e-400 are not. It works on the digits, so a huge
+// exponent costs nothing, and it returns what is wrong, or "".
+func wholeNumber(s string) (int64, string) {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	point := len(intPart) // the decimal point falls after this many digits
+	if hasExp {
+		e, err := strconv.Atoi(exp)
+		switch {
+		case err != nil && strings.HasPrefix(exp, "-"):
+			e = math.MinInt32
+		case err != nil:
+			e = math.MaxInt32
+		}
+		point += max(math.MinInt32, min(e, math.MaxInt32))
+	}
+	trimmed := strings.TrimLeft(digits, "0")
+	point -= len(digits) - len(trimmed)
+	digits = strings.TrimRight(trimmed, "0")
+	switch {
+	case digits == "":
+		return 0, ""
+	case point < len(digits):
+		return 0, "is not a whole number"
+	case point > 19:
+		return 0, "is out of range"
+	}
+	digits += strings.Repeat("0", point-len(digits))
+	if neg {
+		digits = "-" + digits
+	}
+	i, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, "is out of range"
+	}
+	return i, ""
+}
+
+// hasNonzeroDigit reports whether a JSON number's digits (before any
+// exponent) are not all zero.
+func hasNonzeroDigit(s string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(s), "e")
+	return strings.ContainsAny(mant, "123456789")
 }
 
 // preset fills a policy (or a strategy, which embeds one) from the preset

@@ -93,3 +93,19 @@ func ExampleParse_errors() {
 	// workload.clients: 0 is out of range 1..1000000
 	// strategies[2].max_attempts: 0 is out of range 1..100
 }
+
+// Decoding is strict about JSON itself: a missing version, a key written twice
+// and a number that is not the whole number a count needs are reported
+// together; a truncated document gives the position where it ends.
+func ExampleDecode_strict() {
+	_, err := engine.Decode([]byte(`{"name": "strict", "seed": 1, "seed": 2,
+		"workload": {"clients": 1e-400, "arrival": "burst"}}`))
+	fmt.Println(err)
+	_, err = engine.Decode([]byte("{\"version\": 1,\n \"strategies\": [{\"name\": \"a\""))
+	fmt.Println(err)
+	// Output:
+	// version: is missing; a scenario must say "version": 1 (the only version this engine reads)
+	// seed: duplicate key: a key may appear only once in an object
+	// workload.clients: 1e-400 is not a whole number
+	// invalid JSON at line 2, column 29 (byte offset 43): the document ends too early, inside the object that starts at line 2, column 17 (byte offset 31)
+}

@@ -12,8 +12,9 @@ import (
 // says, by comparing strategies that differ only in that mechanism.
 
 func TestTokenBucketSweep(t *testing.T) {
-	// DOMAIN.md #6: 10,000 calls of at most 5 attempts; the dependency fails
-	// each attempt with probability p; gRPC throttling 10 tokens, ratio 0.1.
+	// token-bucket-sweep (from "Retries That Fail Better"): 10,000 calls of
+	// at most 5 attempts; the dependency fails each attempt with probability
+	// p; gRPC throttling 10 tokens, ratio 0.1.
 	res := mustRun(t, `{"version": 1, "name": "token bucket",
 		"workload": {"clients": 1, "arrival": "uniform", "rate": 100, "operations": 10000},
 		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 100, "error_rate": 0.01},
@@ -51,7 +52,8 @@ func TestTokenBucketSweep(t *testing.T) {
 }
 
 func TestIdempotencyKeysPreventDuplicates(t *testing.T) {
-	// DOMAIN.md #15: the server sometimes finishes after the 2 s attempt timeout.
+	// idempotency-keys (from "Retries That Fail Better"): the server
+	// sometimes finishes after the 2 s attempt timeout.
 	res := mustRun(t, `{"version": 1, "name": "payments",
 		"workload": {"clients": 10, "arrival": "poisson", "rate": 5, "duration": "60s", "mix": {"non_idempotent": 1}},
 		"dependency": {"workers": 50, "service_time": {"kind": "lognormal", "p50": "500ms", "p99": "4s"}, "queue_capacity": 100},
@@ -84,8 +86,8 @@ func TestIdempotencyKeysPreventDuplicates(t *testing.T) {
 }
 
 func TestDeadLetters(t *testing.T) {
-	// DOMAIN.md #14: max 10 deliveries; unreadable messages and non-transient
-	// errors go straight to the DLQ.
+	// dead-letters (from "Retries That Fail Better"): max 10 deliveries;
+	// unreadable messages and non-transient errors go straight to the DLQ.
 	res := mustRun(t, `{"version": 1, "name": "consumer",
 		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "20s", "mix": {"unreadable": 0.1}},
 		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 10,
@@ -145,7 +147,8 @@ func TestFreezeServesOrAnswersBacklog(t *testing.T) {
 }
 
 func TestOverloadWastedWorkAndShedding(t *testing.T) {
-	// DOMAIN.md #16 in miniature: 150% load on a FIFO server.
+	// load-shedding-goodput (from "Reliability Patterns") in miniature: 150%
+	// load on a FIFO server.
 	const tmpl = `{"version": 1, "name": "overload",
 		"workload": {"clients": 100, "arrival": "poisson", "rate": 150, "duration": "20s"},
 		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "100ms"}, "queue_capacity": QUEUE, "drop_abandoned": DROP},
@@ -186,7 +189,8 @@ func TestRetryAfterAndDeadline(t *testing.T) {
 }
 
 func TestFleetOfLocalBudgets(t *testing.T) {
-	// DOMAIN.md #9's fleet trap: 50 instances each within a local 10% budget
+	// runaway-cascade's fleet trap (from "The Retry Policy That Took Down the
+	// Entire Cluster"): 50 instances each within a local 10% budget
 	// still add up, and each local budget starts with its own allowance.
 	const tmpl = `{"version": 1, "name": "fleet",
 		"workload": {"clients": 500, "arrival": "poisson", "rate": 500, "duration": "10s"},

@@ -24,6 +24,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version": 1, "strategies": [{"name": "a", "max_attempts": 1e400}]}`))
 	f.Add([]byte(`{"version": 1, "sweep": {"path": "strategies[0].max_attempts", "values": [1, "x"]}}`))
 	f.Add([]byte(`[] {}`))
+	f.Add([]byte(`{"version": 1, "seed": 1, "seed": 2, "strategies": [{"name": "a", "name": "b"}]}`))
+	f.Add([]byte(`{"version": 1, "seed": 1e-400, "dependency": {"error_rate": 1e-400}}`))
+	f.Add([]byte(`{"seed": 1, "workload": {"clients": 3.0e1`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := Parse(data)
 		if err != nil {

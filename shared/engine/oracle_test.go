@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// The oracles of ../shared/DOMAIN.md: figures published with the experiments
-// that a faithful model must reproduce exactly.
+// The oracles: figures published with the experiments of the built-ins
+// (docs/CATALOGUE.md names each source) that a faithful model must reproduce
+// exactly.
 
 func mustRun(t testing.TB, js string) *Result {
 	t.Helper()
@@ -39,7 +40,8 @@ const alwaysFails = `{"workers": 1, "service_time": {"kind": "constant", "mean":
 	"phases": [{"kind": "outage", "from": "0s", "to": "24h", "status": 503}]}`
 
 func TestLayeredRetriesMultiply(t *testing.T) {
-	// DOMAIN.md #4: each layer calls the one below up to n times; the database always fails.
+	// layered-retries (from "Retries That Fail Better"): each layer calls the
+	// one below up to n times; the database always fails.
 	layers := func(n, attempts int) string {
 		var ls []string
 		for range n - 1 {
@@ -68,7 +70,7 @@ func TestLayeredRetriesMultiply(t *testing.T) {
 }
 
 func TestSREBudgetCapsRetries(t *testing.T) {
-	// DOMAIN.md #5: 10,000 requests whose every attempt fails, at most 3 attempts.
+	// sre-retry-budget (from "Retries That Fail Better"): 10,000 requests whose every attempt fails, at most 3 attempts.
 	res := mustRun(t, `{"version": 1, "name": "sre",
 		"workload": {"clients": 100, "arrival": "uniform", "rate": 1000, "operations": 10000},
 		"dependency": `+alwaysFails+`,
@@ -91,8 +93,9 @@ func TestSREBudgetCapsRetries(t *testing.T) {
 }
 
 func TestThunderingHerdWithoutJitter(t *testing.T) {
-	// DOMAIN.md #3: 1,000 clients fail at t=0 and retry 4 times with waits
-	// 100, 200, 400, 800 ms. Without jitter each round lands in one 10 ms slot.
+	// thundering-herd-jitter (from "Reliability Patterns"): 1,000 clients
+	// fail at t=0 and retry 4 times with waits 100, 200, 400, 800 ms. Without
+	// jitter each round lands in one 10 ms slot.
 	res := mustRun(t, `{"version": 1, "name": "herd",
 		"workload": {"clients": 1000, "arrival": "burst"},
 		"dependency": `+alwaysFails+`,
@@ -121,7 +124,8 @@ func TestThunderingHerdWithoutJitter(t *testing.T) {
 }
 
 func TestBreakerTimeline(t *testing.T) {
-	// DOMAIN.md #7: one call every 50 ms for 12 s; the dependency is down for
+	// breaker-timeline (from "The Retry Policy That Took Down the Entire
+	// Cluster"): one call every 50 ms for 12 s; the dependency is down for
 	// the first 6 s; ≥ 10 calls with ≥ 50% failures in a 2 s window open the
 	// breaker for 2 s; one trial call; samples cleared at every decision.
 	res := mustRun(t, `{"version": 1, "name": "breaker",
@@ -151,7 +155,8 @@ func TestBreakerTimeline(t *testing.T) {
 }
 
 func TestTimeBudgetWarning(t *testing.T) {
-	// DOMAIN.md #12: 4 × 2 s + 3.5 s of waits = 11.5 s > 10 s.
+	// time-budget (from "Retries That Fail Better"): 4 × 2 s + 3.5 s of
+	// waits = 11.5 s > 10 s.
 	sc, err := Parse([]byte(`{"version": 1, "name": "budget",
 		"workload": {"clients": 1, "arrival": "burst"},
 		"dependency": ` + alwaysFails + `,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -572,12 +573,13 @@ func (sc *Scenario) withValue(i int) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tree any
-	if err := json.Unmarshal(raw, &tree); err != nil {
+	// Numbers stay as written (json.Number), so that Decode judges the
+	// swept value itself: 1e-400 for a count is an error, not 0.
+	var tree, val any
+	if err := unmarshalNumbers(raw, &tree); err != nil {
 		return nil, err
 	}
-	var val any
-	if err := json.Unmarshal(sc.Sweep.Values[i], &val); err != nil {
+	if err := unmarshalNumbers(sc.Sweep.Values[i], &val); err != nil {
 		return nil, Errors{{Message: "is not valid JSON"}}
 	}
 	if err := setPath(tree, sc.Sweep.Path, val); err != nil {
@@ -588,6 +590,12 @@ func (sc *Scenario) withValue(i int) (*Scenario, error) {
 		return nil, err
 	}
 	return Decode(raw)
+}
+
+func unmarshalNumbers(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 // setPath sets the value at a path such as "strategies[1].backoff.base" in a

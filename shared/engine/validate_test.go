@@ -78,15 +78,108 @@ func TestAllErrorsAtOnce(t *testing.T) {
 
 func TestMalformedDocuments(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
-		{``, "empty or ends too early"},
-		{`{"version": 1,`, "ends too early"},
-		{"{\n  \"version\": 1,\n  \"name\": x\n}", "line 3"},
+		{``, "the document is empty"},
+		{"  \n", "the document is empty"},
+		{`{"version": 1,`, "invalid JSON at line 1, column 15 (byte offset 14): the document ends too early, inside the object that starts at line 1, column 1 (byte offset 0)"},
+		{"{\"version\": 1,\n \"name\": \"trunc", "at line 2, column 16 (byte offset 30): the document ends too early, inside the string that starts at line 2, column 10 (byte offset 24)"},
+		{"{\"version\": 1, \"seeds\": [1, 2", "ends too early, inside the list that starts at line 1, column 25 (byte offset 24)"},
+		{"{\n  \"version\": 1,\n  \"name\": x\n}", "invalid JSON at line 3, column 11 (byte offset 28): invalid character 'x'"},
+		{"{\"name\": \"é\", x}", "line 1, column 15 (byte offset 15)"},
 		{valid + ` {}`, "trailing data"},
+		{`{"version": 1}` + "\n\n  x", "trailing data after the scenario at line 3, column 3 (byte offset 18)"},
 		{`[1, 2]`, "is not a JSON object"},
 	} {
 		_, err := Parse([]byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%.30q) = %v, want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+func TestMissingVersionSaysSo(t *testing.T) {
+	for _, doc := range []string{
+		strings.Replace(valid, `"version": 1, `, "", 1),
+		strings.Replace(valid, `"version": 1`, `"version": null`, 1),
+	} {
+		_, err := Parse([]byte(doc))
+		es := AsErrors(err)
+		if len(es) == 0 || es[0].Path != "version" || !strings.Contains(es[0].Message, "is missing") || !strings.Contains(es[0].Message, `"version": 1`) {
+			t.Errorf("want version: is missing ... \"version\": 1 first; got:\n%v", err)
+		}
+		if strings.Contains(err.Error(), "not supported") {
+			t.Errorf("a missing version is not an unsupported one:\n%v", err)
+		}
+	}
+	// The other decoding problems come with it.
+	doc := strings.Replace(strings.Replace(valid, `"version": 1, `, "", 1), `"clients": 10`, `"clients": "ten"`, 1)
+	if es := AsErrors(func() error { _, err := Parse([]byte(doc)); return err }()); len(es) != 2 || es[1].Path != "workload.clients" {
+		t.Errorf("want the missing version and workload.clients; got %v", es)
+	}
+}
+
+func TestDuplicateKeysAreErrors(t *testing.T) {
+	for _, tc := range []struct{ old, new, path string }{
+		{`"version": 1`, `"version": 1, "seed": 1, "seed": 2`, "seed"},
+		{`"workers": 2`, `"workers": 2, "workers": 3`, "dependency.workers"},
+		{`"max_attempts": 3}`, `"max_attempts": 3, "max_attempts": 3}`, "strategies[0].max_attempts"},
+		{`"version": 1`, `"version": 1, "": 1, "": 2`, `[""]`},
+		{`"version": 1`, `"version": 1, "version": 1`, "version"},
+	} {
+		doc := strings.Replace(valid, tc.old, tc.new, 1)
+		_, err := Parse([]byte(doc))
+		found := false
+		for _, e := range AsErrors(err) {
+			found = found || e.Path == tc.path && strings.HasPrefix(e.Message, "duplicate key")
+		}
+		if !found {
+			t.Errorf("%s: want %s: duplicate key; got %v", tc.new, tc.path, err)
+		}
+	}
+	// Each repeated key is reported once, alongside the other problems.
+	doc := strings.Replace(valid, `"version": 1`, `"version": 1, "seed": 1, "seed": 2, "seed": 3, "runs": "x"`, 1)
+	_, err := Parse([]byte(doc))
+	if got := err.Error(); got != "seed: duplicate key: a key may appear only once in an object\nruns: \"x\" is not a number" {
+		t.Errorf("got:\n%s", got)
+	}
+}
+
+func TestNumbersMustBeExact(t *testing.T) {
+	for _, tc := range []struct{ old, new, want string }{
+		{`"version": 1`, `"version": 1, "seed": 1e-400`, "seed: 1e-400 is not a whole number"},
+		{`"version": 1`, `"version": 1, "seed": 1e400`, "seed: 1e400 is out of range"},
+		{`"version": 1`, `"version": 1, "seed": 1e999999999999999999999`, "seed: 1e999999999999999999999 is out of range"},
+		{`"version": 1`, `"version": 1, "seed": 1e-999999999999999999999`, "seed: 1e-999999999999999999999 is not a whole number"},
+		{`"version": 1`, `"version": 1, "seed": 9223372036854775808`, "seed: 9223372036854775808 is out of range"},
+		{`"version": 1`, `"version": 1, "seed": 0.55e1`, "seed: 0.55e1 is not a whole number"},
+		{`"version": 1`, `"version": 1, "seed": 12.30001`, "seed: 12.30001 is not a whole number"},
+		{`"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "ratio", "ratio": 1e-400}`, "strategies[0].budget.ratio: 1e-400 is too small: it underflows"},
+		{`"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "ratio", "ratio": 2e-310}`, "strategies[0].budget.ratio: 2e-310 is too small: it underflows"},
+		{`"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "ratio", "ratio": -1e999}`, "strategies[0].budget.ratio: -1e999 is too large: it overflows"},
+		{`"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "strategies[0].max_attempts", "values": [2, 2e-400]}`, "sweep.values[1]: 2e-400 at strategies[0].max_attempts: is not a whole number"},
+	} {
+		doc := strings.Replace(valid, tc.old, tc.new, 1)
+		_, err := Parse([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.new, err, tc.want)
+		}
+	}
+	// Whole numbers may be written in any JSON form.
+	for _, n := range []string{"3", "3.0", "3e0", "0.3e1", "300e-2", "30000000000e-10"} {
+		sc, err := Parse([]byte(strings.Replace(valid, `"max_attempts": 3`, `"max_attempts": `+n, 1)))
+		if err != nil || sc.Strategies[0].MaxAttempts != 3 {
+			t.Errorf("max_attempts %s: %v", n, err)
+		}
+	}
+	for _, n := range []string{"0", "-0", "0.0", "0e-400", "-0.000e5"} {
+		sc, err := Parse([]byte(strings.Replace(valid, `"version": 1`, `"version": 1, "seed": `+n, 1)))
+		if err != nil || sc.Seed != 0 {
+			t.Errorf("seed %s: %v", n, err)
+		}
+	}
+	for _, n := range []string{"-9223372036854775808", "9223372036854775807", "-92233720368547758.08e2"} {
+		var sc Scenario
+		if err := decodeStrict([]byte(`{"version": 1, "seed": `+n+`}`), &sc, nil); err != nil {
+			t.Errorf("seed %s: %v", n, err)
 		}
 	}
 }

@@ -14,7 +14,7 @@ func TestCatalogueDoc(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("# Built-in scenarios and policy presets\n\n")
 	b.WriteString("Generated from `shared/scenarios` by `go test ./shared/scenarios -run TestCatalogueDoc -update`; do not edit by hand.\n\n")
-	b.WriteString("Run one with `retrylab run SLUG`. Every scenario models an experiment of DOMAIN.md's catalogue; its notes list each parameter the source did not publish and the value chosen.\n\n")
+	b.WriteString("Run one with `retrylab run SLUG`. Every scenario models an experiment from the published source it cites (an article, a post-incident summary, a simulator, a library's documentation); its notes list each parameter the source did not publish and the value chosen.\n\n")
 	b.WriteString("| # | slug | what it shows |\n| --- | --- | --- |\n")
 	for _, s := range All() {
 		fmt.Fprintf(&b, "| %d | [`%s`](#%s) | %s |\n", s.Number, s.Slug, s.Slug, s.Title)

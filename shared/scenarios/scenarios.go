@@ -1,7 +1,8 @@
 // Package scenarios holds RetryLab's built-in scenarios and policy presets as
-// data: one JSON file per experiment of the catalogue in DOMAIN.md, each
-// citing its source and saying which parameters the source left open, and the
-// retry defaults of real libraries, each citing where its numbers come from.
+// data: one JSON file per experiment, each citing the published work it
+// reproduces and saying which parameters that work left open, and the retry
+// defaults of real libraries, each citing where its numbers come from.
+// docs/CATALOGUE.md lists them all.
 package scenarios
 
 import (
@@ -21,7 +22,7 @@ var files embed.FS
 
 // A Builtin is one experiment of the catalogue.
 type Builtin struct {
-	// Number is the experiment's number in DOMAIN.md's catalogue.
+	// Number is the experiment's place in the catalogue (docs/CATALOGUE.md).
 	Number int `json:"number"`
 	// Slug is stable: it appears in URLs and on the command line.
 	Slug    string `json:"slug"`
@@ -36,8 +37,8 @@ type Builtin struct {
 	Scenario json.RawMessage `json:"scenario"`
 }
 
-// A Source is the published work an experiment comes from. Author and Date
-// are empty where DOMAIN.md does not give them.
+// A Source is the published work an experiment comes from. Author, Date and
+// URL are empty where the work does not give them or we have not verified them.
 type Source struct {
 	Title  string `json:"title"`
 	Author string `json:"author"`

@@ -34,7 +34,7 @@ func TestCatalogue(t *testing.T) {
 	for i, b := range All() {
 		got = append(got, b.Slug)
 		if b.Number != i+1 {
-			t.Errorf("%s: number %d, want %d (DOMAIN.md's order)", b.Slug, b.Number, i+1)
+			t.Errorf("%s: number %d, want %d (catalogue order)", b.Slug, b.Number, i+1)
 		}
 		if b.Title == "" || b.Summary == "" || b.LookAt == "" || b.Source.Title == "" || len(b.Notes) == 0 {
 			t.Errorf("%s: title, summary, look_at, source title and notes are all required", b.Slug)
@@ -145,7 +145,7 @@ func TestPresets(t *testing.T) {
 }
 
 // The stories. Each asserts the shape of what the experiment shows, not
-// tuned figures; where DOMAIN.md gives an oracle, the oracle.
+// tuned figures; where the source publishes a figure (an oracle), that figure.
 
 func metrics(t testing.TB, res *engine.Result, name string) engine.Metrics {
 	t.Helper()
