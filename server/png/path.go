@@ -52,6 +52,10 @@ func parsePath(d string) ([]subpath, error) {
 		return x, nil
 	}
 	to := func(p pt) {
+		if subs[len(subs)-1].closed {
+			// A line after Z starts a new subpath where the last one started.
+			subs = append(subs, subpath{pts: []pt{cur}})
+		}
 		subs[len(subs)-1].pts = append(subs[len(subs)-1].pts, p)
 		cur = p
 	}
@@ -111,8 +115,6 @@ func parsePath(d string) ([]subpath, error) {
 			}
 			subs[len(subs)-1].closed = true
 			cur = start
-			// A command after Z starts a new subpath at the same point.
-			subs = append(subs, subpath{pts: []pt{start}})
 			cmd = 0
 		default:
 			return nil, fmt.Errorf("path command %c is not supported", cmd)
