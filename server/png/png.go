@@ -291,6 +291,16 @@ func (r *renderer) fill(polys [][]pt, c color.NRGBA) {
 	if len(polys) == 0 {
 		return
 	}
+	// A long line's stroke covers little of its bounding box, which is the
+	// area drawn: opaque, it is drawn in runs of neighbouring pieces. (Drawn
+	// over each other, translucent runs would show where they overlap.)
+	const run = 32
+	if c.A == 0xff && len(polys) > run {
+		for i := 0; i < len(polys); i += run {
+			r.fill(polys[i:min(i+run, len(polys))], c)
+		}
+		return
+	}
 	lo, hi := pt{math.Inf(1), math.Inf(1)}, pt{math.Inf(-1), math.Inf(-1)}
 	for _, p := range polys {
 		for _, q := range p {
