@@ -3,6 +3,7 @@ package png
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/color"
 	stdpng "image/png"
@@ -302,4 +303,30 @@ func BenchmarkChart(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(out.Len()), "bytes/png")
+}
+
+// Chart may be called from several handlers at once: the fonts are shared,
+// the faces are not.
+func TestConcurrentCalls(t *testing.T) {
+	svg := chartSVG(t, chart.Options{Picture: chart.Latency, Theme: "light"})
+	var want bytes.Buffer
+	if err := Chart(&want, svg, 300, 0); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			var b bytes.Buffer
+			err := Chart(&b, svg, 300, 0)
+			if err == nil && !bytes.Equal(b.Bytes(), want.Bytes()) {
+				err = errors.New("a drawing made alongside others differs")
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }
