@@ -12,9 +12,12 @@
 // reader's colour scheme, so a chart of theme "auto" is drawn light.
 //
 // Shapes are rasterised, anti-aliased, by golang.org/x/image/vector; strokes
-// become polygons here (butt caps, round joins, dashes). Text is set in the
-// Go fonts (golang.org/x/image/font/gofont), regular or, from weight 600,
-// bold: they are compiled in, so the image is the same on every machine.
+// become polygons here (butt caps, dashes, and every join round, which at the
+// charts' widths of one or two pixels looks like a miter). Text is set on one
+// line in the Go fonts (golang.org/x/image/font/gofont), regular or, from
+// weight 600, bold: they are compiled in, so the same chart gives the same
+// bytes on every machine. A character the Go fonts lack (CJK, emoji) is drawn
+// as a box.
 package png
 
 import (
