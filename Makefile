@@ -62,7 +62,7 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./shared/engine/
+	$(GO) test -run '^$$' -bench . -benchmem ./shared/engine/ ./server/png/
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./shared/engine/

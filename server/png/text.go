@@ -1,0 +1,180 @@
+package png
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/image/draw"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/f64"
+	"golang.org/x/image/math/fixed"
+)
+
+// The Go fonts, parsed once; an sfnt.Font is safe for concurrent use, a face
+// is not, so each drawing makes its own faces.
+var fonts = sync.OnceValues(func() ([2]*sfnt.Font, error) {
+	regular, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return [2]*sfnt.Font{}, err
+	}
+	bold, err := opentype.Parse(gobold.TTF)
+	return [2]*sfnt.Font{regular, bold}, err
+})
+
+type faceKey struct {
+	bold bool
+	size float64
+}
+
+// faces are the faces of one drawing, by weight and size in pixels.
+type faces map[faceKey]font.Face
+
+func (fs *faces) face(bold bool, size float64) (font.Face, error) {
+	k := faceKey{bold, size}
+	if f, ok := (*fs)[k]; ok {
+		return f, nil
+	}
+	ff, err := fonts()
+	if err != nil {
+		return nil, err
+	}
+	i := 0
+	if bold {
+		i = 1
+	}
+	f, err := opentype.NewFace(ff[i], &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		return nil, err
+	}
+	if *fs == nil {
+		*fs = faces{}
+	}
+	(*fs)[k] = f
+	return f, nil
+}
+
+// text draws a text element: its content on one line, from x, y (the
+// baseline) as text-anchor says, then moved and turned by its transform.
+func (r *renderer) text(e *element, st *style) error {
+	content := strings.Join(strings.Fields(e.content), " ")
+	if content == "" {
+		return nil
+	}
+	x, y, _, _, err := floats(e.attr, "x", "y", "", "")
+	if err != nil {
+		return err
+	}
+	tx, ty, angle, err := transform(e.attr["transform"])
+	if err != nil {
+		return err
+	}
+	size, err := st.number("font-size", 16)
+	if err != nil {
+		return err
+	}
+	weight, err := st.get("font-weight")
+	if err != nil {
+		return err
+	}
+	bold := weight == "bold" || weight == "bolder"
+	if w, err := strconv.Atoi(weight); err == nil {
+		bold = w >= 600
+	}
+	fill, err := st.paint("fill", "fill-opacity", "black", 1)
+	if err != nil {
+		return err
+	}
+	if o, err := st.number("opacity", 1); err != nil {
+		return err
+	} else {
+		fill.A = uint8(float64(fill.A)*clamp01(o) + 0.5)
+	}
+	if fill.A == 0 || size <= 0 {
+		return nil
+	}
+	face, err := r.faces.face(bold, size*r.s)
+	if err != nil {
+		return err
+	}
+	anchor, err := st.get("text-anchor")
+	if err != nil {
+		return err
+	}
+	adv := float64(font.MeasureString(face, content)) / 64
+	shift := 0.0
+	switch anchor {
+	case "", "start":
+	case "middle":
+		shift = adv / 2
+	case "end":
+		shift = adv
+	default:
+		return fmt.Errorf("text-anchor %q is not supported", anchor)
+	}
+	sin, cos := math.Sincos(angle * math.Pi / 180)
+	// The anchor in user space, then on the image.
+	at := r.px(tx+x*cos-y*sin, ty+x*sin+y*cos)
+	src := image.NewUniform(fill)
+	if angle == 0 {
+		d := font.Drawer{Dst: r.img, Src: src, Face: face, Dot: fixed.Point26_6{X: fix(at.x - shift), Y: fix(at.y)}}
+		d.DrawString(content)
+		return nil
+	}
+	// Turned text is drawn level on its own image, then turned onto the chart.
+	m := face.Metrics()
+	asc, desc := m.Ascent.Ceil()+1, m.Descent.Ceil()+1
+	tmp := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(adv))+2, asc+desc))
+	d := font.Drawer{Dst: tmp, Src: src, Face: face, Dot: fixed.Point26_6{X: fix(1), Y: fixed.I(asc)}}
+	d.DrawString(content)
+	ax, ay := 1+shift, float64(asc) // the anchor on tmp
+	aff := f64.Aff3{cos, -sin, at.x - cos*ax + sin*ay, sin, cos, at.y - sin*ax - cos*ay}
+	draw.BiLinear.Transform(r.img, aff, tmp, tmp.Bounds(), draw.Over, nil)
+	return nil
+}
+
+func fix(x float64) fixed.Int26_6 { return fixed.Int26_6(math.Round(x * 64)) }
+
+// transform reads a list of translate(x y) and rotate(a) into a translation
+// and an angle in degrees (the rotation applied first).
+func transform(s string) (tx, ty, angle float64, err error) {
+	s = strings.TrimSpace(s)
+	for s != "" {
+		name, rest, ok := strings.Cut(s, "(")
+		args, after, ok2 := strings.Cut(rest, ")")
+		if !ok || !ok2 {
+			return 0, 0, 0, fmt.Errorf("transform %q", s)
+		}
+		var v []float64
+		for _, f := range strings.FieldsFunc(args, func(r rune) bool { return r == ' ' || r == ',' }) {
+			x, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return 0, 0, 0, fmt.Errorf("transform %q", s)
+			}
+			v = append(v, x)
+		}
+		switch name = strings.TrimSpace(name); {
+		case name == "translate" && (len(v) == 1 || len(v) == 2):
+			if angle != 0 {
+				return 0, 0, 0, fmt.Errorf("transform: translate after rotate is not supported")
+			}
+			tx += v[0]
+			if len(v) == 2 {
+				ty += v[1]
+			}
+		case name == "rotate" && len(v) == 1:
+			angle += v[0]
+		default:
+			return 0, 0, 0, fmt.Errorf("transform %s(%s) is not supported", name, args)
+		}
+		s = strings.TrimSpace(after)
+	}
+	return tx, ty, angle, nil
+}
