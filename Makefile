@@ -8,23 +8,30 @@ DB      ?= ./data/retrylab.db
 
 all: build
 
+# Each step says what it does; go build -v names the packages it compiles,
+# so a first build (which downloads modules and compiles for minutes) shows
+# its progress.
 build: templ wasm
-	$(GO) build -o bin/retrylab ./cmd/retrylab
+	@echo "==> building bin/retrylab (the server and command line)"
+	$(GO) build -v -o bin/retrylab ./cmd/retrylab
 
 # wasm builds the engine for the browser into web/static (not committed),
 # with Go's own loader for it.
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/static/engine.wasm ./wasm
+	@echo "==> compiling the engine to WebAssembly for the playground (web/static/engine.wasm)"
+	GOOS=js GOARCH=wasm $(GO) build -v -trimpath -ldflags="-s -w" -o web/static/engine.wasm ./wasm
 	cp "$(WASMEXEC)/wasm_exec.js" web/static/wasm_exec.js
 
 # templ regenerates the page templates' Go code (committed, so that a plain
 # go build works without the templ tool).
 templ:
+	@echo "==> generating the page templates (server/*_templ.go)"
 	@$(GO) tool templ generate -path server >/dev/null 2>&1 || $(GO) tool templ generate -path server
 
 # run builds everything and serves the app on $(ADDR) with SQLite at $(DB)
 # (created on first run).
 run: build
+	@echo "==> serving the playground on http://localhost$(ADDR) with SQLite at $(DB) (Ctrl+C stops)"
 	./bin/retrylab serve --addr $(ADDR) --db $(DB)
 
 test: deps fmt-check templ-check vet wasm test-native test-wasm worker-test
@@ -77,7 +84,7 @@ worker: wasm
 	$(GO) run ./cmd/worker-assets -o worker/build/public -manifest cmd/worker/manifest.json
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" \
 		-gcflags=all=-l -gcflags=github.com/retrylab/retrylab/shared/...= \
-		-tags nostatic,nometrics,nobrotli -o worker/build/app.wasm ./cmd/worker
+		-tags nostatic,nometrics,nobrotli,nopng -o worker/build/app.wasm ./cmd/worker
 
 # worker-deps installs wrangler as pinned by worker/package-lock.json.
 worker-deps:

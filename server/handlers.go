@@ -605,12 +605,17 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	// at any narrower width instead of leaving a fixed height blank.
 	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;width:100%%;max-width:%dpx;height:auto;aspect-ratio:%d/%d"></iframe>`,
 		base, m[1], html.EscapeString(query), width, height, html.EscapeString(name), width, width, height)
+	// Consumers want a raster thumbnail: the PNG where this build draws one.
+	thumb, tw, th := base+"/s/"+m[1]+"/chart.svg"+thumbQuery(q), 760, 400
+	if canDrawPNG {
+		thumb, tw, th = base+"/s/"+m[1]+"/chart.png"+thumbQuery(q), 1200, 630
+	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	return c.JSON(http.StatusOK, oEmbed{
 		Version: "1.0", Type: "rich", ProviderName: "RetryLab", ProviderURL: base,
 		Title: name, HTML: iframe, Width: width, Height: height,
-		ThumbnailURL: base + "/s/" + m[1] + "/chart.svg" + thumbQuery(q), ThumbWidth: 760, ThumbHeight: 400,
+		ThumbnailURL: thumb, ThumbWidth: tw, ThumbHeight: th,
 		CacheAge: 86400,
 	})
 }

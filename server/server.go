@@ -234,6 +234,7 @@ func (s *Server) routes() {
 	e.GET("/scenarios", s.handleGallery)
 	e.GET("/s/:id", s.handlePage)
 	e.GET("/s/:id/chart.svg", s.handleChart)
+	e.GET("/s/:id/chart.png", s.handleChartPNG)
 	e.GET("/s/:id/metrics.csv", s.handleCSV)
 	e.GET("/embed/:id", s.handleEmbed)
 	e.GET("/oembed", s.handleOEmbed)
@@ -247,7 +248,7 @@ func (s *Server) routes() {
 
 // precompressed are the routes that compress their own answers.
 var precompressed = map[string]bool{
-	"/static/*": true, "/metrics": true, "/s/:id": true, "/s/:id/chart.svg": true,
+	"/static/*": true, "/metrics": true, "/s/:id": true, "/s/:id/chart.svg": true, "/s/:id/chart.png": true,
 	"/api/scenarios/:id": true, "/api/scenarios/:id/result": true, "/embed/:id": true,
 }
 

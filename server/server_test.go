@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -95,6 +96,13 @@ func TestRoutes(t *testing.T) {
 		{"chart bad resolution", "GET", "/s/" + slug + "/chart.svg?res=soon", 400, "text/html", `is not a duration`},
 		{"chart bad width", "GET", "/s/" + slug + "/chart.svg?width=5", 400, "text/html", `is not a number of pixels`},
 		{"sweep chart by default", "GET", "/s/token-bucket-sweep/chart.svg?theme=light", 200, "image/svg+xml", `across the sweep`},
+		{"png chart", "GET", "/s/" + slug + "/chart.png", 200, "image/png", "\x89PNG"},
+		{"png chart bad picture", "GET", "/s/" + slug + "/chart.png?picture=pie", 400, "text/html", `is not one of attempts`},
+		{"page has a verdict", "GET", "/s/" + slug, 200, "text/html", `data-testid="verdict"`},
+		{"page previews with the PNG", "GET", "/s/" + slug, 200, "text/html", `property="og:image" content="http://example.com/s/` + slug + `/chart.png"`},
+		{"page previews with the verdict", "GET", "/s/" + slug, 200, "text/html", `property="og:description" content="D has the lowest peak calls in 100 ms`},
+		{"page names oEmbed", "GET", "/s/" + slug, 200, "text/html", `type="application/json+oembed"`},
+		{"embed caption is the verdict", "GET", "/embed/" + slug, 200, "text/html", `data-testid="verdict">D has the lowest`},
 		{"csv", "GET", "/s/layered-retries/metrics.csv", 200, "text/csv", "3x3,amplification,27"},
 		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
 		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
@@ -550,5 +558,24 @@ func TestSharedScenarioIsReadOnce(t *testing.T) {
 	}
 	if store.gets != 1 {
 		t.Errorf("%d reads from the store, want 1", store.gets)
+	}
+}
+
+func TestChartPNGIsALinkPreview(t *testing.T) {
+	if !canDrawPNG {
+		t.Skip("built without PNG charts")
+	}
+	s, _ := testServer(t)
+	r := do(t, s, "GET", "/s/layered-retries/chart.png", "")
+	img, err := png.Decode(strings.NewReader(r.body))
+	if err != nil {
+		t.Fatalf("%d: not a PNG: %v", r.code, err)
+	}
+	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 630 {
+		t.Errorf("PNG is %v, want 1200 × 630 as link previews use", b)
+	}
+	o := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2Flayered-retries", "")
+	if !strings.Contains(o.body, `/s/layered-retries/chart.png`) {
+		t.Errorf("oEmbed thumbnail is not the PNG: %s", o.body)
 	}
 }

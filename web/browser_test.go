@@ -70,7 +70,7 @@ func setupWith(t *testing.T, cfg server.Config) (context.Context, string) {
 	t.Cleanup(cancel)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute) // a bound for a hung browser, not a speed test
 	t.Cleanup(cancel)
 	var logs []string
 	chromedp.Listen(ctx, func(ev any) {
@@ -133,7 +133,7 @@ func setField(path, value string) chromedp.Action[chromedp.Void] {
 // until waits for a JavaScript condition.
 func until(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(60*time.Second)))
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(3*time.Minute)))
 		return err
 	})
 }

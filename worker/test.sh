@@ -21,7 +21,9 @@ trap cleanup EXIT
 (cd worker && npx wrangler d1 migrations apply DB --local --persist-to "$tmp/state" >"$tmp/migrate.log" 2>&1) ||
   { cat "$tmp/migrate.log"; exit 1; }
 
-go build -o "$tmp/retrylab" ./cmd/retrylab
+# The native server without PNG charts, as the Worker is built (nopng): the
+# rest of their answers must be the same bytes.
+go build -tags nopng -o "$tmp/retrylab" ./cmd/retrylab
 "$tmp/retrylab" serve --addr "127.0.0.1:$NATIVE_PORT" --db "$tmp/native.db" 2>"$tmp/native.log" &
 native_pid=$!
 
@@ -30,7 +32,9 @@ setsid bash -c "cd worker && exec npx wrangler dev --local --ip 127.0.0.1 --port
 worker_pid=$!
 
 ready() {
-  for _ in $(seq 1 120); do
+  # A bound for a broken start, not a speed test: a loaded machine can take
+  # a minute or more to start wrangler.
+  for _ in $(seq 1 600); do
     curl -fsS -o /dev/null "$1/healthz" 2>/dev/null && return 0
     sleep 0.5
   done

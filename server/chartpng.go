@@ -1,0 +1,57 @@
+//go:build !nopng
+
+// Charts as PNG for link previews (og:image): unfurlers such as Slack, X and
+// LinkedIn take no SVG. The Worker build leaves this out (nopng) to fit its
+// size limit; chartpng_none.go is the other side of this pair.
+
+package server
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/server/png"
+	"github.com/retrylab/retrylab/shared/chart"
+)
+
+// canDrawPNG says whether this build serves charts as PNG.
+const canDrawPNG = true
+
+// handleChartPNG answers GET /s/:id/chart.png: the chart its query names
+// (the attempts picture by default, in the light theme, since an image
+// cannot follow the reader's), 1200 × 630 pixels as link previews want.
+func (s *Server) handleChartPNG(c echo.Context) error {
+	id := c.Param("id")
+	opt, err := chartOptions(c)
+	if err != nil {
+		return err
+	}
+	if opt.Theme == "" || opt.Theme == "auto" {
+		opt.Theme = "light"
+	}
+	opt.Width, opt.Height = 760, 399 // the proportions of 1200 × 630
+	sc, _, b, done, err := s.begin(c, id)
+	if done || err != nil {
+		return err
+	}
+	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
+	return s.serveCached(c, b != nil, "image/png", func() ([]byte, error) {
+		res, err := s.runs.result(c.Request().Context(), id, sc)
+		if err != nil {
+			return nil, err
+		}
+		var svg, out bytes.Buffer
+		if err := chart.Render(&svg, res, opt); err != nil {
+			if oe, ok := err.(*chart.OptionError); ok {
+				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
+			}
+			return nil, err
+		}
+		if err := png.Chart(&out, svg.Bytes(), 1200, 630); err != nil {
+			return nil, err
+		}
+		return out.Bytes(), nil
+	})
+}

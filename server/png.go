@@ -1,4 +1,0 @@
-package server
-
-// canDrawPNG says whether this build serves charts as PNG for link previews.
-var canDrawPNG = false
