@@ -266,6 +266,19 @@ func TestBrowserMatchesServer(t *testing.T) {
 	if browser == "" || browser != server {
 		t.Errorf("the browser's result (%d bytes) differs from the server's (%d bytes)", len(browser), len(server))
 	}
+	// The whole view: the same verdict, legend, figures and table text.
+	shown := func(table string) string {
+		return `[document.querySelector("[data-testid=verdict]").textContent.trim(),
+			document.querySelector("[data-testid=strategy-legend]").innerText.replace(/\s+/g, " ").trim(),
+			[...document.querySelectorAll("figure.chart img")].map(i => i.alt).join("|"),
+			[...document.querySelectorAll("[data-testid=` + table + `] tr")].map(r => [...r.children].map(c => c.innerText.replace(/\s+/g, " ").trim()).join(";")).join("\n")].join("\n---\n")`
+	}
+	inBrowser := text(ctx, t, shown("results"))
+	do(t, ctx, chromedp.Navigate(base+"/s/e03b-synchronized-recovery"))
+	onPage := text(ctx, t, shown("comparison"))
+	if inBrowser != onPage {
+		t.Errorf("the playground shows\n%s\n\nthe server's page shows\n%s", inBrowser, onPage)
+	}
 }
 
 func TestShareFallsBackToALinkWhenNoServerAnswers(t *testing.T) {

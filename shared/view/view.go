@@ -99,6 +99,9 @@ type Group struct {
 // A Row is one metric across the strategies.
 type Row struct {
 	Metric
+	// Shown is the unit as the label shows it, empty where the label or the
+	// cells already say it ("Peak calls in 100 ms", rates in %).
+	Shown string `json:"unit_shown,omitempty"`
 	Cells []Cell `json:"cells"`
 }
 
@@ -243,6 +246,9 @@ func table(strats []engine.StrategyResult) ([]Group, []string) {
 
 func row(strats []engine.StrategyResult, m Metric) (Row, bool) {
 	r := Row{Metric: m}
+	if m.Unit != "%" && m.Unit != "calls" {
+		r.Shown = m.Unit
+	}
 	zero := true
 	for i := range strats {
 		v, lo, hi := value(&strats[i], m.Key)

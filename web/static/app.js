@@ -357,14 +357,14 @@ function showView(v) {
   drawFigures(v.figures);
   const table = $("results");
   table.replaceChildren();
-  const cell = (c) => el("td", { class: c.mark || null }, c.value, c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null);
+  const cell = (c) => el("td", { class: c.mark || null }, el("span", { class: "v", text: c.value }), c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null);
   if (v.groups) {
     const n = v.strategies.length + 1;
     table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "metric" }), ...v.strategies.map((s) => el("th", { scope: "col", text: s.name })))));
     for (const g of v.groups) {
       const body = el("tbody", {}, el("tr", { class: "group" }, el("th", { scope: "colgroup", colspan: n, text: g.name })));
       for (const r of g.rows) {
-        const label = el("details", {}, el("summary", {}, r.label, r.unit && r.unit !== "%" ? el("span", { class: "unit", text: ` (${r.unit})` }) : null),
+        const label = el("details", {}, el("summary", {}, r.label, r.unit_shown ? el("span", { class: "unit", text: ` (${r.unit_shown})` }) : null),
           el("span", { class: "explain" }, r.explain + " ", el("code", { text: r.key })));
         body.append(el("tr", { "data-metric": r.key }, el("th", { scope: "row", class: "metric" }, label), ...r.cells.map(cell)));
       }
