@@ -27,6 +27,7 @@ func main() {
 	api.Set("run", promise(run))
 	api.Set("builtins", promise(builtins))
 	api.Set("presets", promise(presets))
+	api.Set("vocabulary", promise(func([]js.Value) (any, error) { return engine.Kinds(), nil }))
 	api.Set("engineVersion", engine.EngineVersion)
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls

@@ -296,3 +296,49 @@ func TestShareFallsBackToALinkWhenNoServerAnswers(t *testing.T) {
 		t.Errorf("the link opened another scenario:\n%s\n%s", got, want)
 	}
 }
+
+// TestFormEditsPhasesAndLayers edits the timeline and the layers from the
+// form; the JSON follows and the results re-run.
+func TestFormEditsPhasesAndLayers(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	amp := `document.querySelector("[data-metric=amplification] td:nth-child(2)").textContent`
+	if a := text(ctx, t, amp); a != "27" {
+		t.Fatalf("amplification %s, want 27", a)
+	}
+	do(t, ctx, chromedp.Click(`[data-action=layer-add][data-index="0"]`), ran(2))
+	if a := text(ctx, t, amp); a != "81" {
+		t.Errorf("amplification %s after adding a third layer of 3 attempts, want 81", a)
+	}
+	do(t, ctx, chromedp.Click(`[data-action=layer-remove][data-index="0"][data-layer="2"]`), ran(3))
+	if a := text(ctx, t, amp); a != "27" {
+		t.Errorf("amplification %s after removing it, want 27", a)
+	}
+
+	phases := `String((JSON.parse(document.getElementById("json").value).dependency.phases || []).length)`
+	before := text(ctx, t, phases)
+	do(t, ctx, chromedp.Click(`[data-action=phase-add]`), ran(4))
+	n := text(ctx, t, phases)
+	if n == before {
+		t.Fatalf("adding a phase left %s phases", n)
+	}
+	last := `dependency.phases.` + fmt.Sprint(mustAtoi(t, n)-1) + `.`
+	do(t, ctx, setField(last+"kind", "capacity"), ran(5), setField(last+"workers", "2"), ran(6))
+	ph := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).dependency.phases.at(-1))`)
+	if !strings.Contains(ph, `"kind":"capacity"`) || !strings.Contains(ph, `"workers":2`) || strings.Contains(ph, `"status"`) {
+		t.Errorf("the new phase is %s, want a capacity phase of 2 workers without a status", ph)
+	}
+	do(t, ctx, chromedp.Click(`[data-action=phase-remove][data-index="`+fmt.Sprint(mustAtoi(t, n)-1)+`"]`), ran(7))
+	if after := text(ctx, t, phases); after != before {
+		t.Errorf("%s phases after removing the new one, want %s", after, before)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -195,7 +195,7 @@ func (v *validator) workload(w *Workload) {
 	if arrival == "" {
 		arrival = "poisson"
 	}
-	v.oneOf(p+"arrival", arrival, "poisson", "uniform", "closed", "burst")
+	v.oneOf(p+"arrival", arrival, ArrivalKinds...)
 	v.span(p+"duration", w.Duration, true)
 	v.span(p+"think_time", w.ThinkTime, true)
 	v.span(p+"burst_at", w.BurstAt, true)
@@ -248,7 +248,7 @@ func (v *validator) dependency(d *Dependency) {
 		v.status(p+"queue_full_status", d.QueueFullStatus)
 	}
 	st := &d.ServiceTime
-	if v.oneOf(p+"service_time.kind", st.Kind, "constant", "exponential", "lognormal") {
+	if v.oneOf(p+"service_time.kind", st.Kind, ServiceTimeKinds...) {
 		switch st.Kind {
 		case "constant":
 			v.span(p+"service_time.mean", st.Mean, true)
@@ -314,7 +314,7 @@ func (v *validator) dependency(d *Dependency) {
 }
 
 func (v *validator) phase(p string, ph *Phase) {
-	if !v.oneOf(p+".kind", ph.Kind, "freeze", "outage", "capacity", "errors", "latency") {
+	if !v.oneOf(p+".kind", ph.Kind, PhaseKinds...) {
 		return
 	}
 	v.span(p+".from", ph.From, true)
@@ -323,17 +323,23 @@ func (v *validator) phase(p string, ph *Phase) {
 		v.add(p+".to", ph.To, "is not after from %s", ph.From)
 	}
 	v.text(p+".label", ph.Label, 100)
-	only := func(field string, set bool, kinds string) {
-		if set {
-			v.add(p+"."+field, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, kinds)
+	// Each field belongs to the kinds that PhaseFields gives it.
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"workers", ph.Workers != 0}, {"rate", ph.Rate != 0}, {"factor", ph.Factor != 0},
+		{"latency", ph.Latency != 0}, {"error", ph.Error != ""}, {"status", ph.Status != 0}} {
+		if !f.set || slices.Contains(PhaseFields[ph.Kind], f.name) {
+			continue
 		}
+		var kinds []string
+		for _, k := range PhaseKinds {
+			if slices.Contains(PhaseFields[k], f.name) {
+				kinds = append(kinds, k)
+			}
+		}
+		v.add(p+"."+f.name, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, quoteList(kinds))
 	}
-	only("workers", ph.Workers != 0 && ph.Kind != "capacity", "\"capacity\"")
-	only("rate", ph.Rate != 0 && ph.Kind != "errors", "\"errors\"")
-	only("factor", ph.Factor != 0 && ph.Kind != "latency", "\"latency\"")
-	only("latency", ph.Latency != 0 && ph.Kind != "outage" && ph.Kind != "errors", "\"outage\" and \"errors\"")
-	only("error", ph.Error != "" && ph.Kind != "outage" && ph.Kind != "errors", "\"outage\" and \"errors\"")
-	only("status", ph.Status != 0 && ph.Kind != "outage" && ph.Kind != "errors" && ph.Kind != "freeze", "\"outage\", \"errors\" and \"freeze\"")
 	if ph.Status != 0 {
 		v.status(p+".status", ph.Status)
 	}
@@ -379,7 +385,7 @@ func (v *validator) policy(p string, pol *Policy) {
 	if kind == "" {
 		kind = "none"
 	}
-	if v.oneOf(p+".backoff.kind", kind, "none", "constant", "linear", "exponential") {
+	if v.oneOf(p+".backoff.kind", kind, BackoffKinds...) {
 		if kind == "none" {
 			if b.Base != 0 || b.Max != 0 || b.Multiplier != 0 {
 				v.add(p+".backoff.kind", kind, "retries at once; base, multiplier and max have no meaning with it")
@@ -404,7 +410,7 @@ func (v *validator) policy(p string, pol *Policy) {
 	if jk == "" {
 		jk = "none"
 	}
-	if v.oneOf(p+".jitter.kind", jk, "none", "full", "equal", "decorrelated", "proportional", "additive") {
+	if v.oneOf(p+".jitter.kind", jk, JitterKinds...) {
 		if jk != "none" && kind == "none" {
 			v.add(p+".jitter.kind", jk, "needs a backoff to randomise; set backoff.kind")
 		}
@@ -428,7 +434,7 @@ func (v *validator) policy(p string, pol *Policy) {
 	}
 	if bu := pol.Budget; bu != nil {
 		q := p + ".budget."
-		if v.oneOf(q+"kind", bu.Kind, "token_bucket", "ratio") {
+		if v.oneOf(q+"kind", bu.Kind, BudgetKinds...) {
 			tb := bu.Kind == "token_bucket"
 			for _, f := range []struct {
 				name string
@@ -462,7 +468,7 @@ func (v *validator) policy(p string, pol *Policy) {
 	}
 	if br := pol.Breaker; br != nil {
 		q := p + ".breaker."
-		if v.oneOf(q+"kind", br.Kind, "consecutive", "ratio") {
+		if v.oneOf(q+"kind", br.Kind, BreakerKinds...) {
 			if br.Kind == "consecutive" {
 				v.intRange(q+"failures", br.Failures, 1, 1_000_000)
 				if br.Ratio != 0 || br.MinThroughput != 0 || br.Window != 0 || br.WindowCalls != 0 {
@@ -488,7 +494,7 @@ func (v *validator) policy(p string, pol *Policy) {
 			}
 		}
 		if br.Placement != "" {
-			v.oneOf(q+"placement", br.Placement, "inside", "outside")
+			v.oneOf(q+"placement", br.Placement, Placements...)
 		}
 		v.span(q+"break", br.Break, false)
 		v.intRange(q+"half_open_calls", br.HalfOpenCalls, 0, 1000)

@@ -122,45 +122,58 @@ function edited() {
 
 // ---- the form ------------------------------------------------------------
 
+// The form's fields: [path, label, type]. A type is "number", "text", a
+// list of kinds (from the engine's vocabulary, by name) or "preset".
+let kinds = {};
 const fields = {
   workload: [
     ["clients", "Clients", "number"],
-    ["arrival", "Arrivals", ["poisson", "uniform", "closed", "burst"]],
+    ["arrival", "Arrivals", "arrivals"],
     ["rate", "Rate (operations/s in total)", "number"],
     ["duration", "Duration", "text"],
   ],
   dependency: [
     ["workers", "Workers", "number"],
-    ["service_time.kind", "Service time", ["constant", "exponential", "lognormal"]],
+    ["service_time.kind", "Service time", "service_times"],
     ["service_time.mean", "Mean service time", "text"],
     ["service_time.p50", "Service time p50 (lognormal)", "text"],
     ["service_time.p99", "Service time p99 (lognormal)", "text"],
     ["queue_capacity", "Queue capacity", "number"],
     ["error_rate", "Random error rate (0–1)", "number"],
   ],
-  strategy: [
-    ["name", "Name", "text"],
-    ["preset", "Preset", "preset"],
+  policy: [
     ["max_attempts", "Max attempts", "number"],
     ["attempt_timeout", "Attempt timeout", "text"],
     ["deadline", "Deadline", "text"],
-    ["backoff.kind", "Backoff", ["none", "constant", "linear", "exponential"]],
+    ["backoff.kind", "Backoff", "backoffs"],
     ["backoff.base", "Backoff base", "text"],
     ["backoff.max", "Backoff max", "text"],
-    ["jitter.kind", "Jitter", ["none", "full", "equal", "decorrelated", "proportional", "additive"]],
-    ["budget.kind", "Retry budget", ["token_bucket", "ratio"]],
+    ["jitter.kind", "Jitter", "jitters"],
+    ["budget.kind", "Retry budget", "budgets"],
     ["budget.ratio", "Budget ratio (ratio budget)", "number"],
     ["budget.max_tokens", "Budget tokens (token bucket)", "number"],
     ["budget.token_ratio", "Tokens back per success", "number"],
+    ["breaker.kind", "Circuit breaker", "breakers"],
+    ["breaker.failures", "Breaker: consecutive failures", "number"],
+    ["breaker.ratio", "Breaker: failure ratio", "number"],
+    ["breaker.break", "Breaker: open for", "text"],
   ],
+  phase: {
+    status: ["status", "Answer status", "number"],
+    error: ["error", "Error (connection)", "text"],
+    latency: ["latency", "Answer after", "text"],
+    workers: ["workers", "Workers", "number"],
+    rate: ["rate", "Error rate (0–1)", "number"],
+    factor: ["factor", "Service time ×", "number"],
+  },
 };
 
 function input(path, label, type) {
   const id = "f-" + path.replace(/\W/g, "-");
   const value = getPath(scenario, path);
   let control;
-  if (Array.isArray(type) || type === "preset") {
-    const options = type === "preset" ? ["", ...presets.map((p) => p.name)] : ["", ...type];
+  if (type !== "number" && type !== "text") {
+    const options = type === "preset" ? ["", ...presets.map((p) => p.name)] : ["", ...(kinds[type] || [])];
     control = el("select", { id, "data-path": path });
     for (const o of options) control.append(el("option", { value: o, text: o || "—", selected: (value ?? "") === o }));
   } else {
@@ -170,23 +183,43 @@ function input(path, label, type) {
   return el("div", { class: "field" }, el("label", { for: id, text: label }), control, el("span", { class: "field-error", id: id + "-error" }));
 }
 
+const button = (action, text, data = {}, label) => el("button", { type: "button", "data-action": action, text, "aria-label": label, ...data });
+
 function renderForm() {
   const form = $("form");
   form.replaceChildren();
   if (!scenario || typeof scenario !== "object") return;
   const group = (title, ...kids) => el("fieldset", {}, el("legend", { text: title }), ...kids);
   form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t))));
-  const phases = (scenario.dependency?.phases || []).map((ph) => el("li", { text: `${ph.kind} ${ph.from}–${ph.to}${ph.label ? " (" + ph.label + ")" : ""}` }));
+  // The timeline: each phase with its kind's own fields (the engine says
+  // which), moved by its times or its place in the list.
+  const phases = (scenario.dependency?.phases || []).map((ph, i) => {
+    const at = `dependency.phases.${i}.`;
+    const own = (kinds.phase_fields?.[ph.kind] || []).map((f) => fields.phase[f]).filter(Boolean);
+    return el("fieldset", { class: "sub" }, el("legend", { text: `Phase ${i + 1}` }),
+      input(at + "kind", "Kind", "phases"), input(at + "from", "From", "text"), input(at + "to", "To", "text"),
+      input(at + "label", "Label", "text"), ...own.map(([p, l, t]) => input(at + p, l, t)),
+      el("div", { class: "row" },
+        button("phase-up", "Earlier in the list", { "data-index": i }, `Move phase ${i + 1} up`),
+        button("phase-remove", "Remove", { "data-index": i }, `Remove phase ${i + 1}`)));
+  });
   form.append(group("Dependency", ...fields.dependency.map(([p, l, t]) => input("dependency." + p, l, t)),
-    phases.length ? el("div", { class: "muted" }, "Timeline (edit in the JSON):", el("ul", {}, ...phases)) : null));
+    el("h3", { class: "form-sub", text: "Timeline" }), ...phases, button("phase-add", "Add a phase")));
   (scenario.strategies || []).forEach((st, i) => {
-    const box = group(`Strategy ${i + 1}`, ...fields.strategy.map(([p, l, t]) => input(`strategies.${i}.${p}`, l, t)));
+    const at = `strategies.${i}.`;
+    const layers = (st.layers || []).map((_, j) =>
+      el("fieldset", { class: "sub" }, el("legend", { text: `Layer ${j + 1} below ${st.name || "it"}` }),
+        ...fields.policy.map(([p, l, t]) => input(`${at}layers.${j}.${p}`, l, t)),
+        el("div", { class: "row" }, button("layer-remove", "Remove layer", { "data-index": i, "data-layer": j }, `Remove layer ${j + 1} of strategy ${st.name || i + 1}`))));
+    const box = group(`Strategy ${i + 1}`, input(at + "name", "Name", "text"), input(at + "preset", "Preset", "preset"),
+      ...fields.policy.map(([p, l, t]) => input(at + p, l, t)), ...layers);
     box.append(el("div", { class: "row" },
-      el("button", { type: "button", "data-action": "duplicate", "data-index": i, text: "Duplicate", "aria-label": `Duplicate strategy ${st.name || i + 1}` }),
-      el("button", { type: "button", "data-action": "remove", "data-index": i, text: "Remove", "aria-label": `Remove strategy ${st.name || i + 1}` })));
+      button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${st.name || i + 1}`),
+      button("remove", "Remove", { "data-index": i }, `Remove strategy ${st.name || i + 1}`),
+      button("layer-add", "Add a layer below", { "data-index": i }, `Add a layer below strategy ${st.name || i + 1}`)));
     form.append(box);
   });
-  form.append(el("button", { type: "button", "data-action": "add", text: "Add a strategy" }));
+  form.append(button("add", "Add a strategy"));
 }
 
 $("form").addEventListener("input", (e) => {
@@ -196,7 +229,15 @@ $("form").addEventListener("input", (e) => {
   if (v === "") v = undefined;
   else if (e.target.dataset.kind === "number") v = Number(v);
   setPath(scenario, path, v);
+  const kindOf = /^(dependency\.phases\.\d+)\.kind$/.exec(path);
+  if (kindOf) {
+    // A phase of another kind keeps only the fields that kind takes.
+    const ph = getPath(scenario, kindOf[1]);
+    const keep = ["kind", "from", "to", "label", ...(kinds.phase_fields?.[ph.kind] || [])];
+    for (const k of Object.keys(ph)) if (!keep.includes(k)) delete ph[k];
+  }
   writeJSON();
+  if (kindOf) renderForm(); // its own fields differ
   edited();
   scheduleRun();
 });
@@ -206,18 +247,55 @@ $("form").addEventListener("click", (e) => {
   if (!action) return;
   const list = scenario.strategies || (scenario.strategies = []);
   const i = Number(e.target.dataset.index);
-  if (action === "remove") list.splice(i, 1);
-  if (action === "duplicate") {
-    const copy = structuredClone(list[i]);
-    copy.name = copy.name + "-copy";
-    list.splice(i + 1, 0, copy);
+  const dep = scenario.dependency || (scenario.dependency = {});
+  const phases = dep.phases || (dep.phases = []);
+  switch (action) {
+    case "remove":
+      list.splice(i, 1);
+      break;
+    case "duplicate": {
+      const copy = structuredClone(list[i]);
+      copy.name = copy.name + "-copy";
+      list.splice(i + 1, 0, copy);
+      break;
+    }
+    case "add":
+      list.push({ name: "s" + (list.length + 1), max_attempts: 3, attempt_timeout: "2s", backoff: { kind: "exponential", base: "100ms" }, jitter: { kind: "full" } });
+      break;
+    case "layer-add":
+      (list[i].layers || (list[i].layers = [])).push({ max_attempts: 3 });
+      break;
+    case "layer-remove":
+      list[i].layers.splice(Number(e.target.dataset.layer), 1);
+      if (!list[i].layers.length) delete list[i].layers;
+      break;
+    case "phase-add": {
+      const last = phases[phases.length - 1];
+      phases.push({ kind: "outage", from: last ? last.to : "5s", to: addSeconds(last ? last.to : "5s", 5), status: 503 });
+      break;
+    }
+    case "phase-up":
+      if (i > 0) phases.splice(i - 1, 0, ...phases.splice(i, 1));
+      break;
+    case "phase-remove":
+      phases.splice(i, 1);
+      break;
   }
-  if (action === "add") list.push({ name: "s" + (list.length + 1), max_attempts: 3, attempt_timeout: "2s", backoff: { kind: "exponential", base: "100ms" }, jitter: { kind: "full" } });
+  if (!phases.length) delete dep.phases;
   writeJSON();
   renderForm();
   edited();
   scheduleRun();
 });
+
+// addSeconds adds s seconds to a duration written as the engine writes them
+// ("5s", "1m30s", "250ms"); anything else gets s seconds from 0.
+function addSeconds(d, s) {
+  const m = /^(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(d || "");
+  const ms = /^(\d+)ms$/.exec(d || "");
+  const secs = ms ? Number(ms[1]) / 1000 : m && (m[1] || m[2]) ? Number(m[1] || 0) * 60 + Number(m[2] || 0) : 0;
+  return secs + s + "s";
+}
 
 $("json").addEventListener("input", () => {
   edited();
@@ -495,8 +573,9 @@ async function start() {
     status("The engine did not load: " + err.message);
     return;
   }
-  const [builtins, presetList] = await Promise.all([engine.call("builtins"), engine.call("presets")]);
+  const [builtins, presetList, vocabulary] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary")]);
   presets = presetList;
+  kinds = vocabulary;
   const picker = $("builtin");
   picker.append(el("option", { value: "", text: "Your scenario" }));
   for (const b of builtins) picker.append(el("option", { value: b.slug, text: b.title }));
