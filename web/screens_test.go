@@ -212,3 +212,31 @@ func TestPlaygroundWithoutTheEngine(t *testing.T) {
 		t.Errorf("the server-side run shows no verdict: %q", v)
 	}
 }
+
+// TestLongTitlesFitInTheChart shares a scenario with a long name of wide
+// letters and measures, with the browser's own fonts, that every chart's
+// title ends inside the chart, at full and at phone width.
+func TestLongTitlesFitInTheChart(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"))
+	name := strings.Repeat("WMW ", 40)
+	id := text(ctx, t, `(async () => {
+		const sc = {version: 1, name: `+strconv.Quote(name)+`, workload: {clients: 2, rate: 10, duration: "2s"},
+			dependency: {workers: 2, service_time: {kind: "constant", mean: "5ms"}},
+			strategies: [{name: "a", max_attempts: 2}, {name: "b", max_attempts: 3}]};
+		const r = await fetch("/api/scenarios", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(sc)});
+		return (await r.json()).id;
+	})()`)
+	for _, q := range []string{"picture=attempts", "picture=outcomes", "picture=compare&metric=success_rate", "picture=latency", "picture=queue",
+		"picture=attempts&width=400", "picture=compare&metric=attempts&width=400"} {
+		do(t, ctx, chromedp.Navigate(base+"/s/"+id+"/chart.svg?"+q))
+		over := text(ctx, t, `(() => {
+			const svg = document.documentElement, t = document.querySelector("text.t");
+			const right = t.getBBox().x + t.getComputedTextLength();
+			return String(Math.round(right - svg.viewBox.baseVal.width));
+		})()`)
+		if n, _ := strconv.Atoi(over); n > 0 {
+			t.Errorf("%s: the title runs %d px past the chart's right edge", q, n)
+		}
+	}
+}

@@ -307,20 +307,69 @@ func strategiesOf(res *engine.Result) ([]engine.StrategyResult, error) {
 // titleOf names a chart: the scenario and what the chart shows, cut so that
 // it fits a chart width wide (a bold 15 px character is about 8.5 px).
 func titleOf(res *engine.Result, what string, width float64) string {
-	perChar := 8.5 // a 15 px bold title's average character, generously
+	size := 15.0 // the title's font size (.t)
 	if width < 520 {
-		perChar = 10.5 // the narrow style's 16 px
+		size = 16 // the narrow style's
 	}
-	chars := max(int((width-marginL-marginR)/perChar), 20)
-	if res.Scenario == "" {
-		return esc(what, chars)
+	room := width - marginL - marginR
+	if res.Scenario == "" || textWidth(what, size) > room*0.8 {
+		return fit(what, room, size)
 	}
-	room := chars - len([]rune(what)) - 3
-	if room < 8 {
-		return esc(what, chars)
+	name := fit(res.Scenario, room-textWidth(" — "+what, size), size)
+	if name == "" || name == "…" {
+		return fit(what, room, size)
 	}
-	return esc(res.Scenario, room) + " — " + esc(what, chars)
+	return name + " — " + esc(what, 1000)
 }
+
+// fit escapes s, cut with an ellipsis where its estimated width at a font
+// size would pass room.
+func fit(s string, room, size float64) string {
+	if textWidth(s, size) <= room {
+		return esc(s, 1000)
+	}
+	n, used := 0, textWidth("…", size)
+	for _, r := range s {
+		used += textWidth(string(r), size)
+		if used > room {
+			break
+		}
+		n++
+	}
+	return esc(s, n)
+}
+
+// textWidth estimates the width of bold sans-serif text at a font size from
+// the advance widths of DejaVu Sans Bold (the widest of the usual system
+// fonts, and Debian's), so that a title fitted by it fits in narrower fonts
+// too. Glyphs outside ASCII count as wide.
+func textWidth(s string, size float64) float64 {
+	var w float64
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+			w += lowerWidths[r-'a']
+		case r >= 'A' && r <= 'Z':
+			w += upperWidths[r-'A']
+		case r >= '0' && r <= '9':
+			w += 0.696
+		case r == ' ' || r == '.' || r == ',' || r == ':' || r == ';' || r == '\'' || r == '|' || r == '!':
+			w += 0.38
+		case r == '(' || r == ')' || r == '-' || r == '/' || r == '[' || r == ']':
+			w += 0.46
+		case r < 128:
+			w += 0.84
+		default:
+			w += 1.05
+		}
+	}
+	return w * size
+}
+
+var (
+	lowerWidths = [26]float64{.675, .716, .593, .716, .678, .435, .716, .712, .343, .343, .665, .343, 1.042, .712, .687, .716, .716, .493, .595, .478, .712, .652, .924, .645, .652, .582}
+	upperWidths = [26]float64{.774, .762, .734, .830, .683, .683, .821, .837, .372, .372, .775, .637, .995, .837, .850, .733, .850, .770, .720, .682, .812, .774, 1.103, .771, .724, .725}
+)
 
 // HasResolution reports whether the attempts picture of res can be drawn at
 // resolution r: every strategy has a series at r, or one whose buckets add

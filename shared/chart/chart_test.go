@@ -249,3 +249,21 @@ func TestTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestTitlesFit draws charts of scenarios with long names of wide letters
+// and checks that the title's estimated width stays inside the chart.
+func TestTitlesFit(t *testing.T) {
+	for _, name := range []string{strings.Repeat("W", 200), strings.Repeat("漢", 100), strings.Repeat("il", 150)} {
+		for _, width := range []float64{400, 760} {
+			got := titleOf(&engine.Result{Scenario: name}, "calls reaching the dependency per 100 ms", width)
+			plain := strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(got)
+			size := 15.0
+			if width < 520 {
+				size = 16
+			}
+			if w := textWidth(plain, size); w > width-marginL-marginR {
+				t.Errorf("%.20s… at %v: title %.40q… is about %.0f wide in %.0f", name, width, got, w, width-marginL-marginR)
+			}
+		}
+	}
+}
