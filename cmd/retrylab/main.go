@@ -23,6 +23,7 @@ import (
 	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 const usage = `usage: retrylab <command> [arguments]
@@ -204,6 +205,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		printErrors(stderr, file, err)
 		return 1
 	}
+	opt.Descriptions = view.Descriptions(sc)
 	if err := chart.Render(stdout, res, opt); err != nil {
 		fmt.Fprintf(stderr, "retrylab chart: %v\n", err)
 		var oe *chart.OptionError

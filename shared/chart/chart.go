@@ -51,6 +51,24 @@ type Options struct {
 	Theme string
 	// Width and Height of the viewBox; 0 gives the picture's default.
 	Width, Height float64
+	// Descriptions of the strategies by name: legends and panel titles say
+	// what each strategy is ("A — immediate retry"), not just its name.
+	Descriptions map[string]string
+}
+
+// named is a strategy's name for a legend or a panel title, with its short
+// description when opt has one: the name up to 40 characters, the whole up
+// to max.
+func named(opt Options, name string, max int) string {
+	d := opt.Descriptions[name]
+	if d == "" {
+		return esc(name, 40)
+	}
+	n := len([]rune(name))
+	if n >= 40 || max-n-3 < 8 {
+		return esc(name, 40)
+	}
+	return esc(name, 40) + " — " + esc(d, max-n-3)
 }
 
 // An OptionError is a bad option, worded for the person who asked.

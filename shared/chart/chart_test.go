@@ -267,3 +267,15 @@ func TestTitlesFit(t *testing.T) {
 		}
 	}
 }
+
+func TestLegendsDescribeStrategies(t *testing.T) {
+	res := result(t, "e03b-synchronized-recovery")
+	var b strings.Builder
+	opt := Options{Theme: "light", Descriptions: map[string]string{"A": "immediate retry"}}
+	if err := Render(&b, res, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "A — immediate retry · peak") {
+		t.Errorf("the attempts legend does not describe A:\n%.2000s", b.String())
+	}
+}

@@ -91,7 +91,7 @@ func attempts(res *engine.Result, opt Options) (*canvas, error) {
 		t := float64(at) * r.Seconds()
 		peaks[i] = point{t + r.Seconds()/2, float64(best)}
 		top = max(top, float64(best))
-		entries = append(entries, fmt.Sprintf("%s · peak %d / %s at %s s", esc(strats[i].Name, 40), best, rn, label(t)))
+		entries = append(entries, fmt.Sprintf("%s · peak %d / %s at %s s", named(opt, strats[i].Name, 44), best, rn, label(t)))
 	}
 	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, lineMarker(s))
 	span := float64(n) * r.Seconds()
@@ -157,7 +157,7 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
 	for _, st := range strats {
-		entries = append(entries, esc(st.Name, 40))
+		entries = append(entries, named(opt, st.Name, 60))
 	}
 	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, lineMarker(s))
 	bucket := strats[0].Series.BucketMS / 1000
@@ -255,7 +255,7 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 	for i, st := range strats {
 		d := data[i]
 		p := &plot{x0: marginL, y0: y + 16, x1: c.w - marginR, y1: y + 16 + panelH, lo: 0, hi: max(float64(nb)*bucket, 1e-3), top: top}
-		s.text(marginL, y+10, "", "", esc(st.Name, 60))
+		s.text(marginL, y+10, "", "", named(opt, st.Name, 80))
 		c.phases(p, res.Phases)
 		var xf func(float64) string
 		if i == len(strats)-1 {
@@ -550,7 +550,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
 	for _, st := range strats {
-		entries = append(entries, esc(st.Name, 40))
+		entries = append(entries, named(opt, st.Name, 60))
 	}
 	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, lineMarker(s))
 	vals := make([][]float64, len(strats))

@@ -142,6 +142,9 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 		v.Sweep = sweepTable(res)
 		v.Verdict = sweepVerdict(res, v.Focus[0])
 		v.Figures = sweepFigures(res, v.Focus)
+		for i := range v.Figures {
+			v.Figures[i].Options.Descriptions = Descriptions(sc)
+		}
 		return v
 	}
 	v.Legend = "▲ best and ▼ worst for each metric with a direction; equal values get the same mark, and no mark is given where the strategies' ranges over the seeds overlap."
@@ -164,10 +167,17 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	}
 	v.Resolution = Duration(r)
 	v.Figures = figures(res, v.Focus[0], r)
+	descs := Descriptions(sc)
 	for _, d := range v.Resolutions {
 		dr, _ := time.ParseDuration(d)
 		f := attemptsFigure(res, dr)
 		v.Figures[0].Variants = append(v.Figures[0].Variants, Variant{Label: d, Query: f.Query, Alt: f.Alt, Options: f.Options, Current: d == v.Resolution})
+	}
+	for i := range v.Figures {
+		v.Figures[i].Options.Descriptions = descs
+		for j := range v.Figures[i].Variants {
+			v.Figures[i].Variants[j].Options.Descriptions = descs
+		}
 	}
 	return v
 }
@@ -402,4 +412,19 @@ func relDiff(a, b float64) float64 {
 		return 0
 	}
 	return math.Abs(a-b) / top
+}
+
+// Descriptions are the strategies' descriptions by name, for the charts'
+// legends (nil when no strategy has one).
+func Descriptions(sc *engine.Scenario) map[string]string {
+	var out map[string]string
+	for _, st := range sc.Strategies {
+		if st.Description != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[st.Name] = st.Description
+		}
+	}
+	return out
 }
