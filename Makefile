@@ -31,7 +31,7 @@ templ:
 # run builds everything and serves the app on $(ADDR) with SQLite at $(DB)
 # (created on first run).
 run: build
-	@echo "==> serving the playground on http://localhost$(ADDR) with SQLite at $(DB) (Ctrl+C stops)"
+	@echo "==> serving the playground on http://$(if $(filter :%,$(ADDR)),localhost)$(ADDR) with SQLite at $(DB) (Ctrl+C stops)"
 	./bin/retrylab serve --addr $(ADDR) --db $(DB)
 
 test: deps fmt-check templ-check vet wasm test-native test-wasm worker-test

@@ -217,7 +217,7 @@ func TestShareOpensTheSameScenarioElsewhere(t *testing.T) {
 	// The shared page, rendered by the server.
 	do(t, ctx, chromedp.Navigate(url))
 	title := text(ctx, t, `document.querySelector("[data-testid=title]").textContent`)
-	if title != "Circuit breaker timeline" {
+	if title != "Circuit breaker timeline (edited)" {
 		t.Errorf("shared page title %q", title)
 	}
 	// Open in playground, in a fresh tab: same scenario, same numbers.

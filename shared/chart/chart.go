@@ -279,16 +279,24 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 func (c *canvas) legend(x, y, width float64, entries []string, marker func(i int, x, y float64)) float64 {
 	s := &c.body
 	cx, cy := x, y
+	// A character of the 12 px text, generously; the narrow style's 14 px
+	// text is measured from its glyphs' widths.
+	width1 := func(e string) float64 { return 6.6 * float64(len([]rune(e))) }
+	row := 16.0
+	if c.w < 520 {
+		width1 = func(e string) float64 { return textWidth(e, 14) }
+		row = 18
+	}
 	for i, e := range entries {
-		w := 26 + 6.6*float64(len([]rune(e)))
+		w := 26 + width1(e)
 		if cx > x && cx+w > x+width {
-			cx, cy = x, cy+16
+			cx, cy = x, cy+row
 		}
 		marker(i, cx, cy-4)
 		s.text(cx+22, cy, "", "", e)
 		cx += w + 14
 	}
-	return cy - y + 16
+	return cy - y + row
 }
 
 func lineMarker(s *svg) func(i int, x, y float64) {

@@ -95,7 +95,7 @@ func attempts(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, lineMarker(s))
 	span := float64(n) * r.Seconds()
-	p := &plot{x0: marginL, y0: 50 + lh, x1: c.w - marginR, y1: c.h - 46, lo: 0, hi: max(span, 1e-3), top: niceMax(top, 4)}
+	p := &plot{x0: marginL, y0: 50 + lh, x1: c.w - marginR, y1: c.h - 46, lo: 0, hi: max(span, 1e-3), top: niceMax(max(top, 4), 4)} // counts: whole ticks
 	c.phases(p, res.Phases)
 	c.axes(p, timeAxis(res), "calls per "+rn, seconds)
 	for i, d := range data {
@@ -172,7 +172,7 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 				hi = max(hi, v)
 			}
 		}
-		p := &plot{x0: marginL, y0: top + float64(k)*(ph+gap), x1: c.w - marginR, lo: 0, hi: max(float64(n)*bucket, 1e-3), top: niceMax(float64(hi), 3)}
+		p := &plot{x0: marginL, y0: top + float64(k)*(ph+gap), x1: c.w - marginR, lo: 0, hi: max(float64(n)*bucket, 1e-3), top: niceMax(max(float64(hi), 3), 3)}
 		p.y1 = p.y0 + ph
 		c.phases(p, res.Phases)
 		xl := ""
@@ -223,11 +223,10 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 			s.raw(`<rect class="kb `, []string{"c2", "c1", "", "", "c0", "c5"}[i], `" x="`, num(x+3), `" y="`, num(y-5), `" width="12" height="10"/>`, "\n")
 		}
 	})
-	// At most about 120 buckets: finer bars would be thinner than a pixel.
-	bucket := strats[0].Series.BucketMS / 1000
+	bucketMS := strats[0].Series.BucketMS
 	n := len(strats[0].Series.Successes)
-	k := max(1, (n+119)/120)
-	bucket *= float64(k)
+	k := outcomeBins(bucketMS, n, opt.Resolution)
+	bucket := bucketMS * float64(k) / 1000
 	nb := (n + k - 1) / k
 	type binned struct{ ok, fail, retries, refused, breaker []float64 }
 	data := make([]binned, len(strats))
@@ -250,7 +249,7 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 		}
 		data[i] = d
 	}
-	top := niceMax(hi, 3)
+	top := niceMax(max(hi, 3), 3) // counts: whole ticks
 	y := 50 + lh
 	for i, st := range strats {
 		d := data[i]
@@ -261,7 +260,7 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 		if i == len(strats)-1 {
 			xf = seconds
 		}
-		c.axes(p, "", "per "+label(bucket)+" s", xf)
+		c.axes(p, "", "per "+resolutionName(time.Duration(bucket*1e9)), xf)
 		stack := make([]float64, nb)
 		for b := range nb {
 			stack[b] = d.ok[b] + d.fail[b]
@@ -411,7 +410,7 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	for _, v := range vals {
 		least = min(least, v[0], v[1])
 	}
-	zoom := least > 0 && least > 0.6*top
+	zoom := len(strats) > 1 && least > 0 && least < top && least > 0.6*top
 	format := FormatMetric
 	if zoom {
 		_, step := ticks(least, top, 4)
@@ -643,4 +642,27 @@ func fineLabel(metric string, v, step float64) string {
 		return out + "%"
 	}
 	return out
+}
+
+// outcomeBins is how many of a series' buckets (bucketMS wide, n of them)
+// one bar of the outcomes picture adds up: the asked resolution when it is a
+// multiple of the bucket and gives at most 300 bars, otherwise the smallest
+// 1-2-5 width (100 ms, 200 ms, 500 ms, 1 s, …) that is a multiple of the
+// bucket and gives at most 120 bars, so that bars stay wider than a pixel and
+// the axis reads in round units.
+func outcomeBins(bucketMS float64, n int, asked time.Duration) int {
+	if k := float64(asked) / 1e6 / bucketMS; k >= 1 && k == math.Trunc(k) && float64(n)/k <= 300 {
+		return int(k)
+	}
+	for w := 1.0; ; w *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			k := w * m / bucketMS
+			if k >= 1 && k == math.Trunc(k) && float64(n)/k <= 120 {
+				return int(k)
+			}
+		}
+		if w > 1e12 {
+			return max(1, (n+119)/120)
+		}
+	}
 }

@@ -37,8 +37,8 @@ var MetricGroups = []string{GroupOutcome, GroupLoad, GroupLatency, GroupRecovery
 // checks it): the tables, verdicts and charts take their labels from here.
 var MetricInfos = []MetricInfo{
 	{"operations", "Operations", "", "Logical requests the clients wanted done.", GroupOutcome, 0, false},
-	{"succeeded", "Succeeded", "", "Operations that ended in success, after any retries.", GroupOutcome, 1, false},
-	{"failed", "Failed", "", "Operations that ended without success.", GroupOutcome, -1, false},
+	{"succeeded", "Succeeded", "", "Operations that ended in success, after any retries (compare strategies by the success rate).", GroupOutcome, 0, false},
+	{"failed", "Failed", "", "Operations that ended without success (compare strategies by the success rate).", GroupOutcome, 0, false},
 	{"success_rate", "Success rate", "%", "Share of all operations that succeeded.", GroupOutcome, 1, false},
 	{"affected_operations", "Operations in the affected window", "", "Operations that started during the fault (the scenario's affected window).", GroupOutcome, 0, false},
 	{"affected_success_rate", "Success rate in the affected window", "%", "Share of the operations started during the fault that succeeded.", GroupOutcome, 1, false},

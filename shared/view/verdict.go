@@ -87,7 +87,7 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 	}
 	if len(strats) == 1 {
 		m, _ := MetricOf(focus[0])
-		return fmt.Sprintf("One strategy, %s: %s %s.", strats[0].Name, lower(m.Label), format(m, mean(strats[0], m.Key), true))
+		return fmt.Sprintf("%s, the only strategy: %s %s; add another to compare.", strats[0].Name, lower(m.Label), format(m, mean(strats[0], m.Key), true))
 	}
 	var before []string
 	for _, key := range focus {
@@ -168,12 +168,14 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject 
 		return ". Every operation succeeds, whatever the strategy."
 	case key == "success_rate" && allEqual(strats, key):
 		return fmt.Sprintf(". Every strategy succeeds on %s of operations.", vw)
-	case key == "success_rate" && tied(strats, key, w, bottom):
-		return fmt.Sprintf(", while succeeding as often: %s against %s.", vw, vb)
-	case key == "success_rate" && tied(strats, key, w, top):
+	case key == "success_rate" && !tied(strats, key, w, top):
+		// The price is against the strategy that succeeds most often, not
+		// only against the worst on the focus metric.
+		return fmt.Sprintf(". The price: %s succeeds less often, %s against %s's %s.", subject, vw, strats[top].Name, format(g, mean(strats[top], key), true))
+	case key == "success_rate" && !tied(strats, key, w, bottom):
 		return fmt.Sprintf(", and %s succeeds more often: %s against %s.", subject, vw, vb)
 	case key == "success_rate":
-		return fmt.Sprintf(". The price: %s succeeds less often, %s against %s's %s.", subject, vw, strats[top].Name, format(g, mean(strats[top], key), true))
+		return fmt.Sprintf(", while succeeding as often as any: %s against %s's %s.", vw, strats[bottom].Name, vb)
 	case tied(strats, key, w, top):
 		return fmt.Sprintf(", with as few or fewer calls reaching the dependency: %s against %s.", vw, vb)
 	}

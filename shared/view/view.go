@@ -167,6 +167,10 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	}
 	v.Resolution = Duration(r)
 	v.Figures = figures(res, v.Focus[0], r)
+	if len(strats) < 2 {
+		// One strategy has nothing to compare.
+		v.Figures = slices.DeleteFunc(v.Figures, func(f Figure) bool { return f.Name == "compare" })
+	}
 	descs := Descriptions(sc)
 	for _, d := range v.Resolutions {
 		dr, _ := time.ParseDuration(d)

@@ -124,7 +124,12 @@ func TestVerdict(t *testing.T) {
 		{"a winner and its price in success", []string{"peak_per_100ms"}, []engine.StrategyResult{
 			strat("A", map[string][3]float64{"peak_per_100ms": {244, 230, 250}, "success_rate": {0.984, 0.98, 0.99}}),
 			strat("C", map[string][3]float64{"peak_per_100ms": {89, 80, 95}, "success_rate": {0.998, 0.99, 1}}),
-		}, 10, []string{"C has the lowest peak calls in 100 ms: 89 calls against A's 244 calls", "while succeeding as often: 99.8% against 98.4%", "Means over 10 seeds"}},
+		}, 10, []string{"C has the lowest peak calls in 100 ms: 89 calls against A's 244 calls", "while succeeding as often as any: 99.8% against A's 98.4%", "Means over 10 seeds"}},
+		{"the price is against the strategy that succeeds most, not only the worst on the focus", []string{"peak_per_100ms"}, []engine.StrategyResult{
+			strat("A", map[string][3]float64{"peak_per_100ms": {244, 230, 250}, "success_rate": {0.984, 0.977, 0.991}}),
+			strat("C", map[string][3]float64{"peak_per_100ms": {89, 80, 95}, "success_rate": {0.998, 0.993, 1}}),
+			strat("D", map[string][3]float64{"peak_per_100ms": {62, 56, 74}, "success_rate": {0.983, 0.977, 0.989}}),
+		}, 10, []string{"D has the lowest peak calls in 100 ms: 62 calls", "The price: it succeeds less often, 98.3% against C's 99.8%"}},
 		{"no winner inside overlapping ranges", []string{"peak_per_100ms"}, []engine.StrategyResult{
 			strat("A", map[string][3]float64{"peak_per_100ms": {100, 80, 120}}),
 			strat("C", map[string][3]float64{"peak_per_100ms": {95, 85, 110}}),

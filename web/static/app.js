@@ -62,9 +62,10 @@ let presets = [];
 const engine = new Engine();
 
 // Edits re-run the scenario at once when its estimated cost (the engine's
-// Estimate, in events) is at most this; costlier ones wait for Run. The
-// rule depends on the scenario only, never on how fast the last run was.
-const AUTO_RUN_EVENTS = 5e6;
+// Estimate, in events: a generous upper bound, often ten times the events a
+// run takes) is at most this; costlier ones wait for Run. The rule depends on
+// the scenario only, never on how fast the last run was.
+const AUTO_RUN_EVENTS = 20e6;
 // Charts are drawn for the width they are shown at: narrow screens get
 // charts laid out for 400 px, with text that stays readable.
 const chartWidth = () => (window.innerWidth < 600 ? 400 : 0);
@@ -99,7 +100,7 @@ function load(doc, msg, builtin) {
   const note = msg;
   scenario = doc;
   writeJSON();
-  loadedFrom = builtin ? { slug: builtin.slug, json: $("json").value } : null;
+  loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
   $("pg-title").textContent = builtin ? builtin.title : doc.name || "Your scenario";
   $("pg-summary").textContent = builtin ? builtin.summary : doc.description || "";
   renderForm();
@@ -108,12 +109,22 @@ function load(doc, msg, builtin) {
 }
 let pendingNote = "";
 
-// edited marks the scenario as the user's own: the picker says so, and the
-// address bar carries the scenario so that a reload or a copied address
-// keeps the edits.
+// edited marks the scenario as the user's own: the picker says so, an
+// edited built-in is renamed so that its shared page does not pass for the
+// published experiment, and the address bar carries the scenario so that a
+// reload or a copied address keeps the edits.
 let addressTimer = null;
-function edited() {
-  if ($("builtin").value !== "") $("builtin").value = "";
+function edited(rename = true) {
+  if ($("builtin").value !== "") {
+    $("builtin").value = "";
+    // Not while the JSON is being typed in: rewriting it would move the caret.
+    if (rename && scenario && typeof scenario === "object" && loadedFrom) {
+      scenario.name = (scenario.name || loadedFrom.title) + " (edited)";
+      writeJSON();
+      $("pg-title").textContent = scenario.name;
+      $("pg-summary").textContent = "Your edit of a published experiment: share it to get its own link.";
+    }
+  }
   clearTimeout(addressTimer);
   addressTimer = setTimeout(async () => {
     history.replaceState(null, "", "/#z=" + (await toFragment($("json").value)));
@@ -200,7 +211,6 @@ function renderForm() {
       input(at + "kind", "Kind", "phases"), input(at + "from", "From", "text"), input(at + "to", "To", "text"),
       input(at + "label", "Label", "text"), ...own.map(([p, l, t]) => input(at + p, l, t)),
       el("div", { class: "row" },
-        button("phase-up", "Earlier in the list", { "data-index": i }, `Move phase ${i + 1} up`),
         button("phase-remove", "Remove", { "data-index": i }, `Remove phase ${i + 1}`)));
   });
   form.append(group("Dependency", ...fields.dependency.map(([p, l, t]) => input("dependency." + p, l, t)),
@@ -274,9 +284,6 @@ $("form").addEventListener("click", (e) => {
       phases.push({ kind: "outage", from: last ? last.to : "5s", to: addSeconds(last ? last.to : "5s", 5), status: 503 });
       break;
     }
-    case "phase-up":
-      if (i > 0) phases.splice(i - 1, 0, ...phases.splice(i, 1));
-      break;
     case "phase-remove":
       phases.splice(i, 1);
       break;
@@ -298,7 +305,7 @@ function addSeconds(d, s) {
 }
 
 $("json").addEventListener("input", () => {
-  edited();
+  edited(false);
   try {
     scenario = JSON.parse($("json").value);
   } catch (err) {
