@@ -59,14 +59,18 @@ vet:
 
 # deps installs what the tests need on a fresh machine (as root, with
 # apt-get): Node.js for the wasm tests, Debian's Chromium for the browser tests,
-# npm and curl for the Worker test.
+# npm and curl for the Worker test, Java for the Nu HTML Checker; and, with
+# npm ci, the page checkers pinned by web/checks/package-lock.json (axe-core,
+# vnu-jar).
 deps:
 	@missing=""; command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+	@[ web/checks/node_modules/.package-lock.json -nt web/checks/package-lock.json ] || { echo "==> installing the page checkers (web/checks: axe-core, vnu-jar)"; cd web/checks && npm ci --no-audit --no-fund --loglevel=error; }
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./shared/engine/ ./server/png/

@@ -232,7 +232,7 @@ func TestShareOpensTheSameScenarioElsewhere(t *testing.T) {
 
 func TestGalleryOpensABuiltin(t *testing.T) {
 	ctx, base := setup(t)
-	do(t, ctx, chromedp.Navigate(base+"/scenarios"), chromedp.Click(`[data-testid=gallery-item] h3 a`),
+	do(t, ctx, chromedp.Navigate(base+"/scenarios"), chromedp.Click(`[data-testid=gallery-item] h2 a`),
 		chromedp.WaitVisible(`[data-testid=title]`))
 	title := text(ctx, t, `document.querySelector("[data-testid=title]").textContent`)
 	if !strings.HasPrefix(title, "E03-B") {

@@ -214,7 +214,7 @@ function renderForm() {
         button("phase-remove", "Remove", { "data-index": i }, `Remove phase ${i + 1}`)));
   });
   form.append(group("Dependency", ...fields.dependency.map(([p, l, t]) => input("dependency." + p, l, t)),
-    el("h3", { class: "form-sub", text: "Timeline" }), ...phases, button("phase-add", "Add a phase")));
+    el("h2", { class: "form-sub", text: "Timeline" }), ...phases, button("phase-add", "Add a phase")));
   (scenario.strategies || []).forEach((st, i) => {
     const at = `strategies.${i}.`;
     const layers = (st.layers || []).map((_, j) =>

@@ -1,0 +1,121 @@
+package web_test
+
+// Every page through the real checkers: axe-core in Chromium (no serious or
+// critical accessibility violation) and the Nu HTML Checker (no error).
+// make deps installs both from web/checks/package-lock.json (npm ci); vnu
+// runs with Java.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+const checks = "checks/node_modules"
+
+func checker(t *testing.T, file string) string {
+	t.Helper()
+	p := filepath.Join(checks, file)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is not installed: make deps (npm ci in web/checks)", p)
+	}
+	return p
+}
+
+// pages are the pages the checks visit: every kind the server renders.
+func pages(t *testing.T, ctx context.Context, base string) []string {
+	id := text(ctx, t, `(async () => {
+		const sc = {version: 1, name: "A shared <custom> scenario", workload: {clients: 2, rate: 10, duration: "2s"},
+			dependency: {workers: 2, service_time: {kind: "constant", mean: "5ms"}, phases: [{kind: "outage", from: "500ms", to: "1s"}]},
+			strategies: [{name: "a", description: "no retry", max_attempts: 1}, {name: "b", max_attempts: 3, attempt_timeout: "100ms"}]};
+		const r = await fetch("/api/scenarios", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(sc)});
+		return (await r.json()).id;
+	})()`)
+	return []string{"/", "/scenarios", "/s/e03b-synchronized-recovery", "/s/token-bucket-sweep", "/s/breaker-timeline",
+		"/s/" + id, "/s/" + id + "?res=1s", "/embed/" + id, "/embed/e03b-synchronized-recovery?picture=compare&metric=success_rate", "/s/AAAAAAAAAAA"}
+}
+
+func TestPagesPassAxe(t *testing.T) {
+	axe, err := os.ReadFile(checker(t, "axe-core/axe.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	urls := pages(t, ctx, base)
+	for _, u := range urls {
+		t.Run(u, func(t *testing.T) {
+			do(t, ctx, chromedp.Navigate(base+u))
+			if u == "/" {
+				do(t, ctx, ran(1)) // the playground, with its results drawn
+			}
+			out := text(ctx, t, string(axe)+`;(async () => {
+				const r = await axe.run(document, {resultTypes: ["violations"]});
+				return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+					.map(v => v.id + " (" + v.impact + "): " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
+			})()`)
+			var violations []string
+			if err := json.Unmarshal([]byte(out), &violations); err != nil {
+				t.Fatalf("axe: %v: %s", err, out)
+			}
+			for _, v := range violations {
+				t.Error(v)
+			}
+		})
+	}
+}
+
+func TestPagesPassTheNuHTMLChecker(t *testing.T) {
+	vnu := checker(t, "vnu-jar/build/dist/vnu.jar")
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH (make deps installs it)")
+	}
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	dir := t.TempDir()
+	var files []string
+	save := func(name, body string) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	for i, u := range pages(t, ctx, base) {
+		resp, err := http.Get(base + u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		save(fmt.Sprintf("page%02d.html", i), string(b))
+	}
+	// The playground as the browser has built it, results and form included.
+	save("playground-built.html", "<!DOCTYPE html>\n"+text(ctx, t, `document.documentElement.outerHTML`))
+	cmd := exec.Command(java, append([]string{"-jar", vnu, "--errors-only", "--format", "json"}, files...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr // vnu writes its report to standard error
+	_ = cmd.Run()
+	var report struct {
+		Messages []struct {
+			Type, URL, Message, Extract string
+			LastLine                    int
+		}
+	}
+	if err := json.Unmarshal([]byte(stderr.String()), &report); err != nil {
+		t.Fatalf("vnu: %v\n%s", err, stderr.String())
+	}
+	for _, m := range report.Messages {
+		t.Errorf("%s line %d: %s: %s (%q)", filepath.Base(m.URL), m.LastLine, m.Type, m.Message, m.Extract)
+	}
+}
