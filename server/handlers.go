@@ -183,7 +183,9 @@ func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors,
 	sc, err := scenarios.Parse(body)
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
-			return "", es, nil
+			// Validate lists at most MaxErrors problems; decoding lists one
+			// per bad field, so a long document could list thousands.
+			return "", es.Limit(engine.MaxErrors), nil
 		}
 		return "", nil, err
 	}
