@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -131,11 +132,33 @@ func (s *Server) baseURL(c echo.Context) string {
 	return scheme + "://" + r.Host
 }
 
-// cacheKey names an answer in the page cache: the origin its links use and
-// the request URI.
+// cacheKey names an answer in the page cache: the origin its links use, the
+// route with its ID, and the query parameters the route reads, first value
+// each, in order. Parameters a route does not read are not part of it, so
+// that /result?v=1, ?v=2, … are one entry, not one each.
 func (s *Server) cacheKey(c echo.Context) string {
-	return s.baseURL(c) + c.Request().URL.RequestURI()
+	path := strings.Replace(c.Path(), ":id", c.Param("id"), 1)
+	q := url.Values{}
+	for _, k := range routeParams[c.Path()] {
+		if v := c.QueryParam(k); v != "" {
+			q.Set(k, v)
+		}
+	}
+	if len(q) == 0 {
+		return s.baseURL(c) + path
+	}
+	return s.baseURL(c) + path + "?" + q.Encode()
 }
+
+// routeParams are the query parameters each cached route reads.
+var routeParams = map[string][]string{
+	"/s/:id":           {"res"},
+	"/s/:id/chart.svg": chartParams,
+	"/embed/:id":       chartParams,
+}
+
+// chartParams are the query parameters of a chart, and of an embed showing one.
+var chartParams = []string{"picture", "res", "metric", "theme", "success", "width", "height"}
 
 // errTooLarge refuses a scenario over maxBody bytes.
 var errTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
@@ -339,13 +362,21 @@ func (s *Server) cacheable(c echo.Context, builtin bool) bool {
 // begin starts an answer about a scenario: from the page cache if it can,
 // else it looks the scenario up and sets the caching headers. done reports
 // that the answer is given (from the cache, or 304 Not Modified).
-func (s *Server) begin(c echo.Context, id string) (sc *engine.Scenario, canon []byte, b *scenarios.Builtin, done bool, err error) {
+//
+// check, when given, checks the request against the scenario before
+// anything else is answered about it.
+func (s *Server) begin(c echo.Context, id string, check ...func(*engine.Scenario) error) (sc *engine.Scenario, canon []byte, b *scenarios.Builtin, done bool, err error) {
 	if handled, err := s.fromCache(c); handled {
 		return nil, nil, nil, true, err
 	}
 	sc, canon, b, err = s.lookup(c.Request().Context(), id)
 	if err != nil {
 		return nil, nil, nil, false, err
+	}
+	for _, f := range check {
+		if err := f(sc); err != nil {
+			return nil, nil, nil, false, err
+		}
 	}
 	if s.cacheable(c, b != nil) {
 		return nil, nil, nil, true, c.NoContent(http.StatusNotModified)
@@ -378,7 +409,9 @@ func (s *Server) handleResult(c echo.Context) error {
 	})
 }
 
-// chartOptions reads a chart's query parameters.
+// chartOptions reads a chart's query parameters and checks every one that
+// can be checked without the scenario: a bad one is a 400 naming the
+// parameter, its value and what is allowed.
 func chartOptions(c echo.Context) (chart.Options, error) {
 	opt := chart.Options{
 		Picture:     c.QueryParam("picture"),
@@ -386,10 +419,25 @@ func chartOptions(c echo.Context) (chart.Options, error) {
 		Theme:       c.QueryParam("theme"),
 		SuccessOnly: c.QueryParam("success") == "1",
 	}
+	bad := func(format string, args ...any) (chart.Options, error) {
+		return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(format, args...))
+	}
+	if opt.Picture != "" && !slices.Contains(chart.Pictures, opt.Picture) {
+		return bad("picture %q is not one of %s", opt.Picture, strings.Join(chart.Pictures, ", "))
+	}
+	if opt.Theme != "" && !slices.Contains(themes, opt.Theme) {
+		return bad("theme %q is not one of %s", opt.Theme, strings.Join(themes, ", "))
+	}
+	if opt.Metric != "" && !slices.Contains(engine.MetricNames(), opt.Metric) {
+		return bad("metric %q is not one of %s", opt.Metric, strings.Join(engine.MetricNames(), ", "))
+	}
+	if v := c.QueryParam("success"); v != "" && v != "1" && v != "0" {
+		return bad("success %q is not 1 (successful operations only) or 0", v)
+	}
 	if r := c.QueryParam("res"); r != "" {
 		d, err := time.ParseDuration(r)
 		if err != nil || d <= 0 {
-			return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("res %q is not a duration such as 10ms, 100ms or 1s", r))
+			return bad("res %q is not a duration such as 10ms, 100ms or 1s", r)
 		}
 		opt.Resolution = d
 	}
@@ -400,12 +448,29 @@ func chartOptions(c echo.Context) (chart.Options, error) {
 		if w := c.QueryParam(dim.name); w != "" {
 			n, err := strconv.Atoi(w)
 			if err != nil || n < 200 || n > 2000 {
-				return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("%s %q is not a number of pixels in 200..2000", dim.name, w))
+				return bad("%s %q is not a number of pixels in 200..2000", dim.name, w)
 			}
 			*dim.to = float64(n)
 		}
 	}
 	return opt, nil
+}
+
+// themes are the chart themes a query may name.
+var themes = []string{"auto", "light", "dark"}
+
+// chartFits checks the chart options against the scenario, before it runs:
+// a sweep draws only the sweep picture, and only a sweep draws it.
+func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
+	return func(sc *engine.Scenario) error {
+		switch {
+		case sc.Sweep != nil && opt.Picture != "" && opt.Picture != chart.Sweep:
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario is a sweep, whose only picture is %q", opt.Picture, chart.Sweep))
+		case sc.Sweep == nil && opt.Picture == chart.Sweep:
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(chart.Pictures[:len(chart.Pictures)-1], ", ")))
+		}
+		return nil
+	}
 }
 
 func (s *Server) handleChart(c echo.Context) error {
@@ -414,7 +479,7 @@ func (s *Server) handleChart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, _, b, done, err := s.begin(c, id)
+	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
 	if done || err != nil {
 		return err
 	}
@@ -520,18 +585,26 @@ func (s *Server) handleEmbed(c echo.Context) error {
 	h.Del("X-Frame-Options")
 	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors *; base-uri 'none'")
 	// The embed shows the chart its query names (picture, res, metric,
-	// theme), as the page's snippets ask for it.
-	if _, err := chartOptions(c); err != nil {
+	// theme), as the page's snippets ask for it; a query the chart would
+	// refuse is refused here, not shown as a broken image.
+	opt, err := chartOptions(c)
+	if err != nil {
 		return err
 	}
-	sc, _, b, done, err := s.begin(c, id)
+	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
 	if done || err != nil {
 		return err
 	}
 	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
 		v := s.view(c, id, sc, b, nil)
-		if q := c.QueryString(); q != "" {
-			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q, Alt: "A RetryLab chart of " + v.Title}}
+		q := url.Values{} // the parameters the chart reads, checked above
+		for _, k := range chartParams {
+			if x := c.QueryParam(k); x != "" {
+				q.Set(k, x)
+			}
+		}
+		if len(q) > 0 {
+			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
 		}
 		return renderBytes(c, embedPage(s.assets, v))
 	})

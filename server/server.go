@@ -289,11 +289,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "2")
 	}
+	// An error is never immutable, whatever the handler had set for the
+	// answer it meant to give, and has no ETag to revalidate.
+	h := c.Response().Header()
+	h.Del("ETag")
 	switch {
 	case status == http.StatusNotFound: // an ID may be shared a moment later
-		c.Response().Header().Set("Cache-Control", "public, max-age=60")
-	case status >= 500:
-		c.Response().Header().Set("Cache-Control", "no-store")
+		h.Set("Cache-Control", "public, max-age=60")
+	case status >= 400:
+		h.Set("Cache-Control", "no-store")
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
