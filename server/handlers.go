@@ -212,8 +212,8 @@ func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors,
 		}
 		return "", nil, err
 	}
-	if est := engine.Estimate(sc); est > s.cfg.MaxEvents {
-		return "", nil, tooCostly(&engine.CostError{Estimate: est, Limit: s.cfg.MaxEvents})
+	if err := checkCost(s.cfg, sc); err != nil {
+		return "", nil, err
 	}
 	canon := sc.Canonical()
 	id := shareID(canon)
@@ -341,6 +341,10 @@ type stored struct {
 	sc        *engine.Scenario
 	canonical []byte
 }
+
+// bytes is what a stored scenario is counted for: its canonical JSON, and
+// about three times as much parsed.
+func (s stored) bytes() int64 { return 512 + 4*int64(len(s.canonical)) }
 
 // cacheable sets caching headers for an answer about a scenario and reports
 // whether the client's copy is current (then the caller answers 304). Shared

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -146,5 +147,118 @@ func TestCacheKeyIsCanonical(t *testing.T) {
 	do(t, s, "GET", "/s/"+id+"/chart.svg?picture=queue&theme=dark&theme=light", "")
 	if n := s.pages.len(); n != 4 {
 		t.Errorf("%d cached answers, want 4", n)
+	}
+}
+
+// strategies returns n one-attempt strategies as JSON list items.
+func strategies(n int) string {
+	var s []string
+	for i := range n {
+		s = append(s, fmt.Sprintf(`{"name": "s%d", "max_attempts": 1}`, i))
+	}
+	return strings.Join(s, ", ")
+}
+
+// TestCostIsCheckedBeforeTheWork: the campaign's costly scenarios are
+// refused when shared, before anything runs: a result of millions of
+// numbers (12.8 MB, estimated at 5,185 events), and a million clients ×
+// 1,000 runs × 20 strategies (estimated at 60,001 events, it ran into the
+// 10 s timeout).
+func TestCostIsCheckedBeforeTheWork(t *testing.T) {
+	s, store := testServer(t)
+	for _, tc := range []struct{ desc, body, contains string }{
+		{"wide result", `{"version": 1, "workload": {"clients": 1, "rate": 0.02, "duration": "24h"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
+			"strategies": [` + strategies(20) + `],
+			"report": {"series_bucket": "1ms", "peak_resolutions": ["1ms", "2ms", "3ms", "4ms", "5ms"]}}`,
+			"the scenario's result would hold about 60.8 MB of numbers"},
+		{"set-up", `{"version": 1, "runs": 1000, "workload": {"clients": 1000000, "arrival": "burst", "operations": 1},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
+			"strategies": [` + strategies(20) + `]}`,
+			"estimated at 1.3 billion events"},
+	} {
+		r := do(t, s, "POST", "/api/scenarios", tc.body, "Content-Type", "application/json")
+		if r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, tc.contains) {
+			t.Errorf("%s: %d %.300s; want 422 containing %q", tc.desc, r.code, r.body, tc.contains)
+		}
+	}
+	if len(store.m) != 0 {
+		t.Errorf("%d rows stored", len(store.m))
+	}
+}
+
+// TestCostlyRunsAreRemembered: a run that hit the run timeout answers 503
+// with the reason at once for a while, instead of running again for every
+// request (failed runs were not remembered, so each GET ran it again).
+func TestCostlyRunsAreRemembered(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.RunTimeout, c.MaxRuns, c.MaxWaiting = -1, 1, -1 }) // every run times out
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.runs.now = func() time.Time { return now }
+	const u = "/api/scenarios/layered-retries/result"
+	r := do(t, s, "GET", u, "")
+	if r.code != http.StatusServiceUnavailable || !strings.Contains(r.body, "took longer than the server allows") || r.header.Get("Retry-After") != "600" {
+		t.Fatalf("a run that times out: %d, Retry-After %q, %.200s", r.code, r.header.Get("Retry-After"), r.body)
+	}
+	s.runs.slots <- struct{}{} // every slot busy: a request that ran would be shed
+	now = now.Add(4 * time.Minute)
+	for _, v := range []string{u, "/s/layered-retries/chart.svg", "/s/layered-retries/metrics.csv"} {
+		r = do(t, s, "GET", v, "")
+		if r.code != http.StatusServiceUnavailable || !strings.Contains(r.body, "took longer than the server allows") || r.header.Get("Retry-After") != "360" {
+			t.Errorf("%s 4 minutes later: %d, Retry-After %q, %.200s; want the remembered answer", v, r.code, r.header.Get("Retry-After"), r.body)
+		}
+	}
+	now = now.Add(7 * time.Minute)
+	if r = do(t, s, "GET", u, ""); !strings.Contains(r.body, "running as many scenarios as it can") {
+		t.Errorf("11 minutes later: %d %.200s; want it tried again (and shed, every slot being busy)", r.code, r.body)
+	}
+}
+
+// TestCachesAreBoundedByBytes: many different results and answers stay
+// within the configured bytes, and an answer larger than an entry may be
+// is served but not kept.
+func TestCachesAreBoundedByBytes(t *testing.T) {
+	const limit = 400 << 10
+	s, _ := testServer(t, func(c *Config) { c.CacheBytes, c.MaxResultBytes = limit, 300<<10 })
+	for i := range 20 {
+		body := strings.Replace(small, `"name": "small"`, fmt.Sprintf(`"name": "small %d"`, i), 1)
+		r := do(t, s, "POST", "/api/scenarios", body, "Content-Type", "application/json")
+		var got struct{ ID string }
+		if err := json.Unmarshal([]byte(r.body), &got); err != nil || r.code != http.StatusCreated {
+			t.Fatalf("POST: %d %s", r.code, r.body)
+		}
+		for _, u := range []string{"/api/scenarios/" + got.ID + "/result", "/s/" + got.ID, "/s/" + got.ID + "/chart.svg?res=10ms"} {
+			if r := do(t, s, "GET", u, ""); r.code != 200 {
+				t.Fatalf("%s: %d", u, r.code)
+			}
+		}
+	}
+	t.Logf("results: %d in %d bytes; answers: %d in %d bytes", s.runs.cache.len(), s.runs.cache.sizeBytes(), s.pages.len(), s.pages.sizeBytes())
+	if n := s.runs.cache.sizeBytes(); n > limit || s.runs.cache.len() == 20 {
+		t.Errorf("results: %d kept in %d bytes; want at most %d bytes", s.runs.cache.len(), n, limit)
+	}
+	if n := s.pages.sizeBytes(); n > limit || s.pages.len() == 60 {
+		t.Errorf("answers: %d kept in %d bytes; want at most %d bytes", s.pages.len(), n, limit)
+	}
+}
+
+func TestLRU(t *testing.T) {
+	c := newLRU(3, 100, 60, func(v string) int64 { return int64(len(v)) })
+	if c.put("big", strings.Repeat("x", 58)) {
+		t.Errorf("kept an entry over 60 bytes (key included)")
+	}
+	for _, k := range []string{"a", "b", "c", "d"} {
+		c.put(k, strings.Repeat(k, 9)) // 10 bytes each
+	}
+	if _, ok := c.get("a"); ok || c.len() != 3 {
+		t.Errorf("count limit: %d entries, a kept %v", c.len(), ok)
+	}
+	c.get("b")                          // b, d, c from the most recent
+	c.put("e", strings.Repeat("e", 39)) // e, b, d: c goes (count)
+	c.put("f", strings.Repeat("f", 59)) // f, e, b: d goes (count), 110 bytes
+	if _, ok := c.get("b"); ok || c.sizeBytes() > 100 || c.len() != 2 {
+		t.Errorf("byte limit: %d entries in %d bytes, b kept %v", c.len(), c.sizeBytes(), ok)
+	}
+	if c.put("e", "ee"); c.sizeBytes() != 60+3 || c.len() != 2 {
+		t.Errorf("replacing e: %d bytes in %d entries, want 63 in 2", c.sizeBytes(), c.len())
 	}
 }

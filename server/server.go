@@ -56,8 +56,16 @@ type Config struct {
 	// request's own scheme and Host; X-Forwarded-Proto counts only with
 	// TrustProxy.
 	BaseURL string
-	// CacheSize is the number of results kept in memory.
-	CacheSize int
+	// MaxResultBytes bounds the size of one result, estimated before the
+	// run (engine.EstimateSize, 8 bytes a number) and counted after it;
+	// larger ones are refused with 422.
+	MaxResultBytes int64
+	// CacheSize is the number of results kept in memory, and CacheBytes
+	// their size in all. The final answers (pages, charts, JSON) are kept
+	// up to four times as many and as many bytes; parsed shared scenarios
+	// up to four times as many and a quarter of the bytes.
+	CacheSize  int
+	CacheBytes int64
 	// StaticManifest maps static files to their content-hashed paths when
 	// the platform serves them (Workers Static Assets, written by
 	// ExportStatic); the server then serves none itself.
@@ -97,6 +105,12 @@ func (c *Config) defaults() {
 	}
 	if c.CacheSize == 0 {
 		c.CacheSize = 256
+	}
+	if c.CacheBytes == 0 {
+		c.CacheBytes = 32 << 20
+	}
+	if c.MaxResultBytes == 0 {
+		c.MaxResultBytes = 8 << 20
 	}
 }
 
@@ -149,8 +163,8 @@ func New(cfg Config) (*Server, error) {
 		s.builtins[b.Slug] = builtin{b: b, sc: sc, canonical: sc.Canonical()}
 	}
 	s.runs = newRunner(cfg, s.metrics)
-	s.pages = newLRU[*cachedPage](4 * cfg.CacheSize)
-	s.stored = newLRU[stored](4 * cfg.CacheSize)
+	s.pages = newLRU(4*cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, (*cachedPage).bytes)
+	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, stored.bytes)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	if cfg.TrustProxy {
@@ -267,6 +281,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	status, msg := http.StatusInternalServerError, "something went wrong on our side; it has been logged"
 	var he *echo.HTTPError
+	if rl := (*retryLater)(nil); errors.As(err, &rl) {
+		c.Response().Header().Set("Retry-After", fmt.Sprint(max(1, int(rl.after.Seconds()))))
+	}
 	switch {
 	case errors.As(err, &he):
 		status = he.Code

@@ -466,7 +466,7 @@ func TestSharedRunOutlivesItsFirstClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc.Runs, sc.Seeds = 40, nil // long enough to hang up in the middle
-	r := newRunner(Config{MaxEvents: 1 << 40, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4}, newMetrics())
+	r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
 	first, hangUp := context.WithCancel(context.Background())
 	go r.result(first, "id", sc)
 	for started := false; !started; time.Sleep(time.Millisecond) {
