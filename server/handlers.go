@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -13,6 +14,7 @@ import (
 	"html"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -132,6 +134,17 @@ func (s *Server) baseURL(c echo.Context) string {
 	return scheme + "://" + r.Host
 }
 
+// sameHost reports whether the URL u (an Origin, an oEmbed url) names this
+// site: the host of baseURL.
+func (s *Server) sameHost(c echo.Context, u string) bool {
+	a, err := url.Parse(u)
+	if err != nil || a.Host == "" || (a.Scheme != "http" && a.Scheme != "https") {
+		return false
+	}
+	b, err := url.Parse(s.baseURL(c))
+	return err == nil && strings.EqualFold(a.Host, b.Host)
+}
+
 // cacheKey names an answer in the page cache: the origin its links use, the
 // route with its ID, and the query parameters the route reads, first value
 // each, in order. Parameters a route does not read are not part of it, so
@@ -224,6 +237,12 @@ func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors,
 }
 
 func (s *Server) handleCreate(c echo.Context) error {
+	// JSON only: a cross-site page can send text/plain or a form without
+	// asking, but not application/json.
+	ct := c.Request().Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is not %s; send the scenario as JSON", ct, echo.MIMEApplicationJSON))
+	}
 	body, err := readScenario(c.Request().Body)
 	if err != nil {
 		return err
@@ -245,6 +264,13 @@ func (s *Server) handleCreate(c echo.Context) error {
 }
 
 func (s *Server) handleShareForm(c echo.Context) error {
+	// The form is this site's: another site's page may not share
+	// scenarios through its visitors. The host decides (a proxy may end
+	// TLS in front of a server that was not told its public scheme).
+	h := c.Request().Header
+	if o := h.Get("Origin"); (o != "" && !s.sameHost(c, o)) || (o == "" && h.Get("Sec-Fetch-Site") == "cross-site") {
+		return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("this form is sent from %q; it can only be sent from this site's own pages (%s)", cmp.Or(o, "another site"), s.baseURL(c)))
+	}
 	body, err := readForm(c)
 	if err != nil {
 		return err

@@ -262,3 +262,39 @@ func TestLRU(t *testing.T) {
 		t.Errorf("replacing e: %d bytes in %d entries, want 63 in 2", c.sizeBytes(), c.len())
 	}
 }
+
+// TestCrossSiteWritesAreRefused: a cross-site <form enctype=text/plain>
+// could create scenarios (any Content-Type got 201), and another site's
+// page could post the no-JavaScript form.
+func TestCrossSiteWritesAreRefused(t *testing.T) {
+	s, store := testServer(t)
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "image/png", "multipart/form-data; boundary=x", "application/jsonp", "nonsense;;"} {
+		r := do(t, s, "POST", "/api/scenarios", small, "Content-Type", ct)
+		if r.code != http.StatusUnsupportedMediaType || !strings.Contains(r.body, "is not application/json") {
+			t.Errorf("Content-Type %q: %d %.200s; want 415", ct, r.code, r.body)
+		}
+	}
+	if r := do(t, s, "POST", "/api/scenarios", small, "Content-Type", "application/json; charset=utf-8"); r.code != http.StatusCreated {
+		t.Errorf("application/json with a charset: %d", r.code)
+	}
+	form := "scenario=" + urlQueryEscape(strings.Replace(small, `"name": "small"`, `"name": "form"`, 1))
+	for _, tc := range []struct {
+		desc   string
+		header []string
+		code   int
+	}{
+		{"another origin", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
+		{"an opaque origin", []string{"Origin", "null"}, http.StatusForbidden},
+		{"cross-site without Origin", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+		{"this origin", []string{"Origin", "http://example.com"}, http.StatusSeeOther},
+		{"no Origin", nil, http.StatusSeeOther},
+	} {
+		h := append([]string{"Content-Type", "application/x-www-form-urlencoded"}, tc.header...)
+		if r := do(t, s, "POST", "/share", form, h...); r.code != tc.code {
+			t.Errorf("form from %s: %d %.200s; want %d", tc.desc, r.code, r.body, tc.code)
+		}
+	}
+	if len(store.m) != 2 {
+		t.Errorf("%d rows stored; want the JSON one and the form's", len(store.m))
+	}
+}

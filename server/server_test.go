@@ -55,6 +55,9 @@ func do(t *testing.T, s *Server, method, url string, body string, header ...stri
 	}
 	req := httptest.NewRequest(method, url, rd)
 	req.RemoteAddr = "192.0.2.1:1234"
+	if method == "POST" && strings.HasPrefix(url, "/api/") {
+		req.Header.Set("Content-Type", "application/json") // unless header says otherwise
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
