@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/a-h/templ"
@@ -231,10 +232,19 @@ func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors,
 	canon := sc.Canonical()
 	id := shareID(canon)
 	if err := s.store.PutScenario(ctx, id, canon); err != nil {
+		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EIO) {
+			s.log.Error("the store cannot take writes", "id", id, "err", err)
+			return "", nil, errCannotStore
+		}
 		return "", nil, fmt.Errorf("storing scenario %s: %w", id, err)
 	}
 	return id, nil, nil
 }
+
+// errCannotStore answers a share when the store cannot take writes (a full
+// disk, a read-only database); reads still work.
+var errCannotStore = &retryLater{echo.NewHTTPError(http.StatusServiceUnavailable,
+	"the server cannot store scenarios right now; shared scenarios can still be opened. Try again later, or share from the playground, whose links carry the scenario itself."), time.Minute}
 
 func (s *Server) handleCreate(c echo.Context) error {
 	// JSON only: a cross-site page can send text/plain or a form without
@@ -575,9 +585,11 @@ func (s *Server) handleCSV(c echo.Context) error {
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }
 
-// csvSafe keeps a spreadsheet from reading a user's text as a formula.
+// csvSafe keeps a spreadsheet from reading a user's text as a formula,
+// including one after leading spaces, which spreadsheets skip.
 func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if (t != "" && strings.ContainsRune("=+-@", rune(t[0]))) || (s != "" && strings.ContainsRune("\t\r", rune(s[0]))) {
 		return "'" + s
 	}
 	return s
@@ -665,6 +677,11 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	u, err := url.Parse(c.QueryParam("url"))
 	if err != nil || u.Path == "" {
 		return echo.NewHTTPError(http.StatusBadRequest, "url must be the address of a RetryLab scenario page, such as /s/ID")
+	}
+	// Only this site's pages: the answer would otherwise vouch for any
+	// host's address.
+	if u.Host != "" && !s.sameHost(c, u.String()) {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("url %q is not a page of this site (%s)", u.Redacted(), s.baseURL(c)))
 	}
 	m := embeddable.FindStringSubmatch(u.Path)
 	if m == nil {

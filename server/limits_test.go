@@ -1,11 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -296,5 +299,77 @@ func TestCrossSiteWritesAreRefused(t *testing.T) {
 	}
 	if len(store.m) != 2 {
 		t.Errorf("%d rows stored; want the JSON one and the form's", len(store.m))
+	}
+}
+
+// TestFullStoreAnswers503: a store that cannot take writes (a full disk)
+// gives 503 with Retry-After, not a generic 500, and reads keep working.
+func TestFullStoreAnswers503(t *testing.T) {
+	s, store := testServer(t)
+	if r := do(t, s, "POST", "/api/scenarios", small); r.code != http.StatusCreated {
+		t.Fatalf("POST: %d", r.code)
+	}
+	store.writeErr = fmt.Errorf("disk: %w", syscall.ENOSPC)
+	other := strings.Replace(small, `"name": "small"`, `"name": "other"`, 1)
+	r := do(t, s, "POST", "/api/scenarios", other)
+	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") != "60" || !strings.Contains(r.body, "cannot store scenarios right now") {
+		t.Errorf("POST to a full store: %d, Retry-After %q, %.200s", r.code, r.header.Get("Retry-After"), r.body)
+	}
+	r = do(t, s, "POST", "/share", "scenario="+urlQueryEscape(other), "Content-Type", "application/x-www-form-urlencoded")
+	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") != "60" {
+		t.Errorf("the form to a full store: %d, Retry-After %q", r.code, r.header.Get("Retry-After"))
+	}
+	if r := do(t, s, "GET", "/s/"+pinnedID, ""); r.code != 200 {
+		t.Errorf("reading with a full store: %d", r.code)
+	}
+}
+
+// TestOnlyServerFaultsAreErrors: a 501 for an unsupported oEmbed format is
+// the client's request, not the server's failure: not logged at ERROR.
+func TestOnlyServerFaultsAreErrors(t *testing.T) {
+	var log bytes.Buffer
+	s, _ := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	r := do(t, s, "GET", "/oembed?url=http%3A%2F%2Fexample.com%2Fs%2Flayered-retries&format=xml", "")
+	if r.code != http.StatusNotImplemented || strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "status=501") {
+		t.Errorf("501: %d, logged:\n%s", r.code, log.String())
+	}
+}
+
+func TestOEmbedOnlyForThisSite(t *testing.T) {
+	s, _ := testServer(t)
+	for _, tc := range []struct {
+		url  string
+		code int
+	}{
+		{"https://example.com/s/layered-retries", 200},
+		{"http://EXAMPLE.com/s/layered-retries", 200},
+		{"/s/layered-retries", 200},
+		{"https://evil.example/s/layered-retries", 404},
+		{"https://example.com.evil.example/s/layered-retries", 404},
+		{"https://evil.example@example.com.evil/s/layered-retries", 404},
+		{"javascript://example.com/s/layered-retries", 404},
+	} {
+		r := do(t, s, "GET", "/oembed?url="+urlQueryEscape(tc.url), "")
+		if r.code != tc.code {
+			t.Errorf("url %s: %d %.200s; want %d", tc.url, r.code, r.body, tc.code)
+		}
+	}
+}
+
+func TestCSVSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"fast":      "fast",
+		" fast":     " fast",
+		"=1+1":      "'=1+1",
+		" =1+1":     "' =1+1",
+		"  @SUM(A)": "'  @SUM(A)",
+		"\t-2":      "'\t-2",
+		"\r+3":      "'\r+3",
+		"\tx":       "'\tx",
+		"":          "",
+	} {
+		if got := csvSafe(in); got != want {
+			t.Errorf("csvSafe(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -192,7 +192,7 @@ func (s *Server) routes() {
 		HandleError: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
-			if v.Status >= 500 {
+			if serverFault(v.Status) {
 				level = slog.LevelError
 			}
 			s.log.LogAttrs(context.Background(), level, "request",
@@ -300,7 +300,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.Response().WriteHeader(499)
 		return
 	}
-	if status >= 500 {
+	if serverFault(status) {
 		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
 	}
 	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
@@ -338,6 +338,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	_ = render(c, status, errorPage(s.assets, status, title, msg))
+}
+
+// serverFault reports whether an answer's status is the server's fault,
+// worth an ERROR in the log: a 5xx, but not 501, which answers a request
+// for something the server does not do.
+func serverFault(status int) bool {
+	return status >= 500 && status != http.StatusNotImplemented
 }
 
 func wantsJSON(c echo.Context) bool {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +25,12 @@ import (
 
 func TestMemStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return newMemStore() })
+	storetest.RunUnwritable(t, func(t *testing.T) storetest.Store {
+		s := newMemStore()
+		s.PutScenario(t.Context(), "present", []byte("x"))
+		s.writeErr = fmt.Errorf("memory: %w", syscall.ENOSPC)
+		return s
+	})
 }
 
 // testServer builds a server on a memory store; change the config with fns.
@@ -100,10 +107,10 @@ func TestRoutes(t *testing.T) {
 		{"sweep chart by default", "GET", "/s/token-bucket-sweep/chart.svg?theme=light", 200, "image/svg+xml", `across the sweep`},
 		{"csv", "GET", "/s/layered-retries/metrics.csv", 200, "text/csv", "3x3,amplification,27"},
 		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
-		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
-		{"oembed xml", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&format=xml", 501, "application/json", `format=json`},
-		{"oembed foreign path", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fother", 404, "application/json", `not a RetryLab`},
-		{"oembed unknown ID", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2FAAAAAAAAAAA", 404, "application/json", `"error"`},
+		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
+		{"oembed xml", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&format=xml", 501, "application/json", `format=json`},
+		{"oembed foreign path", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fother", 404, "application/json", `not a RetryLab`},
+		{"oembed unknown ID", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2FAAAAAAAAAAA", 404, "application/json", `"error"`},
 		{"health", "GET", "/healthz", 200, "application/json", `"ok"`},
 		{"metrics", "GET", "/metrics", 200, "text/plain", `retrylab_http_requests_total`},
 		{"no such route", "GET", "/nope", 404, "text/html", `not-found`},
@@ -354,7 +361,7 @@ func TestHostileTextIsEscapedEverywhere(t *testing.T) {
 		r := do(t, s, "GET", "/s/"+got.ID+"/chart.svg"+q, "")
 		checkSVG(t, r.body)
 	}
-	oe := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2F"+got.ID, "")
+	oe := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2F"+got.ID, "")
 	var o oEmbed
 	if err := json.Unmarshal([]byte(oe.body), &o); err != nil {
 		t.Fatal(err)

@@ -35,6 +35,9 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
+	if db.ReadOnly() {
+		log.Warn("the database cannot be written: shared scenarios are served, sharing answers 503", "db", *dbPath)
+	}
 	srv, err := server.New(server.Config{Store: db, Logger: log, TrustProxy: *trustProxy, BaseURL: *baseURL})
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
