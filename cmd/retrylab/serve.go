@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/retrylab/retrylab/server"
@@ -25,10 +26,17 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 	dbPath := fs.String("db", envOr("RETRYLAB_DB", "./data/retrylab.db"), "SQLite database file (created on first run)")
 	trustProxy := fs.Bool("trust-proxy", os.Getenv("RETRYLAB_TRUST_PROXY") == "1", "take client IPs from X-Forwarded-For (only behind a proxy that sets it)")
 	baseURL := fs.String("base-url", os.Getenv("RETRYLAB_BASE_URL"), "public origin for absolute links, e.g. https://retrylab.example (default: the request's scheme and Host)")
+	memLimit := fs.Int64("memory-limit", 512, "soft limit of the Go heap in MiB (the garbage collector works harder near it); 0 for none; GOMEMLIMIT, when set, wins")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	// The caches are bounded by bytes and each run by its estimated cost;
+	// what two wide runs at once leave behind is garbage the collector
+	// would otherwise let grow to several times the live heap.
+	if os.Getenv("GOMEMLIMIT") == "" && *memLimit > 0 {
+		debug.SetMemoryLimit(*memLimit << 20)
+	}
 	db, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
