@@ -34,7 +34,7 @@ func TestMemStoreContract(t *testing.T) {
 }
 
 // testServer builds a server on a memory store; change the config with fns.
-func testServer(t *testing.T, fns ...func(*Config)) (*Server, *memStore) {
+func testServer(t testing.TB, fns ...func(*Config)) (*Server, *memStore) {
 	t.Helper()
 	store := newMemStore()
 	cfg := Config{Store: store, Logger: discardLogger()}
@@ -54,7 +54,7 @@ type response struct {
 	body   string
 }
 
-func do(t *testing.T, s *Server, method, url string, body string, header ...string) response {
+func do(t testing.TB, s *Server, method, url string, body string, header ...string) response {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
