@@ -646,6 +646,15 @@ func (s *Server) handleEmbed(c echo.Context) error {
 			}
 		}
 		if len(q) > 0 {
+			// Whether the result has what the query asks for (a resolution
+			// it has a series for) is known once it has run, which the
+			// chart's image would do next anyway.
+			if res, err := s.runs.result(c.Request().Context(), id, sc); err == nil {
+				var oe *chart.OptionError
+				if err := chart.Render(io.Discard, res, opt); errors.As(err, &oe) {
+					return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
+				}
+			}
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
 		}
 		return renderBytes(c, embedPage(s.assets, v))
