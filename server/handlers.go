@@ -147,32 +147,53 @@ func (s *Server) sameHost(c echo.Context, u string) bool {
 }
 
 // cacheKey names an answer in the page cache: the origin its links use, the
-// route with its ID, and the query parameters the route reads, first value
-// each, in order. Parameters a route does not read are not part of it, so
-// that /result?v=1, ?v=2, … are one entry, not one each.
+// route with its ID, and the query parameters the route reads, as it reads
+// them (canonicalQuery). Parameters a route does not read, or values it
+// reads the same, are not told apart, so that /result?v=1, ?v=2, … are one
+// entry, not one each.
 func (s *Server) cacheKey(c echo.Context) string {
 	path := strings.Replace(c.Path(), ":id", c.Param("id"), 1)
+	if q := canonicalQuery(c); len(q) > 0 {
+		return s.baseURL(c) + path + "?" + q.Encode()
+	}
+	return s.baseURL(c) + path
+}
+
+// canonicalQuery is the query as the route reads it: for a page, the
+// resolution it shows; for a chart or an embed, the chart's options (which
+// the handlers check before any cache lookup).
+func canonicalQuery(c echo.Context) url.Values {
 	q := url.Values{}
-	for _, k := range routeParams[c.Path()] {
-		if v := c.QueryParam(k); v != "" {
-			q.Set(k, v)
+	switch c.Path() {
+	case "/s/:id":
+		if r := c.QueryParam("res"); slices.Contains(resolutions, r) {
+			q.Set("res", r)
+		}
+	case "/s/:id/chart.svg", "/embed/:id":
+		opt, err := chartOptions(c)
+		if err != nil {
+			return url.Values{"invalid": {c.QueryString()}}
+		}
+		for k, v := range map[string]string{"picture": opt.Picture, "metric": opt.Metric, "theme": opt.Theme} {
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+		if opt.SuccessOnly {
+			q.Set("success", "1")
+		}
+		if opt.Resolution > 0 {
+			q.Set("res", opt.Resolution.String())
+		}
+		if opt.Width > 0 {
+			q.Set("width", strconv.Itoa(int(opt.Width)))
+		}
+		if opt.Height > 0 {
+			q.Set("height", strconv.Itoa(int(opt.Height)))
 		}
 	}
-	if len(q) == 0 {
-		return s.baseURL(c) + path
-	}
-	return s.baseURL(c) + path + "?" + q.Encode()
+	return q
 }
-
-// routeParams are the query parameters each cached route reads.
-var routeParams = map[string][]string{
-	"/s/:id":           {"res"},
-	"/s/:id/chart.svg": chartParams,
-	"/embed/:id":       chartParams,
-}
-
-// chartParams are the query parameters of a chart, and of an embed showing one.
-var chartParams = []string{"picture", "res", "metric", "theme", "success", "width", "height"}
 
 // errTooLarge refuses a scenario over maxBody bytes.
 var errTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
@@ -639,13 +660,7 @@ func (s *Server) handleEmbed(c echo.Context) error {
 	}
 	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
 		v := s.view(c, id, sc, b, nil)
-		q := url.Values{} // the parameters the chart reads, checked above
-		for _, k := range chartParams {
-			if x := c.QueryParam(k); x != "" {
-				q.Set(k, x)
-			}
-		}
-		if len(q) > 0 {
+		if q := canonicalQuery(c); len(q) > 0 { // checked above
 			// Whether the result has what the query asks for (a resolution
 			// it has a series for) is known once it has run, which the
 			// chart's image would do next anyway.

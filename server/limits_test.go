@@ -151,11 +151,21 @@ func TestCacheKeyIsCanonical(t *testing.T) {
 	if n := s.pages.len(); n != 3 {
 		t.Errorf("%d cached answers for 3 answers asked 50 times with other parameters", n)
 	}
-	// Parameters in another order, or repeated, are the same answer.
-	do(t, s, "GET", "/s/"+id+"/chart.svg?theme=dark&picture=queue", "")
-	do(t, s, "GET", "/s/"+id+"/chart.svg?picture=queue&theme=dark&theme=light", "")
-	if n := s.pages.len(); n != 4 {
-		t.Errorf("%d cached answers, want 4", n)
+	// Parameters in another order, repeated or written otherwise, and
+	// values a page reads as its default, are the same answer.
+	for _, u := range []string{
+		"/s/" + id + "/chart.svg?theme=dark&picture=queue&width=300",
+		"/s/" + id + "/chart.svg?picture=queue&theme=dark&theme=light&width=0300",
+		"/s/" + id + "?res=bogus",
+		"/s/" + id + "?res=whatever",
+		"/s/" + id,
+	} {
+		if r := do(t, s, "GET", u, ""); r.code != 200 {
+			t.Fatalf("%s: %d", u, r.code)
+		}
+	}
+	if n := s.pages.len(); n != 5 {
+		t.Errorf("%d cached answers, want 5", n)
 	}
 }
 

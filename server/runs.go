@@ -109,10 +109,10 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 		switch {
 		case f.err == nil:
 			if !r.cache.put(id, f.res) {
-				// Larger than the server keeps: it would run again for
-				// every request that needs it.
-				f.res, f.err = nil, tooLarge(resultBytes(f.res), r.cfg.MaxResultBytes)
-				r.failed.put(id, failure{f.err.(*echo.HTTPError), r.now().Add(failedFor)})
+				// Larger than the server keeps (its estimate was short):
+				// served to the requests that waited for it, but not run
+				// again for every later one.
+				r.failed.put(id, failure{tooLarge(resultBytes(f.res), r.cfg.MaxResultBytes).(*echo.HTTPError), r.now().Add(failedFor)})
 			}
 		case errors.As(f.err, &costly) && costly != errBusy:
 			r.failed.put(id, failure{costly, r.now().Add(failedFor)})
