@@ -17,6 +17,7 @@ const (
 	MaxPhases      = 100
 	MaxRuns        = 1000
 	MaxSweepValues = 50
+	MaxSweepBytes  = 256 << 10 // sweep values × the scenario's canonical size
 	MaxAttempts    = 100
 	MaxClients     = 1_000_000
 	MaxOperations  = 10_000_000
@@ -588,6 +589,15 @@ func (v *validator) sweep(sc *Scenario) {
 	sw := sc.Sweep
 	if n := len(sw.Values); n == 0 || n > MaxSweepValues {
 		v.add("sweep.values", nil, "lists %d values; give 1..%d", n, MaxSweepValues)
+		return
+	}
+	// Checking, estimating and running a sweep read the whole scenario
+	// again for every value: that work is bounded before it is done.
+	base := *sc
+	base.Sweep = nil
+	if raw, err := json.Marshal(&base); err == nil && len(raw)*len(sw.Values) > MaxSweepBytes {
+		v.add("sweep.values", nil, "lists %d values for a scenario of %d bytes; a sweep reads the scenario again for each value, and values × its size may be at most %d KiB: sweep fewer values, or shorten the scenario",
+			len(sw.Values), len(raw), MaxSweepBytes>>10)
 		return
 	}
 	for i := range sw.Values {
