@@ -407,3 +407,24 @@ func BenchmarkErrorExplosion(b *testing.B) {
 		})
 	}
 }
+
+// TestBuiltinsFitTheLimits: the server's default budgets refuse none of the
+// built-ins, and the size estimate of each is at least its result's size.
+func TestBuiltinsFitTheLimits(t *testing.T) {
+	s, _ := testServer(t)
+	for slug, b := range s.builtins {
+		if err := checkCost(s.cfg, b.sc); err != nil {
+			t.Errorf("%s: %v", slug, err)
+		}
+		if testing.Short() {
+			continue
+		}
+		res, err := s.runs.result(t.Context(), slug, b.sc)
+		if err != nil {
+			t.Fatalf("%s: %v", slug, err)
+		}
+		if size, est := res.Size(), engine.EstimateSize(b.sc); est < size {
+			t.Errorf("%s: the result holds %d numbers, estimated at %d", slug, size, est)
+		}
+	}
+}

@@ -194,8 +194,7 @@ func setupCost(sc *Scenario) float64 {
 		}
 		instances = max(instances, n)
 	}
-	bins, _ := estimateBins(sc)
-	return 1000 + float64(sc.Workload.Clients)/16 + 2*instances + bins
+	return 1000 + float64(sc.Workload.Clients)/16 + 2*instances + estimateBins(sc)
 }
 
 // EstimateSize returns about how many numbers the result of a run holds:
@@ -236,17 +235,27 @@ func estimateSize(sc *Scenario, withSeries bool) float64 {
 		per += 4 * 1000 // transitions, at most 1,000 kept
 	}
 	if withSeries {
-		bins, base := estimateBins(sc)
-		span := bins * float64(base)
+		lo, hi := estimateSpan(sc)
+		base0 := modelBase(sc)
 		n := 601.0 // chooseBucket's 1-2-5 widths give at most 600 buckets
-		if b := int64(sc.Report.SeriesBucket); b > 0 {
-			b = (b + base - 1) / base * base
-			n = math.Ceil(span / float64(b))
+		if b := float64(sc.Report.SeriesBucket); b > 0 {
+			n = min(math.Ceil(hi/b), maxBins) // a bucket is at least series_bucket
 		}
 		per += 9 * n
+		// A fine series at r is kept when the run's bins, coarsened to fit
+		// its span, still divide r and the span has at most 20,000 windows
+		// of r. Over the spans the run may have, from lo to hi, the most
+		// windows are at the longest span that keeps it.
 		for _, r := range resolutions {
-			if w := math.Ceil(span / float64(r)); r%base == 0 && w <= 20000 {
-				per += 2 * w
+			if r%base0 != 0 {
+				continue
+			}
+			base := base0
+			for r%(2*base) == 0 {
+				base *= 2
+			}
+			if longest := min(hi, 20000*float64(r), maxBins*float64(base)); longest >= lo {
+				per += 2 * math.Ceil(longest/float64(r))
 			}
 		}
 	}
@@ -277,60 +286,71 @@ func (r *Result) Size() int64 {
 	return n
 }
 
-// estimateBins returns about how many counting bins one simulation fills,
-// at most maxBins, and their width in nanoseconds once coarsened to fit.
-func estimateBins(sc *Scenario) (bins float64, base int64) {
-	base = int64(10 * time.Millisecond)
+// estimateBins returns about how many counting bins one simulation fills:
+// its span at the model's bin width, at most maxBins.
+func estimateBins(sc *Scenario) float64 {
+	_, hi := estimateSpan(sc)
+	return min(math.Ceil(hi/float64(modelBase(sc)))+1, maxBins)
+}
+
+// modelBase is the width of a simulation's counting bins before any
+// coarsening, as compile sets it.
+func modelBase(sc *Scenario) int64 {
+	base := int64(10 * time.Millisecond)
 	for _, d := range sc.Report.PeakResolutions {
 		base = gcd(base, int64(d))
 	}
 	if sc.Report.SeriesBucket != 0 {
 		base = gcd(base, int64(sc.Report.SeriesBucket))
 	}
-	base = max(base, int64(time.Millisecond))
-	span := estimateSpan(sc)
-	for span/float64(base) > maxBins {
-		base *= 2
-	}
-	return math.Ceil(span/float64(base)) + 1, base
+	return max(base, int64(time.Millisecond))
 }
 
-// estimateSpan returns about how long a simulation runs in virtual time, in
-// nanoseconds: until arrivals stop or the last phase or report time, then
-// as long as the slowest strategy's invocation can last and the queue takes
-// to drain. A policy without a timeout or deadline waits for the
-// dependency: its queue and service times, every attempt.
-func estimateSpan(sc *Scenario) float64 {
+// estimateSpan returns bounds on how long a simulation runs in virtual
+// time, in nanoseconds. It runs at least until arrivals stop (lo, less ten
+// mean gaps for random arrivals), and at most until then and the phases
+// release the calls they hold, plus as long as the slowest strategy's
+// invocation can last and the queue takes to drain (hi).
+func estimateSpan(sc *Scenario) (lo, hi float64) {
 	w, d := &sc.Workload, &sc.Dependency
 	end := float64(w.Duration)
 	switch w.Arrival {
 	case "burst":
 		end = float64(w.BurstAt)
+		lo = end
 	case "closed":
+		lo = end
 	default:
-		if w.Duration == 0 {
-			rate := w.Rate
-			if rate == 0 {
-				rate = w.RatePerClient * float64(w.Clients)
-			}
-			end = float64(w.Operations) / max(rate, 1e-9) * 1e9
+		rate := w.Rate
+		if rate == 0 {
+			rate = w.RatePerClient * float64(w.Clients)
+		}
+		rate = max(rate, 1e-9)
+		if w.Operations > 0 && (w.Duration == 0 || float64(w.Operations)/rate*1e9 < end) {
+			end = float64(w.Operations) / rate * 1e9
+		}
+		lo = end
+		if w.Arrival != "uniform" {
+			lo = max(0, end-10e9/rate)
 		}
 	}
-	factor := 1.0
+	// A simulation ends with its last event: phases and report times after
+	// the last operation do not lengthen it, but a freeze holds the calls
+	// that arrive during it until it ends.
+	factor, hold := 1.0, 0.0
 	for _, ph := range d.Phases {
-		end = max(end, float64(ph.To))
-		if ph.Kind == "latency" {
+		switch ph.Kind {
+		case "latency":
 			factor = max(factor, ph.Factor)
-		}
-		if ph.Kind == "outage" || ph.Kind == "errors" {
-			end = max(end, float64(ph.To+ph.Latency))
-		}
-	}
-	for _, t := range []*Duration{sc.Report.AffectedTo, sc.Report.RecoveryFrom} {
-		if t != nil {
-			end = max(end, float64(*t))
+		case "outage", "errors":
+			hold = max(hold, float64(ph.Latency))
+		case "freeze":
+			if float64(ph.From) <= end {
+				hold = max(hold, float64(ph.To)-end)
+			}
 		}
 	}
+	end += hold
 	st := d.ServiceTime
 	service := float64(st.Mean)
 	switch st.Kind {
@@ -347,7 +367,7 @@ func estimateSpan(sc *Scenario) float64 {
 		levels := append([]Policy{s.Policy}, s.Layers...)
 		longest = max(longest, invocationTime(levels, drain))
 	}
-	return end + longest + drain
+	return lo, end + longest + drain
 }
 
 // invocationTime bounds how long an invocation of levels[0] (with the
