@@ -190,7 +190,7 @@ func TestCostIsCheckedBeforeTheWork(t *testing.T) {
 			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
 			"strategies": [` + strategies(20) + `],
 			"report": {"series_bucket": "1ms", "peak_resolutions": ["1ms", "2ms", "3ms", "4ms", "5ms"]}}`,
-			"the scenario's result would hold about 60.8 MB of numbers"},
+			"MB of numbers (time series × resolutions × strategies × sweep values), over the server's limit of 8.4 MB"},
 		{"set-up", `{"version": 1, "runs": 1000, "workload": {"clients": 1000000, "arrival": "burst", "operations": 1},
 			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
 			"strategies": [` + strategies(20) + `]}`,
