@@ -528,7 +528,7 @@ func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
 		case sc.Sweep != nil && opt.Picture != "" && opt.Picture != chart.Sweep:
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario is a sweep, whose only picture is %q", opt.Picture, chart.Sweep))
 		case sc.Sweep == nil && opt.Picture == chart.Sweep:
-			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(chart.Pictures[:len(chart.Pictures)-1], ", ")))
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(slices.DeleteFunc(slices.Clone(chart.Pictures), func(p string) bool { return p == chart.Sweep }), ", ")))
 		}
 		return nil
 	}

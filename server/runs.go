@@ -260,7 +260,7 @@ func (c *lru[V]) len() int {
 	return c.order.Len()
 }
 
-// size returns the bytes the entries are counted for.
+// sizeBytes returns the bytes the entries are counted for.
 func (c *lru[V]) sizeBytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
