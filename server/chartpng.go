@@ -32,7 +32,7 @@ func (s *Server) handleChartPNG(c echo.Context) error {
 		opt.Theme = "light"
 	}
 	opt.Width, opt.Height = 760, 399 // the proportions of 1200 × 630
-	sc, _, b, done, err := s.begin(c, id)
+	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
 	if done || err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (s *Server) handleChartPNG(c echo.Context) error {
 			return nil, err
 		}
 		var svg, out bytes.Buffer
-		if err := chart.Render(&svg, res, opt); err != nil {
+		if err := chart.Render(&svg, res, withDescriptions(opt, sc)); err != nil {
 			if oe, ok := err.(*chart.OptionError); ok {
 				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
 			}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -13,11 +14,14 @@ import (
 	"html"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/a-h/templ"
@@ -26,6 +30,7 @@ import (
 	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 // maxBody is the largest scenario accepted, in bytes.
@@ -131,10 +136,68 @@ func (s *Server) baseURL(c echo.Context) string {
 	return scheme + "://" + r.Host
 }
 
-// cacheKey names an answer in the page cache: the origin its links use and
-// the request URI.
+// sameHost reports whether the URL u (an Origin, an oEmbed url) names this
+// site: the host of baseURL.
+func (s *Server) sameHost(c echo.Context, u string) bool {
+	a, err := url.Parse(u)
+	if err != nil || a.Host == "" || (a.Scheme != "http" && a.Scheme != "https") {
+		return false
+	}
+	b, err := url.Parse(s.baseURL(c))
+	return err == nil && strings.EqualFold(a.Host, b.Host)
+}
+
+// cacheKey names an answer in the page cache: the origin its links use, the
+// route with its ID, and the query parameters the route reads, as it reads
+// them (canonicalQuery). Parameters a route does not read, or values it
+// reads the same, are not told apart, so that /result?v=1, ?v=2, … are one
+// entry, not one each.
 func (s *Server) cacheKey(c echo.Context) string {
-	return s.baseURL(c) + c.Request().URL.RequestURI()
+	path := strings.Replace(c.Path(), ":id", c.Param("id"), 1)
+	if q := canonicalQuery(c); len(q) > 0 {
+		return s.baseURL(c) + path + "?" + q.Encode()
+	}
+	return s.baseURL(c) + path
+}
+
+// canonicalQuery is the query as the route reads it: for a page, the
+// resolution it shows; for a chart or an embed, the chart's options (which
+// the handlers check before any cache lookup).
+func canonicalQuery(c echo.Context) url.Values {
+	q := url.Values{}
+	switch c.Path() {
+	case "/s/:id":
+		if r := c.QueryParam("res"); slices.Contains(resolutions, r) {
+			q.Set("res", r)
+		}
+	case "/s/:id/chart.svg", "/s/:id/chart.png", "/embed/:id":
+		opt, err := chartOptions(c)
+		if err != nil {
+			return url.Values{"invalid": {c.QueryString()}}
+		}
+		for k, v := range map[string]string{"picture": opt.Picture, "metric": opt.Metric, "theme": opt.Theme} {
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+		if opt.SuccessOnly {
+			q.Set("success", "1")
+		}
+		if opt.Resolution > 0 {
+			q.Set("res", opt.Resolution.String())
+		}
+		if opt.Width > 0 {
+			q.Set("width", strconv.Itoa(int(opt.Width)))
+		}
+		if opt.Height > 0 {
+			q.Set("height", strconv.Itoa(int(opt.Height)))
+		}
+		if c.Path() == "/s/:id/chart.png" {
+			q.Del("width") // a PNG is always 1200 × 630
+			q.Del("height")
+		}
+	}
+	return q
 }
 
 // errTooLarge refuses a scenario over maxBody bytes.
@@ -170,7 +233,9 @@ func readForm(c echo.Context) ([]byte, error) {
 		}
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "could not read the form")
 	}
-	body := []byte(r.FormValue("scenario"))
+	// Browsers send a textarea's line breaks as CRLF; as LF, the positions
+	// in error messages match what the reader sees.
+	body := []byte(strings.ReplaceAll(r.FormValue("scenario"), "\r\n", "\n"))
 	if len(body) > maxBody {
 		return nil, errTooLarge
 	}
@@ -183,22 +248,39 @@ func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors,
 	sc, err := scenarios.Parse(body)
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
-			return "", es, nil
+			// Validate lists at most MaxErrors problems; decoding lists one
+			// per bad field, so a long document could list thousands.
+			return "", es.Limit(engine.MaxErrors), nil
 		}
 		return "", nil, err
 	}
-	if est := engine.Estimate(sc); est > s.cfg.MaxEvents {
-		return "", nil, tooCostly(&engine.CostError{Estimate: est, Limit: s.cfg.MaxEvents})
+	if err := checkCost(s.cfg, sc); err != nil {
+		return "", nil, err
 	}
 	canon := sc.Canonical()
 	id := shareID(canon)
 	if err := s.store.PutScenario(ctx, id, canon); err != nil {
+		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EIO) {
+			s.log.Error("the store cannot take writes", "id", id, "err", err)
+			return "", nil, errCannotStore
+		}
 		return "", nil, fmt.Errorf("storing scenario %s: %w", id, err)
 	}
 	return id, nil, nil
 }
 
+// errCannotStore answers a share when the store cannot take writes (a full
+// disk, a read-only database); reads still work.
+var errCannotStore = &retryLater{echo.NewHTTPError(http.StatusServiceUnavailable,
+	"the server cannot store scenarios right now; shared scenarios can still be opened. Try again later, or share from the playground, whose links carry the scenario itself."), time.Minute}
+
 func (s *Server) handleCreate(c echo.Context) error {
+	// JSON only: a cross-site page can send text/plain or a form without
+	// asking, but not application/json.
+	ct := c.Request().Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is not %s; send the scenario as JSON", ct, echo.MIMEApplicationJSON))
+	}
 	body, err := readScenario(c.Request().Body)
 	if err != nil {
 		return err
@@ -220,6 +302,13 @@ func (s *Server) handleCreate(c echo.Context) error {
 }
 
 func (s *Server) handleShareForm(c echo.Context) error {
+	// The form is this site's: another site's page may not share
+	// scenarios through its visitors. The host decides (a proxy may end
+	// TLS in front of a server that was not told its public scheme).
+	h := c.Request().Header
+	if o := h.Get("Origin"); (o != "" && !s.sameHost(c, o)) || (o == "" && h.Get("Sec-Fetch-Site") == "cross-site") {
+		return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("this form is sent from %q; it can only be sent from this site's own pages (%s)", cmp.Or(o, "another site"), s.baseURL(c)))
+	}
 	body, err := readForm(c)
 	if err != nil {
 		return err
@@ -317,6 +406,10 @@ type stored struct {
 	canonical []byte
 }
 
+// bytes is what a stored scenario is counted for: its canonical JSON, and
+// about three times as much parsed.
+func (s stored) bytes() int64 { return 512 + 4*int64(len(s.canonical)) }
+
 // cacheable sets caching headers for an answer about a scenario and reports
 // whether the client's copy is current (then the caller answers 304). Shared
 // IDs are content hashes: their pages never change for an engine version.
@@ -337,13 +430,21 @@ func (s *Server) cacheable(c echo.Context, builtin bool) bool {
 // begin starts an answer about a scenario: from the page cache if it can,
 // else it looks the scenario up and sets the caching headers. done reports
 // that the answer is given (from the cache, or 304 Not Modified).
-func (s *Server) begin(c echo.Context, id string) (sc *engine.Scenario, canon []byte, b *scenarios.Builtin, done bool, err error) {
+//
+// check, when given, checks the request against the scenario before
+// anything else is answered about it.
+func (s *Server) begin(c echo.Context, id string, check ...func(*engine.Scenario) error) (sc *engine.Scenario, canon []byte, b *scenarios.Builtin, done bool, err error) {
 	if handled, err := s.fromCache(c); handled {
 		return nil, nil, nil, true, err
 	}
 	sc, canon, b, err = s.lookup(c.Request().Context(), id)
 	if err != nil {
 		return nil, nil, nil, false, err
+	}
+	for _, f := range check {
+		if err := f(sc); err != nil {
+			return nil, nil, nil, false, err
+		}
 	}
 	if s.cacheable(c, b != nil) {
 		return nil, nil, nil, true, c.NoContent(http.StatusNotModified)
@@ -376,7 +477,9 @@ func (s *Server) handleResult(c echo.Context) error {
 	})
 }
 
-// chartOptions reads a chart's query parameters.
+// chartOptions reads a chart's query parameters and checks every one that
+// can be checked without the scenario: a bad one is a 400 naming the
+// parameter, its value and what is allowed.
 func chartOptions(c echo.Context) (chart.Options, error) {
 	opt := chart.Options{
 		Picture:     c.QueryParam("picture"),
@@ -384,10 +487,25 @@ func chartOptions(c echo.Context) (chart.Options, error) {
 		Theme:       c.QueryParam("theme"),
 		SuccessOnly: c.QueryParam("success") == "1",
 	}
+	bad := func(format string, args ...any) (chart.Options, error) {
+		return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(format, args...))
+	}
+	if opt.Picture != "" && !slices.Contains(chart.Pictures, opt.Picture) {
+		return bad("picture %q is not one of %s", opt.Picture, strings.Join(chart.Pictures, ", "))
+	}
+	if opt.Theme != "" && !slices.Contains(themes, opt.Theme) {
+		return bad("theme %q is not one of %s", opt.Theme, strings.Join(themes, ", "))
+	}
+	if opt.Metric != "" && !slices.Contains(engine.MetricNames(), opt.Metric) {
+		return bad("metric %q is not one of %s", opt.Metric, strings.Join(engine.MetricNames(), ", "))
+	}
+	if v := c.QueryParam("success"); v != "" && v != "1" && v != "0" {
+		return bad("success %q is not 1 (successful operations only) or 0", v)
+	}
 	if r := c.QueryParam("res"); r != "" {
 		d, err := time.ParseDuration(r)
 		if err != nil || d <= 0 {
-			return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("res %q is not a duration such as 10ms, 100ms or 1s", r))
+			return bad("res %q is not a duration such as 10ms, 100ms or 1s", r)
 		}
 		opt.Resolution = d
 	}
@@ -398,12 +516,29 @@ func chartOptions(c echo.Context) (chart.Options, error) {
 		if w := c.QueryParam(dim.name); w != "" {
 			n, err := strconv.Atoi(w)
 			if err != nil || n < 200 || n > 2000 {
-				return opt, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("%s %q is not a number of pixels in 200..2000", dim.name, w))
+				return bad("%s %q is not a number of pixels in 200..2000", dim.name, w)
 			}
 			*dim.to = float64(n)
 		}
 	}
 	return opt, nil
+}
+
+// themes are the chart themes a query may name.
+var themes = []string{"auto", "light", "dark"}
+
+// chartFits checks the chart options against the scenario, before it runs:
+// a sweep draws only the sweep picture, and only a sweep draws it.
+func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
+	return func(sc *engine.Scenario) error {
+		switch {
+		case sc.Sweep != nil && opt.Picture != "" && opt.Picture != chart.Sweep:
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario is a sweep, whose only picture is %q", opt.Picture, chart.Sweep))
+		case sc.Sweep == nil && opt.Picture == chart.Sweep:
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(slices.DeleteFunc(slices.Clone(chart.Pictures), func(p string) bool { return p == chart.Sweep }), ", ")))
+		}
+		return nil
+	}
 }
 
 func (s *Server) handleChart(c echo.Context) error {
@@ -412,7 +547,7 @@ func (s *Server) handleChart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, _, b, done, err := s.begin(c, id)
+	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
 	if done || err != nil {
 		return err
 	}
@@ -426,7 +561,7 @@ func (s *Server) handleChart(c echo.Context) error {
 			return nil, err
 		}
 		var buf bytes.Buffer
-		if err := chart.Render(&buf, res, opt); err != nil {
+		if err := chart.Render(&buf, res, withDescriptions(opt, sc)); err != nil {
 			var oe *chart.OptionError
 			if errors.As(err, &oe) {
 				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
@@ -478,9 +613,11 @@ func (s *Server) handleCSV(c echo.Context) error {
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }
 
-// csvSafe keeps a spreadsheet from reading a user's text as a formula.
+// csvSafe keeps a spreadsheet from reading a user's text as a formula,
+// including one after leading spaces, which spreadsheets skip.
 func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if (t != "" && strings.ContainsRune("=+-@", rune(t[0]))) || (s != "" && strings.ContainsRune("\t\r", rune(s[0]))) {
 		return "'" + s
 	}
 	return s
@@ -518,11 +655,13 @@ func (s *Server) handleEmbed(c echo.Context) error {
 	h.Del("X-Frame-Options")
 	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors *; base-uri 'none'")
 	// The embed shows the chart its query names (picture, res, metric,
-	// theme), as the page's snippets ask for it.
-	if _, err := chartOptions(c); err != nil {
+	// theme), as the page's snippets ask for it; a query the chart would
+	// refuse is refused here, not shown as a broken image.
+	opt, err := chartOptions(c)
+	if err != nil {
 		return err
 	}
-	sc, _, b, done, err := s.begin(c, id)
+	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
 	if done || err != nil {
 		return err
 	}
@@ -531,9 +670,15 @@ func (s *Server) handleEmbed(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		v := s.view(c, id, sc, b, res)
-		if q := c.QueryString(); q != "" {
-			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q, Alt: "A RetryLab chart of " + v.Title}}
+		v := s.view(c, id, sc, b, res) // its verdict is the caption
+		if q := canonicalQuery(c); len(q) > 0 { // checked above
+			// Whether the result has what the query asks for (a resolution
+			// it has a series for) is known once it has run.
+			var oe *chart.OptionError
+			if err := chart.Render(io.Discard, res, opt); errors.As(err, &oe) {
+				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
+			}
+			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
 		}
 		return renderBytes(c, embedPage(s.assets, v))
 	})
@@ -564,6 +709,11 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	u, err := url.Parse(c.QueryParam("url"))
 	if err != nil || u.Path == "" {
 		return echo.NewHTTPError(http.StatusBadRequest, "url must be the address of a RetryLab scenario page, such as /s/ID")
+	}
+	// Only this site's pages: the answer would otherwise vouch for any
+	// host's address.
+	if u.Host != "" && !s.sameHost(c, u.String()) {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("url %q is not a page of this site (%s)", u.Redacted(), s.baseURL(c)))
 	}
 	m := embeddable.FindStringSubmatch(u.Path)
 	if m == nil {
@@ -636,4 +786,11 @@ func thumbQuery(q url.Values) string {
 func (s *Server) handleHealth(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": engine.EngineVersion})
+}
+
+// withDescriptions gives a chart's legends the strategies' descriptions, as
+// the page's own figures have them.
+func withDescriptions(opt chart.Options, sc *engine.Scenario) chart.Options {
+	opt.Descriptions = view.Descriptions(sc)
+	return opt
 }

@@ -4,8 +4,10 @@ import (
 	"container/list"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,15 +19,31 @@ import (
 // than MaxRuns run at once, and up to MaxWaiting more wait for a slot (as long
 // as their request lasts). Past that, requests are shed at once with 503:
 // a short queue, not an unbounded one.
+//
+// A run that failed for what it costs (it hit the run timeout or the event
+// limit, or its result is larger than the server keeps) is remembered for
+// failedFor: requests for it in that time get the same answer at once
+// instead of running it again.
 type runner struct {
 	cfg     Config
 	metrics *metrics
 	slots   chan struct{}
 	waiting chan struct{}
+	now     func() time.Time
 
 	cache    *lru[*engine.Result]
+	failed   *lru[failure]
 	mu       sync.Mutex
 	inflight map[string]*flight
+}
+
+// failedFor is how long a run that failed for its cost is not tried again.
+const failedFor = 10 * time.Minute
+
+// A failure is a remembered failed run: what it answered, and until when.
+type failure struct {
+	err   *echo.HTTPError
+	until time.Time
 }
 
 type flight struct {
@@ -36,8 +54,24 @@ type flight struct {
 
 func newRunner(cfg Config, m *metrics) *runner {
 	return &runner{cfg: cfg, metrics: m, slots: make(chan struct{}, cfg.MaxRuns), waiting: make(chan struct{}, cfg.MaxWaiting),
-		cache: newLRU[*engine.Result](cfg.CacheSize), inflight: map[string]*flight{}}
+		now:      time.Now,
+		cache:    newLRU(cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, resultBytes),
+		failed:   newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(fmt.Sprint(f.err.Message))) }),
+		inflight: map[string]*flight{}}
 }
+
+// resultBytes is what a result is counted for in the cache: its numbers at
+// 8 bytes each (4 for a series number, 8 to 16 for others), and what holds
+// them.
+func resultBytes(res *engine.Result) int64 { return 1024 + 8*res.Size() }
+
+// A retryLater is a 503 that says when to try again (Retry-After).
+type retryLater struct {
+	*echo.HTTPError
+	after time.Duration
+}
+
+func (e *retryLater) Unwrap() error { return e.HTTPError }
 
 // errBusy sheds load: every run slot is taken.
 var errBusy = echo.NewHTTPError(http.StatusServiceUnavailable, "the server is running as many scenarios as it can; try again in a moment, or run it in the playground")
@@ -49,6 +83,12 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 		r.mu.Unlock()
 		r.metrics.cacheHits.Inc()
 		return res, nil
+	}
+	if f, ok := r.failed.get(id); ok {
+		if left := f.until.Sub(r.now()); left > 0 {
+			r.mu.Unlock()
+			return nil, remembered(f.err, left)
+		}
 	}
 	if f, ok := r.inflight[id]; ok {
 		r.mu.Unlock()
@@ -65,8 +105,17 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 	defer func() { // also when the run panics: nobody waits for a flight that never lands
 		r.mu.Lock()
 		delete(r.inflight, id)
-		if f.err == nil {
-			r.cache.put(id, f.res)
+		var costly *echo.HTTPError
+		switch {
+		case f.err == nil:
+			if !r.cache.put(id, f.res) {
+				// Larger than the server keeps (its estimate was short):
+				// served to the requests that waited for it, but not run
+				// again for every later one.
+				r.failed.put(id, failure{tooLarge(resultBytes(f.res), r.cfg.MaxResultBytes).(*echo.HTTPError), r.now().Add(failedFor)})
+			}
+		case errors.As(f.err, &costly) && costly != errBusy:
+			r.failed.put(id, failure{costly, r.now().Add(failedFor)})
 		}
 		r.mu.Unlock()
 		close(f.done)
@@ -79,8 +128,8 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 var errRunFailed = errors.New("the run failed")
 
 func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, error) {
-	if est := engine.Estimate(sc); est > r.cfg.MaxEvents {
-		return nil, tooCostly(&engine.CostError{Estimate: est, Limit: r.cfg.MaxEvents})
+	if err := checkCost(r.cfg, sc); err != nil {
+		return nil, err
 	}
 	if err := r.acquire(ctx); err != nil {
 		return nil, err
@@ -100,7 +149,9 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, 
 		errors.As(err, &ce)
 		return nil, tooCostly(ce)
 	case errors.Is(err, engine.ErrStopped):
-		return nil, echo.NewHTTPError(http.StatusServiceUnavailable, "the run took longer than the server allows; try again later, or run it in the playground, which runs anything in your browser")
+		return nil, &retryLater{echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf(
+			"the run took longer than the server allows (%s); it is not run again for %s. The playground runs anything in your browser.",
+			r.cfg.RunTimeout, failedFor)), failedFor}
 	case err != nil:
 		return nil, err
 	}
@@ -141,22 +192,32 @@ type cachedPage struct {
 	headers  http.Header
 }
 
-// An lru keeps up to max values by key and drops the least recently used.
-// It is safe for concurrent use.
+// bytes is what a cached answer is counted for: its bytes, plain and
+// gzipped, and what holds them.
+func (p *cachedPage) bytes() int64 { return 512 + int64(len(p.ctype)+len(p.body)+len(p.gz)) }
+
+// An lru keeps values by key, up to max entries and maxBytes in all as
+// size counts them, and drops the least recently used. A value over
+// entryBytes is not kept. It is safe for concurrent use.
 type lru[V any] struct {
-	mu    sync.Mutex
-	max   int
-	m     map[string]*list.Element
-	order *list.List // of lruEntry[V], most recently used first
+	mu                   sync.Mutex
+	max                  int
+	maxBytes, entryBytes int64
+	bytes                int64
+	size                 func(V) int64
+	m                    map[string]*list.Element
+	order                *list.List // of lruEntry[V], most recently used first
 }
 
 type lruEntry[V any] struct {
-	key string
-	v   V
+	key   string
+	v     V
+	bytes int64
 }
 
-func newLRU[V any](max int) *lru[V] {
-	return &lru[V]{max: max, m: map[string]*list.Element{}, order: list.New()}
+func newLRU[V any](max int, maxBytes, entryBytes int64, size func(V) int64) *lru[V] {
+	return &lru[V]{max: max, maxBytes: maxBytes, entryBytes: min(entryBytes, maxBytes), size: size,
+		m: map[string]*list.Element{}, order: list.New()}
 }
 
 func (c *lru[V]) get(key string) (V, bool) {
@@ -170,23 +231,70 @@ func (c *lru[V]) get(key string) (V, bool) {
 	return zero, false
 }
 
-// put keeps v under key, unless the key is there already.
-func (c *lru[V]) put(key string, v V) {
+// put keeps v under key, unless the key is there already (then it replaces
+// it) or v is larger than an entry may be; it reports whether v is kept.
+func (c *lru[V]) put(key string, v V) bool {
+	n := c.size(v) + int64(len(key))
+	if n > c.entryBytes {
+		return false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.m[key]; ok {
-		return
+	if el, ok := c.m[key]; ok {
+		c.bytes -= el.Value.(lruEntry[V]).bytes
+		c.order.Remove(el)
 	}
-	c.m[key] = c.order.PushFront(lruEntry[V]{key, v})
-	for c.order.Len() > c.max {
-		delete(c.m, c.order.Remove(c.order.Back()).(lruEntry[V]).key)
+	c.m[key] = c.order.PushFront(lruEntry[V]{key, v, n})
+	c.bytes += n
+	for c.order.Len() > c.max || c.bytes > c.maxBytes {
+		e := c.order.Remove(c.order.Back()).(lruEntry[V])
+		delete(c.m, e.key)
+		c.bytes -= e.bytes
 	}
+	return true
 }
 
 func (c *lru[V]) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.order.Len()
+}
+
+// sizeBytes returns the bytes the entries are counted for.
+func (c *lru[V]) sizeBytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
+}
+
+// checkCost refuses, before it runs, a scenario over the server's budgets:
+// its estimated events, and the size of its result.
+func checkCost(cfg Config, sc *engine.Scenario) error {
+	if est := engine.Estimate(sc); est > cfg.MaxEvents {
+		return tooCostly(&engine.CostError{Estimate: est, Limit: cfg.MaxEvents})
+	}
+	if est := 1024 + 8*engine.EstimateSize(sc); est > cfg.MaxResultBytes {
+		return tooLarge(est, cfg.MaxResultBytes)
+	}
+	return nil
+}
+
+func tooLarge(size, limit int64) error {
+	return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf(
+		"the scenario's result would hold about %s of numbers (time series × resolutions × strategies × sweep values), over the server's limit of %s; "+
+			"use a coarser report.series_bucket, fewer report.peak_resolutions or strategies, or a shorter workload. The playground runs anything in your browser.",
+		megabytes(size), megabytes(limit)))
+}
+
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// remembered is the answer to a run that failed for its cost a moment ago.
+func remembered(err *echo.HTTPError, left time.Duration) error {
+	msg := fmt.Sprint(err.Message)
+	if err.Code != http.StatusServiceUnavailable {
+		return echo.NewHTTPError(err.Code, msg)
+	}
+	return &retryLater{echo.NewHTTPError(err.Code, msg), left.Round(time.Second)}
 }
 
 func tooCostly(ce *engine.CostError) error {

@@ -57,8 +57,16 @@ type Config struct {
 	// request's own scheme and Host; X-Forwarded-Proto counts only with
 	// TrustProxy.
 	BaseURL string
-	// CacheSize is the number of results kept in memory.
-	CacheSize int
+	// MaxResultBytes bounds the size of one result, estimated before the
+	// run (engine.EstimateSize, 8 bytes a number) and counted after it;
+	// larger ones are refused with 422.
+	MaxResultBytes int64
+	// CacheSize is the number of results kept in memory, and CacheBytes
+	// their size in all. The final answers (pages, charts, JSON) are kept
+	// up to four times as many and as many bytes; parsed shared scenarios
+	// up to four times as many and a quarter of the bytes.
+	CacheSize  int
+	CacheBytes int64
 	// Static holds the front end's files (static/...); nil means the ones
 	// built into the binary (web.Static).
 	Static fs.FS
@@ -101,6 +109,12 @@ func (c *Config) defaults() {
 	}
 	if c.CacheSize == 0 {
 		c.CacheSize = 256
+	}
+	if c.CacheBytes == 0 {
+		c.CacheBytes = 32 << 20
+	}
+	if c.MaxResultBytes == 0 {
+		c.MaxResultBytes = 8 << 20
 	}
 }
 
@@ -161,8 +175,8 @@ func New(cfg Config) (*Server, error) {
 		s.builtins[b.Slug] = builtin{b: b, sc: sc, canonical: sc.Canonical()}
 	}
 	s.runs = newRunner(cfg, s.metrics)
-	s.pages = newLRU[*cachedPage](4 * cfg.CacheSize)
-	s.stored = newLRU[stored](4 * cfg.CacheSize)
+	s.pages = newLRU(4*cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, (*cachedPage).bytes)
+	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, stored.bytes)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	if cfg.TrustProxy {
@@ -190,7 +204,7 @@ func (s *Server) routes() {
 		HandleError: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
-			if v.Status >= 500 {
+			if serverFault(v.Status) {
 				level = slog.LevelError
 			}
 			s.log.LogAttrs(context.Background(), level, "request",
@@ -280,6 +294,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	status, msg := http.StatusInternalServerError, "something went wrong on our side; it has been logged"
 	var he *echo.HTTPError
+	if rl := (*retryLater)(nil); errors.As(err, &rl) {
+		c.Response().Header().Set("Retry-After", fmt.Sprint(max(1, int(rl.after.Seconds()))))
+	}
 	switch {
 	case errors.As(err, &he):
 		status = he.Code
@@ -296,17 +313,21 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.Response().WriteHeader(499)
 		return
 	}
-	if status >= 500 {
+	if serverFault(status) {
 		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
 	}
 	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "2")
 	}
+	// An error is never immutable, whatever the handler had set for the
+	// answer it meant to give, and has no ETag to revalidate.
+	h := c.Response().Header()
+	h.Del("ETag")
 	switch {
 	case status == http.StatusNotFound: // an ID may be shared a moment later
-		c.Response().Header().Set("Cache-Control", "public, max-age=60")
-	case status >= 500:
-		c.Response().Header().Set("Cache-Control", "no-store")
+		h.Set("Cache-Control", "public, max-age=60")
+	case status >= 400:
+		h.Set("Cache-Control", "no-store")
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
@@ -330,6 +351,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	_ = render(c, status, errorPage(s.assets, status, title, msg))
+}
+
+// serverFault reports whether an answer's status is the server's fault,
+// worth an ERROR in the log: a 5xx, but not 501, which answers a request
+// for something the server does not do.
+func serverFault(status int) bool {
+	return status >= 500 && status != http.StatusNotImplemented
 }
 
 func wantsJSON(c echo.Context) bool {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,10 +26,16 @@ import (
 
 func TestMemStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return newMemStore() })
+	storetest.RunUnwritable(t, func(t *testing.T) storetest.Store {
+		s := newMemStore()
+		s.PutScenario(t.Context(), "present", []byte("x"))
+		s.writeErr = fmt.Errorf("memory: %w", syscall.ENOSPC)
+		return s
+	})
 }
 
 // testServer builds a server on a memory store; change the config with fns.
-func testServer(t *testing.T, fns ...func(*Config)) (*Server, *memStore) {
+func testServer(t testing.TB, fns ...func(*Config)) (*Server, *memStore) {
 	t.Helper()
 	store := newMemStore()
 	cfg := Config{Store: store, Logger: discardLogger()}
@@ -48,7 +55,7 @@ type response struct {
 	body   string
 }
 
-func do(t *testing.T, s *Server, method, url string, body string, header ...string) response {
+func do(t testing.TB, s *Server, method, url string, body string, header ...string) response {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -56,6 +63,9 @@ func do(t *testing.T, s *Server, method, url string, body string, header ...stri
 	}
 	req := httptest.NewRequest(method, url, rd)
 	req.RemoteAddr = "192.0.2.1:1234"
+	if method == "POST" && strings.HasPrefix(url, "/api/") {
+		req.Header.Set("Content-Type", "application/json") // unless header says otherwise
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -105,10 +115,10 @@ func TestRoutes(t *testing.T) {
 		{"embed caption is the verdict", "GET", "/embed/" + slug, 200, "text/html", `data-testid="verdict">D has the lowest`},
 		{"csv", "GET", "/s/layered-retries/metrics.csv", 200, "text/csv", "3x3,amplification,27"},
 		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
-		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
-		{"oembed xml", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2F" + slug + "&format=xml", 501, "application/json", `format=json`},
-		{"oembed foreign path", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fother", 404, "application/json", `not a RetryLab`},
-		{"oembed unknown ID", "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2FAAAAAAAAAAA", 404, "application/json", `"error"`},
+		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
+		{"oembed xml", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&format=xml", 501, "application/json", `format=json`},
+		{"oembed foreign path", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fother", 404, "application/json", `not a RetryLab`},
+		{"oembed unknown ID", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2FAAAAAAAAAAA", 404, "application/json", `"error"`},
 		{"health", "GET", "/healthz", 200, "application/json", `"ok"`},
 		{"metrics", "GET", "/metrics", 200, "text/plain", `retrylab_http_requests_total`},
 		{"no such route", "GET", "/nope", 404, "text/html", `not-found`},
@@ -359,7 +369,7 @@ func TestHostileTextIsEscapedEverywhere(t *testing.T) {
 		r := do(t, s, "GET", "/s/"+got.ID+"/chart.svg"+q, "")
 		checkSVG(t, r.body)
 	}
-	oe := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2F"+got.ID, "")
+	oe := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2F"+got.ID, "")
 	var o oEmbed
 	if err := json.Unmarshal([]byte(oe.body), &o); err != nil {
 		t.Fatal(err)
@@ -474,7 +484,7 @@ func TestSharedRunOutlivesItsFirstClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc.Runs, sc.Seeds = 40, nil // long enough to hang up in the middle
-	r := newRunner(Config{MaxEvents: 1 << 40, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4}, newMetrics())
+	r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
 	first, hangUp := context.WithCancel(context.Background())
 	go r.result(first, "id", sc)
 	for started := false; !started; time.Sleep(time.Millisecond) {
@@ -574,7 +584,7 @@ func TestChartPNGIsALinkPreview(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 630 {
 		t.Errorf("PNG is %v, want 1200 × 630 as link previews use", b)
 	}
-	o := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.org%2Fs%2Flayered-retries", "")
+	o := do(t, s, "GET", "/oembed?url=http%3A%2F%2Fexample.com%2Fs%2Flayered-retries", "")
 	if !strings.Contains(o.body, `/s/layered-retries/chart.png`) {
 		t.Errorf("oEmbed thumbnail is not the PNG: %s", o.body)
 	}

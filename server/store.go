@@ -10,7 +10,9 @@ import (
 
 // A Store keeps shared scenarios by ID. Put is idempotent: storing an ID that
 // exists already succeeds and keeps the first body. Get reports a missing ID
-// with an error wrapping fs.ErrNotExist. The SQLite store (package
+// with an error wrapping fs.ErrNotExist. A store that cannot take writes now
+// (a full disk, a read-only file) fails Put with an error wrapping
+// syscall.ENOSPC, syscall.EROFS or syscall.EIO and keeps serving Get. The SQLite store (package
 // server/sqlite) and memStore, its twin for tests, implement it.
 type Store interface {
 	PutScenario(ctx context.Context, id string, body []byte) error
@@ -21,6 +23,8 @@ type Store interface {
 type memStore struct {
 	mu sync.RWMutex
 	m  map[string][]byte
+	// writeErr, when set, fails every write, as a full disk would (tests).
+	writeErr error
 }
 
 func newMemStore() *memStore { return &memStore{m: map[string][]byte{}} }
@@ -31,6 +35,9 @@ func (s *memStore) PutScenario(ctx context.Context, id string, body []byte) erro
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.writeErr != nil {
+		return s.writeErr
+	}
 	if _, ok := s.m[id]; !ok {
 		s.m[id] = append([]byte(nil), body...)
 	}

@@ -2,7 +2,7 @@
 // and latency percentiles for cached page GETs and for share POSTs. It sends
 // traffic to loopback only and stops by itself.
 //
-//	loadtest [-base http://127.0.0.1:8080] [-duration 5s] [-concurrency 32] [-post-concurrency 4]
+//	loadtest [-base http://127.0.0.1:8080] [-duration 5s] [-concurrency 32] [-post-concurrency 4] [-wide N]
 //
 // Phase 1 shares one scenario, fetches its page once so that the server has
 // run and cached it, then fetches that page from -concurrency workers for
@@ -11,6 +11,17 @@
 // 20 by default), so most of them are answered 429, which is expected and
 // counted apart from errors. Every phase also stops after 2,000,000
 // requests.
+//
+// Phase 3 (-wide N, 0 to skip) watches the server's memory under abuse: it
+// sends the requests an adversarial campaign found costly (1,200
+// overlapping phases, a million clients × 1,000 runs, a result of millions
+// of numbers, one result under many made-up query parameters), then shares
+// N distinct wide scenarios (20 strategies over 24 h, each result about
+// 700,000 numbers, just under the server's size limit) from
+// -post-concurrency workers and fetches each one's result, page, chart and
+// CSV. It samples the server's resident memory from its /metrics
+// (process_resident_memory_bytes) every 100 ms and reports the peak. It
+// stops after N scenarios or 90 s.
 //
 // The client asks for gzip, as browsers do, and reuses connections. Latency
 // is measured from sending a request to reading the last byte of its answer;
@@ -45,6 +56,8 @@ const (
 	maxDuration    = 60 * time.Second
 	maxRequests    = 2_000_000 // per phase
 	maxConcurrency = 1024
+	maxWide        = 500
+	widePhaseLimit = 90 * time.Second
 )
 
 func main() {
@@ -62,6 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	duration := fs.Duration("duration", 5*time.Second, "length of each phase (at most 60s)")
 	concurrency := fs.Int("concurrency", 32, "workers fetching the cached page")
 	postConcurrency := fs.Int("post-concurrency", 4, "workers sharing scenarios")
+	wide := fs.Int("wide", 0, "wide scenarios to share and fetch in phase 3, watching the server's memory (0 skips it; at most 500)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -83,6 +97,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	case *postConcurrency < 1 || *postConcurrency > maxConcurrency:
 		fmt.Fprintf(stderr, "loadtest: -post-concurrency %d: want 1 to %d\n", *postConcurrency, maxConcurrency)
+		return 2
+	case *wide < 0 || *wide > maxWide:
+		fmt.Fprintf(stderr, "loadtest: -wide %d: want 0 to %d\n", *wide, maxWide)
 		return 2
 	}
 
@@ -127,6 +144,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if ctx.Err() != nil {
 		return 1
+	}
+	if *wide > 0 {
+		fmt.Fprintln(stdout)
+		if !lt.widePhase(ctx, *wide, *postConcurrency, stdout) {
+			return 1
+		}
 	}
 	return 0
 }
@@ -248,8 +271,13 @@ func (lt *loadTest) do(req *http.Request, w io.Writer) (int, error) {
 
 // share POSTs a scenario and returns its ID, waiting out a few 429s.
 func (lt *loadTest) share(ctx context.Context, name string) (string, error) {
+	return lt.shareBody(ctx, scenario(name), 5)
+}
+
+// shareBody POSTs body and returns its ID, waiting out up to attempts-1 429s.
+func (lt *loadTest) shareBody(ctx context.Context, doc []byte, attempts int) (string, error) {
 	for attempt := 1; ; attempt++ {
-		status, body, err := lt.postBody(ctx, scenario(name))
+		status, body, err := lt.postBody(ctx, doc)
 		if err != nil {
 			return "", err
 		}
@@ -260,7 +288,7 @@ func (lt *loadTest) share(ctx context.Context, name string) (string, error) {
 				return "", fmt.Errorf("201 without an ID: %.200q", body)
 			}
 			return r.ID, nil
-		case status == http.StatusTooManyRequests && attempt < 5:
+		case status == http.StatusTooManyRequests && attempt < attempts:
 			select {
 			case <-time.After(time.Second):
 			case <-ctx.Done():

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/retrylab/retrylab/server"
 )
 
 func TestLoopbackBase(t *testing.T) {
@@ -103,6 +106,31 @@ func TestRunAgainstFake(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"| GET /s/{id} (cached) | 4 |", "| POST /api/scenarios | 1 |", "(rate-limited, expected)", "p99"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestWidePhaseAgainstTheServer runs phase 3 briefly against the real
+// server in-process: the campaign's costly requests get their 4xx, wide
+// results are served, and the server's memory is read from /metrics.
+func TestWidePhaseAgainstTheServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs wide scenarios")
+	}
+	s, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), PostRate: 1000, PostBurst: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	var out bytes.Buffer
+	lt := &loadTest{base: srv.URL, client: newClient(2), stamp: "test"}
+	if !lt.widePhase(context.Background(), 2, 2, &out) {
+		t.Errorf("phase 3 failed:\n%s", out.String())
+	}
+	for _, want := range []string{"1,200 overlapping phases (was a 422 of 88 MB): 422", "2 wide scenarios shared and fetched", "map[200:8]", "server memory (RSS):"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -62,6 +62,9 @@ commands:
                         snippets and oEmbed, e.g. https://retrylab.example
                         (env RETRYLAB_BASE_URL; default: the request's own
                         scheme and Host)
+        --memory-limit MiB
+                        soft limit of the Go heap (default 512; 0 for none;
+                        GOMEMLIMIT, when set, wins)
   list  the built-in scenarios: slug and title
   presets
         the policy presets usable as "preset": NAME, with their sources and

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/retrylab/retrylab/server"
@@ -25,6 +26,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 	dbPath := fs.String("db", envOr("RETRYLAB_DB", "./data/retrylab.db"), "SQLite database file, created on first run (env RETRYLAB_DB)")
 	trustProxy := fs.Bool("trust-proxy", os.Getenv("RETRYLAB_TRUST_PROXY") == "1", "take client IPs and the scheme from X-Forwarded-For and X-Forwarded-Proto; only behind a proxy that sets them (env RETRYLAB_TRUST_PROXY=1)")
 	baseURL := fs.String("base-url", os.Getenv("RETRYLAB_BASE_URL"), "public origin of absolute links in share URLs, embed snippets and oEmbed, e.g. https://retrylab.example (env RETRYLAB_BASE_URL; default: the request's scheme and Host)")
+	memLimit := fs.Int64("memory-limit", 512, "soft limit of the Go heap in MiB (the garbage collector works harder near it); 0 for none; GOMEMLIMIT, when set, wins")
 	if code := parseFlags(fs, args); code != 0 {
 		return exit(code)
 	}
@@ -33,12 +35,21 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	// The caches are bounded by bytes and each run by its estimated cost;
+	// what two wide runs at once leave behind is garbage the collector
+	// would otherwise let grow to several times the live heap.
+	if os.Getenv("GOMEMLIMIT") == "" && *memLimit > 0 {
+		debug.SetMemoryLimit(*memLimit << 20)
+	}
 	db, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
 		return 1
 	}
 	defer db.Close()
+	if db.ReadOnly() {
+		log.Warn("the database cannot be written: shared scenarios are served, sharing answers 503", "db", *dbPath)
+	}
 	srv, err := server.New(server.Config{Store: db, Logger: log, TrustProxy: *trustProxy, BaseURL: *baseURL})
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)

@@ -50,6 +50,8 @@ func main() {
 		MaxEvents: 5_000_000,
 		MaxRuns:   1,
 		CacheSize: 32,
+		// An isolate has 128 MB: a quarter of the native server's bytes.
+		CacheBytes: 8 << 20,
 		// syumai/workers puts Cf-Connecting-Ip in RemoteAddr.
 		TrustProxy: false,
 	})

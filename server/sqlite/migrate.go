@@ -60,11 +60,7 @@ func migrations(fsys fs.FS) ([]migration, error) {
 // migrate applies, in order, the migrations not yet recorded in
 // schema_migrations, each in its own transaction with its record.
 func (db *DB) migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrationFS, "migrations")
-	if err != nil {
-		return err
-	}
-	ms, err := migrations(sub)
+	ms, err := migrations(mustSub(migrationFS, "migrations"))
 	if err != nil {
 		return err
 	}

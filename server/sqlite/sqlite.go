@@ -12,9 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // pragmas are set on every connection, through the DSN so that each
@@ -30,8 +31,12 @@ const readConns = 8
 // DB is a store of shared scenarios in one SQLite file. It writes through a
 // single connection and reads through a pool of read-only connections, which
 // WAL mode lets run alongside the writer. It is safe for concurrent use.
+//
+// A database file that cannot be written (read-only, or on a read-only
+// file system) is opened for reading, if its schema is up to date: reads
+// work, and every write fails with an error wrapping syscall.EROFS.
 type DB struct {
-	write *sql.DB // one connection: SQLite allows one writer at a time
+	write *sql.DB // one connection: SQLite allows one writer at a time; nil when read-only
 	read  *sql.DB // read-only connections
 }
 
@@ -59,6 +64,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	db.write.SetMaxOpenConns(1)
 	if err := db.migrate(ctx); err != nil {
 		db.write.Close()
+		if _, statErr := os.Stat(abs); statErr == nil && errors.Is(writeError(err), syscall.EROFS) {
+			return openReadOnly(ctx, path, abs, err)
+		}
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
 
@@ -75,6 +83,82 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// openReadOnly opens, for reading only, the existing database file at abs
+// that could not be opened for writing (why), if its schema is up to date.
+//
+// In a directory it cannot write either, SQLite cannot make the shared
+// memory file that WAL mode reads through; the file is then opened as
+// immutable, which reads the database file alone (a clean shutdown leaves
+// everything in it).
+func openReadOnly(ctx context.Context, path, abs string, why error) (*DB, error) {
+	ms, err := migrations(mustSub(migrationFS, "migrations"))
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, mode := range []string{"mode=ro", "mode=ro&immutable=1"} {
+		read, err := sql.Open("sqlite", dsn(abs, mode))
+		if err != nil {
+			return nil, err
+		}
+		read.SetMaxOpenConns(readConns)
+		read.SetMaxIdleConns(readConns)
+		var applied int
+		err = read.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&applied)
+		if err == nil && applied == len(ms) {
+			return &DB{read: read}, nil
+		}
+		read.Close()
+		if err == nil {
+			err = fmt.Errorf("its schema is not up to date (%d of %d migrations)", applied, len(ms))
+		}
+		errs = append(errs, err)
+	}
+	return nil, fmt.Errorf("sqlite: %s cannot be written (%w) nor read: %w", path, why, errors.Join(errs...))
+}
+
+func mustSub(fsys fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(err) // dir is a literal of this package
+	}
+	return sub
+}
+
+// ReadOnly reports whether the database was opened for reading only,
+// its file not being writable.
+func (db *DB) ReadOnly() bool { return db.write == nil }
+
+// Primary SQLite result codes (https://sqlite.org/rescode.html).
+const (
+	codePerm     = 3
+	codeReadOnly = 8
+	codeIOErr    = 10
+	codeFull     = 13
+	codeCantOpen = 14
+)
+
+// writeError tells apart the errors of a write that say the database cannot
+// take writes now: a full disk wraps syscall.ENOSPC, a read-only file (or
+// one that cannot be opened for writing) syscall.EROFS and an I/O error
+// syscall.EIO, so that the server can answer
+// 503 and Retry-After (reads may still work).
+func writeError(err error) error {
+	var se *sqlite.Error
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case codeFull:
+		return fmt.Errorf("%w (%w)", err, syscall.ENOSPC)
+	case codeReadOnly, codePerm, codeCantOpen:
+		return fmt.Errorf("%w (%w)", err, syscall.EROFS)
+	case codeIOErr:
+		return fmt.Errorf("%w (%w)", err, syscall.EIO)
+	}
+	return err
 }
 
 // dsn returns the URI that opens the file at the absolute path abs with the
@@ -95,19 +179,30 @@ func (db *DB) Close() error {
 	if db.read != nil {
 		err = db.read.Close()
 	}
+	if db.write == nil {
+		return err
+	}
 	return errors.Join(err, db.write.Close())
 }
 
 // PutScenario stores body under id unless id is stored already, in which
-// case the first body is kept and PutScenario reports success.
+// case the first body is kept and PutScenario reports success. A database
+// that cannot take writes now fails with an error wrapping syscall.ENOSPC
+// (full), syscall.EROFS (read-only) or syscall.EIO.
 func (db *DB) PutScenario(ctx context.Context, id string, body []byte) error {
+	if db.write == nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("sqlite: the database was opened read-only: %w", syscall.EROFS)
+	}
 	if body == nil {
 		body = []byte{} // a nil slice would bind as NULL
 	}
 	_, err := db.write.ExecContext(ctx,
 		`INSERT INTO scenarios(id, body, created_at) VALUES(?, ?, ?) ON CONFLICT(id) DO NOTHING`,
 		id, body, time.Now().Unix())
-	return err
+	return writeError(err)
 }
 
 // GetScenario returns the body stored under id. A missing id is reported

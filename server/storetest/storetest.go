@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -30,6 +31,25 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	t.Run("CancelledContextFails", func(t *testing.T) { testCancelledContextFails(t, open(t)) })
 	t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, open(t)) })
 	t.Run("OddIDsExact", func(t *testing.T) { testOddIDsExact(t, open(t)) })
+}
+
+// RunUnwritable checks a store that cannot take writes now: a full disk, a
+// read-only file. open returns a new store that holds body "x" under ID
+// "present" and then cannot be written. PutScenario must fail with an error
+// wrapping syscall.ENOSPC, syscall.EROFS or syscall.EIO and store nothing,
+// so that the server can answer 503 and Retry-After; reads keep working.
+func RunUnwritable(t *testing.T, open func(t *testing.T) Store) {
+	s := open(t)
+	err := s.PutScenario(t.Context(), "new", pattern(64<<10))
+	if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EROFS) && !errors.Is(err, syscall.EIO) {
+		t.Errorf("PutScenario on a store that cannot be written = %v; want an error wrapping ENOSPC, EROFS or EIO", err)
+	}
+	if got, err := s.GetScenario(t.Context(), "present"); err != nil || string(got) != "x" {
+		t.Errorf("GetScenario(present) = %q, %v; reads must keep working", got, err)
+	}
+	if _, err := s.GetScenario(t.Context(), "new"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after a failed put, GetScenario(new) = %v; want fs.ErrNotExist", err)
+	}
 }
 
 // pattern returns n bytes that run through every byte value, NUL included.

@@ -141,8 +141,10 @@
 // # Cost
 //
 // Estimate gives the events a run is expected to process (operations ×
-// product of max attempts along the chain × 3 × strategies × runs × sweep
-// values); Run refuses a scenario above Options.MaxEvents with a CostError
+// product of max attempts along the chain × 3, plus each simulation's set-up:
+// its clients, instances and the counting bins of its time span; × strategies
+// × runs × sweep values; plus the numbers of its result, which EstimateSize
+// gives alone); Run refuses a scenario above Options.MaxEvents with a CostError
 // before running, stops any single simulation that processes more than that
 // many events, and checks its context every 16,384 events.
 package engine

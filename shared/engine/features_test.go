@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -384,8 +386,12 @@ func TestEstimateCountsSweepsAndFastClosedLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, one := Estimate(swept), Estimate(sc); got < 50*one {
-		t.Errorf("a sweep to 100 attempts estimated at %d, no more than the base scenario's %d", got, one)
+	costliest, err := Parse([]byte(strings.Replace(strings.Replace(base, "SWEEP", "", 1), `"max_attempts": 2`, `"max_attempts": 100`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, one := Estimate(swept), Estimate(costliest); got < one {
+		t.Errorf("a sweep to 100 attempts estimated at %d, less than its costliest value's %d", got, one)
 	}
 }
 
@@ -437,5 +443,75 @@ func TestProgressCountsSimulations(t *testing.T) {
 	}
 	if got := strings.Join(seen, " "); got != "1/12 2/12 3/12 4/12 5/12 6/12 7/12 8/12 9/12 10/12 11/12 12/12" {
 		t.Errorf("progress %s", got)
+	}
+}
+
+// TestEstimateCountsSetUpAndResultSize: a simulation costs its set-up
+// whatever its operations (a million clients, a thousand runs, twenty
+// strategies and one operation were estimated at 60,001 events and ran
+// 8 s), and a fine series bucket over a long span makes a large result
+// (estimated at 5,185 events, it held 6.7 million numbers).
+func TestEstimateCountsSetUpAndResultSize(t *testing.T) {
+	strategies := func(n int) string {
+		var s []string
+		for i := range n {
+			s = append(s, fmt.Sprintf(`{"name": "s%d", "max_attempts": 1}`, i))
+		}
+		return strings.Join(s, ", ")
+	}
+	crowd, err := Parse([]byte(`{"version": 1, "runs": 1000,
+		"workload": {"clients": 1000000, "arrival": "burst", "operations": 1},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
+		"strategies": [` + strategies(20) + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Estimate(crowd); got < 1_000_000_000 {
+		t.Errorf("a million clients × 1,000 runs × 20 strategies estimated at %d events", got)
+	}
+	wide, err := Parse([]byte(`{"version": 1,
+		"workload": {"clients": 1, "rate": 0.02, "duration": "24h"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
+		"strategies": [` + strategies(20) + `],
+		"report": {"series_bucket": "1ms", "peak_resolutions": ["1ms", "2ms", "3ms", "4ms", "5ms"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), wide, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, est := res.Size(), EstimateSize(wide)
+	if size < 6_000_000 || est < size || est > 2*size {
+		t.Errorf("the result holds %d numbers, estimated at %d; want an estimate within 1..2× of the size", size, est)
+	}
+	if Estimate(wide) < est {
+		t.Errorf("the cost estimate %d does not count the result's %d numbers", Estimate(wide), est)
+	}
+}
+
+// TestSizeEstimatesBoundBuiltinResults: the size estimate is at least the
+// size of every built-in's result, and not wildly more.
+func TestSizeEstimatesBoundBuiltinResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every built-in")
+	}
+	files, _ := filepath.Glob("testdata/*.json")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), sc, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size, est := res.Size(), EstimateSize(sc); est < size || est > 20*size+10_000 {
+			t.Errorf("%s: the result holds %d numbers, estimated at %d", name, size, est)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -30,7 +31,7 @@ type CostError struct {
 }
 
 func (e *CostError) Error() string {
-	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × strategies × runs × sweep values × 3), over the limit of %s; reduce the workload, attempts, runs or sweep values",
+	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies or sweep values",
 		humanCount(e.Estimate), humanCount(e.Limit))
 }
 
@@ -138,10 +139,14 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 	return res, events, nil
 }
 
-// Estimate returns the approximate number of events a run of the scenario
-// processes: operations × the product of every level's max attempts × 3
-// events per call × strategies × runs, summed over sweep values, taking the
-// costliest strategy for all. It overestimates runs where few calls fail.
+// Estimate returns the approximate cost of a run, in events. For every
+// simulation (one strategy on one seed and sweep value) it counts the events
+// the simulation processes — operations × the product of every level's max
+// attempts × 3 events per call, taking the costliest strategy for all — and
+// the work that does not depend on the operations: setting up its clients
+// and instances, and stepping through the counting bins its virtual time
+// spans. It adds the numbers the result holds (EstimateSize). It
+// overestimates runs where few calls fail.
 func Estimate(sc *Scenario) int64 {
 	if sc.Sweep != nil {
 		// Each value may change the cost: count each one.
@@ -151,10 +156,14 @@ func Estimate(sc *Scenario) int64 {
 			if err != nil {
 				return math.MaxInt64 / 2
 			}
-			total = min(total+Estimate(sub), math.MaxInt64/2)
+			total = min(total+estimate(sub, false), math.MaxInt64/2)
 		}
 		return total
 	}
+	return estimate(sc, true)
+}
+
+func estimate(sc *Scenario, withSeries bool) int64 {
 	ops := estimateOps(sc)
 	worst := 1.0
 	for _, st := range sc.Strategies {
@@ -164,12 +173,223 @@ func Estimate(sc *Scenario) int64 {
 		}
 		worst = max(worst, a)
 	}
-	runs := float64(max(len(sc.Seeds), sc.Runs, 1))
-	est := ops * worst * 3 * float64(max(len(sc.Strategies), 1)) * runs
+	sims := float64(max(len(sc.Seeds), sc.Runs, 1)) * float64(max(len(sc.Strategies), 1))
+	est := (ops*worst*3+setupCost(sc))*sims + estimateSize(sc, withSeries)
 	if est > math.MaxInt64/2 || math.IsNaN(est) {
 		return math.MaxInt64 / 2
 	}
 	return int64(est) + 1
+}
+
+// setupCost is the work of one simulation that does not depend on its
+// operations, in events (about 125 ns each natively), as measured: a fixed
+// part for its allocations and summary, a client's slot, an instance's
+// budget and breaker, and a counting bin stepped through.
+func setupCost(sc *Scenario) float64 {
+	instances := 0.0
+	for _, st := range sc.Strategies {
+		n := float64(max(st.Instances, 1))
+		for _, l := range st.Layers {
+			n += float64(max(l.Instances, 1))
+		}
+		instances = max(instances, n)
+	}
+	return 1000 + float64(sc.Workload.Clients)/16 + 2*instances + estimateBins(sc)
+}
+
+// EstimateSize returns about how many numbers the result of a run holds:
+// per strategy (and sweep value), its metrics, their spread over runs, its
+// peaks and breaker transitions, and, for a scenario without a sweep, its
+// time series: buckets × 9 series, plus two per window of every fine
+// resolution kept. In memory a series number takes 4 bytes, others 8 to 16;
+// encoded, from 2 to 12.
+func EstimateSize(sc *Scenario) int64 {
+	if sc.Sweep != nil {
+		var total float64
+		for i := range sc.Sweep.Values {
+			sub, err := sc.withValue(i)
+			if err != nil {
+				return math.MaxInt64 / 2
+			}
+			total += estimateSize(sub, false)
+		}
+		return int64(min(total, math.MaxInt64/2))
+	}
+	return int64(min(estimateSize(sc, true), math.MaxInt64/2))
+}
+
+func estimateSize(sc *Scenario, withSeries bool) float64 {
+	per := 3 * 80.0 // metrics, and their minimum and maximum over runs
+	resolutions := []int64{int64(10 * time.Millisecond), int64(100 * time.Millisecond), int64(time.Second)}
+	for _, d := range sc.Report.PeakResolutions {
+		if !slices.Contains(resolutions, int64(d)) {
+			resolutions = append(resolutions, int64(d))
+		}
+	}
+	per += 3 * float64(len(resolutions))
+	breakers := false
+	for _, st := range sc.Strategies {
+		breakers = breakers || st.Breaker != nil || slices.ContainsFunc(st.Layers, func(p Policy) bool { return p.Breaker != nil })
+	}
+	if breakers {
+		per += 4 * 1000 // transitions, at most 1,000 kept
+	}
+	if withSeries {
+		lo, hi := estimateSpan(sc)
+		base0 := modelBase(sc)
+		n := 601.0 // chooseBucket's 1-2-5 widths give at most 600 buckets
+		if b := float64(sc.Report.SeriesBucket); b > 0 {
+			n = min(math.Ceil(hi/b), maxBins) // a bucket is at least series_bucket
+		}
+		per += 9 * n
+		// A fine series at r is kept when the run's bins, coarsened to fit
+		// its span, still divide r and the span has at most 20,000 windows
+		// of r. Over the spans the run may have, from lo to hi, the most
+		// windows are at the longest span that keeps it.
+		for _, r := range resolutions {
+			if r%base0 != 0 {
+				continue
+			}
+			base := base0
+			for r%(2*base) == 0 {
+				base *= 2
+			}
+			if longest := min(hi, 20000*float64(r), maxBins*float64(base)); longest >= lo {
+				per += 2 * math.Ceil(longest/float64(r))
+			}
+		}
+	}
+	return per * float64(max(len(sc.Strategies), 1))
+}
+
+// Size returns how many numbers the result holds, counted as EstimateSize
+// counts them, so that a caller can hold results to a budget.
+func (r *Result) Size() int64 {
+	n := int64(len(r.Seeds) + len(r.Phases)*2)
+	strategies := func(ss []StrategyResult) {
+		for i := range ss {
+			st := &ss[i]
+			n += 80 + 2*int64(len(st.Spread)) + 3*int64(len(st.Peaks)) + int64(len(st.LayerAttempts)) + 4*int64(len(st.Transitions))
+			if se := st.Series; se != nil {
+				n += int64(len(se.Attempts) + len(se.Retries) + len(se.Successes) + len(se.Failures) + len(se.Rejections) +
+					len(se.FastFailed) + len(se.QueueLength) + len(se.InFlight) + len(se.BreakerState))
+				for _, f := range se.Fine {
+					n += int64(len(f.Attempts) + len(f.Retries))
+				}
+			}
+		}
+	}
+	strategies(r.Strategies)
+	for _, p := range r.Sweep {
+		strategies(p.Strategies)
+	}
+	return n
+}
+
+// estimateBins returns about how many counting bins one simulation fills:
+// its span at the model's bin width, at most maxBins.
+func estimateBins(sc *Scenario) float64 {
+	_, hi := estimateSpan(sc)
+	return min(math.Ceil(hi/float64(modelBase(sc)))+1, maxBins)
+}
+
+// modelBase is the width of a simulation's counting bins before any
+// coarsening, as compile sets it.
+func modelBase(sc *Scenario) int64 {
+	base := int64(10 * time.Millisecond)
+	for _, d := range sc.Report.PeakResolutions {
+		base = gcd(base, int64(d))
+	}
+	if sc.Report.SeriesBucket != 0 {
+		base = gcd(base, int64(sc.Report.SeriesBucket))
+	}
+	return max(base, int64(time.Millisecond))
+}
+
+// estimateSpan returns bounds on how long a simulation runs in virtual
+// time, in nanoseconds. It runs at least until arrivals stop (lo, less ten
+// mean gaps for random arrivals), and at most until then and the phases
+// release the calls they hold, plus as long as the slowest strategy's
+// invocation can last and the queue takes to drain (hi).
+func estimateSpan(sc *Scenario) (lo, hi float64) {
+	w, d := &sc.Workload, &sc.Dependency
+	end := float64(w.Duration)
+	switch w.Arrival {
+	case "burst":
+		end = float64(w.BurstAt)
+		lo = end
+	case "closed":
+		lo = end
+	default:
+		rate := w.Rate
+		if rate == 0 {
+			rate = w.RatePerClient * float64(w.Clients)
+		}
+		rate = max(rate, 1e-9)
+		if w.Operations > 0 && (w.Duration == 0 || float64(w.Operations)/rate*1e9 < end) {
+			end = float64(w.Operations) / rate * 1e9
+		}
+		lo = end
+		if w.Arrival != "uniform" {
+			lo = max(0, end-10e9/rate)
+		}
+	}
+	// A simulation ends with its last event: phases and report times after
+	// the last operation do not lengthen it, but a freeze holds the calls
+	// that arrive during it until it ends.
+	factor, hold := 1.0, 0.0
+	for _, ph := range d.Phases {
+		switch ph.Kind {
+		case "latency":
+			factor = max(factor, ph.Factor)
+		case "outage", "errors":
+			hold = max(hold, float64(ph.Latency))
+		case "freeze":
+			if float64(ph.From) <= end {
+				hold = max(hold, float64(ph.To)-end)
+			}
+		}
+	}
+	end += hold
+	st := d.ServiceTime
+	service := float64(st.Mean)
+	switch st.Kind {
+	case "exponential":
+		service *= 10 // the tail of the longest of many draws
+	case "lognormal":
+		service = 2 * float64(st.P99)
+	}
+	service *= factor
+	workers := float64(max(d.Workers, 1))
+	drain := (float64(d.QueueCapacity)/workers + 1) * service
+	longest := 0.0
+	for _, s := range sc.Strategies {
+		levels := append([]Policy{s.Policy}, s.Layers...)
+		longest = max(longest, invocationTime(levels, drain))
+	}
+	return lo, end + longest + drain
+}
+
+// invocationTime bounds how long an invocation of levels[0] (with the
+// levels below it) can last when every attempt waits for the dependency's
+// queue to drain (drain).
+func invocationTime(levels []Policy, drain float64) float64 {
+	p := &levels[0]
+	attempt := drain
+	if len(levels) > 1 {
+		attempt = invocationTime(levels[1:], drain)
+	}
+	if p.AttemptTimeout > 0 {
+		attempt = min(attempt, float64(p.AttemptTimeout))
+	}
+	total := float64(max(p.MaxAttempts, 1)) * attempt
+	for n := 1; n < p.MaxAttempts; n++ {
+		total += float64(maxWait(p, n))
+	}
+	if p.Deadline > 0 {
+		total = min(total, float64(p.Deadline))
+	}
+	return total
 }
 
 // estimateOps returns about how many operations one run starts.

@@ -19,6 +19,7 @@ const (
 	MaxPhases      = 100
 	MaxRuns        = 1000
 	MaxSweepValues = 50
+	MaxSweepBytes  = 256 << 10 // sweep values × the scenario's canonical size
 	MaxAttempts    = 100
 	MaxClients     = 1_000_000
 	MaxOperations  = 10_000_000
@@ -31,25 +32,72 @@ const (
 	maxTextLen     = 10_000
 )
 
+// MaxErrors is how many problems Validate lists. Past it, one last entry
+// says how many more were found, so that a hostile document cannot buy an
+// answer as large as the list of everything wrong with it.
+const MaxErrors = 50
+
+// Limit returns the first n problems of es and, when there were more, an
+// entry without a path saying how many were left out.
+func (es Errors) Limit(n int) Errors {
+	if len(es) <= n {
+		return es
+	}
+	return append(es[:n:n], moreErrors(len(es)-n, n))
+}
+
+func moreErrors(more, listed int) FieldError {
+	return FieldError{Message: fmt.Sprintf("and %d more problems; only the first %d are listed", more, listed)}
+}
+
 // Validate checks every field of the scenario against its allowed range and
 // the rules that tie fields together. It reports all problems at once, as an
 // Errors naming each field's JSON path.
+//
+// It lists at most MaxErrors problems, then how many more there are. Its
+// work is linear in the size of the scenario: checks that compare pairs
+// (overlapping phases) run only when the list is within its limit.
 func (sc *Scenario) Validate() error {
-	var v validator
-	v.scenario(sc)
-	if len(v.errs) > 0 {
-		return v.errs
+	v := sc.validate()
+	if len(v.errs) == 0 {
+		return nil
 	}
-	return nil
+	if v.more > 0 {
+		return append(v.errs, moreErrors(v.more, len(v.errs)))
+	}
+	return v.errs
 }
 
+func (sc *Scenario) validate() *validator {
+	v := &validator{}
+	v.scenario(sc)
+	return v
+}
+
+// A validator collects the first MaxErrors problems and counts the others
+// without formatting them.
 type validator struct {
 	errs Errors
+	more int
 }
 
 func (v *validator) add(path string, value any, format string, args ...any) {
+	if len(v.errs) >= MaxErrors {
+		v.more++
+		return
+	}
 	v.errs = append(v.errs, FieldError{Path: path, Value: show(value), Message: fmt.Sprintf(format, args...)})
 }
+
+func (v *validator) addError(e FieldError) {
+	if len(v.errs) >= MaxErrors {
+		v.more++
+		return
+	}
+	v.errs = append(v.errs, e)
+}
+
+func (v *validator) failed() bool { return len(v.errs) > 0 }
 
 func show(value any) string {
 	switch x := value.(type) {
@@ -183,7 +231,7 @@ func (v *validator) scenario(sc *Scenario) {
 		}
 	}
 	v.report(sc)
-	if sc.Sweep != nil && len(v.errs) == 0 {
+	if sc.Sweep != nil && !v.failed() {
 		v.sweep(sc)
 	}
 }
@@ -299,15 +347,22 @@ func (v *validator) dependency(d *Dependency) {
 		}
 		v.span(p+"retry_after.after", ra.After, true)
 	}
-	if len(d.Phases) > MaxPhases {
+	tooMany := len(d.Phases) > MaxPhases
+	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
 	}
 	for i := range d.Phases {
 		v.phase(fmt.Sprintf("%sphases[%d]", p, i), &d.Phases[i])
+		if tooMany {
+			continue // comparing pairs of a list already refused would cost its square
+		}
+		// The first earlier phase of the kind that overlaps, if any: one
+		// problem per phase, at most MaxPhases²/2 comparisons.
 		for j := range i {
 			a, b := &d.Phases[j], &d.Phases[i]
 			if a.Kind == b.Kind && a.From < b.To && b.From < a.To {
 				v.add(fmt.Sprintf("%sphases[%d]", p, i), nil, "overlaps phases[%d]; phases of the same kind (%q) must not overlap", j, a.Kind)
+				break
 			}
 		}
 	}
@@ -553,20 +608,29 @@ func (v *validator) sweep(sc *Scenario) {
 		v.add("sweep.values", nil, "lists %d values; give 1..%d", n, MaxSweepValues)
 		return
 	}
+	// Checking, estimating and running a sweep read the whole scenario
+	// again for every value: that work is bounded before it is done.
+	base := *sc
+	base.Sweep = nil
+	if raw, err := json.Marshal(&base); err == nil && len(raw)*len(sw.Values) > MaxSweepBytes {
+		v.add("sweep.values", nil, "lists %d values for a scenario of %d bytes; a sweep reads the scenario again for each value, and values × its size may be at most %d KiB: sweep fewer values, or shorten the scenario",
+			len(sw.Values), len(raw), MaxSweepBytes>>10)
+		return
+	}
 	for i := range sw.Values {
 		p := fmt.Sprintf("sweep.values[%d]", i)
 		sub, err := sc.withValue(i)
 		if err != nil {
 			for _, e := range AsErrors(err) {
-				v.errs = append(v.errs, FieldError{Path: p, Value: e.Value, Message: "at " + sw.Path + ": " + e.Message})
+				v.addError(FieldError{Path: p, Value: e.Value, Message: "at " + sw.Path + ": " + e.Message})
 			}
 			continue
 		}
-		if err := sub.Validate(); err != nil {
-			for _, e := range AsErrors(err) {
-				v.errs = append(v.errs, FieldError{Path: p, Value: e.Value, Message: "at " + e.Path + " " + e.Message})
-			}
+		sv := sub.validate()
+		for _, e := range sv.errs {
+			v.addError(FieldError{Path: p, Value: e.Value, Message: "at " + e.Path + " " + e.Message})
 		}
+		v.more += sv.more
 	}
 }
 

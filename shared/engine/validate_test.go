@@ -200,3 +200,70 @@ func TestCanonicalDropsDefaultsAndOrdersFields(t *testing.T) {
 		t.Errorf("canonical forms differ:\n%s\n%s", a.Canonical(), b.Canonical())
 	}
 }
+
+// overlapping returns the valid scenario with n identical latency phases.
+func overlapping(n int) string {
+	ph := strings.Repeat(`{"kind":"latency","from":"1s","to":"2s","factor":2},`, n)
+	return strings.Replace(valid, `"queue_capacity": 5`, `"queue_capacity": 5, "phases": [`+strings.TrimSuffix(ph, ",")+`]`, 1)
+}
+
+// TestErrorsAreBounded: 1,200 identical overlapping phases used to give
+// 720,000 problems (every pair), after the "at most 100 phases" one.
+func TestErrorsAreBounded(t *testing.T) {
+	_, err := Parse([]byte(overlapping(MaxPhases)))
+	es := AsErrors(err)
+	if len(es) != MaxErrors+1 {
+		t.Fatalf("%d phases: %d problems, want %d", MaxPhases, len(es), MaxErrors+1)
+	}
+	if last := es[len(es)-1]; last.Path != "" || last.Message != "and 49 more problems; only the first 50 are listed" {
+		t.Errorf("the last problem is %q, want how many more there are", last.Error())
+	}
+	_, err = Parse([]byte(overlapping(1200)))
+	if es := AsErrors(err); len(es) != 1 || es[0].Path != "dependency.phases" {
+		t.Errorf("1200 phases: %v, want only the count", es)
+	}
+	// Within the limit, each phase that overlaps an earlier one is one
+	// problem: 99 for 100 identical phases (there were 4,950).
+	v := func() *validator {
+		sc, err := Decode([]byte(overlapping(MaxPhases)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc.validate()
+	}()
+	if total := len(v.errs) + v.more; total != MaxPhases-1 {
+		t.Errorf("%d identical phases: %d problems, want %d", MaxPhases, total, MaxPhases-1)
+	}
+}
+
+func TestErrorsLimit(t *testing.T) {
+	es := Errors{{Path: "a", Message: "x"}, {Path: "b", Message: "y"}, {Path: "c", Message: "z"}}
+	if got := es.Limit(3); len(got) != 3 {
+		t.Errorf("Limit(3) of 3: %d", len(got))
+	}
+	got := es.Limit(1)
+	if len(got) != 2 || got[0].Path != "a" || got[1].Message != "and 2 more problems; only the first 1 are listed" {
+		t.Errorf("Limit(1) = %v", got)
+	}
+	if len(es) != 3 || es[1].Path != "b" {
+		t.Errorf("Limit changed its receiver: %v", es)
+	}
+}
+
+// TestSweepWorkIsBounded: a sweep reads the scenario again for every value,
+// in validation, estimates and the run; 50 values of a 49 KB scenario took
+// 1.8 s of CPU to validate and estimate.
+func TestSweepWorkIsBounded(t *testing.T) {
+	values := strings.TrimSuffix(strings.Repeat("0.1,", MaxSweepValues), ",")
+	long := strings.Replace(valid, `"name": "v"`, `"name": "v", "description": "`+strings.Repeat("x", 6000)+`"`, 1)
+	doc := strings.Replace(long, `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "dependency.error_rate", "values": [`+values+`]}`, 1)
+	_, err := Parse([]byte(doc))
+	es := AsErrors(err)
+	if len(es) != 1 || es[0].Path != "sweep.values" || !strings.Contains(es[0].Message, "values × its size may be at most 256 KiB") {
+		t.Errorf("50 values of a 6 KB scenario: %v", err)
+	}
+	short := strings.Replace(valid, `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "dependency.error_rate", "values": [`+values+`]}`, 1)
+	if _, err := Parse([]byte(short)); err != nil {
+		t.Errorf("50 values of a short scenario: %v", err)
+	}
+}
