@@ -670,7 +670,7 @@ func (s *Server) handleEmbed(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		v := s.view(c, id, sc, b, res) // its verdict is the caption
+		v := s.view(c, id, sc, b, res)          // its verdict is the caption
 		if q := canonicalQuery(c); len(q) > 0 { // checked above
 			// Whether the result has what the query asks for (a resolution
 			// it has a series for) is known once it has run.
