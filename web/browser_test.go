@@ -180,7 +180,7 @@ func TestEditingRerunsAndTheTableChanges(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
 	amp := `document.querySelector("[data-metric=amplification] td:nth-child(2)").textContent`
 	before := text(ctx, t, amp)
-	do(t, ctx, setField(`strategies.0.max_attempts`, "5"), ran(2))
+	do(t, ctx, setField(`strategies[0].max_attempts`, "5"), ran(2))
 	after := text(ctx, t, amp)
 	if before != "27" || after != "45" {
 		t.Errorf("amplification %s then %s, want 27 then 45 (5 × 3 × 3)", before, after)
@@ -194,8 +194,8 @@ func TestBrokenJSONShowsTheErrorAtTheField(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
 	text(ctx, t, `(() => { const j = document.getElementById("json"); j.value = j.value.replace('"max_attempts": 3', '"max_attempts": 0'); j.dispatchEvent(new Event("input")); return ""; })()`)
-	do(t, ctx, until(`document.querySelector('[data-path="strategies.0.max_attempts"]').getAttribute("aria-invalid") === "true"`))
-	msg := text(ctx, t, `document.getElementById(document.querySelector('[data-path="strategies.0.max_attempts"]').id + "-error").textContent`)
+	do(t, ctx, until(`document.querySelector('[data-path="strategies[0].max_attempts"]').getAttribute("aria-invalid") === "true"`))
+	msg := text(ctx, t, `document.getElementById(document.querySelector('[data-path="strategies[0].max_attempts"]').id + "-error").textContent`)
 	if !strings.Contains(msg, "0 is out of range 1..100") {
 		t.Errorf("message beside the field: %q", msg)
 	}
@@ -206,7 +206,7 @@ func TestShareOpensTheSameScenarioElsewhere(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(base+"/?s=breaker-timeline"), ran(1))
 	// An edited scenario is shared through the API (an unchanged built-in
 	// would be shared as its own page).
-	do(t, ctx, setField(`strategies.0.max_attempts`, "2"), ran(2))
+	do(t, ctx, setField(`strategies[0].max_attempts`, "2"), ran(2))
 	table := `[...document.querySelectorAll("[data-testid=results] tbody tr")].map(r => r.textContent).join("|")`
 	before := text(ctx, t, table)
 	do(t, ctx, chromedp.Click(`[data-testid=share]`), until(`document.getElementById("share-url").value.includes("/s/")`))
@@ -283,7 +283,7 @@ func TestBrowserMatchesServer(t *testing.T) {
 
 func TestShareFallsBackToALinkWhenNoServerAnswers(t *testing.T) {
 	ctx, base := setup(t)
-	do(t, ctx, chromedp.Navigate(base+"/?s=sdk-double-retry"), ran(1), setField(`strategies.0.max_attempts`, "4"), ran(2))
+	do(t, ctx, chromedp.Navigate(base+"/?s=sdk-double-retry"), ran(1), setField(`strategies[0].max_attempts`, "4"), ran(2))
 	// The playground served as static files: no API to share through.
 	text(ctx, t, `(() => { window.fetch = () => Promise.reject(new TypeError("no server")); return ""; })()`)
 	do(t, ctx, chromedp.Click(`[data-testid=share]`), until(`document.getElementById("share-url").value.includes("#z=")`))
@@ -322,7 +322,7 @@ func TestFormEditsPhasesAndLayers(t *testing.T) {
 	if n == before {
 		t.Fatalf("adding a phase left %s phases", n)
 	}
-	last := `dependency.phases.` + fmt.Sprint(mustAtoi(t, n)-1) + `.`
+	last := `dependency.phases[` + fmt.Sprint(mustAtoi(t, n)-1) + `].`
 	do(t, ctx, setField(last+"kind", "capacity"), ran(5), setField(last+"workers", "2"), ran(6))
 	ph := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).dependency.phases.at(-1))`)
 	if !strings.Contains(ph, `"kind":"capacity"`) || !strings.Contains(ph, `"workers":2`) || strings.Contains(ph, `"status"`) {

@@ -97,7 +97,7 @@ func TestDesktopResultsUseTheWidth(t *testing.T) {
 func TestVerdictIsTheSameEverywhere(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(base+"/?s=e03b-synchronized-recovery"), ran(1),
-		setField(`strategies.0.max_attempts`, "2"), ran(2))
+		setField(`strategies[0].max_attempts`, "2"), ran(2))
 	verdict := `document.querySelector("[data-testid=verdict]").textContent.trim()`
 	mine := text(ctx, t, verdict)
 	if !strings.HasPrefix(mine, "Verdict: ") || !strings.Contains(mine, "peak calls in 100 ms") {

@@ -57,8 +57,20 @@ class Engine {
 
 // ---- the scenario: JSON is the truth, the form edits paths in it ----------
 
-let scenario = null;
-let presets = [];
+// state is everything the page remembers between events.
+const state = {
+  scenario: null, // the scenario being edited: the JSON text is its truth
+  presets: [], // the engine's policy presets
+  kinds: {}, // the engine's vocabulary: the lists of kinds the form offers
+  loadedFrom: null, // the built-in as loaded, to share it by its slug while unchanged
+  pendingNote: "", // a note for the status line after the next run
+  addressTimer: null, // the pending update of the address bar
+  timer: null, // the pending check-and-run after an edit
+  pending: null, // its promise, for Share to wait on
+  running: 0, // the number of the latest run; older runs' answers are dropped
+  shown: null, // the JSON whose results are on screen
+  chartURLs: new Map(), // an object URL per SVG on screen
+};
 const engine = new Engine();
 
 // Edits re-run the scenario at once when its estimated cost (the engine's
@@ -71,62 +83,57 @@ const AUTO_RUN_EVENTS = 20e6;
 const chartWidth = () => (window.innerWidth < 600 ? 400 : 0);
 const status = (msg) => ($("status").textContent = msg);
 
+// Paths are the engine's, as its errors name them: "strategies[1].backoff.base".
+const keysOf = (path) => path.match(/[^.[\]]+/g).map((k) => (/^\d+$/.test(k) ? Number(k) : k));
 function getPath(obj, path) {
-  return path.split(".").reduce((o, k) => (o == null ? undefined : o[isIndex(k) ? +k : k]), obj);
+  return keysOf(path).reduce((o, k) => (o == null ? undefined : o[k]), obj);
 }
 function setPath(obj, path, value) {
-  const keys = path.split(".");
+  const keys = keysOf(path);
   let o = obj;
   for (const k of keys.slice(0, -1)) {
-    const key = isIndex(k) ? +k : k;
-    if (o[key] == null) o[key] = {};
-    o = o[key];
+    if (o[k] == null) o[k] = {};
+    o = o[k];
   }
   const last = keys[keys.length - 1];
   if (value === undefined) delete o[last];
-  else o[isIndex(last) ? +last : last] = value;
+  else o[last] = value;
 }
-const isIndex = (k) => /^\d+$/.test(k);
-// engine paths "strategies[1].backoff.base" → form paths "strategies.1.backoff.base"
-const formPath = (p) => p.replace(/\[(\d+)\]/g, ".$1");
 
 function writeJSON() {
-  $("json").value = JSON.stringify(scenario, null, 2);
+  $("json").value = JSON.stringify(state.scenario, null, 2);
 }
 
-let loadedFrom = null; // the built-in as loaded, to share it by its slug while unchanged
 
 function load(doc, msg, builtin) {
   const note = msg;
-  scenario = doc;
+  state.scenario = doc;
   writeJSON();
-  loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
+  state.loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
   $("pg-title").textContent = builtin ? builtin.title : doc.name || "Your scenario";
   $("pg-summary").textContent = builtin ? builtin.summary : doc.description || "";
   renderForm();
-  pendingNote = note || "";
+  state.pendingNote = note || "";
   run();
 }
-let pendingNote = "";
 
 // edited marks the scenario as the user's own: the picker says so, an
 // edited built-in is renamed so that its shared page does not pass for the
 // published experiment, and the address bar carries the scenario so that a
 // reload or a copied address keeps the edits.
-let addressTimer = null;
 function edited(rename = true) {
   if ($("builtin").value !== "") {
     $("builtin").value = "";
     // Not while the JSON is being typed in: rewriting it would move the caret.
-    if (rename && scenario && typeof scenario === "object" && loadedFrom) {
-      scenario.name = (scenario.name || loadedFrom.title) + " (edited)";
+    if (rename && state.scenario && typeof state.scenario === "object" && state.loadedFrom) {
+      state.scenario.name = (state.scenario.name || state.loadedFrom.title) + " (edited)";
       writeJSON();
-      $("pg-title").textContent = scenario.name;
+      $("pg-title").textContent = state.scenario.name;
       $("pg-summary").textContent = "Your edit of a published experiment: share it to get its own link.";
     }
   }
-  clearTimeout(addressTimer);
-  addressTimer = setTimeout(async () => {
+  clearTimeout(state.addressTimer);
+  state.addressTimer = setTimeout(async () => {
     history.replaceState(null, "", "/#z=" + (await toFragment($("json").value)));
   }, 500);
 }
@@ -135,7 +142,6 @@ function edited(rename = true) {
 
 // The form's fields: [path, label, type]. A type is "number", "text", a
 // list of kinds (from the engine's vocabulary, by name) or "preset".
-let kinds = {};
 const fields = {
   workload: [
     ["clients", "Clients", "number"],
@@ -181,10 +187,10 @@ const fields = {
 
 function input(path, label, type) {
   const id = "f-" + path.replace(/\W/g, "-");
-  const value = getPath(scenario, path);
+  const value = getPath(state.scenario, path);
   let control;
   if (type !== "number" && type !== "text") {
-    const options = type === "preset" ? ["", ...presets.map((p) => p.name)] : ["", ...(kinds[type] || [])];
+    const options = type === "preset" ? ["", ...state.presets.map((p) => p.name)] : ["", ...(state.kinds[type] || [])];
     control = el("select", { id, "data-path": path });
     for (const o of options) control.append(el("option", { value: o, text: o || "—", selected: (value ?? "") === o }));
   } else {
@@ -199,14 +205,14 @@ const button = (action, text, data = {}, label) => el("button", { type: "button"
 function renderForm() {
   const form = $("form");
   form.replaceChildren();
-  if (!scenario || typeof scenario !== "object") return;
+  if (!state.scenario || typeof state.scenario !== "object") return;
   const group = (title, ...kids) => el("fieldset", {}, el("legend", { text: title }), ...kids);
   form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t))));
   // The timeline: each phase with its kind's own fields (the engine says
   // which), moved by its times or its place in the list.
-  const phases = (scenario.dependency?.phases || []).map((ph, i) => {
-    const at = `dependency.phases.${i}.`;
-    const own = (kinds.phase_fields?.[ph.kind] || []).map((f) => fields.phase[f]).filter(Boolean);
+  const phases = (state.scenario.dependency?.phases || []).map((ph, i) => {
+    const at = `dependency.phases[${i}].`;
+    const own = (state.kinds.phase_fields?.[ph.kind] || []).map((f) => fields.phase[f]).filter(Boolean);
     return el("fieldset", { class: "sub" }, el("legend", { text: `Phase ${i + 1}` }),
       input(at + "kind", "Kind", "phases"), input(at + "from", "From", "text"), input(at + "to", "To", "text"),
       input(at + "label", "Label", "text"), ...own.map(([p, l, t]) => input(at + p, l, t)),
@@ -215,11 +221,11 @@ function renderForm() {
   });
   form.append(group("Dependency", ...fields.dependency.map(([p, l, t]) => input("dependency." + p, l, t)),
     el("h2", { class: "form-sub", text: "Timeline" }), ...phases, button("phase-add", "Add a phase")));
-  (scenario.strategies || []).forEach((st, i) => {
-    const at = `strategies.${i}.`;
+  (state.scenario.strategies || []).forEach((st, i) => {
+    const at = `strategies[${i}].`;
     const layers = (st.layers || []).map((_, j) =>
       el("fieldset", { class: "sub" }, el("legend", { text: `Layer ${j + 1} below ${st.name || "it"}` }),
-        ...fields.policy.map(([p, l, t]) => input(`${at}layers.${j}.${p}`, l, t)),
+        ...fields.policy.map(([p, l, t]) => input(`${at}layers[${j}].${p}`, l, t)),
         el("div", { class: "row" }, button("layer-remove", "Remove layer", { "data-index": i, "data-layer": j }, `Remove layer ${j + 1} of strategy ${st.name || i + 1}`))));
     const box = group(`Strategy ${i + 1}`, input(at + "name", "Name", "text"), input(at + "preset", "Preset", "preset"),
       ...fields.policy.map(([p, l, t]) => input(at + p, l, t)), ...layers);
@@ -238,12 +244,12 @@ $("form").addEventListener("input", (e) => {
   let v = e.target.value;
   if (v === "") v = undefined;
   else if (e.target.dataset.kind === "number") v = Number(v);
-  setPath(scenario, path, v);
-  const kindOf = /^(dependency\.phases\.\d+)\.kind$/.exec(path);
+  setPath(state.scenario, path, v);
+  const kindOf = /^(dependency\.phases\[\d+\])\.kind$/.exec(path);
   if (kindOf) {
     // A phase of another kind keeps only the fields that kind takes.
-    const ph = getPath(scenario, kindOf[1]);
-    const keep = ["kind", "from", "to", "label", ...(kinds.phase_fields?.[ph.kind] || [])];
+    const ph = getPath(state.scenario, kindOf[1]);
+    const keep = ["kind", "from", "to", "label", ...(state.kinds.phase_fields?.[ph.kind] || [])];
     for (const k of Object.keys(ph)) if (!keep.includes(k)) delete ph[k];
   }
   writeJSON();
@@ -255,9 +261,9 @@ $("form").addEventListener("input", (e) => {
 $("form").addEventListener("click", (e) => {
   const action = e.target.dataset.action;
   if (!action) return;
-  const list = scenario.strategies || (scenario.strategies = []);
+  const list = state.scenario.strategies || (state.scenario.strategies = []);
   const i = Number(e.target.dataset.index);
-  const dep = scenario.dependency || (scenario.dependency = {});
+  const dep = state.scenario.dependency || (state.scenario.dependency = {});
   const phases = dep.phases || (dep.phases = []);
   switch (action) {
     case "remove":
@@ -307,9 +313,9 @@ function addSeconds(d, s) {
 $("json").addEventListener("input", () => {
   edited(false);
   try {
-    scenario = JSON.parse($("json").value);
+    state.scenario = JSON.parse($("json").value);
   } catch (err) {
-    clearTimeout(timer);
+    clearTimeout(state.timer);
     showErrors([{ message: "The JSON does not parse: " + err.message }]);
     stale("The JSON does not parse (" + err.message + "): the results are from the last valid version.");
     return;
@@ -320,12 +326,10 @@ $("json").addEventListener("input", () => {
 
 // ---- running ------------------------------------------------------------
 
-let timer = null;
-let pending = null; // the scheduled check-and-run, for Share to wait on
 function scheduleRun() {
-  clearTimeout(timer);
-  pending = new Promise((resolve) => {
-    timer = setTimeout(() => checkAndRun().finally(resolve), 250);
+  clearTimeout(state.timer);
+  state.pending = new Promise((resolve) => {
+    state.timer = setTimeout(() => checkAndRun().finally(resolve), 250);
   });
 }
 
@@ -362,16 +366,14 @@ function stale(msg) {
   status(msg);
 }
 
-let running = 0;
-let shown = null; // the JSON whose results are on screen
 async function run() {
-  const mine = ++running;
+  const mine = ++state.running;
   const json = $("json").value;
   $("cancel").hidden = false;
   status("Running…");
   try {
     const out = await engine.call("run", json, 200e6, "auto", chartWidth());
-    if (mine !== running) return;
+    if (mine !== state.running) return;
     if (out.errors && out.errors.length) {
       invalid(out.errors);
       return;
@@ -379,23 +381,23 @@ async function run() {
     document.querySelector(".results").classList.remove("stale");
     showErrors([]);
     showView(out.view);
-    shown = json;
+    state.shown = json;
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
     window.retrylabView = out.view;
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
-    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, in your browser).` + (pendingNote ? " " + pendingNote : ""));
-    pendingNote = "";
+    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, in your browser).` + (state.pendingNote ? " " + state.pendingNote : ""));
+    state.pendingNote = "";
     root.dataset.ran = String(Number(root.dataset.ran || 0) + 1);
   } catch (err) {
-    if (mine === running) status(err.message === "cancelled" ? "Cancelled." : "The run failed: " + err.message);
+    if (mine === state.running) status(err.message === "cancelled" ? "Cancelled." : "The run failed: " + err.message);
   } finally {
-    if (mine === running) $("cancel").hidden = true;
+    if (mine === state.running) $("cancel").hidden = true;
   }
 }
 
 $("run").addEventListener("click", run);
 $("cancel").addEventListener("click", () => {
-  running++;
+  state.running++;
   engine.cancel();
   $("cancel").hidden = true;
   status("Cancelled.");
@@ -414,7 +416,7 @@ function showErrors(errors) {
   list.replaceChildren();
   for (const e of errors) {
     const text = (e.path ? e.path + ": " : "") + (e.value ? e.value + " " : "") + e.message;
-    const control = e.path && document.querySelector(`[data-path="${CSS.escape(formPath(e.path))}"]`);
+    const control = e.path && document.querySelector(`[data-path="${CSS.escape(e.path)}"]`);
     if (control) {
       control.setAttribute("aria-invalid", "true");
       control.setAttribute("aria-describedby", control.id + "-error");
@@ -470,12 +472,11 @@ function showView(v) {
 
 // chartURLs holds an object URL per SVG shown; a new run revokes those it
 // no longer shows.
-let chartURLs = new Map();
 
 function drawFigures(figures) {
   const next = new Map();
   const url = (svg) => {
-    const u = chartURLs.get(svg) || next.get(svg) || URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    const u = state.chartURLs.get(svg) || next.get(svg) || URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
     next.set(svg, u);
     return u;
   };
@@ -503,8 +504,8 @@ function drawFigures(figures) {
     }
     box.append(el("figure", { class: "chart" }, img));
   }
-  for (const [svg, u] of chartURLs) if (!next.has(svg)) URL.revokeObjectURL(u);
-  chartURLs = next;
+  for (const [svg, u] of state.chartURLs) if (!next.has(svg)) URL.revokeObjectURL(u);
+  state.chartURLs = next;
 }
 
 // ---- sharing ------------------------------------------------------------
@@ -526,12 +527,12 @@ async function fromFragment(z) {
 
 $("share").addEventListener("click", async () => {
   // Share what is on screen: let a scheduled re-run finish first.
-  if (pending) await pending;
+  if (state.pending) await state.pending;
   const json = $("json").value;
-  const note = shown === json ? "" : " (not run here yet: the shared page runs it)";
-  if (loadedFrom && loadedFrom.json === json) {
+  const note = state.shown === json ? "" : " (not run here yet: the shared page runs it)";
+  if (state.loadedFrom && state.loadedFrom.json === json) {
     // An unchanged built-in has its own page.
-    showLink(location.origin + "/s/" + loadedFrom.slug, "This is a built-in scenario: its page is shared as it is.");
+    showLink(location.origin + "/s/" + state.loadedFrom.slug, "This is a built-in scenario: its page is shared as it is.");
     return;
   }
   let res;
@@ -581,8 +582,8 @@ async function start() {
     return;
   }
   const [builtins, presetList, vocabulary] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary")]);
-  presets = presetList;
-  kinds = vocabulary;
+  state.presets = presetList;
+  state.kinds = vocabulary;
   const picker = $("builtin");
   picker.append(el("option", { value: "", text: "Your scenario" }));
   for (const b of builtins) picker.append(el("option", { value: b.slug, text: b.title }));
