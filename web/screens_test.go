@@ -69,6 +69,8 @@ func TestPhoneChartsAreReadable(t *testing.T) {
 		t.Errorf("the playground's smallest chart text is %.1f px at a 390 px screen, want at least 10", px)
 	}
 	do(t, ctx, chromedp.Navigate(base+"/s/e03b-synchronized-recovery"),
+		// The page's charts load lazily, when scrolled near: load them all.
+		until(`(document.querySelectorAll("figure.chart img").forEach(i => i.loading = "eager"), true)`),
 		until(`[...document.querySelectorAll("figure.chart img")].every(i => i.complete && i.naturalWidth > 0)`))
 	keep(t, ctx, "page-390")
 	px, _ = strconv.ParseFloat(text(ctx, t, smallestChartText("figure.chart img")), 64)
