@@ -92,7 +92,7 @@ type depModel struct {
 }
 
 type phaseModel struct {
-	kind     string
+	kind     PhaseKind
 	from, to int64
 	status   int16 // answer of an outage or errors phase; backlog answer of a freeze (0: serve)
 	latency  int64
@@ -147,11 +147,11 @@ func compile(sc *Scenario) *model {
 		mix:        w.Mix,
 	}
 	switch w.Arrival {
-	case "uniform":
+	case ArrivalUniform:
 		m.work.arrival = arrivalUniform
-	case "closed":
+	case ArrivalClosed:
 		m.work.arrival = arrivalClosed
-	case "burst":
+	case ArrivalBurst:
 		m.work.arrival = arrivalBurst
 	}
 	m.work.rate = w.Rate
@@ -170,7 +170,7 @@ func compile(sc *Scenario) *model {
 		service:       d.ServiceTime,
 		mean:          float64(d.ServiceTime.Mean),
 	}
-	if d.ServiceTime.Kind == "lognormal" {
+	if d.ServiceTime.Kind == ServiceLognormal {
 		m.dep.mu = ln(float64(d.ServiceTime.P50))
 		// z(0.99) of the standard normal.
 		m.dep.sigma = (ln(float64(d.ServiceTime.P99)) - m.dep.mu) / 2.3263478740408408
@@ -191,16 +191,17 @@ func compile(sc *Scenario) *model {
 		m.dep.retryAfterTime = int64(ra.After)
 	}
 	for _, ph := range d.Phases {
-		pm := phaseModel{kind: ph.Kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
+		kind := PhaseKind(ph.Kind)
+		pm := phaseModel{kind: kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
 			workers: ph.Workers, rate: ph.Rate, factor: ph.Factor, status: int16(ph.Status)}
 		switch {
 		case ph.Error == "connection":
 			pm.status = outConnection
-		case pm.status == 0 && ph.Kind != "freeze":
+		case pm.status == 0 && kind != PhaseFreeze:
 			pm.status = 503
 		}
 		m.dep.phases = append(m.dep.phases, pm)
-		harms := ph.Kind != "capacity" && ph.Kind != "latency" || ph.Kind == "capacity" && ph.Workers < d.Workers || ph.Kind == "latency" && ph.Factor > 1
+		harms := kind != PhaseCapacity && kind != PhaseLatency || kind == PhaseCapacity && ph.Workers < d.Workers || kind == PhaseLatency && ph.Factor > 1
 		if harms {
 			m.faultEnd = max(m.faultEnd, pm.to)
 		}
@@ -267,29 +268,29 @@ func compilePolicy(p *Policy) levelModel {
 		instances:      max(p.Instances, 1),
 	}
 	switch p.Backoff.Kind {
-	case "constant":
+	case BackoffConstant:
 		l.backoff = 1
-	case "linear":
+	case BackoffLinear:
 		l.backoff = 2
-	case "exponential":
+	case BackoffExponential:
 		l.backoff = 3
 		if l.multiplier == 0 {
 			l.multiplier = 2
 		}
 	}
-	switch p.Jitter.Kind {
-	case "full":
+	switch JitterKind(p.Jitter.Kind) {
+	case JitterFull:
 		l.jitter = jitterFull
-	case "equal":
+	case JitterEqual:
 		l.jitter = jitterEqual
-	case "decorrelated":
+	case JitterDecorrelated:
 		l.jitter = jitterDecorrelated
-	case "proportional":
+	case JitterProportional:
 		l.jitter = jitterProportional
 		if l.fraction == 0 {
 			l.fraction = 0.2
 		}
-	case "additive":
+	case JitterAdditive:
 		l.jitter = jitterAdditive
 		l.amount = int64(p.Jitter.Amount)
 	}
@@ -302,7 +303,7 @@ func compilePolicy(p *Policy) levelModel {
 	}
 	l.retryTimeout, l.retryConnection = ro.Timeout, ro.Connection
 	if b := p.Breaker; b != nil {
-		l.breakerOutside = b.Placement == "outside"
+		l.breakerOutside = b.Placement == PlaceOutside
 		l.halfOpenCalls = max(b.HalfOpenCalls, 1)
 	}
 	return l

@@ -63,7 +63,7 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 		if label == "" {
 			label = phaseLabel(&ph)
 		}
-		res.Phases = append(res.Phases, PhaseSpan{Kind: ph.Kind, Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
+		res.Phases = append(res.Phases, PhaseSpan{Kind: PhaseKind(ph.Kind), Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
 	}
 	p := &progress{f: opt.Progress, total: len(res.Seeds) * len(sc.Strategies)}
 	if sc.Sweep != nil {
@@ -315,10 +315,10 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	w, d := &sc.Workload, &sc.Dependency
 	end := float64(w.Duration)
 	switch w.Arrival {
-	case "burst":
+	case ArrivalBurst:
 		end = float64(w.BurstAt)
 		lo = end
-	case "closed":
+	case ArrivalClosed:
 		lo = end
 	default:
 		rate := w.Rate
@@ -330,7 +330,7 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 			end = float64(w.Operations) / rate * 1e9
 		}
 		lo = end
-		if w.Arrival != "uniform" {
+		if w.Arrival != ArrivalUniform {
 			lo = max(0, end-10e9/rate)
 		}
 	}
@@ -339,12 +339,12 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	// that arrive during it until it ends.
 	factor, hold := 1.0, 0.0
 	for _, ph := range d.Phases {
-		switch ph.Kind {
-		case "latency":
+		switch PhaseKind(ph.Kind) {
+		case PhaseLatency:
 			factor = max(factor, ph.Factor)
-		case "outage", "errors":
+		case PhaseOutage, PhaseErrors:
 			hold = max(hold, float64(ph.Latency))
-		case "freeze":
+		case PhaseFreeze:
 			if float64(ph.From) <= end {
 				hold = max(hold, float64(ph.To)-end)
 			}
@@ -354,9 +354,9 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	st := d.ServiceTime
 	service := float64(st.Mean)
 	switch st.Kind {
-	case "exponential":
+	case ServiceExponential:
 		service *= 10 // the tail of the longest of many draws
-	case "lognormal":
+	case ServiceLognormal:
 		service = 2 * float64(st.P99)
 	}
 	service *= factor
@@ -397,9 +397,9 @@ func estimateOps(sc *Scenario) float64 {
 	w := &sc.Workload
 	var ops float64
 	switch w.Arrival {
-	case "burst":
+	case ArrivalBurst:
 		ops = float64(w.Clients)
-	case "closed":
+	case ArrivalClosed:
 		// A client whose calls fail at once cycles every think time.
 		cycle := max(float64(w.ThinkTime), float64(time.Millisecond))
 		ops = float64(w.Clients) * float64(w.Duration) / cycle
@@ -503,22 +503,22 @@ func maxWait(p *Policy, n int) time.Duration {
 }
 
 func phaseLabel(ph *Phase) string {
-	switch ph.Kind {
-	case "freeze":
+	switch PhaseKind(ph.Kind) {
+	case PhaseFreeze:
 		return "freeze"
-	case "outage":
+	case PhaseOutage:
 		if ph.Error != "" {
 			return "outage (" + ph.Error + ")"
 		}
 		return fmt.Sprintf("outage (%d)", cmp.Or(ph.Status, 503))
-	case "capacity":
+	case PhaseCapacity:
 		return fmt.Sprintf("capacity %d workers", ph.Workers)
-	case "errors":
+	case PhaseErrors:
 		return fmt.Sprintf("errors %g%%", ph.Rate*100)
-	case "latency":
+	case PhaseLatency:
 		return fmt.Sprintf("latency ×%g", ph.Factor)
 	}
-	return ph.Kind
+	return string(ph.Kind)
 }
 
 func humanCount(n int64) string {

@@ -518,7 +518,7 @@ func (s *sim) attempt(id int32) {
 	if s.observe != nil {
 		s.observe(s, "attempt", id)
 	}
-	if b := lv.budget; b != nil && b.Kind == "ratio" && !retry {
+	if b := lv.budget; b != nil && b.Kind == BudgetRatio && !retry {
 		in := &s.inst[c.level][c.instance]
 		in.requests++
 		if b.Window > 0 {
@@ -602,7 +602,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		c.trial = false
 	}
 	retryable := failed && lv.retries(out)
-	if b := lv.budget; b != nil && b.Kind == "token_bucket" {
+	if b := lv.budget; b != nil && b.Kind == BudgetTokenBucket {
 		switch {
 		case !failed:
 			in.tokens = min(in.tokens+b.TokenRatio, b.MaxTokens)
@@ -780,7 +780,7 @@ func clampNs(f float64) int64 {
 // ratio budget at once, so retries granted during the same wait cannot
 // together overshoot it.
 func (s *sim) budgetTake(b *Budget, in *instance) bool {
-	if b.Kind == "token_bucket" {
+	if b.Kind == BudgetTokenBucket {
 		th := b.Threshold
 		if th == 0 {
 			th = b.MaxTokens / 2
@@ -852,7 +852,7 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round u
 			s.breakerClear(in)
 		}
 	case trial || in.brState != brClosed:
-	case br.Kind == "consecutive":
+	case br.Kind == BreakerConsecutive:
 		if !failed {
 			in.consecutive = 0
 			return
