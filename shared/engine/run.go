@@ -382,10 +382,7 @@ func invocationTime(levels []Policy, drain float64) float64 {
 	if p.AttemptTimeout > 0 {
 		attempt = min(attempt, float64(p.AttemptTimeout))
 	}
-	total := float64(max(p.MaxAttempts, 1)) * attempt
-	for n := 1; n < p.MaxAttempts; n++ {
-		total += float64(maxWait(p, n))
-	}
+	total := float64(max(p.MaxAttempts, 1))*attempt + float64(longestWaits(p))
 	if p.Deadline > 0 {
 		total = min(total, float64(p.Deadline))
 	}
@@ -460,46 +457,8 @@ func worstCase(p *Policy) (total, waits time.Duration, ok bool) {
 	if p.AttemptTimeout == 0 {
 		return 0, 0, false
 	}
-	for n := 1; n < p.MaxAttempts; n++ {
-		waits += maxWait(p, n)
-	}
+	waits = longestWaits(p)
 	return time.Duration(p.MaxAttempts)*p.AttemptTimeout.D() + waits, waits, true
-}
-
-func maxWait(p *Policy, n int) time.Duration {
-	b := p.Backoff
-	var d float64
-	switch b.Kind {
-	case "constant":
-		d = float64(b.Base)
-	case "linear":
-		d = float64(b.Base) * float64(n)
-	case "exponential":
-		mult := b.Multiplier
-		if mult == 0 {
-			mult = 2
-		}
-		d = float64(b.Base) * math.Pow(mult, float64(n-1))
-	}
-	if b.Max > 0 {
-		d = min(d, float64(b.Max))
-	}
-	switch p.Jitter.Kind {
-	case "additive":
-		d += float64(p.Jitter.Amount)
-	case "proportional":
-		f := p.Jitter.Fraction
-		if f == 0 {
-			f = 0.2
-		}
-		d *= 1 + f
-	case "decorrelated":
-		d = float64(b.Base) * math.Pow(3, float64(n))
-		if b.Max > 0 {
-			d = min(d, float64(b.Max))
-		}
-	}
-	return time.Duration(d)
 }
 
 func phaseLabel(ph *Phase) string {
@@ -510,7 +469,7 @@ func phaseLabel(ph *Phase) string {
 		if ph.Error != "" {
 			return "outage (" + ph.Error + ")"
 		}
-		return fmt.Sprintf("outage (%d)", cmp.Or(ph.Status, 503))
+		return fmt.Sprintf("outage (%d)", cmp.Or(ph.Status, DefaultStatus))
 	case PhaseCapacity:
 		return fmt.Sprintf("capacity %d workers", ph.Workers)
 	case PhaseErrors:
