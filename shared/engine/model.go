@@ -223,18 +223,13 @@ func compile(sc *Scenario) *model {
 		m.affectedFrom, m.affectedTo = 0, never
 	}
 	m.resolutions = []int64{int64(10 * time.Millisecond), int64(100 * time.Millisecond), int64(time.Second)}
-	m.base = int64(10 * time.Millisecond)
 	for _, d := range r.PeakResolutions {
 		if !slices.Contains(m.resolutions, int64(d)) {
 			m.resolutions = append(m.resolutions, int64(d))
 		}
-		m.base = gcd(m.base, int64(d))
 	}
-	if r.SeriesBucket != 0 {
-		m.seriesBucket = int64(r.SeriesBucket)
-		m.base = gcd(m.base, m.seriesBucket)
-	}
-	m.base = max(m.base, int64(time.Millisecond))
+	m.seriesBucket = int64(r.SeriesBucket)
+	m.base = modelBase(sc)
 	return m
 }
 

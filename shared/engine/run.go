@@ -294,7 +294,7 @@ func estimateBins(sc *Scenario) float64 {
 }
 
 // modelBase is the width of a simulation's counting bins before any
-// coarsening, as compile sets it.
+// coarsening: compile sets it, and the estimates use it.
 func modelBase(sc *Scenario) int64 {
 	base := int64(10 * time.Millisecond)
 	for _, d := range sc.Report.PeakResolutions {

@@ -60,7 +60,7 @@ type Mix struct {
 
 // A Dependency is the struggling service at the bottom of every call chain:
 // Workers serve a FIFO queue of QueueCapacity; a full queue answers
-// QueueFullStatus at once.
+// QueueFullStatus at once. Statuses left 0 are DefaultStatus.
 type Dependency struct {
 	Workers         int          `json:"workers"`
 	ServiceTime     Distribution `json:"service_time"`
@@ -174,8 +174,9 @@ type Policy struct {
 }
 
 // Backoff is the wait before retry n (n = 1 for the first retry): "constant"
-// Base; "linear" Base·n; "exponential" Base·Multiplier^(n-1); each capped by
-// Max when Max > 0. "none" retries at once.
+// Base; "linear" Base·n; "exponential" Base·Multiplier^(n-1) (Multiplier
+// DefaultMultiplier when 0); each capped by Max when Max > 0. "none" retries
+// at once. Kind is one of BackoffKinds.
 type Backoff struct {
 	Kind       BackoffKind `json:"kind"`
 	Base       Duration    `json:"base,omitzero"`
@@ -185,7 +186,8 @@ type Backoff struct {
 
 // Jitter randomises the backoff d: "full" random(0, d); "equal" d/2 +
 // random(0, d/2); "decorrelated" min(Max, random(Base, 3·previous wait));
-// "proportional" d·(1 ± Fraction); "additive" d + random(0, Amount).
+// "proportional" d·(1 ± Fraction) (Fraction DefaultFraction when 0);
+// "additive" d + random(0, Amount). Kind is one of JitterKinds.
 type Jitter struct {
 	Kind     string   `json:"kind"` // a JitterKind
 	Fraction float64  `json:"fraction,omitempty"`
