@@ -97,20 +97,28 @@ var PhaseFields = map[PhaseKind][]string{
 	PhaseLatency:  {"factor"},
 }
 
+// JitterFields names the fields each kind of jitter takes besides kind; the
+// validator refuses the others.
+var JitterFields = map[JitterKind][]string{
+	JitterProportional: {"fraction"},
+	JitterAdditive:     {"amount"},
+}
+
 // A Vocabulary is every list of kinds, for a form or a converter.
 type Vocabulary struct {
-	Arrivals     []ArrivalKind          `json:"arrivals"`
-	ServiceTimes []ServiceTimeKind      `json:"service_times"`
-	Phases       []PhaseKind            `json:"phases"`
-	PhaseFields  map[PhaseKind][]string `json:"phase_fields"`
-	Backoffs     []BackoffKind          `json:"backoffs"`
-	Jitters      []JitterKind           `json:"jitters"`
-	Budgets      []BudgetKind           `json:"budgets"`
-	Breakers     []BreakerKind          `json:"breakers"`
-	Placements   []Placement            `json:"placements"`
+	Arrivals     []ArrivalKind           `json:"arrivals"`
+	ServiceTimes []ServiceTimeKind       `json:"service_times"`
+	Phases       []PhaseKind             `json:"phases"`
+	PhaseFields  map[PhaseKind][]string  `json:"phase_fields"`
+	Backoffs     []BackoffKind           `json:"backoffs"`
+	Jitters      []JitterKind            `json:"jitters"`
+	JitterFields map[JitterKind][]string `json:"jitter_fields"`
+	Budgets      []BudgetKind            `json:"budgets"`
+	Breakers     []BreakerKind           `json:"breakers"`
+	Placements   []Placement             `json:"placements"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
-	return Vocabulary{ArrivalKinds, ServiceTimeKinds, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, BudgetKinds, BreakerKinds, Placements}
+	return Vocabulary{ArrivalKinds, ServiceTimeKinds, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields, BudgetKinds, BreakerKinds, Placements}
 }

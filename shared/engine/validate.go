@@ -153,6 +153,17 @@ func oneOf[K ~string](v *validator, path string, x K, allowed ...K) bool {
 	return true
 }
 
+// kindsWith returns the kinds, in order, whose fields include field.
+func kindsWith[K comparable](kinds []K, fields map[K][]string, field string) []K {
+	var with []K
+	for _, k := range kinds {
+		if slices.Contains(fields[k], field) {
+			with = append(with, k)
+		}
+	}
+	return with
+}
+
 func (v *validator) text(path, s string, max int) {
 	if !utf8.ValidString(s) {
 		v.add(path, nil, "is not valid UTF-8")
@@ -390,13 +401,7 @@ func (v *validator) phase(p string, ph *Phase) {
 		if !f.set || slices.Contains(PhaseFields[kind], f.name) {
 			continue
 		}
-		var kinds []PhaseKind
-		for _, k := range PhaseKinds {
-			if slices.Contains(PhaseFields[k], f.name) {
-				kinds = append(kinds, k)
-			}
-		}
-		v.add(p+"."+f.name, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, quoteList(kinds))
+		v.add(p+"."+f.name, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, quoteList(kindsWith(PhaseKinds, PhaseFields, f.name)))
 	}
 	if ph.Status != 0 {
 		v.status(p+".status", ph.Status)
@@ -466,17 +471,19 @@ func (v *validator) policy(p string, pol *Policy) {
 		if jk != JitterNone && kind == BackoffNone {
 			v.add(p+".jitter.kind", jk, "needs a backoff to randomise; set backoff.kind")
 		}
-		if jk == JitterProportional {
+		// Each field belongs to the kinds that JitterFields gives it.
+		takes := func(field string) bool { return slices.Contains(JitterFields[jk], field) }
+		if takes("fraction") {
 			if j.Fraction != 0 {
 				v.floatRange(p+".jitter.fraction", j.Fraction, 1e-9, 1)
 			}
 		} else if j.Fraction != 0 {
-			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for \"proportional\"", jk)
+			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for %s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "fraction")))
 		}
-		if jk == JitterAdditive {
+		if takes("amount") {
 			v.span(p+".jitter.amount", j.Amount, false)
 		} else if j.Amount != 0 {
-			v.add(p+".jitter.amount", j.Amount, "has no meaning for %q jitter; it is for \"additive\"", jk)
+			v.add(p+".jitter.amount", j.Amount, "has no meaning for %q jitter; it is for %s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "amount")))
 		}
 	}
 	if ro := pol.RetryOn; ro != nil {
