@@ -254,7 +254,7 @@ func (c *canvas) phases(p *plot, phases []engine.PhaseSpan) {
 			continue
 		}
 		cls := "ph"
-		if ph.Kind == "freeze" || ph.Kind == "outage" || ph.Kind == "errors" {
+		if ph.Kind == engine.PhaseFreeze || ph.Kind == engine.PhaseOutage || ph.Kind == engine.PhaseErrors {
 			cls = "ph ph2"
 		}
 		s.rect(a, p.y0, b-a, p.y1-p.y0, cls)

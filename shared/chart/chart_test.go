@@ -5,19 +5,16 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/internal/golden"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata")
 
 var results = map[string]*engine.Result{}
 
@@ -119,21 +116,7 @@ func TestGolden(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
 			got := render(t, result(t, tc.slug), tc.opt)
-			path := filepath.Join("testdata", tc.file)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test ./shared/chart -update creates it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				_ = os.WriteFile(path+".actual", got, 0o644)
-				t.Errorf("differs from %s; see %s.actual", path, path)
-			}
+			golden.Check(t, filepath.Join("testdata", tc.file), got)
 		})
 	}
 }

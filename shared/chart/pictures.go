@@ -324,22 +324,6 @@ func centres(p *plot, v []float64, bucket float64) []point {
 	return pts
 }
 
-// simplify drops points in the middle of straight horizontal or vertical runs.
-func simplify(pts []point) []point {
-	if len(pts) < 3 {
-		return pts
-	}
-	out := []point{pts[0]}
-	for i := 1; i < len(pts)-1; i++ {
-		a, b, c := out[len(out)-1], pts[i], pts[i+1]
-		if (a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y) {
-			continue
-		}
-		out = append(out, b)
-	}
-	return append(out, pts[len(pts)-1])
-}
-
 // metricValue returns a metric of a strategy, or an error naming the metrics.
 func metricValue(st *engine.StrategyResult, name string) (v, lo, hi float64, err error) {
 	v, ok := st.Metrics.Metric(name)

@@ -119,11 +119,11 @@ func (s *sim) serviceTime(r *request) int64 {
 	d := &s.m.dep
 	var t float64
 	switch d.service.Kind {
-	case "constant":
+	case ServiceConstant:
 		t = d.mean
-	case "exponential":
+	case ServiceExponential:
 		t = float64(s.rnd.exp1(drawService, s.ops[r.op].key, uint64(r.idx)) * d.mean)
-	case "lognormal":
+	case ServiceLognormal:
 		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawService, s.ops[r.op].key, uint64(r.idx))))
 	}
 	if s.factor != 1 {
@@ -209,7 +209,7 @@ func (s *sim) phaseChange(i int) {
 	ph := &s.m.dep.phases[i]
 	starting := s.now == ph.from
 	switch ph.kind {
-	case "freeze":
+	case PhaseFreeze:
 		if starting {
 			s.frozen = i + 1
 			return
@@ -235,22 +235,22 @@ func (s *sim) phaseChange(i int) {
 				s.admit(rid)
 			}
 		}
-	case "outage":
+	case PhaseOutage:
 		s.outage = 0
 		if starting {
 			s.outage = i + 1
 		}
-	case "errors":
+	case PhaseErrors:
 		s.errPhase = 0
 		if starting {
 			s.errPhase = i + 1
 		}
-	case "capacity":
+	case PhaseCapacity:
 		s.workers = s.m.dep.workers
 		if starting {
 			s.workers = ph.workers
 		}
-	case "latency":
+	case PhaseLatency:
 		s.factor = 1
 		if starting {
 			s.factor = ph.factor

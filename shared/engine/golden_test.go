@@ -1,15 +1,15 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/shared/internal/golden"
 )
 
 // numberLists matches a JSON list of numbers that MarshalIndent spread over
@@ -20,8 +20,6 @@ var numberLists = regexp.MustCompile(`\[\s*-?[0-9][-0-9.e+,\s]*\]`)
 func compactList(b []byte) []byte {
 	return regexp.MustCompile(`\s+`).ReplaceAll(b, nil)
 }
-
-var update = flag.Bool("update", false, "rewrite the golden results in testdata/golden")
 
 // TestGolden runs every scenario in testdata and compares the result JSON byte
 // for byte with testdata/golden. The Makefile runs it natively and under
@@ -52,22 +50,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(numberLists.ReplaceAllFunc(got, compactList), '\n')
-			golden := filepath.Join("testdata", "golden", name+".json")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./shared/engine -run TestGolden -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				actual := golden + ".actual"
-				_ = os.WriteFile(actual, got, 0o644)
-				t.Errorf("result differs from %s; the actual result is in %s (diff them; -update accepts it)", golden, actual)
-			}
+			golden.Check(t, filepath.Join("testdata", "golden", name+".json"), got)
 		})
 	}
 }

@@ -1,43 +1,124 @@
 package engine
 
-// The kinds a scenario names, each list in the order forms offer them. The
-// validator accepts exactly these; the playground's form, descriptions and
-// converters read them from here (through Vocabulary in the browser).
+// The kinds a scenario names. Each is a string type, so the JSON is the
+// constant's value.
+type (
+	// An ArrivalKind says how a workload starts operations (Workload.Arrival).
+	ArrivalKind string
+	// A ServiceTimeKind is a distribution of service times (Distribution.Kind).
+	ServiceTimeKind string
+	// A PhaseKind is what a phase does to the dependency (Phase.Kind).
+	PhaseKind string
+	// A BackoffKind is how the wait grows from retry to retry (Backoff.Kind).
+	BackoffKind string
+	// A JitterKind is how a wait is randomised (Jitter.Kind).
+	JitterKind string
+	// A BudgetKind is how a retry budget counts (Budget.Kind).
+	BudgetKind string
+	// A BreakerKind is when a circuit breaker opens (Breaker.Kind).
+	BreakerKind string
+	// A Placement is what a circuit breaker wraps (Breaker.Placement).
+	Placement string
+)
+
+const (
+	ArrivalPoisson ArrivalKind = "poisson"
+	ArrivalUniform ArrivalKind = "uniform"
+	ArrivalClosed  ArrivalKind = "closed"
+	ArrivalBurst   ArrivalKind = "burst"
+)
+
+const (
+	ServiceConstant    ServiceTimeKind = "constant"
+	ServiceExponential ServiceTimeKind = "exponential"
+	ServiceLognormal   ServiceTimeKind = "lognormal"
+)
+
+const (
+	PhaseFreeze   PhaseKind = "freeze"
+	PhaseOutage   PhaseKind = "outage"
+	PhaseCapacity PhaseKind = "capacity"
+	PhaseErrors   PhaseKind = "errors"
+	PhaseLatency  PhaseKind = "latency"
+)
+
+const (
+	BackoffNone        BackoffKind = "none"
+	BackoffConstant    BackoffKind = "constant"
+	BackoffLinear      BackoffKind = "linear"
+	BackoffExponential BackoffKind = "exponential"
+)
+
+const (
+	JitterNone         JitterKind = "none"
+	JitterFull         JitterKind = "full"
+	JitterEqual        JitterKind = "equal"
+	JitterDecorrelated JitterKind = "decorrelated"
+	JitterProportional JitterKind = "proportional"
+	JitterAdditive     JitterKind = "additive"
+)
+
+const (
+	BudgetTokenBucket BudgetKind = "token_bucket"
+	BudgetRatio       BudgetKind = "ratio"
+)
+
+const (
+	BreakerConsecutive BreakerKind = "consecutive"
+	BreakerRatio       BreakerKind = "ratio"
+)
+
+const (
+	PlaceInside  Placement = "inside"
+	PlaceOutside Placement = "outside"
+)
+
+// The lists of kinds, each in the order forms offer them. The validator
+// accepts exactly these; the playground's form, descriptions and converters
+// read them from here (through Vocabulary in the browser).
 var (
-	ArrivalKinds     = []string{"poisson", "uniform", "closed", "burst"}
-	ServiceTimeKinds = []string{"constant", "exponential", "lognormal"}
-	PhaseKinds       = []string{"freeze", "outage", "capacity", "errors", "latency"}
-	BackoffKinds     = []string{"none", "constant", "linear", "exponential"}
-	JitterKinds      = []string{"none", "full", "equal", "decorrelated", "proportional", "additive"}
-	BudgetKinds      = []string{"token_bucket", "ratio"}
-	BreakerKinds     = []string{"consecutive", "ratio"}
-	Placements       = []string{"inside", "outside"}
+	ArrivalKinds     = []ArrivalKind{ArrivalPoisson, ArrivalUniform, ArrivalClosed, ArrivalBurst}
+	ServiceTimeKinds = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
+	PhaseKinds       = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
+	BackoffKinds     = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
+	JitterKinds      = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
+	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio}
+	BreakerKinds     = []BreakerKind{BreakerConsecutive, BreakerRatio}
+	Placements       = []Placement{PlaceInside, PlaceOutside}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
 // to and label; the validator refuses the others.
-var PhaseFields = map[string][]string{
-	"freeze":   {"status"},
-	"outage":   {"status", "error", "latency"},
-	"capacity": {"workers"},
-	"errors":   {"rate", "status", "error", "latency"},
-	"latency":  {"factor"},
+var PhaseFields = map[PhaseKind][]string{
+	PhaseFreeze:   {"status"},
+	PhaseOutage:   {"status", "error", "latency"},
+	PhaseCapacity: {"workers"},
+	PhaseErrors:   {"rate", "status", "error", "latency"},
+	PhaseLatency:  {"factor"},
+}
+
+// JitterFields names the fields each kind of jitter takes besides kind; the
+// validator refuses the others.
+var JitterFields = map[JitterKind][]string{
+	JitterProportional: {"fraction"},
+	JitterAdditive:     {"amount"},
 }
 
 // A Vocabulary is every list of kinds, for a form or a converter.
 type Vocabulary struct {
-	Arrivals     []string            `json:"arrivals"`
-	ServiceTimes []string            `json:"service_times"`
-	Phases       []string            `json:"phases"`
-	PhaseFields  map[string][]string `json:"phase_fields"`
-	Backoffs     []string            `json:"backoffs"`
-	Jitters      []string            `json:"jitters"`
-	Budgets      []string            `json:"budgets"`
-	Breakers     []string            `json:"breakers"`
-	Placements   []string            `json:"placements"`
+	Arrivals     []ArrivalKind           `json:"arrivals"`
+	ServiceTimes []ServiceTimeKind       `json:"service_times"`
+	Phases       []PhaseKind             `json:"phases"`
+	PhaseFields  map[PhaseKind][]string  `json:"phase_fields"`
+	Backoffs     []BackoffKind           `json:"backoffs"`
+	Jitters      []JitterKind            `json:"jitters"`
+	JitterFields map[JitterKind][]string `json:"jitter_fields"`
+	Budgets      []BudgetKind            `json:"budgets"`
+	Breakers     []BreakerKind           `json:"breakers"`
+	Placements   []Placement             `json:"placements"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
-	return Vocabulary{ArrivalKinds, ServiceTimeKinds, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, BudgetKinds, BreakerKinds, Placements}
+	return Vocabulary{ArrivalKinds, ServiceTimeKinds, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields, BudgetKinds, BreakerKinds, Placements}
 }

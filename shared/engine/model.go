@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -27,20 +28,23 @@ const (
 	reasonUnreadable
 )
 
+// Defaults of fields left zero. compile applies them, and only compile;
+// descriptions may quote them.
 const (
-	jitterNone uint8 = iota
-	jitterFull
-	jitterEqual
-	jitterDecorrelated
-	jitterProportional
-	jitterAdditive
-)
-
-const (
-	arrivalPoisson uint8 = iota
-	arrivalUniform
-	arrivalClosed
-	arrivalBurst
+	// DefaultStatus is the dependency's answer when it fails and the
+	// scenario names no status: queue_full_status, error_status,
+	// load_errors.status and the status of outage and errors phases.
+	DefaultStatus = 503
+	// DefaultMultiplier is the multiplier of exponential backoff.
+	DefaultMultiplier = 2.0
+	// DefaultFraction is the fraction of proportional jitter.
+	DefaultFraction = 0.2
+	// DefaultFailureCost is the tokens a failed attempt costs a token bucket.
+	DefaultFailureCost = 1.0
+	// DefaultHalfOpenCalls is the number of a half-open breaker's trial calls.
+	DefaultHalfOpenCalls = 1
+	// DefaultLoadWindow is the window over which load_errors counts the load.
+	DefaultLoadWindow = Duration(time.Second)
 )
 
 const never = math.MaxInt64
@@ -62,7 +66,7 @@ type model struct {
 }
 
 type workModel struct {
-	arrival    uint8
+	arrival    ArrivalKind
 	clients    int
 	rate       float64 // total operations per second (open loop)
 	think      int64
@@ -92,7 +96,7 @@ type depModel struct {
 }
 
 type phaseModel struct {
-	kind     string
+	kind     PhaseKind
 	from, to int64
 	status   int16 // answer of an outage or errors phase; backlog answer of a freeze (0: serve)
 	latency  int64
@@ -108,16 +112,11 @@ type strategyModel struct {
 }
 
 type levelModel struct {
-	maxAttempts     int
-	attemptTimeout  int64
-	deadline        int64
-	minAttempt      int64
-	backoff         uint8 // 0 none, 1 constant, 2 linear, 3 exponential
-	base, max       int64
-	multiplier      float64
-	jitter          uint8
-	fraction        float64
-	amount          int64 // additive jitter
+	maxAttempts    int
+	attemptTimeout int64
+	deadline       int64
+	minAttempt     int64
+	waitModel
 	retryStatus     [600]bool
 	retryTimeout    bool
 	retryConnection bool
@@ -145,14 +144,7 @@ func compile(sc *Scenario) *model {
 		duration:   int64(w.Duration),
 		operations: w.Operations,
 		mix:        w.Mix,
-	}
-	switch w.Arrival {
-	case "uniform":
-		m.work.arrival = arrivalUniform
-	case "closed":
-		m.work.arrival = arrivalClosed
-	case "burst":
-		m.work.arrival = arrivalBurst
+		arrival:    cmp.Or(w.Arrival, ArrivalPoisson),
 	}
 	m.work.rate = w.Rate
 	if w.RatePerClient != 0 {
@@ -163,25 +155,22 @@ func compile(sc *Scenario) *model {
 	m.dep = depModel{
 		workers:       d.Workers,
 		queueCap:      d.QueueCapacity,
-		fullStatus:    statusOr(d.QueueFullStatus, 503),
+		fullStatus:    statusOr(d.QueueFullStatus, DefaultStatus),
 		dropAbandoned: d.DropAbandoned,
 		errorRate:     d.ErrorRate,
-		errorStatus:   statusOr(d.ErrorStatus, 503),
+		errorStatus:   statusOr(d.ErrorStatus, DefaultStatus),
 		service:       d.ServiceTime,
 		mean:          float64(d.ServiceTime.Mean),
 	}
-	if d.ServiceTime.Kind == "lognormal" {
+	if d.ServiceTime.Kind == ServiceLognormal {
 		m.dep.mu = ln(float64(d.ServiceTime.P50))
 		// z(0.99) of the standard normal.
 		m.dep.sigma = (ln(float64(d.ServiceTime.P99)) - m.dep.mu) / 2.3263478740408408
 	}
 	if le := d.LoadErrors; le != nil {
 		m.dep.loadErrors = true
-		m.dep.loadWindow = int64(le.Window)
-		if m.dep.loadWindow == 0 {
-			m.dep.loadWindow = int64(time.Second)
-		}
-		m.dep.loadStatus = statusOr(le.Status, 503)
+		m.dep.loadWindow = int64(cmp.Or(le.Window, DefaultLoadWindow))
+		m.dep.loadStatus = statusOr(le.Status, DefaultStatus)
 		m.dep.loadPoints = le.Points
 	}
 	if ra := d.RetryAfter; ra != nil {
@@ -191,16 +180,17 @@ func compile(sc *Scenario) *model {
 		m.dep.retryAfterTime = int64(ra.After)
 	}
 	for _, ph := range d.Phases {
-		pm := phaseModel{kind: ph.Kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
+		kind := PhaseKind(ph.Kind)
+		pm := phaseModel{kind: kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
 			workers: ph.Workers, rate: ph.Rate, factor: ph.Factor, status: int16(ph.Status)}
 		switch {
 		case ph.Error == "connection":
 			pm.status = outConnection
-		case pm.status == 0 && ph.Kind != "freeze":
-			pm.status = 503
+		case pm.status == 0 && kind != PhaseFreeze:
+			pm.status = DefaultStatus
 		}
 		m.dep.phases = append(m.dep.phases, pm)
-		harms := ph.Kind != "capacity" && ph.Kind != "latency" || ph.Kind == "capacity" && ph.Workers < d.Workers || ph.Kind == "latency" && ph.Factor > 1
+		harms := kind != PhaseCapacity && kind != PhaseLatency || kind == PhaseCapacity && ph.Workers < d.Workers || kind == PhaseLatency && ph.Factor > 1
 		if harms {
 			m.faultEnd = max(m.faultEnd, pm.to)
 		}
@@ -233,18 +223,13 @@ func compile(sc *Scenario) *model {
 		m.affectedFrom, m.affectedTo = 0, never
 	}
 	m.resolutions = []int64{int64(10 * time.Millisecond), int64(100 * time.Millisecond), int64(time.Second)}
-	m.base = int64(10 * time.Millisecond)
 	for _, d := range r.PeakResolutions {
 		if !slices.Contains(m.resolutions, int64(d)) {
 			m.resolutions = append(m.resolutions, int64(d))
 		}
-		m.base = gcd(m.base, int64(d))
 	}
-	if r.SeriesBucket != 0 {
-		m.seriesBucket = int64(r.SeriesBucket)
-		m.base = gcd(m.base, m.seriesBucket)
-	}
-	m.base = max(m.base, int64(time.Millisecond))
+	m.seriesBucket = int64(r.SeriesBucket)
+	m.base = modelBase(sc)
 	return m
 }
 
@@ -254,44 +239,13 @@ func compilePolicy(p *Policy) levelModel {
 		attemptTimeout: int64(p.AttemptTimeout),
 		deadline:       int64(p.Deadline),
 		minAttempt:     int64(p.MinAttemptTime),
-		base:           int64(p.Backoff.Base),
-		max:            int64(p.Backoff.Max),
-		multiplier:     p.Backoff.Multiplier,
-		fraction:       p.Jitter.Fraction,
+		waitModel:      compileWait(p),
 		honorRA:        p.HonorRetryAfter,
 		retryNonIdem:   p.RetryNonIdempotent,
 		deadLetter:     p.DeadLetter,
-		budget:         p.Budget,
 		breaker:        p.Breaker,
 		adaptive:       p.Adaptive,
 		instances:      max(p.Instances, 1),
-	}
-	switch p.Backoff.Kind {
-	case "constant":
-		l.backoff = 1
-	case "linear":
-		l.backoff = 2
-	case "exponential":
-		l.backoff = 3
-		if l.multiplier == 0 {
-			l.multiplier = 2
-		}
-	}
-	switch p.Jitter.Kind {
-	case "full":
-		l.jitter = jitterFull
-	case "equal":
-		l.jitter = jitterEqual
-	case "decorrelated":
-		l.jitter = jitterDecorrelated
-	case "proportional":
-		l.jitter = jitterProportional
-		if l.fraction == 0 {
-			l.fraction = 0.2
-		}
-	case "additive":
-		l.jitter = jitterAdditive
-		l.amount = int64(p.Jitter.Amount)
 	}
 	ro := p.RetryOn
 	if ro == nil {
@@ -301,11 +255,126 @@ func compilePolicy(p *Policy) levelModel {
 		l.retryStatus[s] = true
 	}
 	l.retryTimeout, l.retryConnection = ro.Timeout, ro.Connection
+	if b := p.Budget; b != nil {
+		bu := *b
+		bu.FailureCost = cmp.Or(bu.FailureCost, DefaultFailureCost)
+		if bu.Kind == BudgetTokenBucket && bu.Threshold == 0 {
+			bu.Threshold = bu.MaxTokens / 2
+		}
+		l.budget = &bu
+	}
 	if b := p.Breaker; b != nil {
-		l.breakerOutside = b.Placement == "outside"
-		l.halfOpenCalls = max(b.HalfOpenCalls, 1)
+		l.breakerOutside = b.Placement == PlaceOutside
+		l.halfOpenCalls = max(b.HalfOpenCalls, DefaultHalfOpenCalls)
 	}
 	return l
+}
+
+// A waitModel is a level's backoff and jitter, compiled: the one formula for
+// the wait before a retry, which the simulation draws from and the
+// worst-case warning and the cost estimate bound.
+type waitModel struct {
+	backoff    BackoffKind
+	base, max  int64
+	multiplier float64
+	jitter     JitterKind
+	fraction   float64 // proportional jitter
+	amount     int64   // additive jitter
+}
+
+// compileWait returns p's backoff and jitter with their defaults applied.
+// It reads p as it is: p need not be valid.
+func compileWait(p *Policy) waitModel {
+	w := waitModel{
+		backoff:    cmp.Or(p.Backoff.Kind, BackoffNone),
+		base:       int64(p.Backoff.Base),
+		max:        int64(p.Backoff.Max),
+		multiplier: p.Backoff.Multiplier,
+		jitter:     cmp.Or(JitterKind(p.Jitter.Kind), JitterNone),
+		fraction:   p.Jitter.Fraction,
+		amount:     int64(p.Jitter.Amount),
+	}
+	if w.backoff == BackoffExponential && w.multiplier == 0 {
+		w.multiplier = DefaultMultiplier
+	}
+	if w.jitter == JitterProportional && w.fraction == 0 {
+		w.fraction = DefaultFraction
+	}
+	return w
+}
+
+// wait returns the wait before retry n (n = 1 for the first): the backoff,
+// capped by max, randomised by the jitter with u, a uniform draw in [0, 1).
+// prev is the invocation's previous wait (0 before the first retry), for
+// decorrelated jitter. With u = 1 it is the longest wait the jitter allows.
+// The adaptive factor and Retry-After come on top.
+func (w *waitModel) wait(n, prev int64, u float64) int64 {
+	var d int64
+	switch w.backoff {
+	case BackoffConstant:
+		d = w.base
+	case BackoffLinear:
+		d = w.base * n
+	case BackoffExponential:
+		f := float64(w.base)
+		for range n - 1 {
+			f = float64(f * w.multiplier)
+			if w.max > 0 && f >= float64(w.max) {
+				break
+			}
+		}
+		d = clampNs(f)
+	default:
+		return 0
+	}
+	if w.max > 0 && d > w.max {
+		d = w.max
+	}
+	// The explicit float64 conversions keep the products rounded the same
+	// on every platform (no fused multiply-add).
+	switch w.jitter {
+	case JitterFull:
+		d = clampNs(float64(float64(d) * u))
+	case JitterEqual:
+		d = d/2 + clampNs(float64(float64(d/2)*u))
+	case JitterDecorrelated:
+		if prev == 0 {
+			prev = w.base
+		}
+		hi := 3 * prev
+		d = w.base + clampNs(float64(float64(hi-w.base)*u))
+		if w.max > 0 && d > w.max {
+			d = w.max
+		}
+	case JitterAdditive:
+		d += clampNs(float64(float64(w.amount) * u))
+	case JitterProportional:
+		v := 2*u - 1 // in [-1, 1)
+		d = clampNs(float64(d) * (1 + float64(w.fraction*v)))
+	}
+	return d
+}
+
+// longestWaits returns the sum of the longest waits before each retry of p
+// that its backoff and jitter allow.
+func longestWaits(p *Policy) time.Duration {
+	w := compileWait(p)
+	var sum, prev int64
+	for n := int64(1); n < int64(p.MaxAttempts); n++ {
+		prev = w.wait(n, prev, 1)
+		sum += prev
+	}
+	return time.Duration(sum)
+}
+
+func clampNs(f float64) int64 {
+	if f >= float64(MaxSpan)*4 {
+		return int64(MaxSpan) * 4
+	}
+	if f <= 0 {
+		return 0
+	}
+	return int64(f)
 }
 
 // retries reports whether the level retries outcome out.

@@ -18,7 +18,7 @@ func randomScenario(r *rand.Rand) *Scenario {
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 	sc := &Scenario{Version: 1, Name: "random", Seed: r.Int64N(1000)}
 	arr := pick("poisson", "uniform", "closed", "burst")
-	w := Workload{Clients: 1 + r.IntN(50), Arrival: arr}
+	w := Workload{Clients: 1 + r.IntN(50), Arrival: ArrivalKind(arr)}
 	switch arr {
 	case "poisson", "uniform":
 		w.Rate = 5 + 100*r.Float64()
@@ -85,7 +85,7 @@ func randomScenario(r *rand.Rand) *Scenario {
 			p.MinAttemptTime = d(0, p.Deadline.D()/4)
 		}
 		if kind := pick("none", "constant", "linear", "exponential"); kind != "none" {
-			p.Backoff = Backoff{Kind: kind, Base: d(time.Millisecond, 200*time.Millisecond)}
+			p.Backoff = Backoff{Kind: BackoffKind(kind), Base: d(time.Millisecond, 200*time.Millisecond)}
 			if r.IntN(2) == 0 {
 				p.Backoff.Max = p.Backoff.Base + d(0, time.Second)
 			}

@@ -89,11 +89,6 @@ func (q *eventQueue) pop() event {
 	return top
 }
 
-func (q *eventQueue) reset() {
-	q.h = q.h[:0]
-	q.seq = 0
-}
-
 // A fifo is a queue over a growable circular buffer.
 type fifo[T any] struct {
 	buf        []T

@@ -28,10 +28,10 @@ type Result struct {
 
 // A PhaseSpan is a dependency phase, for shading charts.
 type PhaseSpan struct {
-	Kind  string  `json:"kind"`
-	Label string  `json:"label"`
-	FromS float64 `json:"from_s"`
-	ToS   float64 `json:"to_s"`
+	Kind  PhaseKind `json:"kind"`
+	Label string    `json:"label"`
+	FromS float64   `json:"from_s"`
+	ToS   float64   `json:"to_s"`
 }
 
 // A SweepPoint is the result for one value of the swept parameter.

@@ -63,7 +63,7 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 		if label == "" {
 			label = phaseLabel(&ph)
 		}
-		res.Phases = append(res.Phases, PhaseSpan{Kind: ph.Kind, Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
+		res.Phases = append(res.Phases, PhaseSpan{Kind: PhaseKind(ph.Kind), Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
 	}
 	p := &progress{f: opt.Progress, total: len(res.Seeds) * len(sc.Strategies)}
 	if sc.Sweep != nil {
@@ -294,7 +294,7 @@ func estimateBins(sc *Scenario) float64 {
 }
 
 // modelBase is the width of a simulation's counting bins before any
-// coarsening, as compile sets it.
+// coarsening: compile sets it, and the estimates use it.
 func modelBase(sc *Scenario) int64 {
 	base := int64(10 * time.Millisecond)
 	for _, d := range sc.Report.PeakResolutions {
@@ -315,10 +315,10 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	w, d := &sc.Workload, &sc.Dependency
 	end := float64(w.Duration)
 	switch w.Arrival {
-	case "burst":
+	case ArrivalBurst:
 		end = float64(w.BurstAt)
 		lo = end
-	case "closed":
+	case ArrivalClosed:
 		lo = end
 	default:
 		rate := w.Rate
@@ -330,7 +330,7 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 			end = float64(w.Operations) / rate * 1e9
 		}
 		lo = end
-		if w.Arrival != "uniform" {
+		if w.Arrival != ArrivalUniform {
 			lo = max(0, end-10e9/rate)
 		}
 	}
@@ -339,12 +339,12 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	// that arrive during it until it ends.
 	factor, hold := 1.0, 0.0
 	for _, ph := range d.Phases {
-		switch ph.Kind {
-		case "latency":
+		switch PhaseKind(ph.Kind) {
+		case PhaseLatency:
 			factor = max(factor, ph.Factor)
-		case "outage", "errors":
+		case PhaseOutage, PhaseErrors:
 			hold = max(hold, float64(ph.Latency))
-		case "freeze":
+		case PhaseFreeze:
 			if float64(ph.From) <= end {
 				hold = max(hold, float64(ph.To)-end)
 			}
@@ -354,9 +354,9 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	st := d.ServiceTime
 	service := float64(st.Mean)
 	switch st.Kind {
-	case "exponential":
+	case ServiceExponential:
 		service *= 10 // the tail of the longest of many draws
-	case "lognormal":
+	case ServiceLognormal:
 		service = 2 * float64(st.P99)
 	}
 	service *= factor
@@ -382,10 +382,7 @@ func invocationTime(levels []Policy, drain float64) float64 {
 	if p.AttemptTimeout > 0 {
 		attempt = min(attempt, float64(p.AttemptTimeout))
 	}
-	total := float64(max(p.MaxAttempts, 1)) * attempt
-	for n := 1; n < p.MaxAttempts; n++ {
-		total += float64(maxWait(p, n))
-	}
+	total := float64(max(p.MaxAttempts, 1))*attempt + float64(longestWaits(p))
 	if p.Deadline > 0 {
 		total = min(total, float64(p.Deadline))
 	}
@@ -397,9 +394,9 @@ func estimateOps(sc *Scenario) float64 {
 	w := &sc.Workload
 	var ops float64
 	switch w.Arrival {
-	case "burst":
+	case ArrivalBurst:
 		ops = float64(w.Clients)
-	case "closed":
+	case ArrivalClosed:
 		// A client whose calls fail at once cycles every think time.
 		cycle := max(float64(w.ThinkTime), float64(time.Millisecond))
 		ops = float64(w.Clients) * float64(w.Duration) / cycle
@@ -460,65 +457,27 @@ func worstCase(p *Policy) (total, waits time.Duration, ok bool) {
 	if p.AttemptTimeout == 0 {
 		return 0, 0, false
 	}
-	for n := 1; n < p.MaxAttempts; n++ {
-		waits += maxWait(p, n)
-	}
+	waits = longestWaits(p)
 	return time.Duration(p.MaxAttempts)*p.AttemptTimeout.D() + waits, waits, true
 }
 
-func maxWait(p *Policy, n int) time.Duration {
-	b := p.Backoff
-	var d float64
-	switch b.Kind {
-	case "constant":
-		d = float64(b.Base)
-	case "linear":
-		d = float64(b.Base) * float64(n)
-	case "exponential":
-		mult := b.Multiplier
-		if mult == 0 {
-			mult = 2
-		}
-		d = float64(b.Base) * math.Pow(mult, float64(n-1))
-	}
-	if b.Max > 0 {
-		d = min(d, float64(b.Max))
-	}
-	switch p.Jitter.Kind {
-	case "additive":
-		d += float64(p.Jitter.Amount)
-	case "proportional":
-		f := p.Jitter.Fraction
-		if f == 0 {
-			f = 0.2
-		}
-		d *= 1 + f
-	case "decorrelated":
-		d = float64(b.Base) * math.Pow(3, float64(n))
-		if b.Max > 0 {
-			d = min(d, float64(b.Max))
-		}
-	}
-	return time.Duration(d)
-}
-
 func phaseLabel(ph *Phase) string {
-	switch ph.Kind {
-	case "freeze":
+	switch PhaseKind(ph.Kind) {
+	case PhaseFreeze:
 		return "freeze"
-	case "outage":
+	case PhaseOutage:
 		if ph.Error != "" {
 			return "outage (" + ph.Error + ")"
 		}
-		return fmt.Sprintf("outage (%d)", cmp.Or(ph.Status, 503))
-	case "capacity":
+		return fmt.Sprintf("outage (%d)", cmp.Or(ph.Status, DefaultStatus))
+	case PhaseCapacity:
 		return fmt.Sprintf("capacity %d workers", ph.Workers)
-	case "errors":
+	case PhaseErrors:
 		return fmt.Sprintf("errors %g%%", ph.Rate*100)
-	case "latency":
+	case PhaseLatency:
 		return fmt.Sprintf("latency ×%g", ph.Factor)
 	}
-	return ph.Kind
+	return string(ph.Kind)
 }
 
 func humanCount(n int64) string {

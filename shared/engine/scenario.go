@@ -33,15 +33,15 @@ type Scenario struct {
 // starts its next operation ThinkTime after the previous one ends) or "burst"
 // (every client starts one operation at BurstAt).
 type Workload struct {
-	Clients       int      `json:"clients"`
-	Arrival       string   `json:"arrival,omitempty"`
-	Rate          float64  `json:"rate,omitempty"`
-	RatePerClient float64  `json:"rate_per_client,omitempty"`
-	ThinkTime     Duration `json:"think_time,omitzero"`
-	BurstAt       Duration `json:"burst_at,omitzero"`
-	Duration      Duration `json:"duration,omitzero"`
-	Operations    int      `json:"operations,omitempty"`
-	Mix           Mix      `json:"mix,omitzero"`
+	Clients       int         `json:"clients"`
+	Arrival       ArrivalKind `json:"arrival,omitempty"`
+	Rate          float64     `json:"rate,omitempty"`
+	RatePerClient float64     `json:"rate_per_client,omitempty"`
+	ThinkTime     Duration    `json:"think_time,omitzero"`
+	BurstAt       Duration    `json:"burst_at,omitzero"`
+	Duration      Duration    `json:"duration,omitzero"`
+	Operations    int         `json:"operations,omitempty"`
+	Mix           Mix         `json:"mix,omitzero"`
 }
 
 // A Mix gives the shares of operations with special properties. Each share is a
@@ -60,7 +60,7 @@ type Mix struct {
 
 // A Dependency is the struggling service at the bottom of every call chain:
 // Workers serve a FIFO queue of QueueCapacity; a full queue answers
-// QueueFullStatus at once.
+// QueueFullStatus at once. Statuses left 0 are DefaultStatus.
 type Dependency struct {
 	Workers         int          `json:"workers"`
 	ServiceTime     Distribution `json:"service_time"`
@@ -79,10 +79,10 @@ type Dependency struct {
 // A Distribution of service times: "constant" and "exponential" use Mean;
 // "lognormal" is fitted to P50 and P99.
 type Distribution struct {
-	Kind string   `json:"kind"`
-	Mean Duration `json:"mean,omitzero"`
-	P50  Duration `json:"p50,omitzero"`
-	P99  Duration `json:"p99,omitzero"`
+	Kind ServiceTimeKind `json:"kind"`
+	Mean Duration        `json:"mean,omitzero"`
+	P50  Duration        `json:"p50,omitzero"`
+	P99  Duration        `json:"p99,omitzero"`
 }
 
 // LoadErrors makes the failure probability of each call depend on the load
@@ -118,7 +118,7 @@ type RetryAfter struct {
 //   - "errors": each call fails with probability Rate, answered like an outage.
 //   - "latency": service times are multiplied by Factor.
 type Phase struct {
-	Kind    string   `json:"kind"`
+	Kind    string   `json:"kind"` // a PhaseKind
 	From    Duration `json:"from"`
 	To      Duration `json:"to"`
 	Label   string   `json:"label,omitempty"`
@@ -174,20 +174,22 @@ type Policy struct {
 }
 
 // Backoff is the wait before retry n (n = 1 for the first retry): "constant"
-// Base; "linear" Base·n; "exponential" Base·Multiplier^(n-1); each capped by
-// Max when Max > 0. "none" retries at once.
+// Base; "linear" Base·n; "exponential" Base·Multiplier^(n-1) (Multiplier
+// DefaultMultiplier when 0); each capped by Max when Max > 0. "none" retries
+// at once. Kind is one of BackoffKinds.
 type Backoff struct {
-	Kind       string   `json:"kind"`
-	Base       Duration `json:"base,omitzero"`
-	Multiplier float64  `json:"multiplier,omitempty"`
-	Max        Duration `json:"max,omitzero"`
+	Kind       BackoffKind `json:"kind"`
+	Base       Duration    `json:"base,omitzero"`
+	Multiplier float64     `json:"multiplier,omitempty"`
+	Max        Duration    `json:"max,omitzero"`
 }
 
 // Jitter randomises the backoff d: "full" random(0, d); "equal" d/2 +
 // random(0, d/2); "decorrelated" min(Max, random(Base, 3·previous wait));
-// "proportional" d·(1 ± Fraction); "additive" d + random(0, Amount).
+// "proportional" d·(1 ± Fraction) (Fraction DefaultFraction when 0);
+// "additive" d + random(0, Amount). Kind is one of JitterKinds.
 type Jitter struct {
-	Kind     string   `json:"kind"`
+	Kind     string   `json:"kind"` // a JitterKind
 	Fraction float64  `json:"fraction,omitempty"`
 	Amount   Duration `json:"amount,omitzero"`
 }
@@ -210,14 +212,14 @@ type RetryOn struct {
 // within Ratio of first attempts over Window (since start when Window is 0),
 // plus MinPerSecond·Window retries that are always allowed.
 type Budget struct {
-	Kind         string   `json:"kind"`
-	MaxTokens    float64  `json:"max_tokens,omitempty"`
-	TokenRatio   float64  `json:"token_ratio,omitempty"`
-	Threshold    float64  `json:"threshold,omitempty"`
-	FailureCost  float64  `json:"failure_cost,omitempty"`
-	Ratio        float64  `json:"ratio,omitempty"`
-	Window       Duration `json:"window,omitzero"`
-	MinPerSecond float64  `json:"min_per_second,omitempty"`
+	Kind         BudgetKind `json:"kind"`
+	MaxTokens    float64    `json:"max_tokens,omitempty"`
+	TokenRatio   float64    `json:"token_ratio,omitempty"`
+	Threshold    float64    `json:"threshold,omitempty"`
+	FailureCost  float64    `json:"failure_cost,omitempty"`
+	Ratio        float64    `json:"ratio,omitempty"`
+	Window       Duration   `json:"window,omitzero"`
+	MinPerSecond float64    `json:"min_per_second,omitempty"`
 }
 
 // A Breaker is a circuit breaker. "consecutive" opens after Failures failures
@@ -229,15 +231,15 @@ type Budget struct {
 // Placement "inside" (the default) puts it around each attempt; "outside"
 // around the whole retrying operation.
 type Breaker struct {
-	Kind          string   `json:"kind"`
-	Placement     string   `json:"placement,omitempty"`
-	Failures      int      `json:"failures,omitempty"`
-	Ratio         float64  `json:"ratio,omitempty"`
-	MinThroughput int      `json:"min_throughput,omitempty"`
-	Window        Duration `json:"window,omitzero"`
-	WindowCalls   int      `json:"window_calls,omitempty"`
-	Break         Duration `json:"break"`
-	HalfOpenCalls int      `json:"half_open_calls,omitempty"`
+	Kind          BreakerKind `json:"kind"`
+	Placement     Placement   `json:"placement,omitempty"`
+	Failures      int         `json:"failures,omitempty"`
+	Ratio         float64     `json:"ratio,omitempty"`
+	MinThroughput int         `json:"min_throughput,omitempty"`
+	Window        Duration    `json:"window,omitzero"`
+	WindowCalls   int         `json:"window_calls,omitempty"`
+	Break         Duration    `json:"break"`
+	HalfOpenCalls int         `json:"half_open_calls,omitempty"`
 }
 
 // Adaptive multiplies backoff waits by Factor while the share of failed

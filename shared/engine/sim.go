@@ -35,7 +35,7 @@ func newArrivals(w *workModel, seed uint64) arrivals {
 	if w.duration == 0 {
 		a.end = math.Inf(1)
 	}
-	if w.arrival == arrivalClosed {
+	if w.arrival == ArrivalClosed {
 		a.limit = 0 // closed-loop clients start their own operations
 	}
 	return a
@@ -49,12 +49,12 @@ func (a *arrivals) next() (arrival, bool) {
 	}
 	var x arrival
 	switch w.arrival {
-	case arrivalBurst:
+	case ArrivalBurst:
 		if a.k >= w.clients {
 			return arrival{}, false
 		}
 		x = arrival{at: w.burstAt, client: int32(a.k)}
-	case arrivalPoisson:
+	case ArrivalPoisson:
 		a.t += float64(exp1(&a.r) * (1e9 / w.rate))
 		if a.t >= a.end {
 			return arrival{}, false
@@ -62,7 +62,7 @@ func (a *arrivals) next() (arrival, bool) {
 		// A client chosen uniformly: the high word of a 64×64-bit product.
 		hi, _ := bits.Mul64(a.r.Uint64(), uint64(w.clients))
 		x = arrival{at: int64(a.t), client: int32(hi)}
-	case arrivalUniform:
+	case ArrivalUniform:
 		// Evenly spaced: the clients take turns, one operation every 1/rate.
 		t := float64(float64(a.k) * (1e9 / w.rate))
 		if t >= a.end {
@@ -301,7 +301,7 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		s.q.push(ph.from, evPhase, int32(i), 0)
 		s.q.push(ph.to, evPhase, int32(i), 0)
 	}
-	if m.work.arrival == arrivalClosed {
+	if m.work.arrival == ArrivalClosed {
 		r := rand.New(rand.NewPCG(seed, drawArrival))
 		for c := range m.work.clients {
 			var at int64
@@ -518,7 +518,7 @@ func (s *sim) attempt(id int32) {
 	if s.observe != nil {
 		s.observe(s, "attempt", id)
 	}
-	if b := lv.budget; b != nil && b.Kind == "ratio" && !retry {
+	if b := lv.budget; b != nil && b.Kind == BudgetRatio && !retry {
 		in := &s.inst[c.level][c.instance]
 		in.requests++
 		if b.Window > 0 {
@@ -602,12 +602,12 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		c.trial = false
 	}
 	retryable := failed && lv.retries(out)
-	if b := lv.budget; b != nil && b.Kind == "token_bucket" {
+	if b := lv.budget; b != nil && b.Kind == BudgetTokenBucket {
 		switch {
 		case !failed:
 			in.tokens = min(in.tokens+b.TokenRatio, b.MaxTokens)
 		case retryable:
-			in.tokens = max(in.tokens-failureCost(b), 0)
+			in.tokens = max(in.tokens-b.FailureCost, 0)
 		}
 	}
 	if ad := lv.adaptive; ad != nil {
@@ -652,13 +652,6 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	s.q.push(s.now+wait, evRetry, id, c.gen)
 }
 
-func failureCost(b *Budget) float64 {
-	if b.FailureCost == 0 {
-		return 1
-	}
-	return b.FailureCost
-}
-
 // settle ends invocation id with outcome out: the caller hears of it, or, at
 // the client, the operation is over.
 func (s *sim) settle(id int32, out int16, reason uint8) {
@@ -695,7 +688,7 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 			s.c.deadLettered[reason]++
 		}
 	}
-	if s.m.work.arrival == arrivalClosed && s.now+s.m.work.think < s.m.work.duration {
+	if s.m.work.arrival == ArrivalClosed && s.now+s.m.work.think < s.m.work.duration {
 		s.waitingClients++
 		s.q.push(s.now+s.m.work.think, evClientNext, op.client, 0)
 	}
@@ -709,51 +702,15 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 func (s *sim) backoff(id int32) int64 {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
-	n := int64(c.attempts) // the coming retry is retry number n
-	var d int64
-	switch lv.backoff {
-	case 0:
+	if lv.backoff == BackoffNone {
 		return 0
-	case 1:
-		d = lv.base
-	case 2:
-		d = lv.base * n
-	case 3:
-		f := float64(lv.base)
-		for range n - 1 {
-			f = float64(f * lv.multiplier)
-			if lv.max > 0 && f >= float64(lv.max) {
-				break
-			}
-		}
-		d = clampNs(f)
 	}
-	if lv.max > 0 && d > lv.max {
-		d = lv.max
+	var u float64
+	if lv.jitter != JitterNone {
+		sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(s.ops[c.op].depCalls)&0xffffff
+		u = s.rnd.float(drawJitter, s.ops[c.op].key, sub)
 	}
-	key := s.ops[c.op].key
-	sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(s.ops[c.op].depCalls)&0xffffff
-	switch lv.jitter {
-	case jitterFull:
-		d = clampNs(float64(float64(d) * s.rnd.float(drawJitter, key, sub)))
-	case jitterEqual:
-		d = d/2 + clampNs(float64(float64(d/2)*s.rnd.float(drawJitter, key, sub)))
-	case jitterDecorrelated:
-		prev := c.prevWait
-		if prev == 0 {
-			prev = lv.base
-		}
-		hi := 3 * prev
-		d = lv.base + clampNs(float64(float64(hi-lv.base)*s.rnd.float(drawJitter, key, sub)))
-		if lv.max > 0 && d > lv.max {
-			d = lv.max
-		}
-	case jitterAdditive:
-		d += clampNs(float64(float64(lv.amount) * s.rnd.float(drawJitter, key, sub)))
-	case jitterProportional:
-		u := 2*s.rnd.float(drawJitter, key, sub) - 1
-		d = clampNs(float64(d) * (1 + float64(lv.fraction*u)))
-	}
+	d := lv.wait(int64(c.attempts), c.prevWait, u) // the coming retry is retry number c.attempts
 	if ad := lv.adaptive; ad != nil {
 		in := &s.inst[c.level][c.instance]
 		in.adTotal.dropBefore(s.now - int64(ad.Window))
@@ -766,26 +723,12 @@ func (s *sim) backoff(id int32) int64 {
 	return d
 }
 
-func clampNs(f float64) int64 {
-	if f >= float64(MaxSpan)*4 {
-		return int64(MaxSpan) * 4
-	}
-	if f <= 0 {
-		return 0
-	}
-	return int64(f)
-}
-
 // budgetTake asks the budget for one retry. A granted retry counts against a
 // ratio budget at once, so retries granted during the same wait cannot
 // together overshoot it.
 func (s *sim) budgetTake(b *Budget, in *instance) bool {
-	if b.Kind == "token_bucket" {
-		th := b.Threshold
-		if th == 0 {
-			th = b.MaxTokens / 2
-		}
-		return in.tokens > th
+	if b.Kind == BudgetTokenBucket {
+		return in.tokens > b.Threshold
 	}
 	requests, retries := in.requests, in.retries
 	reserve := 0.0
@@ -852,7 +795,7 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round u
 			s.breakerClear(in)
 		}
 	case trial || in.brState != brClosed:
-	case br.Kind == "consecutive":
+	case br.Kind == BreakerConsecutive:
 		if !failed {
 			in.consecutive = 0
 			return

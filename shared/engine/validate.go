@@ -2,8 +2,10 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,14 +102,17 @@ func (v *validator) addError(e FieldError) {
 func (v *validator) failed() bool { return len(v.errs) > 0 }
 
 func show(value any) string {
-	switch x := value.(type) {
-	case nil:
-		return ""
-	case string:
+	if rv := reflect.ValueOf(value); rv.Kind() == reflect.String {
+		// A string or a kind.
+		x := rv.String()
 		if r := []rune(x); len(r) > 60 {
 			x = string(r[:57]) + "..."
 		}
 		return strconv.Quote(x)
+	}
+	switch x := value.(type) {
+	case nil:
+		return ""
 	case Duration:
 		return strconv.Quote(x.String())
 	case float64:
@@ -140,12 +145,23 @@ func (v *validator) span(path string, d Duration, allowZero bool) {
 	}
 }
 
-func (v *validator) oneOf(path, x string, allowed ...string) bool {
+func oneOf[K ~string](v *validator, path string, x K, allowed ...K) bool {
 	if !slices.Contains(allowed, x) {
 		v.add(path, x, "is not one of %s", quoteList(allowed))
 		return false
 	}
 	return true
+}
+
+// kindsWith returns the kinds, in order, whose fields include field.
+func kindsWith[K comparable](kinds []K, fields map[K][]string, field string) []K {
+	var with []K
+	for _, k := range kinds {
+		if slices.Contains(fields[k], field) {
+			with = append(with, k)
+		}
+	}
+	return with
 }
 
 func (v *validator) text(path, s string, max int) {
@@ -163,13 +179,13 @@ func (v *validator) status(path string, s int) {
 	}
 }
 
-func quoteList(xs []string) string {
+func quoteList[K ~string](xs []K) string {
 	s := ""
 	for i, x := range xs {
 		if i > 0 {
 			s += ", "
 		}
-		s += strconv.Quote(x)
+		s += strconv.Quote(string(x))
 	}
 	return s
 }
@@ -239,17 +255,14 @@ func (v *validator) scenario(sc *Scenario) {
 func (v *validator) workload(w *Workload) {
 	const p = "workload."
 	v.intRange(p+"clients", w.Clients, 1, MaxClients)
-	arrival := w.Arrival
-	if arrival == "" {
-		arrival = "poisson"
-	}
-	v.oneOf(p+"arrival", arrival, ArrivalKinds...)
+	arrival := cmp.Or(w.Arrival, ArrivalPoisson)
+	oneOf(v, p+"arrival", arrival, ArrivalKinds...)
 	v.span(p+"duration", w.Duration, true)
 	v.span(p+"think_time", w.ThinkTime, true)
 	v.span(p+"burst_at", w.BurstAt, true)
 	v.intRange(p+"operations", w.Operations, 0, MaxOperations)
 	switch arrival {
-	case "poisson", "uniform":
+	case ArrivalPoisson, ArrivalUniform:
 		switch {
 		case w.Rate != 0 && w.RatePerClient != 0:
 			v.add(p+"rate", w.Rate, "is given together with rate_per_client; give one of them")
@@ -266,7 +279,7 @@ func (v *validator) workload(w *Workload) {
 		if w.Duration == 0 && w.Operations == 0 {
 			v.add(p+"duration", w.Duration, "must be more than 0s for %q arrivals (or set operations)", arrival)
 		}
-	case "closed":
+	case ArrivalClosed:
 		if w.Duration == 0 {
 			v.add(p+"duration", w.Duration, "must be more than 0s for closed-loop clients")
 		}
@@ -274,13 +287,13 @@ func (v *validator) workload(w *Workload) {
 			v.add(p+"think_time", w.ThinkTime, "is below 1ms; closed-loop clients need a think time, or a failing client would loop without time passing")
 		}
 	}
-	if arrival != "poisson" && arrival != "uniform" && (w.Rate != 0 || w.RatePerClient != 0) {
+	if arrival != ArrivalPoisson && arrival != ArrivalUniform && (w.Rate != 0 || w.RatePerClient != 0) {
 		v.add(p+"rate", w.Rate+w.RatePerClient, "has no meaning for %q arrivals", arrival)
 	}
-	if arrival != "closed" && w.ThinkTime != 0 {
+	if arrival != ArrivalClosed && w.ThinkTime != 0 {
 		v.add(p+"think_time", w.ThinkTime, "has no meaning for %q arrivals; it is for \"closed\"", arrival)
 	}
-	if arrival != "burst" && w.BurstAt != 0 {
+	if arrival != ArrivalBurst && w.BurstAt != 0 {
 		v.add(p+"burst_at", w.BurstAt, "has no meaning for %q arrivals; it is for \"burst\"", arrival)
 	}
 	v.floatRange(p+"mix.non_idempotent", w.Mix.NonIdempotent, 0, 1)
@@ -296,23 +309,23 @@ func (v *validator) dependency(d *Dependency) {
 		v.status(p+"queue_full_status", d.QueueFullStatus)
 	}
 	st := &d.ServiceTime
-	if v.oneOf(p+"service_time.kind", st.Kind, ServiceTimeKinds...) {
+	if oneOf(v, p+"service_time.kind", st.Kind, ServiceTimeKinds...) {
 		switch st.Kind {
-		case "constant":
+		case ServiceConstant:
 			v.span(p+"service_time.mean", st.Mean, true)
-		case "exponential":
+		case ServiceExponential:
 			v.span(p+"service_time.mean", st.Mean, false)
-		case "lognormal":
+		case ServiceLognormal:
 			v.span(p+"service_time.p50", st.P50, false)
 			v.span(p+"service_time.p99", st.P99, false)
 			if st.P99 < st.P50 {
 				v.add(p+"service_time.p99", st.P99, "is below p50 %s; p99 must be at least p50", st.P50)
 			}
 		}
-		if st.Kind != "lognormal" && (st.P50 != 0 || st.P99 != 0) {
+		if st.Kind != ServiceLognormal && (st.P50 != 0 || st.P99 != 0) {
 			v.add(p+"service_time.p50", st.P50, "has no meaning for %q service times; p50 and p99 are for \"lognormal\"", st.Kind)
 		}
-		if st.Kind == "lognormal" && st.Mean != 0 {
+		if st.Kind == ServiceLognormal && st.Mean != 0 {
 			v.add(p+"service_time.mean", st.Mean, "has no meaning for \"lognormal\" service times; give p50 and p99")
 		}
 	}
@@ -369,7 +382,8 @@ func (v *validator) dependency(d *Dependency) {
 }
 
 func (v *validator) phase(p string, ph *Phase) {
-	if !v.oneOf(p+".kind", ph.Kind, PhaseKinds...) {
+	kind := PhaseKind(ph.Kind)
+	if !oneOf(v, p+".kind", kind, PhaseKinds...) {
 		return
 	}
 	v.span(p+".from", ph.From, true)
@@ -384,37 +398,31 @@ func (v *validator) phase(p string, ph *Phase) {
 		set  bool
 	}{{"workers", ph.Workers != 0}, {"rate", ph.Rate != 0}, {"factor", ph.Factor != 0},
 		{"latency", ph.Latency != 0}, {"error", ph.Error != ""}, {"status", ph.Status != 0}} {
-		if !f.set || slices.Contains(PhaseFields[ph.Kind], f.name) {
+		if !f.set || slices.Contains(PhaseFields[kind], f.name) {
 			continue
 		}
-		var kinds []string
-		for _, k := range PhaseKinds {
-			if slices.Contains(PhaseFields[k], f.name) {
-				kinds = append(kinds, k)
-			}
-		}
-		v.add(p+"."+f.name, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, quoteList(kinds))
+		v.add(p+"."+f.name, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, quoteList(kindsWith(PhaseKinds, PhaseFields, f.name)))
 	}
 	if ph.Status != 0 {
 		v.status(p+".status", ph.Status)
 	}
 	if ph.Error != "" {
-		v.oneOf(p+".error", ph.Error, "connection")
+		oneOf(v, p+".error", ph.Error, "connection")
 		if ph.Status != 0 {
 			v.add(p+".status", ph.Status, "is given together with error %q; give one of them", ph.Error)
 		}
 	}
-	switch ph.Kind {
-	case "capacity":
+	switch kind {
+	case PhaseCapacity:
 		v.intRange(p+".workers", ph.Workers, 0, MaxWorkers)
-	case "errors":
+	case PhaseErrors:
 		if !(ph.Rate > 0 && ph.Rate <= 1) {
 			v.add(p+".rate", ph.Rate, "is out of range; an errors phase needs a rate in (0, 1]")
 		}
 		v.span(p+".latency", ph.Latency, true)
-	case "outage":
+	case PhaseOutage:
 		v.span(p+".latency", ph.Latency, true)
-	case "latency":
+	case PhaseLatency:
 		if !(ph.Factor > 0 && ph.Factor <= 1000) {
 			v.add(p+".factor", ph.Factor, "is out of range; a latency phase needs a factor in (0, 1000]")
 		}
@@ -436,12 +444,9 @@ func (v *validator) policy(p string, pol *Policy) {
 	v.intRange(p+".instances", pol.Instances, 0, MaxInstances)
 
 	b := &pol.Backoff
-	kind := b.Kind
-	if kind == "" {
-		kind = "none"
-	}
-	if v.oneOf(p+".backoff.kind", kind, BackoffKinds...) {
-		if kind == "none" {
+	kind := cmp.Or(b.Kind, BackoffNone)
+	if oneOf(v, p+".backoff.kind", kind, BackoffKinds...) {
+		if kind == BackoffNone {
 			if b.Base != 0 || b.Max != 0 || b.Multiplier != 0 {
 				v.add(p+".backoff.kind", kind, "retries at once; base, multiplier and max have no meaning with it")
 			}
@@ -449,7 +454,7 @@ func (v *validator) policy(p string, pol *Policy) {
 			v.span(p+".backoff.base", b.Base, false)
 		}
 		if b.Multiplier != 0 {
-			if kind != "exponential" {
+			if kind != BackoffExponential {
 				v.add(p+".backoff.multiplier", b.Multiplier, "has no meaning for %q backoff; it is for \"exponential\"", kind)
 			} else {
 				v.floatRange(p+".backoff.multiplier", b.Multiplier, 1, 100)
@@ -461,25 +466,24 @@ func (v *validator) policy(p string, pol *Policy) {
 		}
 	}
 	j := &pol.Jitter
-	jk := j.Kind
-	if jk == "" {
-		jk = "none"
-	}
-	if v.oneOf(p+".jitter.kind", jk, JitterKinds...) {
-		if jk != "none" && kind == "none" {
+	jk := cmp.Or(JitterKind(j.Kind), JitterNone)
+	if oneOf(v, p+".jitter.kind", jk, JitterKinds...) {
+		if jk != JitterNone && kind == BackoffNone {
 			v.add(p+".jitter.kind", jk, "needs a backoff to randomise; set backoff.kind")
 		}
-		if jk == "proportional" {
+		// Each field belongs to the kinds that JitterFields gives it.
+		takes := func(field string) bool { return slices.Contains(JitterFields[jk], field) }
+		if takes("fraction") {
 			if j.Fraction != 0 {
 				v.floatRange(p+".jitter.fraction", j.Fraction, 1e-9, 1)
 			}
 		} else if j.Fraction != 0 {
-			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for \"proportional\"", jk)
+			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for %s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "fraction")))
 		}
-		if jk == "additive" {
+		if takes("amount") {
 			v.span(p+".jitter.amount", j.Amount, false)
 		} else if j.Amount != 0 {
-			v.add(p+".jitter.amount", j.Amount, "has no meaning for %q jitter; it is for \"additive\"", jk)
+			v.add(p+".jitter.amount", j.Amount, "has no meaning for %q jitter; it is for %s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "amount")))
 		}
 	}
 	if ro := pol.RetryOn; ro != nil {
@@ -489,8 +493,8 @@ func (v *validator) policy(p string, pol *Policy) {
 	}
 	if bu := pol.Budget; bu != nil {
 		q := p + ".budget."
-		if v.oneOf(q+"kind", bu.Kind, BudgetKinds...) {
-			tb := bu.Kind == "token_bucket"
+		if oneOf(v, q+"kind", bu.Kind, BudgetKinds...) {
+			tb := bu.Kind == BudgetTokenBucket
 			for _, f := range []struct {
 				name string
 				set  bool
@@ -523,8 +527,8 @@ func (v *validator) policy(p string, pol *Policy) {
 	}
 	if br := pol.Breaker; br != nil {
 		q := p + ".breaker."
-		if v.oneOf(q+"kind", br.Kind, BreakerKinds...) {
-			if br.Kind == "consecutive" {
+		if oneOf(v, q+"kind", br.Kind, BreakerKinds...) {
+			if br.Kind == BreakerConsecutive {
 				v.intRange(q+"failures", br.Failures, 1, 1_000_000)
 				if br.Ratio != 0 || br.MinThroughput != 0 || br.Window != 0 || br.WindowCalls != 0 {
 					v.add(q+"kind", br.Kind, "counts failures in a row; ratio, min_throughput, window and window_calls are for \"ratio\"")
@@ -549,7 +553,7 @@ func (v *validator) policy(p string, pol *Policy) {
 			}
 		}
 		if br.Placement != "" {
-			v.oneOf(q+"placement", br.Placement, Placements...)
+			oneOf(v, q+"placement", br.Placement, Placements...)
 		}
 		v.span(q+"break", br.Break, false)
 		v.intRange(q+"half_open_calls", br.HalfOpenCalls, 0, 1000)

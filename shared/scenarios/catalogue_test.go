@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
+
+	"github.com/retrylab/retrylab/shared/internal/golden"
 )
 
 // TestCatalogueDoc keeps docs/CATALOGUE.md, the human-readable catalogue of
@@ -49,20 +50,7 @@ func TestCatalogueDoc(t *testing.T) {
 			}
 		}
 	}
-	const path = "../../docs/CATALOGUE.md"
-	if *update {
-		if err := os.MkdirAll("../../docs", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil || !bytes.Equal(want, b.Bytes()) {
-		t.Errorf("%s is out of date (go test ./shared/scenarios -run TestCatalogueDoc -update): %v", path, err)
-	}
+	golden.Check(t, "../../docs/CATALOGUE.md", b.Bytes())
 }
 
 func compact(raw []byte) string {

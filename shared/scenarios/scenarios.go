@@ -126,17 +126,13 @@ func Get(slug string) (*Builtin, bool) {
 	return nil, false
 }
 
-// Scenario parses the built-in's scenario, presets expanded.
+// Parse parses the built-in's scenario, presets expanded.
 func (b *Builtin) Parse() (*engine.Scenario, error) {
 	return Parse(b.Scenario)
 }
 
 // Presets returns the policy presets in the order of presets.json.
 func Presets() []*Preset { return presets }
-
-// PresetPolicies maps each preset's name to its policy fields, as
-// engine.DecodeWith takes them.
-func PresetPolicies() map[string]json.RawMessage { return presetMap }
 
 // Parse decodes and validates a scenario, expanding presets: what every entry
 // point that takes a user's scenario calls.

@@ -1,20 +1,16 @@
 package scenarios
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden results in testdata/golden")
 
 // maxEvents is the cost budget every built-in must fit: they are meant to run
 // in a browser in well under a second each.
@@ -88,24 +84,7 @@ func TestGolden(t *testing.T) {
 			}
 			got, _ := json.MarshalIndent(res, "", " ")
 			got = append(got, '\n')
-			golden := filepath.Join("testdata", "golden", b.Slug+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test ./shared/scenarios -run TestGolden -update creates it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				_ = os.WriteFile(golden+".actual", got, 0o644)
-				t.Errorf("result differs from %s; see %s.actual", golden, golden)
-			}
+			golden.Check(t, filepath.Join("testdata", "golden", b.Slug+".json"), got)
 		})
 	}
 }
