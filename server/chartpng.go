@@ -8,7 +8,6 @@ package server
 
 import (
 	"bytes"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -44,10 +43,7 @@ func (s *Server) handleChartPNG(c echo.Context) error {
 		}
 		var svg, out bytes.Buffer
 		if err := chart.Render(&svg, res, withDescriptions(opt, sc)); err != nil {
-			if oe, ok := err.(*chart.OptionError); ok {
-				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
-			}
-			return nil, err
+			return nil, err // a *chart.OptionError is a 400
 		}
 		if err := png.Chart(&out, svg.Bytes(), 1200, 630); err != nil {
 			return nil, err

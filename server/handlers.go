@@ -21,7 +21,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/a-h/templ"
@@ -243,36 +242,27 @@ func readForm(c echo.Context) ([]byte, error) {
 }
 
 // share validates, canonicalises and stores a scenario and returns its ID.
-// A bad scenario comes back as its field errors; nothing is stored then.
-func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors, error) {
+// A bad scenario comes back as its engine.Errors; nothing is stored then.
+func (s *Server) share(ctx context.Context, body []byte) (string, error) {
 	sc, err := scenarios.Parse(body)
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
 			// Validate lists at most MaxErrors problems; decoding lists one
 			// per bad field, so a long document could list thousands.
-			return "", es.Limit(engine.MaxErrors), nil
+			return "", es.Limit(engine.MaxErrors)
 		}
-		return "", nil, err
+		return "", err
 	}
 	if err := checkCost(s.cfg, sc); err != nil {
-		return "", nil, err
+		return "", err
 	}
 	canon := sc.Canonical()
 	id := shareID(canon)
 	if err := s.store.PutScenario(ctx, id, canon); err != nil {
-		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EIO) {
-			s.log.Error("the store cannot take writes", "id", id, "err", err)
-			return "", nil, errCannotStore
-		}
-		return "", nil, fmt.Errorf("storing scenario %s: %w", id, err)
+		return "", fmt.Errorf("storing scenario %s: %w", id, err)
 	}
-	return id, nil, nil
+	return id, nil
 }
-
-// errCannotStore answers a share when the store cannot take writes (a full
-// disk, a read-only database); reads still work.
-var errCannotStore = &retryLater{echo.NewHTTPError(http.StatusServiceUnavailable,
-	"the server cannot store scenarios right now; shared scenarios can still be opened. Try again later, or share from the playground, whose links carry the scenario itself."), time.Minute}
 
 func (s *Server) handleCreate(c echo.Context) error {
 	// JSON only: a cross-site page can send text/plain or a form without
@@ -285,16 +275,9 @@ func (s *Server) handleCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, problems, err := s.share(c.Request().Context(), body)
-	switch {
-	case err != nil:
+	id, err := s.share(c.Request().Context(), body)
+	if err != nil {
 		return err
-	case problems != nil:
-		status := http.StatusUnprocessableEntity
-		if len(problems) == 1 && problems[0].Path == "" {
-			status = http.StatusBadRequest // not JSON, or not one object
-		}
-		return c.JSON(status, apiError{Error: "the scenario is not valid; every problem is listed with its path", Errors: problems})
 	}
 	u := s.baseURL(c) + "/s/" + id
 	c.Response().Header().Set("Location", u)
@@ -313,22 +296,22 @@ func (s *Server) handleShareForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, problems, err := s.share(c.Request().Context(), body)
-	if err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity {
-			return render(c, he.Code, sharePage(s.assets, string(body), []string{fmt.Sprint(he.Message)}))
-		}
-		return err
-	}
-	if problems != nil {
-		var msgs []string
+	id, err := s.share(c.Request().Context(), body)
+	// A scenario the server cannot take comes back in the form, with why.
+	var msgs []string
+	switch problems := engine.AsErrors(err); {
+	case problems != nil:
 		for _, p := range problems {
 			msgs = append(msgs, p.Error())
 		}
-		return render(c, http.StatusUnprocessableEntity, sharePage(s.assets, string(body), msgs))
+	case costly(err):
+		msgs = []string{s.errorAnswer(err).msg}
+	case err != nil:
+		return err
+	default:
+		return c.Redirect(http.StatusSeeOther, "/s/"+id)
 	}
-	return c.Redirect(http.StatusSeeOther, "/s/"+id)
+	return render(c, http.StatusUnprocessableEntity, sharePage(s.assets, string(body), msgs))
 }
 
 func (s *Server) handleHome(c echo.Context) error {
@@ -562,11 +545,7 @@ func (s *Server) handleChart(c echo.Context) error {
 		}
 		var buf bytes.Buffer
 		if err := chart.Render(&buf, res, withDescriptions(opt, sc)); err != nil {
-			var oe *chart.OptionError
-			if errors.As(err, &oe) {
-				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
-			}
-			return nil, err
+			return nil, err // a *chart.OptionError is a 400
 		}
 		return buf.Bytes(), nil
 	})
@@ -631,14 +610,13 @@ func (s *Server) handlePage(c echo.Context) error {
 	}
 	return s.serveCachedIf(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, bool, error) {
 		res, err := s.runs.result(c.Request().Context(), id, sc)
-		var he *echo.HTTPError
 		switch {
-		case errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity:
+		case costly(err):
 			// Too costly to run here: the page still describes the scenario
 			// and points to the playground.
 			c.Response().Header().Set("Cache-Control", "public, max-age=300")
 			v := s.view(c, id, sc, b, nil)
-			v.RunError = fmt.Sprint(he.Message)
+			v.RunError = s.errorAnswer(err).msg
 			body, err := renderBytes(c, scenarioPage(s.assets, v))
 			return body, false, err
 		case err != nil:
@@ -676,7 +654,7 @@ func (s *Server) handleEmbed(c echo.Context) error {
 			// it has a series for) is known once it has run.
 			var oe *chart.OptionError
 			if err := chart.Render(io.Discard, res, opt); errors.As(err, &oe) {
-				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
+				return nil, oe
 			}
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
 		}

@@ -12,13 +12,11 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -237,10 +235,7 @@ func (s *Server) routes() {
 			Rate: rate.Limit(s.cfg.PostRate), Burst: s.cfg.PostBurst, ExpiresIn: 3 * time.Minute,
 		}),
 		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
-		DenyHandler: func(c echo.Context, _ string, _ error) error {
-			c.Response().Header().Set("Retry-After", fmt.Sprint(max(1, int(1/s.cfg.PostRate+0.999))))
-			return echo.NewHTTPError(http.StatusTooManyRequests, "too many scenarios shared from this address; wait a moment and try again")
-		},
+		DenyHandler:         func(echo.Context, string, error) error { return errRateLimited },
 	})
 
 	e.GET("/", s.handleHome)
@@ -277,90 +272,4 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 		return next(c)
 	}
-}
-
-// An apiError is the JSON body of an API error: a message for people and,
-// for a bad scenario, every problem with its path.
-type apiError struct {
-	Error  string              `json:"error"`
-	Errors []engine.FieldError `json:"errors,omitempty"`
-}
-
-// handleError turns errors into answers: JSON for the API, pages otherwise.
-// Details go to the log; the client gets a plain message.
-func (s *Server) handleError(err error, c echo.Context) {
-	if c.Response().Committed {
-		return
-	}
-	status, msg := http.StatusInternalServerError, "something went wrong on our side; it has been logged"
-	var he *echo.HTTPError
-	if rl := (*retryLater)(nil); errors.As(err, &rl) {
-		c.Response().Header().Set("Retry-After", fmt.Sprint(max(1, int(rl.after.Seconds()))))
-	}
-	switch {
-	case errors.As(err, &he):
-		status = he.Code
-		if m, ok := he.Message.(string); ok {
-			msg = m
-		} else {
-			msg = http.StatusText(status)
-		}
-	case errors.Is(err, context.DeadlineExceeded):
-		status, msg = http.StatusServiceUnavailable, "the server took too long; try again"
-	case errors.Is(err, context.Canceled):
-		// The client went away: nobody reads the answer, and it is no error
-		// of ours.
-		c.Response().WriteHeader(499)
-		return
-	}
-	if serverFault(status) {
-		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
-	}
-	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
-		c.Response().Header().Set("Retry-After", "2")
-	}
-	// An error is never immutable, whatever the handler had set for the
-	// answer it meant to give, and has no ETag to revalidate.
-	h := c.Response().Header()
-	h.Del("ETag")
-	switch {
-	case status == http.StatusNotFound: // an ID may be shared a moment later
-		h.Set("Cache-Control", "public, max-age=60")
-	case status >= 400:
-		h.Set("Cache-Control", "no-store")
-	}
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
-	}
-	if wantsJSON(c) {
-		_ = c.JSON(status, apiError{Error: msg})
-		return
-	}
-	title := http.StatusText(status)
-	if status == http.StatusNotFound {
-		id := c.Param("id")
-		switch {
-		case id != "" && strings.HasPrefix(c.Path(), "/embed/"):
-			_ = render(c, status, embedMissing(s.assets, id))
-		case id != "":
-			_ = render(c, status, notFoundPage(s.assets, "with the ID "+strconv.Quote(id)))
-		default:
-			_ = render(c, status, notFoundPage(s.assets, ""))
-		}
-		return
-	}
-	_ = render(c, status, errorPage(s.assets, status, title, msg))
-}
-
-// serverFault reports whether an answer's status is the server's fault,
-// worth an ERROR in the log: a 5xx, but not 501, which answers a request
-// for something the server does not do.
-func serverFault(status int) bool {
-	return status >= 500 && status != http.StatusNotImplemented
-}
-
-func wantsJSON(c echo.Context) bool {
-	p := c.Request().URL.Path
-	return strings.HasPrefix(p, "/api/") || p == "/oembed" || strings.Contains(c.Request().Header.Get("Accept"), "application/json")
 }
