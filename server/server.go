@@ -24,7 +24,6 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
-	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
@@ -125,16 +124,9 @@ type Server struct {
 	assets   *assets
 	runs     *runner
 	pages    *lru[*cachedPage] // final answers, by cacheKey
-	stored   *lru[stored]      // shared scenarios, by ID
+	stored   *lru[*subject]    // shared scenarios, by ID
 	metrics  *metrics
-	builtins map[string]builtin // by slug
-}
-
-// A builtin is a built-in scenario, parsed once.
-type builtin struct {
-	b         *scenarios.Builtin
-	sc        *engine.Scenario
-	canonical []byte
+	builtins map[string]*subject // by slug
 }
 
 // New builds a server and registers its routes.
@@ -164,17 +156,17 @@ func New(cfg Config) (*Server, error) {
 		assets:  a,
 		metrics: newMetrics(),
 	}
-	s.builtins = map[string]builtin{}
+	s.builtins = map[string]*subject{} // parsed once
 	for _, b := range scenarios.All() {
 		sc, err := b.Parse()
 		if err != nil {
 			return nil, fmt.Errorf("server: built-in %s: %w", b.Slug, err)
 		}
-		s.builtins[b.Slug] = builtin{b: b, sc: sc, canonical: sc.Canonical()}
+		s.builtins[b.Slug] = &subject{id: b.Slug, sc: sc, canonical: sc.Canonical(), builtin: b}
 	}
 	s.runs = newRunner(cfg, s.metrics)
 	s.pages = newLRU(4*cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, (*cachedPage).bytes)
-	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, stored.bytes)
+	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, (*subject).bytes)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	if cfg.TrustProxy {
