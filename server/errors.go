@@ -147,6 +147,17 @@ type apiError struct {
 	Errors []engine.FieldError `json:"errors,omitempty"`
 }
 
+// answerErrors answers the errors of next (with handleError), so that the
+// middlewares outside it see an answer, not an error.
+func (s *Server) answerErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := next(c); err != nil {
+			s.handleError(err, c)
+		}
+		return nil
+	}
+}
+
 // handleError turns errors into answers: JSON for the API, pages otherwise.
 // Details go to the log; the client gets a plain message.
 func (s *Server) handleError(err error, c echo.Context) {

@@ -206,21 +206,20 @@ func (s *Server) routes() {
 	e.Use(s.metrics.middleware)
 	e.Use(middleware.ContextTimeout(s.cfg.RequestTimeout))
 	e.Use(securityHeaders)
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		// Static files and cached answers come compressed already.
-		Skipper: func(c echo.Context) bool { return precompressed[c.Path()] },
-	}))
-	// Errors become answers here, inside the compression, so that an error
-	// page is written (and compressed) like any other; the middlewares
-	// outside see its status.
-	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if err := next(c); err != nil {
-				s.handleError(err, c)
-			}
-			return nil
-		}
-	})
+	// gz compresses a route's answers as it writes them, its errors too;
+	// routes whose handlers compress their own answers (static files, the
+	// answer cache) go without it. The router's own answers (404 where no
+	// route matches, 405 where none has the method) are compressed here.
+	compress := middleware.Gzip()
+	gz := func(next echo.HandlerFunc) echo.HandlerFunc { return compress(s.answerErrors(next)) }
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Skipper: func(c echo.Context) bool {
+		routed := c.Path() != "" && c.Get(echo.ContextKeyHeaderAllow) == nil
+		return routed
+	}}))
+	// Errors become answers in answerErrors, inside the compression where
+	// there is one, so that an error page is written (and compressed) like
+	// any other; the middlewares outside see its status.
+	e.Use(s.answerErrors)
 
 	limit := middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
 		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
@@ -230,27 +229,27 @@ func (s *Server) routes() {
 		DenyHandler:         func(echo.Context, string, error) error { return errRateLimited },
 	})
 
-	e.GET("/", s.handleHome)
-	e.POST("/share", s.handleShareForm, limit)
-	e.GET("/scenarios", s.handleGallery)
+	// The routes. Adding one takes a line here and its handler, in the file
+	// of its concern (handlers.go; the answer cache in cache.go, csv.go,
+	// oembed.go, chartpng.go): give it gz unless its handler compresses its
+	// own answers (serveCached), and limit if it writes. Its errors are
+	// answered by errorAnswer (errors.go): in JSON under /api/ (and for
+	// /oembed, or when asked), as pages elsewhere.
+	e.GET("/", s.handleHome, gz)
+	e.POST("/share", s.handleShareForm, gz, limit)
+	e.GET("/scenarios", s.handleGallery, gz)
 	e.GET("/s/:id", s.handlePage)
 	e.GET("/s/:id/chart.svg", s.handleChart)
 	e.GET("/s/:id/chart.png", s.handleChartPNG)
-	e.GET("/s/:id/metrics.csv", s.handleCSV)
+	e.GET("/s/:id/metrics.csv", s.handleCSV, gz)
 	e.GET("/embed/:id", s.handleEmbed)
-	e.GET("/oembed", s.handleOEmbed)
-	e.POST("/api/scenarios", s.handleCreate, limit)
+	e.GET("/oembed", s.handleOEmbed, gz)
+	e.POST("/api/scenarios", s.handleCreate, gz, limit)
 	e.GET("/api/scenarios/:id", s.handleGetScenario)
 	e.GET("/api/scenarios/:id/result", s.handleResult)
-	e.GET("/healthz", s.handleHealth)
+	e.GET("/healthz", s.handleHealth, gz)
 	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
 	e.GET("/static/*", s.assets.serve)
-}
-
-// precompressed are the routes that compress their own answers.
-var precompressed = map[string]bool{
-	"/static/*": true, "/metrics": true, "/s/:id": true, "/s/:id/chart.svg": true, "/s/:id/chart.png": true,
-	"/api/scenarios/:id": true, "/api/scenarios/:id/result": true, "/embed/:id": true,
 }
 
 // securityHeaders sets the headers every answer carries; handlers that serve
