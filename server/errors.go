@@ -83,6 +83,7 @@ func (s *Server) errorAnswer(err error) errorAnswer {
 	return a
 }
 
+// errorAnswerOf is errorAnswer before a 503 gets its default Retry-After.
 func (s *Server) errorAnswerOf(err error) errorAnswer {
 	var (
 		re *rememberedError
@@ -95,7 +96,7 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 	case errors.As(err, &re):
 		a := s.errorAnswerOf(re.err)
 		if a.status == http.StatusServiceUnavailable {
-			a.retryAfter = re.left.Round(time.Second)
+			a.retryAfter = max(re.left.Round(time.Second), time.Second)
 		}
 		return a
 	case engine.AsErrors(err) != nil:

@@ -37,6 +37,7 @@ func TestErrorAnswer(t *testing.T) {
 		{"result too large", &sizeError{9e6, 8e6}, 422, "9.0 MB of numbers", 0, 0},
 		{"run timeout", stopped, 503, "took longer than the server allows (10s)", failedFor, 0},
 		{"run timeout remembered", &rememberedError{stopped, 359600 * time.Millisecond}, 503, "took longer", 360 * time.Second, 0},
+		{"run timeout remembered, under a second left", &rememberedError{stopped, 400 * time.Millisecond}, 503, "took longer", time.Second, 0},
 		{"too costly remembered", &rememberedError{cost, time.Minute}, 422, "events", 0, 0},
 		{"every slot taken", errBusy, 503, "running as many scenarios as it can", 2 * time.Second, 0},
 		{"full store", fmt.Errorf("storing scenario x: %w", fmt.Errorf("disk: %w", syscall.ENOSPC)), 503, "cannot store scenarios right now", time.Minute, 0},
