@@ -208,13 +208,13 @@ func (s *Server) routes() {
 	e.Use(securityHeaders)
 	// gz compresses a route's answers as it writes them, its errors too;
 	// routes whose handlers compress their own answers (static files, the
-	// answer cache) go without it. The router's own answers (404 where no
-	// route matches, 405 where none has the method) are compressed here.
+	// answer cache) go without it. The router's own answers, which no
+	// route's middleware sees (404 where no route matches, 405 with an Allow
+	// header where none has the method), are compressed here.
 	compress := middleware.Gzip()
 	gz := func(next echo.HandlerFunc) echo.HandlerFunc { return compress(s.answerErrors(next)) }
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Skipper: func(c echo.Context) bool {
-		routed := c.Path() != "" && c.Get(echo.ContextKeyHeaderAllow) == nil
-		return routed
+		return c.Path() != "" && c.Get(echo.ContextKeyHeaderAllow) == nil // a route's
 	}}))
 	// Errors become answers in answerErrors, inside the compression where
 	// there is one, so that an error page is written (and compressed) like
