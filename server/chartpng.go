@@ -8,7 +8,6 @@ package server
 
 import (
 	"bytes"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,22 +31,19 @@ func (s *Server) handleChartPNG(c echo.Context) error {
 		opt.Theme = "light"
 	}
 	opt.Width, opt.Height = 760, 399 // the proportions of 1200 × 630
-	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
-	if done || err != nil {
+	sub, err := s.begin(c, id, chartFits(opt))
+	if sub == nil {
 		return err
 	}
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
-	return s.serveCached(c, b != nil, "image/png", func() ([]byte, error) {
-		res, err := s.runs.result(c.Request().Context(), id, sc)
+	return s.serveCached(c, sub.builtin != nil, "image/png", func() ([]byte, error) {
+		res, err := s.runs.result(c.Request().Context(), id, sub.sc)
 		if err != nil {
 			return nil, err
 		}
 		var svg, out bytes.Buffer
-		if err := chart.Render(&svg, res, withDescriptions(opt, sc)); err != nil {
-			if oe, ok := err.(*chart.OptionError); ok {
-				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
-			}
-			return nil, err
+		if err := chart.Render(&svg, res, withDescriptions(opt, sub.sc)); err != nil {
+			return nil, err // a *chart.OptionError is a 400
 		}
 		if err := png.Chart(&out, svg.Bytes(), 1200, 630); err != nil {
 			return nil, err

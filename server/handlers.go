@@ -3,15 +3,10 @@ package server
 import (
 	"bytes"
 	"cmp"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/csv"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"io/fs"
 	"mime"
@@ -21,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/a-h/templ"
@@ -37,70 +31,6 @@ import (
 const maxBody = 64 << 10
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
-// serveCached answers with the cached bytes for the request's URL, built and
-// compressed once, in gzip when the client accepts it.
-func (s *Server) serveCached(c echo.Context, builtin bool, ctype string, build func() ([]byte, error)) error {
-	return s.serveCachedIf(c, builtin, ctype, func() ([]byte, bool, error) {
-		body, err := build()
-		return body, true, err
-	})
-}
-
-// serveCachedIf is serveCached for answers that build may find not worth
-// keeping (keep false). The headers the handler set so far are kept with the
-// bytes.
-func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build func() (body []byte, keep bool, err error)) error {
-	key := s.cacheKey(c)
-	p, ok := s.pages.get(key)
-	if !ok {
-		body, keep, err := build()
-		if err != nil {
-			return err
-		}
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-		zw.Write(body)
-		zw.Close()
-		p = &cachedPage{ctype: ctype, body: body, gz: gz.Bytes(), builtin: builtin, headers: c.Response().Header().Clone()}
-		if keep {
-			s.pages.put(key, p)
-		}
-	}
-	return s.writeCached(c, p)
-}
-
-// fromCache answers from the page cache when it can, before any lookup or
-// run; handled reports whether it did.
-func (s *Server) fromCache(c echo.Context) (handled bool, err error) {
-	p, ok := s.pages.get(s.cacheKey(c))
-	if !ok {
-		return false, nil
-	}
-	if s.cacheable(c, p.builtin) {
-		return true, c.NoContent(http.StatusNotModified)
-	}
-	return true, s.writeCached(c, p)
-}
-
-func (s *Server) writeCached(c echo.Context, p *cachedPage) error {
-	h := c.Response().Header()
-	// The answer's own headers: its caching and, for embeds and charts, the
-	// framing and content rules that replace the defaults.
-	for _, k := range []string{"Cache-Control", "ETag", "Content-Security-Policy", "Access-Control-Allow-Origin", "X-Frame-Options"} {
-		if v := p.headers.Get(k); v != "" {
-			h.Set(k, v)
-		} else {
-			h.Del(k)
-		}
-	}
-	h.Set("Vary", "Accept-Encoding")
-	if acceptsEncoding(c.Request().Header.Get("Accept-Encoding"), "gzip") {
-		h.Set("Content-Encoding", "gzip")
-		return c.Blob(http.StatusOK, p.ctype, p.gz)
-	}
-	return c.Blob(http.StatusOK, p.ctype, p.body)
-}
 
 func renderBytes(c echo.Context, t templ.Component) ([]byte, error) {
 	var b bytes.Buffer
@@ -147,59 +77,6 @@ func (s *Server) sameHost(c echo.Context, u string) bool {
 	return err == nil && strings.EqualFold(a.Host, b.Host)
 }
 
-// cacheKey names an answer in the page cache: the origin its links use, the
-// route with its ID, and the query parameters the route reads, as it reads
-// them (canonicalQuery). Parameters a route does not read, or values it
-// reads the same, are not told apart, so that /result?v=1, ?v=2, … are one
-// entry, not one each.
-func (s *Server) cacheKey(c echo.Context) string {
-	path := strings.Replace(c.Path(), ":id", c.Param("id"), 1)
-	if q := canonicalQuery(c); len(q) > 0 {
-		return s.baseURL(c) + path + "?" + q.Encode()
-	}
-	return s.baseURL(c) + path
-}
-
-// canonicalQuery is the query as the route reads it: for a page, the
-// resolution it shows; for a chart or an embed, the chart's options (which
-// the handlers check before any cache lookup).
-func canonicalQuery(c echo.Context) url.Values {
-	q := url.Values{}
-	switch c.Path() {
-	case "/s/:id":
-		if r := c.QueryParam("res"); slices.Contains(resolutions, r) {
-			q.Set("res", r)
-		}
-	case "/s/:id/chart.svg", "/s/:id/chart.png", "/embed/:id":
-		opt, err := chartOptions(c)
-		if err != nil {
-			return url.Values{"invalid": {c.QueryString()}}
-		}
-		for k, v := range map[string]string{"picture": opt.Picture, "metric": opt.Metric, "theme": opt.Theme} {
-			if v != "" {
-				q.Set(k, v)
-			}
-		}
-		if opt.SuccessOnly {
-			q.Set("success", "1")
-		}
-		if opt.Resolution > 0 {
-			q.Set("res", opt.Resolution.String())
-		}
-		if opt.Width > 0 {
-			q.Set("width", strconv.Itoa(int(opt.Width)))
-		}
-		if opt.Height > 0 {
-			q.Set("height", strconv.Itoa(int(opt.Height)))
-		}
-		if c.Path() == "/s/:id/chart.png" {
-			q.Del("width") // a PNG is always 1200 × 630
-			q.Del("height")
-		}
-	}
-	return q
-}
-
 // errTooLarge refuses a scenario over maxBody bytes.
 var errTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
 
@@ -243,36 +120,27 @@ func readForm(c echo.Context) ([]byte, error) {
 }
 
 // share validates, canonicalises and stores a scenario and returns its ID.
-// A bad scenario comes back as its field errors; nothing is stored then.
-func (s *Server) share(ctx context.Context, body []byte) (string, engine.Errors, error) {
+// A bad scenario comes back as its engine.Errors; nothing is stored then.
+func (s *Server) share(ctx context.Context, body []byte) (string, error) {
 	sc, err := scenarios.Parse(body)
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
 			// Validate lists at most MaxErrors problems; decoding lists one
 			// per bad field, so a long document could list thousands.
-			return "", es.Limit(engine.MaxErrors), nil
+			return "", es.Limit(engine.MaxErrors)
 		}
-		return "", nil, err
+		return "", err
 	}
 	if err := checkCost(s.cfg, sc); err != nil {
-		return "", nil, err
+		return "", err
 	}
 	canon := sc.Canonical()
 	id := shareID(canon)
 	if err := s.store.PutScenario(ctx, id, canon); err != nil {
-		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EIO) {
-			s.log.Error("the store cannot take writes", "id", id, "err", err)
-			return "", nil, errCannotStore
-		}
-		return "", nil, fmt.Errorf("storing scenario %s: %w", id, err)
+		return "", fmt.Errorf("storing scenario %s: %w", id, err)
 	}
-	return id, nil, nil
+	return id, nil
 }
-
-// errCannotStore answers a share when the store cannot take writes (a full
-// disk, a read-only database); reads still work.
-var errCannotStore = &retryLater{echo.NewHTTPError(http.StatusServiceUnavailable,
-	"the server cannot store scenarios right now; shared scenarios can still be opened. Try again later, or share from the playground, whose links carry the scenario itself."), time.Minute}
 
 func (s *Server) handleCreate(c echo.Context) error {
 	// JSON only: a cross-site page can send text/plain or a form without
@@ -285,16 +153,9 @@ func (s *Server) handleCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, problems, err := s.share(c.Request().Context(), body)
-	switch {
-	case err != nil:
+	id, err := s.share(c.Request().Context(), body)
+	if err != nil {
 		return err
-	case problems != nil:
-		status := http.StatusUnprocessableEntity
-		if len(problems) == 1 && problems[0].Path == "" {
-			status = http.StatusBadRequest // not JSON, or not one object
-		}
-		return c.JSON(status, apiError{Error: "the scenario is not valid; every problem is listed with its path", Errors: problems})
 	}
 	u := s.baseURL(c) + "/s/" + id
 	c.Response().Header().Set("Location", u)
@@ -313,30 +174,30 @@ func (s *Server) handleShareForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, problems, err := s.share(c.Request().Context(), body)
-	if err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity {
-			return render(c, he.Code, sharePage(s.assets, string(body), []string{fmt.Sprint(he.Message)}))
-		}
-		return err
-	}
-	if problems != nil {
-		var msgs []string
+	id, err := s.share(c.Request().Context(), body)
+	// A scenario the server cannot take comes back in the form, with why.
+	var msgs []string
+	switch problems := engine.AsErrors(err); {
+	case problems != nil:
 		for _, p := range problems {
 			msgs = append(msgs, p.Error())
 		}
-		return render(c, http.StatusUnprocessableEntity, sharePage(s.assets, string(body), msgs))
+	case costly(err):
+		msgs = []string{s.errorAnswer(err).msg}
+	case err != nil:
+		return err
+	default:
+		return c.Redirect(http.StatusSeeOther, "/s/"+id)
 	}
-	return c.Redirect(http.StatusSeeOther, "/s/"+id)
+	return render(c, http.StatusUnprocessableEntity, sharePage(s.assets, string(body), msgs))
 }
 
 func (s *Server) handleHome(c echo.Context) error {
 	// The no-JavaScript form starts from the scenario the link names.
 	example := ""
 	if id := c.QueryParam("s"); id != "" {
-		if _, canon, _, err := s.lookup(c.Request().Context(), id); err == nil {
-			example = pretty(canon)
+		if sub, err := s.lookup(c.Request().Context(), id); err == nil {
+			example = pretty(sub.canonical)
 		}
 	}
 	if example == "" {
@@ -371,105 +232,92 @@ func (s *Server) handleGallery(c echo.Context) error {
 // errNotFound is an unknown ID or slug.
 var errNotFound = echo.NewHTTPError(http.StatusNotFound, "no scenario with that ID")
 
-// lookup finds a scenario by share ID or built-in slug and returns it parsed,
-// with its canonical JSON.
-func (s *Server) lookup(ctx context.Context, id string) (*engine.Scenario, []byte, *scenarios.Builtin, error) {
+// A subject is the scenario an answer is about, as lookup finds it.
+type subject struct {
+	id        string
+	sc        *engine.Scenario
+	canonical []byte
+	builtin   *scenarios.Builtin // nil for a shared scenario
+}
+
+// bytes is what a shared scenario is counted for in Server.stored: its
+// canonical JSON, and about three times as much parsed.
+func (sub *subject) bytes() int64 { return 512 + 4*int64(len(sub.canonical)) }
+
+// lookup finds a scenario by share ID or built-in slug, parsed and with its
+// canonical JSON.
+func (s *Server) lookup(ctx context.Context, id string) (*subject, error) {
 	if !idPattern.MatchString(id) {
-		return nil, nil, nil, errNotFound
+		return nil, errNotFound
 	}
-	if bi, ok := s.builtins[id]; ok {
-		return bi.sc, bi.canonical, bi.b, nil
+	if sub, ok := s.builtins[id]; ok {
+		return sub, nil
 	}
 	// Shared IDs name their content, so what was read and parsed once holds:
 	// a page and its charts, CSV and JSON do not each go to the store.
-	if st, ok := s.stored.get(id); ok {
-		return st.sc, st.canonical, nil, nil
+	if sub, ok := s.stored.get(id); ok {
+		return sub, nil
 	}
 	body, err := s.store.GetScenario(ctx, id)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil, errNotFound
+		return nil, errNotFound
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	sc, err := engine.Parse(body)
 	if err != nil {
-		return nil, nil, nil, echo.NewHTTPError(http.StatusUnprocessableEntity, "this stored scenario is no longer valid: "+err.Error())
+		return nil, echo.NewHTTPError(http.StatusUnprocessableEntity, "this stored scenario is no longer valid: "+err.Error())
 	}
-	s.stored.put(id, stored{sc: sc, canonical: body})
-	return sc, body, nil, nil
+	sub := &subject{id: id, sc: sc, canonical: body}
+	s.stored.put(id, sub)
+	return sub, nil
 }
 
-// stored is a shared scenario as read from the store, parsed.
-type stored struct {
-	sc        *engine.Scenario
-	canonical []byte
-}
-
-// bytes is what a stored scenario is counted for: its canonical JSON, and
-// about three times as much parsed.
-func (s stored) bytes() int64 { return 512 + 4*int64(len(s.canonical)) }
-
-// cacheable sets caching headers for an answer about a scenario and reports
-// whether the client's copy is current (then the caller answers 304). Shared
-// IDs are content hashes: their pages never change for an engine version.
-// Built-in slugs may change with a release, so they are cached briefly.
-func (s *Server) cacheable(c echo.Context, builtin bool) bool {
-	sum := sha256.Sum256([]byte(engine.EngineVersion + "\x00" + s.cacheKey(c)))
-	etag := `"` + hex.EncodeToString(sum[:10]) + `"`
-	h := c.Response().Header()
-	h.Set("ETag", etag)
-	if builtin {
-		h.Set("Cache-Control", "public, max-age=300")
-	} else {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	}
-	return c.Request().Header.Get("If-None-Match") == etag
-}
-
-// begin starts an answer about a scenario: from the page cache if it can,
-// else it looks the scenario up and sets the caching headers. done reports
-// that the answer is given (from the cache, or 304 Not Modified).
+// begin starts an answer about the scenario id: from the page cache if it
+// can, else it looks the scenario up and sets the caching headers. It
+// returns nil when the answer is given (from the cache, or 304 Not
+// Modified) or failed (err); the caller then returns err.
 //
 // check, when given, checks the request against the scenario before
 // anything else is answered about it.
-func (s *Server) begin(c echo.Context, id string, check ...func(*engine.Scenario) error) (sc *engine.Scenario, canon []byte, b *scenarios.Builtin, done bool, err error) {
+func (s *Server) begin(c echo.Context, id string, check ...func(*engine.Scenario) error) (*subject, error) {
 	if handled, err := s.fromCache(c); handled {
-		return nil, nil, nil, true, err
+		return nil, err
 	}
-	sc, canon, b, err = s.lookup(c.Request().Context(), id)
+	sub, err := s.lookup(c.Request().Context(), id)
 	if err != nil {
-		return nil, nil, nil, false, err
+		return nil, err
 	}
 	for _, f := range check {
-		if err := f(sc); err != nil {
-			return nil, nil, nil, false, err
+		if err := f(sub.sc); err != nil {
+			return nil, err
 		}
 	}
-	if s.cacheable(c, b != nil) {
-		return nil, nil, nil, true, c.NoContent(http.StatusNotModified)
+	if s.cacheable(c, sub.builtin != nil) {
+		return nil, c.NoContent(http.StatusNotModified)
 	}
-	return sc, canon, b, false, nil
+	return sub, nil
 }
 
 func (s *Server) handleGetScenario(c echo.Context) error {
-	_, canon, b, done, err := s.begin(c, c.Param("id"))
-	if done || err != nil {
+	sub, err := s.begin(c, c.Param("id"))
+	if sub == nil {
 		return err
 	}
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
-	return s.serveCached(c, b != nil, echo.MIMEApplicationJSON, func() ([]byte, error) { return canon, nil })
+	return s.serveCached(c, sub.builtin != nil, echo.MIMEApplicationJSON, func() ([]byte, error) { return sub.canonical, nil })
 }
 
 func (s *Server) handleResult(c echo.Context) error {
 	id := c.Param("id")
-	sc, _, b, done, err := s.begin(c, id)
-	if done || err != nil {
+	sub, err := s.begin(c, id)
+	if sub == nil {
 		return err
 	}
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
-	return s.serveCached(c, b != nil, echo.MIMEApplicationJSON, func() ([]byte, error) {
-		res, err := s.runs.result(c.Request().Context(), id, sc)
+	return s.serveCached(c, sub.builtin != nil, echo.MIMEApplicationJSON, func() ([]byte, error) {
+		res, err := s.runs.result(c.Request().Context(), id, sub.sc)
 		if err != nil {
 			return nil, err
 		}
@@ -547,104 +395,48 @@ func (s *Server) handleChart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
-	if done || err != nil {
+	sub, err := s.begin(c, id, chartFits(opt))
+	if sub == nil {
 		return err
 	}
 	h := c.Response().Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
 	h.Del("X-Frame-Options")
 	h.Set("Access-Control-Allow-Origin", "*")
-	return s.serveCached(c, b != nil, "image/svg+xml", func() ([]byte, error) {
-		res, err := s.runs.result(c.Request().Context(), id, sc)
+	return s.serveCached(c, sub.builtin != nil, "image/svg+xml", func() ([]byte, error) {
+		res, err := s.runs.result(c.Request().Context(), id, sub.sc)
 		if err != nil {
 			return nil, err
 		}
 		var buf bytes.Buffer
-		if err := chart.Render(&buf, res, withDescriptions(opt, sc)); err != nil {
-			var oe *chart.OptionError
-			if errors.As(err, &oe) {
-				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
-			}
-			return nil, err
+		if err := chart.Render(&buf, res, withDescriptions(opt, sub.sc)); err != nil {
+			return nil, err // a *chart.OptionError is a 400
 		}
 		return buf.Bytes(), nil
 	})
 }
 
-func (s *Server) handleCSV(c echo.Context) error {
-	id := c.Param("id")
-	sc, _, _, done, err := s.begin(c, id)
-	if done || err != nil {
-		return err
-	}
-	res, err := s.runs.result(c.Request().Context(), id, sc)
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	write := func(prefix []string, strats []engine.StrategyResult) {
-		for _, st := range strats {
-			for _, name := range engine.MetricNames() {
-				v, _ := st.Metrics.Metric(name)
-				rec := append(append([]string(nil), prefix...), csvSafe(st.Name), name, strconv.FormatFloat(v, 'g', -1, 64))
-				if mm, ok := st.Spread[name]; ok {
-					rec = append(rec, strconv.FormatFloat(mm.Min, 'g', -1, 64), strconv.FormatFloat(mm.Max, 'g', -1, 64))
-				} else {
-					rec = append(rec, "", "")
-				}
-				w.Write(rec)
-			}
-		}
-	}
-	if len(res.Sweep) > 0 {
-		w.Write([]string{"sweep_value", "strategy", "metric", "value", "min", "max"})
-		for _, pt := range res.Sweep {
-			v, _ := json.Marshal(pt.Value)
-			write([]string{csvSafe(string(v))}, pt.Strategies)
-		}
-	} else {
-		w.Write([]string{"strategy", "metric", "value", "min", "max"})
-		write(nil, res.Strategies)
-	}
-	w.Flush()
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="retrylab-`+id+`.csv"`)
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
-}
-
-// csvSafe keeps a spreadsheet from reading a user's text as a formula,
-// including one after leading spaces, which spreadsheets skip.
-func csvSafe(s string) string {
-	t := strings.TrimLeft(s, " \t\r\n")
-	if (t != "" && strings.ContainsRune("=+-@", rune(t[0]))) || (s != "" && strings.ContainsRune("\t\r", rune(s[0]))) {
-		return "'" + s
-	}
-	return s
-}
-
 func (s *Server) handlePage(c echo.Context) error {
 	id := c.Param("id")
-	sc, _, b, done, err := s.begin(c, id)
-	if done || err != nil {
+	sub, err := s.begin(c, id)
+	if sub == nil {
 		return err
 	}
-	return s.serveCachedIf(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, bool, error) {
-		res, err := s.runs.result(c.Request().Context(), id, sc)
-		var he *echo.HTTPError
+	return s.serveCachedIf(c, sub.builtin != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, bool, error) {
+		res, err := s.runs.result(c.Request().Context(), id, sub.sc)
 		switch {
-		case errors.As(err, &he) && he.Code == http.StatusUnprocessableEntity:
+		case costly(err):
 			// Too costly to run here: the page still describes the scenario
 			// and points to the playground.
 			c.Response().Header().Set("Cache-Control", "public, max-age=300")
-			v := s.view(c, id, sc, b, nil)
-			v.RunError = fmt.Sprint(he.Message)
+			v := s.view(c, id, sub.sc, sub.builtin, nil)
+			v.RunError = s.errorAnswer(err).msg
 			body, err := renderBytes(c, scenarioPage(s.assets, v))
 			return body, false, err
 		case err != nil:
 			return nil, false, err
 		}
-		body, err := renderBytes(c, scenarioPage(s.assets, s.view(c, id, sc, b, res)))
+		body, err := renderBytes(c, scenarioPage(s.assets, s.view(c, id, sub.sc, sub.builtin, res)))
 		return body, true, err
 	})
 }
@@ -661,126 +453,27 @@ func (s *Server) handleEmbed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, _, b, done, err := s.begin(c, id, chartFits(opt))
-	if done || err != nil {
+	sub, err := s.begin(c, id, chartFits(opt))
+	if sub == nil {
 		return err
 	}
-	return s.serveCached(c, b != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
-		res, err := s.runs.result(c.Request().Context(), id, sc)
+	return s.serveCached(c, sub.builtin != nil, echo.MIMETextHTMLCharsetUTF8, func() ([]byte, error) {
+		res, err := s.runs.result(c.Request().Context(), id, sub.sc)
 		if err != nil {
 			return nil, err
 		}
-		v := s.view(c, id, sc, b, res)          // its verdict is the caption
-		if q := canonicalQuery(c); len(q) > 0 { // checked above
+		v := s.view(c, id, sub.sc, sub.builtin, res) // its verdict is the caption
+		if q := canonicalQuery(c); len(q) > 0 {      // checked above
 			// Whether the result has what the query asks for (a resolution
 			// it has a series for) is known once it has run.
 			var oe *chart.OptionError
 			if err := chart.Render(io.Discard, res, opt); errors.As(err, &oe) {
-				return nil, echo.NewHTTPError(http.StatusBadRequest, oe.Msg)
+				return nil, oe
 			}
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
 		}
 		return renderBytes(c, embedPage(s.assets, v))
 	})
-}
-
-// oEmbed is the oEmbed 1.0 "rich" response.
-type oEmbed struct {
-	Version      string `json:"version"`
-	Type         string `json:"type"`
-	ProviderName string `json:"provider_name"`
-	ProviderURL  string `json:"provider_url"`
-	Title        string `json:"title"`
-	HTML         string `json:"html"`
-	Width        int    `json:"width"`
-	Height       int    `json:"height"`
-	ThumbnailURL string `json:"thumbnail_url"`
-	ThumbWidth   int    `json:"thumbnail_width"`
-	ThumbHeight  int    `json:"thumbnail_height"`
-	CacheAge     int    `json:"cache_age"`
-}
-
-var embeddable = regexp.MustCompile(`^/(?:s|embed)/([A-Za-z0-9_-]{1,64})/?$`)
-
-func (s *Server) handleOEmbed(c echo.Context) error {
-	if f := c.QueryParam("format"); f != "" && f != "json" {
-		return echo.NewHTTPError(http.StatusNotImplemented, "only format=json is supported")
-	}
-	u, err := url.Parse(c.QueryParam("url"))
-	if err != nil || u.Path == "" {
-		return echo.NewHTTPError(http.StatusBadRequest, "url must be the address of a RetryLab scenario page, such as /s/ID")
-	}
-	// Only this site's pages: the answer would otherwise vouch for any
-	// host's address.
-	if u.Host != "" && !s.sameHost(c, u.String()) {
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("url %q is not a page of this site (%s)", u.Redacted(), s.baseURL(c)))
-	}
-	m := embeddable.FindStringSubmatch(u.Path)
-	if m == nil {
-		return echo.NewHTTPError(http.StatusNotFound, "url is not a RetryLab scenario page")
-	}
-	sc, _, b, err := s.lookup(c.Request().Context(), m[1])
-	if err != nil {
-		return err
-	}
-	width := 760
-	if mw := c.QueryParam("maxwidth"); mw != "" {
-		n, err := strconv.Atoi(mw)
-		if err != nil || n < 1 {
-			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("maxwidth %q is not a positive number", mw))
-		}
-		width = min(width, max(n, 200))
-	}
-	height := width*400/760 + 90
-	if mh := c.QueryParam("maxheight"); mh != "" {
-		if n, err := strconv.Atoi(mh); err == nil && n > 0 {
-			height = min(height, max(n, 120))
-		}
-	}
-	base := s.baseURL(c)
-	name := title(sc, b)
-	// The chart the URL names (its picture, res, metric, theme), for the
-	// iframe and the thumbnail alike.
-	q := url.Values{}
-	for _, k := range []string{"picture", "res", "metric", "theme", "success"} {
-		if v := u.Query().Get(k); v != "" {
-			q.Set(k, v)
-		}
-	}
-	query := ""
-	if len(q) > 0 {
-		query = "?" + q.Encode()
-	}
-	// Width and height are the oEmbed's; the style keeps the frame's shape
-	// at any narrower width instead of leaving a fixed height blank.
-	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;width:100%%;max-width:%dpx;height:auto;aspect-ratio:%d/%d"></iframe>`,
-		base, m[1], html.EscapeString(query), width, height, html.EscapeString(name), width, width, height)
-	// Consumers want a raster thumbnail: the PNG where this build draws one.
-	thumb, tw, th := base+"/s/"+m[1]+"/chart.svg"+thumbQuery(q), 760, 400
-	if canDrawPNG {
-		thumb, tw, th = base+"/s/"+m[1]+"/chart.png"+thumbQuery(q), 1200, 630
-	}
-	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
-	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
-	return c.JSON(http.StatusOK, oEmbed{
-		Version: "1.0", Type: "rich", ProviderName: "RetryLab", ProviderURL: base,
-		Title: name, HTML: iframe, Width: width, Height: height,
-		ThumbnailURL: thumb, ThumbWidth: tw, ThumbHeight: th,
-		CacheAge: 86400,
-	})
-}
-
-// thumbQuery is the chart query of an oEmbed thumbnail: the embed's chart,
-// in the light theme unless it names one.
-func thumbQuery(q url.Values) string {
-	t := url.Values{}
-	for k, v := range q {
-		t[k] = v
-	}
-	if t.Get("theme") == "" {
-		t.Set("theme", "light")
-	}
-	return "?" + t.Encode()
 }
 
 func (s *Server) handleHealth(c echo.Context) error {

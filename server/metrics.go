@@ -66,11 +66,9 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == "" {
 			route = "unmatched"
 		}
-		status := c.Response().Status
-		if he, ok := err.(*echo.HTTPError); ok {
-			status = he.Code
-		}
-		m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+		// Errors are answers by now (the error middleware is inside this
+		// one): the response has the status.
+		m.requests.WithLabelValues(route, strconv.Itoa(c.Response().Status)).Inc()
 		m.latency.WithLabelValues(route).Observe(time.Since(t).Seconds())
 		return err
 	}

@@ -1,15 +1,10 @@
 package server
 
 import (
-	"container/list"
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 	"sync"
 	"time"
-
-	"github.com/labstack/echo/v4"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -40,9 +35,9 @@ type runner struct {
 // failedFor is how long a run that failed for its cost is not tried again.
 const failedFor = 10 * time.Minute
 
-// A failure is a remembered failed run: what it answered, and until when.
+// A failure is a remembered failed run: its error, and until when.
 type failure struct {
-	err   *echo.HTTPError
+	err   error
 	until time.Time
 }
 
@@ -56,7 +51,7 @@ func newRunner(cfg Config, m *metrics) *runner {
 	return &runner{cfg: cfg, metrics: m, slots: make(chan struct{}, cfg.MaxRuns), waiting: make(chan struct{}, cfg.MaxWaiting),
 		now:      time.Now,
 		cache:    newLRU(cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, resultBytes),
-		failed:   newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(fmt.Sprint(f.err.Message))) }),
+		failed:   newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
 		inflight: map[string]*flight{}}
 }
 
@@ -64,17 +59,6 @@ func newRunner(cfg Config, m *metrics) *runner {
 // 8 bytes each (4 for a series number, 8 to 16 for others), and what holds
 // them.
 func resultBytes(res *engine.Result) int64 { return 1024 + 8*res.Size() }
-
-// A retryLater is a 503 that says when to try again (Retry-After).
-type retryLater struct {
-	*echo.HTTPError
-	after time.Duration
-}
-
-func (e *retryLater) Unwrap() error { return e.HTTPError }
-
-// errBusy sheds load: every run slot is taken.
-var errBusy = echo.NewHTTPError(http.StatusServiceUnavailable, "the server is running as many scenarios as it can; try again in a moment, or run it in the playground")
 
 // result returns the result of scenario sc, stored under id.
 func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*engine.Result, error) {
@@ -87,7 +71,7 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 	if f, ok := r.failed.get(id); ok {
 		if left := f.until.Sub(r.now()); left > 0 {
 			r.mu.Unlock()
-			return nil, remembered(f.err, left)
+			return nil, &rememberedError{f.err, left}
 		}
 	}
 	if f, ok := r.inflight[id]; ok {
@@ -105,17 +89,16 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 	defer func() { // also when the run panics: nobody waits for a flight that never lands
 		r.mu.Lock()
 		delete(r.inflight, id)
-		var costly *echo.HTTPError
 		switch {
 		case f.err == nil:
 			if !r.cache.put(id, f.res) {
 				// Larger than the server keeps (its estimate was short):
 				// served to the requests that waited for it, but not run
 				// again for every later one.
-				r.failed.put(id, failure{tooLarge(resultBytes(f.res), r.cfg.MaxResultBytes).(*echo.HTTPError), r.now().Add(failedFor)})
+				r.failed.put(id, failure{&sizeError{resultBytes(f.res), r.cfg.MaxResultBytes}, r.now().Add(failedFor)})
 			}
-		case errors.As(f.err, &costly) && costly != errBusy:
-			r.failed.put(id, failure{costly, r.now().Add(failedFor)})
+		case costly(f.err) || errors.Is(f.err, engine.ErrStopped):
+			r.failed.put(id, failure{f.err, r.now().Add(failedFor)})
 		}
 		r.mu.Unlock()
 		close(f.done)
@@ -141,21 +124,11 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, 
 	defer cancel()
 	timer := r.metrics.runSeconds
 	done := timer.start()
+	// Errors come back as the engine gives them: *engine.CostError, or
+	// engine.ErrStopped for the run timeout; errorAnswer tells the client.
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents})
 	done()
-	switch {
-	case engine.IsCost(err):
-		var ce *engine.CostError
-		errors.As(err, &ce)
-		return nil, tooCostly(ce)
-	case errors.Is(err, engine.ErrStopped):
-		return nil, &retryLater{echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf(
-			"the run took longer than the server allows (%s); it is not run again for %s. The playground runs anything in your browser.",
-			r.cfg.RunTimeout, failedFor)), failedFor}
-	case err != nil:
-		return nil, err
-	}
-	return res, nil
+	return res, err
 }
 
 // acquire takes a run slot, waiting in the short queue if every slot is
@@ -182,122 +155,14 @@ func (r *runner) acquire(ctx context.Context) error {
 	}
 }
 
-// cachedPage is the final bytes of an answer about an ID, plain and gzipped:
-// they never change for an engine version, so a cached page costs a map
-// lookup instead of a render and a compression.
-type cachedPage struct {
-	ctype    string
-	body, gz []byte
-	builtin  bool // about a built-in, whose answers may change with a release
-	headers  http.Header
-}
-
-// bytes is what a cached answer is counted for: its bytes, plain and
-// gzipped, and what holds them.
-func (p *cachedPage) bytes() int64 { return 512 + int64(len(p.ctype)+len(p.body)+len(p.gz)) }
-
-// An lru keeps values by key, up to max entries and maxBytes in all as
-// size counts them, and drops the least recently used. A value over
-// entryBytes is not kept. It is safe for concurrent use.
-type lru[V any] struct {
-	mu                   sync.Mutex
-	max                  int
-	maxBytes, entryBytes int64
-	bytes                int64
-	size                 func(V) int64
-	m                    map[string]*list.Element
-	order                *list.List // of lruEntry[V], most recently used first
-}
-
-type lruEntry[V any] struct {
-	key   string
-	v     V
-	bytes int64
-}
-
-func newLRU[V any](max int, maxBytes, entryBytes int64, size func(V) int64) *lru[V] {
-	return &lru[V]{max: max, maxBytes: maxBytes, entryBytes: min(entryBytes, maxBytes), size: size,
-		m: map[string]*list.Element{}, order: list.New()}
-}
-
-func (c *lru[V]) get(key string) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.m[key]; ok {
-		c.order.MoveToFront(el)
-		return el.Value.(lruEntry[V]).v, true
-	}
-	var zero V
-	return zero, false
-}
-
-// put keeps v under key, unless the key is there already (then it replaces
-// it) or v is larger than an entry may be; it reports whether v is kept.
-func (c *lru[V]) put(key string, v V) bool {
-	n := c.size(v) + int64(len(key))
-	if n > c.entryBytes {
-		return false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.m[key]; ok {
-		c.bytes -= el.Value.(lruEntry[V]).bytes
-		c.order.Remove(el)
-	}
-	c.m[key] = c.order.PushFront(lruEntry[V]{key, v, n})
-	c.bytes += n
-	for c.order.Len() > c.max || c.bytes > c.maxBytes {
-		e := c.order.Remove(c.order.Back()).(lruEntry[V])
-		delete(c.m, e.key)
-		c.bytes -= e.bytes
-	}
-	return true
-}
-
-func (c *lru[V]) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
-}
-
-// sizeBytes returns the bytes the entries are counted for.
-func (c *lru[V]) sizeBytes() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.bytes
-}
-
 // checkCost refuses, before it runs, a scenario over the server's budgets:
 // its estimated events, and the size of its result.
 func checkCost(cfg Config, sc *engine.Scenario) error {
 	if est := engine.Estimate(sc); est > cfg.MaxEvents {
-		return tooCostly(&engine.CostError{Estimate: est, Limit: cfg.MaxEvents})
+		return &engine.CostError{Estimate: est, Limit: cfg.MaxEvents}
 	}
 	if est := 1024 + 8*engine.EstimateSize(sc); est > cfg.MaxResultBytes {
-		return tooLarge(est, cfg.MaxResultBytes)
+		return &sizeError{est, cfg.MaxResultBytes}
 	}
 	return nil
-}
-
-func tooLarge(size, limit int64) error {
-	return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf(
-		"the scenario's result would hold about %s of numbers (time series × resolutions × strategies × sweep values), over the server's limit of %s; "+
-			"use a coarser report.series_bucket, fewer report.peak_resolutions or strategies, or a shorter workload. The playground runs anything in your browser.",
-		megabytes(size), megabytes(limit)))
-}
-
-func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
-
-// remembered is the answer to a run that failed for its cost a moment ago.
-func remembered(err *echo.HTTPError, left time.Duration) error {
-	msg := fmt.Sprint(err.Message)
-	if err.Code != http.StatusServiceUnavailable {
-		return echo.NewHTTPError(err.Code, msg)
-	}
-	return &retryLater{echo.NewHTTPError(err.Code, msg), left.Round(time.Second)}
-}
-
-func tooCostly(ce *engine.CostError) error {
-	return echo.NewHTTPError(http.StatusUnprocessableEntity,
-		ce.Error()+". The server runs scenarios up to its limit; the playground runs anything in your browser.")
 }

@@ -12,13 +12,11 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +24,6 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
-	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
@@ -127,16 +124,9 @@ type Server struct {
 	assets   *assets
 	runs     *runner
 	pages    *lru[*cachedPage] // final answers, by cacheKey
-	stored   *lru[stored]      // shared scenarios, by ID
+	stored   *lru[*subject]    // shared scenarios, by ID
 	metrics  *metrics
-	builtins map[string]builtin // by slug
-}
-
-// A builtin is a built-in scenario, parsed once.
-type builtin struct {
-	b         *scenarios.Builtin
-	sc        *engine.Scenario
-	canonical []byte
+	builtins map[string]*subject // by slug
 }
 
 // New builds a server and registers its routes.
@@ -166,17 +156,17 @@ func New(cfg Config) (*Server, error) {
 		assets:  a,
 		metrics: newMetrics(),
 	}
-	s.builtins = map[string]builtin{}
+	s.builtins = map[string]*subject{} // parsed once
 	for _, b := range scenarios.All() {
 		sc, err := b.Parse()
 		if err != nil {
 			return nil, fmt.Errorf("server: built-in %s: %w", b.Slug, err)
 		}
-		s.builtins[b.Slug] = builtin{b: b, sc: sc, canonical: sc.Canonical()}
+		s.builtins[b.Slug] = &subject{id: b.Slug, sc: sc, canonical: sc.Canonical(), builtin: b}
 	}
 	s.runs = newRunner(cfg, s.metrics)
 	s.pages = newLRU(4*cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, (*cachedPage).bytes)
-	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, stored.bytes)
+	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, (*subject).bytes)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	if cfg.TrustProxy {
@@ -216,54 +206,50 @@ func (s *Server) routes() {
 	e.Use(s.metrics.middleware)
 	e.Use(middleware.ContextTimeout(s.cfg.RequestTimeout))
 	e.Use(securityHeaders)
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		// Static files and cached answers come compressed already.
-		Skipper: func(c echo.Context) bool { return precompressed[c.Path()] },
-	}))
-	// Errors become answers here, inside the compression, so that an error
-	// page is written (and compressed) like any other; the middlewares
-	// outside see its status.
-	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if err := next(c); err != nil {
-				s.handleError(err, c)
-			}
-			return nil
-		}
-	})
+	// gz compresses a route's answers as it writes them, its errors too;
+	// routes whose handlers compress their own answers (static files, the
+	// answer cache) go without it. The router's own answers, which no
+	// route's middleware sees (404 where no route matches, 405 with an Allow
+	// header where none has the method), are compressed here.
+	compress := middleware.Gzip()
+	gz := func(next echo.HandlerFunc) echo.HandlerFunc { return compress(s.answerErrors(next)) }
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Skipper: func(c echo.Context) bool {
+		return c.Path() != "" && c.Get(echo.ContextKeyHeaderAllow) == nil // a route's
+	}}))
+	// Errors become answers in answerErrors, inside the compression where
+	// there is one, so that an error page is written (and compressed) like
+	// any other; the middlewares outside see its status.
+	e.Use(s.answerErrors)
 
 	limit := middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
 		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(s.cfg.PostRate), Burst: s.cfg.PostBurst, ExpiresIn: 3 * time.Minute,
 		}),
 		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
-		DenyHandler: func(c echo.Context, _ string, _ error) error {
-			c.Response().Header().Set("Retry-After", fmt.Sprint(max(1, int(1/s.cfg.PostRate+0.999))))
-			return echo.NewHTTPError(http.StatusTooManyRequests, "too many scenarios shared from this address; wait a moment and try again")
-		},
+		DenyHandler:         func(echo.Context, string, error) error { return errRateLimited },
 	})
 
-	e.GET("/", s.handleHome)
-	e.POST("/share", s.handleShareForm, limit)
-	e.GET("/scenarios", s.handleGallery)
+	// The routes. Adding one takes a line here and its handler, in the file
+	// of its concern (handlers.go; the answer cache in cache.go, csv.go,
+	// oembed.go, chartpng.go): give it gz unless its handler compresses its
+	// own answers (serveCached), and limit if it writes. Its errors are
+	// answered by errorAnswer (errors.go): in JSON under /api/ (and for
+	// /oembed, or when asked), as pages elsewhere.
+	e.GET("/", s.handleHome, gz)
+	e.POST("/share", s.handleShareForm, gz, limit)
+	e.GET("/scenarios", s.handleGallery, gz)
 	e.GET("/s/:id", s.handlePage)
 	e.GET("/s/:id/chart.svg", s.handleChart)
 	e.GET("/s/:id/chart.png", s.handleChartPNG)
-	e.GET("/s/:id/metrics.csv", s.handleCSV)
+	e.GET("/s/:id/metrics.csv", s.handleCSV, gz)
 	e.GET("/embed/:id", s.handleEmbed)
-	e.GET("/oembed", s.handleOEmbed)
-	e.POST("/api/scenarios", s.handleCreate, limit)
+	e.GET("/oembed", s.handleOEmbed, gz)
+	e.POST("/api/scenarios", s.handleCreate, gz, limit)
 	e.GET("/api/scenarios/:id", s.handleGetScenario)
 	e.GET("/api/scenarios/:id/result", s.handleResult)
-	e.GET("/healthz", s.handleHealth)
+	e.GET("/healthz", s.handleHealth, gz)
 	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
 	e.GET("/static/*", s.assets.serve)
-}
-
-// precompressed are the routes that compress their own answers.
-var precompressed = map[string]bool{
-	"/static/*": true, "/metrics": true, "/s/:id": true, "/s/:id/chart.svg": true, "/s/:id/chart.png": true,
-	"/api/scenarios/:id": true, "/api/scenarios/:id/result": true, "/embed/:id": true,
 }
 
 // securityHeaders sets the headers every answer carries; handlers that serve
@@ -277,90 +263,4 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 		return next(c)
 	}
-}
-
-// An apiError is the JSON body of an API error: a message for people and,
-// for a bad scenario, every problem with its path.
-type apiError struct {
-	Error  string              `json:"error"`
-	Errors []engine.FieldError `json:"errors,omitempty"`
-}
-
-// handleError turns errors into answers: JSON for the API, pages otherwise.
-// Details go to the log; the client gets a plain message.
-func (s *Server) handleError(err error, c echo.Context) {
-	if c.Response().Committed {
-		return
-	}
-	status, msg := http.StatusInternalServerError, "something went wrong on our side; it has been logged"
-	var he *echo.HTTPError
-	if rl := (*retryLater)(nil); errors.As(err, &rl) {
-		c.Response().Header().Set("Retry-After", fmt.Sprint(max(1, int(rl.after.Seconds()))))
-	}
-	switch {
-	case errors.As(err, &he):
-		status = he.Code
-		if m, ok := he.Message.(string); ok {
-			msg = m
-		} else {
-			msg = http.StatusText(status)
-		}
-	case errors.Is(err, context.DeadlineExceeded):
-		status, msg = http.StatusServiceUnavailable, "the server took too long; try again"
-	case errors.Is(err, context.Canceled):
-		// The client went away: nobody reads the answer, and it is no error
-		// of ours.
-		c.Response().WriteHeader(499)
-		return
-	}
-	if serverFault(status) {
-		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
-	}
-	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
-		c.Response().Header().Set("Retry-After", "2")
-	}
-	// An error is never immutable, whatever the handler had set for the
-	// answer it meant to give, and has no ETag to revalidate.
-	h := c.Response().Header()
-	h.Del("ETag")
-	switch {
-	case status == http.StatusNotFound: // an ID may be shared a moment later
-		h.Set("Cache-Control", "public, max-age=60")
-	case status >= 400:
-		h.Set("Cache-Control", "no-store")
-	}
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
-	}
-	if wantsJSON(c) {
-		_ = c.JSON(status, apiError{Error: msg})
-		return
-	}
-	title := http.StatusText(status)
-	if status == http.StatusNotFound {
-		id := c.Param("id")
-		switch {
-		case id != "" && strings.HasPrefix(c.Path(), "/embed/"):
-			_ = render(c, status, embedMissing(s.assets, id))
-		case id != "":
-			_ = render(c, status, notFoundPage(s.assets, "with the ID "+strconv.Quote(id)))
-		default:
-			_ = render(c, status, notFoundPage(s.assets, ""))
-		}
-		return
-	}
-	_ = render(c, status, errorPage(s.assets, status, title, msg))
-}
-
-// serverFault reports whether an answer's status is the server's fault,
-// worth an ERROR in the log: a 5xx, but not 501, which answers a request
-// for something the server does not do.
-func serverFault(status int) bool {
-	return status >= 500 && status != http.StatusNotImplemented
-}
-
-func wantsJSON(c echo.Context) bool {
-	p := c.Request().URL.Path
-	return strings.HasPrefix(p, "/api/") || p == "/oembed" || strings.Contains(c.Request().Header.Get("Accept"), "application/json")
 }

@@ -3,29 +3,26 @@
 // Command worker serves RetryLab's web app on Cloudflare Workers through
 // github.com/syumai/workers: the same Echo app as `retrylab serve`, storing
 // scenarios in D1 (binding "DB", schema by `wrangler d1 migrations` from
-// server/sqlite/migrations), its static files served by Workers Static Assets
+// server/sqlite/migrations, queries by server/sqlstore as for SQLite), its static files served by Workers Static Assets
 // under the names in manifest.json (written by cmd/worker-assets). The entry
 // point worker/persistent.mjs starts this program once per isolate, so its
 // caches and rate limiter last as long as the isolate.
 package main
 
 import (
-	"context"
 	"database/sql"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare/d1"
 
 	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/server/sqlstore"
 )
 
 //go:embed manifest.json
@@ -41,8 +38,9 @@ func main() {
 	if err != nil {
 		panic("worker: D1 binding DB: " + err.Error())
 	}
+	db := sql.OpenDB(c)
 	srv, err := server.New(server.Config{
-		Store:          d1Store{sql.OpenDB(c)},
+		Store:          sqlstore.New(db, db, nil),
 		Logger:         log,
 		StaticManifest: names,
 		// Go under WebAssembly runs the engine at about 2 M events/s, and a
@@ -68,26 +66,4 @@ func main() {
 	}))
 	workers.Ready()
 	select {}
-}
-
-// d1Store is server.Store on D1, with the SQLite store's queries.
-type d1Store struct{ db *sql.DB }
-
-func (s d1Store) PutScenario(ctx context.Context, id string, body []byte) error {
-	if body == nil {
-		body = []byte{}
-	}
-	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO scenarios(id, body, created_at) VALUES(?, ?, ?) ON CONFLICT(id) DO NOTHING`,
-		id, body, time.Now().Unix())
-	return err
-}
-
-func (s d1Store) GetScenario(ctx context.Context, id string) ([]byte, error) {
-	var body []byte
-	err := s.db.QueryRowContext(ctx, `SELECT body FROM scenarios WHERE id = ?`, id).Scan(&body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, &fs.PathError{Op: "get", Path: id, Err: fs.ErrNotExist}
-	}
-	return body, err
 }

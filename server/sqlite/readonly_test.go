@@ -102,6 +102,6 @@ func TestReadOnlyContract(t *testing.T) {
 		if err := db.PutScenario(t.Context(), "present", []byte("x")); err != nil {
 			t.Fatal(err)
 		}
-		return &DB{read: db.read} // as openReadOnly leaves it
+		return newDB(db.read, nil) // as openReadOnly leaves it
 	})
 }

@@ -1,5 +1,6 @@
-// Package sqlite stores shared scenarios in SQLite through modernc.org/sqlite
-// (pure Go, no cgo).
+// Package sqlite opens the SQLite file that stores shared scenarios, through
+// modernc.org/sqlite (pure Go, no cgo), and keeps its schema up to date; the
+// queries are package server/sqlstore's, the same on Cloudflare D1.
 package sqlite
 
 import (
@@ -13,9 +14,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/retrylab/retrylab/server/sqlstore"
 )
 
 // pragmas are set on every connection, through the DSN so that each
@@ -36,8 +38,15 @@ const readConns = 8
 // file system) is opened for reading, if its schema is up to date: reads
 // work, and every write fails with an error wrapping syscall.EROFS.
 type DB struct {
-	write *sql.DB // one connection: SQLite allows one writer at a time; nil when read-only
-	read  *sql.DB // read-only connections
+	*sqlstore.Store         // PutScenario, GetScenario and Count
+	write           *sql.DB // one connection: SQLite allows one writer at a time; nil when read-only
+	read            *sql.DB // read-only connections
+}
+
+// newDB returns the database that reads through read and writes through
+// write (nil when read-only).
+func newDB(read, write *sql.DB) *DB {
+	return &DB{Store: sqlstore.New(read, write, writeError), write: write, read: read}
 }
 
 // Open opens the database file at path, creating it and its parent
@@ -82,7 +91,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
-	return db, nil
+	return newDB(db.read, db.write), nil
 }
 
 // openReadOnly opens, for reading only, the existing database file at abs
@@ -108,7 +117,7 @@ func openReadOnly(ctx context.Context, path, abs string, why error) (*DB, error)
 		var applied int
 		err = read.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&applied)
 		if err == nil && applied == len(ms) {
-			return &DB{read: read}, nil
+			return newDB(read, nil), nil
 		}
 		read.Close()
 		if err == nil {
@@ -183,47 +192,6 @@ func (db *DB) Close() error {
 		return err
 	}
 	return errors.Join(err, db.write.Close())
-}
-
-// PutScenario stores body under id unless id is stored already, in which
-// case the first body is kept and PutScenario reports success. A database
-// that cannot take writes now fails with an error wrapping syscall.ENOSPC
-// (full), syscall.EROFS (read-only) or syscall.EIO.
-func (db *DB) PutScenario(ctx context.Context, id string, body []byte) error {
-	if db.write == nil {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return fmt.Errorf("sqlite: the database was opened read-only: %w", syscall.EROFS)
-	}
-	if body == nil {
-		body = []byte{} // a nil slice would bind as NULL
-	}
-	_, err := db.write.ExecContext(ctx,
-		`INSERT INTO scenarios(id, body, created_at) VALUES(?, ?, ?) ON CONFLICT(id) DO NOTHING`,
-		id, body, time.Now().Unix())
-	return writeError(err)
-}
-
-// GetScenario returns the body stored under id. A missing id is reported
-// with an *fs.PathError wrapping fs.ErrNotExist.
-func (db *DB) GetScenario(ctx context.Context, id string) ([]byte, error) {
-	var body []byte
-	err := db.read.QueryRowContext(ctx, `SELECT body FROM scenarios WHERE id = ?`, id).Scan(&body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, &fs.PathError{Op: "get", Path: id, Err: fs.ErrNotExist}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return body, nil
-}
-
-// Count returns the number of stored scenarios.
-func (db *DB) Count(ctx context.Context) (int, error) {
-	var n int
-	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM scenarios`).Scan(&n)
-	return n, err
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and reports an error listing

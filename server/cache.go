@@ -1,0 +1,169 @@
+// The answer cache: the final bytes of answers about an ID (pages, charts,
+// JSON), built and compressed once, keyed by the request as its route reads
+// it, with the caching headers and ETags that go with them.
+
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// serveCached answers with the cached bytes for the request's URL, built and
+// compressed once, in gzip when the client accepts it.
+func (s *Server) serveCached(c echo.Context, builtin bool, ctype string, build func() ([]byte, error)) error {
+	return s.serveCachedIf(c, builtin, ctype, func() ([]byte, bool, error) {
+		body, err := build()
+		return body, true, err
+	})
+}
+
+// serveCachedIf is serveCached for answers that build may find not worth
+// keeping (keep false). The headers the handler set so far are kept with the
+// bytes.
+func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build func() (body []byte, keep bool, err error)) error {
+	key := s.cacheKey(c)
+	p, ok := s.pages.get(key)
+	if !ok {
+		body, keep, err := build()
+		if err != nil {
+			return err
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+		zw.Write(body)
+		zw.Close()
+		p = &cachedPage{ctype: ctype, body: body, gz: gz.Bytes(), builtin: builtin, headers: c.Response().Header().Clone()}
+		if keep {
+			s.pages.put(key, p)
+		}
+	}
+	return s.writeCached(c, p)
+}
+
+// fromCache answers from the page cache when it can, before any lookup or
+// run; handled reports whether it did.
+func (s *Server) fromCache(c echo.Context) (handled bool, err error) {
+	p, ok := s.pages.get(s.cacheKey(c))
+	if !ok {
+		return false, nil
+	}
+	if s.cacheable(c, p.builtin) {
+		return true, c.NoContent(http.StatusNotModified)
+	}
+	return true, s.writeCached(c, p)
+}
+
+func (s *Server) writeCached(c echo.Context, p *cachedPage) error {
+	h := c.Response().Header()
+	// The answer's own headers: its caching and, for embeds and charts, the
+	// framing and content rules that replace the defaults.
+	for _, k := range []string{"Cache-Control", "ETag", "Content-Security-Policy", "Access-Control-Allow-Origin", "X-Frame-Options"} {
+		if v := p.headers.Get(k); v != "" {
+			h.Set(k, v)
+		} else {
+			h.Del(k)
+		}
+	}
+	h.Set("Vary", "Accept-Encoding")
+	if acceptsEncoding(c.Request().Header.Get("Accept-Encoding"), "gzip") {
+		h.Set("Content-Encoding", "gzip")
+		return c.Blob(http.StatusOK, p.ctype, p.gz)
+	}
+	return c.Blob(http.StatusOK, p.ctype, p.body)
+}
+
+// cacheKey names an answer in the page cache: the origin its links use, the
+// route with its ID, and the query parameters the route reads, as it reads
+// them (canonicalQuery). Parameters a route does not read, or values it
+// reads the same, are not told apart, so that /result?v=1, ?v=2, … are one
+// entry, not one each.
+func (s *Server) cacheKey(c echo.Context) string {
+	path := strings.Replace(c.Path(), ":id", c.Param("id"), 1)
+	if q := canonicalQuery(c); len(q) > 0 {
+		return s.baseURL(c) + path + "?" + q.Encode()
+	}
+	return s.baseURL(c) + path
+}
+
+// canonicalQuery is the query as the route reads it: for a page, the
+// resolution it shows; for a chart or an embed, the chart's options (which
+// the handlers check before any cache lookup).
+func canonicalQuery(c echo.Context) url.Values {
+	q := url.Values{}
+	switch c.Path() {
+	case "/s/:id":
+		if r := c.QueryParam("res"); slices.Contains(resolutions, r) {
+			q.Set("res", r)
+		}
+	case "/s/:id/chart.svg", "/s/:id/chart.png", "/embed/:id":
+		opt, err := chartOptions(c)
+		if err != nil {
+			return url.Values{"invalid": {c.QueryString()}}
+		}
+		for k, v := range map[string]string{"picture": opt.Picture, "metric": opt.Metric, "theme": opt.Theme} {
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+		if opt.SuccessOnly {
+			q.Set("success", "1")
+		}
+		if opt.Resolution > 0 {
+			q.Set("res", opt.Resolution.String())
+		}
+		if opt.Width > 0 {
+			q.Set("width", strconv.Itoa(int(opt.Width)))
+		}
+		if opt.Height > 0 {
+			q.Set("height", strconv.Itoa(int(opt.Height)))
+		}
+		if c.Path() == "/s/:id/chart.png" {
+			q.Del("width") // a PNG is always 1200 × 630
+			q.Del("height")
+		}
+	}
+	return q
+}
+
+// cacheable sets caching headers for an answer about a scenario and reports
+// whether the client's copy is current (then the caller answers 304). Shared
+// IDs are content hashes: their pages never change for an engine version.
+// Built-in slugs may change with a release, so they are cached briefly.
+func (s *Server) cacheable(c echo.Context, builtin bool) bool {
+	sum := sha256.Sum256([]byte(engine.EngineVersion + "\x00" + s.cacheKey(c)))
+	etag := `"` + hex.EncodeToString(sum[:10]) + `"`
+	h := c.Response().Header()
+	h.Set("ETag", etag)
+	if builtin {
+		h.Set("Cache-Control", "public, max-age=300")
+	} else {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	}
+	return c.Request().Header.Get("If-None-Match") == etag
+}
+
+// cachedPage is the final bytes of an answer about an ID, plain and gzipped:
+// they never change for an engine version, so a cached page costs a map
+// lookup instead of a render and a compression.
+type cachedPage struct {
+	ctype    string
+	body, gz []byte
+	builtin  bool // about a built-in, whose answers may change with a release
+	headers  http.Header
+}
+
+// bytes is what a cached answer is counted for: its bytes, plain and
+// gzipped, and what holds them.
+func (p *cachedPage) bytes() int64 { return 512 + int64(len(p.ctype)+len(p.body)+len(p.gz)) }

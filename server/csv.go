@@ -1,0 +1,68 @@
+// The metrics as CSV (GET /s/:id/metrics.csv), for spreadsheets: one row
+// per strategy and metric (and sweep value), guarded against formulas.
+
+package server
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+func (s *Server) handleCSV(c echo.Context) error {
+	id := c.Param("id")
+	sub, err := s.begin(c, id)
+	if sub == nil {
+		return err
+	}
+	res, err := s.runs.result(c.Request().Context(), id, sub.sc)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	write := func(prefix []string, strats []engine.StrategyResult) {
+		for _, st := range strats {
+			for _, name := range engine.MetricNames() {
+				v, _ := st.Metrics.Metric(name)
+				rec := append(append([]string(nil), prefix...), csvSafe(st.Name), name, strconv.FormatFloat(v, 'g', -1, 64))
+				if mm, ok := st.Spread[name]; ok {
+					rec = append(rec, strconv.FormatFloat(mm.Min, 'g', -1, 64), strconv.FormatFloat(mm.Max, 'g', -1, 64))
+				} else {
+					rec = append(rec, "", "")
+				}
+				w.Write(rec)
+			}
+		}
+	}
+	if len(res.Sweep) > 0 {
+		w.Write([]string{"sweep_value", "strategy", "metric", "value", "min", "max"})
+		for _, pt := range res.Sweep {
+			v, _ := json.Marshal(pt.Value)
+			write([]string{csvSafe(string(v))}, pt.Strategies)
+		}
+	} else {
+		w.Write([]string{"strategy", "metric", "value", "min", "max"})
+		write(nil, res.Strategies)
+	}
+	w.Flush()
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="retrylab-`+id+`.csv"`)
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+}
+
+// csvSafe keeps a spreadsheet from reading a user's text as a formula,
+// including one after leading spaces, which spreadsheets skip.
+func csvSafe(s string) string {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if (t != "" && strings.ContainsRune("=+-@", rune(t[0]))) || (s != "" && strings.ContainsRune("\t\r", rune(s[0]))) {
+		return "'" + s
+	}
+	return s
+}
