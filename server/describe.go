@@ -59,21 +59,21 @@ func describeDependency(d *engine.Dependency) []string {
 	st := d.ServiceTime
 	var service string
 	switch st.Kind {
-	case "lognormal":
+	case engine.ServiceLognormal:
 		service = fmt.Sprintf("lognormal service times (p50 %s, p99 %s)", st.P50, st.P99)
-	case "exponential":
+	case engine.ServiceExponential:
 		service = fmt.Sprintf("exponential service times averaging %s", st.Mean)
 	default:
 		service = fmt.Sprintf("a constant %s per request", st.Mean)
 	}
-	out := []string{fmt.Sprintf("%d workers, %s, a queue of %d; a full queue answers %d at once", d.Workers, service, d.QueueCapacity, or(d.QueueFullStatus, 503))}
+	out := []string{fmt.Sprintf("%d workers, %s, a queue of %d; a full queue answers %d at once", d.Workers, service, d.QueueCapacity, or(d.QueueFullStatus, engine.DefaultStatus))}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
 	} else {
 		out = append(out, "keeps working on requests whose caller has given up (wasted work)")
 	}
 	if d.ErrorRate > 0 {
-		out = append(out, fmt.Sprintf("fails %s of calls at random with %d", pct(d.ErrorRate), or(d.ErrorStatus, 503)))
+		out = append(out, fmt.Sprintf("fails %s of calls at random with %d", pct(d.ErrorRate), or(d.ErrorStatus, engine.DefaultStatus)))
 	}
 	if le := d.LoadErrors; le != nil {
 		var pts []string
@@ -90,26 +90,26 @@ func describeDependency(d *engine.Dependency) []string {
 
 func describePhase(p *engine.Phase) string {
 	span := fmt.Sprintf("%s–%s: ", p.From, p.To)
-	status := fmt.Sprint(or(p.Status, 503))
+	status := fmt.Sprint(or(p.Status, engine.DefaultStatus))
 	if p.Error != "" {
 		status = p.Error + " errors"
 	}
 	switch p.Kind {
-	case "freeze":
+	case engine.PhaseFreeze:
 		if p.Status != 0 {
 			return span + fmt.Sprintf("freezes; the backlog is answered %d", p.Status)
 		}
 		return span + "freezes; the backlog is served afterwards"
-	case "outage":
+	case engine.PhaseOutage:
 		return span + "answers everything with " + status
-	case "capacity":
+	case engine.PhaseCapacity:
 		return span + fmt.Sprintf("runs with %d workers", p.Workers)
-	case "errors":
+	case engine.PhaseErrors:
 		return span + fmt.Sprintf("fails %s of calls with %s", pct(p.Rate), status)
-	case "latency":
+	case engine.PhaseLatency:
 		return span + fmt.Sprintf("serves %g× slower", p.Factor)
 	}
-	return span + p.Kind
+	return span + string(p.Kind)
 }
 
 func describePolicy(p *engine.Policy) []string {
@@ -130,14 +130,14 @@ func describePolicy(p *engine.Policy) []string {
 	}
 	b := p.Backoff
 	switch b.Kind {
-	case "constant":
+	case engine.BackoffConstant:
 		out = append(out, fmt.Sprintf("waits %s between attempts", b.Base))
-	case "linear":
+	case engine.BackoffLinear:
 		out = append(out, fmt.Sprintf("waits %s, then %s more each time", b.Base, b.Base))
-	case "exponential":
+	case engine.BackoffExponential:
 		m := b.Multiplier
 		if m == 0 {
-			m = 2
+			m = engine.DefaultMultiplier
 		}
 		w := fmt.Sprintf("waits exponentially from %s, ×%g each time", b.Base, m)
 		if b.Max > 0 {
@@ -150,16 +150,20 @@ func describePolicy(p *engine.Policy) []string {
 		}
 	}
 	switch j := p.Jitter; j.Kind {
-	case "full", "equal", "decorrelated":
-		out = append(out, j.Kind+" jitter")
-	case "proportional":
+	case engine.JitterFull, engine.JitterEqual, engine.JitterDecorrelated:
+		out = append(out, string(j.Kind)+" jitter")
+	case engine.JitterProportional:
 		f := j.Fraction
 		if f == 0 {
-			f = 0.2
+			f = engine.DefaultFraction
 		}
 		out = append(out, fmt.Sprintf("±%s jitter", pct(f)))
-	case "additive":
+	case engine.JitterAdditive:
 		out = append(out, fmt.Sprintf("plus up to %s of jitter", j.Amount))
+	default:
+		if j.Kind != "" && j.Kind != engine.JitterNone {
+			out = append(out, string(j.Kind)+" jitter") // a kind this text does not know yet
+		}
 	}
 	if ro := p.RetryOn; ro != nil {
 		var what []string
@@ -184,7 +188,7 @@ func describePolicy(p *engine.Policy) []string {
 		out = append(out, "retries non-idempotent operations")
 	}
 	if bu := p.Budget; bu != nil {
-		if bu.Kind == "token_bucket" {
+		if bu.Kind == engine.BudgetTokenBucket {
 			out = append(out, fmt.Sprintf("token-bucket budget: %g tokens, +%g per success", bu.MaxTokens, bu.TokenRatio))
 		} else {
 			w := "since the start"
@@ -196,10 +200,10 @@ func describePolicy(p *engine.Policy) []string {
 	}
 	if br := p.Breaker; br != nil {
 		place := "around each attempt"
-		if br.Placement == "outside" {
+		if br.Placement == engine.PlaceOutside {
 			place = "around the whole retrying call"
 		}
-		if br.Kind == "consecutive" {
+		if br.Kind == engine.BreakerConsecutive {
 			out = append(out, fmt.Sprintf("circuit breaker %s: opens after %d failures in a row for %s", place, br.Failures, br.Break))
 		} else {
 			out = append(out, fmt.Sprintf("circuit breaker %s: opens at %s failures over at least %d calls, for %s", place, pct(br.Ratio), br.MinThroughput, br.Break))

@@ -17,7 +17,7 @@ func TestEveryKindHasAFormula(t *testing.T) {
 		}
 	}
 	for _, kind := range JitterKinds {
-		p := Policy{Backoff: Backoff{Kind: BackoffConstant, Base: base}, Jitter: Jitter{Kind: string(kind)}}
+		p := Policy{Backoff: Backoff{Kind: BackoffConstant, Base: base}, Jitter: Jitter{Kind: kind}}
 		if slices.Contains(JitterFields[kind], "amount") {
 			p.Jitter.Amount = base
 		}

@@ -180,7 +180,7 @@ func compile(sc *Scenario) *model {
 		m.dep.retryAfterTime = int64(ra.After)
 	}
 	for _, ph := range d.Phases {
-		kind := PhaseKind(ph.Kind)
+		kind := ph.Kind
 		pm := phaseModel{kind: kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
 			workers: ph.Workers, rate: ph.Rate, factor: ph.Factor, status: int16(ph.Status)}
 		switch {
@@ -290,7 +290,7 @@ func compileWait(p *Policy) waitModel {
 		base:       int64(p.Backoff.Base),
 		max:        int64(p.Backoff.Max),
 		multiplier: p.Backoff.Multiplier,
-		jitter:     cmp.Or(JitterKind(p.Jitter.Kind), JitterNone),
+		jitter:     cmp.Or(p.Jitter.Kind, JitterNone),
 		fraction:   p.Jitter.Fraction,
 		amount:     int64(p.Jitter.Amount),
 	}

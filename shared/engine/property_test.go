@@ -55,7 +55,7 @@ func randomScenario(r *rand.Rand) *Scenario {
 			continue
 		}
 		from := d(0, 3*time.Second)
-		ph := Phase{Kind: kind, From: from, To: from + d(time.Millisecond, 2*time.Second)}
+		ph := Phase{Kind: PhaseKind(kind), From: from, To: from + d(time.Millisecond, 2*time.Second)}
 		switch kind {
 		case "freeze":
 			ph.Status = []int{0, 503}[r.IntN(2)]
@@ -89,7 +89,7 @@ func randomScenario(r *rand.Rand) *Scenario {
 			if r.IntN(2) == 0 {
 				p.Backoff.Max = p.Backoff.Base + d(0, time.Second)
 			}
-			p.Jitter.Kind = pick("none", "full", "equal", "decorrelated", "proportional", "additive")
+			p.Jitter.Kind = JitterKind(pick("none", "full", "equal", "decorrelated", "proportional", "additive"))
 			if p.Jitter.Kind == "additive" {
 				p.Jitter.Amount = d(time.Millisecond, time.Second)
 			}

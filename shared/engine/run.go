@@ -63,7 +63,7 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 		if label == "" {
 			label = phaseLabel(&ph)
 		}
-		res.Phases = append(res.Phases, PhaseSpan{Kind: PhaseKind(ph.Kind), Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
+		res.Phases = append(res.Phases, PhaseSpan{Kind: ph.Kind, Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
 	}
 	p := &progress{f: opt.Progress, total: len(res.Seeds) * len(sc.Strategies)}
 	if sc.Sweep != nil {
@@ -339,7 +339,7 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	// that arrive during it until it ends.
 	factor, hold := 1.0, 0.0
 	for _, ph := range d.Phases {
-		switch PhaseKind(ph.Kind) {
+		switch ph.Kind {
 		case PhaseLatency:
 			factor = max(factor, ph.Factor)
 		case PhaseOutage, PhaseErrors:
@@ -462,7 +462,7 @@ func worstCase(p *Policy) (total, waits time.Duration, ok bool) {
 }
 
 func phaseLabel(ph *Phase) string {
-	switch PhaseKind(ph.Kind) {
+	switch ph.Kind {
 	case PhaseFreeze:
 		return "freeze"
 	case PhaseOutage:

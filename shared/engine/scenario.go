@@ -118,16 +118,16 @@ type RetryAfter struct {
 //   - "errors": each call fails with probability Rate, answered like an outage.
 //   - "latency": service times are multiplied by Factor.
 type Phase struct {
-	Kind    string   `json:"kind"` // a PhaseKind
-	From    Duration `json:"from"`
-	To      Duration `json:"to"`
-	Label   string   `json:"label,omitempty"`
-	Status  int      `json:"status,omitempty"`
-	Error   string   `json:"error,omitempty"`
-	Latency Duration `json:"latency,omitzero"`
-	Workers int      `json:"workers,omitempty"`
-	Rate    float64  `json:"rate,omitempty"`
-	Factor  float64  `json:"factor,omitempty"`
+	Kind    PhaseKind `json:"kind"`
+	From    Duration  `json:"from"`
+	To      Duration  `json:"to"`
+	Label   string    `json:"label,omitempty"`
+	Status  int       `json:"status,omitempty"`
+	Error   string    `json:"error,omitempty"`
+	Latency Duration  `json:"latency,omitzero"`
+	Workers int       `json:"workers,omitempty"`
+	Rate    float64   `json:"rate,omitempty"`
+	Factor  float64   `json:"factor,omitempty"`
 }
 
 // A Strategy is a named client policy. Layers are the policies of the services
@@ -189,9 +189,9 @@ type Backoff struct {
 // "proportional" d·(1 ± Fraction) (Fraction DefaultFraction when 0);
 // "additive" d + random(0, Amount). Kind is one of JitterKinds.
 type Jitter struct {
-	Kind     string   `json:"kind"` // a JitterKind
-	Fraction float64  `json:"fraction,omitempty"`
-	Amount   Duration `json:"amount,omitzero"`
+	Kind     JitterKind `json:"kind"`
+	Fraction float64    `json:"fraction,omitempty"`
+	Amount   Duration   `json:"amount,omitzero"`
 }
 
 // RetryOn is the set of outcomes a policy retries. When a policy has no

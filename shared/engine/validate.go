@@ -382,7 +382,7 @@ func (v *validator) dependency(d *Dependency) {
 }
 
 func (v *validator) phase(p string, ph *Phase) {
-	kind := PhaseKind(ph.Kind)
+	kind := ph.Kind
 	if !oneOf(v, p+".kind", kind, PhaseKinds...) {
 		return
 	}
@@ -466,7 +466,7 @@ func (v *validator) policy(p string, pol *Policy) {
 		}
 	}
 	j := &pol.Jitter
-	jk := cmp.Or(JitterKind(j.Kind), JitterNone)
+	jk := cmp.Or(j.Kind, JitterNone)
 	if oneOf(v, p+".jitter.kind", jk, JitterKinds...) {
 		if jk != JitterNone && kind == BackoffNone {
 			v.add(p+".jitter.kind", jk, "needs a backoff to randomise; set backoff.kind")
