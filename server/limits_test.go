@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"syscall"
 	"testing"
@@ -60,7 +61,7 @@ func TestErrorAnswersAreBounded(t *testing.T) {
 		// The no-JavaScript form shows the same problems on a page that
 		// echoes the scenario: the page is bounded by the form, not by
 		// the problems (it was 20 MB).
-		r = do(t, s, "POST", "/share", "scenario="+urlQueryEscape(tc.body), "Content-Type", "application/x-www-form-urlencoded")
+		r = do(t, s, "POST", "/share", "scenario="+url.QueryEscape(tc.body), "Content-Type", "application/x-www-form-urlencoded")
 		if r.code != http.StatusUnprocessableEntity || len(r.body) > len(tc.body)+100<<10 {
 			t.Errorf("%s: the form answered %d with %d bytes", tc.desc, r.code, len(r.body))
 		}
@@ -296,7 +297,7 @@ func TestCrossSiteWritesAreRefused(t *testing.T) {
 	if r := do(t, s, "POST", "/api/scenarios", small, "Content-Type", "application/json; charset=utf-8"); r.code != http.StatusCreated {
 		t.Errorf("application/json with a charset: %d", r.code)
 	}
-	form := "scenario=" + urlQueryEscape(strings.Replace(small, `"name": "small"`, `"name": "form"`, 1))
+	form := "scenario=" + url.QueryEscape(strings.Replace(small, `"name": "small"`, `"name": "form"`, 1))
 	for _, tc := range []struct {
 		desc   string
 		header []string
@@ -331,7 +332,7 @@ func TestFullStoreAnswers503(t *testing.T) {
 	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") != "60" || !strings.Contains(r.body, "cannot store scenarios right now") {
 		t.Errorf("POST to a full store: %d, Retry-After %q, %.200s", r.code, r.header.Get("Retry-After"), r.body)
 	}
-	r = do(t, s, "POST", "/share", "scenario="+urlQueryEscape(other), "Content-Type", "application/x-www-form-urlencoded")
+	r = do(t, s, "POST", "/share", "scenario="+url.QueryEscape(other), "Content-Type", "application/x-www-form-urlencoded")
 	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") != "60" {
 		t.Errorf("the form to a full store: %d, Retry-After %q", r.code, r.header.Get("Retry-After"))
 	}
@@ -365,7 +366,7 @@ func TestOEmbedOnlyForThisSite(t *testing.T) {
 		{"https://evil.example@example.com.evil/s/layered-retries", 404},
 		{"javascript://example.com/s/layered-retries", 404},
 	} {
-		r := do(t, s, "GET", "/oembed?url="+urlQueryEscape(tc.url), "")
+		r := do(t, s, "GET", "/oembed?url="+url.QueryEscape(tc.url), "")
 		if r.code != tc.code {
 			t.Errorf("url %s: %d %.200s; want %d", tc.url, r.code, r.body, tc.code)
 		}

@@ -181,9 +181,6 @@ func New(cfg Config) (*Server, error) {
 // ServeHTTP serves a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
 
-// Echo returns the Echo app, for a platform that serves it itself.
-func (s *Server) Echo() *echo.Echo { return s.echo }
-
 // routes registers every route in one place.
 func (s *Server) routes() {
 	e := s.echo

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -216,12 +217,12 @@ func TestBadScenarios(t *testing.T) {
 
 func TestShareForm(t *testing.T) {
 	s, store := testServer(t)
-	r := do(t, s, "POST", "/share", "scenario="+urlQueryEscape(small), "Content-Type", "application/x-www-form-urlencoded")
+	r := do(t, s, "POST", "/share", "scenario="+url.QueryEscape(small), "Content-Type", "application/x-www-form-urlencoded")
 	if r.code != http.StatusSeeOther || r.header.Get("Location") != "/s/"+pinnedID {
 		t.Errorf("share form: %d, Location %q", r.code, r.header.Get("Location"))
 	}
 	bad := strings.Replace(small, `"max_attempts": 3`, `"max_attempts": 0`, 1)
-	r = do(t, s, "POST", "/share", "scenario="+urlQueryEscape(bad), "Content-Type", "application/x-www-form-urlencoded")
+	r = do(t, s, "POST", "/share", "scenario="+url.QueryEscape(bad), "Content-Type", "application/x-www-form-urlencoded")
 	if r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, "strategies[0].max_attempts: 0 is out of range") {
 		t.Errorf("bad form: %d %.200s", r.code, r.body)
 	}

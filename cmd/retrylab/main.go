@@ -26,7 +26,7 @@ import (
 	"github.com/retrylab/retrylab/shared/view"
 )
 
-const usage = `usage: retrylab <command> [arguments]
+var usage = `usage: retrylab <command> [arguments]
 
 commands:
   run FILE.json|SLUG|- [flags]
@@ -40,7 +40,7 @@ commands:
                         (default 200000000; 0: no limit)
   chart FILE.json|SLUG|- [flags]
         run the scenario and write a chart of the result as SVG to standard output
-        --picture P     attempts, outcomes, queue, compare, latency or sweep
+        --picture P     ` + strings.Join(chart.Pictures, ", ") + `
                         (default: sweep for a sweep's result, else attempts)
         --resolution R  bucket of the attempts picture: 10ms, 100ms (default) or 1s
         --metric M      metric of the compare and sweep pictures (a metric name
