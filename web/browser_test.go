@@ -193,10 +193,10 @@ func TestEditingRerunsAndTheTableChanges(t *testing.T) {
 func TestBrokenJSONShowsTheErrorAtTheField(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
-	text(ctx, t, `(() => { const j = document.getElementById("json"); j.value = j.value.replace('"max_attempts": 3', '"max_attempts": 0'); j.dispatchEvent(new Event("input")); return ""; })()`)
+	text(ctx, t, `(() => { const j = document.getElementById("json"); j.value = j.value.replace('"max_attempts": 3', '"max_attempts": 101'); j.dispatchEvent(new Event("input")); return ""; })()`)
 	do(t, ctx, until(`document.querySelector('[data-path="strategies[0].max_attempts"]').getAttribute("aria-invalid") === "true"`))
 	msg := text(ctx, t, `document.getElementById(document.querySelector('[data-path="strategies[0].max_attempts"]').id + "-error").textContent`)
-	if !strings.Contains(msg, "0 is out of range 1..100") {
+	if !strings.Contains(msg, "101 is out of range 0..100") {
 		t.Errorf("message beside the field: %q", msg)
 	}
 }

@@ -68,7 +68,9 @@
 // After a failure, in this order: an outcome the policy does not retry ends
 // the invocation (not_retryable); a non-idempotent operation without a key is
 // not retried unless retry_non_idempotent (non_idempotent); the last allowed
-// attempt ends it (attempts); then the wait is computed — backoff, jitter,
+// attempt ends it (attempts; max_attempts 0 allows any number, so only the
+// deadline, the budget or Run's event limit stops a call that keeps failing);
+// then the wait is computed — backoff, jitter,
 // the adaptive factor, and Retry-After when honoured and longer — and if the
 // deadline has passed, or the wait plus min_attempt_time no longer fits before
 // it, the invocation ends at once (deadline); finally the budget is asked and
@@ -144,7 +146,11 @@
 // product of max attempts along the chain × 3, plus each simulation's set-up:
 // its clients, instances and the counting bins of its time span; × strategies
 // × runs × sweep values; plus the numbers of its result, which EstimateSize
-// gives alone); Run refuses a scenario above Options.MaxEvents with a CostError
-// before running, stops any single simulation that processes more than that
-// many events, and checks its context every 16,384 events.
+// gives alone). A level with unlimited attempts (max_attempts 0) counts as
+// MaxAttempts (100) attempts, in the estimate and in the worst-case bounds
+// on a run's span; it may run longer. Run refuses a scenario above
+// Options.MaxEvents with a CostError before running, stops any single
+// simulation that processes more than that many events with a CostError
+// (Processed set) that also wraps ErrStopped, and checks its context every
+// 16,384 events.
 package engine

@@ -319,7 +319,9 @@ func (w *waitModel) wait(n, prev int64, u float64) int64 {
 		f := float64(w.base)
 		for range n - 1 {
 			f = float64(f * w.multiplier)
-			if w.max > 0 && f >= float64(w.max) {
+			// Past the cap, or past what clampNs keeps, or not growing:
+			// more rounds change nothing (unlimited attempts make n large).
+			if w.max > 0 && f >= float64(w.max) || f >= float64(MaxSpan)*4 || w.multiplier == 1 {
 				break
 			}
 		}
@@ -355,12 +357,21 @@ func (w *waitModel) wait(n, prev int64, u float64) int64 {
 	return d
 }
 
+// attemptsBound returns p's max attempts, or MaxAttempts when they are
+// unlimited (0): the cap the cost estimate and the span bound assume.
+func attemptsBound(p *Policy) int {
+	if p.MaxAttempts == 0 {
+		return MaxAttempts
+	}
+	return p.MaxAttempts
+}
+
 // longestWaits returns the sum of the longest waits before each retry of p
 // that its backoff and jitter allow.
 func longestWaits(p *Policy) time.Duration {
 	w := compileWait(p)
 	var sum, prev int64
-	for n := int64(1); n < int64(p.MaxAttempts); n++ {
+	for n := int64(1); n < int64(attemptsBound(p)); n++ {
 		prev = w.wait(n, prev, 1)
 		sum += prev
 	}

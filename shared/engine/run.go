@@ -24,13 +24,20 @@ type Options struct {
 }
 
 // A CostError refuses a scenario whose estimated cost is over the caller's
-// limit.
+// limit, or, when Processed is set, reports a simulation that the limit
+// stopped: its estimate fell short (unlimited attempts, which the estimate
+// counts as MaxAttempts, can make it so). The latter also wraps ErrStopped.
 type CostError struct {
-	Estimate int64
-	Limit    int64
+	Estimate  int64
+	Limit     int64
+	Processed int64
 }
 
 func (e *CostError) Error() string {
+	if e.Processed > 0 {
+		return fmt.Sprintf("it processed more than %d events, the limit for this run; a policy with unlimited attempts (max_attempts 0) and no deadline retries a call that keeps failing until this limit stops it: give it a deadline, or reduce the workload",
+			e.Limit)
+	}
 	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies or sweep values",
 		humanCount(e.Estimate), humanCount(e.Limit))
 }
@@ -167,9 +174,9 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 	ops := estimateOps(sc)
 	worst := 1.0
 	for _, st := range sc.Strategies {
-		a := float64(max(st.MaxAttempts, 1))
-		for _, l := range st.Layers {
-			a *= float64(max(l.MaxAttempts, 1))
+		a := float64(attemptsBound(&st.Policy))
+		for i := range st.Layers {
+			a *= float64(attemptsBound(&st.Layers[i]))
 		}
 		worst = max(worst, a)
 	}
@@ -382,7 +389,7 @@ func invocationTime(levels []Policy, drain float64) float64 {
 	if p.AttemptTimeout > 0 {
 		attempt = min(attempt, float64(p.AttemptTimeout))
 	}
-	total := float64(max(p.MaxAttempts, 1))*attempt + float64(longestWaits(p))
+	total := float64(attemptsBound(p))*attempt + float64(longestWaits(p))
 	if p.Deadline > 0 {
 		total = min(total, float64(p.Deadline))
 	}
@@ -427,11 +434,15 @@ func Warnings(sc *Scenario) []string {
 			if j > 0 {
 				where = fmt.Sprintf("strategy %q layer %d", st.Name, j)
 			}
-			if worst, waits, ok := worstCase(p); ok && p.Deadline > 0 && worst > p.Deadline.D() {
+			// With unlimited attempts the deadline is meant to cut them.
+			if worst, waits, ok := worstCase(p); ok && p.MaxAttempts > 0 && p.Deadline > 0 && worst > p.Deadline.D() {
 				ws = append(ws, fmt.Sprintf("%s: worst case %s (%d attempts × %s + %s of waits) exceeds its deadline %s, so the deadline cuts the last attempts (strategies[%d])",
 					where, worst, p.MaxAttempts, p.AttemptTimeout, waits, p.Deadline, i))
 			}
-			if p.MaxAttempts > 1 && p.AttemptTimeout == 0 && p.Deadline == 0 {
+			if p.MaxAttempts == 0 && p.Deadline == 0 {
+				ws = append(ws, fmt.Sprintf("%s: retries without limit (max_attempts 0) and without a deadline; against a dependency that keeps failing only the event limit stops it (strategies[%d])", where, i))
+			}
+			if p.MaxAttempts != 1 && p.AttemptTimeout == 0 && p.Deadline == 0 {
 				ws = append(ws, fmt.Sprintf("%s: retries with neither attempt_timeout nor deadline; a frozen dependency holds its calls forever (strategies[%d])", where, i))
 			}
 			if p.RetryNonIdempotent && !st.IdempotencyKey && sc.Workload.Mix.NonIdempotent > 0 {
@@ -439,11 +450,14 @@ func Warnings(sc *Scenario) []string {
 			}
 		}
 		if n := len(st.Layers); n > 0 {
-			a := 1
+			a, unlimited := 1, false
 			for _, p := range levels {
 				a *= p.MaxAttempts
+				unlimited = unlimited || p.MaxAttempts == 0
 			}
-			if a > 10 {
+			if unlimited {
+				ws = append(ws, fmt.Sprintf("strategy %q: retries at %d levels, some without limit, multiply to an unbounded number of dependency calls per operation (strategies[%d])", st.Name, n+1, i))
+			} else if a > 10 {
 				ws = append(ws, fmt.Sprintf("strategy %q: retries at %d levels multiply to up to %d dependency calls per operation (strategies[%d])", st.Name, n+1, a, i))
 			}
 		}

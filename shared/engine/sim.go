@@ -106,7 +106,7 @@ type call struct {
 	instance   int32
 	gen        uint32 // bumped whenever pending events or answers become stale
 	parentGen  uint32 // the parent's gen when this call was made
-	attempts   uint16
+	attempts   uint32
 	level      uint8
 	retryPath  bool // a retry at this or an outer level led here
 	inflight   bool
@@ -368,7 +368,7 @@ func (s *sim) run() error {
 				return fmt.Errorf("%w: %w", errStopped, err)
 			}
 			if s.limit > 0 && s.events > s.limit {
-				return fmt.Errorf("%w: it processed more than %d events, the limit for this run", errStopped, s.limit)
+				return fmt.Errorf("%w: %w", errStopped, &CostError{Limit: s.limit, Processed: s.events})
 			}
 		}
 	}
@@ -630,7 +630,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	case lv.deadline > 0 && s.now >= c.start+lv.deadline:
 		s.settle(id, out, reasonDeadline) // the deadline cut the attempt short
 		return
-	case int(c.attempts) >= lv.maxAttempts:
+	case lv.maxAttempts > 0 && int(c.attempts) >= lv.maxAttempts: // 0: unlimited
 		s.settle(id, out, reasonAttempts)
 		return
 	}

@@ -22,7 +22,7 @@ const (
 	MaxRuns        = 1000
 	MaxSweepValues = 50
 	MaxSweepBytes  = 256 << 10 // sweep values × the scenario's canonical size
-	MaxAttempts    = 100
+	MaxAttempts    = 100       // a policy's max_attempts is 0 (unlimited) or 1..MaxAttempts
 	MaxClients     = 1_000_000
 	MaxOperations  = 10_000_000
 	MaxWorkers     = 100_000
@@ -434,7 +434,7 @@ func (v *validator) policy(p string, pol *Policy) {
 		v.add(p+".preset", pol.Preset, "was not expanded; presets are resolved when the scenario is decoded with them")
 	}
 	v.text(p+".based_on", pol.BasedOn, 100)
-	v.intRange(p+".max_attempts", pol.MaxAttempts, 1, MaxAttempts)
+	v.intRange(p+".max_attempts", pol.MaxAttempts, 0, MaxAttempts) // 0: unlimited
 	v.span(p+".attempt_timeout", pol.AttemptTimeout, true)
 	v.span(p+".deadline", pol.Deadline, true)
 	v.span(p+".min_attempt_time", pol.MinAttemptTime, true)
