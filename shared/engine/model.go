@@ -93,6 +93,42 @@ type depModel struct {
 	retryAfter     [600]bool
 	retryAfterTime int64
 	phases         []phaseModel
+	net            [2]delayModel // legRequest, legAnswer
+}
+
+// The legs of a hop.
+const (
+	legRequest = iota
+	legAnswer
+)
+
+// A delayModel is one leg of the network, compiled. A leg that always takes
+// no time is off, and the simulation then schedules nothing for it.
+type delayModel struct {
+	on        bool
+	kind      DelayKind
+	mean, sd  float64 // ns
+	mu, sigma float64 // lognormal, in ln(ns)
+}
+
+func compileDelay(d *Delay) delayModel {
+	m := delayModel{kind: d.Kind, mean: float64(d.Mean), sd: float64(d.Stddev)}
+	switch d.Kind {
+	case DelayConstant, DelayNormal:
+		m.on = d.Mean > 0 || d.Stddev > 0
+	case DelayLognormal:
+		m.on = true
+		m.mu, m.sigma = lognormalFit(d.P50, d.P99)
+	}
+	return m
+}
+
+// lognormalFit returns the parameters of the lognormal distribution with
+// median p50 and 99th percentile p99.
+func lognormalFit(p50, p99 Duration) (mu, sigma float64) {
+	mu = ln(float64(p50))
+	// z(0.99) of the standard normal.
+	return mu, (ln(float64(p99)) - mu) / 2.3263478740408408
 }
 
 type phaseModel struct {
@@ -163,9 +199,10 @@ func compile(sc *Scenario) *model {
 		mean:          float64(d.ServiceTime.Mean),
 	}
 	if d.ServiceTime.Kind == ServiceLognormal {
-		m.dep.mu = ln(float64(d.ServiceTime.P50))
-		// z(0.99) of the standard normal.
-		m.dep.sigma = (ln(float64(d.ServiceTime.P99)) - m.dep.mu) / 2.3263478740408408
+		m.dep.mu, m.dep.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)
+	}
+	if n := d.Network; n != nil {
+		m.dep.net = [2]delayModel{compileDelay(&n.Request), compileDelay(&n.Answer)}
 	}
 	if le := d.LoadErrors; le != nil {
 		m.dep.loadErrors = true

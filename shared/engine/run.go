@@ -38,7 +38,7 @@ func (e *CostError) Error() string {
 		return fmt.Sprintf("it processed more than %d events, the limit for this run; a policy with unlimited attempts (max_attempts 0) and no deadline retries a call that keeps failing until this limit stops it: give it a deadline, or reduce the workload",
 			e.Limit)
 	}
-	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies or sweep values",
+	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus one per network leg of every hop, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies or sweep values",
 		humanCount(e.Estimate), humanCount(e.Limit))
 }
 
@@ -149,7 +149,9 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 // Estimate returns the approximate cost of a run, in events. For every
 // simulation (one strategy on one seed and sweep value) it counts the events
 // the simulation processes — operations × the product of every level's max
-// attempts × 3 events per call, taking the costliest strategy for all — and
+// attempts × 3 events per call, plus one event per network leg that takes
+// time for every attempt at every level (each is a hop), taking the
+// costliest strategy for all; unlimited attempts count as MaxAttempts — and
 // the work that does not depend on the operations: setting up its clients
 // and instances, and stepping through the counting bins its virtual time
 // spans. It adds the numbers the result holds (EstimateSize). It
@@ -172,13 +174,25 @@ func Estimate(sc *Scenario) int64 {
 
 func estimate(sc *Scenario, withSeries bool) int64 {
 	ops := estimateOps(sc)
-	worst := 1.0
+	legs := 0.0 // events per hop for the network: one per leg that takes time
+	if n := sc.Dependency.Network; n != nil {
+		for _, d := range []Delay{n.Request, n.Answer} {
+			if compileDelay(&d).on {
+				legs++
+			}
+		}
+	}
+	worst := 1.0 // events per operation, in units of 3
 	for _, st := range sc.Strategies {
+		// Every attempt at every level is a hop: a level's attempts are
+		// the product of the max attempts down to it.
 		a := float64(attemptsBound(&st.Policy))
+		hops := a
 		for i := range st.Layers {
 			a *= float64(attemptsBound(&st.Layers[i]))
+			hops += a
 		}
-		worst = max(worst, a)
+		worst = max(worst, a+legs*hops/3)
 	}
 	sims := float64(max(len(sc.Seeds), sc.Runs, 1)) * float64(max(len(sc.Strategies), 1))
 	est := (ops*worst*3+setupCost(sc))*sims + estimateSize(sc, withSeries)
@@ -369,23 +383,40 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	service *= factor
 	workers := float64(max(d.Workers, 1))
 	drain := (float64(d.QueueCapacity)/workers + 1) * service
+	rtt := 0.0 // the longest round trip of a hop
+	if n := d.Network; n != nil {
+		rtt = travelBound(&n.Request) + travelBound(&n.Answer)
+	}
 	longest := 0.0
 	for _, s := range sc.Strategies {
 		levels := append([]Policy{s.Policy}, s.Layers...)
-		longest = max(longest, invocationTime(levels, drain))
+		longest = max(longest, invocationTime(levels, drain, rtt))
 	}
-	return lo, end + longest + drain
+	return lo, end + longest + drain + rtt
+}
+
+// travelBound bounds one leg's travel time as the span bound does service
+// times: the mean, six standard deviations above it, or twice the p99.
+func travelBound(d *Delay) float64 {
+	switch d.Kind {
+	case DelayNormal:
+		return float64(d.Mean) + 6*float64(d.Stddev)
+	case DelayLognormal:
+		return 2 * float64(d.P99)
+	}
+	return float64(d.Mean)
 }
 
 // invocationTime bounds how long an invocation of levels[0] (with the
 // levels below it) can last when every attempt waits for the dependency's
-// queue to drain (drain).
-func invocationTime(levels []Policy, drain float64) float64 {
+// queue to drain (drain) and every hop takes the longest round trip (rtt).
+func invocationTime(levels []Policy, drain, rtt float64) float64 {
 	p := &levels[0]
 	attempt := drain
 	if len(levels) > 1 {
-		attempt = invocationTime(levels[1:], drain)
+		attempt = invocationTime(levels[1:], drain, rtt)
 	}
+	attempt += rtt
 	if p.AttemptTimeout > 0 {
 		attempt = min(attempt, float64(p.AttemptTimeout))
 	}

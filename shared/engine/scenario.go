@@ -74,6 +74,29 @@ type Dependency struct {
 	LoadErrors    *LoadErrors `json:"load_errors,omitempty"`
 	RetryAfter    *RetryAfter `json:"retry_after,omitempty"`
 	Phases        []Phase     `json:"phases,omitempty"`
+	// Network is how long calls take to travel, on every hop: from a
+	// level to the next (a layer, or the dependency) and back. Without it
+	// calls travel in no time.
+	Network *Network `json:"network,omitempty"`
+}
+
+// A Network gives the travel time of every hop's request leg (caller to
+// callee) and answer leg (back), each drawn per call and leg. A leg left
+// out takes no time.
+type Network struct {
+	Request Delay `json:"request,omitzero"`
+	Answer  Delay `json:"answer,omitzero"`
+}
+
+// A Delay is a distribution of travel times: "constant" Mean; "normal" Mean
+// and Stddev, a draw below 0 counting as 0; "lognormal" fitted to P50 and
+// P99, as service times are. Kind is one of DelayKinds.
+type Delay struct {
+	Kind   DelayKind `json:"kind"`
+	Mean   Duration  `json:"mean,omitzero"`
+	Stddev Duration  `json:"stddev,omitzero"`
+	P50    Duration  `json:"p50,omitzero"`
+	P99    Duration  `json:"p99,omitzero"`
 }
 
 // A Distribution of service times: "constant" and "exponential" use Mean;

@@ -360,6 +360,10 @@ func (v *validator) dependency(d *Dependency) {
 		}
 		v.span(p+"retry_after.after", ra.After, true)
 	}
+	if n := d.Network; n != nil {
+		v.delay(p+"network.request", &n.Request)
+		v.delay(p+"network.answer", &n.Answer)
+	}
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
@@ -378,6 +382,29 @@ func (v *validator) dependency(d *Dependency) {
 				break
 			}
 		}
+	}
+}
+
+// delay checks one leg of the network; a leg left out takes no time.
+func (v *validator) delay(p string, d *Delay) {
+	if *d == (Delay{}) || !oneOf(v, p+".kind", d.Kind, DelayKinds...) {
+		return
+	}
+	// Each field belongs to the kinds that DelayFields gives it.
+	for _, f := range []struct {
+		name string
+		val  Duration
+	}{{"mean", d.Mean}, {"stddev", d.Stddev}, {"p50", d.P50}, {"p99", d.P99}} {
+		if !slices.Contains(DelayFields[d.Kind], f.name) {
+			if f.val != 0 {
+				v.add(p+"."+f.name, f.val, "has no meaning for a %q delay; it is for %s", d.Kind, quoteList(kindsWith(DelayKinds, DelayFields, f.name)))
+			}
+			continue
+		}
+		v.span(p+"."+f.name, f.val, d.Kind != DelayLognormal)
+	}
+	if d.Kind == DelayLognormal && d.P99 < d.P50 {
+		v.add(p+".p99", d.P99, "is below p50 %s; p99 must be at least p50", d.P50)
 	}
 }
 
