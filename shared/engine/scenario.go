@@ -171,8 +171,11 @@ type Strategy struct {
 // expands the preset and records its name in BasedOn, which is a label only:
 // a decoded policy is complete without the preset.
 type Policy struct {
-	Preset             string   `json:"preset,omitempty"`
-	BasedOn            string   `json:"based_on,omitempty"`
+	Preset  string `json:"preset,omitempty"`
+	BasedOn string `json:"based_on,omitempty"`
+	// MaxAttempts counts the first attempt. 0 means no limit: only the
+	// deadline, the budget or the run's event limit stops a call that
+	// keeps failing.
 	MaxAttempts        int      `json:"max_attempts"`
 	AttemptTimeout     Duration `json:"attempt_timeout,omitzero"`
 	Deadline           Duration `json:"deadline,omitzero"`
