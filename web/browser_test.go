@@ -342,3 +342,25 @@ func mustAtoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+func TestFormEditsNetworkDelay(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	// A latency that is 0 for every strategy has no row.
+	lat := `document.querySelector("[data-metric=latency_max_ms] td:nth-child(2)")?.textContent || "no row"`
+	before := text(ctx, t, lat)
+	options := text(ctx, t, `[...document.querySelector('[data-path="dependency.network.request.kind"]').options].map(o => o.value).join(",")`)
+	if options != ",constant,normal,lognormal" {
+		t.Errorf("request leg kinds %q, want the engine's delay kinds", options)
+	}
+	do(t, ctx, setField("dependency.network.request.kind", "constant"), ran(2), setField("dependency.network.request.mean", "10ms"), ran(3))
+	net := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).dependency.network)`)
+	if net != `{"request":{"kind":"constant","mean":"10ms"}}` {
+		t.Errorf("network %s, want the request leg as typed", net)
+	}
+	after := text(ctx, t, lat)
+	t.Logf("latency max %s, then %s ms", before, after)
+	if after == before || after == "no row" {
+		t.Errorf("latency max %q before and %q after 10 ms per request leg", before, after)
+	}
+}
