@@ -124,7 +124,6 @@ type request struct {
 	op      int32
 	idx     uint32 // the operation's dependency call number, keys its draws
 	hop     uint32 // the operation's hop number, keys its network draws
-	ra      int64  // the Retry-After of an answer travelling back
 	pending int16  // a delayed answer
 	retry   bool
 	keyed   bool
@@ -187,6 +186,7 @@ type sim struct {
 	calls      []call
 	freeCalls  []int32
 	reqs       []request
+	reqRA      []int64 // by request: the Retry-After of an answer travelling back
 	freeReqs   []int32
 	inst       [][]instance // per level, per instance
 	inflightOp int
@@ -423,12 +423,12 @@ func (s *sim) dispatch(e *event) bool {
 		s.freeRequest(e.id)
 	case evReturn:
 		s.travelling--
-		r := s.reqs[e.id]
+		r, ra := s.reqs[e.id], s.reqRA[e.id]
 		s.freeRequest(e.id)
 		if c := &s.calls[r.call]; r.served && (c.gen != r.gen || !c.inflight) {
 			s.c.wasted++ // the caller gave up while the answer travelled
 		}
-		s.answer(r.call, r.gen, r.pending, r.ra)
+		s.answer(r.call, r.gen, r.pending, ra)
 	case evPhase:
 		s.phaseChange(int(e.id))
 	case evClientNext:
@@ -611,9 +611,13 @@ func (s *sim) reply(r request, out int16, retryAfter int64) {
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		return
 	}
-	r.pending, r.ra = out, retryAfter
+	r.pending = out
 	s.travelling++
 	rid := s.newRequest(r)
+	for len(s.reqRA) <= int(rid) {
+		s.reqRA = append(s.reqRA, 0)
+	}
+	s.reqRA[rid] = retryAfter
 	s.q.push(s.now+s.travel(legAnswer, r.op, r.hop), evReturn, rid, 0)
 }
 
