@@ -117,9 +117,14 @@ func describePolicy(p *engine.Policy) []string {
 	if p.BasedOn != "" {
 		out = append(out, "based on the "+p.BasedOn+" preset")
 	}
-	if p.DeadLetter {
+	switch {
+	case p.DeadLetter && p.MaxAttempts == 0:
+		out = append(out, "a queue consumer: redelivers until it succeeds, unless another limit sends it to the dead-letter queue")
+	case p.DeadLetter:
 		out = append(out, fmt.Sprintf("a queue consumer: at most %d deliveries, then the dead-letter queue", p.MaxAttempts))
-	} else {
+	case p.MaxAttempts == 0:
+		out = append(out, "retries until it succeeds (no limit on attempts)")
+	default:
 		out = append(out, fmt.Sprintf("at most %d attempts", p.MaxAttempts))
 	}
 	if p.AttemptTimeout > 0 {
@@ -145,7 +150,7 @@ func describePolicy(p *engine.Policy) []string {
 		}
 		out = append(out, w)
 	default:
-		if p.MaxAttempts > 1 {
+		if p.MaxAttempts != 1 {
 			out = append(out, "retries at once")
 		}
 	}

@@ -198,7 +198,7 @@ func TestBadScenarios(t *testing.T) {
 		{"not JSON", `{"version": 1,`, 400, "invalid JSON"},
 		{"trailing data", small + ` {}`, 400, "trailing data"},
 		{"unknown field", strings.Replace(small, `"max_attempts": 1}`, `"max_attempts": 1, "retries": 3}`, 1), 422, `"path":"strategies[1].retries"`},
-		{"out of range", strings.Replace(small, `"max_attempts": 3`, `"max_attempts": 0`, 1), 422, `"path":"strategies[0].max_attempts","value":"0","message":"is out of range 1..100"`},
+		{"out of range", strings.Replace(small, `"max_attempts": 3`, `"max_attempts": 101`, 1), 422, `"path":"strategies[0].max_attempts","value":"101","message":"is out of range 0..100"`},
 		{"absurd value", strings.Replace(small, `"clients": 2`, `"clients": 1e300`, 1), 422, `"path":"workload.clients"`},
 		{"too costly", costly, 422, "over the limit of"},
 		{"unknown preset", strings.Replace(small, `"max_attempts": 1}`, `"preset": "nope"}`, 1), 422, "not a known preset"},
@@ -221,9 +221,9 @@ func TestShareForm(t *testing.T) {
 	if r.code != http.StatusSeeOther || r.header.Get("Location") != "/s/"+pinnedID {
 		t.Errorf("share form: %d, Location %q", r.code, r.header.Get("Location"))
 	}
-	bad := strings.Replace(small, `"max_attempts": 3`, `"max_attempts": 0`, 1)
+	bad := strings.Replace(small, `"max_attempts": 3`, `"max_attempts": 101`, 1)
 	r = do(t, s, "POST", "/share", "scenario="+url.QueryEscape(bad), "Content-Type", "application/x-www-form-urlencoded")
-	if r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, "strategies[0].max_attempts: 0 is out of range") {
+	if r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, "strategies[0].max_attempts: 101 is out of range") {
 		t.Errorf("bad form: %d %.200s", r.code, r.body)
 	}
 	for _, form := range []string{

@@ -193,10 +193,10 @@ func TestEditingRerunsAndTheTableChanges(t *testing.T) {
 func TestBrokenJSONShowsTheErrorAtTheField(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
-	text(ctx, t, `(() => { const j = document.getElementById("json"); j.value = j.value.replace('"max_attempts": 3', '"max_attempts": 0'); j.dispatchEvent(new Event("input")); return ""; })()`)
+	text(ctx, t, `(() => { const j = document.getElementById("json"); j.value = j.value.replace('"max_attempts": 3', '"max_attempts": 101'); j.dispatchEvent(new Event("input")); return ""; })()`)
 	do(t, ctx, until(`document.querySelector('[data-path="strategies[0].max_attempts"]').getAttribute("aria-invalid") === "true"`))
 	msg := text(ctx, t, `document.getElementById(document.querySelector('[data-path="strategies[0].max_attempts"]').id + "-error").textContent`)
-	if !strings.Contains(msg, "0 is out of range 1..100") {
+	if !strings.Contains(msg, "101 is out of range 0..100") {
 		t.Errorf("message beside the field: %q", msg)
 	}
 }
@@ -341,4 +341,26 @@ func mustAtoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+func TestFormEditsNetworkDelay(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	// A latency that is 0 for every strategy has no row.
+	lat := `document.querySelector("[data-metric=latency_max_ms] td:nth-child(2)")?.textContent || "no row"`
+	before := text(ctx, t, lat)
+	options := text(ctx, t, `[...document.querySelector('[data-path="dependency.network.request.kind"]').options].map(o => o.value).join(",")`)
+	if options != ",constant,normal,lognormal" {
+		t.Errorf("request leg kinds %q, want the engine's delay kinds", options)
+	}
+	do(t, ctx, setField("dependency.network.request.kind", "constant"), ran(2), setField("dependency.network.request.mean", "10ms"), ran(3))
+	net := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).dependency.network)`)
+	if net != `{"request":{"kind":"constant","mean":"10ms"}}` {
+		t.Errorf("network %s, want the request leg as typed", net)
+	}
+	after := text(ctx, t, lat)
+	t.Logf("latency max %s, then %s ms", before, after)
+	if after == before || after == "no row" {
+		t.Errorf("latency max %q before and %q after 10 ms per request leg", before, after)
+	}
 }

@@ -77,7 +77,7 @@ func TestRunErrors(t *testing.T) {
 		{"two files", "", []string{"run", "a.json", "b.json"}, 2, "one scenario at a time"},
 		{"bad format", "", []string{"run", scenarioFile, "--format", "xml"}, 2, `--format "xml"`},
 		{"missing file", "", []string{"run", "nope.json"}, 1, "no such file"},
-		{"invalid scenario", `{"version": 1, "strategies": [{"name": "a", "max_attempts": 0}]}`, []string{"run", "-"}, 1, "-: strategies[0].max_attempts: 0 is out of range 1..100"},
+		{"invalid scenario", `{"version": 1, "strategies": [{"name": "a", "max_attempts": 101}]}`, []string{"run", "-"}, 1, "-: strategies[0].max_attempts: 101 is out of range 0..100"},
 		{"too costly", "", []string{"run", scenarioFile, "--max-events", "1000"}, 1, "over the limit of 1000"},
 		{"no runs", "", []string{"run", scenarioFile, "--runs", "0"}, 2, "--runs 0 is out of range 1..1000"},
 		{"negative runs", "", []string{"run", scenarioFile, "--runs=-2"}, 2, "--runs -2 is out of range 1..1000"},

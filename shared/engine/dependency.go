@@ -4,16 +4,31 @@ package engine
 // time by phases. It answers each request once; an answer whose caller has
 // stopped waiting is dropped by the caller (stale generation).
 
-// sendToDependency delivers attempt gen of call id to the dependency at s.now.
-func (s *sim) sendToDependency(id int32, gen uint32, retry bool) {
+// sendToDependency sends attempt gen of call id, the operation's hop number
+// hop, to the dependency at s.now: it reaches it after the request leg.
+func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 	c := &s.calls[id]
 	op := &s.ops[c.op]
-	r := request{call: id, gen: gen, op: c.op, idx: op.depCalls, retry: retry,
+	r := request{call: id, gen: gen, op: c.op, idx: op.depCalls, hop: hop, retry: retry,
 		keyed: op.flags&opKeyed != 0}
 	op.depCalls++
+	if s.m.dep.net[legRequest].on {
+		// On its way it holds the operation's slot, and the run goes on
+		// until it arrives, whether or not its caller still waits.
+		s.travelling++
+		rid := s.newRequest(r)
+		s.q.push(s.now+s.travel(legRequest, r.op, hop), evReach, rid, 0)
+		return
+	}
+	s.reach(r)
+}
+
+// reach takes request r at the dependency at s.now.
+func (s *sim) reach(r request) {
+	retry := r.retry
 	s.c.depCalls++
 	if s.observe != nil {
-		s.observe(s, "call", id)
+		s.observe(s, "call", r.call)
 	}
 	s.bin(binCalls)
 	if retry {
@@ -71,14 +86,14 @@ func (s *sim) admit(rid int32) {
 		op := &s.ops[r.op]
 		switch op.keyState {
 		case 2: // applied before: answer with the stored result
-			call, gen := r.call, r.gen
+			rr := *r
 			s.freeRequest(rid)
-			s.answer(call, gen, outOK, 0)
+			s.reply(rr, outOK, 0)
 			return
 		case 1: // another attempt with the same key is still in progress
-			call, gen := r.call, r.gen
+			rr := *r
 			s.freeRequest(rid)
-			s.answer(call, gen, 409, s.retryAfter(409))
+			s.reply(rr, 409, s.retryAfter(409))
 			return
 		}
 		op.keyState = 1
@@ -95,7 +110,7 @@ func (s *sim) admit(rid int32) {
 		s.release(rid)
 		r := s.reqs[rid]
 		s.freeRequest(rid)
-		s.answer(r.call, r.gen, s.m.dep.fullStatus, s.retryAfter(s.m.dep.fullStatus))
+		s.reply(r, s.m.dep.fullStatus, s.retryAfter(s.m.dep.fullStatus))
 	}
 }
 
@@ -154,7 +169,8 @@ func (s *sim) served(rid int32) {
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		s.c.wasted++
 	} else {
-		s.answer(r.call, r.gen, outOK, 0)
+		r.served = true
+		s.reply(r, outOK, 0)
 	}
 	s.startNext()
 }
@@ -194,7 +210,7 @@ func (s *sim) respond(r request, status int16, latency int64) {
 		s.q.push(s.now+latency, evAnswer, rid, 0)
 		return
 	}
-	s.answer(r.call, r.gen, status, s.retryAfter(status))
+	s.reply(r, status, s.retryAfter(status))
 }
 
 func (s *sim) retryAfter(status int16) int64 {
@@ -223,7 +239,7 @@ func (s *sim) phaseChange(i int) {
 					s.release(rid)
 					r := s.reqs[rid]
 					s.freeRequest(rid)
-					s.answer(r.call, r.gen, ph.status, s.retryAfter(ph.status))
+					s.reply(r, ph.status, s.retryAfter(ph.status))
 				}
 			}
 		} else {

@@ -14,8 +14,9 @@
 // Virtual time is an int64 count of nanoseconds from 0. Random numbers come
 // from math/rand/v2's PCG, seeded from the run's seed. Draws are keyed:
 // the service time of the k-th dependency call of a client's n-th operation,
-// whether it fails at random, and the jitter of its retries each come from a
-// PCG seeded by (seed, purpose, client, n, k). Every strategy of a run so
+// whether it fails at random, the jitter of its retries, and the travel time
+// of each leg of its k-th hop each come from a PCG seeded by (seed, purpose,
+// client, n, k). Every strategy of a run so
 // sees the same arrivals and the same service times (common random numbers),
 // and differences between strategies come from the policies alone.
 // Logarithms and exponentials are computed by the package itself, not by
@@ -29,7 +30,25 @@
 // operation runs the strategy's policy: an attempt at the client is one
 // invocation of the first layer's policy, and so on down to the dependency,
 // which serves calls with its workers from a FIFO queue and answers a full
-// queue at once with queue_full_status. Calls take no time to travel.
+// queue at once with queue_full_status.
+//
+// Calls travel as dependency.network says: every attempt at every level is a
+// hop to the next level (a layer, or the dependency), whose request leg and
+// answer leg each take a time drawn per call and leg from their distribution
+// (constant; normal, a draw below 0 taking no time; lognormal). All hops share
+// the dependency's network, layers included; a nested in-process policy is a
+// hop too, so give such a scenario no network, or accept its extra round trip.
+// Every answer travels back: a success, an error, a refusal, a 409, a
+// Retry-After and an inner layer's 503; a breaker's fast failure at the
+// client never leaves the client and takes no time. An attempt's timeout
+// counts from the send, so a round trip longer than the attempt timeout
+// times out; a layer's deadline counts from the request's arrival there. A
+// request on its way still reaches the dependency if its caller gives up
+// (and is served, as wasted work, or dropped); a request on its way to a
+// layer whose caller gave up is not delivered. Work whose answer reaches a
+// caller that no longer waits counts as wasted. With no network (the
+// default) calls take no time to travel: a refusal returns at the same
+// instant and a retry with no backoff lands in the same nanosecond.
 //
 // Phases change the dependency over [from, to): "outage" answers every call
 // with a status (or a connection error) after an optional latency; "errors"
@@ -68,7 +87,9 @@
 // After a failure, in this order: an outcome the policy does not retry ends
 // the invocation (not_retryable); a non-idempotent operation without a key is
 // not retried unless retry_non_idempotent (non_idempotent); the last allowed
-// attempt ends it (attempts); then the wait is computed — backoff, jitter,
+// attempt ends it (attempts; max_attempts 0 allows any number, so only the
+// deadline, the budget or Run's event limit stops a call that keeps failing);
+// then the wait is computed — backoff, jitter,
 // the adaptive factor, and Retry-After when honoured and longer — and if the
 // deadline has passed, or the wait plus min_attempt_time no longer fits before
 // it, the invocation ends at once (deadline); finally the budget is asked and
@@ -144,7 +165,11 @@
 // product of max attempts along the chain × 3, plus each simulation's set-up:
 // its clients, instances and the counting bins of its time span; × strategies
 // × runs × sweep values; plus the numbers of its result, which EstimateSize
-// gives alone); Run refuses a scenario above Options.MaxEvents with a CostError
-// before running, stops any single simulation that processes more than that
-// many events, and checks its context every 16,384 events.
+// gives alone). A level with unlimited attempts (max_attempts 0) counts as
+// MaxAttempts (100) attempts, in the estimate and in the worst-case bounds
+// on a run's span; it may run longer. Run refuses a scenario above
+// Options.MaxEvents with a CostError before running, stops any single
+// simulation that processes more than that many events with a CostError
+// (Processed set) that also wraps ErrStopped, and checks its context every
+// 16,384 events.
 package engine

@@ -82,7 +82,7 @@ func ExampleParse_errors() {
 		"version": 1, "name": "broken",
 		"workload": {"clients": 0, "arrival": "poisson", "rate": 10, "duration": "10s"},
 		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "40ms"}, "queue_capacity": 10},
-		"strategies": [{"name": "a", "max_attempts": 1}, {"name": "b", "max_attempts": 1}, {"name": "c", "max_attempts": 0}]
+		"strategies": [{"name": "a", "max_attempts": 1}, {"name": "b", "max_attempts": 1}, {"name": "c", "max_attempts": 101}]
 	}`))
 	for _, e := range engine.AsErrors(err) {
 		fmt.Println(e)
@@ -91,7 +91,7 @@ func ExampleParse_errors() {
 	// dependency.service_time.mean: "fast" is not a duration such as "250ms" or "2s"
 	// strategies[2].retry: is not a known field; allowed: name, description, preset, based_on, max_attempts, attempt_timeout, deadline, min_attempt_time, backoff, jitter, retry_on, honor_retry_after, retry_non_idempotent, idempotency_key, dead_letter, budget, breaker, adaptive, instances, layers
 	// workload.clients: 0 is out of range 1..1000000
-	// strategies[2].max_attempts: 0 is out of range 1..100
+	// strategies[2].max_attempts: 101 is out of range 0..100
 }
 
 // Decoding is strict about JSON itself: a missing version, a key written twice

@@ -515,3 +515,48 @@ func TestSizeEstimatesBoundBuiltinResults(t *testing.T) {
 		}
 	}
 }
+
+func TestUnlimitedAttempts(t *testing.T) {
+	// A dependency that always fails, retried every 100 ms without limit:
+	// the 2 s deadline stops each operation.
+	const base = `{"version": 1, "name": "unlimited",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 1, "operations": 3},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 10, "error_rate": 1},
+		"strategies": [{"name": "forever", "max_attempts": 0 DEADLINE, "backoff": {"kind": "constant", "base": "100ms"}}]}`
+	res := mustRun(t, strings.Replace(base, "DEADLINE", `, "deadline": "2s"`, 1))
+	m := strategy(t, res, "forever").Metrics
+	if m.GaveUpDeadline != 3 || m.Succeeded != 0 {
+		t.Errorf("gave up by the deadline %v, succeeded %v; want 3 and 0", m.GaveUpDeadline, m.Succeeded)
+	}
+	// Attempts at 0, 100 ms, … 1.9 s: the wait before a 21st would end at
+	// the deadline, and min_attempt_time 0 still fits; the one at 2 s
+	// would start at the deadline itself, which has passed by its answer.
+	if m.Attempts < 3*19 || m.Attempts > 3*21 {
+		t.Errorf("%v attempts for 3 operations, want about 20 each", m.Attempts)
+	}
+	if m.LatencyMaxms > 2001 {
+		t.Errorf("an operation lasted %v ms, past its 2 s deadline", m.LatencyMaxms)
+	}
+
+	// Without a deadline only the event limit stops it: a CostError at run
+	// time (the estimate counted 100 attempts), not a hang.
+	sc, err := Parse([]byte(strings.Replace(base, "DEADLINE", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est := Estimate(sc); est > 1_000_000 {
+		t.Fatalf("estimate %d: the test needs it under the limit", est)
+	}
+	ws := strings.Join(Warnings(sc), "\n")
+	if !strings.Contains(ws, "without limit (max_attempts 0) and without a deadline") {
+		t.Errorf("warnings %q do not point out the unbounded retries", ws)
+	}
+	_, err = Run(context.Background(), sc, Options{MaxEvents: 1_000_000})
+	var ce *CostError
+	if !errors.As(err, &ce) || !errors.Is(err, ErrStopped) || ce.Processed <= 1_000_000 || !IsCost(err) {
+		t.Fatalf("err = %v, want a CostError from the event limit", err)
+	}
+	if !strings.Contains(err.Error(), "processed more than 1000000 events") {
+		t.Errorf("message %q", err)
+	}
+}

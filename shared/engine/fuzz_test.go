@@ -23,6 +23,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version": 1}`))
 	f.Add([]byte(`{"version": 1, "strategies": [{"name": "a", "max_attempts": 1e400}]}`))
 	f.Add([]byte(`{"version": 1, "sweep": {"path": "strategies[0].max_attempts", "values": [1, "x"]}}`))
+	f.Add([]byte(`{"version": 1, "name": "n", "workload": {"clients": 3, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1, "error_rate": 0.5,
+			"network": {"request": {"kind": "normal", "mean": "10ms", "stddev": "2ms"}, "answer": {"kind": "lognormal", "p50": "1ms", "p99": "5ms"}}},
+		"strategies": [{"name": "a", "max_attempts": 0, "deadline": "1s", "layers": [{"max_attempts": 2, "attempt_timeout": "15ms"}]}]}`))
 	f.Add([]byte(`[] {}`))
 	f.Add([]byte(`{"version": 1, "seed": 1, "seed": 2, "strategies": [{"name": "a", "name": "b"}]}`))
 	f.Add([]byte(`{"version": 1, "seed": 1e-400, "dependency": {"error_rate": 1e-400}}`))

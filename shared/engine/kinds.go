@@ -7,6 +7,8 @@ type (
 	ArrivalKind string
 	// A ServiceTimeKind is a distribution of service times (Distribution.Kind).
 	ServiceTimeKind string
+	// A DelayKind is a distribution of network travel times (Delay.Kind).
+	DelayKind string
 	// A PhaseKind is what a phase does to the dependency (Phase.Kind).
 	PhaseKind string
 	// A BackoffKind is how the wait grows from retry to retry (Backoff.Kind).
@@ -32,6 +34,12 @@ const (
 	ServiceConstant    ServiceTimeKind = "constant"
 	ServiceExponential ServiceTimeKind = "exponential"
 	ServiceLognormal   ServiceTimeKind = "lognormal"
+)
+
+const (
+	DelayConstant  DelayKind = "constant"
+	DelayNormal    DelayKind = "normal"
+	DelayLognormal DelayKind = "lognormal"
 )
 
 const (
@@ -79,6 +87,7 @@ const (
 var (
 	ArrivalKinds     = []ArrivalKind{ArrivalPoisson, ArrivalUniform, ArrivalClosed, ArrivalBurst}
 	ServiceTimeKinds = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
+	DelayKinds       = []DelayKind{DelayConstant, DelayNormal, DelayLognormal}
 	PhaseKinds       = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
 	BackoffKinds     = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
 	JitterKinds      = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
@@ -97,6 +106,14 @@ var PhaseFields = map[PhaseKind][]string{
 	PhaseLatency:  {"factor"},
 }
 
+// DelayFields names the fields each kind of network delay takes besides
+// kind; the validator refuses the others.
+var DelayFields = map[DelayKind][]string{
+	DelayConstant:  {"mean"},
+	DelayNormal:    {"mean", "stddev"},
+	DelayLognormal: {"p50", "p99"},
+}
+
 // JitterFields names the fields each kind of jitter takes besides kind; the
 // validator refuses the others.
 var JitterFields = map[JitterKind][]string{
@@ -108,6 +125,8 @@ var JitterFields = map[JitterKind][]string{
 type Vocabulary struct {
 	Arrivals     []ArrivalKind           `json:"arrivals"`
 	ServiceTimes []ServiceTimeKind       `json:"service_times"`
+	Delays       []DelayKind             `json:"delays"`
+	DelayFields  map[DelayKind][]string  `json:"delay_fields"`
 	Phases       []PhaseKind             `json:"phases"`
 	PhaseFields  map[PhaseKind][]string  `json:"phase_fields"`
 	Backoffs     []BackoffKind           `json:"backoffs"`
@@ -120,5 +139,5 @@ type Vocabulary struct {
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
-	return Vocabulary{ArrivalKinds, ServiceTimeKinds, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields, BudgetKinds, BreakerKinds, Placements}
+	return Vocabulary{ArrivalKinds, ServiceTimeKinds, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields, BudgetKinds, BreakerKinds, Placements}
 }

@@ -93,6 +93,42 @@ type depModel struct {
 	retryAfter     [600]bool
 	retryAfterTime int64
 	phases         []phaseModel
+	net            [2]delayModel // legRequest, legAnswer
+}
+
+// The legs of a hop.
+const (
+	legRequest = iota
+	legAnswer
+)
+
+// A delayModel is one leg of the network, compiled. A leg that always takes
+// no time is off, and the simulation then schedules nothing for it.
+type delayModel struct {
+	on        bool
+	kind      DelayKind
+	mean, sd  float64 // ns
+	mu, sigma float64 // lognormal, in ln(ns)
+}
+
+func compileDelay(d *Delay) delayModel {
+	m := delayModel{kind: d.Kind, mean: float64(d.Mean), sd: float64(d.Stddev)}
+	switch d.Kind {
+	case DelayConstant, DelayNormal:
+		m.on = d.Mean > 0 || d.Stddev > 0
+	case DelayLognormal:
+		m.on = true
+		m.mu, m.sigma = lognormalFit(d.P50, d.P99)
+	}
+	return m
+}
+
+// lognormalFit returns the parameters of the lognormal distribution with
+// median p50 and 99th percentile p99.
+func lognormalFit(p50, p99 Duration) (mu, sigma float64) {
+	mu = ln(float64(p50))
+	// z(0.99) of the standard normal.
+	return mu, (ln(float64(p99)) - mu) / 2.3263478740408408
 }
 
 type phaseModel struct {
@@ -163,9 +199,10 @@ func compile(sc *Scenario) *model {
 		mean:          float64(d.ServiceTime.Mean),
 	}
 	if d.ServiceTime.Kind == ServiceLognormal {
-		m.dep.mu = ln(float64(d.ServiceTime.P50))
-		// z(0.99) of the standard normal.
-		m.dep.sigma = (ln(float64(d.ServiceTime.P99)) - m.dep.mu) / 2.3263478740408408
+		m.dep.mu, m.dep.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)
+	}
+	if n := d.Network; n != nil {
+		m.dep.net = [2]delayModel{compileDelay(&n.Request), compileDelay(&n.Answer)}
 	}
 	if le := d.LoadErrors; le != nil {
 		m.dep.loadErrors = true
@@ -319,7 +356,9 @@ func (w *waitModel) wait(n, prev int64, u float64) int64 {
 		f := float64(w.base)
 		for range n - 1 {
 			f = float64(f * w.multiplier)
-			if w.max > 0 && f >= float64(w.max) {
+			// Past the cap, or past what clampNs keeps, or not growing:
+			// more rounds change nothing (unlimited attempts make n large).
+			if w.max > 0 && f >= float64(w.max) || f >= float64(MaxSpan)*4 || w.multiplier == 1 {
 				break
 			}
 		}
@@ -355,12 +394,21 @@ func (w *waitModel) wait(n, prev int64, u float64) int64 {
 	return d
 }
 
+// attemptsBound returns p's max attempts, or MaxAttempts when they are
+// unlimited (0): the cap the cost estimate and the span bound assume.
+func attemptsBound(p *Policy) int {
+	if p.MaxAttempts == 0 {
+		return MaxAttempts
+	}
+	return p.MaxAttempts
+}
+
 // longestWaits returns the sum of the longest waits before each retry of p
 // that its backoff and jitter allow.
 func longestWaits(p *Policy) time.Duration {
 	w := compileWait(p)
 	var sum, prev int64
-	for n := int64(1); n < int64(p.MaxAttempts); n++ {
+	for n := int64(1); n < int64(attemptsBound(p)); n++ {
 		prev = w.wait(n, prev, 1)
 		sum += prev
 	}

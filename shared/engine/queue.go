@@ -8,6 +8,9 @@ const (
 	evAnswer                      // a delayed answer (outage or error latency) reaches its caller
 	evPhase                       // a dependency phase starts or ends
 	evClientNext                  // a closed-loop client starts its next operation
+	evArrive                      // a request reaches the next layer: its invocation begins
+	evReach                       // a request reaches the dependency
+	evReturn                      // an answer reaches its caller over the network
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

@@ -15,6 +15,7 @@ const (
 	drawLoadError
 	drawJitter
 	drawPhase
+	drawNetwork
 )
 
 // A keyed source gives the random number for a key (purpose, a, b): the same

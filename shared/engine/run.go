@@ -24,14 +24,21 @@ type Options struct {
 }
 
 // A CostError refuses a scenario whose estimated cost is over the caller's
-// limit.
+// limit, or, when Processed is set, reports a simulation that the limit
+// stopped: its estimate fell short (unlimited attempts, which the estimate
+// counts as MaxAttempts, can make it so). The latter also wraps ErrStopped.
 type CostError struct {
-	Estimate int64
-	Limit    int64
+	Estimate  int64
+	Limit     int64
+	Processed int64
 }
 
 func (e *CostError) Error() string {
-	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies or sweep values",
+	if e.Processed > 0 {
+		return fmt.Sprintf("it processed more than %d events, the limit for this run; a policy with unlimited attempts (max_attempts 0) and no deadline retries a call that keeps failing until this limit stops it: give it a deadline, or reduce the workload",
+			e.Limit)
+	}
+	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus one per network leg of every hop, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies or sweep values",
 		humanCount(e.Estimate), humanCount(e.Limit))
 }
 
@@ -142,7 +149,9 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 // Estimate returns the approximate cost of a run, in events. For every
 // simulation (one strategy on one seed and sweep value) it counts the events
 // the simulation processes — operations × the product of every level's max
-// attempts × 3 events per call, taking the costliest strategy for all — and
+// attempts × 3 events per call, plus one event per network leg that takes
+// time for every attempt at every level (each is a hop), taking the
+// costliest strategy for all; unlimited attempts count as MaxAttempts — and
 // the work that does not depend on the operations: setting up its clients
 // and instances, and stepping through the counting bins its virtual time
 // spans. It adds the numbers the result holds (EstimateSize). It
@@ -165,13 +174,25 @@ func Estimate(sc *Scenario) int64 {
 
 func estimate(sc *Scenario, withSeries bool) int64 {
 	ops := estimateOps(sc)
-	worst := 1.0
-	for _, st := range sc.Strategies {
-		a := float64(max(st.MaxAttempts, 1))
-		for _, l := range st.Layers {
-			a *= float64(max(l.MaxAttempts, 1))
+	legs := 0.0 // events per hop for the network: one per leg that takes time
+	if n := sc.Dependency.Network; n != nil {
+		for _, d := range []Delay{n.Request, n.Answer} {
+			if compileDelay(&d).on {
+				legs++
+			}
 		}
-		worst = max(worst, a)
+	}
+	worst := 1.0 // events per operation, in units of 3
+	for _, st := range sc.Strategies {
+		// Every attempt at every level is a hop: a level's attempts are
+		// the product of the max attempts down to it.
+		a := float64(attemptsBound(&st.Policy))
+		hops := a
+		for i := range st.Layers {
+			a *= float64(attemptsBound(&st.Layers[i]))
+			hops += a
+		}
+		worst = max(worst, a+legs*hops/3)
 	}
 	sims := float64(max(len(sc.Seeds), sc.Runs, 1)) * float64(max(len(sc.Strategies), 1))
 	est := (ops*worst*3+setupCost(sc))*sims + estimateSize(sc, withSeries)
@@ -362,27 +383,44 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	service *= factor
 	workers := float64(max(d.Workers, 1))
 	drain := (float64(d.QueueCapacity)/workers + 1) * service
+	rtt := 0.0 // the longest round trip of a hop
+	if n := d.Network; n != nil {
+		rtt = travelBound(&n.Request) + travelBound(&n.Answer)
+	}
 	longest := 0.0
 	for _, s := range sc.Strategies {
 		levels := append([]Policy{s.Policy}, s.Layers...)
-		longest = max(longest, invocationTime(levels, drain))
+		longest = max(longest, invocationTime(levels, drain, rtt))
 	}
-	return lo, end + longest + drain
+	return lo, end + longest + drain + rtt
+}
+
+// travelBound bounds one leg's travel time as the span bound does service
+// times: the mean, six standard deviations above it, or twice the p99.
+func travelBound(d *Delay) float64 {
+	switch d.Kind {
+	case DelayNormal:
+		return float64(d.Mean) + 6*float64(d.Stddev)
+	case DelayLognormal:
+		return 2 * float64(d.P99)
+	}
+	return float64(d.Mean)
 }
 
 // invocationTime bounds how long an invocation of levels[0] (with the
 // levels below it) can last when every attempt waits for the dependency's
-// queue to drain (drain).
-func invocationTime(levels []Policy, drain float64) float64 {
+// queue to drain (drain) and every hop takes the longest round trip (rtt).
+func invocationTime(levels []Policy, drain, rtt float64) float64 {
 	p := &levels[0]
 	attempt := drain
 	if len(levels) > 1 {
-		attempt = invocationTime(levels[1:], drain)
+		attempt = invocationTime(levels[1:], drain, rtt)
 	}
+	attempt += rtt
 	if p.AttemptTimeout > 0 {
 		attempt = min(attempt, float64(p.AttemptTimeout))
 	}
-	total := float64(max(p.MaxAttempts, 1))*attempt + float64(longestWaits(p))
+	total := float64(attemptsBound(p))*attempt + float64(longestWaits(p))
 	if p.Deadline > 0 {
 		total = min(total, float64(p.Deadline))
 	}
@@ -427,11 +465,15 @@ func Warnings(sc *Scenario) []string {
 			if j > 0 {
 				where = fmt.Sprintf("strategy %q layer %d", st.Name, j)
 			}
-			if worst, waits, ok := worstCase(p); ok && p.Deadline > 0 && worst > p.Deadline.D() {
+			// With unlimited attempts the deadline is meant to cut them.
+			if worst, waits, ok := worstCase(p); ok && p.MaxAttempts > 0 && p.Deadline > 0 && worst > p.Deadline.D() {
 				ws = append(ws, fmt.Sprintf("%s: worst case %s (%d attempts × %s + %s of waits) exceeds its deadline %s, so the deadline cuts the last attempts (strategies[%d])",
 					where, worst, p.MaxAttempts, p.AttemptTimeout, waits, p.Deadline, i))
 			}
-			if p.MaxAttempts > 1 && p.AttemptTimeout == 0 && p.Deadline == 0 {
+			if p.MaxAttempts == 0 && p.Deadline == 0 {
+				ws = append(ws, fmt.Sprintf("%s: retries without limit (max_attempts 0) and without a deadline; against a dependency that keeps failing only the event limit stops it (strategies[%d])", where, i))
+			}
+			if p.MaxAttempts != 1 && p.AttemptTimeout == 0 && p.Deadline == 0 {
 				ws = append(ws, fmt.Sprintf("%s: retries with neither attempt_timeout nor deadline; a frozen dependency holds its calls forever (strategies[%d])", where, i))
 			}
 			if p.RetryNonIdempotent && !st.IdempotencyKey && sc.Workload.Mix.NonIdempotent > 0 {
@@ -439,11 +481,14 @@ func Warnings(sc *Scenario) []string {
 			}
 		}
 		if n := len(st.Layers); n > 0 {
-			a := 1
+			a, unlimited := 1, false
 			for _, p := range levels {
 				a *= p.MaxAttempts
+				unlimited = unlimited || p.MaxAttempts == 0
 			}
-			if a > 10 {
+			if unlimited {
+				ws = append(ws, fmt.Sprintf("strategy %q: retries at %d levels, some without limit, multiply to an unbounded number of dependency calls per operation (strategies[%d])", st.Name, n+1, i))
+			} else if a > 10 {
 				ws = append(ws, fmt.Sprintf("strategy %q: retries at %d levels multiply to up to %d dependency calls per operation (strategies[%d])", st.Name, n+1, a, i))
 			}
 		}

@@ -74,6 +74,29 @@ type Dependency struct {
 	LoadErrors    *LoadErrors `json:"load_errors,omitempty"`
 	RetryAfter    *RetryAfter `json:"retry_after,omitempty"`
 	Phases        []Phase     `json:"phases,omitempty"`
+	// Network is how long calls take to travel, on every hop: from a
+	// level to the next (a layer, or the dependency) and back. Without it
+	// calls travel in no time.
+	Network *Network `json:"network,omitempty"`
+}
+
+// A Network gives the travel time of every hop's request leg (caller to
+// callee) and answer leg (back), each drawn per call and leg. A leg left
+// out takes no time.
+type Network struct {
+	Request Delay `json:"request,omitzero"`
+	Answer  Delay `json:"answer,omitzero"`
+}
+
+// A Delay is a distribution of travel times: "constant" Mean; "normal" Mean
+// and Stddev, a draw below 0 counting as 0; "lognormal" fitted to P50 and
+// P99, as service times are. Kind is one of DelayKinds.
+type Delay struct {
+	Kind   DelayKind `json:"kind"`
+	Mean   Duration  `json:"mean,omitzero"`
+	Stddev Duration  `json:"stddev,omitzero"`
+	P50    Duration  `json:"p50,omitzero"`
+	P99    Duration  `json:"p99,omitzero"`
 }
 
 // A Distribution of service times: "constant" and "exponential" use Mean;
@@ -148,8 +171,11 @@ type Strategy struct {
 // expands the preset and records its name in BasedOn, which is a label only:
 // a decoded policy is complete without the preset.
 type Policy struct {
-	Preset             string   `json:"preset,omitempty"`
-	BasedOn            string   `json:"based_on,omitempty"`
+	Preset  string `json:"preset,omitempty"`
+	BasedOn string `json:"based_on,omitempty"`
+	// MaxAttempts counts the first attempt. 0 means no limit: only the
+	// deadline, the budget or the run's event limit stops a call that
+	// keeps failing.
 	MaxAttempts        int      `json:"max_attempts"`
 	AttemptTimeout     Duration `json:"attempt_timeout,omitzero"`
 	Deadline           Duration `json:"deadline,omitzero"`

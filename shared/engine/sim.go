@@ -87,6 +87,7 @@ type opState struct {
 	key      uint64 // client<<32 | the client's operation number: keys its draws
 	client   int32
 	depCalls uint32
+	hops     uint32 // requests sent at any level: keys their network draws
 	applied  uint32
 	refs     uint32 // requests still at the dependency: the slot waits for them
 	flags    uint8
@@ -106,13 +107,14 @@ type call struct {
 	instance   int32
 	gen        uint32 // bumped whenever pending events or answers become stale
 	parentGen  uint32 // the parent's gen when this call was made
-	attempts   uint16
+	attempts   uint32
 	level      uint8
 	retryPath  bool // a retry at this or an outer level led here
 	inflight   bool
 	trial      bool   // the current attempt is a half-open trial of the inside breaker
 	opTrial    bool   // the invocation is a half-open trial of the outside breaker
 	trialRound uint32 // the half-open round the trial belongs to
+	hop        uint32 // the operation's hop that brought this invocation's request
 }
 
 // A request is one call waiting at or served by the dependency.
@@ -121,9 +123,11 @@ type request struct {
 	gen     uint32
 	op      int32
 	idx     uint32 // the operation's dependency call number, keys its draws
+	hop     uint32 // the operation's hop number, keys its network draws
 	pending int16  // a delayed answer
 	retry   bool
 	keyed   bool
+	served  bool // an answer travelling back with the work done: wasted if nobody waits for it
 }
 
 // instance is the shared state of one client instance of one level: its
@@ -182,9 +186,11 @@ type sim struct {
 	calls      []call
 	freeCalls  []int32
 	reqs       []request
+	reqRA      []int64 // by request: the Retry-After of an answer travelling back
 	freeReqs   []int32
 	inst       [][]instance // per level, per instance
 	inflightOp int
+	travelling int // requests on their way to the dependency and answers on their way back
 	// closed-loop clients with a start pending
 	waitingClients int
 
@@ -368,7 +374,7 @@ func (s *sim) run() error {
 				return fmt.Errorf("%w: %w", errStopped, err)
 			}
 			if s.limit > 0 && s.events > s.limit {
-				return fmt.Errorf("%w: it processed more than %d events, the limit for this run", errStopped, s.limit)
+				return fmt.Errorf("%w: %w", errStopped, &CostError{Limit: s.limit, Processed: s.events})
 			}
 		}
 	}
@@ -380,7 +386,7 @@ func (s *sim) run() error {
 // start one, and no request left at the dependency.
 func (s *sim) idle() bool {
 	return !s.more && s.inflightOp == 0 && s.waitingClients == 0 &&
-		s.busy == 0 && s.queue.len() == 0 && s.held.len() == 0
+		s.busy == 0 && s.queue.len() == 0 && s.held.len() == 0 && s.travelling == 0
 }
 
 // dispatch handles one event and reports whether it still mattered.
@@ -403,7 +409,26 @@ func (s *sim) dispatch(e *event) bool {
 	case evAnswer:
 		r := s.reqs[e.id]
 		s.freeRequest(e.id)
-		s.answer(r.call, r.gen, r.pending, s.retryAfter(r.pending))
+		s.reply(r, r.pending, s.retryAfter(r.pending))
+	case evArrive:
+		c := &s.calls[e.id]
+		if c.gen != e.gen {
+			return false // the caller gave up while the request travelled
+		}
+		c.start = s.now // the invocation's deadline counts from its arrival
+		s.invoke(e.id)
+	case evReach:
+		s.travelling--
+		s.reach(s.reqs[e.id])
+		s.freeRequest(e.id)
+	case evReturn:
+		s.travelling--
+		r, ra := s.reqs[e.id], s.reqRA[e.id]
+		s.freeRequest(e.id)
+		if c := &s.calls[r.call]; r.served && (c.gen != r.gen || !c.inflight) {
+			s.c.wasted++ // the caller gave up while the answer travelled
+		}
+		s.answer(r.call, r.gen, r.pending, ra)
 	case evPhase:
 		s.phaseChange(int(e.id))
 	case evClientNext:
@@ -542,13 +567,58 @@ func (s *sim) attempt(id int32) {
 		s.q.push(c.start+lv.deadline, evTimeout, id, gen)
 	}
 	retryPath := c.retryPath || retry
+	opID := c.op
+	hop := s.ops[opID].hops
+	s.ops[opID].hops++
 	if int(c.level) == len(s.st.levels)-1 {
-		s.sendToDependency(id, gen, retryPath)
+		s.sendToDependency(id, gen, retryPath, hop)
 		return
 	}
-	child := s.newCall(c.op, id, gen, c.level+1, retryPath)
+	child := s.newCall(opID, id, gen, c.level+1, retryPath)
 	s.calls[id].child = child // c may have moved: newCall can grow s.calls
+	s.calls[child].hop = hop
+	if s.m.dep.net[legRequest].on {
+		s.q.push(s.now+s.travel(legRequest, opID, hop), evArrive, child, s.calls[child].gen)
+		return
+	}
 	s.invoke(child)
+}
+
+// travel draws the time one leg of hop number hop of operation op takes,
+// from the operation's own stream (common random numbers).
+func (s *sim) travel(leg int, op int32, hop uint32) int64 {
+	d := &s.m.dep.net[leg]
+	var t float64
+	switch d.kind {
+	case DelayConstant:
+		t = d.mean
+	case DelayNormal:
+		t = d.mean + float64(d.sd*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)))
+	case DelayLognormal:
+		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg))))
+	}
+	return clampNs(t) // a normal draw below 0 takes no time
+}
+
+// reply sends the answer out to the caller of request r: over the network's
+// answer leg, or at once when it takes no time. An answer nobody waits for
+// any more is not sent.
+func (s *sim) reply(r request, out int16, retryAfter int64) {
+	if !s.m.dep.net[legAnswer].on {
+		s.answer(r.call, r.gen, out, retryAfter)
+		return
+	}
+	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
+		return
+	}
+	r.pending = out
+	s.travelling++
+	rid := s.newRequest(r)
+	for len(s.reqRA) <= int(rid) {
+		s.reqRA = append(s.reqRA, 0)
+	}
+	s.reqRA[rid] = retryAfter
+	s.q.push(s.now+s.travel(legAnswer, r.op, r.hop), evReturn, rid, 0)
 }
 
 // answer delivers the outcome of call id's attempt number gen.
@@ -630,7 +700,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	case lv.deadline > 0 && s.now >= c.start+lv.deadline:
 		s.settle(id, out, reasonDeadline) // the deadline cut the attempt short
 		return
-	case int(c.attempts) >= lv.maxAttempts:
+	case lv.maxAttempts > 0 && int(c.attempts) >= lv.maxAttempts: // 0: unlimited
 		s.settle(id, out, reasonAttempts)
 		return
 	}
@@ -668,7 +738,7 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 	if out == outBreakerOpen {
 		out = 503 // an inner service whose breaker is open answers 503
 	}
-	s.answer(c.parent, c.parentGen, out, c.lastRA)
+	s.reply(request{call: c.parent, gen: c.parentGen, op: c.op, hop: c.hop}, out, c.lastRA)
 }
 
 func (s *sim) finishOperation(id int32, out int16, reason uint8) {

@@ -22,7 +22,7 @@ const (
 	MaxRuns        = 1000
 	MaxSweepValues = 50
 	MaxSweepBytes  = 256 << 10 // sweep values × the scenario's canonical size
-	MaxAttempts    = 100
+	MaxAttempts    = 100       // a policy's max_attempts is 0 (unlimited) or 1..MaxAttempts
 	MaxClients     = 1_000_000
 	MaxOperations  = 10_000_000
 	MaxWorkers     = 100_000
@@ -360,6 +360,10 @@ func (v *validator) dependency(d *Dependency) {
 		}
 		v.span(p+"retry_after.after", ra.After, true)
 	}
+	if n := d.Network; n != nil {
+		v.delay(p+"network.request", &n.Request)
+		v.delay(p+"network.answer", &n.Answer)
+	}
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
@@ -378,6 +382,29 @@ func (v *validator) dependency(d *Dependency) {
 				break
 			}
 		}
+	}
+}
+
+// delay checks one leg of the network; a leg left out takes no time.
+func (v *validator) delay(p string, d *Delay) {
+	if *d == (Delay{}) || !oneOf(v, p+".kind", d.Kind, DelayKinds...) {
+		return
+	}
+	// Each field belongs to the kinds that DelayFields gives it.
+	for _, f := range []struct {
+		name string
+		val  Duration
+	}{{"mean", d.Mean}, {"stddev", d.Stddev}, {"p50", d.P50}, {"p99", d.P99}} {
+		if !slices.Contains(DelayFields[d.Kind], f.name) {
+			if f.val != 0 {
+				v.add(p+"."+f.name, f.val, "has no meaning for a %q delay; it is for %s", d.Kind, quoteList(kindsWith(DelayKinds, DelayFields, f.name)))
+			}
+			continue
+		}
+		v.span(p+"."+f.name, f.val, d.Kind != DelayLognormal)
+	}
+	if d.Kind == DelayLognormal && d.P99 < d.P50 {
+		v.add(p+".p99", d.P99, "is below p50 %s; p99 must be at least p50", d.P50)
 	}
 }
 
@@ -434,7 +461,7 @@ func (v *validator) policy(p string, pol *Policy) {
 		v.add(p+".preset", pol.Preset, "was not expanded; presets are resolved when the scenario is decoded with them")
 	}
 	v.text(p+".based_on", pol.BasedOn, 100)
-	v.intRange(p+".max_attempts", pol.MaxAttempts, 1, MaxAttempts)
+	v.intRange(p+".max_attempts", pol.MaxAttempts, 0, MaxAttempts) // 0: unlimited
 	v.span(p+".attempt_timeout", pol.AttemptTimeout, true)
 	v.span(p+".deadline", pol.Deadline, true)
 	v.span(p+".min_attempt_time", pol.MinAttemptTime, true)

@@ -25,7 +25,7 @@ func TestErrorsNameFieldValueAndRule(t *testing.T) {
 		path    string
 		message string // a fragment of what is allowed
 	}{
-		{"max attempts zero", `"max_attempts": 3`, `"max_attempts": 0`, "strategies[0].max_attempts", "0 is out of range 1..100"},
+		{"max attempts over the limit", `"max_attempts": 3`, `"max_attempts": 101`, "strategies[0].max_attempts", "101 is out of range 0..100"},
 		{"unknown field", `"max_attempts": 3`, `"max_attempts": 3, "retries": 2`, "strategies[0].retries", "allowed: name,"},
 		{"wrong type", `"clients": 10`, `"clients": "ten"`, "workload.clients", `"ten" is not a number`},
 		{"fraction for a count", `"clients": 10`, `"clients": 1.5`, "workload.clients", "1.5 is not a whole number"},
@@ -50,7 +50,7 @@ func TestErrorsNameFieldValueAndRule(t *testing.T) {
 		{"key on a layer", `"max_attempts": 3`, `"max_attempts": 3, "layers": [{"max_attempts": 2, "idempotency_key": true}]`, "strategies[0].layers[0].idempotency_key", "is for the strategy itself"},
 		{"min attempt over deadline", `"max_attempts": 3`, `"max_attempts": 3, "deadline": "1s", "min_attempt_time": "2s"`, "strategies[0].min_attempt_time", "longer than the deadline"},
 		{"sweep path", `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "strategies[4].max_attempts", "values": [1]}`, "sweep.values[0]", "index [4], which does not exist"},
-		{"sweep value", `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "strategies[0].max_attempts", "values": [2, 500]}`, "sweep.values[1]", "500 at strategies[0].max_attempts is out of range 1..100"},
+		{"sweep value", `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "strategies[0].max_attempts", "values": [2, 500]}`, "sweep.values[1]", "500 at strategies[0].max_attempts is out of range 0..100"},
 		{"closed loop without think time", `"arrival": "poisson", "rate": 10,`, `"arrival": "closed",`, "workload.think_time", "closed-loop clients need a think time"},
 		{"odd key", `"version": 1`, `"version": 1, "": 3`, `[""]`, "is not a known field"},
 	} {

@@ -157,6 +157,12 @@ const fields = {
     ["service_time.p99", "Service time p99 (lognormal)", "text"],
     ["queue_capacity", "Queue capacity", "number"],
     ["error_rate", "Random error rate (0–1)", "number"],
+    ["network.request.kind", "Network delay out (request leg)", "delays"],
+    ["network.request.mean", "Request leg mean", "text"],
+    ["network.request.stddev", "Request leg stddev (normal)", "text"],
+    ["network.answer.kind", "Network delay back (answer leg)", "delays"],
+    ["network.answer.mean", "Answer leg mean", "text"],
+    ["network.answer.stddev", "Answer leg stddev (normal)", "text"],
   ],
   policy: [
     ["max_attempts", "Max attempts", "number"],

@@ -1,0 +1,24 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+func TestDescribeUnlimitedAttempts(t *testing.T) {
+	for _, tc := range []struct {
+		p    engine.Policy
+		want string
+	}{
+		{engine.Policy{MaxAttempts: 0}, "retries until it succeeds (no limit on attempts); retries at once"},
+		{engine.Policy{MaxAttempts: 0, DeadLetter: true}, "a queue consumer: redelivers until it succeeds"},
+		{engine.Policy{MaxAttempts: 3}, "at most 3 attempts; retries at once"},
+		{engine.Policy{MaxAttempts: 1}, "at most 1 attempts"},
+	} {
+		if got := strings.Join(describePolicy(&tc.p), "; "); !strings.HasPrefix(got, tc.want) || tc.p.MaxAttempts == 1 && strings.Contains(got, "retries") {
+			t.Errorf("%+v: %q, want it to start %q", tc.p, got, tc.want)
+		}
+	}
+}
