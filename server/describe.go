@@ -67,6 +67,9 @@ func describeDependency(d *engine.Dependency) []string {
 		service = fmt.Sprintf("a constant %s per request", st.Mean)
 	}
 	out := []string{fmt.Sprintf("%d workers, %s, a queue of %d; a full queue answers %d at once", d.Workers, service, d.QueueCapacity, or(d.QueueFullStatus, engine.DefaultStatus))}
+	if n := d.Network; n != nil {
+		out = append(out, fmt.Sprintf("every call travels: %s there, %s back", describeDelay(n.Request), describeDelay(n.Answer)))
+	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
 	} else {
@@ -228,4 +231,17 @@ func or(v, def int) int {
 		return def
 	}
 	return v
+}
+
+// describeDelay says how long one leg of a call takes to travel.
+func describeDelay(d engine.Delay) string {
+	switch d.Kind {
+	case engine.DelayConstant:
+		return d.Mean.String()
+	case engine.DelayNormal:
+		return fmt.Sprintf("%s ± %s (normal)", d.Mean, d.Stddev)
+	case engine.DelayLognormal:
+		return fmt.Sprintf("p50 %s, p99 %s (lognormal)", d.P50, d.P99)
+	}
+	return "no time"
 }

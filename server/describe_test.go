@@ -22,3 +22,12 @@ func TestDescribeUnlimitedAttempts(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribeNetwork(t *testing.T) {
+	d := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant, Mean: engine.Duration(5e6)},
+		Network: &engine.Network{Request: engine.Delay{Kind: engine.DelayNormal, Mean: engine.Duration(10e6), Stddev: engine.Duration(2e6)}}}
+	got := strings.Join(describeDependency(&d), "; ")
+	if !strings.Contains(got, "every call travels: 10ms ± 2ms (normal) there, no time back") {
+		t.Errorf("the network is not described: %q", got)
+	}
+}
