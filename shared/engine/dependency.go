@@ -12,6 +12,17 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 	r := request{call: id, gen: gen, op: c.op, idx: op.depCalls, hop: hop, retry: retry,
 		keyed: op.flags&opKeyed != 0}
 	op.depCalls++
+	if s.m.dep.contention {
+		if s.m.dep.net[legRequest].on || s.m.dep.net[legAnswer].on {
+			// The read travels to the dependency and back before the write
+			// leaves; the request is on its way all that time.
+			s.travelling++
+			rid := s.newRequest(r)
+			s.q.push(s.now+s.travel(legRequest, r.op, readHop(hop)), evRead, rid, 0)
+			return
+		}
+		r.ver = s.version // no travel: the read and the write are at once
+	}
 	if s.m.dep.net[legRequest].on {
 		// On its way it holds the operation's slot, and the run goes on
 		// until it arrives, whether or not its caller still waits.
@@ -21,6 +32,31 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 		return
 	}
 	s.reach(r)
+}
+
+// readHop keys the network draws of the read that precedes the write of hop
+// number hop under contention, apart from the write's own legs.
+func readHop(hop uint32) uint32 { return hop | 1<<31 }
+
+// read answers, at s.now, the read of request rid with the row's version:
+// at once, with no worker, whatever the dependency's phases (Brooker's
+// server answers every read at once). The answer travels back.
+func (s *sim) read(rid int32) {
+	r := &s.reqs[rid]
+	r.ver = s.version
+	s.q.push(s.now+s.travel(legAnswer, r.op, readHop(r.hop)), evReadBack, rid, 0)
+}
+
+// readBack takes the answer to a read at its caller at s.now: the caller
+// sends the write, unless it has given up, in which case nothing is sent.
+func (s *sim) readBack(rid int32) {
+	r := &s.reqs[rid]
+	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
+		s.travelling--
+		s.freeRequest(rid)
+		return
+	}
+	s.q.push(s.now+s.travel(legRequest, r.op, r.hop), evReach, rid, 0)
 }
 
 // reach takes request r at the dependency at s.now.
@@ -159,6 +195,18 @@ func (s *sim) served(rid int32) {
 	s.busy--
 	r := s.reqs[rid]
 	op := &s.ops[r.op]
+	if s.m.dep.contention && r.ver != s.version {
+		// Another write committed since this one's read: a conflict,
+		// not applied (Brooker's simulator, src/backoff_simulator.py lines 66-89).
+		s.release(rid)
+		s.freeRequest(rid)
+		s.reply(r, s.m.dep.conflictStatus, s.retryAfter(s.m.dep.conflictStatus))
+		s.startNext()
+		return
+	}
+	if s.m.dep.contention {
+		s.version++
+	}
 	op.applied++
 	if r.keyed {
 		op.keyState = 2

@@ -50,6 +50,43 @@
 // default) calls take no time to travel: a refusal returns at the same
 // instant and a retry with no backoff lands in the same nanosecond.
 //
+// # Contention
+//
+// dependency.contention turns the dependency into the optimistic-concurrency
+// resource of the simulator behind Brooker's "Exponential Backoff And
+// Jitter" (aws-samples/aws-arch-backoff-simulator, src/backoff_simulator.py
+// at commit 66cb169; docs/brooker-reference.md gives every line): one row
+// with a version (lines 66-89). It is an option of the dependency, not a
+// kind of its own, because it changes only what a call does there (every
+// call is a read, then a conditional write) and keeps everything else of
+// the dependency: workers, queue, service time, phases and the network.
+//
+// Each attempt that reaches the dependency is first a read: its request leg
+// travels, the dependency answers the row's version at once (no worker,
+// no queue, whatever the phases: the reference's server answers at once,
+// lines 66-89), and the answer leg travels back; the caller then sends the
+// write, unless it gave up meanwhile. The write travels, passes the usual
+// checks and admission, and when its service ends it commits if the version
+// is still the one it read (the version then goes up by one) or is answered
+// contention.status (default 409) unapplied: a conflict (lines 66-89). A
+// conflict is decided at commit, not at arrival, so of two writes that read
+// the same version the first served wins; with an instant service time
+// (constant 0) and workers enough for every client this is the reference's
+// check at the write's arrival. Each attempt so pays four legs, each drawn
+// on its own (lines 85, 89, 101, 104, 109); the read's legs draw from keys
+// of their own, apart from the write's. The policy retries a conflict like
+// any status in its retry_on.
+//
+// Work in the reference's sense is the writes, successful or not, reads
+// left out (line 79): dependency_calls, which counts a call when its write
+// reaches the dependency. Completion time, the arrival of the last client's
+// successful write answer (lines 114-125), is settle_s with a burst
+// workload. Deliberate differences: a normal leg below 0 counts as 0 where
+// the reference folds it (abs; about 3·10⁻⁷ of draws); draws come from the
+// seed's keyed streams, not one shared unseeded generator (line 5); and the
+// write may wait for a worker and take service time when the scenario says
+// so. Without contention calls never conflict.
+//
 // Phases change the dependency over [from, to): "outage" answers every call
 // with a status (or a connection error) after an optional latency; "errors"
 // does so for a share of calls; "capacity" changes the number of workers (work

@@ -94,6 +94,8 @@ type depModel struct {
 	retryAfterTime int64
 	phases         []phaseModel
 	net            [2]delayModel // legRequest, legAnswer
+	contention     bool          // calls read a version, then write if it is unchanged
+	conflictStatus int16
 }
 
 // The legs of a hop.
@@ -203,6 +205,10 @@ func compile(sc *Scenario) *model {
 	}
 	if n := d.Network; n != nil {
 		m.dep.net = [2]delayModel{compileDelay(&n.Request), compileDelay(&n.Answer)}
+	}
+	if c := d.Contention; c != nil {
+		m.dep.contention = true
+		m.dep.conflictStatus = statusOr(c.Status, 409)
 	}
 	if le := d.LoadErrors; le != nil {
 		m.dep.loadErrors = true

@@ -11,6 +11,8 @@ const (
 	evArrive                      // a request reaches the next layer: its invocation begins
 	evReach                       // a request reaches the dependency
 	evReturn                      // an answer reaches its caller over the network
+	evRead                        // a contention read reaches the dependency
+	evReadBack                    // a contention read's answer reaches its caller
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

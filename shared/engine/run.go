@@ -182,6 +182,9 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			}
 		}
 	}
+	if sc.Dependency.Contention != nil {
+		legs = 2*legs + 2 // the read's legs and events, on every hop (a bound)
+	}
 	worst := 1.0 // events per operation, in units of 3
 	for _, st := range sc.Strategies {
 		// Every attempt at every level is a hop: a level's attempts are
@@ -386,6 +389,9 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	rtt := 0.0 // the longest round trip of a hop
 	if n := d.Network; n != nil {
 		rtt = travelBound(&n.Request) + travelBound(&n.Answer)
+	}
+	if d.Contention != nil {
+		rtt *= 2 // the read's round trip before the write's
 	}
 	longest := 0.0
 	for _, s := range sc.Strategies {

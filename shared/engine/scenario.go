@@ -78,6 +78,22 @@ type Dependency struct {
 	// level to the next (a layer, or the dependency) and back. Without it
 	// calls travel in no time.
 	Network *Network `json:"network,omitempty"`
+	// Contention makes every call an optimistic-concurrency update of one
+	// shared row: a read of its version, then a write that commits only if
+	// no other write committed in between. Without it calls do not conflict.
+	Contention *Contention `json:"contention,omitempty"`
+}
+
+// Contention is the resource of Brooker's simulator
+// (aws-samples/aws-arch-backoff-simulator): one row with a version. Each
+// call first reads the version (a round trip of its own over the network,
+// answered at once, using no worker), then sends the write, which is queued
+// and served like any call; when its service ends it commits if the version
+// is still the one it read, and otherwise fails with Status (default 409)
+// without being applied. Status must be in the strategy's retry_on for the
+// conflict to be retried.
+type Contention struct {
+	Status int `json:"status,omitempty"`
 }
 
 // A Network gives the travel time of every hop's request leg (caller to

@@ -127,7 +127,8 @@ type request struct {
 	pending int16  // a delayed answer
 	retry   bool
 	keyed   bool
-	served  bool // an answer travelling back with the work done: wasted if nobody waits for it
+	served  bool   // an answer travelling back with the work done: wasted if nobody waits for it
+	ver     uint32 // with contention: the row's version the call read
 }
 
 // instance is the shared state of one client instance of one level: its
@@ -204,6 +205,7 @@ type sim struct {
 	errPhase  int         // index+1 of the active errors phase
 	factor    float64
 	loadTimes timeRing
+	version   uint32 // with contention: the row's version, one more per commit
 
 	c       counters
 	base    int64 // width of a bin: the model's, doubled each time the bins are coarsened
@@ -429,6 +431,10 @@ func (s *sim) dispatch(e *event) bool {
 			s.c.wasted++ // the caller gave up while the answer travelled
 		}
 		s.answer(r.call, r.gen, r.pending, ra)
+	case evRead:
+		s.read(e.id)
+	case evReadBack:
+		s.readBack(e.id)
 	case evPhase:
 		s.phaseChange(int(e.id))
 	case evClientNext:

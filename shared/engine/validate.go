@@ -364,6 +364,9 @@ func (v *validator) dependency(d *Dependency) {
 		v.delay(p+"network.request", &n.Request)
 		v.delay(p+"network.answer", &n.Answer)
 	}
+	if c := d.Contention; c != nil && c.Status != 0 {
+		v.status(p+"contention.status", c.Status)
+	}
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
