@@ -199,7 +199,9 @@
 // # Cost
 //
 // Estimate gives the events a run is expected to process (operations ×
-// product of max attempts along the chain × 3, plus each simulation's set-up:
+// product of max attempts along the chain × 3, plus one per network leg
+// of every hop and, with contention and a network, two more per hop for
+// the read, plus each simulation's set-up:
 // its clients, instances and the counting bins of its time span; × strategies
 // × runs × sweep values; plus the numbers of its result, which EstimateSize
 // gives alone). A level with unlimited attempts (max_attempts 0) counts as

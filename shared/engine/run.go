@@ -150,7 +150,8 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 // simulation (one strategy on one seed and sweep value) it counts the events
 // the simulation processes — operations × the product of every level's max
 // attempts × 3 events per call, plus one event per network leg that takes
-// time for every attempt at every level (each is a hop), taking the
+// time for every attempt at every level (each is a hop) and two more for
+// a contention read when the network takes time, taking the
 // costliest strategy for all; unlimited attempts count as MaxAttempts — and
 // the work that does not depend on the operations: setting up its clients
 // and instances, and stepping through the counting bins its virtual time
@@ -182,8 +183,11 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			}
 		}
 	}
-	if sc.Dependency.Contention != nil {
-		legs = 2*legs + 2 // the read's legs and events, on every hop (a bound)
+	if sc.Dependency.Contention != nil && legs > 0 {
+		// The read's two events, request and answer, on every hop (a
+		// bound: only the hops to the dependency read); without a network
+		// the read takes no event.
+		legs += 2
 	}
 	worst := 1.0 // events per operation, in units of 3
 	for _, st := range sc.Strategies {
