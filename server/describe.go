@@ -70,6 +70,9 @@ func describeDependency(d *engine.Dependency) []string {
 	if n := d.Network; n != nil {
 		out = append(out, fmt.Sprintf("every call travels: %s there, %s back", describeDelay(n.Request), describeDelay(n.Answer)))
 	}
+	if c := d.Contention; c != nil {
+		out = append(out, fmt.Sprintf("every call updates one shared row: it reads the version, then writes, and a write that finds another committed since its read fails with %d", or(c.Status, 409)))
+	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
 	} else {

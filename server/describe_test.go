@@ -31,3 +31,12 @@ func TestDescribeNetwork(t *testing.T) {
 		t.Errorf("the network is not described: %q", got)
 	}
 }
+
+func TestDescribeContention(t *testing.T) {
+	d := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant},
+		Contention: &engine.Contention{}}
+	got := strings.Join(describeDependency(&d), "; ")
+	if !strings.Contains(got, "reads the version, then writes") || !strings.Contains(got, "fails with 409") {
+		t.Errorf("the contention is not described: %q", got)
+	}
+}
