@@ -27,6 +27,12 @@ func FuzzParse(f *testing.F) {
 		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1, "error_rate": 0.5,
 			"network": {"request": {"kind": "normal", "mean": "10ms", "stddev": "2ms"}, "answer": {"kind": "lognormal", "p50": "1ms", "p99": "5ms"}}},
 		"strategies": [{"name": "a", "max_attempts": 0, "deadline": "1s", "layers": [{"max_attempts": 2, "attempt_timeout": "15ms"}]}]}`))
+	f.Add([]byte(`{"version": 1, "name": "n", "workload": {"clients": 4, "arrival": "burst", "mix": {"non_idempotent": 0.5, "keyed": 0.5}},
+		"dependency": {"workers": 1, "service_time": {"kind": "exponential", "mean": "3ms"}, "queue_capacity": 2, "contention": {"status": 412},
+			"phases": [{"kind": "freeze", "from": "5ms", "to": "30ms"}],
+			"network": {"request": {"kind": "normal", "mean": "4ms", "stddev": "2ms"}}},
+		"strategies": [{"name": "a", "max_attempts": 0, "deadline": "1s", "retry_on": {"statuses": [412], "timeout": true}, "retry_non_idempotent": true,
+			"layers": [{"max_attempts": 3, "attempt_timeout": "9ms", "retry_on": {"statuses": [412], "timeout": true}}]}]}`))
 	f.Add([]byte(`[] {}`))
 	f.Add([]byte(`{"version": 1, "seed": 1, "seed": 2, "strategies": [{"name": "a", "name": "b"}]}`))
 	f.Add([]byte(`{"version": 1, "seed": 1e-400, "dependency": {"error_rate": 1e-400}}`))
