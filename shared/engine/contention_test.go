@@ -123,3 +123,21 @@ func TestContentionStatusValidated(t *testing.T) {
 		t.Errorf("a status of 99 gave %v, want an error at dependency.contention.status", err)
 	}
 }
+
+func TestContentionNoWriteAfterGivingUp(t *testing.T) {
+	// The read's answer is back at 20 ms; an attempt timeout of 15 ms has
+	// given up by then, so no write is sent: no call, no commit. With 25 ms
+	// the write leaves at 20 ms, before the timeout, and reaches the
+	// dependency at 30 ms, after it: it commits, as wasted work.
+	res := mustRun(t, `{"version": 1, "name": "give up",
+		"workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 0`+network(tenMs)+contention+`},
+		"strategies": [{"name": "short", "max_attempts": 1, "attempt_timeout": "15ms"},
+			{"name": "long", "max_attempts": 1, "attempt_timeout": "25ms"}]}`)
+	if m := strategy(t, res, "short").Metrics; m.DependencyCalls != 0 || m.Failed != 1 || m.WastedWork != 0 {
+		t.Errorf("short: calls %v, failed %v, wasted %v; want 0, 1 and 0", m.DependencyCalls, m.Failed, m.WastedWork)
+	}
+	if m := strategy(t, res, "long").Metrics; m.DependencyCalls != 1 || m.Failed != 1 || m.WastedWork != 1 {
+		t.Errorf("long: calls %v, failed %v, wasted %v; want 1, 1 and 1", m.DependencyCalls, m.Failed, m.WastedWork)
+	}
+}
