@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -104,7 +103,7 @@ func canonicalQuery(c echo.Context) url.Values {
 	q := url.Values{}
 	switch c.Path() {
 	case "/s/:id":
-		if r := c.QueryParam("res"); slices.Contains(resolutions, r) {
+		if r := c.QueryParam("res"); isResolution(r) {
 			q.Set("res", r)
 		}
 	case "/s/:id/chart.svg", "/s/:id/chart.png", "/embed/:id":

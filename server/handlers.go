@@ -465,10 +465,13 @@ func (s *Server) handleEmbed(c echo.Context) error {
 		v := s.view(c, id, sub.sc, sub.builtin, res) // its verdict is the caption
 		if q := canonicalQuery(c); len(q) > 0 {      // checked above
 			// Whether the result has what the query asks for (a resolution
-			// it has a series for) is known once it has run.
+			// it has a series for: the one option checked only after the
+			// run) is known once it has run.
 			var oe *chart.OptionError
-			if err := chart.Render(io.Discard, res, opt); errors.As(err, &oe) {
-				return nil, oe
+			if opt.Resolution > 0 {
+				if err := chart.Render(io.Discard, res, opt); errors.As(err, &oe) {
+					return nil, oe
+				}
 			}
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
 		}

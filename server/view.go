@@ -22,7 +22,7 @@ type scenarioView struct {
 	Notes                          []string
 	Workload, Dependency, Timeline []string
 	Strategies                     []strategyView
-	Warnings                       []string
+	Warnings                       []string // when Result is nil (the result has its own)
 	RunError                       string
 
 	// Result is what the comparison shows (nil when the scenario could not
@@ -51,7 +51,11 @@ type resolutionLink struct {
 	Current    bool
 }
 
-var resolutions = []string{"10ms", "100ms", "1s"}
+// isResolution reports whether r names one of the resolutions a page
+// switches between (view.Resolutions).
+func isResolution(r string) bool {
+	return slices.ContainsFunc(view.Resolutions, func(d time.Duration) bool { return d.String() == r })
+}
 
 func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenarios.Builtin, res *engine.Result) *scenarioView {
 	base := s.baseURL(c)
@@ -73,7 +77,7 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	}
 	chartURL := "/s/" + id + "/chart.svg"
 	resolution := c.QueryParam("res")
-	if !slices.Contains(resolutions, resolution) {
+	if !isResolution(resolution) {
 		resolution = "100ms"
 	}
 	// The snippets show the chart the reader is looking at, in the reader's
@@ -95,8 +99,9 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 		}
 		v.Strategies = append(v.Strategies, sv)
 	}
-	v.Warnings = engine.Warnings(sc)
 	if res == nil {
+		// Not run here: the warnings still say what the policies risk.
+		v.Warnings = engine.Warnings(sc)
 		return v
 	}
 	d, _ := time.ParseDuration(resolution)

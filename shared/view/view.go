@@ -8,6 +8,8 @@
 package view
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -47,10 +49,6 @@ type View struct {
 	Strategies []Strategy `json:"strategies"`
 	// Figures are the charts, in the order they are shown.
 	Figures []Figure `json:"figures"`
-	// Resolution is the attempts figure's; Resolutions those it can switch
-	// to (empty for a sweep).
-	Resolution  string   `json:"resolution,omitempty"`
-	Resolutions []string `json:"resolutions,omitempty"`
 	// Groups are the metrics table, by group; Folded names the metrics left
 	// out because they are zero for every strategy.
 	Groups []Group  `json:"groups,omitempty"`
@@ -150,32 +148,28 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	v.Legend = "▲ best and ▼ worst for each metric with a direction; equal values get the same mark, and no mark is given where the strategies' ranges over the seeds overlap."
 	v.Groups, v.Folded = table(strats)
 	v.Verdict = verdict(strats, v.Focus, v.Runs)
-	r := opt.Resolution
-	if r == 0 {
-		r = 100 * time.Millisecond
-	}
+	var avail []time.Duration // the resolutions the result has series for
 	for _, d := range Resolutions {
 		if chart.HasResolution(res, d) {
-			v.Resolutions = append(v.Resolutions, Duration(d))
+			avail = append(avail, d)
 		}
 	}
-	if !slices.Contains(v.Resolutions, Duration(r)) && len(v.Resolutions) > 0 {
+	r := cmp.Or(opt.Resolution, 100*time.Millisecond)
+	if !slices.Contains(avail, r) && len(avail) > 0 {
 		r = 100 * time.Millisecond
-		if !slices.Contains(v.Resolutions, Duration(r)) {
-			r, _ = time.ParseDuration(v.Resolutions[len(v.Resolutions)-1])
+		if !slices.Contains(avail, r) {
+			r = avail[len(avail)-1]
 		}
 	}
-	v.Resolution = Duration(r)
 	v.Figures = figures(res, v.Focus[0], r)
 	if len(strats) < 2 {
 		// One strategy has nothing to compare.
 		v.Figures = slices.DeleteFunc(v.Figures, func(f Figure) bool { return f.Name == "compare" })
 	}
 	descs := Descriptions(sc)
-	for _, d := range v.Resolutions {
-		dr, _ := time.ParseDuration(d)
-		f := attemptsFigure(res, dr)
-		v.Figures[0].Variants = append(v.Figures[0].Variants, Variant{Label: d, Query: f.Query, Alt: f.Alt, Options: f.Options, Current: d == v.Resolution})
+	for _, d := range avail {
+		f := attemptsFigure(res, d)
+		v.Figures[0].Variants = append(v.Figures[0].Variants, Variant{Label: d.String(), Query: f.Query, Alt: f.Alt, Options: f.Options, Current: d == r})
 	}
 	for i := range v.Figures {
 		v.Figures[i].Options.Descriptions = descs
@@ -186,9 +180,6 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	return v
 }
 
-// Duration writes a resolution as pages and queries do: 10ms, 100ms, 1s.
-func Duration(d time.Duration) string { return d.String() }
-
 // seedNote says which seed a chart over time shows, when there are several.
 func seedNote(res *engine.Result) string {
 	if len(res.Seeds) > 1 {
@@ -198,7 +189,7 @@ func seedNote(res *engine.Result) string {
 }
 
 func attemptsFigure(res *engine.Result, r time.Duration) Figure {
-	rn := Duration(r)
+	rn := r.String()
 	return Figure{Name: "attempts", Query: "picture=attempts&res=" + rn, Options: chart.Options{Picture: chart.Attempts, Resolution: r},
 		Alt: "Calls reaching the dependency per " + rn + " over time, one line per strategy" + seedNote(res)}
 }
@@ -390,10 +381,13 @@ func sweepTable(res *engine.Result) *SweepTable {
 	for _, st := range res.Sweep[0].Strategies {
 		t.Columns = append(t.Columns, st.Name+": success rate", st.Name+": attempts")
 	}
-	for _, r := range chart.SweepRows(res) {
-		row := Row{Metric: Metric{Key: r.Metric, Label: r.Metric}}
-		for _, c := range r.Cells {
-			row.Cells = append(row.Cells, Cell{Value: c.Value})
+	for _, pt := range res.Sweep {
+		val, _ := json.Marshal(pt.Value)
+		row := Row{Metric: Metric{Key: string(val), Label: string(val)}}
+		for _, st := range pt.Strategies {
+			row.Cells = append(row.Cells,
+				Cell{Value: chart.FormatCell("success_rate", st.Metrics.SuccessRate)},
+				Cell{Value: chart.FormatCell("attempts", st.Metrics.Attempts)})
 		}
 		t.Rows = append(t.Rows, row)
 	}
