@@ -21,6 +21,16 @@ type (
 	BreakerKind string
 	// A Placement is what a circuit breaker wraps (Breaker.Placement).
 	Placement string
+	// A Scope is whose calls a breaker or budget counts (Breaker.Scope,
+	// Budget.Scope).
+	Scope string
+	// A Class is a request's priority for a dependency's load shedding
+	// (PlanCall.Class), highest first, as the Google SRE book's
+	// criticalities ("Handling Overload").
+	Class string
+	// A ShedMeasure is what a dependency's shedding thresholds compare
+	// with (Shedding.Measure).
+	ShedMeasure string
 )
 
 const (
@@ -81,6 +91,23 @@ const (
 	PlaceOutside Placement = "outside"
 )
 
+const (
+	ScopeDependency Scope = "dependency"
+	ScopeClient     Scope = "client"
+)
+
+const (
+	ClassCriticalPlus  Class = "critical_plus"
+	ClassCritical      Class = "critical"
+	ClassSheddablePlus Class = "sheddable_plus"
+	ClassSheddable     Class = "sheddable"
+)
+
+const (
+	ShedQueue ShedMeasure = "queue"
+	ShedLoad  ShedMeasure = "load"
+)
+
 // The lists of kinds, each in the order forms offer them. The validator
 // accepts exactly these; the playground's form, descriptions and converters
 // read them from here (through Vocabulary in the browser).
@@ -94,6 +121,9 @@ var (
 	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio}
 	BreakerKinds     = []BreakerKind{BreakerConsecutive, BreakerRatio}
 	Placements       = []Placement{PlaceInside, PlaceOutside}
+	Scopes           = []Scope{ScopeDependency, ScopeClient}
+	Classes          = []Class{ClassCriticalPlus, ClassCritical, ClassSheddablePlus, ClassSheddable}
+	ShedMeasures     = []ShedMeasure{ShedQueue, ShedLoad}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -135,9 +165,12 @@ type Vocabulary struct {
 	Budgets      []BudgetKind            `json:"budgets"`
 	Breakers     []BreakerKind           `json:"breakers"`
 	Placements   []Placement             `json:"placements"`
+	Scopes       []Scope                 `json:"scopes"`
+	Classes      []Class                 `json:"classes"`
+	ShedMeasures []ShedMeasure           `json:"shed_measures"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
-	return Vocabulary{ArrivalKinds, ServiceTimeKinds, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields, BudgetKinds, BreakerKinds, Placements}
+	return Vocabulary{ArrivalKinds, ServiceTimeKinds, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields, BudgetKinds, BreakerKinds, Placements, Scopes, Classes, ShedMeasures}
 }

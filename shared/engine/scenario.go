@@ -14,17 +14,20 @@ const Version = 1
 // strategies to compare on them. It is the JSON document users write, share and
 // store; Decode reads it strictly and Validate checks it.
 type Scenario struct {
-	Version     int        `json:"version"`
-	Name        string     `json:"name"`
-	Description string     `json:"description,omitempty"`
-	Seed        int64      `json:"seed,omitempty"`
-	Runs        int        `json:"runs,omitempty"`
-	Seeds       []int64    `json:"seeds,omitempty"`
-	Workload    Workload   `json:"workload"`
-	Dependency  Dependency `json:"dependency"`
-	Strategies  []Strategy `json:"strategies"`
-	Sweep       *Sweep     `json:"sweep,omitempty"`
-	Report      Report     `json:"report,omitzero"`
+	Version     int      `json:"version"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Seed        int64    `json:"seed,omitempty"`
+	Runs        int      `json:"runs,omitempty"`
+	Seeds       []int64  `json:"seeds,omitempty"`
+	Workload    Workload `json:"workload"`
+	// Dependency is the one dependency of a scenario that has one; a
+	// scenario with several lists them in Dependencies instead (never both).
+	Dependency   Dependency   `json:"dependency,omitzero"`
+	Dependencies []Dependency `json:"dependencies,omitempty"`
+	Strategies   []Strategy   `json:"strategies"`
+	Sweep        *Sweep       `json:"sweep,omitempty"`
+	Report       Report       `json:"report,omitzero"`
 }
 
 // A Workload says when operations start. Arrival is one of "poisson" (the
@@ -42,6 +45,36 @@ type Workload struct {
 	Duration      Duration    `json:"duration,omitzero"`
 	Operations    int         `json:"operations,omitempty"`
 	Mix           Mix         `json:"mix,omitzero"`
+	// Plan is what an operation calls: its steps run in sequence, the
+	// calls of a step in parallel. Without a plan an operation makes one
+	// call to the only dependency; with several dependencies a plan is
+	// required.
+	Plan []Step `json:"plan,omitempty"`
+}
+
+// A Step of a plan: its calls start together, and the step ends when all
+// of them have ended.
+type Step struct {
+	Calls []PlanCall `json:"calls"`
+}
+
+// A PlanCall is one call of an operation to one dependency, through the
+// strategy's whole policy chain. Name (default: the dependency's name)
+// tells the plan's calls apart in results and must be unique. A call that
+// fails makes the operation fail, unless it is Optional or has a Fallback:
+// then the operation goes on, degraded.
+type PlanCall struct {
+	Name       string    `json:"name,omitempty"`
+	Dependency string    `json:"dependency"`
+	Class      Class     `json:"class,omitempty"`
+	Optional   bool      `json:"optional,omitempty"`
+	Fallback   *Fallback `json:"fallback,omitempty"`
+}
+
+// A Fallback answers a failed call in the client's place (a cached or empty
+// answer) after Latency.
+type Fallback struct {
+	Latency Duration `json:"latency,omitzero"`
 }
 
 // A Mix gives the shares of operations with special properties. Each share is a
@@ -62,6 +95,9 @@ type Mix struct {
 // Workers serve a FIFO queue of QueueCapacity; a full queue answers
 // QueueFullStatus at once. Statuses left 0 are DefaultStatus.
 type Dependency struct {
+	// Name names a dependency among several (required there); the one
+	// dependency of a scenario may leave it out.
+	Name            string       `json:"name,omitempty"`
 	Workers         int          `json:"workers"`
 	ServiceTime     Distribution `json:"service_time"`
 	QueueCapacity   int          `json:"queue_capacity"`
@@ -82,6 +118,20 @@ type Dependency struct {
 	// shared row: a read of its version, then a write that commits only if
 	// no other write committed in between. Without it calls do not conflict.
 	Contention *Contention `json:"contention,omitempty"`
+	// Shedding refuses requests of lower classes early, when the
+	// dependency is loaded, to keep serving the higher ones.
+	Shedding *Shedding `json:"shedding,omitempty"`
+}
+
+// Shedding is a dependency's priority load shedding: a request whose class
+// has a threshold is answered Status (default DefaultStatus) at once,
+// without being queued, when Measure is at or above that threshold.
+// Measure is "queue" (requests waiting) or "load" (requests in service and
+// waiting). A class without a threshold is refused only by a full queue.
+type Shedding struct {
+	Measure    ShedMeasure   `json:"measure"`
+	Thresholds map[Class]int `json:"thresholds"`
+	Status     int           `json:"status,omitempty"`
 }
 
 // Contention is the resource of Brooker's simulator
@@ -178,6 +228,32 @@ type Strategy struct {
 	Description string `json:"description,omitempty"`
 	Policy
 	Layers []Policy `json:"layers,omitempty"`
+	// Pool is the client's shared pool of concurrent calls (threads,
+	// connections), per instance; without it calls are not limited.
+	Pool *Pool `json:"pool,omitempty"`
+	// Bulkheads limit the concurrent calls to one dependency each, per
+	// instance, within the pool.
+	Bulkheads []Bulkhead `json:"bulkheads,omitempty"`
+}
+
+// A Pool is a number of slots a call holds from before its first attempt
+// to its end. A call that finds no free slot waits in line if fewer than
+// MaxWaiting wait, and is refused otherwise; it is refused too when it has
+// waited MaxWait (when MaxWait > 0).
+type Pool struct {
+	Slots      int      `json:"slots"`
+	MaxWaiting int      `json:"max_waiting,omitempty"`
+	MaxWait    Duration `json:"max_wait,omitzero"`
+}
+
+// A Bulkhead is a pool for the calls to one dependency (Polly's concurrency
+// limiter, resilience4j's Bulkhead, failsafe-go's bulkhead), taken after a
+// slot of the client's pool.
+type Bulkhead struct {
+	Dependency    string   `json:"dependency"`
+	MaxConcurrent int      `json:"max_concurrent"`
+	MaxWaiting    int      `json:"max_waiting,omitempty"`
+	MaxWait       Duration `json:"max_wait,omitzero"`
 }
 
 // A Policy is how one level retries.
@@ -213,6 +289,23 @@ type Policy struct {
 	// own budget, breaker and adaptive state (a fleet). Client i uses instance
 	// i mod Instances.
 	Instances int `json:"instances,omitempty"`
+	// Hedging makes the level's attempts overlap: see Hedging.
+	Hedging *Hedging `json:"hedging,omitempty"`
+}
+
+// Hedging sends copies of a call instead of retrying it after a failure
+// (gRPC's hedgingPolicy, Polly's hedging strategy). The level's
+// MaxAttempts is the number of copies in all, the first included; each
+// next copy leaves Delay after the previous one, or at once when a copy
+// fails with an outcome in RetryOn. The first success wins and the copies
+// still out are cancelled. With DelayPercentile p in (0, 100), the delay
+// is the p-th percentile of the last Window (default 1000) successful
+// copies' latencies at this level and instance, and Delay until 20 are
+// known.
+type Hedging struct {
+	Delay           Duration `json:"delay"`
+	DelayPercentile float64  `json:"delay_percentile,omitempty"`
+	Window          int      `json:"window,omitempty"`
 }
 
 // Backoff is the wait before retry n (n = 1 for the first retry): "constant"
@@ -253,8 +346,12 @@ type RetryOn struct {
 // "ratio" (Google SRE, Finagle): a retry is allowed only while retries stay
 // within Ratio of first attempts over Window (since start when Window is 0),
 // plus MinPerSecond·Window retries that are always allowed.
+//
+// Scope is whose retries it counts: "dependency" (the default) one budget
+// per dependency, "client" one for all the calls of the level's instance.
 type Budget struct {
 	Kind         BudgetKind `json:"kind"`
+	Scope        Scope      `json:"scope,omitempty"`
 	MaxTokens    float64    `json:"max_tokens,omitempty"`
 	TokenRatio   float64    `json:"token_ratio,omitempty"`
 	Threshold    float64    `json:"threshold,omitempty"`
@@ -271,9 +368,12 @@ type Budget struct {
 // stays open for Break, then lets HalfOpenCalls trial calls through (default
 // 1): the first failed trial reopens it, all trials succeeding close it.
 // Placement "inside" (the default) puts it around each attempt; "outside"
-// around the whole retrying operation.
+// around the whole retrying operation. Scope is what it guards:
+// "dependency" (the default) one breaker per dependency, "client" one for
+// all the calls of the level's instance, whatever their dependency.
 type Breaker struct {
 	Kind          BreakerKind `json:"kind"`
+	Scope         Scope       `json:"scope,omitempty"`
 	Placement     Placement   `json:"placement,omitempty"`
 	Failures      int         `json:"failures,omitempty"`
 	Ratio         float64     `json:"ratio,omitempty"`
