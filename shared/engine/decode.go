@@ -327,6 +327,29 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 			d.value(fmt.Sprintf("%s[%d]", path, i), e, s.Index(i))
 		}
 		v.Set(s)
+	case reflect.Map:
+		// An object keyed by strings (a kind, such as a class); a map
+		// filled by a preset is merged key by key.
+		obj, ok := node.(map[string]any)
+		if !ok {
+			d.fail(path, node, "is not an object")
+			return
+		}
+		if v.IsNil() {
+			v.Set(reflect.MakeMapWithSize(v.Type(), len(obj)))
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if obj[k] == nil {
+				continue // null leaves the key unset, as it does a field
+			}
+			key := reflect.ValueOf(k).Convert(v.Type().Key())
+			e := reflect.New(v.Type().Elem()).Elem()
+			if old := v.MapIndex(key); old.IsValid() {
+				e.Set(old)
+			}
+			d.value(join(path, k), obj[k], e)
+			v.SetMapIndex(key, e)
+		}
 	case reflect.String:
 		s, ok := node.(string)
 		if !ok {
@@ -426,8 +449,9 @@ func hasNonzeroDigit(s string) bool {
 	return strings.ContainsAny(mant, "123456789")
 }
 
-// preset fills a policy (or a strategy, which embeds one) from the preset
-// its object names, before the object's own fields are decoded over it.
+// preset fills a policy (or a strategy's level 0, the policy it embeds)
+// from the preset its object names, before the object's own fields are
+// decoded over it. A preset holds policy fields only.
 func (d *decoder) preset(path string, obj map[string]any, v reflect.Value) {
 	node, ok := obj["preset"]
 	if !ok || node == nil {
@@ -455,6 +479,11 @@ func (d *decoder) preset(path string, obj map[string]any, v reflect.Value) {
 	if err := dec.Decode(&tree); err != nil {
 		d.fail(p, node, "names a preset that is not a JSON object: "+err.Error())
 		return
+	}
+	if st, ok := v.Addr().Interface().(*Strategy); ok {
+		// A preset is a policy: it fills the strategy's level 0, not
+		// what only a strategy has (its name, layers, pool, bulkheads).
+		v = reflect.ValueOf(&st.Policy).Elem()
 	}
 	inner := decoder{}
 	inner.value(p, tree, v)
