@@ -5,33 +5,37 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
 // Bounds on what a scenario may ask for. They keep a scenario meaningful and
 // its run bounded; the cost limit passed to Run bounds the work as a whole.
 const (
-	MaxStrategies  = 20
-	MaxLayers      = 8
-	MaxPhases      = 100
-	MaxRuns        = 1000
-	MaxSweepValues = 50
-	MaxSweepBytes  = 256 << 10 // sweep values × the scenario's canonical size
-	MaxAttempts    = 100       // a policy's max_attempts is 0 (unlimited) or 1..MaxAttempts
-	MaxClients     = 1_000_000
-	MaxOperations  = 10_000_000
-	MaxWorkers     = 100_000
-	MaxQueue       = 10_000_000
-	MaxInstances   = 100_000
-	MaxSpan        = Duration(24 * time.Hour)
-	maxSeed        = 1<<53 - 1 // seeds survive a round trip through JavaScript
-	maxNameLen     = 200
-	maxTextLen     = 10_000
+	MaxStrategies   = 20
+	MaxLayers       = 8
+	MaxPhases       = 100
+	MaxRuns         = 1000
+	MaxSweepValues  = 50
+	MaxSweepBytes   = 256 << 10 // sweep values × the scenario's canonical size
+	MaxAttempts     = 100       // a policy's max_attempts is 0 (unlimited) or 1..MaxAttempts
+	MaxClients      = 1_000_000
+	MaxOperations   = 10_000_000
+	MaxWorkers      = 100_000
+	MaxQueue        = 10_000_000
+	MaxInstances    = 100_000
+	MaxSpan         = Duration(24 * time.Hour)
+	MaxDependencies = 16        // dependencies a scenario lists
+	MaxPlanCalls    = 16        // calls of a plan, all its steps together
+	maxSeed         = 1<<53 - 1 // seeds survive a round trip through JavaScript
+	maxNameLen      = 200
+	maxTextLen      = 10_000
 )
 
 // MaxErrors is how many problems Validate lists. Past it, one last entry
@@ -212,7 +216,8 @@ func (v *validator) scenario(sc *Scenario) {
 		}
 	}
 	v.workload(&sc.Workload)
-	v.dependency(&sc.Dependency)
+	deps := v.dependencies(sc)
+	v.plan(sc, deps)
 	switch n := len(sc.Strategies); {
 	case n == 0:
 		v.add("strategies", nil, "is empty; a scenario compares at least one strategy")
@@ -232,6 +237,7 @@ func (v *validator) scenario(sc *Scenario) {
 		v.text(p+".name", st.Name, 100)
 		v.text(p+".description", st.Description, maxTextLen)
 		v.policy(p, &st.Policy)
+		v.pools(p, &st, deps)
 		if len(st.Layers) > MaxLayers {
 			v.add(p+".layers", nil, "lists %d layers; at most %d are allowed", len(st.Layers), MaxLayers)
 		}
@@ -301,8 +307,214 @@ func (v *validator) workload(w *Workload) {
 	v.floatRange(p+"mix.unreadable", w.Mix.Unreadable, 0, 1)
 }
 
-func (v *validator) dependency(d *Dependency) {
-	const p = "dependency."
+// depNames names a scenario's dependencies, in order, for the references
+// of its plan and bulkheads.
+type depNames struct {
+	names []string
+	// ok tells the names that may be referred to from those already
+	// refused (empty, repeated, too long, not printable): a reference to
+	// one of these is not a second problem.
+	ok []bool
+	// one is set when the scenario has the singular dependency, whose
+	// name may be left out.
+	one bool
+}
+
+// valid returns the names that may be referred to, for a message.
+func (dn depNames) valid() string {
+	var ns []string
+	for i, n := range dn.names {
+		if dn.ok[i] {
+			ns = append(ns, n)
+		}
+	}
+	return strings.Join(ns, ", ")
+}
+
+// singularName is the name of a dependency given as "dependency" without one.
+const singularName = "dependency"
+
+// dependencies checks the dependency, or the list of dependencies, and
+// returns their names.
+func (v *validator) dependencies(sc *Scenario) depNames {
+	one := !reflect.ValueOf(sc.Dependency).IsZero()
+	many := len(sc.Dependencies) > 0
+	switch {
+	case sc.Dependencies != nil && !many:
+		v.add("dependencies", nil, "is empty; list the dependencies (at least one), or give the one dependency as dependency")
+	case one && many:
+		v.add("dependencies", nil, "is given together with dependency; give dependency for one dependency or dependencies for several, not both")
+	case !one && !many:
+		v.add("dependency", nil, "is missing; give dependency (the one dependency) or dependencies (a list of named dependencies)")
+	}
+	var dn depNames
+	if one {
+		v.dependency("dependency.", &sc.Dependency)
+		ok := sc.Dependency.Name == "" || v.name("dependency.name", sc.Dependency.Name)
+		dn.names = append(dn.names, cmp.Or(sc.Dependency.Name, singularName))
+		dn.ok = append(dn.ok, ok && !many) // with both, the list counts
+		dn.one = !many
+	}
+	if n := len(sc.Dependencies); n > MaxDependencies {
+		v.add("dependencies", nil, "lists %d dependencies; at most %d are allowed", n, MaxDependencies)
+	}
+	seen := map[string]int{}
+	for i := range sc.Dependencies {
+		d := &sc.Dependencies[i]
+		p := fmt.Sprintf("dependencies[%d].", i)
+		v.dependency(p, d)
+		ok := false
+		switch j, dup := seen[d.Name]; {
+		case d.Name == "":
+			v.add(p+"name", nil, "is empty; every dependency of a list needs a name, by which the plan's calls and the bulkheads refer to it")
+		case dup:
+			v.add(p+"name", d.Name, "is also the name of dependencies[%d]; names must be unique", j)
+		default:
+			seen[d.Name] = i
+			ok = v.name(p+"name", d.Name)
+		}
+		dn.names = append(dn.names, d.Name)
+		dn.ok = append(dn.ok, ok)
+	}
+	return dn
+}
+
+// name checks the name of a dependency or of a plan's call, 1..maxNameLen
+// printable characters, and reports whether it is one.
+func (v *validator) name(path, s string) bool {
+	n := len(v.errs) + v.more
+	v.text(path, s, maxNameLen)
+	if strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		v.add(path, s, "holds a character that is not printable (a control, format or line-break character); a name is printable text")
+	}
+	return len(v.errs)+v.more == n
+}
+
+// ref checks a reference to a dependency by name and returns its index, or
+// -1.
+func (v *validator) ref(path, name string, dn depNames) int {
+	if len(dn.names) == 0 {
+		return -1 // no dependency at all: already said
+	}
+	if k := slices.Index(dn.names, name); k >= 0 && name != "" {
+		if !dn.ok[k] {
+			return -1 // a name already refused
+		}
+		return k
+	}
+	switch {
+	case name == "":
+		v.add(path, nil, "is empty; name the dependency, one of: %s", dn.valid())
+	case dn.one:
+		v.add(path, name, "is not a dependency; the only dependency is named %s (dependency.name, %q when left out)", dn.names[0], singularName)
+	default:
+		v.add(path, name, "is not a dependency; the dependencies are %s", dn.valid())
+	}
+	return -1
+}
+
+// plan checks the workload's plan against the dependencies: every call
+// names one, and every dependency is called.
+func (v *validator) plan(sc *Scenario, dn depNames) {
+	const p = "workload.plan"
+	plan := sc.Workload.Plan
+	if plan == nil {
+		if len(dn.names) > 1 {
+			v.add(p, nil, "is missing; with several dependencies the plan says which ones an operation calls, in what order")
+		}
+		return
+	}
+	if len(plan) == 0 {
+		v.add(p, nil, "is empty; give at least one step, or leave plan out for one call to the only dependency")
+		return
+	}
+	total := 0
+	for _, st := range plan {
+		total += len(st.Calls)
+	}
+	if total > MaxPlanCalls {
+		v.add(p, nil, "makes %d calls in all; at most %d are allowed", total, MaxPlanCalls)
+	}
+	called := make([]bool, len(dn.names))
+	first := map[string]string{} // a call's name → the first call with it
+	for i, st := range plan {
+		sp := fmt.Sprintf("%s[%d]", p, i)
+		if len(st.Calls) == 0 {
+			v.add(sp+".calls", nil, "is empty; a step makes at least one call")
+		}
+		for j := range st.Calls {
+			c := &st.Calls[j]
+			cp := fmt.Sprintf("%s.calls[%d]", sp, j)
+			if k := v.ref(cp+".dependency", c.Dependency, dn); k >= 0 {
+				called[k] = true
+			}
+			if c.Name != "" {
+				v.name(cp+".name", c.Name)
+			}
+			if name := cmp.Or(c.Name, c.Dependency); name != "" {
+				if at, dup := first[name]; !dup {
+					first[name] = cp
+				} else if c.Name != "" {
+					v.add(cp+".name", name, "is also the name of %s; the plan's calls need unique names", at)
+				} else {
+					v.add(cp+".name", nil, "is missing, and the call's default name, its dependency's %q, is also the name of %s; the plan's calls need unique names: name this call", name, at)
+				}
+			}
+			if c.Class != "" {
+				oneOf(v, cp+".class", c.Class, Classes...)
+			}
+			if f := c.Fallback; f != nil {
+				if c.Optional {
+					v.add(cp+".fallback", nil, "is given together with optional; an optional call falls back to no answer at once, a fallback answers after its latency: give one of them")
+				}
+				v.span(cp+".fallback.latency", f.Latency, true)
+			}
+		}
+	}
+	for k, ok := range called {
+		name := dn.names[k]
+		if ok || !dn.ok[k] {
+			continue // called, or its name is already refused
+		}
+		path := fmt.Sprintf("dependencies[%d].name", k-len(dn.names)+len(sc.Dependencies))
+		if k == 0 && len(dn.names) > len(sc.Dependencies) {
+			path = "dependency.name"
+		}
+		v.add(path, name, "is not called by the plan; every dependency must be called (workload.plan), or left out")
+	}
+}
+
+// pools checks a strategy's pool and bulkheads.
+func (v *validator) pools(p string, st *Strategy, dn depNames) {
+	waits := func(q string, maxWaiting int, maxWait Duration) {
+		v.intRange(q+"max_waiting", maxWaiting, 0, MaxQueue)
+		v.span(q+"max_wait", maxWait, true)
+		if maxWait != 0 && maxWaiting == 0 {
+			v.add(q+"max_wait", maxWait, "has no meaning with max_waiting 0: no call waits, a call that finds no room is refused at once")
+		}
+	}
+	if pl := st.Pool; pl != nil {
+		q := p + ".pool."
+		v.intRange(q+"slots", pl.Slots, 1, MaxWorkers)
+		waits(q, pl.MaxWaiting, pl.MaxWait)
+	}
+	first := map[string]int{}
+	for i := range st.Bulkheads {
+		b := &st.Bulkheads[i]
+		q := fmt.Sprintf("%s.bulkheads[%d].", p, i)
+		if v.ref(q+"dependency", b.Dependency, dn) >= 0 {
+			if j, dup := first[b.Dependency]; dup {
+				v.add(q+"dependency", b.Dependency, "already has a bulkhead, bulkheads[%d]; a dependency has at most one", j)
+			} else {
+				first[b.Dependency] = i
+			}
+		}
+		v.intRange(q+"max_concurrent", b.MaxConcurrent, 1, MaxWorkers)
+		waits(q, b.MaxWaiting, b.MaxWait)
+	}
+}
+
+func (v *validator) dependency(p string, d *Dependency) {
 	v.intRange(p+"workers", d.Workers, 1, MaxWorkers)
 	v.intRange(p+"queue_capacity", d.QueueCapacity, 0, MaxQueue)
 	if d.QueueFullStatus != 0 {
@@ -366,6 +578,22 @@ func (v *validator) dependency(d *Dependency) {
 	}
 	if c := d.Contention; c != nil && c.Status != 0 {
 		v.status(p+"contention.status", c.Status)
+	}
+	if sh := d.Shedding; sh != nil {
+		q := p + "shedding."
+		oneOf(v, q+"measure", sh.Measure, ShedMeasures...)
+		if len(sh.Thresholds) == 0 {
+			v.add(q+"thresholds", nil, "is empty; give the threshold of each class to shed, such as {\"sheddable\": 20}; classes: %s", quoteList(Classes))
+		}
+		for _, c := range slices.Sorted(maps.Keys(sh.Thresholds)) {
+			tp := join(q+"thresholds", string(c))
+			if oneOf(v, tp, c, Classes...) {
+				v.intRange(tp, sh.Thresholds[c], 0, MaxQueue)
+			}
+		}
+		if sh.Status != 0 {
+			v.status(q+"status", sh.Status)
+		}
 	}
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
@@ -498,7 +726,7 @@ func (v *validator) policy(p string, pol *Policy) {
 	j := &pol.Jitter
 	jk := cmp.Or(j.Kind, JitterNone)
 	if oneOf(v, p+".jitter.kind", jk, JitterKinds...) {
-		if jk != JitterNone && kind == BackoffNone {
+		if jk != JitterNone && kind == BackoffNone && pol.Hedging == nil {
 			v.add(p+".jitter.kind", jk, "needs a backoff to randomise; set backoff.kind")
 		}
 		// Each field belongs to the kinds that JitterFields gives it.
@@ -523,6 +751,9 @@ func (v *validator) policy(p string, pol *Policy) {
 	}
 	if bu := pol.Budget; bu != nil {
 		q := p + ".budget."
+		if bu.Scope != "" {
+			oneOf(v, q+"scope", bu.Scope, Scopes...)
+		}
 		if oneOf(v, q+"kind", bu.Kind, BudgetKinds...) {
 			tb := bu.Kind == BudgetTokenBucket
 			for _, f := range []struct {
@@ -582,6 +813,9 @@ func (v *validator) policy(p string, pol *Policy) {
 				}
 			}
 		}
+		if br.Scope != "" {
+			oneOf(v, q+"scope", br.Scope, Scopes...)
+		}
 		if br.Placement != "" {
 			oneOf(v, q+"placement", br.Placement, Placements...)
 		}
@@ -593,6 +827,46 @@ func (v *validator) policy(p string, pol *Policy) {
 		v.span(q+"window", ad.Window, false)
 		v.floatRange(q+"above", ad.Above, 0, 0.999999)
 		v.floatRange(q+"factor", ad.Factor, 1, 1000)
+	}
+	if pol.Hedging != nil {
+		v.hedging(p, pol)
+	}
+}
+
+// hedging checks a hedged level: its copies, and the retry settings that
+// have no meaning for copies, which do not wait for one another to fail.
+func (v *validator) hedging(p string, pol *Policy) {
+	h := pol.Hedging
+	q := p + ".hedging."
+	v.span(q+"delay", h.Delay, true)
+	if h.DelayPercentile != 0 && !(h.DelayPercentile > 0 && h.DelayPercentile < 100) {
+		v.add(q+"delay_percentile", h.DelayPercentile, "is out of range; a delay percentile is in (0, 100), or left out for the fixed delay")
+	}
+	if h.Window != 0 {
+		if h.DelayPercentile == 0 {
+			v.add(q+"window", h.Window, "has no meaning without delay_percentile; it is how many latencies the percentile is taken over")
+		} else {
+			v.intRange(q+"window", h.Window, 20, 100_000)
+		}
+	}
+	if pol.MaxAttempts == 0 || pol.MaxAttempts == 1 {
+		v.add(p+".max_attempts", pol.MaxAttempts, "is the number of copies of a hedged call, the first included; hedging needs 2..%d (not 0: copies are not unlimited)", MaxAttempts)
+	}
+	const none = "has no meaning with hedging: a copy leaves hedging.delay after the previous one, or at once when one fails"
+	if b := pol.Backoff; b.Kind != "" && b.Kind != BackoffNone || b.Base != 0 || b.Max != 0 || b.Multiplier != 0 {
+		v.add(p+".backoff", nil, "%s, without backoff; leave backoff out", none)
+	}
+	if jk := pol.Jitter.Kind; jk != "" && jk != JitterNone {
+		v.add(p+".jitter.kind", jk, "%s; there is no backoff to randomise: leave jitter out", none)
+	}
+	if pol.HonorRetryAfter {
+		v.add(p+".honor_retry_after", true, "%s; no copy waits for a Retry-After: leave it out", none)
+	}
+	if pol.Adaptive != nil {
+		v.add(p+".adaptive", nil, "%s; there is no backoff for it to lengthen: leave it out", none)
+	}
+	if pol.DeadLetter {
+		v.add(p+".dead_letter", true, "is given together with hedging; a queue consumer redelivers a failed message, it does not send copies: give one of them")
 	}
 }
 

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -268,5 +270,226 @@ func TestSweepWorkIsBounded(t *testing.T) {
 	short := strings.Replace(valid, `"max_attempts": 3}]`, `"max_attempts": 3}], "sweep": {"path": "dependency.error_rate", "values": [`+values+`]}`, 1)
 	if _, err := Parse([]byte(short)); err != nil {
 		t.Errorf("50 values of a short scenario: %v", err)
+	}
+}
+
+// multiPlan and multiDeps are validMulti's plan and dependencies.
+const (
+	multiPlan = `[
+			{"calls": [{"dependency": "catalog"}, {"dependency": "payment", "name": "pay"}]},
+			{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]},
+			{"calls": [{"dependency": "catalog", "name": "catalog-again", "fallback": {"latency": "2ms"}}]}]`
+	multiDeps = `[
+		{"name": "catalog", "workers": 4, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 50},
+		{"name": "payment", "workers": 2, "service_time": {"kind": "exponential", "mean": "20ms"}, "queue_capacity": 5,
+			"network": {"request": {"kind": "constant", "mean": "1ms"}}},
+		{"name": "recs", "workers": 2, "service_time": {"kind": "constant", "mean": "5ms"}, "queue_capacity": 40,
+			"shedding": {"measure": "queue", "thresholds": {"sheddable": 10, "sheddable_plus": 20}, "status": 429}}]`
+)
+
+// validMulti is a minimal valid scenario of several dependencies, with
+// every field of issue 14; the cases below break one field each.
+const validMulti = `{"version": 1, "name": "m",
+	"workload": {"clients": 10, "arrival": "poisson", "rate": 10, "duration": "10s", "plan": ` + multiPlan + `},
+	"dependencies": ` + multiDeps + `,
+	"strategies": [{"name": "a", "max_attempts": 3, "attempt_timeout": "1s",
+		"pool": {"slots": 8, "max_waiting": 100, "max_wait": "1s"},
+		"bulkheads": [{"dependency": "payment", "max_concurrent": 2, "max_waiting": 4, "max_wait": "500ms"}],
+		"breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "scope": "client"},
+		"budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1, "scope": "dependency"},
+		"layers": [{"max_attempts": 2, "attempt_timeout": "100ms", "hedging": {"delay": "20ms", "delay_percentile": 95, "window": 200}}]}]}`
+
+func TestValidMultiDependencyScenarioParses(t *testing.T) {
+	sc, err := Parse([]byte(validMulti))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Dependencies) != 3 || len(sc.Workload.Plan) != 3 || sc.Strategies[0].Pool.Slots != 8 ||
+		sc.Dependencies[2].Shedding.Thresholds[ClassSheddable] != 10 || sc.Strategies[0].Layers[0].Hedging.DelayPercentile != 95 {
+		t.Errorf("decoded %+v", sc)
+	}
+	again, err := Parse(sc.Canonical())
+	if err != nil {
+		t.Fatalf("canonical form: %v\n%s", err, sc.Canonical())
+	}
+	if string(again.Canonical()) != string(sc.Canonical()) {
+		t.Errorf("canonical form changed on a round trip:\n%s\n%s", sc.Canonical(), again.Canonical())
+	}
+	// The one dependency may take a name, and a plan may call it twice.
+	one := strings.Replace(valid, `"workers": 2,`, `"name": "db", "workers": 2,`, 1)
+	one = strings.Replace(one, `"duration": "10s"}`, `"duration": "10s", "plan": [{"calls": [{"dependency": "db"}, {"dependency": "db", "name": "db2", "class": "sheddable"}]}]}`, 1)
+	if _, err := Parse([]byte(one)); err != nil {
+		t.Errorf("a plan calling the named dependency twice: %v", err)
+	}
+	// Unnamed, it is called "dependency".
+	unnamed := strings.Replace(valid, `"duration": "10s"}`, `"duration": "10s", "plan": [{"calls": [{"dependency": "dependency"}]}]}`, 1)
+	if _, err := Parse([]byte(unnamed)); err != nil {
+		t.Errorf("a plan calling the unnamed dependency: %v", err)
+	}
+	// A list of one needs no plan.
+	list := strings.Replace(valid, `"dependency": {"workers": 2,`, `"dependencies": [{"name": "db", "workers": 2,`, 1)
+	list = strings.Replace(list, `"queue_capacity": 5}`, `"queue_capacity": 5}]`, 1)
+	if _, err := Parse([]byte(list)); err != nil {
+		t.Errorf("a list of one dependency without a plan: %v", err)
+	}
+}
+
+func TestMultiDependencyErrors(t *testing.T) {
+	for _, tc := range []struct {
+		desc    string
+		old     string
+		new     string
+		path    string
+		message string
+	}{
+		// Dependencies.
+		{"both dependency and dependencies", `"dependencies": [`, `"dependency": {"workers": 1, "service_time": {"kind": "constant"}, "queue_capacity": 0}, "dependencies": [`, "dependencies", "is given together with dependency; give dependency for one dependency or dependencies for several, not both"},
+		{"empty dependencies", `"dependencies": ` + multiDeps, `"dependencies": []`, "dependencies", "is empty; list the dependencies"},
+		{"unnamed dependency", `{"name": "catalog", "workers": 4`, `{"workers": 4`, "dependencies[0].name", "is empty; every dependency of a list needs a name"},
+		{"duplicate dependency name", `{"name": "payment", "workers": 2`, `{"name": "catalog", "workers": 2`, "dependencies[1].name", `"catalog" is also the name of dependencies[0]; names must be unique`},
+		{"long dependency name", `"name": "recs"`, `"name": "` + strings.Repeat("r", 201) + `"`, "dependencies[2].name", "is 201 characters long; at most 200 are allowed"},
+		{"unprintable dependency name", `"name": "recs"`, `"name": "re\u0007cs"`, "dependencies[2].name", "holds a character that is not printable"},
+		{"entry validated as the dependency is", `{"name": "payment", "workers": 2`, `{"name": "payment", "workers": 0`, "dependencies[1].workers", "0 is out of range 1..100000"},
+		{"entry's network", `"request": {"kind": "constant", "mean": "1ms"}`, `"request": {"kind": "constant", "mean": "-1ms"}`, "dependencies[1].network.request.mean", "is negative"},
+		{"entry's phases", `"queue_capacity": 50}`, `"queue_capacity": 50, "phases": [{"kind": "outage", "from": "2s", "to": "1s"}]}`, "dependencies[0].phases[0].to", "is not after from 2s"},
+		{"uncalled dependency", `{"dependency": "recs", "class": "sheddable", "optional": true}`, `{"dependency": "catalog", "name": "c3"}`, "dependencies[2].name", `"recs" is not called by the plan; every dependency must be called`},
+		// Plan.
+		{"several dependencies without a plan", `, "plan": ` + multiPlan, ``, "workload.plan", "is missing; with several dependencies the plan says which ones an operation calls"},
+		{"empty plan", `"plan": ` + multiPlan, `"plan": []`, "workload.plan", "is empty; give at least one step"},
+		{"empty step", `{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]}`, `{"calls": []}, {"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]}`, "workload.plan[1].calls", "is empty; a step makes at least one call"},
+		{"unknown dependency", `{"dependency": "payment", "name": "pay"}`, `{"dependency": "paymnt", "name": "pay"}`, "workload.plan[0].calls[1].dependency", `"paymnt" is not a dependency; the dependencies are catalog, payment, recs`},
+		{"no dependency", `{"dependency": "payment", "name": "pay"}`, `{"name": "pay"}`, "workload.plan[0].calls[1].dependency", "is empty; name the dependency, one of: catalog, payment, recs"},
+		{"duplicate call name", `"name": "catalog-again"`, `"name": "pay"`, "workload.plan[2].calls[0].name", `"pay" is also the name of workload.plan[0].calls[1]; the plan's calls need unique names`},
+		{"duplicate default call name", `"name": "catalog-again", `, ``, "workload.plan[2].calls[0].name", `is missing, and the call's default name, its dependency's "catalog", is also the name of workload.plan[0].calls[0]`},
+		{"unprintable call name", `"name": "pay"`, `"name": "pa\ny"`, "workload.plan[0].calls[1].name", "is not printable"},
+		{"unknown class", `"class": "sheddable"`, `"class": "low"`, "workload.plan[1].calls[0].class", `"low" is not one of "critical_plus", "critical", "sheddable_plus", "sheddable"`},
+		{"optional with fallback", `"optional": true`, `"optional": true, "fallback": {}`, "workload.plan[1].calls[0].fallback", "is given together with optional"},
+		{"negative fallback latency", `"fallback": {"latency": "2ms"}`, `"fallback": {"latency": "-2ms"}`, "workload.plan[2].calls[0].fallback.latency", `"-2ms" is negative`},
+		{"long fallback latency", `"fallback": {"latency": "2ms"}`, `"fallback": {"latency": "25h"}`, "workload.plan[2].calls[0].fallback.latency", "is longer than the maximum 24h0m0s"},
+		{"too many calls", `{"calls": [{"dependency": "catalog", "name": "catalog-again", "fallback": {"latency": "2ms"}}]}`, manyCalls(15), "workload.plan", "makes 18 calls in all; at most 16 are allowed"},
+		// Pool and bulkheads.
+		{"pool without slots", `"slots": 8`, `"slots": 0`, "strategies[0].pool.slots", "0 is out of range 1..100000"},
+		{"pool waiting", `"max_waiting": 100`, `"max_waiting": -1`, "strategies[0].pool.max_waiting", "-1 is out of range 0..10000000"},
+		{"pool wait", `"max_wait": "1s"}`, `"max_wait": "-1s"}`, "strategies[0].pool.max_wait", "is negative"},
+		{"pool wait without waiting", `"max_waiting": 100, `, ``, "strategies[0].pool.max_wait", "has no meaning with max_waiting 0"},
+		{"pool on a layer", `"layers": [{"max_attempts": 2,`, `"layers": [{"pool": {"slots": 1}, "max_attempts": 2,`, "strategies[0].layers[0].pool", "is not a known field"},
+		{"bulkhead of no dependency", `{"dependency": "payment", "max_concurrent"`, `{"dependency": "bank", "max_concurrent"`, "strategies[0].bulkheads[0].dependency", `"bank" is not a dependency; the dependencies are catalog, payment, recs`},
+		{"two bulkheads for one dependency", `"bulkheads": [`, `"bulkheads": [{"dependency": "payment", "max_concurrent": 1}, `, "strategies[0].bulkheads[1].dependency", `"payment" already has a bulkhead, bulkheads[0]; a dependency has at most one`},
+		{"bulkhead size", `"max_concurrent": 2`, `"max_concurrent": 0`, "strategies[0].bulkheads[0].max_concurrent", "0 is out of range 1..100000"},
+		{"bulkhead waiting", `"max_waiting": 4`, `"max_waiting": 10000001`, "strategies[0].bulkheads[0].max_waiting", "is out of range 0..10000000"},
+		{"bulkhead wait", `"max_wait": "500ms"`, `"max_wait": "48h"`, "strategies[0].bulkheads[0].max_wait", "is longer than the maximum"},
+		// Scopes.
+		{"breaker scope", `"scope": "client"`, `"scope": "global"`, "strategies[0].breaker.scope", `"global" is not one of "dependency", "client"`},
+		{"budget scope", `"scope": "dependency"`, `"scope": "fleet"`, "strategies[0].budget.scope", `"fleet" is not one of "dependency", "client"`},
+		// Shedding.
+		{"shedding measure", `"measure": "queue"`, `"measure": "cpu"`, "dependencies[2].shedding.measure", `"cpu" is not one of "queue", "load"`},
+		{"shedding without measure", `"measure": "queue", `, ``, "dependencies[2].shedding.measure", `"" is not one of "queue", "load"`},
+		{"shedding class", `"sheddable_plus": 20`, `"bulk": 20`, "dependencies[2].shedding.thresholds.bulk", `"bulk" is not one of "critical_plus"`},
+		{"odd shedding class", `"sheddable_plus": 20`, `"low priority": 20`, `dependencies[2].shedding.thresholds["low priority"]`, `"low priority" is not one of`},
+		{"shedding threshold", `"sheddable_plus": 20`, `"sheddable_plus": -1`, "dependencies[2].shedding.thresholds.sheddable_plus", "-1 is out of range 0..10000000"},
+		{"shedding threshold type", `"sheddable_plus": 20`, `"sheddable_plus": "high"`, "dependencies[2].shedding.thresholds.sheddable_plus", `"high" is not a number`},
+		{"no thresholds", `"thresholds": {"sheddable": 10, "sheddable_plus": 20}`, `"thresholds": {}`, "dependencies[2].shedding.thresholds", "is empty; give the threshold of each class to shed"},
+		{"thresholds not an object", `"thresholds": {"sheddable": 10, "sheddable_plus": 20}`, `"thresholds": [10]`, "dependencies[2].shedding.thresholds", "a list is not an object"},
+		{"shedding status", `"status": 429`, `"status": 42`, "dependencies[2].shedding.status", "42 is not an HTTP status; allowed 100..599"},
+		// Hedging.
+		{"hedging delay", `"delay": "20ms"`, `"delay": "-20ms"`, "strategies[0].layers[0].hedging.delay", "is negative"},
+		{"hedging delay too long", `"delay": "20ms"`, `"delay": "25h"`, "strategies[0].layers[0].hedging.delay", "is longer than the maximum"},
+		{"hedging percentile", `"delay_percentile": 95`, `"delay_percentile": 100`, "strategies[0].layers[0].hedging.delay_percentile", "100 is out of range; a delay percentile is in (0, 100)"},
+		{"negative hedging percentile", `"delay_percentile": 95`, `"delay_percentile": -5`, "strategies[0].layers[0].hedging.delay_percentile", "is out of range"},
+		{"hedging window", `"window": 200`, `"window": 19`, "strategies[0].layers[0].hedging.window", "19 is out of range 20..100000"},
+		{"hedging window too large", `"window": 200`, `"window": 100001`, "strategies[0].layers[0].hedging.window", "is out of range 20..100000"},
+		{"hedging window without percentile", `"delay_percentile": 95, `, ``, "strategies[0].layers[0].hedging.window", "has no meaning without delay_percentile"},
+		{"hedging one copy", `"layers": [{"max_attempts": 2`, `"layers": [{"max_attempts": 1`, "strategies[0].layers[0].max_attempts", "1 is the number of copies of a hedged call, the first included; hedging needs 2..100"},
+		{"hedging unlimited copies", `"layers": [{"max_attempts": 2`, `"layers": [{"max_attempts": 0`, "strategies[0].layers[0].max_attempts", "not 0: copies are not unlimited"},
+		{"hedging with backoff", `"attempt_timeout": "100ms", "hedging"`, `"attempt_timeout": "100ms", "backoff": {"kind": "constant", "base": "1ms"}, "hedging"`, "strategies[0].layers[0].backoff", "has no meaning with hedging"},
+		{"hedging with jitter", `"attempt_timeout": "100ms", "hedging"`, `"attempt_timeout": "100ms", "jitter": {"kind": "full"}, "hedging"`, "strategies[0].layers[0].jitter.kind", `"full" has no meaning with hedging`},
+		{"hedging with retry-after", `"attempt_timeout": "100ms", "hedging"`, `"attempt_timeout": "100ms", "honor_retry_after": true, "hedging"`, "strategies[0].layers[0].honor_retry_after", "has no meaning with hedging"},
+		{"hedging with adaptive", `"attempt_timeout": "100ms", "hedging"`, `"attempt_timeout": "100ms", "adaptive": {"window": "1s", "above": 0.5, "factor": 2}, "hedging"`, "strategies[0].layers[0].adaptive", "has no meaning with hedging"},
+		{"hedging a consumer", `"max_attempts": 3, "attempt_timeout": "1s",`, `"max_attempts": 3, "attempt_timeout": "1s", "dead_letter": true, "hedging": {"delay": "1ms"},`, "strategies[0].dead_letter", "is given together with hedging"},
+		// Sweeps reach the new fields.
+		{"sweep into dependencies", `"version": 1,`, `"version": 1, "sweep": {"path": "dependencies[1].workers", "values": [1, 0]},`, "sweep.values[1]", "0 at dependencies[1].workers is out of range 1..100000"},
+		{"sweep into the pool", `"version": 1,`, `"version": 1, "sweep": {"path": "strategies[0].pool.slots", "values": [4, 0]},`, "sweep.values[1]", "0 at strategies[0].pool.slots is out of range 1..100000"},
+		{"sweep into the plan", `"version": 1,`, `"version": 1, "sweep": {"path": "workload.plan[1].calls[0].class", "values": ["critical", "low"]},`, "sweep.values[1]", `"low" at workload.plan[1].calls[0].class is not one of`},
+		{"sweep into thresholds", `"version": 1,`, `"version": 1, "sweep": {"path": "dependencies[2].shedding.thresholds.critical", "values": [5, -5]},`, "sweep.values[1]", "-5 at dependencies[2].shedding.thresholds.critical is out of range"},
+		{"sweep past the list", `"version": 1,`, `"version": 1, "sweep": {"path": "dependencies[3].workers", "values": [1]},`, "sweep.values[0]", "index [3], which does not exist"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			doc := strings.Replace(validMulti, tc.old, tc.new, 1)
+			if doc == validMulti {
+				t.Fatalf("the case does not change the scenario")
+			}
+			_, err := Parse([]byte(doc))
+			for _, e := range AsErrors(err) {
+				if e.Path == tc.path && strings.Contains(e.Error(), tc.message) {
+					return
+				}
+			}
+			t.Errorf("want an error at %s containing %q; got:\n%v", tc.path, tc.message, err)
+		})
+	}
+}
+
+// manyCalls returns a plan step of n calls to the catalog.
+func manyCalls(n int) string {
+	calls := make([]string, n)
+	for i := range calls {
+		calls[i] = fmt.Sprintf(`{"dependency": "catalog", "name": "c%d"}`, i)
+	}
+	return `{"calls": [` + strings.Join(calls, ", ") + `]}`
+}
+
+// TestPresetsWithNewFields: a preset is a policy, hedging and scopes
+// included, at level 0 or in a layer; a strategy's pool and bulkheads are
+// its own, never a preset's.
+func TestPresetsWithNewFields(t *testing.T) {
+	presets := map[string]json.RawMessage{
+		"hedger": json.RawMessage(`{"max_attempts": 3, "attempt_timeout": "1s", "hedging": {"delay": "50ms"},
+			"breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "scope": "client"}}`),
+		"pooled": json.RawMessage(`{"max_attempts": 2, "pool": {"slots": 4}}`),
+	}
+	doc := strings.Replace(validMulti, `"layers": [{"max_attempts": 2, "attempt_timeout": "100ms", "hedging": {"delay": "20ms", "delay_percentile": 95, "window": 200}}]`,
+		`"layers": [{"preset": "hedger", "hedging": {"delay_percentile": 90}}]`, 1)
+	doc = strings.Replace(doc, `"max_attempts": 3, "attempt_timeout": "1s",`, `"preset": "hedger", "hedging": {"delay": "10ms"},`, 1)
+	sc, err := ParseWith([]byte(doc), presets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := sc.Strategies[0]
+	if h := st.Hedging; st.BasedOn != "hedger" || st.MaxAttempts != 3 || h == nil || h.Delay.String() != "10ms" || st.Pool == nil || st.Pool.Slots != 8 || len(st.Bulkheads) != 1 {
+		t.Errorf("strategy: %+v, hedging %+v; want the preset's policy with its own delay, pool and bulkheads", st, st.Hedging)
+	}
+	if br := st.Breaker; br == nil || br.Scope != ScopeClient || br.Failures != 5 {
+		t.Errorf("breaker %+v: want the strategy's own", br)
+	}
+	if l := st.Layers[0]; l.Hedging == nil || l.Hedging.Delay.String() != "50ms" || l.Hedging.DelayPercentile != 90 || l.Breaker.Scope != ScopeClient {
+		t.Errorf("layer %+v: want the preset's hedging, merged with its own percentile", l)
+	}
+	again, err := Parse(sc.Canonical())
+	if err != nil || string(again.Canonical()) != string(sc.Canonical()) {
+		t.Errorf("canonical form: %v", err)
+	}
+	doc = strings.Replace(validMulti, `"max_attempts": 3, "attempt_timeout": "1s",`, `"preset": "pooled",`, 1)
+	_, err = ParseWith([]byte(doc), presets)
+	if es := AsErrors(err); len(es) != 1 || es[0].Path != "strategies[0].preset.pool" || !strings.Contains(es[0].Message, "is not a known field; allowed: preset, based_on, max_attempts") {
+		t.Errorf("a preset with a pool: %v", err)
+	}
+}
+
+// TestThresholdsDecodeStrictly: a map is read as strictly as a struct.
+func TestThresholdsDecodeStrictly(t *testing.T) {
+	doc := strings.Replace(validMulti, `"sheddable_plus": 20}`, `"sheddable_plus": 20, "critical": null}`, 1)
+	sc, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th := sc.Dependencies[2].Shedding.Thresholds; len(th) != 2 {
+		t.Errorf("thresholds %v: null leaves a class without a threshold", th)
+	}
+	doc = strings.Replace(validMulti, `"sheddable_plus": 20}`, `"sheddable_plus": 20, "sheddable_plus": 30, "critical": 1.5}`, 1)
+	_, err = Parse([]byte(doc))
+	want := "dependencies[2].shedding.thresholds.sheddable_plus: duplicate key: a key may appear only once in an object\n" +
+		"dependencies[2].shedding.thresholds.critical: 1.5 is not a whole number"
+	if err == nil || err.Error() != want {
+		t.Errorf("got:\n%v\nwant:\n%s", err, want)
 	}
 }
