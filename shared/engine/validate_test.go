@@ -493,3 +493,34 @@ func TestThresholdsDecodeStrictly(t *testing.T) {
 		t.Errorf("got:\n%v\nwant:\n%s", err, want)
 	}
 }
+
+func TestDependencyAndPlanErrors(t *testing.T) {
+	manyDeps := make([]string, MaxDependencies+1)
+	for i := range manyDeps {
+		manyDeps[i] = fmt.Sprintf(`{"name": "d%d", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0}`, i)
+	}
+	for _, tc := range []struct {
+		desc, doc, path, message string
+	}{
+		{"neither dependency nor dependencies", strings.Replace(valid, `"dependency": {"workers": 2, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5},`, ``, 1),
+			"dependency", "is missing; give dependency (the one dependency) or dependencies (a list of named dependencies)"},
+		{"too many dependencies", strings.Replace(validMulti, `"dependencies": `+multiDeps, `"dependencies": [`+strings.Join(manyDeps, ", ")+`]`, 1),
+			"dependencies", "lists 17 dependencies; at most 16 are allowed"},
+		{"unprintable name of the one dependency", strings.Replace(valid, `"workers": 2,`, `"name": "d\u200b", "workers": 2,`, 1),
+			"dependency.name", "is not printable"},
+		{"plan calling another dependency", strings.Replace(valid, `"duration": "10s"}`, `"duration": "10s", "plan": [{"calls": [{"dependency": "db"}]}]}`, 1),
+			"workload.plan[0].calls[0].dependency", `"db" is not a dependency; the only dependency is named dependency (dependency.name, "dependency" when left out)`},
+		{"the one dependency uncalled", strings.Replace(strings.Replace(valid, `"workers": 2,`, `"name": "db", "workers": 2,`, 1), `"duration": "10s"}`, `"duration": "10s", "plan": [{"calls": [{"dependency": "dependency"}]}]}`, 1),
+			"dependency.name", `"db" is not called by the plan`},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := Parse([]byte(tc.doc))
+			for _, e := range AsErrors(err) {
+				if e.Path == tc.path && strings.Contains(e.Error(), tc.message) {
+					return
+				}
+			}
+			t.Errorf("want an error at %s containing %q; got:\n%v", tc.path, tc.message, err)
+		})
+	}
+}
