@@ -148,15 +148,21 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 
 // Estimate returns the approximate cost of a run, in events. For every
 // simulation (one strategy on one seed and sweep value) it counts the events
-// the simulation processes — operations × the product of every level's max
-// attempts × 3 events per call, plus one event per network leg that takes
+// the simulation processes — operations × the plan's calls (one without a
+// plan) × the product of every level's max attempts × 3 events per call,
+// plus one event per network leg of the called dependency that takes
 // time for every attempt at every level (each is a hop) and two more for
-// a contention read when the network takes time, taking the
-// costliest strategy for all; unlimited attempts count as MaxAttempts — and
-// the work that does not depend on the operations: setting up its clients
-// and instances, and stepping through the counting bins its virtual time
-// spans. It adds the numbers the result holds (EstimateSize). It
-// overestimates runs where few calls fail.
+// a contention read when the network takes time, and, for the features
+// of several dependencies, a few events more per plan call: its start and
+// end in a plan, a wait for a pool slot or a bulkhead, a fallback's
+// latency, and a timer and a cancellation for every copy of a hedged
+// level (copies count as attempts), taking the costliest strategy for
+// all; unlimited attempts count as MaxAttempts — and the work that does not
+// depend on the operations: setting up its clients, instances (with a
+// breaker and a budget for every dependency), pools, bulkheads, hedging
+// latency windows and dependencies, and stepping through the counting bins
+// its virtual time spans. It adds the numbers the result holds
+// (EstimateSize). It overestimates runs where few calls fail.
 func Estimate(sc *Scenario) int64 {
 	if sc.Sweep != nil {
 		// Each value may change the cost: count each one.
@@ -175,31 +181,64 @@ func Estimate(sc *Scenario) int64 {
 
 func estimate(sc *Scenario, withSeries bool) int64 {
 	ops := estimateOps(sc)
-	legs := 0.0 // events per hop for the network: one per leg that takes time
-	if n := sc.Dependency.Network; n != nil {
-		for _, d := range []Delay{n.Request, n.Answer} {
-			if compileDelay(&d).on {
-				legs++
+	deps := estimateDeps(sc)
+	legs := make([]float64, len(deps)) // events per hop for each dependency's network: one per leg that takes time
+	for i, dep := range deps {
+		if n := dep.Network; n != nil {
+			for _, d := range []Delay{n.Request, n.Answer} {
+				if compileDelay(&d).on {
+					legs[i]++
+				}
 			}
 		}
+		if dep.Contention != nil && legs[i] > 0 {
+			// The read's two events, request and answer, on every hop (a
+			// bound: only the hops to the dependency read); without a
+			// network the read takes no event.
+			legs[i] += 2
+		}
 	}
-	if sc.Dependency.Contention != nil && legs > 0 {
-		// The read's two events, request and answer, on every hop (a
-		// bound: only the hops to the dependency read); without a network
-		// the read takes no event.
-		legs += 2
-	}
+	calls := estimateCalls(sc, deps)
 	worst := 1.0 // events per operation, in units of 3
 	for _, st := range sc.Strategies {
 		// Every attempt at every level is a hop: a level's attempts are
-		// the product of the max attempts down to it.
+		// the product of the max attempts down to it. A hedged level's
+		// copies are its attempts.
 		a := float64(attemptsBound(&st.Policy))
 		hops := a
+		copies := 0.0 // copies of hedged levels, each with a timer and a cancellation
+		if st.Hedging != nil {
+			copies += a
+		}
 		for i := range st.Layers {
 			a *= float64(attemptsBound(&st.Layers[i]))
 			hops += a
+			if st.Layers[i].Hedging != nil {
+				copies += a
+			}
 		}
-		worst = max(worst, a+legs*hops/3)
+		perOp := 0.0
+		for _, c := range calls {
+			cost := a + legs[c.dep]*hops/3
+			extra := 2 * copies
+			if len(sc.Workload.Plan) > 0 {
+				extra += 2 // the call's start and end in its step
+			}
+			if st.Pool != nil {
+				extra += 2 // a wait for a slot, and its time-out
+			}
+			if slices.ContainsFunc(st.Bulkheads, func(b Bulkhead) bool { return b.Dependency == c.name }) {
+				extra += 2
+			}
+			if c.fallback > 0 {
+				extra++
+			}
+			if extra > 0 {
+				cost += extra / 3
+			}
+			perOp += cost
+		}
+		worst = max(worst, perOp)
 	}
 	sims := float64(max(len(sc.Seeds), sc.Runs, 1)) * float64(max(len(sc.Strategies), 1))
 	est := (ops*worst*3+setupCost(sc))*sims + estimateSize(sc, withSeries)
@@ -212,24 +251,106 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 // setupCost is the work of one simulation that does not depend on its
 // operations, in events (about 125 ns each natively), as measured: a fixed
 // part for its allocations and summary, a client's slot, an instance's
-// budget and breaker, and a counting bin stepped through.
+// budget and breaker, and a counting bin stepped through. With several
+// dependencies, an instance has a budget and a breaker for each, and each
+// dependency is set up as the first is (a fixed part and its workers); a
+// level-0 instance's pool and bulkheads count as a budget does, and a
+// hedged level's latency window as clients do, for every plan call.
 func setupCost(sc *Scenario) float64 {
-	instances := 0.0
+	deps := float64(max(len(sc.Dependencies), 1))
+	calls := float64(max(len(estimateCalls(sc, estimateDeps(sc))), 1))
+	instances, windows := 0.0, 0.0
 	for _, st := range sc.Strategies {
 		n := float64(max(st.Instances, 1))
 		for _, l := range st.Layers {
 			n += float64(max(l.Instances, 1))
 		}
+		if deps > 1 {
+			n *= deps
+		}
+		pools := len(st.Bulkheads)
+		if st.Pool != nil {
+			pools++
+		}
+		n += float64(max(st.Instances, 1) * pools)
 		instances = max(instances, n)
+		w := 0.0
+		for _, l := range append([]Policy{st.Policy}, st.Layers...) {
+			if h := l.Hedging; h != nil && h.DelayPercentile > 0 {
+				w += float64(max(l.Instances, 1)) * float64(cmp.Or(h.Window, 1000)) * calls
+			}
+		}
+		windows = max(windows, w)
 	}
-	return 1000 + float64(sc.Workload.Clients)/16 + 2*instances + estimateBins(sc)
+	extra := windows / 16
+	if len(sc.Dependencies) > 1 {
+		for _, d := range sc.Dependencies {
+			extra += 1000 + float64(d.Workers)/16
+		}
+	}
+	return 1000 + float64(sc.Workload.Clients)/16 + 2*instances + estimateBins(sc) + extra
+}
+
+// estimateDeps returns the scenario's dependencies: the one, or the list.
+func estimateDeps(sc *Scenario) []*Dependency {
+	if len(sc.Dependencies) == 0 {
+		return []*Dependency{&sc.Dependency}
+	}
+	ds := make([]*Dependency, len(sc.Dependencies))
+	for i := range sc.Dependencies {
+		ds[i] = &sc.Dependencies[i]
+	}
+	return ds
+}
+
+// An estimateCall is a plan call as the estimates see it.
+type estimateCall struct {
+	step     int     // the step it belongs to
+	dep      int     // its dependency, an index in estimateDeps
+	name     string  // its dependency's name
+	fallback float64 // its fallback's latency, in nanoseconds
+}
+
+// estimateCalls returns the calls of the plan, in order, or, without a
+// plan, the one call to the first dependency. A call to no dependency (the
+// scenario is not valid) counts as one to the first.
+func estimateCalls(sc *Scenario, deps []*Dependency) []estimateCall {
+	name := func(i int) string {
+		if len(sc.Dependencies) == 0 {
+			return cmp.Or(deps[i].Name, singularName)
+		}
+		return deps[i].Name
+	}
+	if len(sc.Workload.Plan) == 0 {
+		return []estimateCall{{name: name(0)}}
+	}
+	var calls []estimateCall
+	for i, st := range sc.Workload.Plan {
+		for _, c := range st.Calls {
+			ec := estimateCall{step: i, name: c.Dependency}
+			for j := range deps {
+				if name(j) == c.Dependency {
+					ec.dep = j
+					break
+				}
+			}
+			if c.Fallback != nil {
+				ec.fallback = max(0, float64(c.Fallback.Latency))
+			}
+			calls = append(calls, ec)
+		}
+	}
+	return calls
 }
 
 // EstimateSize returns about how many numbers the result of a run holds:
 // per strategy (and sweep value), its metrics, their spread over runs, its
-// peaks and breaker transitions, and, for a scenario without a sweep, its
+// peaks and breaker transitions, the metrics of each plan call when the
+// plan makes several, and, for a scenario without a sweep, its
 // time series: buckets × 9 series, plus two per window of every fine
-// resolution kept. In memory a series number takes 4 bytes, others 8 to 16;
+// resolution kept, plus, with several plan calls or a pool, the slots in
+// use and three series per plan call; and the phases of several
+// dependencies. In memory a series number takes 4 bytes, others 8 to 16;
 // encoded, from 2 to 12.
 func EstimateSize(sc *Scenario) int64 {
 	if sc.Sweep != nil {
@@ -262,6 +383,10 @@ func estimateSize(sc *Scenario, withSeries bool) float64 {
 	if breakers {
 		per += 4 * 1000 // transitions, at most 1,000 kept
 	}
+	calls := float64(len(estimateCalls(sc, estimateDeps(sc))))
+	if calls > 1 {
+		per += calls * 3 * 20 // a call's metrics, and their minimum and maximum over runs
+	}
 	if withSeries {
 		lo, hi := estimateSpan(sc)
 		base0 := modelBase(sc)
@@ -286,8 +411,17 @@ func estimateSize(sc *Scenario, withSeries bool) float64 {
 				per += 2 * math.Ceil(longest/float64(r))
 			}
 		}
+		if calls > 1 || slices.ContainsFunc(sc.Strategies, func(st Strategy) bool { return st.Pool != nil }) {
+			per += (1 + 3*calls) * n // slots in use, and each call's attempts, successes and failures
+		}
 	}
-	return per * float64(max(len(sc.Strategies), 1))
+	phases := 0.0 // the result's, once; those of one dependency fit in the margin
+	if len(sc.Dependencies) > 1 {
+		for _, d := range sc.Dependencies {
+			phases += 2 * float64(len(d.Phases))
+		}
+	}
+	return per*float64(max(len(sc.Strategies), 1)) + phases
 }
 
 // Size returns how many numbers the result holds, counted as EstimateSize
@@ -340,7 +474,7 @@ func modelBase(sc *Scenario) int64 {
 // release the calls they hold, plus as long as the slowest strategy's
 // invocation can last and the queue takes to drain (hi).
 func estimateSpan(sc *Scenario) (lo, hi float64) {
-	w, d := &sc.Workload, &sc.Dependency
+	w := &sc.Workload
 	end := float64(w.Duration)
 	switch w.Arrival {
 	case ArrivalBurst:
@@ -365,44 +499,103 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	// A simulation ends with its last event: phases and report times after
 	// the last operation do not lengthen it, but a freeze holds the calls
 	// that arrive during it until it ends.
-	factor, hold := 1.0, 0.0
-	for _, ph := range d.Phases {
-		switch ph.Kind {
-		case PhaseLatency:
-			factor = max(factor, ph.Factor)
-		case PhaseOutage, PhaseErrors:
-			hold = max(hold, float64(ph.Latency))
-		case PhaseFreeze:
-			if float64(ph.From) <= end {
-				hold = max(hold, float64(ph.To)-end)
+	deps := estimateDeps(sc)
+	drains, rtts := make([]float64, len(deps)), make([]float64, len(deps))
+	hold, drain, rtt := 0.0, 0.0, 0.0 // the longest of any dependency
+	for i, d := range deps {
+		factor := 1.0
+		for _, ph := range d.Phases {
+			switch ph.Kind {
+			case PhaseLatency:
+				factor = max(factor, ph.Factor)
+			case PhaseOutage, PhaseErrors:
+				hold = max(hold, float64(ph.Latency))
+			case PhaseFreeze:
+				if float64(ph.From) <= end {
+					hold = max(hold, float64(ph.To)-end)
+				}
 			}
 		}
+		st := d.ServiceTime
+		service := float64(st.Mean)
+		switch st.Kind {
+		case ServiceExponential:
+			service *= 10 // the tail of the longest of many draws
+		case ServiceLognormal:
+			service = 2 * float64(st.P99)
+		}
+		service *= factor
+		workers := float64(max(d.Workers, 1))
+		drains[i] = (float64(d.QueueCapacity)/workers + 1) * service
+		// The longest round trip of a hop.
+		if n := d.Network; n != nil {
+			rtts[i] = travelBound(&n.Request) + travelBound(&n.Answer)
+		}
+		if d.Contention != nil {
+			rtts[i] *= 2 // the read's round trip before the write's
+		}
+		drain, rtt = max(drain, drains[i]), max(rtt, rtts[i])
 	}
 	end += hold
-	st := d.ServiceTime
-	service := float64(st.Mean)
-	switch st.Kind {
-	case ServiceExponential:
-		service *= 10 // the tail of the longest of many draws
-	case ServiceLognormal:
-		service = 2 * float64(st.P99)
-	}
-	service *= factor
-	workers := float64(max(d.Workers, 1))
-	drain := (float64(d.QueueCapacity)/workers + 1) * service
-	rtt := 0.0 // the longest round trip of a hop
-	if n := d.Network; n != nil {
-		rtt = travelBound(&n.Request) + travelBound(&n.Answer)
-	}
-	if d.Contention != nil {
-		rtt *= 2 // the read's round trip before the write's
-	}
+	calls := estimateCalls(sc, deps)
 	longest := 0.0
-	for _, s := range sc.Strategies {
-		levels := append([]Policy{s.Policy}, s.Layers...)
-		longest = max(longest, invocationTime(levels, drain, rtt))
+	for i := range sc.Strategies {
+		longest = max(longest, estimateOperation(&sc.Strategies[i], calls, drains, rtts))
 	}
 	return lo, end + longest + drain + rtt
+}
+
+// estimateOperation bounds how long an operation of strategy st can last:
+// its plan's steps one after the other, each as long as its longest call.
+// A call waits for a pool slot and a bulkhead (each as long as max_wait, or
+// for every call ahead of it in line to end, slots at a time), then makes
+// its invocation, then may fall back.
+func estimateOperation(st *Strategy, calls []estimateCall, drains, rtts []float64) float64 {
+	levels := append([]Policy{st.Policy}, st.Layers...)
+	times := make([]float64, len(calls)) // each call's, without the wait for a pool slot
+	longest := make([]float64, len(drains))
+	for i, c := range calls {
+		times[i] = invocationTime(levels, drains[c.dep], rtts[c.dep])
+		if c.fallback > 0 {
+			times[i] += c.fallback
+		}
+		longest[c.dep] = max(longest[c.dep], times[i]) // the longest a call holds its bulkhead
+	}
+	held := 0.0 // the longest a call holds a pool slot
+	for i, c := range calls {
+		for _, b := range st.Bulkheads {
+			if b.Dependency == c.name && b.MaxWaiting > 0 {
+				times[i] += estimateWait(b.MaxWaiting, b.MaxConcurrent, b.MaxWait, longest[c.dep])
+			}
+		}
+		held = max(held, times[i])
+	}
+	wait := 0.0
+	if p := st.Pool; p != nil && p.MaxWaiting > 0 {
+		wait = estimateWait(p.MaxWaiting, p.Slots, p.MaxWait, held)
+	}
+	total, step := 0.0, 0.0
+	for i, c := range calls {
+		if i > 0 && c.step != calls[i-1].step {
+			total, step = total+step, 0
+		}
+		if wait > 0 {
+			step = max(step, wait+times[i])
+		} else {
+			step = max(step, times[i])
+		}
+	}
+	return total + step
+}
+
+// estimateWait bounds a wait in a line of at most waiting calls for one of
+// slots, each held at most held, cut at maxWait when it is set.
+func estimateWait(waiting, slots int, maxWait Duration, held float64) float64 {
+	w := (float64(waiting)/float64(max(slots, 1)) + 1) * held
+	if maxWait > 0 {
+		w = min(w, float64(maxWait))
+	}
+	return w
 }
 
 // travelBound bounds one leg's travel time as the span bound does service

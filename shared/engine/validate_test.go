@@ -3,8 +3,11 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // valid is a minimal valid scenario; the cases below break one field each.
@@ -522,5 +525,94 @@ func TestDependencyAndPlanErrors(t *testing.T) {
 			}
 			t.Errorf("want an error at %s containing %q; got:\n%v", tc.path, tc.message, err)
 		})
+	}
+}
+
+// TestOneDependencyEstimatesUnchanged: the estimates of scenarios without
+// the fields of several dependencies are those from before them, and a
+// list of one dependency costs what the one dependency does.
+func TestOneDependencyEstimatesUnchanged(t *testing.T) {
+	for file, want := range map[string][2]int64{
+		"consumer.json": {97308, 24934},
+		"e03b.json":     {515379, 52472},
+		"mixed.json":    {203700, 65301},
+		"pipeline.json": {31816, 25552},
+		"sweep.json":    {266076, 1992},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]int64{Estimate(sc), EstimateSize(sc)}; got != want {
+			t.Errorf("%s: estimate and size %v, want %v", file, got, want)
+		}
+		if sc.Sweep != nil {
+			continue
+		}
+		listed := *sc
+		listed.Dependencies = []Dependency{sc.Dependency}
+		listed.Dependencies[0].Name = "db"
+		listed.Dependency = Dependency{}
+		if err := listed.Validate(); err != nil {
+			t.Fatalf("%s as a list: %v", file, err)
+		}
+		if got := [2]int64{Estimate(&listed), EstimateSize(&listed)}; got != want {
+			t.Errorf("%s as a list of one: estimate and size %v, want %v", file, got, want)
+		}
+	}
+}
+
+// TestEstimateCountsPlanCalls: every plan call costs its attempts, a hedged
+// level's copies count as attempts, each dependency's network counts for
+// the calls to it, and pools and bulkheads add to it.
+func TestEstimateCountsPlanCalls(t *testing.T) {
+	busy := strings.Replace(validMulti, `"rate": 10, "duration": "10s"`, `"rate": 1000, "duration": "100s"`, 1)
+	est := func(doc string) int64 {
+		t.Helper()
+		sc, err := Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Estimate(sc)
+	}
+	base := est(busy)
+	// 100,000 operations × 4 calls × 3 × 2 attempts × 3 events.
+	if base < 100_000*4*6*3 {
+		t.Errorf("4 calls of 6 attempts: estimate %d", base)
+	}
+	one := strings.Replace(valid, `"rate": 10, "duration": "10s"`, `"rate": 1000, "duration": "100s"`, 1)
+	one = strings.Replace(one, `"max_attempts": 3}`, `"max_attempts": 3, "layers": [{"max_attempts": 2}]}`, 1)
+	if single := est(one); base < 4*single-4*est(strings.Replace(one, `"rate": 1000`, `"rate": 0.001`, 1)) {
+		t.Errorf("4 calls estimated at %d, one at %d", base, single)
+	}
+	twice := strings.Replace(busy, `{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]}`,
+		`{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}, {"dependency": "recs", "name": "recs2"}]}`, 1)
+	if got := est(twice); got < base+100_000*6*3 {
+		t.Errorf("a fifth call adds %d events, want at least %d", got-base, 100_000*6*3)
+	}
+	netted := strings.Replace(busy, `"queue_capacity": 50}`, `"queue_capacity": 50, "network": {"request": {"kind": "constant", "mean": "1ms"}, "answer": {"kind": "constant", "mean": "1ms"}}}`, 1)
+	// Two calls to the catalog, each 3 + 6 hops with two legs.
+	if got := est(netted); got < base+100_000*2*9*2 {
+		t.Errorf("the catalog's network adds %d events, want at least %d", got-base, 100_000*2*9*2)
+	}
+	unhedged := strings.Replace(busy, `, "hedging": {"delay": "20ms", "delay_percentile": 95, "window": 200}`, ``, 1)
+	if h, u := base, est(unhedged); h <= u {
+		t.Errorf("hedged copies estimated at %d, retries at %d; a copy costs at least what an attempt does", h, u)
+	}
+	unpooled := strings.Replace(busy, `"pool": {"slots": 8, "max_waiting": 100, "max_wait": "1s"},`, ``, 1)
+	if p, u := base, est(unpooled); p <= u {
+		t.Errorf("with a pool %d, without %d", p, u)
+	}
+	// A run that ends later costs more bins: a pool's line, a bulkhead's
+	// and a fallback lengthen the span bound.
+	sc, _ := Parse([]byte(busy))
+	_, hi := estimateSpan(sc)
+	sc.Strategies[0].Pool.MaxWait = Duration(time.Hour)
+	if _, longer := estimateSpan(sc); longer <= hi {
+		t.Errorf("a pool wait of up to an hour does not lengthen the span bound %g", hi)
 	}
 }
