@@ -695,6 +695,80 @@ func Warnings(sc *Scenario) []string {
 				ws = append(ws, fmt.Sprintf("strategy %q: retries at %d levels multiply to up to %d dependency calls per operation (strategies[%d])", st.Name, n+1, a, i))
 			}
 		}
+		ws = append(ws, limitWarnings(i, &st)...)
+	}
+	ws = append(ws, sheddingWarnings(sc)...)
+	return ws
+}
+
+// limitWarnings points out a strategy's pool and bulkheads that do nothing
+// or can hold calls without end, and hedging that only retries.
+func limitWarnings(i int, st *Strategy) []string {
+	var ws []string
+	if p := st.Pool; p != nil && p.MaxWaiting > 0 && p.MaxWait == 0 {
+		ws = append(ws, fmt.Sprintf("strategy %q: calls wait for a pool slot without max_wait; while a frozen dependency holds every slot, they wait as long as it does (strategies[%d].pool)", st.Name, i))
+	}
+	for j, b := range st.Bulkheads {
+		if p := st.Pool; p != nil && b.MaxConcurrent >= p.Slots {
+			ws = append(ws, fmt.Sprintf("strategy %q: the bulkhead of %q allows %d concurrent calls, no fewer than the pool's %d slots, so it never limits them (strategies[%d].bulkheads[%d])", st.Name, b.Dependency, b.MaxConcurrent, p.Slots, i, j))
+		}
+		if b.MaxWaiting > 0 && b.MaxWait == 0 {
+			ws = append(ws, fmt.Sprintf("strategy %q: calls wait for the bulkhead of %q without max_wait; while a frozen dependency holds it, they wait as long as it does (strategies[%d].bulkheads[%d])", st.Name, b.Dependency, i, j))
+		}
+	}
+	for j, p := range append([]Policy{st.Policy}, st.Layers...) {
+		h := p.Hedging
+		if h == nil || h.DelayPercentile != 0 || p.AttemptTimeout == 0 || h.Delay < p.AttemptTimeout {
+			continue
+		}
+		where := fmt.Sprintf("strategy %q", st.Name)
+		if j > 0 {
+			where = fmt.Sprintf("strategy %q layer %d", st.Name, j)
+		}
+		ws = append(ws, fmt.Sprintf("%s: the hedging delay %s is no shorter than the attempt_timeout %s, so a copy times out before the next leaves: the copies never overlap, they are retries without backoff (strategies[%d])", where, h.Delay, p.AttemptTimeout, i))
+	}
+	return ws
+}
+
+// sheddingWarnings points out shedding that never sheds: thresholds above
+// the queue that they measure, or for classes that no call has.
+func sheddingWarnings(sc *Scenario) []string {
+	var ws []string
+	deps := estimateDeps(sc)
+	for i, d := range deps {
+		sh := d.Shedding
+		if sh == nil {
+			continue
+		}
+		name, path := cmp.Or(d.Name, singularName), "dependency.shedding"
+		if len(sc.Dependencies) > 0 {
+			path = fmt.Sprintf("dependencies[%d].shedding", i)
+		}
+		for _, c := range Classes {
+			if th, ok := sh.Thresholds[c]; ok && sh.Measure == ShedQueue && th > d.QueueCapacity {
+				ws = append(ws, fmt.Sprintf("dependency %q: the %q threshold %d is above the queue capacity %d, so the queue is full before it sheds those calls (%s)", name, c, th, d.QueueCapacity, path))
+			}
+		}
+		classes := map[Class]bool{}
+		if len(sc.Workload.Plan) == 0 {
+			classes[ClassCritical] = true
+		}
+		for _, st := range sc.Workload.Plan {
+			for _, c := range st.Calls {
+				if c.Dependency == name {
+					classes[cmp.Or(c.Class, ClassCritical)] = true
+				}
+			}
+		}
+		var shed []Class
+		for _, c := range Classes {
+			if _, ok := sh.Thresholds[c]; ok {
+				shed = append(shed, c)
+			}
+		}
+		if len(shed) > 0 && !slices.ContainsFunc(shed, func(c Class) bool { return classes[c] }) {
+			ws = append(ws, fmt.Sprintf("dependency %q: sheds %s, but no call to it has such a class (calls are \"critical\" unless the plan says otherwise), so it never sheds (%s)", name, quoteList(shed), path))
+		}
 	}
 	return ws
 }

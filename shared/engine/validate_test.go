@@ -616,3 +616,44 @@ func TestEstimateCountsPlanCalls(t *testing.T) {
 		t.Errorf("a pool wait of up to an hour does not lengthen the span bound %g", hi)
 	}
 }
+
+func TestWarningsOfSeveralDependencies(t *testing.T) {
+	warnings := func(doc string) string {
+		t.Helper()
+		sc, err := Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(Warnings(sc), "\n")
+	}
+	if ws := warnings(validMulti); ws != "" {
+		t.Errorf("validMulti warns:\n%s", ws)
+	}
+	for _, tc := range []struct{ old, new, want string }{
+		{`"max_concurrent": 2`, `"max_concurrent": 8`,
+			`strategy "a": the bulkhead of "payment" allows 8 concurrent calls, no fewer than the pool's 8 slots, so it never limits them (strategies[0].bulkheads[0])`},
+		{`"max_waiting": 100, "max_wait": "1s"`, `"max_waiting": 100`,
+			`strategy "a": calls wait for a pool slot without max_wait; while a frozen dependency holds every slot, they wait as long as it does (strategies[0].pool)`},
+		{`"max_waiting": 4, "max_wait": "500ms"`, `"max_waiting": 4`,
+			`strategy "a": calls wait for the bulkhead of "payment" without max_wait; while a frozen dependency holds it, they wait as long as it does (strategies[0].bulkheads[0])`},
+		{`"delay": "20ms", "delay_percentile": 95, "window": 200`, `"delay": "100ms"`,
+			`strategy "a" layer 1: the hedging delay 100ms is no shorter than the attempt_timeout 100ms, so a copy times out before the next leaves: the copies never overlap, they are retries without backoff (strategies[0])`},
+		{`"sheddable_plus": 20}`, `"sheddable_plus": 41}`,
+			`dependency "recs": the "sheddable_plus" threshold 41 is above the queue capacity 40, so the queue is full before it sheds those calls (dependencies[2].shedding)`},
+		{`"class": "sheddable", `, ``,
+			`dependency "recs": sheds "sheddable_plus", "sheddable", but no call to it has such a class (calls are "critical" unless the plan says otherwise), so it never sheds (dependencies[2].shedding)`},
+	} {
+		doc := strings.Replace(validMulti, tc.old, tc.new, 1)
+		if doc == validMulti {
+			t.Fatalf("%s: the case does not change the scenario", tc.old)
+		}
+		if got := warnings(doc); got != tc.want {
+			t.Errorf("%s → %s: warnings\n%s\nwant\n%s", tc.old, tc.new, got, tc.want)
+		}
+	}
+	// The one dependency's calls are critical.
+	one := strings.Replace(valid, `"queue_capacity": 5}`, `"queue_capacity": 5, "shedding": {"measure": "load", "thresholds": {"sheddable": 3}}}`, 1)
+	if got, want := warnings(one), `dependency "dependency": sheds "sheddable", but no call to it has such a class`; !strings.Contains(got, want) {
+		t.Errorf("warnings\n%s\nwant %s", got, want)
+	}
+}
