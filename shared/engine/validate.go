@@ -396,11 +396,17 @@ func (v *validator) ref(path, name string, dn depNames) int {
 	if len(dn.names) == 0 {
 		return -1 // no dependency at all: already said
 	}
-	if k := slices.Index(dn.names, name); k >= 0 && name != "" {
-		if !dn.ok[k] {
-			return -1 // a name already refused
+	refused := false
+	for k, n := range dn.names {
+		if n == name && name != "" {
+			if dn.ok[k] {
+				return k
+			}
+			refused = true
 		}
-		return k
+	}
+	if refused {
+		return -1 // a name already refused
 	}
 	switch {
 	case name == "":

@@ -657,3 +657,25 @@ func TestWarningsOfSeveralDependencies(t *testing.T) {
 		t.Errorf("warnings\n%s\nwant %s", got, want)
 	}
 }
+
+// TestRefusedNamesAreNotRefusedTwice: a reference to a dependency whose
+// name is refused (repeated, here) is not another problem, and finds the
+// dependency that holds the name rightly.
+func TestRefusedNamesAreNotRefusedTwice(t *testing.T) {
+	doc := strings.Replace(validMulti, `{"name": "payment", "workers": 2`, `{"name": "catalog", "workers": 2`, 1)
+	doc = strings.Replace(doc, `"bulkheads": [`, `"bulkheads": [{"dependency": "catalog", "max_concurrent": 1}, {"dependency": "catalog", "max_concurrent": 1}, `, 1)
+	_, err := Parse([]byte(doc))
+	var paths []string
+	for _, e := range AsErrors(err) {
+		paths = append(paths, e.Path)
+	}
+	want := []string{
+		"dependencies[1].name",                  // repeated
+		"workload.plan[0].calls[1].dependency",  // "payment" is gone
+		"strategies[0].bulkheads[1].dependency", // two bulkheads for the catalog
+		"strategies[0].bulkheads[2].dependency", // "payment" is gone
+	}
+	if strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Errorf("problems at %v, want %v:\n%v", paths, want, err)
+	}
+}
