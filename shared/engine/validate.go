@@ -318,17 +318,31 @@ type depNames struct {
 	// one is set when the scenario has the singular dependency, whose
 	// name may be left out.
 	one bool
+	// tooMany is set when the list is over MaxDependencies: references
+	// to it are not checked (so that the work stays linear).
+	tooMany bool
+	// index maps a name that may be referred to to its dependency, and
+	// refused holds the others.
+	index   map[string]int
+	refused map[string]bool
+	// valid lists the names that may be referred to, for a message.
+	valid string
 }
 
-// valid returns the names that may be referred to, for a message.
-func (dn depNames) valid() string {
-	var ns []string
-	for i, n := range dn.names {
-		if dn.ok[i] {
-			ns = append(ns, n)
+// done indexes the names once they are all known.
+func (dn *depNames) done() {
+	dn.index, dn.refused = map[string]int{}, map[string]bool{}
+	var valid []string
+	for k, n := range dn.names {
+		switch _, dup := dn.index[n]; {
+		case !dn.ok[k]:
+			dn.refused[n] = true
+		case !dup:
+			dn.index[n] = k
+			valid = append(valid, n)
 		}
 	}
-	return strings.Join(ns, ", ")
+	dn.valid = strings.Join(valid, ", ")
 }
 
 // singularName is the name of a dependency given as "dependency" without one.
@@ -376,6 +390,8 @@ func (v *validator) dependencies(sc *Scenario) depNames {
 		dn.names = append(dn.names, d.Name)
 		dn.ok = append(dn.ok, ok)
 	}
+	dn.tooMany = len(sc.Dependencies) > MaxDependencies
+	dn.done()
 	return dn
 }
 
@@ -393,28 +409,21 @@ func (v *validator) name(path, s string) bool {
 // ref checks a reference to a dependency by name and returns its index, or
 // -1.
 func (v *validator) ref(path, name string, dn depNames) int {
-	if len(dn.names) == 0 {
-		return -1 // no dependency at all: already said
+	if len(dn.names) == 0 || dn.tooMany {
+		return -1 // no dependency at all, or too many: already said
 	}
-	refused := false
-	for k, n := range dn.names {
-		if n == name && name != "" {
-			if dn.ok[k] {
-				return k
-			}
-			refused = true
-		}
-	}
-	if refused {
-		return -1 // a name already refused
+	if k, ok := dn.index[name]; ok && name != "" {
+		return k
 	}
 	switch {
+	case dn.refused[name] && name != "":
+		// A name already refused.
 	case name == "":
-		v.add(path, nil, "is empty; name the dependency, one of: %s", dn.valid())
+		v.add(path, nil, "is empty; name the dependency, one of: %s", dn.valid)
 	case dn.one:
 		v.add(path, name, "is not a dependency; the only dependency is named %s (dependency.name, %q when left out)", dn.names[0], singularName)
 	default:
-		v.add(path, name, "is not a dependency; the dependencies are %s", dn.valid())
+		v.add(path, name, "is not a dependency; the dependencies are %s", dn.valid)
 	}
 	return -1
 }
@@ -479,7 +488,7 @@ func (v *validator) plan(sc *Scenario, dn depNames) {
 	}
 	for k, ok := range called {
 		name := dn.names[k]
-		if ok || !dn.ok[k] {
+		if at, in := dn.index[name]; ok || dn.tooMany || !in || at != k {
 			continue // called, or its name is already refused
 		}
 		path := fmt.Sprintf("dependencies[%d].name", k-len(dn.names)+len(sc.Dependencies))

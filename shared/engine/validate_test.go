@@ -679,3 +679,30 @@ func TestRefusedNamesAreNotRefusedTwice(t *testing.T) {
 		t.Errorf("problems at %v, want %v:\n%v", paths, want, err)
 	}
 }
+
+// TestManyDependenciesAreBounded: a list far over MaxDependencies, with as
+// many calls and bulkheads, is refused in linear work: references to it
+// are not checked one by one against it.
+func TestManyDependenciesAreBounded(t *testing.T) {
+	const n = 5_000
+	deps, calls, bulkheads := make([]string, n), make([]string, n), make([]string, n)
+	for i := range n {
+		deps[i] = fmt.Sprintf(`{"name": "d%d", "workers": 1, "service_time": {"kind": "constant"}, "queue_capacity": 0}`, i)
+		calls[i] = fmt.Sprintf(`{"dependency": "d%d"}`, n-1-i)
+		bulkheads[i] = fmt.Sprintf(`{"dependency": "d%d", "max_concurrent": 1}`, n-1-i)
+	}
+	doc := strings.Replace(validMulti, `"dependencies": `+multiDeps, `"dependencies": [`+strings.Join(deps, ",")+`]`, 1)
+	doc = strings.Replace(doc, `"plan": `+multiPlan, `"plan": [{"calls": [`+strings.Join(calls, ",")+`]}]`, 1)
+	doc = strings.Replace(doc, `"bulkheads": [`, `"bulkheads": [`+strings.Join(bulkheads, ",")+`,`, 1)
+	start := time.Now()
+	sc, err := Decode([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded := time.Now()
+	es := AsErrors(sc.Validate())
+	if len(es) != 2 || es[0].Path != "dependencies" || es[1].Path != "workload.plan" {
+		t.Errorf("want the count of dependencies and of calls; got %d problems:\n%v", len(es), es)
+	}
+	t.Logf("%d dependencies, calls and bulkheads: decoded in %s, validated in %s", n, decoded.Sub(start), time.Since(decoded))
+}
