@@ -217,6 +217,10 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 				copies += a
 			}
 		}
+		bulkheads := map[string]bool{}
+		for _, b := range st.Bulkheads {
+			bulkheads[b.Dependency] = true
+		}
 		perOp := 0.0
 		for _, c := range calls {
 			cost := a + legs[c.dep]*hops/3
@@ -227,7 +231,7 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			if st.Pool != nil {
 				extra += 2 // a wait for a slot, and its time-out
 			}
-			if slices.ContainsFunc(st.Bulkheads, func(b Bulkhead) bool { return b.Dependency == c.name }) {
+			if bulkheads[c.name] {
 				extra += 2
 			}
 			if c.fallback > 0 {
@@ -324,16 +328,14 @@ func estimateCalls(sc *Scenario, deps []*Dependency) []estimateCall {
 	if len(sc.Workload.Plan) == 0 {
 		return []estimateCall{{name: name(0)}}
 	}
+	index := make(map[string]int, len(deps))
+	for j := len(deps) - 1; j >= 0; j-- {
+		index[name(j)] = j // the first of a name
+	}
 	var calls []estimateCall
 	for i, st := range sc.Workload.Plan {
 		for _, c := range st.Calls {
-			ec := estimateCall{step: i, name: c.Dependency}
-			for j := range deps {
-				if name(j) == c.Dependency {
-					ec.dep = j
-					break
-				}
-			}
+			ec := estimateCall{step: i, name: c.Dependency, dep: index[c.Dependency]}
 			if c.Fallback != nil {
 				ec.fallback = max(0, float64(c.Fallback.Latency))
 			}
@@ -561,12 +563,16 @@ func estimateOperation(st *Strategy, calls []estimateCall, drains, rtts []float6
 		}
 		longest[c.dep] = max(longest[c.dep], times[i]) // the longest a call holds its bulkhead
 	}
+	bulkheads := map[string]*Bulkhead{}
+	for i := range st.Bulkheads {
+		if b := &st.Bulkheads[i]; b.MaxWaiting > 0 {
+			bulkheads[b.Dependency] = b
+		}
+	}
 	held := 0.0 // the longest a call holds a pool slot
 	for i, c := range calls {
-		for _, b := range st.Bulkheads {
-			if b.Dependency == c.name && b.MaxWaiting > 0 {
-				times[i] += estimateWait(b.MaxWaiting, b.MaxConcurrent, b.MaxWait, longest[c.dep])
-			}
+		if b := bulkheads[c.name]; b != nil {
+			times[i] += estimateWait(b.MaxWaiting, b.MaxConcurrent, b.MaxWait, longest[c.dep])
 		}
 		held = max(held, times[i])
 	}
@@ -734,8 +740,16 @@ func limitWarnings(i int, st *Strategy) []string {
 // the queue that they measure, or for classes that no call has.
 func sheddingWarnings(sc *Scenario) []string {
 	var ws []string
-	deps := estimateDeps(sc)
-	for i, d := range deps {
+	classes := map[string]map[Class]bool{} // the classes of the calls to each dependency
+	for _, st := range sc.Workload.Plan {
+		for _, c := range st.Calls {
+			if classes[c.Dependency] == nil {
+				classes[c.Dependency] = map[Class]bool{}
+			}
+			classes[c.Dependency][cmp.Or(c.Class, ClassCritical)] = true
+		}
+	}
+	for i, d := range estimateDeps(sc) {
 		sh := d.Shedding
 		if sh == nil {
 			continue
@@ -749,16 +763,9 @@ func sheddingWarnings(sc *Scenario) []string {
 				ws = append(ws, fmt.Sprintf("dependency %q: the %q threshold %d is above the queue capacity %d, so the queue is full before it sheds those calls (%s)", name, c, th, d.QueueCapacity, path))
 			}
 		}
-		classes := map[Class]bool{}
+		called := classes[name]
 		if len(sc.Workload.Plan) == 0 {
-			classes[ClassCritical] = true
-		}
-		for _, st := range sc.Workload.Plan {
-			for _, c := range st.Calls {
-				if c.Dependency == name {
-					classes[cmp.Or(c.Class, ClassCritical)] = true
-				}
-			}
+			called = map[Class]bool{ClassCritical: true}
 		}
 		var shed []Class
 		for _, c := range Classes {
@@ -766,7 +773,7 @@ func sheddingWarnings(sc *Scenario) []string {
 				shed = append(shed, c)
 			}
 		}
-		if len(shed) > 0 && !slices.ContainsFunc(shed, func(c Class) bool { return classes[c] }) {
+		if len(shed) > 0 && !slices.ContainsFunc(shed, func(c Class) bool { return called[c] }) {
 			ws = append(ws, fmt.Sprintf("dependency %q: sheds %s, but no call to it has such a class (calls are \"critical\" unless the plan says otherwise), so it never sheds (%s)", name, quoteList(shed), path))
 		}
 	}

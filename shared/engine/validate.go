@@ -62,7 +62,9 @@ func moreErrors(more, listed int) FieldError {
 //
 // It lists at most MaxErrors problems, then how many more there are. Its
 // work is linear in the size of the scenario: checks that compare pairs
-// (overlapping phases) run only when the list is within its limit.
+// (overlapping phases) run only when the list is within its limit, and
+// references to dependencies (from the plan and bulkheads) only when the
+// list of dependencies is.
 func (sc *Scenario) Validate() error {
 	v := sc.validate()
 	if len(v.errs) == 0 {
