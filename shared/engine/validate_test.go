@@ -414,6 +414,7 @@ func TestMultiDependencyErrors(t *testing.T) {
 		{"sweep into the pool", `"version": 1,`, `"version": 1, "sweep": {"path": "strategies[0].pool.slots", "values": [4, 0]},`, "sweep.values[1]", "0 at strategies[0].pool.slots is out of range 1..100000"},
 		{"sweep into the plan", `"version": 1,`, `"version": 1, "sweep": {"path": "workload.plan[1].calls[0].class", "values": ["critical", "low"]},`, "sweep.values[1]", `"low" at workload.plan[1].calls[0].class is not one of`},
 		{"sweep into thresholds", `"version": 1,`, `"version": 1, "sweep": {"path": "dependencies[2].shedding.thresholds.critical", "values": [5, -5]},`, "sweep.values[1]", "-5 at dependencies[2].shedding.thresholds.critical is out of range"},
+		{"sweep into the one dependency of a list", `"version": 1,`, `"version": 1, "sweep": {"path": "dependency.workers", "values": [2]},`, "sweep.values[0]", "at dependencies is given together with dependency"},
 		{"sweep past the list", `"version": 1,`, `"version": 1, "sweep": {"path": "dependencies[3].workers", "values": [1]},`, "sweep.values[0]", "index [3], which does not exist"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
