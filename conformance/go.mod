@@ -1,0 +1,11 @@
+module github.com/retrylab/retrylab/conformance
+
+go 1.26.0
+
+replace github.com/retrylab/retrylab => ../
+
+require (
+	github.com/aws/aws-sdk-go-v2 v1.48.0
+	github.com/aws/smithy-go v1.28.9
+	github.com/retrylab/retrylab v0.0.0
+)
