@@ -62,6 +62,12 @@ func Policy(preset string, override map[string]any) (map[string]any, error) {
 // the microsecond. The policy must retry 503 and have no budget or breaker
 // that stops it within n retries.
 func EngineWaits(policy map[string]any, n int, seed int64) ([]time.Duration, error) {
+	return EngineWaitsRetryAfter(policy, n, seed, 0)
+}
+
+// EngineWaitsRetryAfter is EngineWaits with every 503 carrying a
+// Retry-After of after (none when 0).
+func EngineWaitsRetryAfter(policy map[string]any, n int, seed int64, after time.Duration) ([]time.Duration, error) {
 	if n < 1 || n > 19 {
 		return nil, fmt.Errorf("n = %d: between 1 and 19 waits can be measured at once", n)
 	}
@@ -86,6 +92,9 @@ func EngineWaits(policy map[string]any, n int, seed int64) ([]time.Duration, err
 		},
 		"strategies": strategies,
 	}
+	if after > 0 {
+		sc["dependency"].(map[string]any)["retry_after"] = map[string]any{"statuses": []int{503}, "after": after.String()}
+	}
 	res, err := runScenario(sc, true)
 	if err != nil {
 		return nil, err
@@ -99,6 +108,32 @@ func EngineWaits(policy map[string]any, n int, seed int64) ([]time.Duration, err
 		waits[k-1] = msToDuration(b.LatencyMaxms) - msToDuration(a.LatencyMaxms)
 	}
 	return waits, nil
+}
+
+// EngineFailing runs one operation under policy against a dependency that
+// answers every call 503 at once for 24 hours, and returns its metrics.
+func EngineFailing(policy map[string]any) (*engine.Metrics, error) {
+	s := map[string]any{}
+	for key, v := range policy {
+		s[key] = v
+	}
+	s["name"] = "failing"
+	sc := map[string]any{
+		"version":  1,
+		"name":     "conformance: always failing",
+		"seed":     1,
+		"workload": map[string]any{"clients": 1, "arrival": "burst"},
+		"dependency": map[string]any{
+			"workers": 1, "service_time": map[string]any{"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
+			"phases": []any{map[string]any{"kind": "outage", "from": "0s", "to": "24h", "status": 503}},
+		},
+		"strategies": []any{s},
+	}
+	res, err := runScenario(sc, true)
+	if err != nil {
+		return nil, err
+	}
+	return &res.Strategies[0].Metrics, nil
 }
 
 // A Call is what a scripted call meets at the dependency.
