@@ -68,6 +68,12 @@ func EngineWaits(policy map[string]any, n int, seed int64) ([]time.Duration, err
 // EngineWaitsRetryAfter is EngineWaits with every 503 carrying a
 // Retry-After of after (none when 0).
 func EngineWaitsRetryAfter(policy map[string]any, n int, seed int64, after time.Duration) ([]time.Duration, error) {
+	return EngineWaitsStatus(policy, n, seed, 503, after)
+}
+
+// EngineWaitsStatus is EngineWaits with every call answered status, each
+// answer carrying a Retry-After of after (none when 0).
+func EngineWaitsStatus(policy map[string]any, n int, seed int64, status int, after time.Duration) ([]time.Duration, error) {
 	if n < 1 || n > 19 {
 		return nil, fmt.Errorf("n = %d: between 1 and 19 waits can be measured at once", n)
 	}
@@ -88,12 +94,12 @@ func EngineWaitsRetryAfter(policy map[string]any, n int, seed int64, after time.
 		"workload": map[string]any{"clients": 1, "arrival": "burst"},
 		"dependency": map[string]any{
 			"workers": 1, "service_time": map[string]any{"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
-			"phases": []any{map[string]any{"kind": "outage", "from": "0s", "to": "24h", "status": 503}},
+			"phases": []any{map[string]any{"kind": "outage", "from": "0s", "to": "24h", "status": status}},
 		},
 		"strategies": strategies,
 	}
 	if after > 0 {
-		sc["dependency"].(map[string]any)["retry_after"] = map[string]any{"statuses": []int{503}, "after": after.String()}
+		sc["dependency"].(map[string]any)["retry_after"] = map[string]any{"statuses": []int{status}, "after": after.String()}
 	}
 	res, err := runScenario(sc, true)
 	if err != nil {
@@ -148,6 +154,21 @@ const (
 	FailAll
 )
 
+// ConnectionError, as the status of a script, makes its failures
+// connection errors instead of an answer.
+const ConnectionError = -1
+
+// outage returns an outage phase over [from, to) failing with status.
+func outage(from, to time.Duration, status int) map[string]any {
+	ph := map[string]any{"kind": "outage", "from": from.String(), "to": to.String()}
+	if status == ConnectionError {
+		ph["error"] = "connection"
+	} else {
+		ph["status"] = status
+	}
+	return ph
+}
+
 // Spacing is the time between two scripted calls in the engine: longer
 // than any call of the presets compared takes with its waits, so calls
 // never overlap and each series bucket holds one call's attempts. It is
@@ -174,14 +195,14 @@ func EngineScript(policy map[string]any, status int, script []Call) ([]int, *eng
 		at := time.Duration(k) * sp
 		switch script[k] {
 		case FailOnce:
-			phases = append(phases, map[string]any{"kind": "outage", "from": at.String(), "to": (at + time.Microsecond).String(), "status": status})
+			phases = append(phases, outage(at, at+time.Microsecond, status))
 		case FailAll:
 			j := k
 			for j+1 < len(script) && script[j+1] == FailAll {
 				j++
 			}
 			end := time.Duration(j)*sp + sp/2
-			phases = append(phases, map[string]any{"kind": "outage", "from": at.String(), "to": end.String(), "status": status})
+			phases = append(phases, outage(at, end, status))
 			k = j
 		}
 	}
