@@ -11,6 +11,14 @@ require (
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/retrylab/retrylab v0.0.0
+	google.golang.org/grpc v1.85.0
 )
 
-require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+require (
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
