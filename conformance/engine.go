@@ -189,8 +189,14 @@ const Spacing = 40960 * time.Millisecond
 // FailAll calls share one phase; a script needs at most 100 phases.
 // Attempts per call are read off the series, one bucket per call.
 func EngineScript(policy map[string]any, status int, script []Call) ([]int, *engine.Result, error) {
+	return EngineScriptSpaced(policy, status, script, Spacing)
+}
+
+// EngineScriptSpaced is EngineScript with calls sp apart; sp must be a
+// whole number of 10 ms, times a power of 2 large enough for the run's
+// span (the engine coarsens its counting bins by doubling).
+func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp time.Duration) ([]int, *engine.Result, error) {
 	var phases []any
-	sp := Spacing
 	for k := 0; k < len(script); k++ {
 		at := time.Duration(k) * sp
 		switch script[k] {
@@ -201,7 +207,7 @@ func EngineScript(policy map[string]any, status int, script []Call) ([]int, *eng
 			for j+1 < len(script) && script[j+1] == FailAll {
 				j++
 			}
-			end := time.Duration(j)*sp + sp/2
+			end := time.Duration(j)*sp + min(sp/2, 20*time.Second)
 			phases = append(phases, outage(at, end, status))
 			k = j
 		}
@@ -280,3 +286,6 @@ func RunScenario(data []byte) (*engine.Result, error) {
 	}
 	return engine.Run(context.Background(), parsed, engine.Options{})
 }
+
+// engineTransition is a breaker transition in the engine's result.
+type engineTransition = engine.Transition

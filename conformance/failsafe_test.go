@@ -3,10 +3,8 @@ package conformance
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -143,12 +141,7 @@ func engineBreaker(t *testing.T, breaker map[string]any, script []Call) ([]int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var trans []string
-	for _, tr := range res.Strategies[0].Transitions {
-		k := int(math.Floor(tr.AtS / Spacing.Seconds()))
-		trans = append(trans, fmt.Sprintf("%d:%s>%s", k, strings.ReplaceAll(tr.From, "_", "-"), strings.ReplaceAll(tr.To, "_", "-")))
-	}
-	return attempts, trans
+	return attempts, transitions(res.Strategies[0].Transitions, Spacing)
 }
 
 // script parses "SSF.." into calls: S a success, F a failure.
