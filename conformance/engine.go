@@ -183,9 +183,11 @@ const Spacing = 40960 * time.Millisecond
 // dependency answering from a list"), so the script is built from outage
 // phases answering status: call k starts at k·Spacing (one client,
 // uniform arrivals); a FailAll call falls inside an outage covering its
-// whole span, a FailOnce call inside one lasting 1µs from its start, so
-// that only its first attempt fails (a retry in the same microsecond would
-// fail too: the test that uses FailOnce checks the attempts). Runs of
+// whole span, a FailOnce call inside one lasting 1 ns from its start, so
+// that only its first attempt fails (a retry whose wait is under 1 ns
+// would fail too: with the presets compared, a jittered wait of at least
+// 10 ms drawn below 1 ns, a chance under 1e-7 per retry, on fixed seeds).
+// Runs of
 // FailAll calls share one phase; a script needs at most 100 phases.
 // Attempts per call are read off the series, one bucket per call.
 func EngineScript(policy map[string]any, status int, script []Call) ([]int, *engine.Result, error) {
@@ -201,7 +203,7 @@ func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp tim
 		at := time.Duration(k) * sp
 		switch script[k] {
 		case FailOnce:
-			phases = append(phases, outage(at, at+time.Microsecond, status))
+			phases = append(phases, outage(at, at+time.Nanosecond, status))
 		case FailAll:
 			j := k
 			for j+1 < len(script) && script[j+1] == FailAll {
