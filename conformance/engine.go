@@ -291,3 +291,21 @@ func RunScenario(data []byte) (*engine.Result, error) {
 
 // engineTransition is a breaker transition in the engine's result.
 type engineTransition = engine.Transition
+
+// mustJSON encodes v, which holds only JSON values.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// withName returns a copy of policy as a strategy named name.
+func withName(policy map[string]any, name string) map[string]any {
+	s := map[string]any{"name": name}
+	for k, v := range policy {
+		s[k] = v
+	}
+	return s
+}
