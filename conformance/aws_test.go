@@ -284,3 +284,41 @@ func checkMean(t *testing.T, what string, got, want, rel float64) {
 		t.Logf("%s: mean %v, formula %v (%+.2f%%)", what, time.Duration(got), time.Duration(want), 100*d)
 	}
 }
+
+// TestAWSQuotaCostPerOutcome: in v1.48 a retry after a throttling error
+// (an unmodeled 429) costs 5 tokens, after any other retryable error 14
+// (standard.go, GetRetryToken: ThrottlingRetryCost, RetryCost; timeouts
+// are no longer charged apart). Counted on always-failing calls until
+// the quota refuses: 500 tokens give 35 retries at 14 and 100 at 5. The
+// engine's aws-standard-2026 preset has one cost, 14, for every status.
+func TestAWSQuotaCostPerOutcome(t *testing.T) {
+	p, err := Policy("aws-standard-2026", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{503: 35, 429: 100}
+	var diffs []string
+	for _, status := range []int{503, 429} {
+		d := newAWSDriver()
+		retries := 0
+		for range 120 {
+			r := d.call([]int{status})
+			retries += r.attempts - 1
+		}
+		if retries != want[status] {
+			t.Errorf("%d: the SDK made %d retries from a full quota; its costs give %d", status, retries, want[status])
+		}
+		eng, _, err := EngineScript(p, status, repeat(FailAll, 120))
+		if err != nil {
+			t.Fatal(err)
+		}
+		engRetries := sum(eng) - len(eng)
+		t.Logf("%d: SDK %d retries, engine %d", status, retries, engRetries)
+		if engRetries != retries {
+			diffs = append(diffs, fmt.Sprintf("%d: SDK %d retries, engine %d", status, retries, engRetries))
+		}
+	}
+	if len(diffs) > 0 {
+		t.Skipf("known difference (issue 15, per-outcome costs and charge on retry): over 120 always-failing calls from a full quota, %v", diffs)
+	}
+}
