@@ -58,8 +58,8 @@ func Policy(preset string, override map[string]any) (map[string]any, error) {
 // of the first k-1 waits, and the waits are the differences. Jitter draws
 // are keyed by (seed, client, operation, attempt), so every strategy sees
 // the same draws. n is at most 19 (the engine allows 20 strategies).
-// Latencies come back in milliseconds with 3 decimals: waits are exact to
-// the microsecond. The policy must retry 503 and have no budget or breaker
+// Latencies come back in milliseconds with 3 decimals, so a wait, the
+// difference of two of them, is within 1 µs of the engine's. The policy must retry 503 and have no budget or breaker
 // that stops it within n retries.
 func EngineWaits(policy map[string]any, n int, seed int64) ([]time.Duration, error) {
 	return EngineWaitsRetryAfter(policy, n, seed, 0)
