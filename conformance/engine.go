@@ -187,9 +187,10 @@ const Spacing = 40960 * time.Millisecond
 // that only its first attempt fails (a retry whose wait is under 1 ns
 // would fail too: with the presets compared, a jittered wait of at least
 // 10 ms drawn below 1 ns, a chance under 1e-7 per retry, on fixed seeds).
-// Runs of
-// FailAll calls share one phase; a script needs at most 100 phases.
-// Attempts per call are read off the series, one bucket per call.
+// Runs of FailAll calls share one phase, which lasts 20 s past the last
+// one's start (a call lasting longer is an error); a script needs at most
+// 100 phases. Attempts per call are read off the series, one bucket per
+// call.
 func EngineScript(policy map[string]any, status int, script []Call) ([]int, *engine.Result, error) {
 	return EngineScriptSpaced(policy, status, script, Spacing)
 }
@@ -239,6 +240,9 @@ func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp tim
 	st := res.Strategies[0]
 	if int(st.Metrics.Operations) != len(script) {
 		return nil, nil, fmt.Errorf("the engine ran %v operations for a script of %d calls", st.Metrics.Operations, len(script))
+	}
+	if lim := min(sp/2, 20*time.Second); st.Metrics.LatencyMaxms >= float64(lim.Milliseconds()) {
+		return nil, nil, fmt.Errorf("a call lasted %v ms, past the %v its outage covers", st.Metrics.LatencyMaxms, lim)
 	}
 	if st.Series == nil || st.Series.BucketMS != float64(sp.Milliseconds()) {
 		return nil, nil, fmt.Errorf("the engine's series buckets are not %v: calls cannot be told apart", sp)
