@@ -4,7 +4,7 @@ WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
 ADDR    ?= :8080
 DB      ?= ./data/retrylab.db
 
-.PHONY: all build templ wasm run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size
+.PHONY: all build templ wasm run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance
 
 all: build
 
@@ -77,6 +77,14 @@ bench:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./shared/engine/
+
+# conformance drives the real retry libraries (failsafe-go, cenkalti/backoff,
+# grpc-go on loopback, aws-sdk-go-v2, go-retryablehttp) and the engine's
+# presets with the same scripts and compares their decisions. It is a module
+# of its own (conformance/go.mod), so the product's dependencies do not grow;
+# conformance/README.md has the results.
+conformance:
+	cd conformance && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # worker builds the Cloudflare Workers version into worker/build: syumai's
 # glue, the static files under their hashed names for Static Assets, and the

@@ -1,0 +1,208 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+)
+
+// grpcServer is a real grpc-go server on loopback whose Health.Check
+// answers the current call's script: UNAVAILABLE for the attempts that
+// fail, OK otherwise. pushback, when set, goes with every UNAVAILABLE as
+// the grpc-retry-pushback-ms trailer.
+type grpcServer struct {
+	healthpb.UnimplementedHealthServer
+	mu       sync.Mutex
+	call     Call
+	attempts int
+	pushback string
+}
+
+func (s *grpcServer) Check(ctx context.Context, _ *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	s.mu.Lock()
+	s.attempts++
+	fail := s.call == FailAll || s.call == FailOnce && s.attempts == 1
+	pushback := s.pushback
+	s.mu.Unlock()
+	if fail {
+		if pushback != "" {
+			_ = grpc.SetTrailer(ctx, metadata.Pairs("grpc-retry-pushback-ms", pushback))
+		}
+		return nil, status.Error(codes.Unavailable, "scripted")
+	}
+	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
+}
+
+// grpcServiceConfig is the gRFC A6 example the grpc-retry-throttling
+// preset follows (maxAttempts 4, UNAVAILABLE, maxTokens 10, tokenRatio
+// 0.1), with backoffs of 1 ms so that the test barely waits: throttling
+// decisions do not depend on the waits.
+const grpcServiceConfig = `{
+  "methodConfig": [{
+    "name": [{"service": "grpc.health.v1.Health"}],
+    "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.001s", "maxBackoff": "0.001s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}
+  }],
+  "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
+}`
+
+// grpcRun starts a server and a client (one channel, so one throttler)
+// and makes the script's calls one after another, returning the attempts
+// the server saw for each.
+func grpcRun(t *testing.T, script []Call, pushback string) []int {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	s := &grpcServer{pushback: pushback}
+	healthpb.RegisterHealthServer(srv, s)
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Stop()
+	conn, err := grpc.NewClient(lis.Addr().String(),
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(grpcServiceConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	client := healthpb.NewHealthClient(conn)
+	attempts := make([]int, len(script))
+	for k, c := range script {
+		s.mu.Lock()
+		s.call, s.attempts = c, 0
+		s.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_, err := client.Check(ctx, &healthpb.HealthCheckRequest{})
+		cancel()
+		if code := status.Code(err); code != codes.OK && code != codes.Unavailable {
+			t.Fatalf("call %d: %v", k, err)
+		}
+		s.mu.Lock()
+		attempts[k] = s.attempts
+		s.mu.Unlock()
+	}
+	return attempts
+}
+
+// TestGRPCRetryThrottling compares, call by call, the attempts of a real
+// grpc-go client (retryThrottler in clientconn.go; shouldRetry in
+// stream.go: every retryable failure takes a token, the last attempt's
+// included, and a retry is refused once tokens <= maxTokens/2; a success
+// adds tokenRatio) with the engine's grpc-retry-throttling preset, over
+// four scripts of sequential calls.
+func TestGRPCRetryThrottling(t *testing.T) {
+	p, err := Policy("grpc-retry-throttling", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed := make([]Call, 300)
+	sparse := make([]Call, 300)
+	sparseOnce := make([]Call, 300)
+	for k := range mixed {
+		switch k % 12 {
+		case 0, 1, 2, 3, 9:
+			mixed[k] = FailAll
+		case 6:
+			mixed[k] = FailOnce
+		}
+		// Failures rare enough for successes (0.1 token each) to refill
+		// the bucket around its threshold.
+		if k%25 == 24 {
+			sparse[k] = FailAll
+		}
+		if k%10 == 9 {
+			sparseOnce[k] = FailOnce
+		}
+	}
+	for _, sc := range []struct {
+		name   string
+		script []Call
+	}{
+		{"always UNAVAILABLE, 300 calls", repeat(FailAll, 300)},
+		{"fail once then succeed, 100 calls", repeat(FailOnce, 100)},
+		{"mixed, 300 calls", mixed},
+		{"one call in 25 failing throughout, 300 calls", sparse},
+		{"one call in 10 failing once, 300 calls", sparseOnce},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			lib := grpcRun(t, sc.script, "")
+			eng, _, err := EngineScript(p, 503, sc.script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k := firstDiff(lib, eng); k >= 0 {
+				t.Errorf("call %d: grpc-go made %d attempts, the engine %d\ngrpc-go %v\nengine  %v", k, lib[k], eng[k], lib, eng)
+			}
+			t.Logf("grpc-go %d attempts, engine %d, identical call by call: %v", sum(lib), sum(eng), firstDiff(lib, eng) < 0)
+		})
+	}
+}
+
+// TestGRPCBackoffFormula: grpc-go draws its waits from math/rand/v2 inside
+// the retry loop (stream.go, shouldRetry: min(initialBackoff ×
+// multiplier^n, maxBackoff) × U(0.8, 1.2)) with no injection point, and
+// the waits cannot be observed without timing them, which this suite does
+// not do. The engine's preset is checked against that formula: every wait
+// within [0.8, 1.2] × the interval, the mean of 1,000 seeds within 3%.
+func TestGRPCBackoffFormula(t *testing.T) {
+	t.Parallel()
+	p, err := Policy("grpc-retry-throttling", map[string]any{"max_attempts": 7, "budget": nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const retries, seeds = 6, 1000
+	interval := func(n int) float64 {
+		return math.Min(float64(100*time.Millisecond)*math.Pow(2, float64(n-1)), float64(time.Second))
+	}
+	sums := make([]float64, retries)
+	for seed := int64(1); seed <= seeds; seed++ {
+		ws, err := EngineWaits(p, retries, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range ws {
+			d := interval(i + 1)
+			if float64(w) < 0.8*d-1e3 || float64(w) > 1.2*d+1e3 { // measured to ±1 µs
+				t.Fatalf("retry %d, seed %d: the engine waited %v, outside [%v, %v]", i+1, seed, w, time.Duration(0.8*d), time.Duration(1.2*d))
+			}
+			sums[i] += float64(w)
+		}
+	}
+	for i, s := range sums {
+		checkMean(t, fmt.Sprintf("engine grpc-retry-throttling retry %d", i+1), s/seeds, interval(i+1), 0.03)
+	}
+}
+
+// TestGRPCPushback documents a known difference: a server's
+// grpc-retry-pushback-ms trailer that is negative stops the retries (and
+// counts as a failure for throttling), and a valid one replaces the
+// backoff and resets the exponent (stream.go, shouldRetry). The engine
+// models pushback as Retry-After (the longer of it and the backoff) and
+// cannot stop retries on it.
+func TestGRPCPushback(t *testing.T) {
+	lib := grpcRun(t, repeat(FailAll, 3), "-1")
+	if !equalInts(lib, []int{1, 1, 1}) {
+		t.Fatalf("with pushback -1 grpc-go made %v attempts per call; its source says 1 each", lib)
+	}
+	p, err := Policy("grpc-retry-throttling", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, _, err := EngineScript(p, 503, repeat(FailAll, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Skipf("known difference (issue 15, pushback semantics): a negative grpc-retry-pushback-ms stops grpc-go's retries: %v attempts per call; the engine, which has no way to say so, makes %v", lib, eng)
+}

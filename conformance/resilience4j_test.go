@@ -1,0 +1,186 @@
+package conformance
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// resilience4j is a Java library: it cannot run here (no Maven registry
+// is reachable), so its behaviour is encoded from its source as table
+// tests, each case's expected transitions worked out by hand from the
+// lines cited, and the engine's resilience4j preset is run on the same
+// calls. Source: resilience4j/resilience4j at af9e7c9 (v2.4.0-16),
+// resilience4j-circuitbreaker/src/main/java/io/github/resilience4j/
+// circuitbreaker/:
+//
+//   - CircuitBreakerConfig.java l. 43-52: failure rate 50%, wait in open
+//     state 60 s, 10 permitted calls in half-open, minimum 100 calls,
+//     COUNT_BASED window of 100.
+//   - internal/CircuitBreakerMetrics.java l. 45-51: a count-based window's
+//     minimum is min(minimumNumberOfCalls, window size); l. 141-158: the
+//     thresholds are exceeded when the failure rate >= the threshold
+//     (inclusive); l. 162-175: below the minimum, no decision.
+//   - internal/CircuitBreakerStateMachine.java l. 646-651 (closed): open
+//     when the thresholds are exceeded; l. 723-735 (open): a call is
+//     permitted, and the breaker goes half-open, only when now
+//     isAfter(opened + wait): strictly after; l. 1071-1079, 1100-1107,
+//     1165-1171 (half-open): its metrics are a count-based window of the
+//     permitted calls (CircuitBreakerMetrics.forHalfOpen, l. 77-81), with
+//     a minimum of min(100, 10) = 10, so it decides only when all 10
+//     trials are in: open if their failure rate >= 50%, closed otherwise.
+//
+// Calls are 40.96 s apart in the engine (Spacing): the call after an
+// opening comes before the 60 s wait ends and is refused; the next is
+// the first trial.
+type r4jCase struct {
+	name   string
+	script []Call
+	// want is resilience4j's transitions, "call:from>to", from the source.
+	want []string
+	// known names the known difference of issue 15, when the engine is
+	// expected to differ; empty when it is expected to match.
+	known string
+}
+
+func calls(parts ...any) []Call {
+	var cs []Call
+	for i := 0; i < len(parts); i += 2 {
+		cs = append(cs, repeat(parts[i+1].(Call), parts[i].(int))...)
+	}
+	return cs
+}
+
+func TestResilience4jBreaker(t *testing.T) {
+	preset, err := Policy("resilience4j", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	breaker := preset["breaker"]
+	halfOpen := "known difference (issue 15, half-open decision modes): resilience4j decides once all 10 trials are in, by failure rate; the engine reopens on the first failed trial"
+	cases := []r4jCase{
+		{
+			name:   "100 failures open it at the 100th call",
+			script: calls(100, FailAll, 1, Success),
+			want:   []string{"99:closed>open"},
+		},
+		{
+			name:   "50 successes then 50 failures: 50% is at the threshold, inclusive",
+			script: calls(50, Success, 50, FailAll, 1, Success),
+			want:   []string{"99:closed>open"},
+		},
+		{
+			name:   "49 successes then 51 failures, below the minimum until the 100th",
+			script: calls(49, Success, 51, FailAll, 1, Success),
+			want:   []string{"99:closed>open"},
+		},
+		{
+			name:   "the window slides: 100 successes, then failures until half of the last 100",
+			script: calls(100, Success, 50, FailAll, 1, Success),
+			want:   []string{"149:closed>open"},
+		},
+		{
+			name:   "10 successful trials close it",
+			script: calls(100, FailAll, 1, FailAll, 10, Success, 2, Success),
+			want:   []string{"99:closed>open", "101:open>half-open", "110:half-open>closed"},
+		},
+		{
+			name:   "1 failed trial of 10 (10%) closes it",
+			script: calls(100, FailAll, 1, FailAll, 1, FailAll, 9, Success, 2, Success),
+			want:   []string{"99:closed>open", "101:open>half-open", "110:half-open>closed"},
+			known:  halfOpen,
+		},
+		{
+			name:   "5 failed trials of 10 (50%) reopen it at the 10th",
+			script: calls(100, FailAll, 1, FailAll, 5, FailAll, 5, Success, 2, Success),
+			want:   []string{"99:closed>open", "101:open>half-open", "110:half-open>open"},
+			known:  halfOpen,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := map[string]any{"max_attempts": 1, "breaker": breaker}
+			_, res, err := EngineScript(p, 503, c.script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := transitions(res.Strategies[0].Transitions, Spacing)
+			if fmt.Sprint(got) == fmt.Sprint(c.want) {
+				if c.known != "" {
+					t.Logf("the engine now matches resilience4j here: %q can be dropped", c.known)
+				}
+				return
+			}
+			if c.known == "" {
+				t.Fatalf("resilience4j (from its source): %v; the engine: %v", c.want, got)
+			}
+			t.Skipf("%s: resilience4j (from its source) %v, the engine %v", c.known, c.want, got)
+		})
+	}
+}
+
+// TestResilience4jOpenBoundary: the open state's end is strict
+// (CircuitBreakerStateMachine.java l. 725, clock.instant().isAfter): a
+// call exactly at opened + wait is still refused. Calls 60 s apart, a
+// breaker opening on 1 failure of 1 (window 1, minimum 1) with a 60 s
+// wait: resilience4j refuses the call at 60 s and half-opens at 120 s.
+func TestResilience4jOpenBoundary(t *testing.T) {
+	p := map[string]any{"max_attempts": 1, "breaker": map[string]any{"kind": "ratio", "ratio": 0.5, "window_calls": 1, "min_throughput": 1, "break": "60s", "half_open_calls": 1}}
+	sp := time.Minute
+	script := []Call{FailAll, Success, Success, Success}
+	attempts, res, err := EngineScriptSpaced(p, 503, script, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{1, 0, 1, 1} // resilience4j: the call at exactly 60 s is refused
+	got := transitions(res.Strategies[0].Transitions, sp)
+	if equalInts(attempts, want) {
+		return
+	}
+	t.Skipf("known difference (issue 15, strict or inclusive break end): resilience4j runs calls %v (refusing the call at exactly 60 s); the engine runs %v, transitions %v", want, attempts, got)
+}
+
+// TestResilience4jRetry: RetryConfig.java (resilience4j-retry, l. 39-43):
+// 3 attempts, a fixed 500 ms wait, and every exception retried
+// (DEFAULT_RECORD_FAILURE_PREDICATE throwable -> true). The waits match
+// the engine's preset; which outcomes are retried does not (the preset has
+// no retry_on, so the engine's default set, without 500).
+func TestResilience4jRetry(t *testing.T) {
+	p, err := Policy("resilience4j", map[string]any{"breaker": nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := EngineWaits(p, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(w) != fmt.Sprint([]time.Duration{500 * time.Millisecond, 500 * time.Millisecond}) {
+		t.Errorf("resilience4j waits 500 ms, 500 ms; the engine %v", w)
+	}
+	var differ []string
+	for _, status := range []int{500, 501, 400, 503} {
+		got, _, err := EngineScript(p, status, []Call{FailAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != 3 {
+			differ = append(differ, fmt.Sprintf("%d: engine %d attempts", status, got[0]))
+		}
+	}
+	if len(differ) > 0 {
+		t.Skipf("known difference (issue 15): resilience4j retries every exception (3 attempts), the preset's engine default retry_on does not: %v", differ)
+	}
+}
+
+// transitions formats engine transitions as "call:from>to", the call being
+// the one at whose time (calls sp apart) the transition happened.
+func transitions(ts []engineTransition, sp time.Duration) []string {
+	var out []string
+	for _, tr := range ts {
+		k := int(math.Floor(tr.AtS / sp.Seconds()))
+		out = append(out, fmt.Sprintf("%d:%s>%s", k, strings.ReplaceAll(tr.From, "_", "-"), strings.ReplaceAll(tr.To, "_", "-")))
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package conformance
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	retryablehttp "github.com/hashicorp/go-retryablehttp"
+)
+
+// rhServer is a loopback HTTP server answering from a script: the k-th
+// request gets answers[k] (the last repeats). A status of ConnectionError
+// closes the connection without answering. retryAfter, when set, is sent
+// with every answer as a Retry-After header.
+type rhServer struct {
+	mu         sync.Mutex
+	answers    []int
+	retryAfter string
+	requests   int
+}
+
+func (s *rhServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	a := s.answers[min(s.requests, len(s.answers)-1)]
+	s.requests++
+	s.mu.Unlock()
+	if a == ConnectionError {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+		return
+	}
+	if s.retryAfter != "" {
+		w.Header().Set("Retry-After", s.retryAfter)
+	}
+	w.WriteHeader(a)
+}
+
+// rhCall makes one GET with go-retryablehttp's default client (RetryMax 4,
+// RetryWaitMin 1 s, RetryWaitMax 30 s, DefaultRetryPolicy) against a
+// loopback server answering from answers; its Backoff records what
+// DefaultBackoff chooses and waits 0, so nothing waits for the wall clock.
+// It returns the requests the server saw and the recorded waits.
+func rhCall(t *testing.T, answers []int, retryAfter string) (int, []time.Duration) {
+	t.Helper()
+	s := &rhServer{answers: answers, retryAfter: retryAfter}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c := retryablehttp.NewClient()
+	c.Logger = nil
+	var waits []time.Duration
+	c.Backoff = func(lo, hi time.Duration, n int, resp *http.Response) time.Duration {
+		waits = append(waits, retryablehttp.DefaultBackoff(lo, hi, n, resp))
+		return 0
+	}
+	resp, err := c.Get(srv.URL)
+	if err == nil {
+		resp.Body.Close()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests, waits
+}
+
+// TestRetryablehttpWaits: DefaultBackoff's waits (2^n × 1 s, capped at
+// 30 s, no jitter) match the engine's go-retryablehttp preset retry by
+// retry, through the client's own loop (4 retries) and past the cap.
+func TestRetryablehttpWaits(t *testing.T) {
+	n, waits := rhCall(t, []int{503}, "")
+	p, err := Policy("go-retryablehttp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := EngineWaits(p, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 5 || fmt.Sprint(waits) != fmt.Sprint(eng) {
+		t.Errorf("go-retryablehttp made %d requests waiting %v; the engine waits %v", n, waits, eng)
+	}
+	p["max_attempts"] = 10
+	eng, err = EngineWaits(p, 9, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range eng {
+		if w := retryablehttp.DefaultBackoff(time.Second, 30*time.Second, i, nil); w != e {
+			t.Errorf("retry %d: DefaultBackoff %v, the engine %v", i+1, w, e)
+		}
+	}
+	t.Logf("waits %v", eng)
+}
+
+// TestRetryablehttpRetryOn: DefaultRetryPolicy retries connection errors,
+// 429, and every 5xx but 501 (client.go, baseRetryPolicy); the engine's
+// preset lists 429, 500, 502-508, 510, 511 and connection errors. Each
+// outcome is tried on both: retried means 5 attempts, not retried 1.
+func TestRetryablehttpRetryOn(t *testing.T) {
+	p, err := Policy("go-retryablehttp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := []int{ConnectionError, 400, 404, 408, 409, 429, 500, 501, 502, 503, 504, 505, 506, 507, 508, 509, 510, 511, 599}
+	var differ []string
+	for _, o := range outcomes {
+		lib, _ := rhCall(t, []int{o}, "")
+		eng, _, err := EngineScript(p, o, []Call{FailAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprint(o)
+		if o == ConnectionError {
+			name = "connection error"
+		}
+		switch {
+		case lib == eng[0]:
+		case o == 509 || o == 599:
+			// "Every 5xx but 501" in the library; the preset can only
+			// list statuses, and lists the registered ones.
+			differ = append(differ, fmt.Sprintf("%s (library %d attempts, engine %d)", name, lib, eng[0]))
+		default:
+			t.Errorf("%s: the library made %d attempts, the engine %d", name, lib, eng[0])
+		}
+	}
+	if len(differ) > 0 {
+		t.Skipf("the other %d outcomes match; known difference (issue 15, status ranges in retry_on): %v", len(outcomes)-len(differ), differ)
+	}
+}
+
+// TestRetryablehttpRetryAfter: DefaultBackoff takes Retry-After (seconds
+// or a date) from 429 and 503 answers only, and then waits exactly that,
+// even when shorter than the backoff (client.go, DefaultBackoff). The
+// engine honours Retry-After on any status and waits the longer of the
+// two. Both are recorded; the differences are known ones.
+func TestRetryablehttpRetryAfter(t *testing.T) {
+	p, err := Policy("go-retryablehttp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	for _, c := range []struct {
+		status int
+		after  time.Duration
+		want   []time.Duration // the library, from its source
+	}{
+		{503, time.Second, []time.Duration{time.Second, time.Second, time.Second, time.Second}},
+		{429, 3 * time.Second, []time.Duration{3 * time.Second, 3 * time.Second, 3 * time.Second, 3 * time.Second}},
+		{500, 3 * time.Second, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}},
+	} {
+		_, lib := rhCall(t, []int{c.status}, fmt.Sprint(int(c.after.Seconds())))
+		if fmt.Sprint(lib) != fmt.Sprint(c.want) {
+			t.Errorf("%d with Retry-After %v: the library waited %v, its source says %v", c.status, c.after, lib, c.want)
+		}
+		eng, err := EngineWaitsStatus(p, 4, 1, c.status, c.after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(lib) != fmt.Sprint(eng) {
+			diffs = append(diffs, fmt.Sprintf("%d + Retry-After %v: library %v, engine %v", c.status, c.after, lib, eng))
+		}
+	}
+	if len(diffs) > 0 {
+		t.Skipf("known difference (issue 15, pushback semantics): the library's Retry-After replaces the backoff on 429 and 503 only; the engine waits the longer of the two on any status: %v", diffs)
+	}
+}
