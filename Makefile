@@ -34,7 +34,7 @@ run: build
 	@echo "==> serving the playground on http://$(if $(filter :%,$(ADDR)),localhost)$(ADDR) with SQLite at $(DB) (Ctrl+C stops)"
 	./bin/retrylab serve --addr $(ADDR) --db $(DB)
 
-test: deps fmt-check templ-check vet wasm test-native test-wasm worker-test
+test: deps fmt-check templ-check vet wasm test-native test-wasm worker-test conformance
 
 # templ-check fails when the committed *_templ.go files are not what the
 # templates generate.
