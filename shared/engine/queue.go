@@ -13,6 +13,9 @@ const (
 	evReturn                      // an answer reaches its caller over the network
 	evRead                        // a contention read reaches the dependency
 	evReadBack                    // a contention read's answer reaches its caller
+	evGrant                       // a call that waited gets its slot: it goes on
+	evWaitTimeout                 // a call has waited for a slot as long as it may
+	evFallback                    // a fallback answers in a failed call's place
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in
