@@ -113,7 +113,7 @@ type depModel struct {
 	contention     bool          // calls read a version, then write if it is unchanged
 	conflictStatus int16
 	shedding       bool
-	shedLoad       bool                 // the measure counts requests in service too
+	shedLoad       bool            // the measure counts requests in service too
 	shedAt         [numClasses]int // by class (index in Classes): the threshold, -1 for none
 	shedStatus     int16
 }

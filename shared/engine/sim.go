@@ -244,9 +244,9 @@ type sim struct {
 	waitingClients int
 
 	deps  []depState
-	nd    int      // len(deps)
-	multi bool     // the plan has several calls
-	pcs   []opCall // with several plan calls: by operation·len(m.calls) + plan call
+	nd    int       // len(deps)
+	multi bool      // the plan has several calls
+	pcs   []opCall  // with several plan calls: by operation·len(m.calls) + plan call
 	pools []limiter // per instance of level 0; nil without a pool
 	bulks []limiter // per instance of level 0 and dependency; nil without bulkheads
 	// poolUsed counts the pool's slots in use, all instances.
@@ -279,7 +279,7 @@ type depState struct {
 
 // callCounters are what a run measures of one plan call, with several.
 type callCounters struct {
-	calls, succeeded, fellBack, failed, attempts, depCalls int64
+	calls, succeeded, fellBack, failed, attempts, depCalls       int64
 	rejections, shed, fastFailed, poolRejected, bulkheadRejected int64
 	lat                                                          []int64
 }
