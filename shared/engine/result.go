@@ -662,7 +662,7 @@ func buildSeries(r *runOutput, m *model, bucket, span int64) *Series {
 		for i := range n {
 			end := int64(i+1) * bucket
 			for ti < len(r.transitions) && r.transitions[ti].at < end {
-				if t := r.transitions[ti]; int(t.level) == outer {
+				if t := r.transitions[ti]; int(t.level) == outer && t.dep == 0 {
 					state = t.to
 				}
 				ti++
