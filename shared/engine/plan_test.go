@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
+
+	"github.com/retrylab/retrylab/shared/internal/golden"
 )
 
 // decodePlan reads a scenario of several dependencies with encoding/json,
@@ -318,14 +321,13 @@ func TestPriorityShedding(t *testing.T) {
 	}
 }
 
-// TestPlanDeterministic: the same scenario of several dependencies gives
-// the same result, byte for byte; each dependency's phases are reported
-// with its name.
-func TestPlanDeterministic(t *testing.T) {
-	const js = `{"version": 1, "name": "det", "runs": 2,
+// severalScenario uses most of what several dependencies bring: a plan of
+// two steps with a fallback and an optional call, shedding, a pool, a
+// bulkhead, a breaker and a budget per dependency, layers and networks.
+const severalScenario = `{"version": 1, "name": "det", "runs": 2,
 		"workload": {"clients": 40, "arrival": "poisson", "rate": 300, "duration": "3s",
 			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "class": "sheddable_plus", "fallback": {"latency": "1ms"}}]},
-				{"calls": [{"dependency": "a", "name": "a2", "optional": true}]}]},
+				{"calls": [{"dependency": "a", "name": "a2", "class": "sheddable_plus", "optional": true}]}]},
 		"dependencies": [
 			{"name": "a", "workers": 8, "service_time": {"kind": "lognormal", "p50": "10ms", "p99": "60ms"}, "queue_capacity": 30,
 				"network": {"request": {"kind": "normal", "mean": "1ms", "stddev": "500us"}},
@@ -340,12 +342,17 @@ func TestPlanDeterministic(t *testing.T) {
 				"pool": {"slots": 20, "max_waiting": 10, "max_wait": "50ms"}, "bulkheads": [{"dependency": "b", "max_concurrent": 5, "max_waiting": 5}],
 				"layers": [{"max_attempts": 2}]},
 			{"name": "plain", "max_attempts": 1}]}`
-	a, _ := json.Marshal(runPlan(t, decodePlan(t, js)))
-	b, _ := json.Marshal(runPlan(t, decodePlan(t, js)))
+
+// TestPlanDeterministic: the same scenario of several dependencies gives
+// the same result, byte for byte; each dependency's phases are reported
+// with its name.
+func TestPlanDeterministic(t *testing.T) {
+	a, _ := json.Marshal(runPlan(t, decodePlan(t, severalScenario)))
+	b, _ := json.Marshal(runPlan(t, decodePlan(t, severalScenario)))
 	if string(a) != string(b) {
 		t.Fatal("two runs of the same scenario differ")
 	}
-	res := runPlan(t, decodePlan(t, js))
+	res := runPlan(t, decodePlan(t, severalScenario))
 	if len(res.Phases) != 2 || res.Phases[0].Dependency != "a" || res.Phases[1].Dependency != "b" {
 		t.Errorf("phases %+v", res.Phases)
 	}
@@ -355,4 +362,17 @@ func TestPlanDeterministic(t *testing.T) {
 			t.Errorf("%s: %v succeeded + %v degraded + %v failed != %v operations, or calls %d", sr.Name, x.Succeeded, x.Degraded, x.Failed, x.Operations, len(sr.Calls))
 		}
 	}
+}
+
+// TestPlanGolden compares the result of severalScenario with its golden
+// file, byte for byte: run natively and under GOOS=js GOARCH=wasm, it
+// shows that several dependencies give the same bytes on both.
+func TestPlanGolden(t *testing.T) {
+	res := runPlan(t, decodePlan(t, severalScenario))
+	got, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(numberLists.ReplaceAllFunc(got, compactList), '\n')
+	golden.Check(t, filepath.Join("testdata", "golden", "plan-several.json"), got)
 }
