@@ -131,8 +131,8 @@ func (s *sim) reach(r request) {
 func (s *sim) admit(rid int32) {
 	r := &s.reqs[rid]
 	if r.keyed {
-		op := &s.ops[r.op]
-		switch op.keyState {
+		keyState, _ := s.applyState(r)
+		switch *keyState {
 		case 2: // applied before: answer with the stored result
 			rr := *r
 			s.freeRequest(rid)
@@ -144,7 +144,7 @@ func (s *sim) admit(rid int32) {
 			s.reply(rr, 409, s.retryAfter(rr.dep, 409))
 			return
 		}
-		op.keyState = 1
+		*keyState = 1
 	}
 	d, ds := &s.m.deps[r.dep], &s.deps[r.dep]
 	if d.shedding && s.shed(rid, d, ds) {
@@ -196,10 +196,24 @@ func (s *sim) shed(rid int32, d *depModel, ds *depState) bool {
 	return true
 }
 
+// applyState returns the idempotency key's state and the count of times
+// applied of request r's plan call: each call of a plan is a request of
+// its own, with its own key.
+func (s *sim) applyState(r *request) (keyState *uint8, applied *uint32) {
+	if r.pc == 0 {
+		op := &s.ops[r.op]
+		return &op.keyState, &op.applied
+	}
+	oc := s.opCall(r.op, r.pc)
+	return &oc.keyState, &oc.applied
+}
+
 // release frees the idempotency key a request held without applying it.
 func (s *sim) release(rid int32) {
-	if r := &s.reqs[rid]; r.keyed && s.ops[r.op].keyState == 1 {
-		s.ops[r.op].keyState = 0
+	if r := &s.reqs[rid]; r.keyed {
+		if keyState, _ := s.applyState(r); *keyState == 1 {
+			*keyState = 0
+		}
 	}
 }
 
@@ -254,10 +268,11 @@ func (s *sim) served(rid int32) {
 	if d.contention {
 		ds.version++
 	}
-	op.applied++
+	keyState, applied := s.applyState(&r)
+	*applied++
 	if r.keyed {
-		op.keyState = 2
-	} else if op.flags&opNonIdempotent != 0 && op.applied > 1 {
+		*keyState = 2
+	} else if op.flags&opNonIdempotent != 0 && *applied > 1 {
 		s.c.duplicates++
 	}
 	s.freeRequest(rid)

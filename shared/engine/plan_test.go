@@ -376,3 +376,23 @@ func TestPlanGolden(t *testing.T) {
 	got = append(numberLists.ReplaceAllFunc(got, compactList), '\n')
 	golden.Check(t, filepath.Join("testdata", "golden", "plan-several.json"), got)
 }
+
+// TestPlanCallsHaveTheirOwnKeys: each call of a plan is a request of its
+// own: a non-idempotent operation calling two dependencies once each
+// applies no duplicate, and two keyed calls in parallel do not see each
+// other's key in progress.
+func TestPlanCallsHaveTheirOwnKeys(t *testing.T) {
+	const js = `{"version": 1, "name": "keys",
+		"workload": {"clients": 5, "arrival": "uniform", "rate": 50, "operations": 50, "mix": {"non_idempotent": 1, "keyed": KEYED},
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "a", "name": "a2"}, {"dependency": "b"}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 4, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 10},
+			{"name": "b", "workers": 4, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 10}],
+		"strategies": [{"name": "s", "max_attempts": 1}]}`
+	for _, keyed := range []string{"0", "1"} {
+		x := runPlan(t, decodePlan(t, replace(js, "KEYED", keyed))).Strategies[0].Metrics
+		if x.Duplicates != 0 || x.SuccessRate != 1 {
+			t.Errorf("keyed %s: %v duplicates, success rate %v; want none and 1", keyed, x.Duplicates, x.SuccessRate)
+		}
+	}
+}

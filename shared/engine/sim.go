@@ -99,11 +99,14 @@ type opState struct {
 }
 
 // An opCall is one plan call of an operation in progress, with several
-// plan calls. The first plan call's depCalls and hops are the operation's.
+// plan calls. The first plan call's depCalls, hops, applied and keyState
+// are the operation's.
 type opCall struct {
 	start          int64 // when it started, its wait for a slot included
 	call           int32 // its level-0 call, while live
 	depCalls, hops uint32
+	applied        uint32
+	keyState       uint8
 	live           bool
 }
 
