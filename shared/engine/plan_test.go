@@ -396,3 +396,55 @@ func TestPlanCallsHaveTheirOwnKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCommonRandomNumbers: the service time of a plan call's k-th
+// attempt is the same whatever the strategy, even when an earlier call of
+// the plan made more or fewer attempts; and the plan's calls do not share
+// draws.
+func TestPlanCommonRandomNumbers(t *testing.T) {
+	sc := decodePlan(t, `{"version": 1, "name": "crn", "seed": 11,
+		"workload": {"clients": 20, "arrival": "poisson", "rate": 200, "duration": "2s",
+			"plan": [{"calls": [{"dependency": "a", "optional": true}]}, {"calls": [{"dependency": "b"}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 50, "service_time": {"kind": "lognormal", "p50": "1ms", "p99": "9ms"}, "queue_capacity": 50, "error_rate": 0.5},
+			{"name": "b", "workers": 50, "service_time": {"kind": "lognormal", "p50": "1ms", "p99": "9ms"}, "queue_capacity": 50}],
+		"strategies": [{"name": "retry", "max_attempts": 3}, {"name": "plain", "max_attempts": 1}]}`)
+	type key struct {
+		op      uint64
+		pc      uint8
+		attempt uint32
+	}
+	times := func(i int) map[key]int64 {
+		out := map[key]int64{}
+		simPlan(t, sc, i, func(s *sim, what string, id int32) {
+			if what != "call" {
+				return
+			}
+			c := &s.calls[id]
+			idx := s.ops[c.op].depCalls - 1
+			if c.pc > 0 {
+				idx = s.opCall(c.op, c.pc).depCalls - 1
+			}
+			r := request{op: c.op, pc: c.pc, dep: c.dep, idx: idx}
+			out[key{s.ops[c.op].key, c.pc, c.attempts}] = s.serviceTime(&r)
+		})
+		return out
+	}
+	retry, plain := times(0), times(1)
+	same, differ := 0, 0
+	for k, v := range plain {
+		if k.pc != 1 {
+			continue
+		}
+		if w, ok := retry[k]; !ok || w != v {
+			t.Fatalf("b's call %v: %d ns without retries, %d with them (%v)", k, v, w, ok)
+		}
+		same++
+		if a := plain[key{k.op, 0, 1}]; a != v {
+			differ++
+		}
+	}
+	if same < 300 || differ < same*9/10 {
+		t.Errorf("%d of b's calls compared, %d of them drawn apart from a's", same, differ)
+	}
+}

@@ -173,10 +173,11 @@ type request struct {
 	dep     uint8  // the dependency it is for
 }
 
-// sub keys a draw for request r: the operation's dependency call number,
-// with the plan call mixed in (none for the first, so one-call plans keep
-// their numbers).
-func (r *request) sub() uint64 { return uint64(r.idx) ^ uint64(r.pc)<<56 }
+// sub keys a draw for request r: the plan call's dependency call number,
+// with the plan call mixed in from bit 48 (nothing for the first, so
+// one-call plans keep their numbers; normal draws shift the key by 8 bits,
+// which keeps it).
+func (r *request) sub() uint64 { return uint64(r.idx) ^ uint64(r.pc)<<48 }
 
 // instance is the shared state of one client instance of one level: its
 // retry budget, circuit breaker and adaptive backoff. With several
@@ -943,9 +944,9 @@ func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
 	case DelayConstant:
 		t = d.mean
 	case DelayNormal:
-		t = d.mean + float64(d.sd*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)^uint64(pc)<<56))
+		t = d.mean + float64(d.sd*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)^uint64(pc)<<48))
 	case DelayLognormal:
-		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)^uint64(pc)<<56)))
+		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)^uint64(pc)<<48)))
 	}
 	return clampNs(t) // a normal draw below 0 takes no time
 }
@@ -1219,7 +1220,7 @@ func (s *sim) backoff(id int32) int64 {
 		if c.pc > 0 {
 			depCalls = s.opCall(c.op, c.pc).depCalls
 		}
-		sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(depCalls)&0xffffff ^ uint64(c.pc)<<56
+		sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(depCalls)&0xffffff ^ uint64(c.pc)<<48
 		u = s.rnd.float(drawJitter, s.ops[c.op].key, sub)
 	}
 	d := lv.wait(int64(c.attempts), c.prevWait, u) // the coming retry is retry number c.attempts
