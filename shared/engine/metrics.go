@@ -41,7 +41,7 @@ var MetricInfos = []MetricInfo{
 	{"degraded", "Degraded", "", "Operations that ended after an optional call or a call with a fallback failed: answered, but without that call's part.", GroupOutcome, 0, false},
 	{"failed", "Failed", "", "Operations that ended without success (compare strategies by the success rate).", GroupOutcome, 0, false},
 	{"success_rate", "Success rate", "%", "Share of all operations that succeeded.", GroupOutcome, 1, false},
-	{"degraded_rate", "Degraded rate", "%", "Share of all operations that ended degraded, a fallback answering for a failed call.", GroupOutcome, -1, false},
+	{"degraded_rate", "Degraded rate", "%", "Share of all operations that ended degraded, a fallback answering for a failed call (fewer is not better when they would have failed instead).", GroupOutcome, 0, false},
 	{"affected_operations", "Operations in the affected window", "", "Operations that started during the fault (the scenario's affected window).", GroupOutcome, 0, false},
 	{"affected_success_rate", "Success rate in the affected window", "%", "Share of the operations started during the fault that succeeded.", GroupOutcome, 1, false},
 	{"attempts", "Attempts", "", "Calls the clients made: first attempts plus retries.", GroupLoad, -1, false},

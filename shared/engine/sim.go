@@ -168,9 +168,9 @@ type request struct {
 	retry   bool
 	keyed   bool
 	served  bool   // an answer travelling back with the work done: wasted if nobody waits for it
-	ver     uint32 // with contention: the row's version the call read
 	pc      uint8  // the plan call it is part of
 	dep     uint8  // the dependency it is for
+	ver     uint32 // with contention: the row's version the call read
 }
 
 // sub keys a draw for request r: the plan call's dependency call number,
