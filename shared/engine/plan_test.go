@@ -448,3 +448,32 @@ func TestPlanCommonRandomNumbers(t *testing.T) {
 		t.Errorf("%d of b's calls compared, %d of them drawn apart from a's", same, differ)
 	}
 }
+
+// TestFailedCallAbandonsItsStep: a required call that fails ends the
+// operation at once; the step's other call is abandoned (its request,
+// already at its dependency, is served as wasted work) and the next step
+// never starts.
+func TestFailedCallAbandonsItsStep(t *testing.T) {
+	sr := runPlan(t, decodePlan(t, `{"version": 1, "name": "abandon",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 5, "operations": 10,
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}, {"calls": [{"dependency": "c"}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1,
+				"phases": [{"kind": "outage", "from": "0s", "to": "1s", "latency": "5ms", "status": 500}]},
+			{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "50ms"}, "queue_capacity": 1},
+			{"name": "c", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1}],
+		"strategies": [{"name": "s", "max_attempts": 3}]}`)).Strategies[0]
+	x := sr.Metrics
+	// 5 operations start during a's outage and fail after 5 ms (500 is not
+	// retried); the 5 after it succeed in 51 ms.
+	if x.Failed != 5 || x.Succeeded != 5 || x.LatencyP50ms != 5 || x.LatencyMaxms != 51 || x.GaveUpNotRetryable != 5 {
+		t.Errorf("failed %v, succeeded %v, latency p50 %v max %v, not retryable %v; want 5, 5, 5, 51, 5",
+			x.Failed, x.Succeeded, x.LatencyP50ms, x.LatencyMaxms, x.GaveUpNotRetryable)
+	}
+	if b := callNamed(t, &sr, "b"); b.Calls != 10 || b.Succeeded != 5 || b.Failed != 0 || x.WastedWork != 5 {
+		t.Errorf("b: %+v, wasted work %v; want 10 started, 5 succeeded, 5 abandoned and served as wasted work", b, x.WastedWork)
+	}
+	if c := callNamed(t, &sr, "c"); c.Calls != 5 || c.DependencyCalls != 5 {
+		t.Errorf("c: %+v; want only the 5 operations that got past the first step", c)
+	}
+}
