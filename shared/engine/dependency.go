@@ -19,7 +19,7 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 		r.idx = oc.depCalls
 		oc.depCalls++
 	}
-	d := &s.m.deps[r.dep]
+	d := &s.dm[r.dep]
 	if d.contention {
 		if d.net[legRequest].on || d.net[legAnswer].on {
 			// The read travels to the dependency and back before the write
@@ -85,7 +85,7 @@ func (s *sim) reach(r request) {
 		s.c.calls[r.pc].depCalls++
 		s.xbin(3 * int(r.pc))
 	}
-	d, ds := &s.m.deps[r.dep], &s.deps[r.dep]
+	d, ds := &s.dm[r.dep], &s.deps[r.dep]
 	if d.loadErrors {
 		ds.loadTimes.push(s.now)
 	}
@@ -146,7 +146,7 @@ func (s *sim) admit(rid int32) {
 		}
 		*keyState = 1
 	}
-	d, ds := &s.m.deps[r.dep], &s.deps[r.dep]
+	d, ds := &s.dm[r.dep], &s.deps[r.dep]
 	if d.shedding && s.shed(rid, d, ds) {
 		return
 	}
@@ -227,7 +227,7 @@ func (s *sim) serve(rid int32) {
 // serviceTime draws the service time of a request from the operation's own
 // stream, so every strategy sees the same time for the same call.
 func (s *sim) serviceTime(r *request) int64 {
-	d := &s.m.deps[r.dep]
+	d := &s.dm[r.dep]
 	var t float64
 	switch d.service.Kind {
 	case ServiceConstant:
@@ -247,7 +247,7 @@ func (s *sim) serviceTime(r *request) int64 {
 // goes to the caller if it still waits, and the worker takes the next request.
 func (s *sim) served(rid int32) {
 	r := s.reqs[rid]
-	d, ds := &s.m.deps[r.dep], &s.deps[r.dep]
+	d, ds := &s.dm[r.dep], &s.deps[r.dep]
 	if ds.frozen > 0 {
 		// Work in service pauses during a freeze and resumes where it stopped.
 		ph := &d.phases[ds.frozen-1]
@@ -301,7 +301,7 @@ func (s *sim) startNext(dep uint8) {
 // dependency is set to, and reports whether it did.
 func (s *sim) dropIfAbandoned(rid int32) bool {
 	r := &s.reqs[rid]
-	if !s.m.deps[r.dep].dropAbandoned {
+	if !s.dm[r.dep].dropAbandoned {
 		return false
 	}
 	if c := &s.calls[r.call]; c.gen == r.gen && c.inflight {
@@ -325,7 +325,7 @@ func (s *sim) respond(r request, status int16, latency int64) {
 }
 
 func (s *sim) retryAfter(dep uint8, status int16) int64 {
-	if d := &s.m.deps[dep]; status >= 100 && status < 600 && d.retryAfter[status] {
+	if d := &s.dm[dep]; status >= 100 && status < 600 && d.retryAfter[status] {
 		return d.retryAfterTime
 	}
 	return 0
@@ -333,7 +333,7 @@ func (s *sim) retryAfter(dep uint8, status int16) int64 {
 
 // phaseChange applies the start or end of phase i of dependency dep at s.now.
 func (s *sim) phaseChange(dep, i int) {
-	d, ds := &s.m.deps[dep], &s.deps[dep]
+	d, ds := &s.dm[dep], &s.deps[dep]
 	ph := &d.phases[i]
 	starting := s.now == ph.from
 	switch ph.kind {
@@ -403,7 +403,7 @@ func (s *sim) freeRequest(id int32) {
 	s.freeReqs = append(s.freeReqs, id)
 	op := &s.ops[s.reqs[id].op]
 	op.refs--
-	if op.done && op.refs == 0 {
+	if op.flags&opDone != 0 && op.refs == 0 {
 		s.freeOps = append(s.freeOps, s.reqs[id].op)
 	}
 }

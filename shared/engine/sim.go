@@ -78,6 +78,8 @@ const (
 	opNonIdempotent uint8 = 1 << iota
 	opKeyed
 	opUnreadable
+	opDone     // the operation ended; its slot waits for its refs
+	opDegraded // a call of the plan fell back
 )
 
 // An opState is an operation in progress. Slots are reused once an
@@ -92,8 +94,6 @@ type opState struct {
 	refs     uint32 // requests still at the dependency, and a fallback's wait: the slot waits for them
 	flags    uint8
 	keyState uint8 // 0 no request holds the key, 1 one is in progress, 2 applied
-	done     bool
-	degraded bool  // a call of the plan fell back
 	step     uint8 // the plan's step in progress
 	pending  uint8 // the step's calls not ended yet
 }
@@ -247,12 +247,17 @@ type sim struct {
 	// closed-loop clients with a start pending
 	waitingClients int
 
+	dm    []depModel // m.deps
 	deps  []depState
-	nd    int       // len(deps)
-	multi bool      // the plan has several calls
-	pcs   []opCall  // with several plan calls: by operation·len(m.calls) + plan call
-	pools []limiter // per instance of level 0; nil without a pool
-	bulks []limiter // per instance of level 0 and dependency; nil without bulkheads
+	nd    int  // len(deps)
+	multi bool // the plan has several calls
+	// simple: the plan is one call, without a fallback, and the strategy
+	// has neither pool nor bulkheads. Operations then take the short path
+	// of a scenario with one dependency.
+	simple bool
+	pcs    []opCall  // with several plan calls: by operation·len(m.calls) + plan call
+	pools  []limiter // per instance of level 0; nil without a pool
+	bulks  []limiter // per instance of level 0 and dependency; nil without bulkheads
 	// poolUsed counts the pool's slots in use, all instances.
 	poolUsed int
 
@@ -357,7 +362,7 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 	s.arrivals = newArrivals(&m.work, seed)
 	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
-	s.nd = len(m.deps)
+	s.dm, s.nd = m.deps, len(m.deps)
 	s.deps = make([]depState, s.nd)
 	for i := range s.deps {
 		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
@@ -382,6 +387,7 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 			s.bulks[i].limitModel = st.bulkheads[i%s.nd]
 		}
 	}
+	s.simple = len(m.calls) == 1 && !m.calls[0].optional && s.pools == nil && s.bulks == nil
 	s.lastBin = -1
 	s.base = m.base
 	for _, r := range m.resolutions {
@@ -575,7 +581,7 @@ func (s *sim) dispatch(e *event) bool {
 	case evFallback:
 		op := &s.ops[e.id]
 		op.refs--
-		if op.done {
+		if op.flags&opDone != 0 {
 			if op.refs == 0 {
 				s.freeOps = append(s.freeOps, e.id)
 			}
@@ -634,6 +640,10 @@ func (s *sim) startOperation(client int32) {
 		s.finishOperation(id, outUnreadable, reasonUnreadable)
 		return
 	}
+	if s.simple {
+		s.invoke(s.newCall(id, -1, 0, 0, false, 0, s.m.calls[0].dep))
+		return
+	}
 	s.startStep(id)
 }
 
@@ -644,7 +654,7 @@ func (s *sim) startStep(op int32) {
 	o.pending = uint8(to - from)
 	for pc := from; pc < to; pc++ {
 		s.startCall(op, uint8(pc))
-		if s.ops[op].done {
+		if s.ops[op].flags&opDone != 0 {
 			return // the call failed at once, and the operation with it
 		}
 	}
@@ -653,7 +663,7 @@ func (s *sim) startStep(op int32) {
 // startCall starts plan call pc of operation op: its level-0 invocation,
 // once it has the pool's and the bulkhead's slots.
 func (s *sim) startCall(op int32, pc uint8) {
-	id := s.newCall(op, -1, 0, 0, false, pc)
+	id := s.newCall(op, -1, 0, 0, false, pc, s.m.calls[pc].dep)
 	if s.multi {
 		oc := s.opCall(op, pc)
 		oc.start, oc.call, oc.live = s.now, id, true
@@ -801,7 +811,7 @@ func (s *sim) refuse(id int32, rej int) {
 	s.settle(id, outRejected, reason)
 }
 
-func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath bool, pc uint8) int32 {
+func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath bool, pc, dep uint8) int32 {
 	var id int32
 	if n := len(s.freeCalls); n > 0 {
 		id = s.freeCalls[n-1]
@@ -817,7 +827,7 @@ func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath
 		inst = s.ops[op].client % int32(n)
 	}
 	*c = call{start: s.now, op: op, parent: parent, child: -1, instance: inst, gen: gen,
-		parentGen: parentGen, level: level, retryPath: retryPath, pc: pc, dep: s.m.calls[pc].dep}
+		parentGen: parentGen, level: level, retryPath: retryPath, pc: pc, dep: dep}
 	return id
 }
 
@@ -924,10 +934,10 @@ func (s *sim) attempt(id int32) {
 		s.sendToDependency(id, gen, retryPath, hop)
 		return
 	}
-	child := s.newCall(opID, id, gen, c.level+1, retryPath, pc)
+	child := s.newCall(opID, id, gen, c.level+1, retryPath, pc, dep)
 	s.calls[id].child = child // c may have moved: newCall can grow s.calls
 	s.calls[child].hop = hop
-	if s.m.deps[dep].net[legRequest].on {
+	if s.dm[dep].net[legRequest].on {
 		s.q.push(s.now+s.travel(legRequest, dep, pc, opID, hop), evArrive, child, s.calls[child].gen)
 		return
 	}
@@ -938,7 +948,7 @@ func (s *sim) attempt(id int32) {
 // operation op takes over dependency dep's network, from the operation's
 // own stream (common random numbers).
 func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
-	d := &s.m.deps[dep].net[leg]
+	d := &s.dm[dep].net[leg]
 	var t float64
 	switch d.kind {
 	case DelayConstant:
@@ -955,7 +965,7 @@ func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
 // answer leg, or at once when it takes no time. An answer nobody waits for
 // any more is not sent.
 func (s *sim) reply(r request, out int16, retryAfter int64) {
-	if !s.m.deps[r.dep].net[legAnswer].on {
+	if !s.dm[r.dep].net[legAnswer].on {
 		s.answer(r.call, r.gen, out, retryAfter)
 		return
 	}
@@ -1016,7 +1026,10 @@ func (s *sim) cancel(id int32) {
 func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
-	in := &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]
+	var in *instance // the budget's
+	if lv.budget != nil {
+		in = &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]
+	}
 	failed := out != outOK
 	if lv.breaker != nil && !lv.breakerOutside {
 		s.breakerRecord(c.level, s.stateIndex(c, lv.breakerPerDep), breakerFailure(out), c.trial, c.trialRound)
@@ -1084,6 +1097,10 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 	}
 	s.freeCall(id)
 	if c.parent < 0 {
+		if s.simple {
+			s.finishOperation(c.op, out, reason)
+			return
+		}
 		s.callEnded(&c, out, reason)
 		return
 	}
@@ -1123,7 +1140,7 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 			s.failOperation(c.op, out, reason)
 			return
 		}
-		s.ops[c.op].degraded = true
+		s.ops[c.op].flags |= opDegraded
 		if pm.fallback > 0 {
 			s.ops[c.op].refs++ // the slot waits for the fallback's answer
 			s.q.push(s.now+pm.fallback, evFallback, c.op, 0)
@@ -1182,7 +1199,7 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 		s.observe(s, "end", id)
 	}
 	op := &s.ops[id]
-	ok := out == outOK && !op.degraded
+	ok := out == outOK && op.flags&opDegraded == 0
 	s.c.record(s.m, op.start, s.now, ok)
 	s.inflightOp--
 	switch {
@@ -1201,7 +1218,7 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 		s.waitingClients++
 		s.q.push(s.now+s.m.work.think, evClientNext, op.client, 0)
 	}
-	op.done = true
+	op.flags |= opDone
 	if op.refs == 0 {
 		s.freeOps = append(s.freeOps, id)
 	}
