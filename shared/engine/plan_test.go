@@ -361,6 +361,24 @@ func TestPlanDeterministic(t *testing.T) {
 		if x.Succeeded+x.Degraded+x.Failed != x.Operations || len(sr.Calls) != 3 || len(sr.Series.Calls) != 3 {
 			t.Errorf("%s: %v succeeded + %v degraded + %v failed != %v operations, or calls %d", sr.Name, x.Succeeded, x.Degraded, x.Failed, x.Operations, len(sr.Calls))
 		}
+		// The calls' counts add up to the strategy's.
+		var sum CallMetrics
+		for _, c := range sr.Calls {
+			m := c.Metrics
+			sum.Attempts += m.Attempts
+			sum.DependencyCalls += m.DependencyCalls
+			sum.Shed += m.Shed
+			sum.PoolRejected += m.PoolRejected
+			sum.BulkheadRejected += m.BulkheadRejected
+			sum.FastFailed += m.FastFailed
+			if m.Succeeded+m.FellBack+m.Failed > m.Calls {
+				t.Errorf("%s, %s: %v succeeded + %v fell back + %v failed > %v calls", sr.Name, c.Name, m.Succeeded, m.FellBack, m.Failed, m.Calls)
+			}
+		}
+		if sum.Attempts != x.Attempts || sum.DependencyCalls != x.DependencyCalls || sum.Shed != x.Shed ||
+			sum.PoolRejected != x.PoolRejected || sum.BulkheadRejected != x.BulkheadRejected || sum.FastFailed != x.FastFailed {
+			t.Errorf("%s: the calls' counts %+v do not add up to the strategy's", sr.Name, sum)
+		}
 	}
 }
 
