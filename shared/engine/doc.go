@@ -190,9 +190,9 @@
 // abandoned, as by a caller that gave up (their requests already sent stay
 // at their dependency, to be served as wasted work or dropped), the later
 // steps never start, and the operation gives up for that call's reason. A
-// call that fails at the very instant its step starts (a refusal by the
-// pool, a breaker's fast failure, an answer that takes no time) keeps the
-// step's calls listed after it from starting at all. Otherwise the
+// call without a fallback that fails at the very instant its step starts (a
+// refusal by the pool, a breaker's fast failure, an answer that takes no
+// time) keeps the step's calls listed after it from starting at all. Otherwise the
 // operation ends after its last step: succeeded when no call fell back,
 // degraded when one did. Degraded operations count neither as successes
 // (success_rate, the latencies of successes, recovery and the series'
