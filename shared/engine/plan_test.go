@@ -495,3 +495,88 @@ func TestFailedCallAbandonsItsStep(t *testing.T) {
 		t.Errorf("c: %+v; want only the 5 operations that got past the first step", c)
 	}
 }
+
+// TestPlanLimitsInvariants runs plans with pools, bulkheads, timeouts,
+// layers and fallbacks in many combinations and checks what must hold at
+// the end of every run: every slot given back, nobody left waiting,
+// nothing left at the dependencies, and every operation counted once.
+func TestPlanLimitsInvariants(t *testing.T) {
+	const js = `{"version": 1, "name": "limits", "seed": SEED,
+		"workload": {"clients": 30, "arrival": "poisson", "rate": 400, "duration": "1s",
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "optional": true}, {"dependency": "a", "name": "a2", "class": "sheddable", "fallback": {"latency": "2ms"}}]},
+				{"calls": [{"dependency": "b", "name": "b2"}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 3, "service_time": {"kind": "exponential", "mean": "8ms"}, "queue_capacity": 5, "error_rate": 0.1,
+				"shedding": {"measure": "load", "thresholds": {"sheddable": 4}},
+				"phases": [{"kind": "freeze", "from": "300ms", "to": "400ms"}]},
+			{"name": "b", "workers": 2, "service_time": {"kind": "exponential", "mean": "5ms"}, "queue_capacity": 3, "drop_abandoned": true,
+				"network": {"request": {"kind": "constant", "mean": "1ms"}, "answer": {"kind": "normal", "mean": "1ms", "stddev": "1ms"}}}],
+		"strategies": [
+			{"name": "s", "max_attempts": 3, "attempt_timeout": "20ms", "backoff": {"kind": "exponential", "base": "2ms"}, "jitter": {"kind": "full"}, "instances": 2,
+				"breaker": {"kind": "consecutive", "failures": 5, "break": "50ms", "scope": "SCOPE"},
+				"pool": {"slots": SLOTS, "max_waiting": WAITING, "max_wait": "WAIT"},
+				"bulkheads": [{"dependency": "b", "max_concurrent": 2, "max_waiting": WAITING, "max_wait": "WAIT"}],
+				"layers": [{"max_attempts": 2, "attempt_timeout": "10ms"}]}]}`
+	n := 0
+	for _, seed := range []string{"1", "2"} {
+		for _, slots := range []string{"1", "4"} {
+			for _, waiting := range []string{"0", "3"} {
+				for _, wait := range []string{"0s", "4ms"} {
+					for _, scope := range []string{"client", "dependency"} {
+						sc := js
+						for _, kv := range [][2]string{{"SEED", seed}, {"SLOTS", slots}, {"WAITING", waiting}, {"WAITING", waiting}, {"WAIT", wait}, {"WAIT", wait}, {"SCOPE", scope}} {
+							sc = replace(sc, kv[0], kv[1])
+						}
+						s := simPlan(t, decodePlan(t, sc), 0, nil)
+						name := seed + "/" + slots + "/" + waiting + "/" + wait + "/" + scope
+						for _, l := range append(append([]limiter{}, s.pools...), s.bulks...) {
+							if l.used != 0 || l.live != 0 {
+								t.Errorf("%s: a limiter ends with %d slots used and %d waiting", name, l.used, l.live)
+							}
+						}
+						if s.poolUsed != 0 || s.inflightOp != 0 || s.travelling != 0 || !s.idle() {
+							t.Errorf("%s: the run ends with %d slots, %d operations, %d travelling", name, s.poolUsed, s.inflightOp, s.travelling)
+						}
+						x := s.output(false).metrics
+						if x.Succeeded+x.Degraded+x.Failed != x.Operations || x.Operations < 300 {
+							t.Errorf("%s: %v + %v + %v != %v operations", name, x.Succeeded, x.Degraded, x.Failed, x.Operations)
+						}
+						if x.PoolRejected+x.BulkheadRejected > 0 {
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no run refused a call: the combinations test nothing")
+	}
+}
+
+// TestTimeoutWhileAnswerTravels: a caller whose attempt times out while
+// its inner invocation's last answer travels back has nothing left to
+// cancel. (It used to cancel the inner call's slot, freed and maybe
+// reused by another operation's call, which then never ended.)
+func TestTimeoutWhileAnswerTravels(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "stale", "seed": 1,
+		"workload": {"clients": 30, "arrival": "poisson", "rate": 400, "duration": "1s"},
+		"dependency": {"workers": 2, "service_time": {"kind": "exponential", "mean": "5ms"}, "queue_capacity": 3,
+			"network": {"request": {"kind": "constant", "mean": "1ms"}, "answer": {"kind": "normal", "mean": "1ms", "stddev": "1ms"}}},
+		"strategies": [{"name": "s", "max_attempts": 3, "attempt_timeout": "20ms", "backoff": {"kind": "exponential", "base": "2ms"},
+			"layers": [{"max_attempts": 2, "attempt_timeout": "10ms"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := simPlan(t, sc, 0, nil)
+	seen := map[int32]bool{}
+	for _, id := range s.freeCalls {
+		if seen[id] {
+			t.Fatalf("call %d freed twice", id)
+		}
+		seen[id] = true
+	}
+	if x := s.output(false).metrics; s.inflightOp != 0 || x.Succeeded+x.Failed != x.Operations {
+		t.Errorf("%d operations never ended; %v succeeded + %v failed of %v", s.inflightOp, x.Succeeded, x.Failed, x.Operations)
+	}
+}
