@@ -580,3 +580,45 @@ func TestTimeoutWhileAnswerTravels(t *testing.T) {
 		t.Errorf("%d operations never ended; %v succeeded + %v failed of %v", s.inflightOp, x.Succeeded, x.Failed, x.Operations)
 	}
 }
+
+// TestPlanInvariantsClosedLoop checks the same invariants with
+// closed-loop clients, an outside breaker, a ratio budget, contention,
+// a dead-letter consumer and keyed non-idempotent operations.
+func TestPlanInvariantsClosedLoop(t *testing.T) {
+	const js = `{"version": 1, "name": "closed", "seed": SEED,
+		"workload": {"clients": 20, "arrival": "closed", "think_time": "3ms", "duration": "600ms", "mix": {"non_idempotent": 0.5, "keyed": 0.5},
+			"plan": [{"calls": [{"dependency": "a", "fallback": {"latency": "1ms"}}, {"dependency": "b"}]}, {"calls": [{"dependency": "a", "name": "a2", "optional": true}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 2, "service_time": {"kind": "lognormal", "p50": "3ms", "p99": "30ms"}, "queue_capacity": 4,
+				"phases": [{"kind": "outage", "from": "100ms", "to": "200ms", "latency": "2ms"}, {"kind": "freeze", "from": "300ms", "to": "350ms", "status": 503}]},
+			{"name": "b", "workers": 3, "service_time": {"kind": "exponential", "mean": "4ms"}, "queue_capacity": 2, "contention": {},
+				"network": {"request": {"kind": "lognormal", "p50": "1ms", "p99": "4ms"}, "answer": {"kind": "constant", "mean": "1ms"}}}],
+		"strategies": [
+			{"name": "s", "max_attempts": 4, "attempt_timeout": "15ms", "deadline": "60ms", "retry_on": {"statuses": [409, 503], "timeout": true},
+				"backoff": {"kind": "constant", "base": "1ms"}, "jitter": {"kind": "equal"}, "dead_letter": true,
+				"breaker": {"kind": "ratio", "ratio": 0.9, "min_throughput": 20, "window": "50ms", "break": "20ms", "placement": "outside", "scope": "SCOPE"},
+				"budget": {"kind": "ratio", "ratio": 0.3, "window": "100ms", "min_per_second": 10, "scope": "SCOPE"},
+				"pool": {"slots": 6, "max_waiting": 4, "max_wait": "5ms"},
+				"layers": [{"max_attempts": 2, "attempt_timeout": "8ms", "breaker": {"kind": "consecutive", "failures": 3, "break": "10ms"}}]}]}`
+	for _, seed := range []string{"1", "2", "3"} {
+		for _, scope := range []string{"client", "dependency"} {
+			sc := replace(replace(replace(js, "SEED", seed), "SCOPE", scope), "SCOPE", scope)
+			s := simPlan(t, decodePlan(t, sc), 0, nil)
+			name := seed + "/" + scope
+			if s.poolUsed != 0 || s.pools[0].live != 0 || s.inflightOp != 0 || !s.idle() {
+				t.Errorf("%s: the run ends with %d slots, %d waiting, %d operations", name, s.poolUsed, s.pools[0].live, s.inflightOp)
+			}
+			seen := map[int32]bool{}
+			for _, id := range s.freeCalls {
+				if seen[id] {
+					t.Fatalf("%s: call %d freed twice", name, id)
+				}
+				seen[id] = true
+			}
+			x := s.output(false).metrics
+			if x.Succeeded+x.Degraded+x.Failed != x.Operations || x.Operations < 200 || x.Failed != x.DeadLettered {
+				t.Errorf("%s: %v + %v + %v != %v operations, or %v dead-lettered", name, x.Succeeded, x.Degraded, x.Failed, x.Operations, x.DeadLettered)
+			}
+		}
+	}
+}
