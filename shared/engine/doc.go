@@ -277,9 +277,9 @@
 // Latency percentiles (nearest rank) are over all operations, failures
 // included, and separately over successful ones (success_latency_*). An
 // operation is affected when it starts in [affected_from, affected_to), by
-// default the span of the dependency's phases. Recovery is measured after the
+// default the span of the dependencies' phases. Recovery is measured after the
 // fault ends: report.recovery_from, by default the end of the last phase that
-// harms the dependency (a phase adding workers or speeding service is a
+// harms a dependency (a phase adding workers or speeding service is a
 // remedy). recovery_s is the time from then until the success rate of
 // operations starting in every 1 s window (stepped by 100 ms) stays at or
 // above 99% to the end; recovered is 0 when that never happened (and
