@@ -19,7 +19,7 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 		r.idx = oc.depCalls
 		oc.depCalls++
 	}
-	d := &s.dm[r.dep]
+	d, ds := s.dep(r.dep)
 	if d.contention {
 		if d.net[legRequest].on || d.net[legAnswer].on {
 			// The read travels to the dependency and back before the write
@@ -29,7 +29,7 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 			s.q.push(s.now+s.travel(legRequest, r.dep, r.pc, r.op, readHop(hop)), evRead, rid, 0)
 			return
 		}
-		r.ver = s.deps[r.dep].version // no travel: the read and the write are at once
+		r.ver = ds.version // no travel: the read and the write are at once
 	}
 	if d.net[legRequest].on {
 		// On its way it holds the operation's slot, and the run goes on
@@ -51,7 +51,8 @@ func readHop(hop uint32) uint32 { return hop | 1<<31 }
 // server answers every read at once). The answer travels back.
 func (s *sim) read(rid int32) {
 	r := &s.reqs[rid]
-	r.ver = s.deps[r.dep].version
+	_, ds := s.dep(r.dep)
+	r.ver = ds.version
 	s.q.push(s.now+s.travel(legAnswer, r.dep, r.pc, r.op, readHop(r.hop)), evReadBack, rid, 0)
 }
 
@@ -85,7 +86,7 @@ func (s *sim) reach(r request) {
 		s.c.calls[r.pc].depCalls++
 		s.xbin(3 * int(r.pc))
 	}
-	d, ds := &s.dm[r.dep], &s.deps[r.dep]
+	d, ds := s.dep(r.dep)
 	if d.loadErrors {
 		ds.loadTimes.push(s.now)
 	}
@@ -146,7 +147,7 @@ func (s *sim) admit(rid int32) {
 		}
 		*keyState = 1
 	}
-	d, ds := &s.dm[r.dep], &s.deps[r.dep]
+	d, ds := s.dep(r.dep)
 	if d.shedding && s.shed(rid, d, ds) {
 		return
 	}
@@ -210,24 +211,31 @@ func (s *sim) applyState(r *request) (keyState *uint8, applied *uint32) {
 
 // release frees the idempotency key a request held without applying it.
 func (s *sim) release(rid int32) {
-	if r := &s.reqs[rid]; r.keyed {
-		if keyState, _ := s.applyState(r); *keyState == 1 {
-			*keyState = 0
-		}
+	r := &s.reqs[rid]
+	if !r.keyed {
+		return
+	}
+	k := &s.ops[r.op].keyState
+	if r.pc > 0 {
+		k = &s.pcs[int(r.op)*len(s.m.calls)+int(r.pc)].keyState
+	}
+	if *k == 1 {
+		*k = 0
 	}
 }
 
 // serve starts a worker on a request.
 func (s *sim) serve(rid int32) {
 	r := &s.reqs[rid]
-	s.deps[r.dep].busy++
+	_, ds := s.dep(r.dep)
+	ds.busy++
 	s.q.push(s.now+s.serviceTime(r), evServed, rid, 0)
 }
 
 // serviceTime draws the service time of a request from the operation's own
 // stream, so every strategy sees the same time for the same call.
 func (s *sim) serviceTime(r *request) int64 {
-	d := &s.dm[r.dep]
+	d, ds := s.dep(r.dep)
 	var t float64
 	switch d.service.Kind {
 	case ServiceConstant:
@@ -237,7 +245,7 @@ func (s *sim) serviceTime(r *request) int64 {
 	case ServiceLognormal:
 		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawService, s.ops[r.op].key, r.sub())))
 	}
-	if f := s.deps[r.dep].factor; f != 1 {
+	if f := ds.factor; f != 1 {
 		t = float64(t * f)
 	}
 	return clampNs(t)
@@ -247,7 +255,7 @@ func (s *sim) serviceTime(r *request) int64 {
 // goes to the caller if it still waits, and the worker takes the next request.
 func (s *sim) served(rid int32) {
 	r := s.reqs[rid]
-	d, ds := &s.dm[r.dep], &s.deps[r.dep]
+	d, ds := s.dep(r.dep)
 	if ds.frozen > 0 {
 		// Work in service pauses during a freeze and resumes where it stopped.
 		ph := &d.phases[ds.frozen-1]
@@ -287,7 +295,7 @@ func (s *sim) served(rid int32) {
 
 // startNext fills dependency dep's free workers from its queue.
 func (s *sim) startNext(dep uint8) {
-	ds := &s.deps[dep]
+	_, ds := s.dep(dep)
 	for ds.frozen == 0 && ds.busy < ds.workers && ds.queue.len() > 0 {
 		rid := ds.queue.pop()
 		if s.dropIfAbandoned(rid) {
@@ -301,7 +309,7 @@ func (s *sim) startNext(dep uint8) {
 // dependency is set to, and reports whether it did.
 func (s *sim) dropIfAbandoned(rid int32) bool {
 	r := &s.reqs[rid]
-	if !s.dm[r.dep].dropAbandoned {
+	if d, _ := s.dep(r.dep); !d.dropAbandoned {
 		return false
 	}
 	if c := &s.calls[r.call]; c.gen == r.gen && c.inflight {
@@ -325,7 +333,7 @@ func (s *sim) respond(r request, status int16, latency int64) {
 }
 
 func (s *sim) retryAfter(dep uint8, status int16) int64 {
-	if d := &s.dm[dep]; status >= 100 && status < 600 && d.retryAfter[status] {
+	if d, _ := s.dep(dep); status >= 100 && status < 600 && d.retryAfter[status] {
 		return d.retryAfterTime
 	}
 	return 0
@@ -333,7 +341,7 @@ func (s *sim) retryAfter(dep uint8, status int16) int64 {
 
 // phaseChange applies the start or end of phase i of dependency dep at s.now.
 func (s *sim) phaseChange(dep, i int) {
-	d, ds := &s.dm[dep], &s.deps[dep]
+	d, ds := s.dep(uint8(dep))
 	ph := &d.phases[i]
 	starting := s.now == ph.from
 	switch ph.kind {

@@ -67,7 +67,8 @@ const never = math.MaxInt64
 type model struct {
 	sc         *Scenario
 	work       workModel
-	deps       []depModel      // the dependencies; a scenario with one has one
+	deps       []depModel // the dependencies, over depArray; a scenario with one has one
+	depArray   *[maxDeps]depModel
 	calls      []planCallModel // the plan's calls, step after step
 	steps      []int           // the index in calls of each step's first call, and len(calls) last
 	strategies []strategyModel
@@ -120,6 +121,11 @@ type depModel struct {
 
 // numClasses is len(Classes): the simulation numbers classes by their index there.
 const numClasses = 4
+
+// maxDeps bounds the dependencies of a scenario (MaxDependencies). A power
+// of two: the simulation masks indexes with maxDeps-1 instead of checking
+// their bounds.
+const maxDeps = 16
 
 // A planCallModel is one call of the plan, compiled.
 type planCallModel struct {
@@ -235,12 +241,14 @@ func compile(sc *Scenario) *model {
 	if len(deps) == 0 {
 		deps = []Dependency{sc.Dependency}
 	}
+	m.depArray = new([maxDeps]depModel)
+	m.deps = m.depArray[:len(deps)]
 	for i := range deps {
-		dm, faultEnd := compileDependency(&deps[i])
-		if dm.name == "" {
-			dm.name = "dependency"
+		var faultEnd int64
+		m.deps[i], faultEnd = compileDependency(&deps[i])
+		if m.deps[i].name == "" {
+			m.deps[i].name = "dependency"
 		}
-		m.deps = append(m.deps, dm)
 		m.faultEnd = max(m.faultEnd, faultEnd)
 	}
 	m.compilePlan(w.Plan)

@@ -247,10 +247,9 @@ type sim struct {
 	// closed-loop clients with a start pending
 	waitingClients int
 
-	dm    []depModel // m.deps
-	deps  []depState
-	nd    int  // len(deps)
-	multi bool // the plan has several calls
+	dm    *[maxDeps]depModel // m.depArray: index it through dep
+	nd    int                // the number of dependencies
+	multi bool               // the plan has several calls
 	// simple: the plan is one call, without a fallback, and the strategy
 	// has neither pool nor bulkheads. Operations then take the short path
 	// of a scenario with one dependency.
@@ -270,6 +269,8 @@ type sim struct {
 	// observe, when set (by tests), hears of every attempt starting, every
 	// call reaching the dependency and every operation ending.
 	observe func(s *sim, what string, id int32)
+
+	deps [maxDeps]depState // index it through dep
 }
 
 // depState is the state of one dependency in a run.
@@ -362,9 +363,8 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 	s.arrivals = newArrivals(&m.work, seed)
 	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
-	s.dm, s.nd = m.deps, len(m.deps)
-	s.deps = make([]depState, s.nd)
-	for i := range s.deps {
+	s.dm, s.nd = m.depArray, len(m.deps)
+	for i := range s.nd {
 		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
 	}
 	s.multi = len(m.calls) > 1
@@ -499,7 +499,7 @@ func (s *sim) idle() bool {
 	if s.more || s.inflightOp != 0 || s.waitingClients != 0 || s.travelling != 0 {
 		return false
 	}
-	for i := range s.deps {
+	for i := range s.nd {
 		if d := &s.deps[i]; d.busy != 0 || d.queue.len() != 0 || d.held.len() != 0 {
 			return false
 		}
@@ -507,10 +507,16 @@ func (s *sim) idle() bool {
 	return true
 }
 
+// dep returns the model and the state of dependency i (< maxDeps).
+func (s *sim) dep(i uint8) (*depModel, *depState) {
+	i &= maxDeps - 1
+	return &s.dm[i], &s.deps[i]
+}
+
 // queued returns the requests queued or held at all the dependencies.
 func (s *sim) queued() int {
 	n := 0
-	for i := range s.deps {
+	for i := range s.nd {
 		n += s.deps[i].queue.len() + s.deps[i].held.len()
 	}
 	return n
@@ -937,7 +943,7 @@ func (s *sim) attempt(id int32) {
 	child := s.newCall(opID, id, gen, c.level+1, retryPath, pc, dep)
 	s.calls[id].child = child // c may have moved: newCall can grow s.calls
 	s.calls[child].hop = hop
-	if s.dm[dep].net[legRequest].on {
+	if d, _ := s.dep(dep); d.net[legRequest].on {
 		s.q.push(s.now+s.travel(legRequest, dep, pc, opID, hop), evArrive, child, s.calls[child].gen)
 		return
 	}
@@ -948,7 +954,8 @@ func (s *sim) attempt(id int32) {
 // operation op takes over dependency dep's network, from the operation's
 // own stream (common random numbers).
 func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
-	d := &s.dm[dep].net[leg]
+	dm, _ := s.dep(dep)
+	d := &dm.net[leg]
 	var t float64
 	switch d.kind {
 	case DelayConstant:
@@ -965,7 +972,7 @@ func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
 // answer leg, or at once when it takes no time. An answer nobody waits for
 // any more is not sent.
 func (s *sim) reply(r request, out int16, retryAfter int64) {
-	if !s.dm[r.dep].net[legAnswer].on {
+	if d, _ := s.dep(r.dep); !d.net[legAnswer].on {
 		s.answer(r.call, r.gen, out, retryAfter)
 		return
 	}
