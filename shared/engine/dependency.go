@@ -9,26 +9,34 @@ package engine
 func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 	c := &s.calls[id]
 	op := &s.ops[c.op]
-	r := request{call: id, gen: gen, op: c.op, idx: op.depCalls, hop: hop, retry: retry,
-		keyed: op.flags&opKeyed != 0}
-	op.depCalls++
-	if s.m.dep.contention {
-		if s.m.dep.net[legRequest].on || s.m.dep.net[legAnswer].on {
+	r := request{call: id, gen: gen, op: c.op, hop: hop, retry: retry,
+		keyed: op.flags&opKeyed != 0, pc: c.pc, dep: c.dep}
+	if c.pc == 0 {
+		r.idx = op.depCalls
+		op.depCalls++
+	} else {
+		oc := s.opCall(c.op, c.pc)
+		r.idx = oc.depCalls
+		oc.depCalls++
+	}
+	d, ds := s.dep(r.dep)
+	if d.contention {
+		if d.net[legRequest].on || d.net[legAnswer].on {
 			// The read travels to the dependency and back before the write
 			// leaves; the request is on its way all that time.
 			s.travelling++
 			rid := s.newRequest(r)
-			s.q.push(s.now+s.travel(legRequest, r.op, readHop(hop)), evRead, rid, 0)
+			s.q.push(s.now+s.travel(legRequest, r.dep, r.pc, r.op, readHop(hop)), evRead, rid, 0)
 			return
 		}
-		r.ver = s.version // no travel: the read and the write are at once
+		r.ver = ds.version // no travel: the read and the write are at once
 	}
-	if s.m.dep.net[legRequest].on {
+	if d.net[legRequest].on {
 		// On its way it holds the operation's slot, and the run goes on
 		// until it arrives, whether or not its caller still waits.
 		s.travelling++
 		rid := s.newRequest(r)
-		s.q.push(s.now+s.travel(legRequest, r.op, hop), evReach, rid, 0)
+		s.q.push(s.now+s.travel(legRequest, r.dep, r.pc, r.op, hop), evReach, rid, 0)
 		return
 	}
 	s.reach(r)
@@ -43,8 +51,9 @@ func readHop(hop uint32) uint32 { return hop | 1<<31 }
 // server answers every read at once). The answer travels back.
 func (s *sim) read(rid int32) {
 	r := &s.reqs[rid]
-	r.ver = s.version
-	s.q.push(s.now+s.travel(legAnswer, r.op, readHop(r.hop)), evReadBack, rid, 0)
+	_, ds := s.dep(r.dep)
+	r.ver = ds.version
+	s.q.push(s.now+s.travel(legAnswer, r.dep, r.pc, r.op, readHop(r.hop)), evReadBack, rid, 0)
 }
 
 // readBack takes the answer to a read at its caller at s.now: the caller
@@ -56,7 +65,7 @@ func (s *sim) readBack(rid int32) {
 		s.freeRequest(rid)
 		return
 	}
-	s.q.push(s.now+s.travel(legRequest, r.op, r.hop), evReach, rid, 0)
+	s.q.push(s.now+s.travel(legRequest, r.dep, r.pc, r.op, r.hop), evReach, rid, 0)
 }
 
 // reach takes request r at the dependency at s.now.
@@ -73,43 +82,47 @@ func (s *sim) reach(r request) {
 	for k := range s.peaks {
 		s.peaks[k].add(s.now, retry)
 	}
-	d := &s.m.dep
-	if d.loadErrors {
-		s.loadTimes.push(s.now)
+	if s.multi {
+		s.c.calls[r.pc].depCalls++
+		s.xbin(3 * int(r.pc))
 	}
-	if s.outage > 0 {
-		ph := &d.phases[s.outage-1]
+	d, ds := s.dep(r.dep)
+	if d.loadErrors {
+		ds.loadTimes.push(s.now)
+	}
+	if ds.outage > 0 {
+		ph := &d.phases[ds.outage-1]
 		s.respond(r, ph.status, ph.latency)
 		return
 	}
-	if s.errPhase > 0 {
-		ph := &d.phases[s.errPhase-1]
-		if s.rnd.float(drawPhase, s.ops[r.op].key, uint64(r.idx)) < ph.rate {
+	if ds.errPhase > 0 {
+		ph := &d.phases[ds.errPhase-1]
+		if s.rnd.float(drawPhase, s.ops[r.op].key, r.sub()) < ph.rate {
 			s.respond(r, ph.status, ph.latency)
 			return
 		}
 	}
-	if d.errorRate > 0 && s.rnd.float(drawError, s.ops[r.op].key, uint64(r.idx)) < d.errorRate {
+	if d.errorRate > 0 && s.rnd.float(drawError, s.ops[r.op].key, r.sub()) < d.errorRate {
 		s.respond(r, d.errorStatus, 0)
 		return
 	}
 	if d.loadErrors {
-		s.loadTimes.dropBefore(s.now - d.loadWindow + 1)
+		ds.loadTimes.dropBefore(s.now - d.loadWindow + 1)
 		// The curve describes the dependency at its usual size: with more
 		// or fewer workers the same rate comes at a proportionally other load.
-		load := float64(s.loadTimes.size) / (float64(d.loadWindow) / 1e9)
-		if s.workers != d.workers {
-			load = float64(load*float64(d.workers)) / float64(max(s.workers, 1))
+		load := float64(ds.loadTimes.size) / (float64(d.loadWindow) / 1e9)
+		if ds.workers != d.workers {
+			load = float64(load*float64(d.workers)) / float64(max(ds.workers, 1))
 		}
-		if s.rnd.float(drawLoadError, s.ops[r.op].key, uint64(r.idx)) < interpolate(d.loadPoints, load) {
+		if s.rnd.float(drawLoadError, s.ops[r.op].key, r.sub()) < interpolate(d.loadPoints, load) {
 			s.respond(r, d.loadStatus, 0)
 			return
 		}
 	}
 	rid := s.newRequest(r)
-	if s.frozen > 0 {
-		s.held.push(rid)
-		s.level(binQueue, s.queue.len()+s.held.len())
+	if ds.frozen > 0 {
+		ds.held.push(rid)
+		s.level(binQueue, s.queued())
 		return
 	}
 	s.admit(rid)
@@ -119,8 +132,8 @@ func (s *sim) reach(r request) {
 func (s *sim) admit(rid int32) {
 	r := &s.reqs[rid]
 	if r.keyed {
-		op := &s.ops[r.op]
-		switch op.keyState {
+		keyState, _ := s.applyState(r)
+		switch *keyState {
 		case 2: // applied before: answer with the stored result
 			rr := *r
 			s.freeRequest(rid)
@@ -129,56 +142,111 @@ func (s *sim) admit(rid int32) {
 		case 1: // another attempt with the same key is still in progress
 			rr := *r
 			s.freeRequest(rid)
-			s.reply(rr, 409, s.retryAfter(409))
+			s.reply(rr, 409, s.retryAfter(rr.dep, 409))
 			return
 		}
-		op.keyState = 1
+		*keyState = 1
+	}
+	d, ds := s.dep(r.dep)
+	if d.shedding && s.shed(rid, d, ds) {
+		return
 	}
 	switch {
-	case s.busy < s.workers && s.queue.len() == 0:
+	case ds.busy < ds.workers && ds.queue.len() == 0:
 		s.serve(rid)
-	case s.queue.len() < s.m.dep.queueCap:
-		s.queue.push(rid)
-		s.level(binQueue, s.queue.len()+s.held.len())
+	case ds.queue.len() < d.queueCap:
+		ds.queue.push(rid)
+		s.level(binQueue, s.queued())
 	default:
 		s.c.rejections++
 		s.bin(binReject)
+		if s.multi {
+			s.c.calls[r.pc].rejections++
+		}
 		s.release(rid)
 		r := s.reqs[rid]
 		s.freeRequest(rid)
-		s.reply(r, s.m.dep.fullStatus, s.retryAfter(s.m.dep.fullStatus))
+		s.reply(r, d.fullStatus, s.retryAfter(r.dep, d.fullStatus))
 	}
+}
+
+// shed answers request rid at once with the shedding status, and reports
+// whether it did: when its class has a threshold and the dependency's
+// measure (queued requests, or queued and in service) has reached it.
+func (s *sim) shed(rid int32, d *depModel, ds *depState) bool {
+	r := &s.reqs[rid]
+	t := d.shedAt[s.m.calls[r.pc].class]
+	if t < 0 {
+		return false
+	}
+	n := ds.queue.len()
+	if d.shedLoad {
+		n += ds.busy
+	}
+	if n < t {
+		return false
+	}
+	s.c.shed++
+	if s.multi {
+		s.c.calls[r.pc].shed++
+	}
+	s.release(rid)
+	rr := *r
+	s.freeRequest(rid)
+	s.reply(rr, d.shedStatus, s.retryAfter(rr.dep, d.shedStatus))
+	return true
+}
+
+// applyState returns the idempotency key's state and the count of times
+// applied of request r's plan call: each call of a plan is a request of
+// its own, with its own key.
+func (s *sim) applyState(r *request) (keyState *uint8, applied *uint32) {
+	if r.pc == 0 {
+		op := &s.ops[r.op]
+		return &op.keyState, &op.applied
+	}
+	oc := s.opCall(r.op, r.pc)
+	return &oc.keyState, &oc.applied
 }
 
 // release frees the idempotency key a request held without applying it.
 func (s *sim) release(rid int32) {
-	if r := &s.reqs[rid]; r.keyed && s.ops[r.op].keyState == 1 {
-		s.ops[r.op].keyState = 0
+	r := &s.reqs[rid]
+	if !r.keyed {
+		return
+	}
+	k := &s.ops[r.op].keyState
+	if r.pc > 0 {
+		k = &s.pcs[int(r.op)*len(s.m.calls)+int(r.pc)].keyState
+	}
+	if *k == 1 {
+		*k = 0
 	}
 }
 
 // serve starts a worker on a request.
 func (s *sim) serve(rid int32) {
-	s.busy++
 	r := &s.reqs[rid]
+	_, ds := s.dep(r.dep)
+	ds.busy++
 	s.q.push(s.now+s.serviceTime(r), evServed, rid, 0)
 }
 
 // serviceTime draws the service time of a request from the operation's own
 // stream, so every strategy sees the same time for the same call.
 func (s *sim) serviceTime(r *request) int64 {
-	d := &s.m.dep
+	d, ds := s.dep(r.dep)
 	var t float64
 	switch d.service.Kind {
 	case ServiceConstant:
 		t = d.mean
 	case ServiceExponential:
-		t = float64(s.rnd.exp1(drawService, s.ops[r.op].key, uint64(r.idx)) * d.mean)
+		t = float64(s.rnd.exp1(drawService, s.ops[r.op].key, r.sub()) * d.mean)
 	case ServiceLognormal:
-		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawService, s.ops[r.op].key, uint64(r.idx))))
+		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawService, s.ops[r.op].key, r.sub())))
 	}
-	if s.factor != 1 {
-		t = float64(t * s.factor)
+	if f := ds.factor; f != 1 {
+		t = float64(t * f)
 	}
 	return clampNs(t)
 }
@@ -186,31 +254,33 @@ func (s *sim) serviceTime(r *request) int64 {
 // served finishes a request: the operation's effect is applied, the answer
 // goes to the caller if it still waits, and the worker takes the next request.
 func (s *sim) served(rid int32) {
-	if s.frozen > 0 {
+	r := s.reqs[rid]
+	d, ds := s.dep(r.dep)
+	if ds.frozen > 0 {
 		// Work in service pauses during a freeze and resumes where it stopped.
-		ph := &s.m.dep.phases[s.frozen-1]
+		ph := &d.phases[ds.frozen-1]
 		s.q.push(ph.to+(s.now-ph.from), evServed, rid, 0)
 		return
 	}
-	s.busy--
-	r := s.reqs[rid]
+	ds.busy--
 	op := &s.ops[r.op]
-	if s.m.dep.contention && r.ver != s.version {
+	if d.contention && r.ver != ds.version {
 		// Another write committed since this one's read: a conflict,
 		// not applied (Brooker's simulator, src/backoff_simulator.py lines 66-89).
 		s.release(rid)
 		s.freeRequest(rid)
-		s.reply(r, s.m.dep.conflictStatus, s.retryAfter(s.m.dep.conflictStatus))
-		s.startNext()
+		s.reply(r, d.conflictStatus, s.retryAfter(r.dep, d.conflictStatus))
+		s.startNext(r.dep)
 		return
 	}
-	if s.m.dep.contention {
-		s.version++
+	if d.contention {
+		ds.version++
 	}
-	op.applied++
+	keyState, applied := s.applyState(&r)
+	*applied++
 	if r.keyed {
-		op.keyState = 2
-	} else if op.flags&opNonIdempotent != 0 && op.applied > 1 {
+		*keyState = 2
+	} else if op.flags&opNonIdempotent != 0 && *applied > 1 {
 		s.c.duplicates++
 	}
 	s.freeRequest(rid)
@@ -220,13 +290,14 @@ func (s *sim) served(rid int32) {
 		r.served = true
 		s.reply(r, outOK, 0)
 	}
-	s.startNext()
+	s.startNext(r.dep)
 }
 
-// startNext fills free workers from the queue.
-func (s *sim) startNext() {
-	for s.frozen == 0 && s.busy < s.workers && s.queue.len() > 0 {
-		rid := s.queue.pop()
+// startNext fills dependency dep's free workers from its queue.
+func (s *sim) startNext(dep uint8) {
+	_, ds := s.dep(dep)
+	for ds.frozen == 0 && ds.busy < ds.workers && ds.queue.len() > 0 {
+		rid := ds.queue.pop()
 		if s.dropIfAbandoned(rid) {
 			continue
 		}
@@ -237,10 +308,10 @@ func (s *sim) startNext() {
 // dropIfAbandoned drops a request whose caller has given up, when the
 // dependency is set to, and reports whether it did.
 func (s *sim) dropIfAbandoned(rid int32) bool {
-	if !s.m.dep.dropAbandoned {
+	r := &s.reqs[rid]
+	if d, _ := s.dep(r.dep); !d.dropAbandoned {
 		return false
 	}
-	r := &s.reqs[rid]
 	if c := &s.calls[r.call]; c.gen == r.gen && c.inflight {
 		return false
 	}
@@ -258,41 +329,42 @@ func (s *sim) respond(r request, status int16, latency int64) {
 		s.q.push(s.now+latency, evAnswer, rid, 0)
 		return
 	}
-	s.reply(r, status, s.retryAfter(status))
+	s.reply(r, status, s.retryAfter(r.dep, status))
 }
 
-func (s *sim) retryAfter(status int16) int64 {
-	if status >= 100 && status < 600 && s.m.dep.retryAfter[status] {
-		return s.m.dep.retryAfterTime
+func (s *sim) retryAfter(dep uint8, status int16) int64 {
+	if d, _ := s.dep(dep); status >= 100 && status < 600 && d.retryAfter[status] {
+		return d.retryAfterTime
 	}
 	return 0
 }
 
-// phaseChange applies the start or end of phase i at s.now.
-func (s *sim) phaseChange(i int) {
-	ph := &s.m.dep.phases[i]
+// phaseChange applies the start or end of phase i of dependency dep at s.now.
+func (s *sim) phaseChange(dep, i int) {
+	d, ds := s.dep(uint8(dep))
+	ph := &d.phases[i]
 	starting := s.now == ph.from
 	switch ph.kind {
 	case PhaseFreeze:
 		if starting {
-			s.frozen = i + 1
+			ds.frozen = i + 1
 			return
 		}
-		s.frozen = 0
+		ds.frozen = 0
 		if ph.status != 0 {
 			// The backlog, queued and held alike, is answered with the status.
-			for _, rg := range []*fifo[int32]{&s.queue, &s.held} {
+			for _, rg := range []*fifo[int32]{&ds.queue, &ds.held} {
 				for rg.len() > 0 {
 					rid := rg.pop()
 					s.release(rid)
 					r := s.reqs[rid]
 					s.freeRequest(rid)
-					s.reply(r, ph.status, s.retryAfter(ph.status))
+					s.reply(r, ph.status, s.retryAfter(r.dep, ph.status))
 				}
 			}
 		} else {
-			for s.held.len() > 0 {
-				rid := s.held.pop()
+			for ds.held.len() > 0 {
+				rid := ds.held.pop()
 				if s.dropIfAbandoned(rid) {
 					continue
 				}
@@ -300,27 +372,27 @@ func (s *sim) phaseChange(i int) {
 			}
 		}
 	case PhaseOutage:
-		s.outage = 0
+		ds.outage = 0
 		if starting {
-			s.outage = i + 1
+			ds.outage = i + 1
 		}
 	case PhaseErrors:
-		s.errPhase = 0
+		ds.errPhase = 0
 		if starting {
-			s.errPhase = i + 1
+			ds.errPhase = i + 1
 		}
 	case PhaseCapacity:
-		s.workers = s.m.dep.workers
+		ds.workers = d.workers
 		if starting {
-			s.workers = ph.workers
+			ds.workers = ph.workers
 		}
 	case PhaseLatency:
-		s.factor = 1
+		ds.factor = 1
 		if starting {
-			s.factor = ph.factor
+			ds.factor = ph.factor
 		}
 	}
-	s.startNext()
+	s.startNext(uint8(dep))
 }
 
 func (s *sim) newRequest(r request) int32 {
@@ -339,7 +411,7 @@ func (s *sim) freeRequest(id int32) {
 	s.freeReqs = append(s.freeReqs, id)
 	op := &s.ops[s.reqs[id].op]
 	op.refs--
-	if op.done && op.refs == 0 {
+	if op.flags&opDone != 0 && op.refs == 0 {
 		s.freeOps = append(s.freeOps, s.reqs[id].op)
 	}
 }

@@ -16,7 +16,8 @@
 // the service time of the k-th dependency call of a client's n-th operation,
 // whether it fails at random, the jitter of its retries, and the travel time
 // of each leg of its k-th hop each come from a PCG seeded by (seed, purpose,
-// client, n, k). Every strategy of a run so
+// client, n, k), with the plan call mixed into k for every call of a plan
+// but the first (see Several dependencies). Every strategy of a run so
 // sees the same arrivals and the same service times (common random numbers),
 // and differences between strategies come from the policies alone.
 // Logarithms and exponentials are computed by the package itself, not by
@@ -167,13 +168,108 @@
 // succeeding close it.
 // Its samples are cleared when it opens and at every half-open decision.
 //
+// # Several dependencies
+//
+// A scenario may list several dependencies (dependencies, each named)
+// instead of the one dependency. Each has all the fields of a dependency:
+// its workers, queue, service time, phases, network and the rest, and its
+// own state during a run. An operation then follows the workload's plan: a
+// list of steps run one after the other, each a list of calls started
+// together, the step ending when all its calls have ended. Without a plan
+// an operation makes one call to the only dependency, as before.
+//
+// Each call of the plan runs the strategy's whole policy chain (the client's
+// policy, then its layers) against its own dependency, and every hop of that
+// chain travels over that dependency's network. The same dependency may be
+// called twice, under two names (for instance once critical and once
+// sheddable). A call succeeds, falls back or fails. It falls back when it
+// fails and is optional, or has a fallback: the fallback answers in its
+// place after fallback.latency (at once for an optional call), like a
+// cached or empty answer. An operation fails as soon as a call without a
+// fallback fails: the other calls of its step still in progress are
+// abandoned, as by a caller that gave up (their requests already sent stay
+// at their dependency, to be served as wasted work or dropped), the later
+// steps never start, and the operation gives up for that call's reason. A
+// call without a fallback that fails at the very instant its step starts (a
+// refusal by the pool, a breaker's fast failure, an answer that takes no
+// time) keeps the step's calls listed after it from starting at all. Otherwise the
+// operation ends after its last step: succeeded when no call fell back,
+// degraded when one did. Degraded operations count neither as successes
+// (success_rate, the latencies of successes, recovery and the series'
+// successes leave them out) nor as failures: failed is operations less
+// succeeded less degraded.
+//
+// Each call's draws are common random numbers per plan call: the service
+// time of the k-th call a plan call sends to its dependency is the same for
+// every strategy, whatever the other calls did. The first call of the plan
+// keeps the keys of a one-dependency scenario.
+//
+// A strategy's pool is the client's limit on calls in progress (threads or
+// connections of a synchronous client), per instance of the client (level
+// 0). A call of the plan takes a slot before its first attempt and holds it
+// until it ends, through all its attempts and waits. With no free slot it
+// waits in line, first come first served, if fewer than max_waiting calls
+// wait; otherwise it is refused at once (pool_full). A call still waiting
+// after max_wait (when above 0) is refused (pool_timeout). The wait counts
+// in the call's and the operation's latency, while the client's deadline
+// counts from the first attempt. A refused call is a failed call (so a
+// fallback answers for it), counted in pool_rejected, and an operation that
+// fails for it in gave_up_pool.
+//
+// A bulkhead limits the calls in progress to one dependency, per client
+// instance, with the same rules, taken after the pool's slot and held for
+// the whole call; its refusals (bulkhead_full, bulkhead_timeout) count in
+// bulkhead_rejected and gave_up_bulkhead. It is the semaphore bulkhead of
+// resilience4j (maxConcurrentCalls, maxWaitDuration:
+// https://resilience4j.readme.io/docs/bulkhead), of failsafe-go
+// (bulkhead.NewBuilder(maxConcurrency).WithMaxWaitTime:
+// https://failsafe-go.dev/bulkhead/) and Polly's concurrency limiter
+// (PermitLimit, QueueLimit: https://www.pollydocs.org/strategies/rate-limiter.html).
+// The simulator holds it around the whole call, retries included, as a
+// thread blocked in a synchronous client holds it; resilience4j's Spring
+// Boot aspects put the bulkhead innermost by default,
+// Retry(CircuitBreaker(RateLimiter(TimeLimiter(Bulkhead(call))))), so that
+// each attempt takes and gives back a permit: that order is not modelled.
+//
+// A budget or a breaker has a scope. "dependency" (the default) gives each
+// dependency its own state, per level and instance: a breaker opened by one
+// dependency's failures does not stop the calls to another. "client"
+// shares one state among all the calls of the level and instance, whatever
+// their dependency: one breaker for everything, which opens on one
+// dependency's failures and then fails the calls to the others fast too.
+// The adaptive backoff state is per level and instance, whatever the
+// dependency.
+//
+// A dependency's shedding refuses requests of lower priority early, to keep
+// serving the higher ones. Each call of the plan has a class: critical_plus,
+// critical (the default), sheddable_plus or sheddable, the criticalities of
+// Google's SRE book ("Handling Overload", Site Reliability Engineering,
+// chapter 21: CRITICAL_PLUS, CRITICAL, SHEDDABLE_PLUS, SHEDDABLE). When a
+// request is admitted, where the dependency checks its queue, a class that
+// has a threshold is answered status (default 503) at once if the measure
+// has reached it: "queue" counts the requests waiting in the queue, "load"
+// those in service too. Such a request is counted as shed, not as a
+// rejection. A class without a threshold is refused only by a full queue.
+// The policy retries a shed request like any answer with that status.
+//
+// With more than one call in the plan, the result reports each call
+// (calls): how many started, succeeded, fell back or failed, its attempts,
+// its calls reaching its dependency, refusals, shed requests, fast
+// failures and pool and bulkhead refusals, and the latency from its start
+// (its wait for a slot included) to its end, with its own series of
+// attempts, successes and failures. Breaker transitions name their
+// dependency when each has its own breaker, and the series' breaker state
+// is then the first dependency's. Phases name their dependency. With a
+// pool the series report the slots in use.
+//
 // # What the result reports
 //
 // Counts of attempts, first attempts and retries are at the client (level 0);
 // layer_attempts gives the attempts of every level, client first, when a
 // strategy has layers; dependency_calls and amplification (calls per
-// operation) are at the dependency; retries_denied and fast_failed are summed
-// over levels. Peaks are
+// operation, and per call of the plan when it has several) are at the
+// dependencies, summed; retries_denied and fast_failed are summed over
+// levels. Peaks are
 // the most calls reaching the dependency in a window of 10 ms, 100 ms, 1 s (and
 // any report.peak_resolutions), windows aligned at t = 0; retry peaks count
 // only calls that a retry at some level led to.
@@ -181,9 +277,9 @@
 // Latency percentiles (nearest rank) are over all operations, failures
 // included, and separately over successful ones (success_latency_*). An
 // operation is affected when it starts in [affected_from, affected_to), by
-// default the span of the dependency's phases. Recovery is measured after the
+// default the span of the dependencies' phases. Recovery is measured after the
 // fault ends: report.recovery_from, by default the end of the last phase that
-// harms the dependency (a phase adding workers or speeding service is a
+// harms a dependency (a phase adding workers or speeding service is a
 // remedy). recovery_s is the time from then until the success rate of
 // operations starting in every 1 s window (stepped by 100 ms) stays at or
 // above 99% to the end; recovered is 0 when that never happened (and

@@ -38,8 +38,10 @@ var MetricGroups = []string{GroupOutcome, GroupLoad, GroupLatency, GroupRecovery
 var MetricInfos = []MetricInfo{
 	{"operations", "Operations", "", "Logical requests the clients wanted done.", GroupOutcome, 0, false},
 	{"succeeded", "Succeeded", "", "Operations that ended in success, after any retries (compare strategies by the success rate).", GroupOutcome, 0, false},
+	{"degraded", "Degraded", "", "Operations that ended after an optional call or a call with a fallback failed: answered, but without that call's part.", GroupOutcome, 0, false},
 	{"failed", "Failed", "", "Operations that ended without success (compare strategies by the success rate).", GroupOutcome, 0, false},
 	{"success_rate", "Success rate", "%", "Share of all operations that succeeded.", GroupOutcome, 1, false},
+	{"degraded_rate", "Degraded rate", "%", "Share of all operations that ended degraded, a fallback answering for a failed call (fewer is not better when they would have failed instead).", GroupOutcome, 0, false},
 	{"affected_operations", "Operations in the affected window", "", "Operations that started during the fault (the scenario's affected window).", GroupOutcome, 0, false},
 	{"affected_success_rate", "Success rate in the affected window", "%", "Share of the operations started during the fault that succeeded.", GroupOutcome, 1, false},
 	{"attempts", "Attempts", "", "Calls the clients made: first attempts plus retries.", GroupLoad, -1, false},
@@ -48,8 +50,11 @@ var MetricInfos = []MetricInfo{
 	{"retries_denied", "Retries denied by the budget", "", "Retries the retry budget did not allow.", GroupLoad, 0, false},
 	{"fast_failed", "Calls failed fast by the breaker", "", "Calls the open circuit breaker refused without calling.", GroupLoad, 0, false},
 	{"dependency_calls", "Calls reaching the dependency", "", "Calls that arrived at the deepest dependency (through every layer).", GroupLoad, -1, false},
-	{"amplification", "Amplification", "calls per operation", "Calls reaching the dependency per operation.", GroupLoad, -1, false},
+	{"amplification", "Amplification", "calls per operation", "Calls reaching the dependency per operation (with several calls in the plan: per operation and plan call).", GroupLoad, -1, false},
 	{"rejections", "Refused by the dependency", "", "Calls the dependency refused at once (queue full, freeze, outage).", GroupLoad, -1, false},
+	{"shed", "Shed by priority", "", "Calls of a low class the dependency's load shedding answered at once to keep serving higher ones.", GroupLoad, 0, false},
+	{"pool_rejected", "Refused by the client's pool", "", "Plan calls the client's pool refused: no free slot and the line full, or waited as long as allowed.", GroupLoad, -1, false},
+	{"bulkhead_rejected", "Refused by a bulkhead", "", "Plan calls a bulkhead refused: no free slot and the line full, or waited as long as allowed.", GroupLoad, -1, false},
 	{"peak_per_10ms", "Peak calls in 10 ms", "calls", "Most calls reaching the dependency in any 10 ms window.", GroupLoad, -1, false},
 	{"peak_per_100ms", "Peak calls in 100 ms", "calls", "Most calls reaching the dependency in any 100 ms window.", GroupLoad, -1, false},
 	{"peak_per_1s", "Peak calls in 1 s", "calls", "Most calls reaching the dependency in any second.", GroupLoad, -1, false},
@@ -82,6 +87,8 @@ var MetricInfos = []MetricInfo{
 	{"gave_up_not_retryable", "Not retryable", "", "Operations that ended on an answer the policy does not retry.", GroupGiveUps, 0, false},
 	{"gave_up_non_idempotent", "Not retried: not idempotent", "", "Operations not retried because repeating them is unsafe.", GroupGiveUps, 0, false},
 	{"gave_up_unreadable", "Unreadable", "", "Messages that could not be processed at all.", GroupGiveUps, 0, false},
+	{"gave_up_pool", "Refused by the client's pool", "", "Operations that failed because the client's pool refused one of their calls.", GroupGiveUps, 0, false},
+	{"gave_up_bulkhead", "Refused by a bulkhead", "", "Operations that failed because a bulkhead refused one of their calls.", GroupGiveUps, 0, false},
 	{"events", "Simulated events", "", "Events the simulation processed: its cost.", GroupRun, 0, false},
 }
 

@@ -14,6 +14,7 @@ const (
 	outConnection  int16 = -2 // connection refused or reset
 	outBreakerOpen int16 = -3 // failed fast by an open circuit breaker
 	outUnreadable  int16 = -4 // a message the consumer cannot parse
+	outRejected    int16 = -5 // refused by the client's pool or a bulkhead
 )
 
 // Why an operation (or an inner invocation) ended without success.
@@ -26,6 +27,18 @@ const (
 	reasonNotRetryable
 	reasonNonIdempotent
 	reasonUnreadable
+	reasonPool     // the client's pool refused the call
+	reasonBulkhead // a bulkhead refused the call
+	numReasons
+)
+
+// Why a pool or a bulkhead refused a call, indexing counters.Limited.
+const (
+	rejPoolFull = iota
+	rejPoolTimeout
+	rejBulkheadFull
+	rejBulkheadTimeout
+	numRejections
 )
 
 // Defaults of fields left zero. compile applies them, and only compile;
@@ -54,7 +67,10 @@ const never = math.MaxInt64
 type model struct {
 	sc         *Scenario
 	work       workModel
-	dep        depModel
+	deps       []depModel // the dependencies, over depArray; a scenario with one has one
+	depArray   *[maxDeps]depModel
+	calls      []planCallModel // the plan's calls, step after step
+	steps      []int           // the index in calls of each step's first call, and len(calls) last
 	strategies []strategyModel
 	seeds      []uint64
 
@@ -77,6 +93,7 @@ type workModel struct {
 }
 
 type depModel struct {
+	name           string
 	workers        int
 	queueCap       int
 	fullStatus     int16
@@ -96,6 +113,33 @@ type depModel struct {
 	net            [2]delayModel // legRequest, legAnswer
 	contention     bool          // calls read a version, then write if it is unchanged
 	conflictStatus int16
+	shedding       bool
+	shedLoad       bool            // the measure counts requests in service too
+	shedAt         [numClasses]int // by class (index in Classes): the threshold, -1 for none
+	shedStatus     int16
+}
+
+// numClasses is len(Classes): the simulation numbers classes by their index there.
+const numClasses = 4
+
+// maxDeps bounds the dependencies of a scenario (MaxDependencies). A power
+// of two: the simulation masks indexes with maxDeps-1 instead of checking
+// their bounds.
+const maxDeps = 16
+
+// A planCallModel is one call of the plan, compiled.
+type planCallModel struct {
+	name     string
+	dep      uint8
+	class    uint8 // index in Classes
+	optional bool  // a failure makes the operation degraded, not failed
+	fallback int64 // the fallback's latency, when optional
+}
+
+// A limitModel is a pool or a bulkhead, compiled; slots 0 means none.
+type limitModel struct {
+	slots, maxWaiting int
+	maxWait           int64
 }
 
 // The legs of a hop.
@@ -144,9 +188,11 @@ type phaseModel struct {
 }
 
 type strategyModel struct {
-	name   string
-	levels []levelModel
-	keyed  bool // the client attaches an idempotency key to every operation
+	name      string
+	levels    []levelModel
+	keyed     bool         // the client attaches an idempotency key to every operation
+	pool      limitModel   // per instance of level 0
+	bulkheads []limitModel // per dependency, per instance of level 0; nil without bulkheads
 }
 
 type levelModel struct {
@@ -164,6 +210,8 @@ type levelModel struct {
 	budget          *Budget
 	breaker         *Breaker
 	breakerOutside  bool
+	breakerPerDep   bool // one breaker per dependency (scope "dependency")
+	budgetPerDep    bool // one budget per dependency
 	halfOpenCalls   int
 	adaptive        *Adaptive
 	instances       int
@@ -189,64 +237,39 @@ func compile(sc *Scenario) *model {
 		m.work.rate = w.RatePerClient * float64(w.Clients)
 	}
 
-	d := &sc.Dependency
-	m.dep = depModel{
-		workers:       d.Workers,
-		queueCap:      d.QueueCapacity,
-		fullStatus:    statusOr(d.QueueFullStatus, DefaultStatus),
-		dropAbandoned: d.DropAbandoned,
-		errorRate:     d.ErrorRate,
-		errorStatus:   statusOr(d.ErrorStatus, DefaultStatus),
-		service:       d.ServiceTime,
-		mean:          float64(d.ServiceTime.Mean),
+	deps := sc.Dependencies
+	if len(deps) == 0 {
+		deps = []Dependency{sc.Dependency}
 	}
-	if d.ServiceTime.Kind == ServiceLognormal {
-		m.dep.mu, m.dep.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)
-	}
-	if n := d.Network; n != nil {
-		m.dep.net = [2]delayModel{compileDelay(&n.Request), compileDelay(&n.Answer)}
-	}
-	if c := d.Contention; c != nil {
-		m.dep.contention = true
-		m.dep.conflictStatus = statusOr(c.Status, 409)
-	}
-	if le := d.LoadErrors; le != nil {
-		m.dep.loadErrors = true
-		m.dep.loadWindow = int64(cmp.Or(le.Window, DefaultLoadWindow))
-		m.dep.loadStatus = statusOr(le.Status, DefaultStatus)
-		m.dep.loadPoints = le.Points
-	}
-	if ra := d.RetryAfter; ra != nil {
-		for _, s := range ra.Statuses {
-			m.dep.retryAfter[s] = true
+	m.depArray = new([maxDeps]depModel)
+	m.deps = m.depArray[:len(deps)]
+	for i := range deps {
+		var faultEnd int64
+		m.deps[i], faultEnd = compileDependency(&deps[i])
+		if m.deps[i].name == "" {
+			m.deps[i].name = "dependency"
 		}
-		m.dep.retryAfterTime = int64(ra.After)
+		m.faultEnd = max(m.faultEnd, faultEnd)
 	}
-	for _, ph := range d.Phases {
-		kind := ph.Kind
-		pm := phaseModel{kind: kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
-			workers: ph.Workers, rate: ph.Rate, factor: ph.Factor, status: int16(ph.Status)}
-		switch {
-		case ph.Error == "connection":
-			pm.status = outConnection
-		case pm.status == 0 && kind != PhaseFreeze:
-			pm.status = DefaultStatus
-		}
-		m.dep.phases = append(m.dep.phases, pm)
-		harms := kind != PhaseCapacity && kind != PhaseLatency || kind == PhaseCapacity && ph.Workers < d.Workers || kind == PhaseLatency && ph.Factor > 1
-		if harms {
-			m.faultEnd = max(m.faultEnd, pm.to)
-		}
-	}
+	m.compilePlan(w.Plan)
 	if rf := sc.Report.RecoveryFrom; rf != nil {
 		m.faultEnd = int64(*rf)
 	}
 
 	for _, st := range sc.Strategies {
 		sm := strategyModel{name: st.Name, keyed: st.IdempotencyKey}
-		sm.levels = append(sm.levels, compilePolicy(&st.Policy))
+		sm.levels = append(sm.levels, compilePolicy(&st.Policy, len(m.deps)))
 		for i := range st.Layers {
-			sm.levels = append(sm.levels, compilePolicy(&st.Layers[i]))
+			sm.levels = append(sm.levels, compilePolicy(&st.Layers[i], len(m.deps)))
+		}
+		if p := st.Pool; p != nil {
+			sm.pool = limitModel{slots: p.Slots, maxWaiting: p.MaxWaiting, maxWait: int64(p.MaxWait)}
+		}
+		for _, b := range st.Bulkheads {
+			if sm.bulkheads == nil {
+				sm.bulkheads = make([]limitModel, len(m.deps))
+			}
+			sm.bulkheads[m.depIndex(b.Dependency)] = limitModel{slots: b.MaxConcurrent, maxWaiting: b.MaxWaiting, maxWait: int64(b.MaxWait)}
 		}
 		m.strategies = append(m.strategies, sm)
 	}
@@ -256,11 +279,13 @@ func compile(sc *Scenario) *model {
 	r := &sc.Report
 	if r.AffectedFrom != nil {
 		m.affectedFrom, m.affectedTo = int64(*r.AffectedFrom), int64(*r.AffectedTo)
-	} else if len(m.dep.phases) > 0 {
+	} else if m.hasPhases() {
 		m.affectedFrom, m.affectedTo = never, 0
-		for _, ph := range m.dep.phases {
-			m.affectedFrom = min(m.affectedFrom, ph.from)
-			m.affectedTo = max(m.affectedTo, ph.to)
+		for i := range m.deps {
+			for _, ph := range m.deps[i].phases {
+				m.affectedFrom = min(m.affectedFrom, ph.from)
+				m.affectedTo = max(m.affectedTo, ph.to)
+			}
 		}
 	} else {
 		m.affectedFrom, m.affectedTo = 0, never
@@ -276,7 +301,122 @@ func compile(sc *Scenario) *model {
 	return m
 }
 
-func compilePolicy(p *Policy) levelModel {
+// compileDependency compiles d, and returns the end of its last phase that
+// harms it (0 when none does).
+func compileDependency(d *Dependency) (depModel, int64) {
+	dm := depModel{
+		name:          d.Name,
+		workers:       d.Workers,
+		queueCap:      d.QueueCapacity,
+		fullStatus:    statusOr(d.QueueFullStatus, DefaultStatus),
+		dropAbandoned: d.DropAbandoned,
+		errorRate:     d.ErrorRate,
+		errorStatus:   statusOr(d.ErrorStatus, DefaultStatus),
+		service:       d.ServiceTime,
+		mean:          float64(d.ServiceTime.Mean),
+	}
+	if d.ServiceTime.Kind == ServiceLognormal {
+		dm.mu, dm.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)
+	}
+	if n := d.Network; n != nil {
+		dm.net = [2]delayModel{compileDelay(&n.Request), compileDelay(&n.Answer)}
+	}
+	if c := d.Contention; c != nil {
+		dm.contention = true
+		dm.conflictStatus = statusOr(c.Status, 409)
+	}
+	if le := d.LoadErrors; le != nil {
+		dm.loadErrors = true
+		dm.loadWindow = int64(cmp.Or(le.Window, DefaultLoadWindow))
+		dm.loadStatus = statusOr(le.Status, DefaultStatus)
+		dm.loadPoints = le.Points
+	}
+	if ra := d.RetryAfter; ra != nil {
+		for _, s := range ra.Statuses {
+			dm.retryAfter[s] = true
+		}
+		dm.retryAfterTime = int64(ra.After)
+	}
+	if sh := d.Shedding; sh != nil {
+		dm.shedding = true
+		dm.shedLoad = sh.Measure == ShedLoad
+		dm.shedStatus = statusOr(sh.Status, DefaultStatus)
+		for i, c := range Classes {
+			dm.shedAt[i] = -1
+			if t, ok := sh.Thresholds[c]; ok {
+				dm.shedAt[i] = t
+			}
+		}
+	}
+	var faultEnd int64
+	for _, ph := range d.Phases {
+		kind := ph.Kind
+		pm := phaseModel{kind: kind, from: int64(ph.From), to: int64(ph.To), latency: int64(ph.Latency),
+			workers: ph.Workers, rate: ph.Rate, factor: ph.Factor, status: int16(ph.Status)}
+		switch {
+		case ph.Error == "connection":
+			pm.status = outConnection
+		case pm.status == 0 && kind != PhaseFreeze:
+			pm.status = DefaultStatus
+		}
+		dm.phases = append(dm.phases, pm)
+		harms := kind != PhaseCapacity && kind != PhaseLatency || kind == PhaseCapacity && ph.Workers < d.Workers || kind == PhaseLatency && ph.Factor > 1
+		if harms {
+			faultEnd = max(faultEnd, pm.to)
+		}
+	}
+	return dm, faultEnd
+}
+
+// compilePlan compiles the workload's plan: without one, an operation
+// makes one call to the only dependency.
+func (m *model) compilePlan(plan []Step) {
+	if len(plan) == 0 {
+		plan = []Step{{Calls: []PlanCall{{Dependency: m.deps[0].name}}}}
+	}
+	for _, st := range plan {
+		m.steps = append(m.steps, len(m.calls))
+		for _, pc := range st.Calls {
+			cm := planCallModel{name: pc.Name, dep: uint8(m.depIndex(pc.Dependency)), optional: pc.Optional}
+			if cm.name == "" {
+				cm.name = m.deps[cm.dep].name
+			}
+			cm.class = uint8(max(slices.Index(Classes, cmp.Or(pc.Class, ClassCritical)), 0))
+			if f := pc.Fallback; f != nil {
+				cm.optional = true
+				cm.fallback = int64(f.Latency)
+			}
+			m.calls = append(m.calls, cm)
+		}
+	}
+	m.steps = append(m.steps, len(m.calls))
+}
+
+// depIndex returns the index of the dependency named name; the one
+// dependency of a scenario answers to any name.
+func (m *model) depIndex(name string) int {
+	if len(m.deps) == 1 {
+		return 0
+	}
+	for i := range m.deps {
+		if m.deps[i].name == name {
+			return i
+		}
+	}
+	return 0 // a valid scenario names only its dependencies
+}
+
+// hasPhases reports whether any dependency has phases.
+func (m *model) hasPhases() bool {
+	for i := range m.deps {
+		if len(m.deps[i].phases) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func compilePolicy(p *Policy, deps int) levelModel {
 	l := levelModel{
 		maxAttempts:    p.MaxAttempts,
 		attemptTimeout: int64(p.AttemptTimeout),
@@ -305,10 +445,12 @@ func compilePolicy(p *Policy) levelModel {
 			bu.Threshold = bu.MaxTokens / 2
 		}
 		l.budget = &bu
+		l.budgetPerDep = deps > 1 && b.Scope != ScopeClient
 	}
 	if b := p.Breaker; b != nil {
 		l.breakerOutside = b.Placement == PlaceOutside
 		l.halfOpenCalls = max(b.HalfOpenCalls, DefaultHalfOpenCalls)
+		l.breakerPerDep = deps > 1 && b.Scope != ScopeClient
 	}
 	return l
 }

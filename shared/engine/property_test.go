@@ -203,7 +203,7 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 			if b := st.levels[0].budget; b != nil && b.Kind == "ratio" && b.Window == 0 && st.levels[0].instances == 1 {
 				check(x.Retries <= b.Ratio*x.FirstAttempts+1e-6, "ratio budget %v broken: %v retries for %v first attempts", b.Ratio, x.Retries, x.FirstAttempts)
 			}
-			check(s.inflightOp == 0 && s.busy == 0 && s.queue.len() == 0, "the run ended with work left")
+			check(s.inflightOp == 0 && s.deps[0].busy == 0 && s.deps[0].queue.len() == 0, "the run ended with work left")
 		}
 	}
 }

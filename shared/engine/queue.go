@@ -2,17 +2,20 @@ package engine
 
 // Kinds of events.
 const (
-	evRetry      uint8 = iota + 1 // a call's backoff ends: start its next attempt
-	evTimeout                     // a call's attempt times out (or its deadline passes)
-	evServed                      // the dependency finishes a request
-	evAnswer                      // a delayed answer (outage or error latency) reaches its caller
-	evPhase                       // a dependency phase starts or ends
-	evClientNext                  // a closed-loop client starts its next operation
-	evArrive                      // a request reaches the next layer: its invocation begins
-	evReach                       // a request reaches the dependency
-	evReturn                      // an answer reaches its caller over the network
-	evRead                        // a contention read reaches the dependency
-	evReadBack                    // a contention read's answer reaches its caller
+	evRetry       uint8 = iota + 1 // a call's backoff ends: start its next attempt
+	evTimeout                      // a call's attempt times out (or its deadline passes)
+	evServed                       // the dependency finishes a request
+	evAnswer                       // a delayed answer (outage or error latency) reaches its caller
+	evPhase                        // a dependency phase starts or ends
+	evClientNext                   // a closed-loop client starts its next operation
+	evArrive                       // a request reaches the next layer: its invocation begins
+	evReach                        // a request reaches the dependency
+	evReturn                       // an answer reaches its caller over the network
+	evRead                         // a contention read reaches the dependency
+	evReadBack                     // a contention read's answer reaches its caller
+	evGrant                        // a call that waited gets its slot: it goes on
+	evWaitTimeout                  // a call has waited for a slot as long as it may
+	evFallback                     // a fallback answers in a failed call's place
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

@@ -26,12 +26,37 @@ type Result struct {
 	Warnings      []string         `json:"warnings"`
 }
 
-// A PhaseSpan is a dependency phase, for shading charts.
+// A PhaseSpan is a dependency phase, for shading charts. Dependency names
+// the phase's dependency in a scenario that lists several.
 type PhaseSpan struct {
-	Kind  PhaseKind `json:"kind"`
-	Label string    `json:"label"`
-	FromS float64   `json:"from_s"`
-	ToS   float64   `json:"to_s"`
+	Kind       PhaseKind `json:"kind"`
+	Label      string    `json:"label"`
+	FromS      float64   `json:"from_s"`
+	ToS        float64   `json:"to_s"`
+	Dependency string    `json:"dependency,omitempty"`
+}
+
+// phaseSpans returns the phases of every dependency of sc, for Result.Phases.
+func phaseSpans(sc *Scenario) []PhaseSpan {
+	var spans []PhaseSpan
+	deps := sc.Dependencies
+	if len(deps) == 0 {
+		deps = []Dependency{sc.Dependency}
+	}
+	for i := range deps {
+		for _, ph := range deps[i].Phases {
+			label := ph.Label
+			if label == "" {
+				label = phaseLabel(&ph)
+			}
+			span := PhaseSpan{Kind: ph.Kind, Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()}
+			if len(sc.Dependencies) > 0 {
+				span.Dependency = deps[i].Name
+			}
+			spans = append(spans, span)
+		}
+	}
+	return spans
 }
 
 // A SweepPoint is the result for one value of the swept parameter.
@@ -53,6 +78,45 @@ type StrategyResult struct {
 	LayerAttempts []float64    `json:"layer_attempts,omitempty"`
 	Transitions   []Transition `json:"breaker_transitions,omitempty"`
 	Series        *Series      `json:"series,omitempty"`
+	// Calls report each call of the plan, when it has more than one.
+	Calls []CallResult `json:"calls,omitempty"`
+}
+
+// A CallResult reports one call of the plan: Metrics are means over runs
+// and Spread their minimum and maximum, as for the strategy's.
+type CallResult struct {
+	Name       string            `json:"name"`
+	Dependency string            `json:"dependency"`
+	Class      Class             `json:"class"`
+	Metrics    CallMetrics       `json:"metrics"`
+	Spread     map[string]MinMax `json:"spread,omitempty"`
+}
+
+// CallMetrics measure one call of the plan. Calls counts the calls
+// started (one per operation that got to its step); each ended succeeded,
+// fell back (failed, but optional or with a fallback) or failed, unless the
+// operation abandoned it when another call failed. Attempts are the
+// client's (level 0) for it; dependency_calls, rejections and shed are at
+// its dependency, counting its calls only. Latencies run from the call's
+// start, its wait for a pool or bulkhead slot included, to its end (before
+// any fallback's latency). Goodput is successful calls per second of the
+// workload's duration (or of the run, if longer).
+type CallMetrics struct {
+	Calls            float64 `json:"calls"`
+	Succeeded        float64 `json:"succeeded"`
+	FellBack         float64 `json:"fell_back"`
+	Failed           float64 `json:"failed"`
+	SuccessRate      float64 `json:"success_rate"`
+	Attempts         float64 `json:"attempts"`
+	DependencyCalls  float64 `json:"dependency_calls"`
+	Rejections       float64 `json:"rejections"`
+	Shed             float64 `json:"shed"`
+	FastFailed       float64 `json:"fast_failed"`
+	PoolRejected     float64 `json:"pool_rejected"`
+	BulkheadRejected float64 `json:"bulkhead_rejected"`
+	LatencyP50ms     float64 `json:"latency_p50_ms"`
+	LatencyP99ms     float64 `json:"latency_p99_ms"`
+	GoodputPerS      float64 `json:"goodput_per_s"`
 }
 
 // MinMax is the range of a metric over runs.
@@ -70,12 +134,15 @@ type Peak struct {
 }
 
 // A Transition is a circuit breaker changing state. Layer 0 is the client; with
-// several instances, only instance 0 is reported.
+// several instances, only instance 0 is reported. Dependency names the
+// dependency whose breaker it is, when there are several and each has its
+// own (scope "dependency").
 type Transition struct {
-	AtS   float64 `json:"at_s"`
-	Layer int     `json:"layer"`
-	From  string  `json:"from"`
-	To    string  `json:"to"`
+	AtS        float64 `json:"at_s"`
+	Layer      int     `json:"layer"`
+	From       string  `json:"from"`
+	To         string  `json:"to"`
+	Dependency string  `json:"dependency,omitempty"`
 }
 
 // Series are counts per time bucket of BucketMS, from t = 0. Attempts and
@@ -84,8 +151,12 @@ type Transition struct {
 // calls refused by a breaker; queue_length and in_flight (operations started
 // and not finished) are the highest level in the bucket; breaker_state is the
 // state at the bucket's end (0 closed, 1 half-open, 2 open) of the outermost
-// breaker's instance 0. Fine holds calls at each peak resolution, for charts
-// that switch resolution, when it has at most 20,000 windows.
+// breaker's instance 0 (of the first dependency, when each has its own).
+// Fine holds calls at each peak resolution, for charts that switch
+// resolution, when it has at most 20,000 windows. Operations that end
+// degraded count in neither successes nor failures. With a pool,
+// pool_in_use is the most slots in use in the bucket, all instances
+// together; with several plan calls, calls has each one's series.
 type Series struct {
 	BucketMS     float64      `json:"bucket_ms"`
 	Attempts     []int32      `json:"attempts"`
@@ -98,6 +169,18 @@ type Series struct {
 	InFlight     []int32      `json:"in_flight"`
 	BreakerState []int8       `json:"breaker_state,omitempty"`
 	Fine         []FineSeries `json:"fine,omitempty"`
+	PoolInUse    []int32      `json:"pool_in_use,omitempty"`
+	Calls        []CallSeries `json:"calls,omitempty"`
+}
+
+// CallSeries are one plan call's counts per bucket: attempts are its calls
+// reaching its dependency; successes and failures are the plan call
+// ending (a call that fell back is a failure here).
+type CallSeries struct {
+	Name      string  `json:"name"`
+	Attempts  []int32 `json:"attempts"`
+	Successes []int32 `json:"successes"`
+	Failures  []int32 `json:"failures"`
 }
 
 // FineSeries are dependency calls per window at one resolution.
@@ -113,8 +196,10 @@ type FineSeries struct {
 type Metrics struct {
 	Operations           float64 `json:"operations"`
 	Succeeded            float64 `json:"succeeded"`
+	Degraded             float64 `json:"degraded,omitempty"`
 	Failed               float64 `json:"failed"`
 	SuccessRate          float64 `json:"success_rate"`
+	DegradedRate         float64 `json:"degraded_rate,omitempty"`
 	AffectedOperations   float64 `json:"affected_operations"`
 	AffectedSuccessRate  float64 `json:"affected_success_rate"`
 	Attempts             float64 `json:"attempts"`
@@ -125,6 +210,9 @@ type Metrics struct {
 	DependencyCalls      float64 `json:"dependency_calls"`
 	Amplification        float64 `json:"amplification"`
 	Rejections           float64 `json:"rejections"`
+	Shed                 float64 `json:"shed,omitempty"`
+	PoolRejected         float64 `json:"pool_rejected,omitempty"`
+	BulkheadRejected     float64 `json:"bulkhead_rejected,omitempty"`
 	PeakPer10ms          float64 `json:"peak_per_10ms"`
 	PeakPer100ms         float64 `json:"peak_per_100ms"`
 	PeakPer1s            float64 `json:"peak_per_1s"`
@@ -157,6 +245,8 @@ type Metrics struct {
 	GaveUpNotRetryable   float64 `json:"gave_up_not_retryable"`
 	GaveUpNonIdempotent  float64 `json:"gave_up_non_idempotent"`
 	GaveUpUnreadable     float64 `json:"gave_up_unreadable"`
+	GaveUpPool           float64 `json:"gave_up_pool,omitempty"`
+	GaveUpBulkhead       float64 `json:"gave_up_bulkhead,omitempty"`
 	Events               float64 `json:"events"`
 }
 
@@ -185,6 +275,8 @@ func (m *Metrics) Metric(name string) (float64, bool) {
 // runOutput is what one strategy on one seed produced.
 type runOutput struct {
 	metrics      Metrics
+	calls        []CallMetrics // per plan call, with several
+	xbins        [][]int32     // see counters.xbins
 	levels       []int64
 	peaks        []Peak
 	bins         *[numBins][]int32
@@ -203,8 +295,10 @@ func (s *sim) output(keepSeries bool) runOutput {
 	n := float64(c.operations)
 	x.Operations = n
 	x.Succeeded = float64(c.succeeded)
-	x.Failed = n - x.Succeeded
+	x.Degraded = float64(c.degraded)
+	x.Failed = n - x.Succeeded - x.Degraded
 	x.SuccessRate = ratio(x.Succeeded, n)
+	x.DegradedRate = ratio(x.Degraded, n)
 	x.AffectedOperations = float64(c.affected)
 	x.AffectedSuccessRate = ratio(float64(c.affectedOK), float64(c.affected))
 	if c.affected == 0 {
@@ -216,8 +310,11 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.RetriesDenied = float64(c.retriesDenied)
 	x.FastFailed = float64(c.fastFailed)
 	x.DependencyCalls = float64(c.depCalls)
-	x.Amplification = ratio(x.DependencyCalls, n)
+	x.Amplification = ratio(x.DependencyCalls, n*float64(len(m.calls)))
 	x.Rejections = float64(c.rejections)
+	x.Shed = float64(c.shed)
+	x.PoolRejected = float64(c.limited[rejPoolFull] + c.limited[rejPoolTimeout])
+	x.BulkheadRejected = float64(c.limited[rejBulkheadFull] + c.limited[rejBulkheadTimeout])
 
 	var peaks []Peak
 	for i := range s.peaks {
@@ -233,7 +330,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = percentiles(c.okLat)
 
 	x.RecoveryS, x.Recovered = recovery(m, c.recTotal, c.recOK)
-	if span := float64(max(m.work.duration, c.lastEnd)) / 1e9; span > 0 {
+	span := float64(max(m.work.duration, c.lastEnd)) / 1e9
+	if span > 0 {
 		x.GoodputPerS = round3(x.Succeeded / span)
 	}
 	x.SettleS = round3(float64(c.lastEnd) / 1e9)
@@ -255,9 +353,33 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.GaveUpNotRetryable = float64(g[reasonNotRetryable])
 	x.GaveUpNonIdempotent = float64(g[reasonNonIdempotent])
 	x.GaveUpUnreadable = float64(g[reasonUnreadable])
+	x.GaveUpPool = float64(g[reasonPool])
+	x.GaveUpBulkhead = float64(g[reasonBulkhead])
 	x.Events = float64(s.events)
 
 	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1}
+	for i := range c.calls {
+		cc := &c.calls[i]
+		cm := CallMetrics{
+			Calls:            float64(cc.calls),
+			Succeeded:        float64(cc.succeeded),
+			FellBack:         float64(cc.fellBack),
+			Failed:           float64(cc.failed),
+			SuccessRate:      ratio(float64(cc.succeeded), float64(cc.calls)),
+			Attempts:         float64(cc.attempts),
+			DependencyCalls:  float64(cc.depCalls),
+			Rejections:       float64(cc.rejections),
+			Shed:             float64(cc.shed),
+			FastFailed:       float64(cc.fastFailed),
+			PoolRejected:     float64(cc.poolRejected),
+			BulkheadRejected: float64(cc.bulkheadRejected),
+		}
+		cm.LatencyP50ms, _, cm.LatencyP99ms, _ = percentiles(cc.lat)
+		if span > 0 {
+			cm.GoodputPerS = round3(cm.Succeeded / span)
+		}
+		out.calls = append(out.calls, cm)
+	}
 	for l := len(s.st.levels) - 1; l >= 0; l-- {
 		if s.st.levels[l].breaker != nil {
 			out.outerBreaker = l
@@ -265,6 +387,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	}
 	if keepSeries {
 		out.bins = &c.bins
+		out.xbins = c.xbins
 	}
 	return out
 }
@@ -406,25 +529,14 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 var stateNames = [...]string{"closed", "half_open", "open"}
 
 // summarize turns the outputs of one strategy over all runs into its result.
-func summarize(m *model, name string, runs []runOutput, bucket, span int64, withSeries bool) StrategyResult {
-	sr := StrategyResult{Name: name}
+func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64, withSeries bool) StrategyResult {
+	sr := StrategyResult{Name: st.name}
 	first := runs[0]
 	if len(runs) == 1 {
 		sr.Metrics = first.metrics
 		sr.Peaks = first.peaks
 	} else {
-		sr.Spread = map[string]MinMax{}
-		mean := reflect.ValueOf(&sr.Metrics).Elem()
-		for i := range mean.NumField() {
-			name, _, _ := strings.Cut(mean.Type().Field(i).Tag.Get("json"), ",")
-			lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
-			for _, r := range runs {
-				v := reflect.ValueOf(r.metrics).Field(i).Float()
-				lo, hi, sum = min(lo, v), max(hi, v), sum+v
-			}
-			mean.Field(i).SetFloat(round6(sum / float64(len(runs))))
-			sr.Spread[name] = MinMax{lo, hi}
-		}
+		sr.Metrics, sr.Spread = meanSpread(runs, func(r *runOutput) Metrics { return r.metrics })
 		for j, p := range first.peaks {
 			var a, b float64
 			for _, r := range runs {
@@ -447,12 +559,53 @@ func summarize(m *model, name string, runs []runOutput, bucket, span int64, with
 		if len(sr.Transitions) == 1000 {
 			break
 		}
-		sr.Transitions = append(sr.Transitions, Transition{AtS: round6(float64(t.at) / 1e9), Layer: int(t.level), From: stateNames[t.from], To: stateNames[t.to]})
+		tr := Transition{AtS: round6(float64(t.at) / 1e9), Layer: int(t.level), From: stateNames[t.from], To: stateNames[t.to]}
+		if st.levels[t.level].breakerPerDep {
+			tr.Dependency = m.deps[t.dep].name
+		}
+		sr.Transitions = append(sr.Transitions, tr)
+	}
+	for i := range first.calls {
+		cr := CallResult{Name: m.calls[i].name, Dependency: m.deps[m.calls[i].dep].name, Class: Classes[m.calls[i].class]}
+		if len(runs) == 1 {
+			cr.Metrics = first.calls[i]
+		} else {
+			cr.Metrics, cr.Spread = meanSpread(runs, func(r *runOutput) CallMetrics { return r.calls[i] })
+		}
+		sr.Calls = append(sr.Calls, cr)
 	}
 	if withSeries && first.bins != nil {
-		sr.Series = buildSeries(&first, m.resolutions, bucket, span)
+		sr.Series = buildSeries(&first, m, bucket, span)
 	}
 	return sr
+}
+
+// meanSpread returns the means over runs of the metrics get takes from
+// each run, rounded to six decimals, and each metric's minimum and maximum
+// (left out for a metric that may be omitted and is 0 in every run, so
+// results without the feature it measures do not list it).
+func meanSpread[T any](runs []runOutput, get func(*runOutput) T) (T, map[string]MinMax) {
+	var mean T
+	spread := map[string]MinMax{}
+	mv := reflect.ValueOf(&mean).Elem()
+	vals := make([]reflect.Value, len(runs))
+	for j := range runs {
+		vals[j] = reflect.ValueOf(get(&runs[j]))
+	}
+	for i := range mv.NumField() {
+		name, opts, _ := strings.Cut(mv.Type().Field(i).Tag.Get("json"), ",")
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		for _, v := range vals {
+			x := v.Field(i).Float()
+			lo, hi, sum = min(lo, x), max(hi, x), sum+x
+		}
+		mv.Field(i).SetFloat(round6(sum / float64(len(runs))))
+		if lo == 0 && hi == 0 && strings.Contains(opts, "omitempty") {
+			continue
+		}
+		spread[name] = MinMax{lo, hi}
+	}
+	return mean, spread
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
@@ -473,7 +626,7 @@ func chooseBucket(m *model, span, base int64) int64 {
 	return max(1, (span/600+base-1)/base) * base
 }
 
-func buildSeries(r *runOutput, resolutions []int64, bucket, span int64) *Series {
+func buildSeries(r *runOutput, m *model, bucket, span int64) *Series {
 	k := int(bucket / r.base)
 	n := int((span + bucket - 1) / bucket)
 	b := r.bins
@@ -509,7 +662,7 @@ func buildSeries(r *runOutput, resolutions []int64, bucket, span int64) *Series 
 		for i := range n {
 			end := int64(i+1) * bucket
 			for ti < len(r.transitions) && r.transitions[ti].at < end {
-				if t := r.transitions[ti]; int(t.level) == outer {
+				if t := r.transitions[ti]; int(t.level) == outer && t.dep == 0 {
 					state = t.to
 				}
 				ti++
@@ -517,7 +670,7 @@ func buildSeries(r *runOutput, resolutions []int64, bucket, span int64) *Series 
 			s.BreakerState[i] = int8(state)
 		}
 	}
-	for _, res := range resolutions {
+	for _, res := range m.resolutions {
 		w := (span + res - 1) / res
 		if res%r.base != 0 || w > 20000 {
 			continue // the run's bins are coarser than res, or the list too long
@@ -529,6 +682,25 @@ func buildSeries(r *runOutput, resolutions []int64, bucket, span int64) *Series 
 			f.Retries[i/k] += b[binRetries][i]
 		}
 		s.Fine = append(s.Fine, f)
+	}
+	xsum := func(bins []int32) []int32 {
+		out := make([]int32, n)
+		for i, v := range bins[:r.nbins] {
+			out[i/k] += v
+		}
+		return out
+	}
+	if len(m.calls) > 1 {
+		for i := range m.calls {
+			s.Calls = append(s.Calls, CallSeries{Name: m.calls[i].name, Attempts: xsum(r.xbins[3*i]),
+				Successes: xsum(r.xbins[3*i+1]), Failures: xsum(r.xbins[3*i+2])})
+		}
+	}
+	if len(r.xbins) > 3*len(s.Calls) { // the pool's
+		s.PoolInUse = make([]int32, n)
+		for i, v := range r.xbins[len(r.xbins)-1][:r.nbins] {
+			s.PoolInUse[i/k] = max(s.PoolInUse[i/k], v)
+		}
 	}
 	return s
 }

@@ -65,13 +65,7 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 	for _, s := range seedsOf(sc) {
 		res.Seeds = append(res.Seeds, int64(s))
 	}
-	for _, ph := range sc.Dependency.Phases {
-		label := ph.Label
-		if label == "" {
-			label = phaseLabel(&ph)
-		}
-		res.Phases = append(res.Phases, PhaseSpan{Kind: ph.Kind, Label: label, FromS: ph.From.D().Seconds(), ToS: ph.To.D().Seconds()})
-	}
+	res.Phases = phaseSpans(sc)
 	p := &progress{f: opt.Progress, total: len(res.Seeds) * len(sc.Strategies)}
 	if sc.Sweep != nil {
 		p.total *= len(sc.Sweep.Values)
@@ -141,7 +135,7 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 	bucket := chooseBucket(m, span, base)
 	res := make([]StrategyResult, len(m.strategies))
 	for si := range m.strategies {
-		res[si] = summarize(m, m.strategies[si].name, outs[si], bucket, span, withSeries)
+		res[si] = summarize(m, &m.strategies[si], outs[si], bucket, span, withSeries)
 	}
 	return res, events, nil
 }

@@ -78,6 +78,8 @@ const (
 	opNonIdempotent uint8 = 1 << iota
 	opKeyed
 	opUnreadable
+	opDone     // the operation ended; its slot waits for its refs
+	opDegraded // a call of the plan fell back
 )
 
 // An opState is an operation in progress. Slots are reused once an
@@ -89,11 +91,46 @@ type opState struct {
 	depCalls uint32
 	hops     uint32 // requests sent at any level: keys their network draws
 	applied  uint32
-	refs     uint32 // requests still at the dependency: the slot waits for them
+	refs     uint32 // requests still at the dependency, and a fallback's wait: the slot waits for them
 	flags    uint8
 	keyState uint8 // 0 no request holds the key, 1 one is in progress, 2 applied
-	done     bool
+	step     uint8 // the plan's step in progress
+	pending  uint8 // the step's calls not ended yet
 }
+
+// An opCall is one plan call of an operation in progress, with several
+// plan calls. The first plan call's depCalls, hops, applied and keyState
+// are the operation's.
+type opCall struct {
+	start          int64 // when it started, its wait for a slot included
+	call           int32 // its level-0 call, while live
+	depCalls, hops uint32
+	applied        uint32
+	keyState       uint8
+	live           bool
+}
+
+// A limiter is the state of a pool or a bulkhead of one client instance.
+type limiter struct {
+	limitModel
+	used    int
+	waiting fifo[waiter] // in arrival order; entries whose call stopped waiting are stale
+	live    int          // calls still waiting
+}
+
+// A waiter is a call waiting for a limiter's slot.
+type waiter struct {
+	id  int32
+	gen uint32
+}
+
+// Bits of call.lim: the limiters a level-0 call holds or waits for.
+const (
+	holdPool uint8 = 1 << iota
+	holdBulkhead
+	waitPool
+	waitBulkhead
+)
 
 // A call is one invocation of one level's policy for one operation: its
 // attempts, its waits and its deadline.
@@ -115,6 +152,9 @@ type call struct {
 	opTrial    bool   // the invocation is a half-open trial of the outside breaker
 	trialRound uint32 // the half-open round the trial belongs to
 	hop        uint32 // the operation's hop that brought this invocation's request
+	pc         uint8  // the plan call it is part of
+	dep        uint8  // the plan call's dependency
+	lim        uint8  // at level 0: the pool and bulkhead slots held or waited for
 }
 
 // A request is one call waiting at or served by the dependency.
@@ -128,11 +168,22 @@ type request struct {
 	retry   bool
 	keyed   bool
 	served  bool   // an answer travelling back with the work done: wasted if nobody waits for it
+	pc      uint8  // the plan call it is part of
+	dep     uint8  // the dependency it is for
 	ver     uint32 // with contention: the row's version the call read
 }
 
+// sub keys a draw for request r: the plan call's dependency call number,
+// with the plan call mixed in from bit 48 (nothing for the first, so
+// one-call plans keep their numbers; normal draws shift the key by 8 bits,
+// which keeps it).
+func (r *request) sub() uint64 { return uint64(r.idx) ^ uint64(r.pc)<<48 }
+
 // instance is the shared state of one client instance of one level: its
-// retry budget, circuit breaker and adaptive backoff.
+// retry budget, circuit breaker and adaptive backoff. With several
+// dependencies each instance has one per dependency (instance·deps + dep):
+// a budget or breaker of scope "client", and the adaptive state, use the
+// first.
 type instance struct {
 	tokens          float64
 	requests        int64
@@ -163,6 +214,7 @@ type transition struct {
 	at       int64
 	level    uint8
 	from, to uint8
+	dep      uint8 // the dependency, for a breaker per dependency
 }
 
 // sim runs one strategy on one seed.
@@ -195,17 +247,18 @@ type sim struct {
 	// closed-loop clients with a start pending
 	waitingClients int
 
-	// the dependency
-	busy      int
-	workers   int
-	queue     fifo[int32]
-	held      fifo[int32] // requests that arrived during a freeze
-	frozen    int         // index+1 of the active freeze phase, 0 if none
-	outage    int         // index+1 of the active outage phase
-	errPhase  int         // index+1 of the active errors phase
-	factor    float64
-	loadTimes timeRing
-	version   uint32 // with contention: the row's version, one more per commit
+	dm    *[maxDeps]depModel // m.depArray: index it through dep
+	nd    int                // the number of dependencies
+	multi bool               // the plan has several calls
+	// simple: the plan is one call, without a fallback, and the strategy
+	// has neither pool nor bulkheads. Operations then take the short path
+	// of a scenario with one dependency.
+	simple bool
+	pcs    []opCall  // with several plan calls: by operation·len(m.calls) + plan call
+	pools  []limiter // per instance of level 0; nil without a pool
+	bulks  []limiter // per instance of level 0 and dependency; nil without bulkheads
+	// poolUsed counts the pool's slots in use, all instances.
+	poolUsed int
 
 	c       counters
 	base    int64 // width of a bin: the model's, doubled each time the bins are coarsened
@@ -216,6 +269,29 @@ type sim struct {
 	// observe, when set (by tests), hears of every attempt starting, every
 	// call reaching the dependency and every operation ending.
 	observe func(s *sim, what string, id int32)
+
+	deps [maxDeps]depState // index it through dep
+}
+
+// depState is the state of one dependency in a run.
+type depState struct {
+	busy      int
+	workers   int
+	queue     fifo[int32]
+	held      fifo[int32] // requests that arrived during a freeze
+	frozen    int         // index+1 of the active freeze phase, 0 if none
+	outage    int         // index+1 of the active outage phase
+	errPhase  int         // index+1 of the active errors phase
+	factor    float64
+	loadTimes timeRing
+	version   uint32 // with contention: the row's version, one more per commit
+}
+
+// callCounters are what a run measures of one plan call, with several.
+type callCounters struct {
+	calls, succeeded, fellBack, failed, attempts, depCalls       int64
+	rejections, shed, fastFailed, poolRejected, bulkheadRejected int64
+	lat                                                          []int64
 }
 
 // counters are what a run measures, turned into Metrics at the end.
@@ -227,10 +303,17 @@ type counters struct {
 	attempts, firstAttempts, retriesDenied, fastFailed int64
 	levelAttempts                                      []int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
-	gaveUp                                             [8]int64
-	deadLettered                                       [8]int64
+	degraded, shed                                     int64
+	limited                                            [numRejections]int64 // calls refused by the pool or a bulkhead, by reason
+	gaveUp                                             [numReasons]int64
+	deadLettered                                       [numReasons]int64
 	transitions                                        []transition
 	bins                                               [numBins][]int32 // per base bin, from t=0
+	// xbins are the bins of the plan calls (attempts, successes and
+	// failures of each, with several) and of the pool's slots in use (a
+	// level, last, with a pool).
+	xbins [][]int32
+	calls []callCounters // per plan call, with several
 }
 
 // record measures an operation that ended.
@@ -276,11 +359,35 @@ const (
 var errStopped = fmt.Errorf("engine: run stopped")
 
 func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) *sim {
-	s := &sim{m: m, st: st, ctx: ctx, limit: limit, factor: 1}
+	s := &sim{m: m, st: st, ctx: ctx, limit: limit}
 	s.arrivals = newArrivals(&m.work, seed)
 	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
-	s.workers = m.dep.workers
+	s.dm, s.nd = m.depArray, len(m.deps)
+	for i := range s.nd {
+		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
+	}
+	s.multi = len(m.calls) > 1
+	if s.multi {
+		s.c.calls = make([]callCounters, len(m.calls))
+		for range 3 * len(m.calls) {
+			s.c.xbins = append(s.c.xbins, nil)
+		}
+	}
+	if st.pool.slots > 0 {
+		s.pools = make([]limiter, st.levels[0].instances)
+		for i := range s.pools {
+			s.pools[i].limitModel = st.pool
+		}
+		s.c.xbins = append(s.c.xbins, nil)
+	}
+	if st.bulkheads != nil {
+		s.bulks = make([]limiter, st.levels[0].instances*s.nd)
+		for i := range s.bulks {
+			s.bulks[i].limitModel = st.bulkheads[i%s.nd]
+		}
+	}
+	s.simple = len(m.calls) == 1 && !m.calls[0].optional && s.pools == nil && s.bulks == nil
 	s.lastBin = -1
 	s.base = m.base
 	for _, r := range m.resolutions {
@@ -298,16 +405,18 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 	s.inst = make([][]instance, len(st.levels))
 	for i := range st.levels {
 		lv := &st.levels[i]
-		s.inst[i] = make([]instance, lv.instances)
+		s.inst[i] = make([]instance, lv.instances*s.nd)
 		for j := range s.inst[i] {
 			if lv.budget != nil {
 				s.inst[i][j].tokens = lv.budget.MaxTokens
 			}
 		}
 	}
-	for i, ph := range m.dep.phases {
-		s.q.push(ph.from, evPhase, int32(i), 0)
-		s.q.push(ph.to, evPhase, int32(i), 0)
+	for d := range m.deps {
+		for i, ph := range m.deps[d].phases {
+			s.q.push(ph.from, evPhase, int32(i), uint32(d))
+			s.q.push(ph.to, evPhase, int32(i), uint32(d))
+		}
 	}
 	if m.work.arrival == ArrivalClosed {
 		r := rand.New(rand.NewPCG(seed, drawArrival))
@@ -387,8 +496,30 @@ func (s *sim) run() error {
 // stale timers: no arrivals to come, no operation open, no client about to
 // start one, and no request left at the dependency.
 func (s *sim) idle() bool {
-	return !s.more && s.inflightOp == 0 && s.waitingClients == 0 &&
-		s.busy == 0 && s.queue.len() == 0 && s.held.len() == 0 && s.travelling == 0
+	if s.more || s.inflightOp != 0 || s.waitingClients != 0 || s.travelling != 0 {
+		return false
+	}
+	for i := range s.nd {
+		if d := &s.deps[i]; d.busy != 0 || d.queue.len() != 0 || d.held.len() != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dep returns the model and the state of dependency i (< maxDeps).
+func (s *sim) dep(i uint8) (*depModel, *depState) {
+	i &= maxDeps - 1
+	return &s.dm[i], &s.deps[i]
+}
+
+// queued returns the requests queued or held at all the dependencies.
+func (s *sim) queued() int {
+	n := 0
+	for i := range s.nd {
+		n += s.deps[i].queue.len() + s.deps[i].held.len()
+	}
+	return n
 }
 
 // dispatch handles one event and reports whether it still mattered.
@@ -411,7 +542,7 @@ func (s *sim) dispatch(e *event) bool {
 	case evAnswer:
 		r := s.reqs[e.id]
 		s.freeRequest(e.id)
-		s.reply(r, r.pending, s.retryAfter(r.pending))
+		s.reply(r, r.pending, s.retryAfter(r.dep, r.pending))
 	case evArrive:
 		c := &s.calls[e.id]
 		if c.gen != e.gen {
@@ -436,7 +567,33 @@ func (s *sim) dispatch(e *event) bool {
 	case evReadBack:
 		s.readBack(e.id)
 	case evPhase:
-		s.phaseChange(int(e.id))
+		s.phaseChange(int(e.gen), int(e.id))
+	case evGrant:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false // the call was abandoned: it gave its slots back
+		}
+		s.acquire(e.id)
+	case evWaitTimeout:
+		c := &s.calls[e.id]
+		if c.gen != e.gen || c.lim&(waitPool|waitBulkhead) == 0 {
+			return false
+		}
+		rej := rejPoolTimeout
+		if c.lim&waitBulkhead != 0 {
+			rej = rejBulkheadTimeout
+		}
+		s.stopWaiting(e.id)
+		s.refuse(e.id, rej)
+	case evFallback:
+		op := &s.ops[e.id]
+		op.refs--
+		if op.flags&opDone != 0 {
+			if op.refs == 0 {
+				s.freeOps = append(s.freeOps, e.id)
+			}
+			return false
+		}
+		s.stepDone(e.id)
 	case evClientNext:
 		s.waitingClients--
 		if s.now >= s.m.work.duration {
@@ -476,17 +633,191 @@ func (s *sim) startOperation(client int32) {
 		id = int32(len(s.ops))
 		s.ops = append(s.ops, op)
 	}
+	if s.multi {
+		n := len(s.m.calls)
+		for len(s.pcs) < (int(id)+1)*n {
+			s.pcs = append(s.pcs, opCall{})
+		}
+		clear(s.pcs[int(id)*n : (int(id)+1)*n])
+	}
 	s.inflightOp++
 	s.level(binInflight, s.inflightOp)
 	if op.flags&opUnreadable != 0 {
 		s.finishOperation(id, outUnreadable, reasonUnreadable)
 		return
 	}
-	c := s.newCall(id, -1, 0, 0, false)
-	s.invoke(c)
+	if s.simple {
+		s.invoke(s.newCall(id, -1, 0, 0, false, 0, s.m.calls[0].dep))
+		return
+	}
+	s.startStep(id)
 }
 
-func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath bool) int32 {
+// startStep starts the calls of the operation's current step.
+func (s *sim) startStep(op int32) {
+	o := &s.ops[op]
+	from, to := s.m.steps[o.step], s.m.steps[o.step+1]
+	o.pending = uint8(to - from)
+	for pc := from; pc < to; pc++ {
+		s.startCall(op, uint8(pc))
+		if s.ops[op].flags&opDone != 0 {
+			return // the call failed at once, and the operation with it
+		}
+	}
+}
+
+// startCall starts plan call pc of operation op: its level-0 invocation,
+// once it has the pool's and the bulkhead's slots.
+func (s *sim) startCall(op int32, pc uint8) {
+	id := s.newCall(op, -1, 0, 0, false, pc, s.m.calls[pc].dep)
+	if s.multi {
+		oc := s.opCall(op, pc)
+		oc.start, oc.call, oc.live = s.now, id, true
+		s.c.calls[pc].calls++
+	}
+	if s.pools == nil && s.bulks == nil {
+		s.invoke(id)
+		return
+	}
+	s.acquire(id)
+}
+
+// opCall returns the state of plan call pc of operation op; there are several.
+func (s *sim) opCall(op int32, pc uint8) *opCall {
+	return &s.pcs[int(op)*len(s.m.calls)+int(pc)]
+}
+
+// acquire takes the slots level-0 call id needs before its first attempt,
+// the pool's and then its dependency's bulkhead's, and invokes it; when a
+// slot is not free it waits in line, or is refused.
+func (s *sim) acquire(id int32) {
+	c := &s.calls[id]
+	if s.pools != nil && c.lim&holdPool == 0 && !s.take(id, &s.pools[c.instance], holdPool) {
+		return
+	}
+	c = &s.calls[id]
+	if s.bulks != nil && c.lim&holdBulkhead == 0 {
+		if l := &s.bulks[int(c.instance)*s.nd+int(c.dep)]; l.slots > 0 && !s.take(id, l, holdBulkhead) {
+			return
+		}
+	}
+	c = &s.calls[id]
+	c.start = s.now // the deadline counts from the first attempt
+	s.invoke(id)
+}
+
+// take gives call id a slot of l (kind holdPool or holdBulkhead) and
+// reports whether it did; otherwise the call waits in line or is refused.
+// Calls take slots in the order they asked.
+func (s *sim) take(id int32, l *limiter, kind uint8) bool {
+	c := &s.calls[id]
+	if l.used < l.slots && l.live == 0 {
+		l.used++
+		c.lim |= kind
+		if kind == holdPool {
+			s.poolUsed++
+			s.xlevel(len(s.c.xbins)-1, s.poolUsed)
+		}
+		return true
+	}
+	full := rejPoolFull
+	if kind == holdBulkhead {
+		full = rejBulkheadFull
+	}
+	if l.live >= l.maxWaiting {
+		s.refuse(id, full)
+		return false
+	}
+	c.gen++
+	c.lim |= kind << 2 // the wait bit of the kind
+	l.waiting.push(waiter{id: id, gen: c.gen})
+	l.live++
+	if l.maxWait > 0 {
+		s.q.push(s.now+l.maxWait, evWaitTimeout, id, c.gen)
+	}
+	return false
+}
+
+// limiterOf returns the limiter call c holds or waits for, of kind
+// holdPool or holdBulkhead.
+func (s *sim) limiterOf(c *call, kind uint8) *limiter {
+	if kind == holdPool {
+		return &s.pools[c.instance]
+	}
+	return &s.bulks[int(c.instance)*s.nd+int(c.dep)]
+}
+
+// stopWaiting takes call id out of the line it waits in.
+func (s *sim) stopWaiting(id int32) {
+	c := &s.calls[id]
+	kind := holdPool
+	if c.lim&waitBulkhead != 0 {
+		kind = holdBulkhead
+	}
+	s.limiterOf(c, kind).live--
+	c.lim &^= waitPool | waitBulkhead
+}
+
+// releaseLimits gives back the slots (and the place in line) of level-0
+// call c, which ended or was abandoned: each slot goes to the first call
+// waiting for it, which goes on at once.
+func (s *sim) releaseLimits(c *call) {
+	if c.lim&(waitPool|waitBulkhead) != 0 {
+		kind := holdPool
+		if c.lim&waitBulkhead != 0 {
+			kind = holdBulkhead
+		}
+		s.limiterOf(c, kind).live--
+	}
+	for _, kind := range [2]uint8{holdBulkhead, holdPool} {
+		if c.lim&kind == 0 {
+			continue
+		}
+		l := s.limiterOf(c, kind)
+		granted := false
+		for l.waiting.len() > 0 {
+			w := l.waiting.pop()
+			wc := &s.calls[w.id]
+			if wc.gen != w.gen || wc.lim&(kind<<2) == 0 {
+				continue // it stopped waiting
+			}
+			l.live--
+			wc.lim = wc.lim&^(kind<<2) | kind
+			wc.gen++ // its wait's timeout is stale
+			s.q.push(s.now, evGrant, w.id, wc.gen)
+			granted = true
+			break
+		}
+		if !granted {
+			l.used--
+			if kind == holdPool {
+				s.poolUsed--
+			}
+		}
+	}
+	c.lim = 0
+}
+
+// refuse ends level-0 call id, refused by the pool or a bulkhead for
+// reason rej (a rej* constant): a failed call.
+func (s *sim) refuse(id int32, rej int) {
+	s.c.limited[rej]++
+	c := &s.calls[id]
+	reason := reasonPool
+	if rej >= rejBulkheadFull {
+		reason = reasonBulkhead
+	}
+	if s.multi {
+		if reason == reasonPool {
+			s.c.calls[c.pc].poolRejected++
+		} else {
+			s.c.calls[c.pc].bulkheadRejected++
+		}
+	}
+	s.settle(id, outRejected, reason)
+}
+
+func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath bool, pc, dep uint8) int32 {
 	var id int32
 	if n := len(s.freeCalls); n > 0 {
 		id = s.freeCalls[n-1]
@@ -502,7 +833,7 @@ func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath
 		inst = s.ops[op].client % int32(n)
 	}
 	*c = call{start: s.now, op: op, parent: parent, child: -1, instance: inst, gen: gen,
-		parentGen: parentGen, level: level, retryPath: retryPath}
+		parentGen: parentGen, level: level, retryPath: retryPath, pc: pc, dep: dep}
 	return id
 }
 
@@ -511,19 +842,38 @@ func (s *sim) freeCall(id int32) {
 	s.freeCalls = append(s.freeCalls, id)
 }
 
+// stateIndex returns the index in s.inst[level] of call c's budget or
+// breaker: per dependency when perDep, else the instance's first.
+func (s *sim) stateIndex(c *call, perDep bool) int32 {
+	i := c.instance * int32(s.nd)
+	if perDep {
+		i += int32(c.dep)
+	}
+	return i
+}
+
+// fastFail counts a call of plan call pc failed fast by a breaker.
+func (s *sim) fastFail(pc uint8) {
+	s.c.fastFailed++
+	s.bin(binFast)
+	if s.multi {
+		s.c.calls[pc].fastFailed++
+	}
+}
+
 // invoke begins an invocation: the outside breaker decides whether it runs.
 func (s *sim) invoke(id int32) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
 	if lv.breaker != nil && lv.breakerOutside {
-		ok, trial := s.breakerAllow(c.level, c.instance)
+		bi := s.stateIndex(c, lv.breakerPerDep)
+		ok, trial := s.breakerAllow(c.level, bi)
 		if !ok {
-			s.c.fastFailed++
-			s.bin(binFast)
+			s.fastFail(c.pc)
 			s.settle(id, outBreakerOpen, reasonBreaker)
 			return
 		}
-		c.opTrial, c.trialRound = trial, s.inst[c.level][c.instance].round
+		c.opTrial, c.trialRound = trial, s.inst[c.level][bi].round
 	}
 	s.attempt(id)
 }
@@ -533,16 +883,16 @@ func (s *sim) attempt(id int32) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
 	if lv.breaker != nil && !lv.breakerOutside {
-		ok, trial := s.breakerAllow(c.level, c.instance)
+		bi := s.stateIndex(c, lv.breakerPerDep)
+		ok, trial := s.breakerAllow(c.level, bi)
 		if !ok {
 			// A fast-fail is not retried: the invocation ends here.
-			s.c.fastFailed++
-			s.bin(binFast)
+			s.fastFail(c.pc)
 			c.lastRA = 0
 			s.settle(id, outBreakerOpen, reasonBreaker)
 			return
 		}
-		c.trial, c.trialRound = trial, s.inst[c.level][c.instance].round
+		c.trial, c.trialRound = trial, s.inst[c.level][bi].round
 	}
 	c.attempts++
 	retry := c.attempts > 1
@@ -550,7 +900,7 @@ func (s *sim) attempt(id int32) {
 		s.observe(s, "attempt", id)
 	}
 	if b := lv.budget; b != nil && b.Kind == BudgetRatio && !retry {
-		in := &s.inst[c.level][c.instance]
+		in := &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]
 		in.requests++
 		if b.Window > 0 {
 			in.reqTimes.push(s.now)
@@ -561,6 +911,9 @@ func (s *sim) attempt(id int32) {
 		s.c.attempts++
 		if !retry {
 			s.c.firstAttempts++
+		}
+		if s.multi {
+			s.c.calls[c.pc].attempts++
 		}
 	}
 	c.gen++
@@ -573,35 +926,44 @@ func (s *sim) attempt(id int32) {
 		s.q.push(c.start+lv.deadline, evTimeout, id, gen)
 	}
 	retryPath := c.retryPath || retry
-	opID := c.op
-	hop := s.ops[opID].hops
-	s.ops[opID].hops++
+	opID, pc, dep := c.op, c.pc, c.dep
+	var hop uint32
+	if pc == 0 {
+		hop = s.ops[opID].hops
+		s.ops[opID].hops++
+	} else {
+		oc := s.opCall(opID, pc)
+		hop = oc.hops
+		oc.hops++
+	}
 	if int(c.level) == len(s.st.levels)-1 {
 		s.sendToDependency(id, gen, retryPath, hop)
 		return
 	}
-	child := s.newCall(opID, id, gen, c.level+1, retryPath)
+	child := s.newCall(opID, id, gen, c.level+1, retryPath, pc, dep)
 	s.calls[id].child = child // c may have moved: newCall can grow s.calls
 	s.calls[child].hop = hop
-	if s.m.dep.net[legRequest].on {
-		s.q.push(s.now+s.travel(legRequest, opID, hop), evArrive, child, s.calls[child].gen)
+	if d, _ := s.dep(dep); d.net[legRequest].on {
+		s.q.push(s.now+s.travel(legRequest, dep, pc, opID, hop), evArrive, child, s.calls[child].gen)
 		return
 	}
 	s.invoke(child)
 }
 
-// travel draws the time one leg of hop number hop of operation op takes,
-// from the operation's own stream (common random numbers).
-func (s *sim) travel(leg int, op int32, hop uint32) int64 {
-	d := &s.m.dep.net[leg]
+// travel draws the time one leg of hop number hop of plan call pc of
+// operation op takes over dependency dep's network, from the operation's
+// own stream (common random numbers).
+func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
+	dm, _ := s.dep(dep)
+	d := &dm.net[leg]
 	var t float64
 	switch d.kind {
 	case DelayConstant:
 		t = d.mean
 	case DelayNormal:
-		t = d.mean + float64(d.sd*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)))
+		t = d.mean + float64(d.sd*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)^uint64(pc)<<48))
 	case DelayLognormal:
-		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg))))
+		t = exp(d.mu + float64(d.sigma*s.rnd.normal(drawNetwork, s.ops[op].key, uint64(hop)<<1|uint64(leg)^uint64(pc)<<48)))
 	}
 	return clampNs(t) // a normal draw below 0 takes no time
 }
@@ -610,7 +972,7 @@ func (s *sim) travel(leg int, op int32, hop uint32) int64 {
 // answer leg, or at once when it takes no time. An answer nobody waits for
 // any more is not sent.
 func (s *sim) reply(r request, out int16, retryAfter int64) {
-	if !s.m.dep.net[legAnswer].on {
+	if d, _ := s.dep(r.dep); !d.net[legAnswer].on {
 		s.answer(r.call, r.gen, out, retryAfter)
 		return
 	}
@@ -624,7 +986,7 @@ func (s *sim) reply(r request, out int16, retryAfter int64) {
 		s.reqRA = append(s.reqRA, 0)
 	}
 	s.reqRA[rid] = retryAfter
-	s.q.push(s.now+s.travel(legAnswer, r.op, r.hop), evReturn, rid, 0)
+	s.q.push(s.now+s.travel(legAnswer, r.dep, r.pc, r.op, r.hop), evReturn, rid, 0)
 }
 
 // answer delivers the outcome of call id's attempt number gen.
@@ -658,7 +1020,7 @@ func (s *sim) timeout(id int32) {
 func (s *sim) cancel(id int32) {
 	c := &s.calls[id]
 	if c.trial || c.opTrial {
-		s.breakerRecord(c.level, c.instance, true, true, c.trialRound)
+		s.breakerRecord(c.level, s.stateIndex(c, s.st.levels[c.level].breakerPerDep), true, true, c.trialRound)
 	}
 	if c.inflight && c.child >= 0 {
 		s.cancel(c.child)
@@ -671,10 +1033,13 @@ func (s *sim) cancel(id int32) {
 func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
-	in := &s.inst[c.level][c.instance]
+	var in *instance // the budget's
+	if lv.budget != nil {
+		in = &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]
+	}
 	failed := out != outOK
 	if lv.breaker != nil && !lv.breakerOutside {
-		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.trial, c.trialRound)
+		s.breakerRecord(c.level, s.stateIndex(c, lv.breakerPerDep), breakerFailure(out), c.trial, c.trialRound)
 		c.trial = false
 	}
 	retryable := failed && lv.retries(out)
@@ -687,9 +1052,10 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		}
 	}
 	if ad := lv.adaptive; ad != nil {
-		in.adTotal.push(s.now)
+		ai := &s.inst[c.level][s.stateIndex(c, false)]
+		ai.adTotal.push(s.now)
 		if failed {
-			in.adFail.push(s.now)
+			ai.adFail.push(s.now)
 		}
 	}
 	c.lastRA = retryAfter
@@ -733,18 +1099,111 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 func (s *sim) settle(id int32, out int16, reason uint8) {
 	c := s.calls[id]
 	lv := &s.st.levels[c.level]
-	if lv.breaker != nil && lv.breakerOutside && out != outBreakerOpen {
-		s.breakerRecord(c.level, c.instance, breakerFailure(out), c.opTrial, c.trialRound)
+	if lv.breaker != nil && lv.breakerOutside && out != outBreakerOpen && out != outRejected {
+		s.breakerRecord(c.level, s.stateIndex(&c, lv.breakerPerDep), breakerFailure(out), c.opTrial, c.trialRound)
 	}
 	s.freeCall(id)
 	if c.parent < 0 {
-		s.finishOperation(c.op, out, reason)
+		if s.simple {
+			s.finishOperation(c.op, out, reason)
+			return
+		}
+		s.callEnded(&c, out, reason)
 		return
+	}
+	if p := &s.calls[c.parent]; p.gen == c.parentGen && p.child == id {
+		// The caller no longer has an inner invocation to cancel, even
+		// while the answer travels back to it.
+		p.child = -1
 	}
 	if out == outBreakerOpen {
 		out = 503 // an inner service whose breaker is open answers 503
 	}
-	s.reply(request{call: c.parent, gen: c.parentGen, op: c.op, hop: c.hop}, out, c.lastRA)
+	s.reply(request{call: c.parent, gen: c.parentGen, op: c.op, hop: c.hop, pc: c.pc, dep: c.dep}, out, c.lastRA)
+}
+
+// callEnded ends plan call c (its level-0 call, already freed) with
+// outcome out: the operation goes on, falls back, or fails.
+func (s *sim) callEnded(c *call, out int16, reason uint8) {
+	if c.lim != 0 {
+		s.releaseLimits(c)
+	}
+	pm := &s.m.calls[c.pc]
+	ok := out == outOK
+	if s.multi {
+		oc := s.opCall(c.op, c.pc)
+		oc.live = false
+		cc := &s.c.calls[c.pc]
+		cc.lat = append(cc.lat, s.now-oc.start)
+		switch {
+		case ok:
+			cc.succeeded++
+			s.xbin(3*int(c.pc) + 1)
+		case pm.optional:
+			cc.fellBack++
+			s.xbin(3*int(c.pc) + 2)
+		default:
+			cc.failed++
+			s.xbin(3*int(c.pc) + 2)
+		}
+	}
+	if !ok {
+		if !pm.optional {
+			s.failOperation(c.op, out, reason)
+			return
+		}
+		s.ops[c.op].flags |= opDegraded
+		if pm.fallback > 0 {
+			s.ops[c.op].refs++ // the slot waits for the fallback's answer
+			s.q.push(s.now+pm.fallback, evFallback, c.op, 0)
+			return
+		}
+	}
+	s.stepDone(c.op)
+}
+
+// stepDone counts the end of one call of operation op's current step; the
+// last one starts the next step or ends the operation.
+func (s *sim) stepDone(op int32) {
+	o := &s.ops[op]
+	o.pending--
+	if o.pending > 0 {
+		return
+	}
+	o.step++
+	if int(o.step) < len(s.m.steps)-1 {
+		s.startStep(op)
+		return
+	}
+	s.finishOperation(op, outOK, reasonNone)
+}
+
+// failOperation ends operation op, failed by a call with outcome out: the
+// other calls of its step still in progress are abandoned.
+func (s *sim) failOperation(op int32, out int16, reason uint8) {
+	if s.multi {
+		o := &s.ops[op]
+		for pc := s.m.steps[o.step]; pc < s.m.steps[o.step+1]; pc++ {
+			if oc := s.opCall(op, uint8(pc)); oc.live {
+				oc.live = false
+				s.abandon(oc.call)
+			}
+		}
+	}
+	s.finishOperation(op, out, reason)
+}
+
+// abandon gives up level-0 call id, as a caller that stops waiting: its
+// slots go back, and its attempts in progress are cancelled.
+func (s *sim) abandon(id int32) {
+	c := &s.calls[id]
+	if c.lim != 0 {
+		cc := *c
+		s.releaseLimits(&cc)
+		c = &s.calls[id]
+		c.lim = 0
+	}
+	s.cancel(id)
 }
 
 func (s *sim) finishOperation(id int32, out int16, reason uint8) {
@@ -752,12 +1211,15 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 		s.observe(s, "end", id)
 	}
 	op := &s.ops[id]
-	ok := out == outOK
+	ok := out == outOK && op.flags&opDegraded == 0
 	s.c.record(s.m, op.start, s.now, ok)
 	s.inflightOp--
-	if ok {
+	switch {
+	case ok:
 		s.bin(binOK)
-	} else {
+	case out == outOK:
+		s.c.degraded++ // counted in neither successes nor failures
+	default:
 		s.bin(binFail)
 		s.c.gaveUp[reason]++
 		if s.st.levels[0].deadLetter {
@@ -768,7 +1230,7 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 		s.waitingClients++
 		s.q.push(s.now+s.m.work.think, evClientNext, op.client, 0)
 	}
-	op.done = true
+	op.flags |= opDone
 	if op.refs == 0 {
 		s.freeOps = append(s.freeOps, id)
 	}
@@ -783,12 +1245,16 @@ func (s *sim) backoff(id int32) int64 {
 	}
 	var u float64
 	if lv.jitter != JitterNone {
-		sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(s.ops[c.op].depCalls)&0xffffff
+		depCalls := s.ops[c.op].depCalls
+		if c.pc > 0 {
+			depCalls = s.opCall(c.op, c.pc).depCalls
+		}
+		sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(depCalls)&0xffffff ^ uint64(c.pc)<<48
 		u = s.rnd.float(drawJitter, s.ops[c.op].key, sub)
 	}
 	d := lv.wait(int64(c.attempts), c.prevWait, u) // the coming retry is retry number c.attempts
 	if ad := lv.adaptive; ad != nil {
-		in := &s.inst[c.level][c.instance]
+		in := &s.inst[c.level][s.stateIndex(c, false)]
 		in.adTotal.dropBefore(s.now - int64(ad.Window))
 		in.adFail.dropBefore(s.now - int64(ad.Window))
 		if in.adTotal.size > 0 && float64(in.adFail.size) > float64(ad.Above*float64(in.adTotal.size)) {
@@ -926,8 +1392,8 @@ func (s *sim) breakerClear(in *instance) {
 
 func (s *sim) breakerTo(level uint8, inst int32, to uint8) {
 	in := &s.inst[level][inst]
-	if inst == 0 {
-		s.c.transitions = append(s.c.transitions, transition{at: s.now, level: level, from: in.brState, to: to})
+	if inst < int32(s.nd) { // instance 0's, of any dependency
+		s.c.transitions = append(s.c.transitions, transition{at: s.now, level: level, from: in.brState, to: to, dep: uint8(inst)})
 	}
 	in.brState = to
 }
@@ -949,11 +1415,42 @@ func (s *sim) tick() {
 			b[k] = append(b[k], make([]int32, n-len(b[k]))...)
 		}
 	}
-	q, f := int32(s.queue.len()+s.held.len()), int32(s.inflightOp)
+	q, f := int32(s.queued()), int32(s.inflightOp)
 	for j := s.lastBin + 1; j <= i; j++ {
 		b[binQueue][j], b[binInflight][j] = q, f
 	}
+	if len(s.c.xbins) > 0 {
+		s.tickExtra(i)
+	}
 	s.lastBin = i
+}
+
+// tickExtra grows the plan calls' and the pool's bins to bin i, carrying
+// the pool's level.
+func (s *sim) tickExtra(i int) {
+	x := s.c.xbins
+	if i >= len(x[0]) {
+		n := max(2*len(x[0]), i+1, 256)
+		for k := range x {
+			x[k] = append(x[k], make([]int32, n-len(x[k]))...)
+		}
+	}
+	if s.pools != nil {
+		p := x[len(x)-1]
+		for j := s.lastBin + 1; j <= i; j++ {
+			p[j] = int32(s.poolUsed)
+		}
+	}
+}
+
+// xbin counts one in extra bin k at s.now.
+func (s *sim) xbin(k int) { s.c.xbins[k][s.lastBin]++ }
+
+// xlevel records a level in extra bin k at s.now.
+func (s *sim) xlevel(k, v int) {
+	if p := &s.c.xbins[k][s.lastBin]; int32(v) > *p {
+		*p = int32(v)
+	}
 }
 
 // maxBins bounds the bins of a run: a long run gets coarser bins, not more
@@ -972,6 +1469,21 @@ func (s *sim) coarsen() {
 				c = b[2*j+1]
 			}
 			if k == binQueue || k == binInflight {
+				b[j] = max(a, c)
+			} else {
+				b[j] = a + c
+			}
+		}
+		clear(b[n:])
+	}
+	for k, b := range s.c.xbins {
+		level := s.pools != nil && k == len(s.c.xbins)-1
+		for j := range n {
+			a, c := b[2*j], int32(0)
+			if 2*j+1 <= s.lastBin {
+				c = b[2*j+1]
+			}
+			if level {
 				b[j] = max(a, c)
 			} else {
 				b[j] = a + c
