@@ -157,7 +157,12 @@ type Metrics struct {
 	GaveUpNotRetryable   float64 `json:"gave_up_not_retryable"`
 	GaveUpNonIdempotent  float64 `json:"gave_up_non_idempotent"`
 	GaveUpUnreadable     float64 `json:"gave_up_unreadable"`
-	Events               float64 `json:"events"`
+	// Hedges are the copies of hedged invocations sent after the first,
+	// and HedgesWon the invocations a copy after the first won, summed
+	// over levels. Left out when 0.
+	Hedges    float64 `json:"hedges,omitempty"`
+	HedgesWon float64 `json:"hedges_won,omitempty"`
+	Events    float64 `json:"events"`
 }
 
 // MetricNames lists the JSON names of the metrics in display order.
@@ -255,6 +260,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.GaveUpNotRetryable = float64(g[reasonNotRetryable])
 	x.GaveUpNonIdempotent = float64(g[reasonNonIdempotent])
 	x.GaveUpUnreadable = float64(g[reasonUnreadable])
+	x.Hedges = float64(c.hedges)
+	x.HedgesWon = float64(c.hedgesWon)
 	x.Events = float64(s.events)
 
 	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1}
@@ -416,13 +423,16 @@ func summarize(m *model, name string, runs []runOutput, bucket, span int64, with
 		sr.Spread = map[string]MinMax{}
 		mean := reflect.ValueOf(&sr.Metrics).Elem()
 		for i := range mean.NumField() {
-			name, _, _ := strings.Cut(mean.Type().Field(i).Tag.Get("json"), ",")
+			name, opts, _ := strings.Cut(mean.Type().Field(i).Tag.Get("json"), ",")
 			lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
 			for _, r := range runs {
 				v := reflect.ValueOf(r.metrics).Field(i).Float()
 				lo, hi, sum = min(lo, v), max(hi, v), sum+v
 			}
 			mean.Field(i).SetFloat(round6(sum / float64(len(runs))))
+			if opts == "omitempty" && lo == 0 && hi == 0 {
+				continue // a metric left out when 0 has no spread either
+			}
 			sr.Spread[name] = MinMax{lo, hi}
 		}
 		for j, p := range first.peaks {

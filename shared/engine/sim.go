@@ -115,6 +115,8 @@ type call struct {
 	opTrial    bool   // the invocation is a half-open trial of the outside breaker
 	trialRound uint32 // the half-open round the trial belongs to
 	hop        uint32 // the operation's hop that brought this invocation's request
+	hedge      int32  // a hedged invocation's state: index+1 in sim.hedges, 0 if none
+	copy       bool   // a copy of a hedged invocation (its parent), at the same level
 }
 
 // A request is one call waiting at or served by the dependency.
@@ -149,6 +151,7 @@ type instance struct {
 	trialsOK        int
 	round           uint32 // half-open rounds so far
 	adTotal, adFail timeRing
+	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
 }
 
 // Breaker states, in the order the series reports them.
@@ -190,6 +193,8 @@ type sim struct {
 	reqRA      []int64 // by request: the Retry-After of an answer travelling back
 	freeReqs   []int32
 	inst       [][]instance // per level, per instance
+	hedges     []hedgeState // of hedged invocations, by call.hedge-1
+	freeHedges []int32
 	inflightOp int
 	travelling int // requests on their way to the dependency and answers on their way back
 	// closed-loop clients with a start pending
@@ -228,6 +233,7 @@ type counters struct {
 	levelAttempts                                      []int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
 	gaveUp                                             [8]int64
+	hedges, hedgesWon                                  int64
 	deadLettered                                       [8]int64
 	transitions                                        []transition
 	bins                                               [numBins][]int32 // per base bin, from t=0
@@ -532,6 +538,10 @@ func (s *sim) invoke(id int32) {
 func (s *sim) attempt(id int32) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
+	if lv.hedging != nil && !c.copy {
+		s.hedge(id) // its copies make the attempts
+		return
+	}
 	if lv.breaker != nil && !lv.breakerOutside {
 		ok, trial := s.breakerAllow(c.level, c.instance)
 		if !ok {
@@ -539,6 +549,10 @@ func (s *sim) attempt(id int32) {
 			s.c.fastFailed++
 			s.bin(binFast)
 			c.lastRA = 0
+			if c.copy {
+				s.copyDone(id, outBreakerOpen, 0)
+				return
+			}
 			s.settle(id, outBreakerOpen, reasonBreaker)
 			return
 		}
@@ -663,6 +677,9 @@ func (s *sim) cancel(id int32) {
 	if c.inflight && c.child >= 0 {
 		s.cancel(c.child)
 	}
+	if c.hedge != 0 {
+		s.cancelCopies(id)
+	}
 	s.freeCall(id)
 }
 
@@ -691,6 +708,10 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		if failed {
 			in.adFail.push(s.now)
 		}
+	}
+	if c.copy {
+		s.copyDone(id, out, retryAfter)
+		return
 	}
 	c.lastRA = retryAfter
 	switch {
