@@ -513,7 +513,14 @@ func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath
 }
 
 func (s *sim) freeCall(id int32) {
-	s.calls[id].gen++
+	c := &s.calls[id]
+	c.gen++
+	// An invocation that ended is no longer its caller's child: a caller
+	// that gives up while its answer travels back must not cancel it (free
+	// it) a second time. A live id is the child of its parent only.
+	if p := c.parent; p >= 0 && s.calls[p].child == id {
+		s.calls[p].child = -1
+	}
 	s.freeCalls = append(s.freeCalls, id)
 }
 
