@@ -113,7 +113,7 @@ func (s *sim) mayHedge(id int32) bool {
 		return false
 	}
 	lv := &s.st.levels[c.level]
-	if lv.deadline > 0 && s.now+lv.minAttempt > c.start+lv.deadline {
+	if end := c.start + lv.deadline; lv.deadline > 0 && (s.now >= end || s.now+lv.minAttempt > end) {
 		hs.stop = reasonDeadline // a useful copy no longer fits
 		return false
 	}
