@@ -113,10 +113,10 @@ type call struct {
 	inflight   bool
 	trial      bool   // the current attempt is a half-open trial of the inside breaker
 	opTrial    bool   // the invocation is a half-open trial of the outside breaker
+	copy       bool   // a copy of a hedged invocation (its parent), at the same level
 	trialRound uint32 // the half-open round the trial belongs to
 	hop        uint32 // the operation's hop that brought this invocation's request
 	hedge      int32  // a hedged invocation's state: index+1 in sim.hedges, 0 if none
-	copy       bool   // a copy of a hedged invocation (its parent), at the same level
 }
 
 // A request is one call waiting at or served by the dependency.
