@@ -135,7 +135,7 @@ func (s *sim) sendCopy(id int32) {
 	c.attempts++
 	n := c.attempts
 	c.gen++ // a pending timer is stale: the next copy's delay counts from now
-	if lv.maxAttempts > 0 && int(n) >= lv.maxAttempts {
+	if hs.stop == reasonNone && lv.maxAttempts > 0 && int(n) >= lv.maxAttempts {
 		hs.stop = reasonAttempts
 	}
 	if hs.stop == reasonNone {

@@ -46,6 +46,29 @@ func TestHedgingCutsTheTail(t *testing.T) {
 	}
 }
 
+func TestHedgingInALayer(t *testing.T) {
+	// The layer hedges, the client does not: the client makes one attempt
+	// per operation, the layer's copies reach the dependency, and the
+	// series and retry peaks count them as retries all the same.
+	res := mustRun(t, `{"version": 1, "name": "layer", "seed": 3,
+		"workload": {"clients": 50, "arrival": "poisson", "rate": 500, "duration": "10s"},
+		"dependency": `+longTail+`,
+		"strategies": [
+			{"name": "none", "max_attempts": 1, "layers": [{"max_attempts": 1}]},
+			{"name": "layer", "max_attempts": 1, "layers": [{"max_attempts": 2, "hedging": {"delay": "83ms"}}]}]}`)
+	none, layer := strategy(t, res, "none"), strategy(t, res, "layer")
+	m := layer.Metrics
+	if m.Attempts != m.Operations || m.Retries != 0 || m.Hedges == 0 || m.RetryPeakPer1s == 0 {
+		t.Errorf("client attempts %v for %v operations, retries %v, hedges %v, retry peak %v", m.Attempts, m.Operations, m.Retries, m.Hedges, m.RetryPeakPer1s)
+	}
+	if la := layer.LayerAttempts; len(la) != 2 || la[1] != m.Operations+m.Hedges || m.DependencyCalls != la[1] {
+		t.Errorf("layer attempts %v, dependency calls %v, want the layer's %v operations + %v hedges", la, m.DependencyCalls, m.Operations, m.Hedges)
+	}
+	if m.LatencyP99ms > 0.6*none.Metrics.LatencyP99ms {
+		t.Errorf("latency p99 %v ms with the layer hedging, %v ms without", m.LatencyP99ms, none.Metrics.LatencyP99ms)
+	}
+}
+
 func TestHedgesCountedExactly(t *testing.T) {
 	// No failure, no timeout: every copy after the first is a hedge, a
 	// retry and an attempt, reaches the dependency, and all but the winner
@@ -326,12 +349,12 @@ func TestHedgingDeterministic(t *testing.T) {
 func TestHedgingRandomScenarios(t *testing.T) {
 	// The invariants of TestPropertiesOfRandomScenarios, with hedging on
 	// random levels of random scenarios.
-	n := 150
+	n := *propertyRuns / 2
 	if testing.Short() {
-		n = 30
+		n = min(n, 30)
 	}
 	r := rand.New(rand.NewPCG(14, 6))
-	hedged := 0
+	hedged, hedges, won := 0, 0.0, 0.0
 	for i := range n {
 		sc := randomScenario(r)
 		for si := range sc.Strategies {
@@ -362,6 +385,17 @@ func TestHedgingRandomScenarios(t *testing.T) {
 			s := newSim(context.Background(), m, st, m.seeds[0], 0)
 			var problems []string
 			s.observe = func(s *sim, what string, id int32) {
+				if what == "attempt" {
+					cl := &s.calls[id]
+					lv := &s.st.levels[cl.level]
+					if lv.hedging != nil && !cl.copy {
+						problems = append(problems, fmt.Sprintf("hedged invocation %d made an attempt of its own", id))
+					}
+					if lv.breaker != nil && !lv.breakerOutside && s.inst[cl.level][cl.instance].brState == brOpen {
+						problems = append(problems, fmt.Sprintf("attempt at %d through the open breaker of level %d", s.now, cl.level))
+					}
+					return
+				}
 				if what != "end" {
 					return
 				}
@@ -394,6 +428,7 @@ func TestHedgingRandomScenarios(t *testing.T) {
 			gaveUp := x.GaveUpAttempts + x.GaveUpDeadline + x.GaveUpBudget + x.GaveUpBreaker + x.GaveUpNotRetryable + x.GaveUpNonIdempotent + x.GaveUpUnreadable
 			check(gaveUp == x.Failed, "%v give-ups for %v failures", gaveUp, x.Failed)
 			check(x.HedgesWon <= x.Hedges && x.Hedges >= 0, "%v hedges won of %v", x.HedgesWon, x.Hedges)
+			hedges, won = hedges+x.Hedges, won+x.HedgesWon
 			if st.levels[0].hedging != nil && len(st.levels) == 1 {
 				check(x.Hedges <= x.Retries, "%v hedges but %v retries", x.Hedges, x.Retries)
 			}
@@ -405,7 +440,8 @@ func TestHedgingRandomScenarios(t *testing.T) {
 			check(live == 0 && len(s.freeHedges) == len(s.hedges), "%d copies left out, %d of %d hedge states free", live, len(s.freeHedges), len(s.hedges))
 		}
 	}
-	if hedged == 0 {
-		t.Fatal("no level was hedged")
+	if hedged == 0 || hedges == 0 || won == 0 {
+		t.Fatalf("%d levels hedged, %v hedges, %v won: the random scenarios do not exercise hedging", hedged, hedges, won)
 	}
+	t.Logf("%d hedged levels, %v hedges, %v won", hedged, hedges, won)
 }
