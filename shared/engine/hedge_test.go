@@ -445,3 +445,25 @@ func TestHedgingRandomScenarios(t *testing.T) {
 	}
 	t.Logf("%d hedged levels, %v hedges, %v won", hedged, hedges, won)
 }
+
+func TestHedgingEstimateCountsCopies(t *testing.T) {
+	// Every copy of a hedged level is counted in the estimate as an
+	// attempt: it bounds what a run with hedges on every call processes.
+	sc, err := Parse([]byte(`{"version": 1, "name": "estimate",
+		"workload": {"clients": 20, "arrival": "poisson", "rate": 200, "duration": "10s"},
+		"dependency": {"workers": 100, "service_time": {"kind": "constant", "mean": "50ms"}, "queue_capacity": 100},
+		"strategies": [{"name": "h", "max_attempts": 3, "hedging": {"delay": "1ms"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res.Strategies[0].Metrics; m.Hedges != 2*m.Operations {
+		t.Fatalf("%v hedges for %v operations, want two each", m.Hedges, m.Operations)
+	}
+	if e := Estimate(sc); e < res.Events {
+		t.Errorf("estimate %d events, the run processed %d", e, res.Events)
+	}
+}
