@@ -200,11 +200,14 @@
 // The budget is asked for every copy after the first, as for a retry (gRFC
 // A6: throttling applies to hedged RPCs, the first always being sent). A
 // denied copy is not sent and counts in retries_denied, and no further
-// copy is sent; the copies already out may still win, and when none is out
-// the call fails (budget). An open inside breaker fails a copy fast
-// (fast_failed) in the same way: that copy is not sent, no further copy is
-// (the breaker would refuse it too), and the call fails with breaker_open
-// (breaker) only when no copy is still out. A non-idempotent operation
+// copy is sent: the copies already out may still win, and when the last
+// of them fails (with an outcome the level retries) the call fails with
+// its outcome, or at once when none is out; either way it gave up on the
+// budget. An open inside breaker fails a copy fast (fast_failed) in the
+// same way: that copy is not sent, nor is any further one (the breaker
+// would refuse it too), the copies out may still win, and the call gives
+// up on the breaker: at once with breaker_open when no copy is out, else
+// with the last copy's failure. A non-idempotent operation
 // without an idempotency key gets no copy after the first unless
 // retry_non_idempotent, as for retries (non_idempotent); copies of a keyed
 // operation share its key, so a copy arriving while another is in
