@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -311,6 +312,10 @@ func TestHedgingInsideBreakerStopsCopies(t *testing.T) {
 	}
 }
 
+// hedgedDigest is the SHA-256 of TestHedgingDeterministic's result JSON.
+// It changes only when the engine changes a hedged scenario's result.
+const hedgedDigest = "aaabcd609e583bedf3a759e5c095653b3c70bef7580e0a813bbada3394f498c0"
+
 func TestHedgingDeterministic(t *testing.T) {
 	sc, err := Parse([]byte(`{"version": 1, "name": "det", "runs": 2,
 		"workload": {"clients": 30, "arrival": "poisson", "rate": 300, "duration": "10s"},
@@ -336,6 +341,11 @@ func TestHedgingDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(out[0], out[1]) {
 		t.Fatal("two runs of a hedged scenario differ")
+	}
+	// The same bytes natively and under GOOS=js GOARCH=wasm (make
+	// test-wasm runs this test too): the result's digest, computed natively.
+	if sum := fmt.Sprintf("%x", sha256.Sum256(out[0])); sum != hedgedDigest {
+		t.Errorf("the result's SHA-256 is %s, natively it was %s", sum, hedgedDigest)
 	}
 	var res Result
 	if err := json.Unmarshal(out[0], &res); err != nil {
