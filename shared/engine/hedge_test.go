@@ -477,3 +477,25 @@ func TestHedgingEstimateCountsCopies(t *testing.T) {
 		t.Errorf("estimate %d events, the run processed %d", e, res.Events)
 	}
 }
+
+func TestHedgingBreakerLetsTheCopyOutWin(t *testing.T) {
+	// Operation A starts at 0 ms (served in 50 ms); an outage from 5 ms
+	// fails operation B (10 ms) at once, which opens the breaker, and B's
+	// next copy fails fast: B gives up on the breaker. A's hedge, due at
+	// 20 ms, fails fast too, but A's first copy is still out and wins at
+	// 50 ms.
+	res := mustRun(t, `{"version": 1, "name": "breaker",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 100, "operations": 2},
+		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "50ms"}, "queue_capacity": 10,
+			"phases": [{"kind": "outage", "from": "5ms", "to": "1h", "status": 503}]},
+		"strategies": [{"name": "h", "max_attempts": 3, "hedging": {"delay": "20ms"},
+			"breaker": {"kind": "consecutive", "failures": 1, "break": "1h"}}]}`)
+	m := res.Strategies[0].Metrics
+	if m.Succeeded != 1 || m.GaveUpBreaker != 1 || m.FastFailed != 2 || m.DependencyCalls != 2 || m.Hedges != 0 {
+		t.Errorf("succeeded %v, gave up on the breaker %v, fast failed %v, calls %v, hedges %v; want 1, 1, 2, 2, 0",
+			m.Succeeded, m.GaveUpBreaker, m.FastFailed, m.DependencyCalls, m.Hedges)
+	}
+	if m.SuccessLatencyMaxms != 50 || m.LatencyP50ms != 0 {
+		t.Errorf("success after %v ms, failure after %v ms; want 50 and 0", m.SuccessLatencyMaxms, m.LatencyP50ms)
+	}
+}
