@@ -367,6 +367,12 @@ func TestHedgingRandomScenarios(t *testing.T) {
 	hedged, hedges, won := 0, 0.0, 0.0
 	for i := range n {
 		sc := randomScenario(r)
+		if r.IntN(3) == 0 {
+			// A network, so that answers travel back while callers give up.
+			ms := func(n int) Duration { return Duration(r.IntN(n)) * Duration(1e6) }
+			sc.Dependency.Network = &Network{Request: Delay{Kind: DelayConstant, Mean: ms(5)},
+				Answer: Delay{Kind: DelayNormal, Mean: ms(20), Stddev: ms(10)}}
+		}
 		for si := range sc.Strategies {
 			st := &sc.Strategies[si]
 			levels := []*Policy{&st.Policy}
@@ -448,6 +454,12 @@ func TestHedgingRandomScenarios(t *testing.T) {
 				live += len(s.hedges[h].live)
 			}
 			check(live == 0 && len(s.freeHedges) == len(s.hedges), "%d copies left out, %d of %d hedge states free", live, len(s.freeHedges), len(s.hedges))
+			free := make([]bool, len(s.calls))
+			for _, id := range s.freeCalls {
+				check(!free[id], "call %d freed twice", id)
+				free[id] = true
+			}
+			check(len(s.freeCalls) == len(s.calls), "%d of %d calls free at the end", len(s.freeCalls), len(s.calls))
 		}
 	}
 	if hedged == 0 || hedges == 0 || won == 0 {

@@ -82,7 +82,7 @@ var MetricInfos = []MetricInfo{
 	{"gave_up_not_retryable", "Not retryable", "", "Operations that ended on an answer the policy does not retry.", GroupGiveUps, 0, false},
 	{"gave_up_non_idempotent", "Not retried: not idempotent", "", "Operations not retried because repeating them is unsafe.", GroupGiveUps, 0, false},
 	{"gave_up_unreadable", "Unreadable", "", "Messages that could not be processed at all.", GroupGiveUps, 0, false},
-	{"hedges", "Hedged copies sent", "", "Copies of a hedged call sent after the first one, to cut its latency (they count as retries too).", GroupLoad, -1, false},
+	{"hedges", "Hedged copies sent", "", "Copies of a hedged call sent after the first one, at any level, to cut its latency; at the client they are retries too.", GroupLoad, -1, false},
 	{"hedges_won", "Calls won by a hedge", "", "Hedged calls whose first success came from a copy after the first one.", GroupLoad, 0, false},
 	{"events", "Simulated events", "", "Events the simulation processed: its cost.", GroupRun, 0, false},
 }
