@@ -384,11 +384,15 @@ func TestHedgingRandomScenarios(t *testing.T) {
 					continue
 				}
 				p.MaxAttempts = 2 + r.IntN(3)
-				p.Backoff, p.Jitter, p.HonorRetryAfter = Backoff{}, Jitter{}, false
+				// What has no meaning for copies is left out, as Validate
+				// asks.
+				p.Backoff, p.Jitter, p.HonorRetryAfter, p.Adaptive, p.DeadLetter = Backoff{}, Jitter{}, false, nil, false
 				p.Hedging = &Hedging{Delay: Duration(r.IntN(50)) * Duration(1e6)}
 				if r.IntN(2) == 0 {
 					p.Hedging.DelayPercentile = float64(50 + r.IntN(50))
-					p.Hedging.Window = r.IntN(200)
+					if r.IntN(2) == 0 {
+						p.Hedging.Window = 20 + r.IntN(200)
+					}
 				}
 			}
 		}
