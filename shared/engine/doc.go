@@ -262,6 +262,67 @@
 // is then the first dependency's. Phases name their dependency. With a
 // pool the series report the slots in use.
 //
+// # Hedging
+//
+// A level with hedging sends copies of its call without waiting for the
+// first to fail, to cut the latency of the slow ones: gRPC's hedgingPolicy
+// (gRFC A6, "gRPC Retry Design") and Polly v8's hedging strategy
+// (HedgingStrategyOptions). Its max_attempts, at least 2, counts the copies
+// in all, the first included, as gRPC's maxAttempts does (Polly's
+// MaxHedgedAttempts, default 1, counts only the extra ones). The first
+// copy leaves at once, each next one hedging.delay after the previous one
+// (gRPC's hedgingDelay; Polly's Delay, default 2 s), or at once when a copy
+// fails with an outcome in retry_on (gRPC's nonFatalStatusCodes; Polly's
+// ShouldHandle, by default every exception but a cancellation). The first
+// success wins. A failure the level does not retry ends the call with it
+// (gRPC's fatal status); when every copy has failed, the call fails with
+// the last outcome (attempts). When the call ends, the copies still out
+// are cancelled as by a caller that gave up: requests already sent stay at
+// the dependency and are served as wasted work (or dropped, with
+// drop_abandoned), and inner invocations stop. Copies do not back off:
+// backoff, jitter and Retry-After do not apply.
+//
+// Each copy is an attempt: it passes the inside breaker, has its own
+// attempt_timeout (a copy that times out has failed, and timeouts in
+// retry_on bring the next copy forward), its own service time and network
+// draws, counts in attempts and, after the first, in retries, the retry
+// peaks and the series' retries, and its outcome feeds the breaker, the
+// token bucket and the adaptive state as an attempt's does. The deadline
+// counts from the call's start: when it passes, the call fails (deadline)
+// and every copy is cancelled; no copy leaves once it has passed or once
+// min_attempt_time no longer fits before it.
+//
+// The budget is asked for every copy after the first, as for a retry (gRFC
+// A6: throttling applies to hedged RPCs, the first always being sent). A
+// denied copy is not sent and counts in retries_denied, and no further
+// copy is sent: the copies already out may still win, and when the last
+// of them fails (with an outcome the level retries) the call fails with
+// its outcome, or at once when none is out; either way it gave up on the
+// budget. An open inside breaker fails a copy fast (fast_failed) in the
+// same way: that copy is not sent, nor is any further one (the breaker
+// would refuse it too), the copies out may still win, and the call gives
+// up on the breaker: at once with breaker_open when no copy is out, else
+// with the last copy's failure. A non-idempotent operation
+// without an idempotency key gets no copy after the first unless
+// retry_non_idempotent, as for retries (non_idempotent); copies of a keyed
+// operation share its key, so a copy arriving while another is in
+// progress is answered 409.
+//
+// With delay_percentile p, the delay is the p-th percentile (nearest rank)
+// of the latencies of the last window (default 1000) successful copies of
+// the level's instance, each from its copy's send to its answer, and
+// hedging.delay until 20 are known; it is computed again when the 20th
+// arrives and then after every 64 more. (Polly's DelayGenerator can supply
+// such a delay; gRPC's is fixed.) Only winners' latencies are known: a slow
+// copy cut short by a faster one never enters the window, so with a long
+// tail and frequent hedges the delay settles below the dependency's own
+// p-th percentile, and more than 100 − p percent of calls hedge.
+//
+// hedges counts the copies sent after the first and hedges_won the calls
+// that one of them won, summed over levels; both are left out of a result
+// when 0. The cost estimate counts all of a hedged level's copies, as
+// attempts.
+//
 // # What the result reports
 //
 // Counts of attempts, first attempts and retries are at the client (level 0);

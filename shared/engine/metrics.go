@@ -89,6 +89,8 @@ var MetricInfos = []MetricInfo{
 	{"gave_up_unreadable", "Unreadable", "", "Messages that could not be processed at all.", GroupGiveUps, 0, false},
 	{"gave_up_pool", "Refused by the client's pool", "", "Operations that failed because the client's pool refused one of their calls.", GroupGiveUps, 0, false},
 	{"gave_up_bulkhead", "Refused by a bulkhead", "", "Operations that failed because a bulkhead refused one of their calls.", GroupGiveUps, 0, false},
+	{"hedges", "Hedged copies sent", "", "Copies of a hedged call sent after the first one, at any level, to cut its latency; at the client they are retries too.", GroupLoad, -1, false},
+	{"hedges_won", "Calls won by a hedge", "", "Hedged calls whose first success came from a copy after the first one.", GroupLoad, 0, false},
 	{"events", "Simulated events", "", "Events the simulation processed: its cost.", GroupRun, 0, false},
 }
 

@@ -215,6 +215,7 @@ type levelModel struct {
 	halfOpenCalls   int
 	adaptive        *Adaptive
 	instances       int
+	hedging         *hedgeModel
 }
 
 var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
@@ -429,6 +430,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		breaker:        p.Breaker,
 		adaptive:       p.Adaptive,
 		instances:      max(p.Instances, 1),
+		hedging:        compileHedging(p.Hedging),
 	}
 	ro := p.RetryOn
 	if ro == nil {

@@ -247,7 +247,12 @@ type Metrics struct {
 	GaveUpUnreadable     float64 `json:"gave_up_unreadable"`
 	GaveUpPool           float64 `json:"gave_up_pool,omitempty"`
 	GaveUpBulkhead       float64 `json:"gave_up_bulkhead,omitempty"`
-	Events               float64 `json:"events"`
+	// Hedges are the copies of hedged invocations sent after the first,
+	// and HedgesWon the invocations a copy after the first won, summed
+	// over levels. Left out when 0.
+	Hedges    float64 `json:"hedges,omitempty"`
+	HedgesWon float64 `json:"hedges_won,omitempty"`
+	Events    float64 `json:"events"`
 }
 
 // MetricNames lists the JSON names of the metrics in display order.
@@ -355,6 +360,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.GaveUpUnreadable = float64(g[reasonUnreadable])
 	x.GaveUpPool = float64(g[reasonPool])
 	x.GaveUpBulkhead = float64(g[reasonBulkhead])
+	x.Hedges = float64(c.hedges)
+	x.HedgesWon = float64(c.hedgesWon)
 	x.Events = float64(s.events)
 
 	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1}

@@ -150,11 +150,13 @@ type call struct {
 	inflight   bool
 	trial      bool   // the current attempt is a half-open trial of the inside breaker
 	opTrial    bool   // the invocation is a half-open trial of the outside breaker
+	copy       bool   // a copy of a hedged invocation (its parent), at the same level
 	trialRound uint32 // the half-open round the trial belongs to
 	hop        uint32 // the operation's hop that brought this invocation's request
 	pc         uint8  // the plan call it is part of
 	dep        uint8  // the plan call's dependency
 	lim        uint8  // at level 0: the pool and bulkhead slots held or waited for
+	hedge      int32  // a hedged invocation's state: index+1 in sim.hedges, 0 if none
 }
 
 // A request is one call waiting at or served by the dependency.
@@ -200,6 +202,7 @@ type instance struct {
 	trialsOK        int
 	round           uint32 // half-open rounds so far
 	adTotal, adFail timeRing
+	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
 }
 
 // Breaker states, in the order the series reports them.
@@ -242,6 +245,8 @@ type sim struct {
 	reqRA      []int64 // by request: the Retry-After of an answer travelling back
 	freeReqs   []int32
 	inst       [][]instance // per level, per instance
+	hedges     []hedgeState // of hedged invocations, by call.hedge-1
+	freeHedges []int32
 	inflightOp int
 	travelling int // requests on their way to the dependency and answers on their way back
 	// closed-loop clients with a start pending
@@ -307,6 +312,7 @@ type counters struct {
 	limited                                            [numRejections]int64 // calls refused by the pool or a bulkhead, by reason
 	gaveUp                                             [numReasons]int64
 	deadLettered                                       [numReasons]int64
+	hedges, hedgesWon                                  int64
 	transitions                                        []transition
 	bins                                               [numBins][]int32 // per base bin, from t=0
 	// xbins are the bins of the plan calls (attempts, successes and
@@ -838,7 +844,14 @@ func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath
 }
 
 func (s *sim) freeCall(id int32) {
-	s.calls[id].gen++
+	c := &s.calls[id]
+	c.gen++
+	// An invocation that ended is no longer its caller's child: a caller
+	// that gives up while its answer travels back must not cancel it (free
+	// it) a second time. A live id is the child of its parent only.
+	if p := c.parent; p >= 0 && s.calls[p].child == id {
+		s.calls[p].child = -1
+	}
 	s.freeCalls = append(s.freeCalls, id)
 }
 
@@ -882,6 +895,10 @@ func (s *sim) invoke(id int32) {
 func (s *sim) attempt(id int32) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
+	if lv.hedging != nil && !c.copy {
+		s.hedge(id) // its copies make the attempts
+		return
+	}
 	if lv.breaker != nil && !lv.breakerOutside {
 		bi := s.stateIndex(c, lv.breakerPerDep)
 		ok, trial := s.breakerAllow(c.level, bi)
@@ -889,6 +906,10 @@ func (s *sim) attempt(id int32) {
 			// A fast-fail is not retried: the invocation ends here.
 			s.fastFail(c.pc)
 			c.lastRA = 0
+			if c.copy {
+				s.copyDone(id, outBreakerOpen, 0)
+				return
+			}
 			s.settle(id, outBreakerOpen, reasonBreaker)
 			return
 		}
@@ -1025,6 +1046,9 @@ func (s *sim) cancel(id int32) {
 	if c.inflight && c.child >= 0 {
 		s.cancel(c.child)
 	}
+	if c.hedge != 0 {
+		s.cancelCopies(id)
+	}
 	s.freeCall(id)
 }
 
@@ -1057,6 +1081,10 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		if failed {
 			ai.adFail.push(s.now)
 		}
+	}
+	if c.copy {
+		s.copyDone(id, out, retryAfter)
+		return
 	}
 	c.lastRA = retryAfter
 	switch {
