@@ -96,8 +96,19 @@ function setPath(obj, path, value) {
     o = o[k];
   }
   const last = keys[keys.length - 1];
-  if (value === undefined) delete o[last];
-  else o[last] = value;
+  if (value !== undefined) {
+    o[last] = value;
+    return;
+  }
+  delete o[last];
+  // A cleared field leaves no empty object behind ("shedding": {}), which
+  // the engine would refuse as incomplete.
+  for (let n = keys.length - 1; n > 0; n--) {
+    const owner = keys.slice(0, n - 1).reduce((x, k) => x[k], obj);
+    const child = owner[keys[n - 1]];
+    if (!child || typeof child !== "object" || Array.isArray(child) || Object.keys(child).length) break;
+    delete owner[keys[n - 1]];
+  }
 }
 
 function writeJSON() {
@@ -163,6 +174,9 @@ const fields = {
     ["network.answer.kind", "Network delay back (answer leg)", "delays"],
     ["network.answer.mean", "Answer leg mean", "text"],
     ["network.answer.stddev", "Answer leg stddev (normal)", "text"],
+    ["shedding.measure", "Priority shedding: measure", "shed_measures"],
+    ["shedding.thresholds.sheddable", "Shed sheddable requests at", "number"],
+    ["shedding.thresholds.sheddable_plus", "Shed sheddable_plus requests at", "number"],
   ],
   policy: [
     ["max_attempts", "Max attempts", "number"],
@@ -180,6 +194,24 @@ const fields = {
     ["breaker.failures", "Breaker: consecutive failures", "number"],
     ["breaker.ratio", "Breaker: failure ratio", "number"],
     ["breaker.break", "Breaker: open for", "text"],
+    ["hedging.delay", "Hedging: next copy after", "text"],
+    ["hedging.delay_percentile", "Hedging: delay at percentile", "number"],
+  ],
+  // Fields that matter only with several dependencies.
+  scoped: [
+    ["budget.scope", "Retry budget counts", "scopes"],
+    ["breaker.scope", "Circuit breaker guards", "scopes"],
+  ],
+  strategy: [
+    ["pool.slots", "Client pool: slots", "number"],
+    ["pool.max_waiting", "Client pool: callers waiting at most", "number"],
+    ["pool.max_wait", "Client pool: wait at most", "text"],
+  ],
+  call: [
+    ["name", "Name", "text"],
+    ["dependency", "Dependency", "dependencies"],
+    ["class", "Class", "classes"],
+    ["share", "Share of operations (0–1)", "number"],
   ],
   phase: {
     status: ["status", "Answer status", "number"],
@@ -196,7 +228,9 @@ function input(path, label, type) {
   const value = getPath(state.scenario, path);
   let control;
   if (type !== "number" && type !== "text") {
-    const options = type === "preset" ? ["", ...state.presets.map((p) => p.name)] : ["", ...(state.kinds[type] || [])];
+    const options = type === "preset" ? ["", ...state.presets.map((p) => p.name)]
+      : type === "dependencies" ? ["", ...depNames()] : type === "calls" ? ["", ...callNames()]
+      : ["", ...(state.kinds[type] || [])];
     control = el("select", { id, "data-path": path });
     for (const o of options) control.append(el("option", { value: o, text: o || "—", selected: (value ?? "") === o }));
   } else {
@@ -208,40 +242,92 @@ function input(path, label, type) {
 
 const button = (action, text, data = {}, label) => el("button", { type: "button", "data-action": action, text, "aria-label": label, ...data });
 
+// deps lists the scenario's dependencies as [path, dependency]: the one
+// "dependency", or each of "dependencies".
+function deps() {
+  const sc = state.scenario;
+  if (Array.isArray(sc.dependencies)) return sc.dependencies.map((d, k) => [`dependencies[${k}]`, d || {}]);
+  return [["dependency", sc.dependency || {}]];
+}
+const callNames = () => (state.scenario?.workload?.plan || []).flatMap((st) => (st?.calls || []).map((c) => c?.name || c?.dependency)).filter(Boolean);
+const depNames = () => (Array.isArray(state.scenario?.dependencies) ? state.scenario.dependencies.map((d) => d?.name).filter(Boolean) : []);
+
 function renderForm() {
   const form = $("form");
   form.replaceChildren();
   if (!state.scenario || typeof state.scenario !== "object") return;
+  const several = Array.isArray(state.scenario.dependencies);
   const group = (title, ...kids) => el("fieldset", {}, el("legend", { text: title }), ...kids);
-  form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t))));
-  // The timeline: each phase with its kind's own fields (the engine says
-  // which), moved by its times or its place in the list.
-  const phases = (state.scenario.dependency?.phases || []).map((ph, i) => {
-    const at = `dependency.phases[${i}].`;
-    const own = (state.kinds.phase_fields?.[ph.kind] || []).map((f) => fields.phase[f]).filter(Boolean);
-    return el("fieldset", { class: "sub" }, el("legend", { text: `Phase ${i + 1}` }),
-      input(at + "kind", "Kind", "phases"), input(at + "from", "From", "text"), input(at + "to", "To", "text"),
-      input(at + "label", "Label", "text"), ...own.map(([p, l, t]) => input(at + p, l, t)),
+  form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t)), ...(several ? planFields() : [])));
+  for (const [at, dep] of deps()) {
+    // The timeline: each phase with its kind's own fields (the engine says
+    // which), moved by its times or its place in the list.
+    const phases = (dep.phases || []).map((ph, i) => {
+      const pat = `${at}.phases[${i}].`;
+      const own = (state.kinds.phase_fields?.[ph.kind] || []).map((f) => fields.phase[f]).filter(Boolean);
+      return el("fieldset", { class: "sub" }, el("legend", { text: `Phase ${i + 1}` }),
+        input(pat + "kind", "Kind", "phases"), input(pat + "from", "From", "text"), input(pat + "to", "To", "text"),
+        input(pat + "label", "Label", "text"), ...own.map(([p, l, t]) => input(pat + p, l, t)),
+        el("div", { class: "row" },
+          button("phase-remove", "Remove", { "data-index": i, "data-dep": at }, `Remove phase ${i + 1}${several ? " of " + (dep.name || at) : ""}`)));
+    });
+    const title = several ? `Dependency ${dep.name || ""}`.trim() : "Dependency";
+    form.append(group(title, ...(several ? [input(at + ".name", "Name", "text")] : []),
+      ...fields.dependency.map(([p, l, t]) => input(at + "." + p, l, t)),
+      el("h2", { class: "form-sub", text: several ? `Timeline of ${dep.name || "this dependency"}` : "Timeline" }), ...phases,
       el("div", { class: "row" },
-        button("phase-remove", "Remove", { "data-index": i }, `Remove phase ${i + 1}`)));
-  });
-  form.append(group("Dependency", ...fields.dependency.map(([p, l, t]) => input("dependency." + p, l, t)),
-    el("h2", { class: "form-sub", text: "Timeline" }), ...phases, button("phase-add", "Add a phase")));
+        button("phase-add", "Add a phase", { "data-dep": at }, several ? `Add a phase to ${dep.name || at}` : null),
+        ...(several && deps().length > 1 ? [button("dep-remove", "Remove dependency", { "data-dep": at }, `Remove dependency ${dep.name || at}`)] : []))));
+  }
+  form.append(button("dep-add", "Add a dependency"));
   (state.scenario.strategies || []).forEach((st, i) => {
     const at = `strategies[${i}].`;
+    const policy = several ? [...fields.policy, ...fields.scoped] : fields.policy;
     const layers = (st.layers || []).map((_, j) =>
       el("fieldset", { class: "sub" }, el("legend", { text: `Layer ${j + 1} below ${st.name || "it"}` }),
-        ...fields.policy.map(([p, l, t]) => input(`${at}layers[${j}].${p}`, l, t)),
+        ...policy.map(([p, l, t]) => input(`${at}layers[${j}].${p}`, l, t)),
         el("div", { class: "row" }, button("layer-remove", "Remove layer", { "data-index": i, "data-layer": j }, `Remove layer ${j + 1} of strategy ${st.name || i + 1}`))));
+    const name = st.name || i + 1;
+    const limits = several ? [
+      ...fields.strategy.map(([p, l, t]) => input(at + p, l, t)),
+      ...(st.bulkheads || []).map((_, j) => el("fieldset", { class: "sub" }, el("legend", { text: `Bulkhead ${j + 1}` }),
+        input(`${at}bulkheads[${j}].dependency`, "Dependency", "dependencies"),
+        input(`${at}bulkheads[${j}].max_concurrent`, "Concurrent calls at most", "number"),
+        input(`${at}bulkheads[${j}].max_waiting`, "Callers waiting at most", "number"),
+        input(`${at}bulkheads[${j}].max_wait`, "Wait at most", "text"),
+        el("div", { class: "row" }, button("bulkhead-remove", "Remove bulkhead", { "data-index": i, "data-item": j }, `Remove bulkhead ${j + 1} of strategy ${name}`)))),
+      ...(st.fallbacks || []).map((_, j) => el("fieldset", { class: "sub" }, el("legend", { text: `Fallback ${j + 1}` }),
+        input(`${at}fallbacks[${j}].call`, "For the call", "calls"),
+        input(`${at}fallbacks[${j}].latency`, "Answers after", "text"),
+        el("div", { class: "row" }, button("fallback-remove", "Remove fallback", { "data-index": i, "data-item": j }, `Remove fallback ${j + 1} of strategy ${name}`)))),
+    ] : [];
     const box = group(`Strategy ${i + 1}`, input(at + "name", "Name", "text"), input(at + "preset", "Preset", "preset"),
-      ...fields.policy.map(([p, l, t]) => input(at + p, l, t)), ...layers);
+      ...policy.map(([p, l, t]) => input(at + p, l, t)), ...limits, ...layers);
     box.append(el("div", { class: "row" },
-      button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${st.name || i + 1}`),
-      button("remove", "Remove", { "data-index": i }, `Remove strategy ${st.name || i + 1}`),
-      button("layer-add", "Add a layer below", { "data-index": i }, `Add a layer below strategy ${st.name || i + 1}`)));
+      button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${name}`),
+      button("remove", "Remove", { "data-index": i }, `Remove strategy ${name}`),
+      button("layer-add", "Add a layer below", { "data-index": i }, `Add a layer below strategy ${name}`),
+      ...(several ? [button("bulkhead-add", "Add a bulkhead", { "data-index": i }, `Add a bulkhead to strategy ${name}`),
+        button("fallback-add", "Add a fallback", { "data-index": i }, `Add a fallback to strategy ${name}`)] : [])));
     form.append(box);
   });
   form.append(button("add", "Add a strategy"));
+}
+
+// planFields edits the operation's plan: steps in sequence, each with the
+// calls it makes in parallel.
+function planFields() {
+  const plan = state.scenario.workload?.plan || [];
+  const out = [el("h2", { class: "form-sub", text: "What an operation calls" })];
+  plan.forEach((step, s) => {
+    const calls = (step?.calls || []).map((_, c) => el("fieldset", { class: "sub" }, el("legend", { text: `Step ${s + 1}, call ${c + 1}` }),
+      ...fields.call.map(([p, l, t]) => input(`workload.plan[${s}].calls[${c}].${p}`, l, t)),
+      el("div", { class: "row" }, button("call-remove", "Remove call", { "data-step": s, "data-item": c }, `Remove call ${c + 1} of step ${s + 1}`))));
+    out.push(...calls, el("div", { class: "row" },
+      button("call-add", "Add a call in parallel", { "data-step": s }, `Add a call to step ${s + 1}`)));
+  });
+  out.push(button("step-add", "Add a step after these"));
+  return out;
 }
 
 $("form").addEventListener("input", (e) => {
@@ -250,8 +336,10 @@ $("form").addEventListener("input", (e) => {
   let v = e.target.value;
   if (v === "") v = undefined;
   else if (e.target.dataset.kind === "number") v = Number(v);
+  const renamed = /^dependencies\[\d+\]\.name$/.test(path) ? getPath(state.scenario, path) : undefined;
   setPath(state.scenario, path, v);
-  const kindOf = /^(dependency\.phases\[\d+\])\.kind$/.exec(path);
+  if (renamed !== undefined) renameDependency(renamed, v);
+  const kindOf = /^((?:dependency|dependencies\[\d+\])\.phases\[\d+\])\.kind$/.exec(path);
   if (kindOf) {
     // A phase of another kind keeps only the fields that kind takes.
     const ph = getPath(state.scenario, kindOf[1]);
@@ -264,13 +352,27 @@ $("form").addEventListener("input", (e) => {
   scheduleRun();
 });
 
+// A renamed dependency keeps its calls and bulkheads; the form's lists of
+// names follow once the name is complete.
+function renameDependency(from, to) {
+  const sc = state.scenario;
+  for (const step of sc.workload?.plan || []) for (const c of step?.calls || []) if (c?.dependency === from) c.dependency = to;
+  for (const st of sc.strategies || []) for (const b of st?.bulkheads || []) if (b?.dependency === from) b.dependency = to;
+}
+$("form").addEventListener("change", (e) => {
+  if (/^dependencies\[\d+\]\.name$/.test(e.target.dataset.path || "")) renderForm();
+});
+
 $("form").addEventListener("click", (e) => {
   const action = e.target.dataset.action;
   if (!action) return;
-  const list = state.scenario.strategies || (state.scenario.strategies = []);
+  const sc = state.scenario;
+  const list = sc.strategies || (sc.strategies = []);
   const i = Number(e.target.dataset.index);
-  const dep = state.scenario.dependency || (state.scenario.dependency = {});
-  const phases = dep.phases || (dep.phases = []);
+  const item = Number(e.target.dataset.item);
+  const dep = e.target.dataset.dep ? getPath(sc, e.target.dataset.dep) : null;
+  const plan = () => ((sc.workload ||= {}).plan ||= []);
+  const drop = (obj, key) => { if (!obj[key]?.length) delete obj[key]; };
   switch (action) {
     case "remove":
       list.splice(i, 1);
@@ -289,18 +391,73 @@ $("form").addEventListener("click", (e) => {
       break;
     case "layer-remove":
       list[i].layers.splice(Number(e.target.dataset.layer), 1);
-      if (!list[i].layers.length) delete list[i].layers;
+      drop(list[i], "layers");
       break;
     case "phase-add": {
+      const phases = (dep.phases ||= []);
       const last = phases[phases.length - 1];
       phases.push({ kind: "outage", from: last ? last.to : "5s", to: addSeconds(last ? last.to : "5s", 5), status: 503 });
       break;
     }
     case "phase-remove":
-      phases.splice(i, 1);
+      dep.phases.splice(i, 1);
+      drop(dep, "phases");
+      break;
+    case "dep-add": {
+      // One dependency becomes the first of a list; the plan calls every
+      // dependency in parallel until the user says otherwise.
+      if (!Array.isArray(sc.dependencies)) {
+        sc.dependencies = [{ name: "dependency", ...(sc.dependency || {}) }];
+        delete sc.dependency;
+        if (!sc.workload?.plan) plan().push({ calls: [{ dependency: sc.dependencies[0].name }] });
+      }
+      let n = sc.dependencies.length + 1;
+      while (depNames().includes("dependency-" + n)) n++;
+      const name = "dependency-" + n;
+      sc.dependencies.push({ name, workers: 10, service_time: { kind: "constant", mean: "20ms" }, queue_capacity: 100 });
+      const steps = plan();
+      if (!steps.length) steps.push({ calls: [] });
+      (steps[steps.length - 1].calls ||= []).push({ dependency: name });
+      break;
+    }
+    case "dep-remove": {
+      const name = dep.name;
+      sc.dependencies.splice(sc.dependencies.indexOf(dep), 1);
+      for (const step of plan()) step.calls = (step.calls || []).filter((c) => c.dependency !== name);
+      sc.workload.plan = plan().filter((step) => step.calls.length);
+      for (const st of list) {
+        if (st.bulkheads) st.bulkheads = st.bulkheads.filter((b) => b.dependency !== name);
+        drop(st, "bulkheads");
+      }
+      break;
+    }
+    case "call-add":
+      plan()[Number(e.target.dataset.step)].calls.push({ dependency: depNames()[0] || "" });
+      break;
+    case "call-remove": {
+      const s = Number(e.target.dataset.step);
+      plan()[s].calls.splice(item, 1);
+      if (!plan()[s].calls.length) plan().splice(s, 1);
+      break;
+    }
+    case "step-add":
+      plan().push({ calls: [{ dependency: depNames()[0] || "" }] });
+      break;
+    case "bulkhead-add":
+      (list[i].bulkheads ||= []).push({ dependency: depNames()[0] || "", max_concurrent: 10 });
+      break;
+    case "bulkhead-remove":
+      list[i].bulkheads.splice(item, 1);
+      drop(list[i], "bulkheads");
+      break;
+    case "fallback-add":
+      (list[i].fallbacks ||= []).push({ call: callNames()[0] || "" });
+      break;
+    case "fallback-remove":
+      list[i].fallbacks.splice(item, 1);
+      drop(list[i], "fallbacks");
       break;
   }
-  if (!phases.length) delete dep.phases;
   writeJSON();
   renderForm();
   edited();
