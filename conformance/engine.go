@@ -167,6 +167,17 @@ type Answer struct {
 	Latency time.Duration
 }
 
+// AttemptTimeout is the attempt timeout that comparisons with scripted
+// timeouts give the engine's policy; TimedOut is an answer that comes
+// after it: a timeout.
+const AttemptTimeout = time.Second
+
+// TimedOut is a scripted timeout: a success that comes too late.
+var TimedOut = Answer{Status: 200, Latency: 2 * AttemptTimeout}
+
+// IsTimeout reports whether a is a scripted timeout.
+func (a Answer) IsTimeout() bool { return a.Latency >= AttemptTimeout }
+
 // A CallScript is what one call's attempts meet, in order: attempt k gets
 // answer k, and past the end the last answer repeats ("fails twice, then
 // succeeds" is {503, 503, 200}).
