@@ -222,9 +222,8 @@ func TestAWSQuota(t *testing.T) {
 	}
 	mixed := make([]Call, 0, 300)
 	for k := range 300 {
-		// A repeating pattern with runs of failures (3 phases per 12
-		// calls: the engine's scripts are built of at most 100 phases): 5
-		// calls in 12 fail throughout, 1 fails once.
+		// A repeating pattern with runs of failures: 5 calls in 12 fail
+		// throughout, 1 fails once.
 		switch k % 12 {
 		case 0, 1, 2, 3, 9:
 			mixed = append(mixed, FailAll)
