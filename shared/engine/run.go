@@ -685,7 +685,8 @@ func estimateOps(sc *Scenario) float64 {
 	return ops
 }
 
-// Warnings points out policies that cannot do what they seem to promise.
+// Warnings points out policies that cannot do what they seem to promise,
+// and scripts that strategies cannot meet alike.
 func Warnings(sc *Scenario) []string {
 	ws := []string{}
 	for i, st := range sc.Strategies {
@@ -726,6 +727,28 @@ func Warnings(sc *Scenario) []string {
 		ws = append(ws, limitWarnings(i, &st)...)
 	}
 	ws = append(ws, sheddingWarnings(sc)...)
+	ws = append(ws, scriptWarnings(sc)...)
+	return ws
+}
+
+// scriptWarnings points out scripts in arrival order that several
+// strategies replay: once their retries differ, the same answer goes to
+// other calls, so the strategies no longer meet the same outcomes.
+func scriptWarnings(sc *Scenario) []string {
+	if len(sc.Strategies) < 2 {
+		return nil
+	}
+	var ws []string
+	for i, d := range estimateDeps(sc) {
+		if d.Script == nil || len(d.Script.Answers) == 0 {
+			continue
+		}
+		p := "dependency.script"
+		if len(sc.Dependencies) > 0 {
+			p = fmt.Sprintf("dependencies[%d].script", i)
+		}
+		ws = append(ws, fmt.Sprintf("%s answers calls in arrival order: each strategy replays it from the start, so once their retries differ an answer goes to another call under each; a script per operation (operations) gives every strategy's calls the same answers (%s)", p, p))
+	}
 	return ws
 }
 

@@ -193,3 +193,30 @@ func TestScriptEstimate(t *testing.T) {
 		t.Errorf("estimate %d below the %d events processed", est, res.Events)
 	}
 }
+
+// TestScriptWarning: a script in arrival order replayed by several
+// strategies is pointed out; a script per operation, or one strategy, is
+// not.
+func TestScriptWarning(t *testing.T) {
+	warn := func(js string) string {
+		sc, err := Parse([]byte(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(Warnings(sc), "\n")
+	}
+	two := func(js string) string {
+		return strings.Replace(js, `"strategies": [{"name": "s", "max_attempts": 4, "attempt_timeout": "50ms"}]`,
+			`"strategies": [{"name": "s", "max_attempts": 4, "attempt_timeout": "50ms"}, {"name": "t", "max_attempts": 2, "attempt_timeout": "50ms"}]`, 1)
+	}
+	answers := scriptScenario(2, `{"answers": [{"status": 503}]}`)
+	operations := scriptScenario(2, `{"operations": [[{"status": 503}]]}`)
+	if w := warn(two(answers)); !strings.Contains(w, "dependency.script answers calls in arrival order") {
+		t.Errorf("no warning for answers replayed by two strategies: %q", w)
+	}
+	for _, js := range []string{answers, two(operations)} {
+		if w := warn(js); strings.Contains(w, "script") {
+			t.Errorf("a warning where none is due: %q", w)
+		}
+	}
+}
