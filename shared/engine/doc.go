@@ -142,7 +142,8 @@
 // dependencies has its own script, or none. Every simulation (strategy,
 // seed, sweep value) plays the script from its start: each strategy meets
 // the same answers in the same order, which, with answers in arrival
-// order, go to other calls once the strategies' retries differ.
+// order, go to other calls once the strategies' retries differ (Warnings
+// says so when several strategies replay such a list).
 //
 // Both lists, because they serve two needs. A test needs per-operation
 // outcomes ("call 3 fails twice, then succeeds", "call 4 times out"), kept
