@@ -142,7 +142,8 @@ func EngineFailing(policy map[string]any) (*engine.Metrics, error) {
 	return &res.Strategies[0].Metrics, nil
 }
 
-// A Call is what a scripted call meets at the dependency.
+// A Call is what a scripted call meets at the dependency, in short: see
+// CallScript for any sequence of answers.
 type Call int
 
 const (
@@ -158,15 +159,48 @@ const (
 // connection errors instead of an answer.
 const ConnectionError = -1
 
-// outage returns an outage phase over [from, to) failing with status.
-func outage(from, to time.Duration, status int) map[string]any {
-	ph := map[string]any{"kind": "outage", "from": from.String(), "to": to.String()}
-	if status == ConnectionError {
-		ph["error"] = "connection"
-	} else {
-		ph["status"] = status
+// An Answer is what one attempt meets at the dependency: Status (200 a
+// success, ConnectionError a connection error) after Latency. A latency
+// longer than the policy's attempt timeout is a timeout.
+type Answer struct {
+	Status  int
+	Latency time.Duration
+}
+
+// AttemptTimeout is the attempt timeout that comparisons with scripted
+// timeouts give the engine's policy; TimedOut is an answer that comes
+// after it: a timeout.
+const AttemptTimeout = time.Second
+
+// TimedOut is a scripted timeout: a success that comes too late.
+var TimedOut = Answer{Status: 200, Latency: 2 * AttemptTimeout}
+
+// IsTimeout reports whether a is a scripted timeout.
+func (a Answer) IsTimeout() bool { return a.Latency >= AttemptTimeout }
+
+// A CallScript is what one call's attempts meet, in order: attempt k gets
+// answer k, and past the end the last answer repeats ("fails twice, then
+// succeeds" is {503, 503, 200}).
+type CallScript []Answer
+
+// Script returns the call's script, failing with status.
+func (c Call) Script(status int) CallScript {
+	switch c {
+	case FailOnce:
+		return CallScript{{Status: status}, {Status: 200}}
+	case FailAll:
+		return CallScript{{Status: status}}
 	}
-	return ph
+	return CallScript{{Status: 200}}
+}
+
+// Scripts returns the scripts of calls, failing with status.
+func Scripts(calls []Call, status int) []CallScript {
+	s := make([]CallScript, len(calls))
+	for k, c := range calls {
+		s[k] = c.Script(status)
+	}
+	return s
 }
 
 // Spacing is the time between two scripted calls in the engine: longer
@@ -177,43 +211,50 @@ func outage(from, to time.Duration, status int) map[string]any {
 const Spacing = 40960 * time.Millisecond
 
 // EngineScript runs policy in the engine over a script of sequential
-// calls and returns the attempts each call made.
-//
-// The engine has no scripted dependency yet (issue 15, item 4: "a scripted
-// dependency answering from a list"), so the script is built from outage
-// phases answering status: call k starts at k·Spacing (one client,
-// uniform arrivals); a FailAll call falls inside an outage covering its
-// whole span, a FailOnce call inside one lasting 1 ns from its start, so
-// that only its first attempt fails (a retry whose wait is under 1 ns
-// would fail too: with the presets compared, a jittered wait of at least
-// 10 ms drawn below 1 ns, a chance under 1e-7 per retry, on fixed seeds).
-// Runs of FailAll calls share one phase, which lasts 20 s past the last
-// one's start (a call lasting longer is an error); a script needs at most
-// 100 phases. Attempts per call are read off the series, one bucket per
-// call.
+// calls failing with status and returns the attempts each call made: see
+// EngineCalls.
 func EngineScript(policy map[string]any, status int, script []Call) ([]int, *engine.Result, error) {
-	return EngineScriptSpaced(policy, status, script, Spacing)
+	return EngineCalls(policy, Scripts(script, status), Spacing)
 }
 
-// EngineScriptSpaced is EngineScript with calls sp apart; sp must be a
-// whole number of 10 ms, times a power of 2 large enough for the run's
-// span (the engine coarsens its counting bins by doubling).
+// EngineScriptSpaced is EngineScript with calls sp apart.
 func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp time.Duration) ([]int, *engine.Result, error) {
-	var phases []any
-	for k := 0; k < len(script); k++ {
-		at := time.Duration(k) * sp
-		switch script[k] {
-		case FailOnce:
-			phases = append(phases, outage(at, at+time.Nanosecond, status))
-		case FailAll:
-			j := k
-			for j+1 < len(script) && script[j+1] == FailAll {
-				j++
-			}
-			end := time.Duration(j)*sp + min(sp/2, 20*time.Second)
-			phases = append(phases, outage(at, end, status))
-			k = j
+	return EngineCalls(policy, Scripts(script, status), sp)
+}
+
+// EngineCalls runs policy in the engine over sequential calls, call k's
+// attempts answered from scripts[k], and returns the attempts each call
+// made.
+//
+// The dependency is the engine's scripted dependency (dependency.script)
+// with a list per operation: operation k's n-th attempt gets
+// scripts[k][n], and past the end of its list the last answer again
+// ("then": "last"), as CallScript says. Call k starts at k·sp (one client,
+// uniform arrivals); a call must end within sp (an error otherwise), so
+// that calls do not overlap and attempts per call can be read off the
+// series, one bucket per call. sp must be a whole number of 10 ms, times a
+// power of 2 large enough for the run's span (the engine coarsens its
+// counting bins by doubling).
+func EngineCalls(policy map[string]any, scripts []CallScript, sp time.Duration) ([]int, *engine.Result, error) {
+	operations := make([]any, len(scripts))
+	for k, cs := range scripts {
+		if len(cs) == 0 {
+			return nil, nil, fmt.Errorf("call %d has an empty script", k)
 		}
+		answers := make([]any, len(cs))
+		for n, a := range cs {
+			am := map[string]any{}
+			if a.Status == ConnectionError {
+				am["error"] = "connection"
+			} else {
+				am["status"] = a.Status
+			}
+			if a.Latency > 0 {
+				am["latency"] = a.Latency.String()
+			}
+			answers[n] = am
+		}
+		operations[k] = answers
 	}
 	s := map[string]any{}
 	for key, v := range policy {
@@ -225,10 +266,10 @@ func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp tim
 		"name":    "conformance: script",
 		"seed":    1,
 		"workload": map[string]any{"clients": 1, "arrival": "uniform", "rate": 1 / sp.Seconds(),
-			"operations": len(script)},
+			"operations": len(scripts)},
 		"dependency": map[string]any{
 			"workers": 1, "service_time": map[string]any{"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
-			"phases": phases,
+			"script": map[string]any{"operations": operations, "then": "last"},
 		},
 		"strategies": []any{s},
 		"report":     map[string]any{"series_bucket": sp.String()},
@@ -238,16 +279,16 @@ func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp tim
 		return nil, nil, err
 	}
 	st := res.Strategies[0]
-	if int(st.Metrics.Operations) != len(script) {
-		return nil, nil, fmt.Errorf("the engine ran %v operations for a script of %d calls", st.Metrics.Operations, len(script))
+	if int(st.Metrics.Operations) != len(scripts) {
+		return nil, nil, fmt.Errorf("the engine ran %v operations for a script of %d calls", st.Metrics.Operations, len(scripts))
 	}
-	if lim := min(sp/2, 20*time.Second); st.Metrics.LatencyMaxms >= float64(lim.Milliseconds()) {
-		return nil, nil, fmt.Errorf("a call lasted %v ms, past the %v its outage covers", st.Metrics.LatencyMaxms, lim)
+	if st.Metrics.LatencyMaxms >= float64(sp.Milliseconds()) {
+		return nil, nil, fmt.Errorf("a call lasted %v ms, past the %v to the next call", st.Metrics.LatencyMaxms, sp)
 	}
 	if st.Series == nil || st.Series.BucketMS != float64(sp.Milliseconds()) {
 		return nil, nil, fmt.Errorf("the engine's series buckets are not %v: calls cannot be told apart", sp)
 	}
-	attempts := make([]int, len(script))
+	attempts := make([]int, len(scripts))
 	for k := range attempts {
 		if k < len(st.Series.Attempts) {
 			attempts[k] = int(st.Series.Attempts[k])

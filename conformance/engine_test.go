@@ -1,6 +1,9 @@
 package conformance
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestEngineScript checks the harness itself: a policy without budget or
 // breaker makes every attempt on a FailAll call, two on a FailOnce call
@@ -16,5 +19,33 @@ func TestEngineScript(t *testing.T) {
 	want := []int{4, 1, 2, 4, 4, 2, 1}
 	if !equalInts(got, want) {
 		t.Errorf("attempts per call %v, want %v", got, want)
+	}
+}
+
+// TestEngineCalls checks per-attempt scripts: call k's n-th attempt gets
+// its n-th answer (the last repeating), a latency beyond the attempt
+// timeout is a timeout, a connection error is one, and an outcome the
+// policy does not retry ends the call; the latencies add up.
+func TestEngineCalls(t *testing.T) {
+	p := map[string]any{"max_attempts": 4, "attempt_timeout": AttemptTimeout.String(),
+		"retry_on": map[string]any{"statuses": []int{503}, "timeout": true, "connection": true}}
+	ok := Answer{Status: 200}
+	scripts := []CallScript{
+		{{Status: 503}, {Status: 503}, ok},                         // fails twice, then succeeds
+		{TimedOut, {Status: 200, Latency: 300 * time.Millisecond}}, // times out once
+		{{Status: ConnectionError}},                                // connection errors throughout
+		{{Status: 503}, {Status: 400}, ok},                         // 400 is not retried
+		{TimedOut},                                                 // times out throughout
+	}
+	got, res, err := EngineCalls(p, scripts, Spacing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{3, 2, 4, 2, 4}; !equalInts(got, want) {
+		t.Errorf("attempts per call %v, want %v", got, want)
+	}
+	m := res.Strategies[0].Metrics
+	if m.Succeeded != 2 || m.LatencyMaxms != 4000 {
+		t.Errorf("%v succeeded, slowest %v ms; want 2 and 4000 (four timeouts of 1 s)", m.Succeeded, m.LatencyMaxms)
 	}
 }

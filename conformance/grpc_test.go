@@ -18,28 +18,34 @@ import (
 )
 
 // grpcServer is a real grpc-go server on loopback whose Health.Check
-// answers the current call's script: UNAVAILABLE for the attempts that
-// fail, OK otherwise. pushback, when set, goes with every UNAVAILABLE as
+// answers the current call's script, attempt by attempt (the last answer
+// repeating): 200 is OK, 503 UNAVAILABLE, 500 INTERNAL. pushback, when set, goes with every UNAVAILABLE as
 // the grpc-retry-pushback-ms trailer.
 type grpcServer struct {
 	healthpb.UnimplementedHealthServer
 	mu       sync.Mutex
-	call     Call
+	script   CallScript
 	attempts int
 	pushback string
 }
 
 func (s *grpcServer) Check(ctx context.Context, _ *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
 	s.mu.Lock()
+	a := s.script[min(s.attempts, len(s.script)-1)]
 	s.attempts++
-	fail := s.call == FailAll || s.call == FailOnce && s.attempts == 1
 	pushback := s.pushback
 	s.mu.Unlock()
-	if fail {
+	switch a.Status {
+	case 200:
+	case 503:
 		if pushback != "" {
 			_ = grpc.SetTrailer(ctx, metadata.Pairs("grpc-retry-pushback-ms", pushback))
 		}
 		return nil, status.Error(codes.Unavailable, "scripted")
+	case 500:
+		return nil, status.Error(codes.Internal, "scripted")
+	default:
+		return nil, status.Errorf(codes.Unknown, "no gRPC code for %d in the script", a.Status)
 	}
 	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
 }
@@ -59,7 +65,7 @@ const grpcServiceConfig = `{
 // grpcRun starts a server and a client (one channel, so one throttler)
 // and makes the script's calls one after another, returning the attempts
 // the server saw for each.
-func grpcRun(t *testing.T, script []Call, pushback string) []int {
+func grpcRun(t *testing.T, script []CallScript, pushback string) []int {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -81,12 +87,12 @@ func grpcRun(t *testing.T, script []Call, pushback string) []int {
 	attempts := make([]int, len(script))
 	for k, c := range script {
 		s.mu.Lock()
-		s.call, s.attempts = c, 0
+		s.script, s.attempts = c, 0
 		s.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		_, err := client.Check(ctx, &healthpb.HealthCheckRequest{})
 		cancel()
-		if code := status.Code(err); code != codes.OK && code != codes.Unavailable {
+		if code := status.Code(err); code != codes.OK && code != codes.Unavailable && code != codes.Internal {
 			t.Fatalf("call %d: %v", k, err)
 		}
 		s.mu.Lock()
@@ -137,7 +143,7 @@ func TestGRPCRetryThrottling(t *testing.T) {
 		{"one call in 10 failing once, 300 calls", sparseOnce},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			lib := grpcRun(t, sc.script, "")
+			lib := grpcRun(t, Scripts(sc.script, 503), "")
 			eng, _, err := EngineScript(p, 503, sc.script)
 			if err != nil {
 				t.Fatal(err)
@@ -148,6 +154,45 @@ func TestGRPCRetryThrottling(t *testing.T) {
 			t.Logf("grpc-go %d attempts, engine %d, identical call by call: %v", sum(lib), sum(eng), firstDiff(lib, eng) < 0)
 		})
 	}
+}
+
+// TestGRPCThrottlingPerAttempt is TestGRPCRetryThrottling with outcomes
+// per attempt: calls failing two or three times before succeeding, and
+// INTERNAL, which the service config does not retry and which takes no
+// token (stream.go, shouldRetry: the code is checked before the
+// throttler), against 500 in the engine, which the preset does not retry.
+func TestGRPCThrottlingPerAttempt(t *testing.T) {
+	p, err := Policy("grpc-retry-throttling", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, unavailable, internal := Answer{Status: 200}, Answer{Status: 503}, Answer{Status: 500}
+	script := make([]CallScript, 300)
+	for k := range script {
+		switch k % 10 {
+		case 0:
+			script[k] = CallScript{unavailable, unavailable, ok}
+		case 3:
+			script[k] = CallScript{unavailable, unavailable, unavailable, ok}
+		case 5:
+			script[k] = CallScript{unavailable, internal}
+		case 7:
+			script[k] = CallScript{internal}
+		case 8:
+			script[k] = CallScript{unavailable}
+		default:
+			script[k] = CallScript{ok}
+		}
+	}
+	lib := grpcRun(t, script, "")
+	eng, _, err := EngineCalls(p, script, Spacing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := firstDiff(lib, eng); k >= 0 {
+		t.Errorf("call %d (%v): grpc-go made %d attempts, the engine %d\ngrpc-go %v\nengine  %v", k, script[k], lib[k], eng[k], lib, eng)
+	}
+	t.Logf("grpc-go %d attempts, engine %d, identical call by call: %v", sum(lib), sum(eng), firstDiff(lib, eng) < 0)
 }
 
 // TestGRPCBackoffFormula: grpc-go draws its waits from math/rand/v2 inside
@@ -192,7 +237,7 @@ func TestGRPCBackoffFormula(t *testing.T) {
 // models pushback as Retry-After (the longer of it and the backoff) and
 // cannot stop retries on it.
 func TestGRPCPushback(t *testing.T) {
-	lib := grpcRun(t, repeat(FailAll, 3), "-1")
+	lib := grpcRun(t, Scripts(repeat(FailAll, 3), 503), "-1")
 	if !equalInts(lib, []int{1, 1, 1}) {
 		t.Fatalf("with pushback -1 grpc-go made %v attempts per call; its source says 1 each", lib)
 	}

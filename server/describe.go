@@ -73,6 +73,9 @@ func describeDependency(d *engine.Dependency) []string {
 	if c := d.Contention; c != nil {
 		out = append(out, fmt.Sprintf("every call updates one shared row: it reads the version, then writes, and a write that finds another committed since its read fails with %d", or(c.Status, 409)))
 	}
+	if sc := d.Script; sc != nil {
+		out = append(out, describeScript(sc))
+	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
 	} else {
@@ -92,6 +95,21 @@ func describeDependency(d *engine.Dependency) []string {
 		out = append(out, fmt.Sprintf("sends Retry-After: %s with %v", ra.After, ra.Statuses))
 	}
 	return out
+}
+
+// describeScript says how a dependency's script answers.
+func describeScript(sc *engine.Script) string {
+	then := map[engine.ScriptThen]string{
+		engine.ThenRepeat: "then starts over",
+		engine.ThenLast:   "then gives the last answer again",
+	}[sc.Then]
+	if then == "" {
+		then = "then serves as usual"
+	}
+	if len(sc.Operations) > 0 {
+		return fmt.Sprintf("answers the calls of the first %s from a script, each operation's in order, %s", plural(len(sc.Operations), "operation"), then)
+	}
+	return fmt.Sprintf("answers calls from a script of %s in arrival order, %s", plural(len(sc.Answers), "answer"), then)
 }
 
 func describePhase(p *engine.Phase) string {

@@ -40,3 +40,17 @@ func TestDescribeContention(t *testing.T) {
 		t.Errorf("the contention is not described: %q", got)
 	}
 }
+
+func TestDescribeScript(t *testing.T) {
+	d := engine.Dependency{Workers: 1, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant},
+		Script: &engine.Script{Answers: []engine.Answer{{Status: 503}, {Status: 200}}, Then: engine.ThenRepeat}}
+	got := strings.Join(describeDependency(&d), "; ")
+	if !strings.Contains(got, "answers calls from a script of 2 answers in arrival order, then starts over") {
+		t.Errorf("the script is not described: %q", got)
+	}
+	d.Script = &engine.Script{Operations: [][]engine.Answer{{{Status: 503}}}}
+	got = strings.Join(describeDependency(&d), "; ")
+	if !strings.Contains(got, "the first 1 operation from a script, each operation's in order, then serves as usual") {
+		t.Errorf("the script is not described: %q", got)
+	}
+}

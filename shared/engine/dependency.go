@@ -90,6 +90,12 @@ func (s *sim) reach(r request) {
 	if d.loadErrors {
 		ds.loadTimes.push(s.now)
 	}
+	if d.script != nil {
+		if a, ok := s.scripted(&r, d.script, ds); ok {
+			s.respond(r, a.status, a.latency)
+			return
+		}
+	}
 	if ds.outage > 0 {
 		ph := &d.phases[ds.outage-1]
 		s.respond(r, ph.status, ph.latency)
@@ -126,6 +132,21 @@ func (s *sim) reach(r request) {
 		return
 	}
 	s.admit(rid)
+}
+
+// scripted returns the answer of the dependency's script to request r,
+// which has just reached it, or false when the request is to be served.
+func (s *sim) scripted(r *request, sm *scriptModel, ds *depState) (answerModel, bool) {
+	if sm.operations == nil {
+		k := ds.scripted
+		ds.scripted++
+		return sm.pick(sm.answers, k)
+	}
+	n := s.opSeq[r.op]
+	if int(n) >= len(sm.operations) {
+		return answerModel{}, false
+	}
+	return sm.pick(sm.operations[n], uint64(r.idx))
 }
 
 // admit takes a request into service or the queue, or refuses it.

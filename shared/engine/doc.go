@@ -112,6 +112,50 @@
 // while one call with its key is queued or in service, another is answered
 // 409; after it was applied, another is answered with the stored success.
 //
+// # Scripted answers
+//
+// dependency.script answers calls from a list instead of serving them:
+// a test's scripted outcomes, or an incident's answers replayed from a
+// log. Each answer is a status (200 a success, any other a failure) or a
+// connection error ("error": "connection"), given after its latency (at
+// once when 0): a latency longer than the attempt timeout is a timeout. A
+// script lists either answers, which the calls reaching the dependency get
+// in the order they arrive, counted over the run (every operation and
+// client, every level's attempts and hedged copies), or operations, one
+// list per operation: the n-th operation started in the run (from 0) gets
+// operations[n], whose k-th answer goes to the k-th call its plan call
+// sends to the dependency (its attempts, counted at the send, so whatever
+// their network draws). then says what a list that has run out does:
+// "serve" (the default) serves the calls as usual, "repeat" starts it
+// over, "last" gives its last answer again. Operations past the list, and
+// those whose list is empty, are served as usual.
+//
+// A scripted answer replaces what the dependency would do with the call:
+// it uses no worker and no queue, whatever the phases (an outage does not
+// answer it, a freeze does not hold it), the random and load-dependent
+// errors, the shedding and the idempotency keys, and a scripted success
+// does not apply the operation (no duplicate is counted), as an outage
+// answering 200 would not. The call still counts in dependency_calls, the
+// peaks and the load that load_errors measures; retry_after applies to its
+// status, and its answer travels back over the network. With contention
+// the write is scripted and the read answered as usual. Each of several
+// dependencies has its own script, or none. Every simulation (strategy,
+// seed, sweep value) plays the script from its start: each strategy meets
+// the same answers in the same order, which, with answers in arrival
+// order, go to other calls once the strategies' retries differ (Warnings
+// says so when several strategies replay such a list).
+//
+// Both lists, because they serve two needs. A test needs per-operation
+// outcomes ("call 3 fails twice, then succeeds", "call 4 times out"), kept
+// whatever the policy did to earlier calls: a denied retry must not shift
+// the answers of the calls after it, as it would in one list in arrival
+// order. A log of an incident gives the answers a service sent, in order,
+// without saying which call or retry each was for. Answers keyed by time
+// already exist as phases (an outage answers every call over [from, to)
+// with a status after a latency), so a script has none. The estimate
+// counts a scripted call as a served one, one event, and bounds an
+// attempt's time by the longest scripted latency too.
+//
 // # A policy, step by step
 //
 // An attempt starts; if the policy has a breaker placed "inside", the breaker

@@ -109,3 +109,37 @@ func ExampleDecode_strict() {
 	// workload.clients: 1e-400 is not a whole number
 	// invalid JSON at line 2, column 29 (byte offset 43): the document ends too early, inside the object that starts at line 2, column 17 (byte offset 31)
 }
+
+// A scripted dependency replays the answers of an incident's log, in the
+// order calls arrive, and each strategy meets the same log from its start:
+// two attempts give up on the first call, where five see it through.
+func ExampleRun_script() {
+	sc, err := engine.Parse([]byte(`{
+		"version": 1, "name": "replayed incident",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 5},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 0,
+			"script": {"answers": [
+				{"status": 503}, {"status": 503}, {"status": 503, "latency": "5ms"},
+				{"status": 200, "latency": "20ms"}, {"error": "connection"},
+				{"status": 200, "latency": "30ms"}, {"status": 200}, {"status": 200}],
+				"then": "serve"}},
+		"strategies": [
+			{"name": "two", "max_attempts": 2},
+			{"name": "five", "max_attempts": 5}
+		]
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	res, err := engine.Run(context.Background(), sc, engine.Options{NoSeries: true})
+	if err != nil {
+		panic(err)
+	}
+	for _, st := range res.Strategies {
+		m := st.Metrics
+		fmt.Printf("%s: %v of %v succeeded, %v attempts, slowest %v ms\n", st.Name, m.Succeeded, m.Operations, m.Attempts, m.LatencyMaxms)
+	}
+	// Output:
+	// two: 4 of 5 succeeded, 8 attempts, slowest 30 ms
+	// five: 5 of 5 succeeded, 9 attempts, slowest 30 ms
+}

@@ -54,6 +54,12 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version": 1, "dependency": {"name": "x"}, "dependencies": [{"name": "x"}, {"name": "x", "shedding": {"thresholds": {"": 1, "critical": null}}}],
 		"workload": {"plan": [{"calls": []}, {"calls": [{"dependency": "y", "share": 0}]}]},
 		"strategies": [{"name": "s", "fallbacks": [{"call": "z"}, {}], "hedging": {"delay_percentile": 100}, "bulkheads": [{"dependency": "x"}, {"dependency": "x"}], "layers": [{"max_attempts": 1, "hedging": {"window": 5}}]}]}`))
+	// Scripts: answers in arrival order, and a list per operation.
+	f.Add([]byte(`{"version": 1, "name": "n", "workload": {"clients": 2, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1,
+			"script": {"then": "repeat", "answers": [{"status": 503, "latency": "2ms"}, {"error": "connection"}, {"status": 200}]}},
+		"strategies": [{"name": "a", "max_attempts": 3, "attempt_timeout": "1ms"}]}`))
+	f.Add([]byte(`{"version": 1, "dependency": {"script": {"then": "last", "operations": [[], [{"status": 0, "error": "x", "latency": "1ms"}], null], "answers": [{}]}}}`))
 	f.Add([]byte(`[] {}`))
 	f.Add([]byte(`{"version": 1, "seed": 1, "seed": 2, "strategies": [{"name": "a", "name": "b"}]}`))
 	f.Add([]byte(`{"version": 1, "seed": 1e-400, "dependency": {"error_rate": 1e-400}}`))

@@ -31,6 +31,9 @@ type (
 	// A ShedMeasure is what a dependency's shedding thresholds compare
 	// with (Shedding.Measure).
 	ShedMeasure string
+	// A ScriptThen is what a dependency's script does once a list of
+	// answers has run out (Script.Then).
+	ScriptThen string
 )
 
 const (
@@ -108,6 +111,12 @@ const (
 	ShedLoad  ShedMeasure = "load"
 )
 
+const (
+	ThenServe  ScriptThen = "serve"
+	ThenRepeat ScriptThen = "repeat"
+	ThenLast   ScriptThen = "last"
+)
+
 // The lists of kinds, each in the order forms offer them. The validator
 // accepts exactly these; the playground's form, descriptions and converters
 // read them from here (through Vocabulary in the browser).
@@ -124,6 +133,7 @@ var (
 	Scopes           = []Scope{ScopeDependency, ScopeClient}
 	Classes          = []Class{ClassCriticalPlus, ClassCritical, ClassSheddablePlus, ClassSheddable}
 	ShedMeasures     = []ShedMeasure{ShedQueue, ShedLoad}
+	ScriptThens      = []ScriptThen{ThenServe, ThenRepeat, ThenLast}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,

@@ -118,6 +118,46 @@ type depModel struct {
 	shedLoad       bool            // the measure counts requests in service too
 	shedAt         [numClasses]int // by class (index in Classes): the threshold, -1 for none
 	shedStatus     int16
+	script         *scriptModel // nil: calls are served
+}
+
+// A scriptModel is a dependency's script, compiled: answers (per run)
+// or operations (per operation), each answer's status an outcome.
+type scriptModel struct {
+	answers    []answerModel
+	operations [][]answerModel
+	then       ScriptThen
+}
+
+type answerModel struct {
+	status  int16
+	latency int64
+}
+
+// pick returns the answer at index k of list, or false when the call is
+// to be served: the list has run out and then is "serve", or it is empty.
+func (sm *scriptModel) pick(list []answerModel, k uint64) (answerModel, bool) {
+	n := uint64(len(list))
+	switch {
+	case k < n:
+		return list[k], true
+	case n == 0 || sm.then == ThenServe:
+		return answerModel{}, false
+	case sm.then == ThenRepeat:
+		return list[k%n], true
+	}
+	return list[n-1], true
+}
+
+func compileAnswers(as []Answer) []answerModel {
+	ms := make([]answerModel, len(as))
+	for i, a := range as {
+		ms[i] = answerModel{status: int16(a.Status), latency: int64(a.Latency)}
+		if a.Error == "connection" {
+			ms[i].status = outConnection
+		}
+	}
+	return ms
 }
 
 // numClasses is len(Classes): the simulation numbers classes by their index there.
@@ -355,6 +395,13 @@ func compileDependency(d *Dependency) (depModel, int64) {
 				dm.shedAt[i] = t
 			}
 		}
+	}
+	if sc := d.Script; sc != nil {
+		sm := &scriptModel{answers: compileAnswers(sc.Answers), then: cmp.Or(sc.Then, ThenServe)}
+		for _, as := range sc.Operations {
+			sm.operations = append(sm.operations, compileAnswers(as))
+		}
+		dm.script = sm
 	}
 	var faultEnd int64
 	for _, ph := range d.Phases {

@@ -303,10 +303,10 @@ func estimateDeps(sc *Scenario) []*Dependency {
 
 // An estimateCall is a plan call as the estimates see it.
 type estimateCall struct {
-	step     int     // the step it belongs to
-	dep      int     // its dependency, an index in estimateDeps
-	name     string  // its dependency's name
-	call     string  // its own name
+	step int    // the step it belongs to
+	dep  int    // its dependency, an index in estimateDeps
+	name string // its dependency's name
+	call string // its own name
 }
 
 // fallbackOf returns the latency of strategy st's fallback for call c, in
@@ -531,6 +531,8 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 		service *= factor
 		workers := float64(max(d.Workers, 1))
 		drains[i] = (float64(d.QueueCapacity)/workers + 1) * service
+		// A scripted answer takes its latency instead.
+		drains[i] = max(drains[i], scriptLatency(d.Script))
 		// The longest round trip of a hop.
 		if n := d.Network; n != nil {
 			rtts[i] = travelBound(&n.Request) + travelBound(&n.Answer)
@@ -547,6 +549,24 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 		longest = max(longest, estimateOperation(&sc.Strategies[i], calls, drains, rtts))
 	}
 	return lo, end + longest + drain + rtt
+}
+
+// scriptLatency returns the longest latency of a script's answers, in
+// nanoseconds; 0 without a script.
+func scriptLatency(sc *Script) float64 {
+	var longest Duration
+	if sc == nil {
+		return 0
+	}
+	for _, a := range sc.Answers {
+		longest = max(longest, a.Latency)
+	}
+	for _, as := range sc.Operations {
+		for _, a := range as {
+			longest = max(longest, a.Latency)
+		}
+	}
+	return float64(longest)
 }
 
 // estimateOperation bounds how long an operation of strategy st can last:
@@ -665,7 +685,8 @@ func estimateOps(sc *Scenario) float64 {
 	return ops
 }
 
-// Warnings points out policies that cannot do what they seem to promise.
+// Warnings points out policies that cannot do what they seem to promise,
+// and scripts that strategies cannot meet alike.
 func Warnings(sc *Scenario) []string {
 	ws := []string{}
 	for i, st := range sc.Strategies {
@@ -706,6 +727,28 @@ func Warnings(sc *Scenario) []string {
 		ws = append(ws, limitWarnings(i, &st)...)
 	}
 	ws = append(ws, sheddingWarnings(sc)...)
+	ws = append(ws, scriptWarnings(sc)...)
+	return ws
+}
+
+// scriptWarnings points out scripts in arrival order that several
+// strategies replay: once their retries differ, the same answer goes to
+// other calls, so the strategies no longer meet the same outcomes.
+func scriptWarnings(sc *Scenario) []string {
+	if len(sc.Strategies) < 2 {
+		return nil
+	}
+	var ws []string
+	for i, d := range estimateDeps(sc) {
+		if d.Script == nil || len(d.Script.Answers) == 0 {
+			continue
+		}
+		p := "dependency.script"
+		if len(sc.Dependencies) > 0 {
+			p = fmt.Sprintf("dependencies[%d].script", i)
+		}
+		ws = append(ws, fmt.Sprintf("%s answers calls in arrival order: each strategy replays it from the start, so once their retries differ an answer goes to another call under each; a script per operation (operations) gives every strategy's calls the same answers (%s)", p, p))
+	}
 	return ws
 }
 

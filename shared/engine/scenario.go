@@ -125,6 +125,42 @@ type Dependency struct {
 	// Shedding refuses requests of lower classes early, when the
 	// dependency is loaded, to keep serving the higher ones.
 	Shedding *Shedding `json:"shedding,omitempty"`
+	// Script answers calls from a list instead of serving them: a
+	// replayed incident, or a test's scripted outcomes.
+	Script *Script `json:"script,omitempty"`
+}
+
+// A Script answers the calls that reach a dependency from a list, in
+// order, instead of serving them: each scripted answer is given after its
+// Latency, with no worker and no queue, whatever the phases, the error
+// rates, the shedding and the idempotency keys, like an outage's answer
+// (a scripted success does not apply the operation). Give one of:
+//
+//   - Answers: the k-th call that reaches the dependency in a run (all
+//     operations, in arrival order) gets Answers[k], as in a log of an
+//     incident's answers;
+//   - Operations: operation n (the n-th started in the run, from 0) gets
+//     Operations[n]: its k-th call to the dependency (its plan call's
+//     k-th, counted at the send) gets Operations[n][k], as in a test's
+//     "call 3 fails twice, then succeeds". Operations past the list, and
+//     those with an empty list, are served as usual.
+//
+// Then says what a list that has run out does: "serve" (the default)
+// serves the calls as usual, "repeat" starts the list over, "last" gives
+// its last answer again.
+type Script struct {
+	Answers    []Answer   `json:"answers,omitempty"`
+	Operations [][]Answer `json:"operations,omitempty"`
+	Then       ScriptThen `json:"then,omitempty"`
+}
+
+// An Answer of a Script: Status (200 is a success, any other status a
+// failure) or, with Error "connection", a connection error, after Latency
+// (at once when 0).
+type Answer struct {
+	Status  int      `json:"status,omitempty"`
+	Error   string   `json:"error,omitempty"`
+	Latency Duration `json:"latency,omitzero"`
 }
 
 // Shedding is a dependency's priority load shedding: a request whose class

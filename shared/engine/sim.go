@@ -236,7 +236,8 @@ type sim struct {
 	arrivals   arrivals
 	arrival    arrival // the next arrival, valid while more
 	more       bool
-	clientOps  []int32 // operations started per client
+	clientOps  []int32  // operations started per client
+	opSeq      []uint32 // by operation slot: its number in the run, from 0, when a script needs it (else nil)
 	ops        []opState
 	freeOps    []int32
 	calls      []call
@@ -290,6 +291,7 @@ type depState struct {
 	factor    float64
 	loadTimes timeRing
 	version   uint32 // with contention: the row's version, one more per commit
+	scripted  uint64 // calls that reached it: the index of the next in its script's answers
 }
 
 // callCounters are what a run measures of one plan call, with several.
@@ -400,6 +402,11 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		s.peaks = append(s.peaks, peakTracker{res: r})
 	}
 	s.clientOps = make([]int32, m.work.clients)
+	for i := range m.deps {
+		if sm := m.deps[i].script; sm != nil && sm.operations != nil {
+			s.opSeq = []uint32{} // numbered only for a script per operation
+		}
+	}
 	s.ops = make([]opState, 0, 256)
 	ops := int(min(estimateOps(m.sc)+16, 1<<22))
 	s.c.lat, s.c.okLat = make([]int64, 0, ops), make([]int64, 0, ops)
@@ -638,6 +645,12 @@ func (s *sim) startOperation(client int32) {
 	} else {
 		id = int32(len(s.ops))
 		s.ops = append(s.ops, op)
+	}
+	if s.opSeq != nil {
+		for len(s.opSeq) <= int(id) {
+			s.opSeq = append(s.opSeq, 0)
+		}
+		s.opSeq[id] = uint32(s.c.operations - 1)
 	}
 	if s.multi {
 		n := len(s.m.calls)

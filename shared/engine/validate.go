@@ -33,6 +33,7 @@ const (
 	MaxSpan         = Duration(24 * time.Hour)
 	MaxDependencies = 16        // dependencies a scenario lists
 	MaxPlanCalls    = 16        // calls of a plan, all its steps together
+	MaxScript       = 100_000   // answers of a dependency's script, and operations it lists
 	maxSeed         = 1<<53 - 1 // seeds survive a round trip through JavaScript
 	maxNameLen      = 200
 	maxTextLen      = 10_000
@@ -653,6 +654,9 @@ func (v *validator) dependency(p string, d *Dependency) {
 			v.status(q+"status", sh.Status)
 		}
 	}
+	if sc := d.Script; sc != nil {
+		v.script(p+"script", sc)
+	}
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
@@ -672,6 +676,71 @@ func (v *validator) dependency(p string, d *Dependency) {
 			}
 		}
 	}
+}
+
+// script checks a dependency's script: one list, answers or operations,
+// of at most MaxScript answers in all.
+func (v *validator) script(p string, sc *Script) {
+	if sc.Then != "" {
+		oneOf(v, p+".then", sc.Then, ScriptThens...)
+	}
+	switch {
+	case len(sc.Answers) > 0 && len(sc.Operations) > 0:
+		v.add(p+".operations", nil, "is given together with answers; give one of them: answers for the calls of the run in order, operations for each operation's calls")
+		return
+	case len(sc.Answers) == 0 && len(sc.Operations) == 0:
+		v.add(p+".answers", nil, "is empty; give answers such as [{\"status\": 503, \"latency\": \"5ms\"}, {\"status\": 200}], or operations, a list of answers per operation")
+		return
+	}
+	total := len(sc.Answers)
+	if len(sc.Operations) > MaxScript {
+		v.add(p+".operations", nil, "lists %d operations; at most %d are allowed", len(sc.Operations), MaxScript)
+		return
+	}
+	for _, as := range sc.Operations {
+		total += len(as)
+	}
+	if total > MaxScript {
+		v.add(p, nil, "lists %d answers; at most %d are allowed", total, MaxScript)
+		return
+	}
+	// Paths are formatted only for answers with a problem: a script may
+	// be long.
+	for i := range sc.Answers {
+		if !sc.Answers[i].valid() {
+			v.answer(fmt.Sprintf("%s.answers[%d]", p, i), &sc.Answers[i])
+		}
+	}
+	for n, as := range sc.Operations {
+		for i := range as {
+			if !as[i].valid() {
+				v.answer(fmt.Sprintf("%s.operations[%d][%d]", p, n, i), &as[i])
+			}
+		}
+	}
+}
+
+// valid reports whether answer a passes the checks of validator.answer.
+func (a *Answer) valid() bool {
+	ok := a.Error == "" && a.Status >= 100 && a.Status <= 599 || a.Error == "connection" && a.Status == 0
+	return ok && a.Latency >= 0 && a.Latency <= MaxSpan
+}
+
+// answer checks one answer of a script: a status or a connection error,
+// and a latency.
+func (v *validator) answer(p string, a *Answer) {
+	switch {
+	case a.Error != "":
+		oneOf(v, p+".error", a.Error, "connection")
+		if a.Status != 0 {
+			v.add(p+".status", a.Status, "is given together with error %q; give one of them", a.Error)
+		}
+	case a.Status == 0:
+		v.add(p+".status", nil, "is missing; give a status (200 is a success) or error \"connection\"")
+	default:
+		v.status(p+".status", a.Status)
+	}
+	v.span(p+".latency", a.Latency, true)
 }
 
 // delay checks one leg of the network; a leg left out takes no time.
