@@ -93,6 +93,12 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 	for _, key := range focus {
 		m, _ := MetricOf(key)
 		label := lower(m.Label)
+		if none(strats, m) {
+			// A count nothing happened to (a metric the result leaves
+			// out, such as hedges without hedging): no winner.
+			before = append(before, fmt.Sprintf("%s: none, whatever the strategy.", m.Label))
+			continue
+		}
 		if m.Better == 0 {
 			before = append(before, fmt.Sprintf("%s: %s.", m.Label, list(strats, m, indexes(len(strats)))))
 			continue
@@ -177,9 +183,9 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject 
 	case key == "success_rate":
 		return fmt.Sprintf(", while succeeding as often as any: %s against %s's %s.", vw, strats[bottom].Name, vb)
 	case tied(strats, key, w, top):
-		return fmt.Sprintf(", with as few or fewer calls reaching the dependency: %s against %s.", vw, vb)
+		return fmt.Sprintf(", with as few or fewer calls reaching the %s: %s against %s.", dependency(strats), vw, vb)
 	}
-	return fmt.Sprintf(". The price: %s calls reach the dependency against %s's %s.", vw, strats[top].Name, format(g, mean(strats[top], key), true))
+	return fmt.Sprintf(". The price: %s calls reach the %s against %s's %s.", vw, dependency(strats), strats[top].Name, format(g, mean(strats[top], key), true))
 }
 
 // sweepVerdict says which strategy is best on the focus metric at each value
@@ -273,4 +279,22 @@ func names(strats []engine.StrategyResult, which []int) string {
 		return strings.Join(ns, "")
 	}
 	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// dependency says "dependency", or "dependencies" when the plan calls
+// several.
+func dependency(strats []engine.StrategyResult) string {
+	deps := map[string]bool{}
+	for _, c := range strats[0].Calls {
+		deps[c.Dependency] = true
+	}
+	if len(deps) > 1 {
+		return "dependencies"
+	}
+	return "dependency"
+}
+
+// none reports whether m is a count that is zero for every strategy.
+func none(strats []engine.StrategyResult, m Metric) bool {
+	return m.Unit == "" && allEqual(strats, m.Key) && mean(strats[0], m.Key) == 0
 }

@@ -1,0 +1,141 @@
+package view
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// several runs testdata/several.json: two dependencies, three plan calls
+// (one with a fallback, one optional), a pool, a bulkhead and shedding.
+func several(t *testing.T) (*engine.Scenario, *engine.Result) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/several.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := engine.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), sc, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, res
+}
+
+func TestCallGroups(t *testing.T) {
+	sc, res := several(t)
+	v := Of(sc, res, Options{})
+	var names []string
+	for _, g := range v.Groups {
+		names = append(names, g.Name)
+	}
+	want := []string{"Calls to a", "Calls to b, class sheddable plus", "Call a2 to a, class sheddable plus"}
+	i := slices.Index(names, want[0])
+	if i < 0 || !slices.Equal(names[i:i+3], want) || names[len(names)-1] != engine.GroupRun {
+		t.Fatalf("groups %q: want %q before %q", names, want, engine.GroupRun)
+	}
+	for _, g := range v.Groups[i : i+3] {
+		if g.Call == "" {
+			t.Errorf("%s: no call named", g.Name)
+		}
+		for _, r := range g.Rows {
+			if r.Label == "" || r.Explain == "" || len(r.Cells) != 2 {
+				t.Errorf("%s, %s: label %q, explanation %q, %d cells", g.Name, r.Key, r.Label, r.Explain, len(r.Cells))
+			}
+			if !slices.ContainsFunc(CallMetrics, func(m Metric) bool { return m.Key == r.Key }) {
+				t.Errorf("%s: row %s is not a call metric", g.Name, r.Key)
+			}
+		}
+	}
+	// The numbers are the call's, with its spread over the two seeds.
+	a := v.Groups[i]
+	k := slices.IndexFunc(a.Rows, func(r Row) bool { return r.Key == "success_rate" })
+	if k < 0 {
+		t.Fatal("calls to a: no success rate")
+	}
+	c := res.Strategies[0].Calls[0]
+	if got, want := a.Rows[k].Cells[0].Value, format(a.Rows[k].Metric, c.Metrics.SuccessRate, false); got != want {
+		t.Errorf("success rate of calls to a: %s, want %s", got, want)
+	}
+	if mm := c.Spread["success_rate"]; mm.Min != mm.Max && a.Rows[k].Cells[0].Spread == "" {
+		t.Error("success rate of calls to a: no spread")
+	}
+	// Units are shown as for the strategies' rows.
+	for _, r := range a.Rows {
+		if r.Key == "latency_p99_ms" && r.Shown != "ms" {
+			t.Errorf("call latency shown in %q", r.Shown)
+		}
+	}
+	// Rows zero for every strategy fold, saying whose they are.
+	if !slices.ContainsFunc(v.Folded, func(s string) bool { return strings.HasSuffix(s, "(call a2 to a, class sheddable plus)") }) {
+		t.Errorf("folded %q: nothing of call a2", v.Folded)
+	}
+}
+
+func TestCallMetricsDescribeEveryField(t *testing.T) {
+	var st engine.StrategyResult
+	st.Calls = []engine.CallResult{{Metrics: engine.CallMetrics{Calls: 1, Succeeded: 2, FellBack: 3, Failed: 4, SuccessRate: 5, Attempts: 6, DependencyCalls: 7,
+		Rejections: 8, Shed: 9, FastFailed: 10, PoolRejected: 11, BulkheadRejected: 12, LatencyP50ms: 13, LatencyP99ms: 14, GoodputPerS: 15}}}
+	if len(CallMetrics) != 15 {
+		t.Fatalf("%d call metrics described, the engine has 15", len(CallMetrics))
+	}
+	for i, m := range CallMetrics {
+		if v, _, _ := callValue(&st.Calls[0], m.Key); v != float64(i+1) {
+			t.Errorf("%s: %v, want field %d in the engine's order", m.Key, v, i+1)
+		}
+		if m.Label == "" || m.Explain == "" {
+			t.Errorf("%s: no words", m.Key)
+		}
+	}
+}
+
+func TestCallMarksByDirection(t *testing.T) {
+	call := func(rate, lat, attempts float64) engine.CallResult {
+		return engine.CallResult{Name: "pay", Dependency: "payment", Class: engine.ClassCritical,
+			Metrics: engine.CallMetrics{Calls: 10, SuccessRate: rate, LatencyP99ms: lat, Attempts: attempts}}
+	}
+	strats := []engine.StrategyResult{
+		{Name: "A", Calls: []engine.CallResult{call(0.9, 100, 30)}},
+		{Name: "B", Calls: []engine.CallResult{call(0.5, 10, 12)}},
+	}
+	groups, _ := callGroups(strats)
+	if len(groups) != 1 || groups[0].Name != "Call pay to payment" {
+		t.Fatalf("groups %+v", groups)
+	}
+	got := map[string]string{}
+	for _, r := range groups[0].Rows {
+		got[r.Key] = marks(r)
+	}
+	// Higher success is best; fewer attempts is best; the lower latency of
+	// B, which succeeds less often, is no one's best.
+	if got["success_rate"] != "best,worst" || got["attempts"] != "worst,best" || got["latency_p99_ms"] != "worst," {
+		t.Errorf("marks %v", got)
+	}
+}
+
+func TestVerdictOnAbsentOrUndirectedMetrics(t *testing.T) {
+	strats := []engine.StrategyResult{{Name: "A"}, {Name: "B"}}
+	strats[0].Metrics.Failed, strats[1].Metrics.Failed = 10, 30
+	strats[0].Metrics.DegradedRate, strats[1].Metrics.DegradedRate = 0.1, 0.02
+	got := verdict(strats, []string{"hedges", "failed", "degraded_rate"}, 1)
+	for _, want := range []string{"Hedged copies sent: none, whatever the strategy.", "Failed: A 10, B 30.", "Degraded rate: A 10%, B 2%."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("verdict %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, " has the ") || strings.Contains(got, "share the") {
+		t.Errorf("verdict %q names a winner", got)
+	}
+	strats[0].Metrics.PoolRejected, strats[1].Metrics.PoolRejected = 5, 50
+	strats[0].Calls = []engine.CallResult{{Dependency: "a"}, {Dependency: "b"}}
+	if got := verdict(strats, []string{"shed", "pool_rejected"}, 1); !strings.HasPrefix(got, "Shed by priority: none, whatever the strategy. A has the lowest refused by the client's pool: 5 against B's 50") {
+		t.Errorf("verdict %q", got)
+	}
+}
