@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 // several runs testdata/several.json: two dependencies, three plan calls
@@ -137,5 +138,37 @@ func TestVerdictOnAbsentOrUndirectedMetrics(t *testing.T) {
 	strats[0].Calls = []engine.CallResult{{Dependency: "a"}, {Dependency: "b"}}
 	if got := verdict(strats, []string{"shed", "pool_rejected"}, 1); !strings.HasPrefix(got, "Shed by priority: none, whatever the strategy. A has the lowest refused by the client's pool: 5 against B's 50") {
 		t.Errorf("verdict %q", got)
+	}
+}
+
+func TestCallsFigure(t *testing.T) {
+	sc, res := several(t)
+	v := Of(sc, res, Options{})
+	var names []string
+	for _, f := range v.Figures {
+		names = append(names, f.Name)
+	}
+	if !slices.Equal(names, []string{"attempts", "compare", "outcomes", "calls", "queue", "latency"}) {
+		t.Fatalf("figures %q", names)
+	}
+	f := v.Figures[3]
+	if f.Query != "picture=calls" || f.Options.Picture != "calls" ||
+		f.Alt != "Attempts reaching each plan call's dependency over time, one line per call (a, b and a2), one panel per strategy, with the client pool's slots in use under the panel of each strategy that has one (seed 0, the first of 2)" {
+		t.Errorf("calls figure %+v", f)
+	}
+	if !strings.HasPrefix(v.Figures[0].Alt, "Calls reaching the dependencies per") {
+		t.Errorf("attempts alt %q", v.Figures[0].Alt)
+	}
+	// A result with one call offers no calls figure.
+	b, _ := scenarios.Get("e03b-synchronized-recovery")
+	sc1, _ := b.Parse()
+	res1, err := engine.Run(context.Background(), sc1, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Of(sc1, res1, Options{}).Figures {
+		if f.Name == "calls" {
+			t.Error("a one-call result offers the calls figure")
+		}
 	}
 }

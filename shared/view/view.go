@@ -195,23 +195,55 @@ func seedNote(res *engine.Result) string {
 func attemptsFigure(res *engine.Result, r time.Duration) Figure {
 	rn := r.String()
 	return Figure{Name: "attempts", Query: "picture=attempts&res=" + rn, Options: chart.Options{Picture: chart.Attempts, Resolution: r},
-		Alt: "Calls reaching the dependency per " + rn + " over time, one line per strategy" + seedNote(res)}
+		Alt: "Calls reaching the " + dependencyOf(res) + " per " + rn + " over time, one line per strategy" + seedNote(res)}
 }
 
 func figures(res *engine.Result, focus string, r time.Duration) []Figure {
 	m, _ := MetricOf(focus)
 	seed := seedNote(res)
-	return []Figure{
+	figs := []Figure{
 		attemptsFigure(res, r),
 		{Name: "compare", Query: "picture=compare&metric=" + focus, Options: chart.Options{Picture: chart.Compare, Metric: focus},
 			Alt: m.Label + " by strategy, with the range over the seeds"},
 		{Name: "outcomes", Query: "picture=outcomes", Options: chart.Options{Picture: chart.Outcomes},
 			Alt: "Operations succeeded and failed, retries and refused calls over time, per strategy" + seed},
 		{Name: "queue", Query: "picture=queue", Options: chart.Options{Picture: chart.Queue},
-			Alt: "Queue length and operations in flight over time" + seed},
+			Alt: queueAlt(res) + seed},
 		{Name: "latency", Query: "picture=latency", Options: chart.Options{Picture: chart.Latency},
 			Alt: "Latency percentiles by strategy"},
 	}
+	if chart.HasCalls(res) {
+		// After the outcomes: what each call of the plan asked of its
+		// dependency.
+		figs = slices.Insert(figs, 3, callsFigure(res))
+	}
+	return figs
+}
+
+// callsFigure is the calls picture, offered when the result has a series
+// per plan call; its alt text names the calls and says whether a pool is
+// drawn.
+func callsFigure(res *engine.Result) Figure {
+	var names []string
+	for _, c := range res.Strategies[0].Series.Calls {
+		names = append(names, c.Name)
+	}
+	alt := "Attempts reaching each plan call's dependency over time, one line per call (" + listWords(names) + "), one panel per strategy"
+	for _, st := range res.Strategies {
+		if st.Series.PoolInUse != nil {
+			alt += ", with the client pool's slots in use under the panel of each strategy that has one"
+			break
+		}
+	}
+	return Figure{Name: "calls", Query: "picture=calls", Options: chart.Options{Picture: chart.Calls}, Alt: alt + seedNote(res)}
+}
+
+// listWords writes "a", "a and b" or "a, b and c".
+func listWords(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }
 
 func sweepFigures(res *engine.Result, focus []string) []Figure {
@@ -470,4 +502,20 @@ func Descriptions(sc *engine.Scenario) map[string]string {
 		}
 	}
 	return out
+}
+
+// dependencyOf says "dependency", or "dependencies" when the plan calls
+// several.
+func dependencyOf(res *engine.Result) string {
+	if len(res.Strategies) == 0 {
+		return "dependency"
+	}
+	return dependency(res.Strategies)
+}
+
+func queueAlt(res *engine.Result) string {
+	if dependencyOf(res) == "dependencies" {
+		return "Queue length, all dependencies added up, and operations in flight over time"
+	}
+	return "Queue length and operations in flight over time"
 }
