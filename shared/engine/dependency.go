@@ -148,11 +148,14 @@ func (s *sim) admit(rid int32) {
 		*keyState = 1
 	}
 	d, ds := s.dep(r.dep)
-	if d.shedding && s.shed(rid, d, ds) {
+	idle := ds.busy < ds.workers && ds.queue.len() == 0
+	// Shedding refuses early, while there is room: a request that a full
+	// queue refuses is a rejection, whatever its class.
+	if d.shedding && (idle || ds.queue.len() < d.queueCap) && s.shed(rid, d, ds) {
 		return
 	}
 	switch {
-	case ds.busy < ds.workers && ds.queue.len() == 0:
+	case idle:
 		s.serve(rid)
 	case ds.queue.len() < d.queueCap:
 		ds.queue.push(rid)

@@ -182,10 +182,16 @@
 // policy, then its layers) against its own dependency, and every hop of that
 // chain travels over that dependency's network. The same dependency may be
 // called twice, under two names (for instance once critical and once
-// sheddable). A call succeeds, falls back or fails. It falls back when it
-// fails and is optional, or has a fallback: the fallback answers in its
-// place after fallback.latency (at once for an optional call), like a
-// cached or empty answer. An operation fails as soon as a call without a
+// sheddable). A call with a share is made by that share of operations
+// only, drawn per operation and call, the same for every strategy (a page
+// mix: one page in four a checkout); a step none of whose calls an
+// operation makes is over at once, and an operation that makes no call at
+// all ends at once, succeeded. A call succeeds, falls back or fails. It
+// falls back when it fails and the strategy has a fallback for it
+// (fallbacks, by the call's name: Polly's fallback strategy, resilience4j's
+// fallbackMethod, failsafe-go's fallback): the fallback answers in its
+// place after its latency (at once when 0), like a cached or empty answer.
+// An operation fails as soon as a call without a
 // fallback fails: the other calls of its step still in progress are
 // abandoned, as by a caller that gave up (their requests already sent stay
 // at their dependency, to be served as wasted work or dropped), the later
@@ -249,7 +255,9 @@
 // has a threshold is answered status (default 503) at once if the measure
 // has reached it: "queue" counts the requests waiting in the queue, "load"
 // those in service too. Such a request is counted as shed, not as a
-// rejection. A class without a threshold is refused only by a full queue.
+// rejection. Shedding refuses early, while the queue has room: a request
+// that a full queue refuses is a rejection, whatever its class. A class
+// without a threshold is refused only by a full queue.
 // The policy retries a shed request like any answer with that status.
 //
 // With more than one call in the plan, the result reports each call

@@ -36,14 +36,14 @@ func FuzzParse(f *testing.F) {
 	// Several dependencies: a plan, a pool, a bulkhead, shedding, scopes
 	// and hedging.
 	f.Add([]byte(`{"version": 1, "name": "n", "workload": {"clients": 4, "arrival": "burst",
-			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "class": "sheddable", "optional": true}]},
-				{"calls": [{"dependency": "a", "name": "a2", "fallback": {"latency": "1ms"}}]}]},
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "class": "sheddable", "share": 0.5}]},
+				{"calls": [{"dependency": "a", "name": "a2"}]}]},
 		"dependencies": [{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "2ms"}, "queue_capacity": 2,
 				"network": {"request": {"kind": "constant", "mean": "1ms"}}, "phases": [{"kind": "outage", "from": "0s", "to": "5ms"}]},
 			{"name": "b", "workers": 1, "service_time": {"kind": "exponential", "mean": "3ms"}, "queue_capacity": 3,
 				"shedding": {"measure": "load", "thresholds": {"sheddable": 1}, "status": 429}}],
 		"strategies": [{"name": "s", "max_attempts": 3, "deadline": "1s", "pool": {"slots": 2, "max_waiting": 2, "max_wait": "10ms"},
-			"bulkheads": [{"dependency": "b", "max_concurrent": 1}],
+			"bulkheads": [{"dependency": "b", "max_concurrent": 1}], "fallbacks": [{"call": "b"}, {"call": "a2", "latency": "1ms"}],
 			"breaker": {"kind": "consecutive", "failures": 2, "break": "5ms", "scope": "client"},
 			"budget": {"kind": "token_bucket", "max_tokens": 4, "token_ratio": 0.5, "scope": "dependency"},
 			"layers": [{"max_attempts": 2, "attempt_timeout": "8ms", "hedging": {"delay": "3ms", "delay_percentile": 50, "window": 20}}]}]}`))
@@ -52,8 +52,8 @@ func FuzzParse(f *testing.F) {
 			"shedding": {"measure": "queue", "thresholds": {"critical": 0}}},
 		"strategies": [{"name": "h", "max_attempts": 2, "attempt_timeout": "5ms", "hedging": {"delay": "0s"}, "pool": {"slots": 1}}]}`))
 	f.Add([]byte(`{"version": 1, "dependency": {"name": "x"}, "dependencies": [{"name": "x"}, {"name": "x", "shedding": {"thresholds": {"": 1, "critical": null}}}],
-		"workload": {"plan": [{"calls": []}, {"calls": [{"dependency": "y", "fallback": {}, "optional": true}]}]},
-		"strategies": [{"name": "s", "hedging": {"delay_percentile": 100}, "bulkheads": [{"dependency": "x"}, {"dependency": "x"}], "layers": [{"max_attempts": 1, "hedging": {"window": 5}}]}]}`))
+		"workload": {"plan": [{"calls": []}, {"calls": [{"dependency": "y", "share": 0}]}]},
+		"strategies": [{"name": "s", "fallbacks": [{"call": "z"}, {}], "hedging": {"delay_percentile": 100}, "bulkheads": [{"dependency": "x"}, {"dependency": "x"}], "layers": [{"max_attempts": 1, "hedging": {"window": 5}}]}]}`))
 	f.Add([]byte(`[] {}`))
 	f.Add([]byte(`{"version": 1, "seed": 1, "seed": 2, "strategies": [{"name": "a", "name": "b"}]}`))
 	f.Add([]byte(`{"version": 1, "seed": 1e-400, "dependency": {"error_rate": 1e-400}}`))

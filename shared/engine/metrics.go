@@ -38,7 +38,7 @@ var MetricGroups = []string{GroupOutcome, GroupLoad, GroupLatency, GroupRecovery
 var MetricInfos = []MetricInfo{
 	{"operations", "Operations", "", "Logical requests the clients wanted done.", GroupOutcome, 0, false},
 	{"succeeded", "Succeeded", "", "Operations that ended in success, after any retries (compare strategies by the success rate).", GroupOutcome, 0, false},
-	{"degraded", "Degraded", "", "Operations that ended after an optional call or a call with a fallback failed: answered, but without that call's part.", GroupOutcome, 0, false},
+	{"degraded", "Degraded", "", "Operations that ended after a call failed and its fallback answered: served, but without that call's part.", GroupOutcome, 0, false},
 	{"failed", "Failed", "", "Operations that ended without success (compare strategies by the success rate).", GroupOutcome, 0, false},
 	{"success_rate", "Success rate", "%", "Share of all operations that succeeded.", GroupOutcome, 1, false},
 	{"degraded_rate", "Degraded rate", "%", "Share of all operations that ended degraded, a fallback answering for a failed call (fewer is not better when they would have failed instead).", GroupOutcome, 0, false},
@@ -50,7 +50,7 @@ var MetricInfos = []MetricInfo{
 	{"retries_denied", "Retries denied by the budget", "", "Retries the retry budget did not allow.", GroupLoad, 0, false},
 	{"fast_failed", "Calls failed fast by the breaker", "", "Calls the open circuit breaker refused without calling.", GroupLoad, 0, false},
 	{"dependency_calls", "Calls reaching the dependency", "", "Calls that arrived at the deepest dependency (through every layer).", GroupLoad, -1, false},
-	{"amplification", "Amplification", "calls per operation", "Calls reaching the dependency per operation (with several calls in the plan: per operation and plan call).", GroupLoad, -1, false},
+	{"amplification", "Amplification", "calls per operation", "Calls reaching the dependency per operation (with several calls in the plan: per call an operation makes, on average).", GroupLoad, -1, false},
 	{"rejections", "Refused by the dependency", "", "Calls the dependency refused at once (queue full, freeze, outage).", GroupLoad, -1, false},
 	{"shed", "Shed by priority", "", "Calls of a low class the dependency's load shedding answered at once to keep serving higher ones.", GroupLoad, 0, false},
 	{"pool_rejected", "Refused by the client's pool", "", "Plan calls the client's pool refused: no free slot and the line full, or waited as long as allowed.", GroupLoad, -1, false},

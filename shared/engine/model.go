@@ -78,7 +78,8 @@ type model struct {
 	faultEnd                 int64 // end of the last phase; 0 when there is none
 	base                     int64 // width of the counting bins behind every series and peak
 	resolutions              []int64
-	seriesBucket             int64 // 0: chosen after the run
+	seriesBucket             int64   // 0: chosen after the run
+	callsPerOp               float64 // the calls an operation makes, on average: the shares of the plan's calls added up
 }
 
 type workModel struct {
@@ -129,11 +130,10 @@ const maxDeps = 16
 
 // A planCallModel is one call of the plan, compiled.
 type planCallModel struct {
-	name     string
-	dep      uint8
-	class    uint8 // index in Classes
-	optional bool  // a failure makes the operation degraded, not failed
-	fallback int64 // the fallback's latency, when optional
+	name  string
+	dep   uint8
+	class uint8   // index in Classes
+	share float64 // the probability that an operation makes the call
 }
 
 // A limitModel is a pool or a bulkhead, compiled; slots 0 means none.
@@ -193,6 +193,7 @@ type strategyModel struct {
 	keyed     bool         // the client attaches an idempotency key to every operation
 	pool      limitModel   // per instance of level 0
 	bulkheads []limitModel // per dependency, per instance of level 0; nil without bulkheads
+	fallback  []int64      // per plan call: its fallback's latency, or -1 for none; nil without fallbacks
 }
 
 type levelModel struct {
@@ -271,6 +272,12 @@ func compile(sc *Scenario) *model {
 				sm.bulkheads = make([]limitModel, len(m.deps))
 			}
 			sm.bulkheads[m.depIndex(b.Dependency)] = limitModel{slots: b.MaxConcurrent, maxWaiting: b.MaxWaiting, maxWait: int64(b.MaxWait)}
+		}
+		for _, f := range st.Fallbacks {
+			if sm.fallback == nil {
+				sm.fallback = slices.Repeat([]int64{-1}, len(m.calls))
+			}
+			sm.fallback[m.callIndex(f.Call)] = int64(f.Latency)
 		}
 		m.strategies = append(m.strategies, sm)
 	}
@@ -378,19 +385,29 @@ func (m *model) compilePlan(plan []Step) {
 	for _, st := range plan {
 		m.steps = append(m.steps, len(m.calls))
 		for _, pc := range st.Calls {
-			cm := planCallModel{name: pc.Name, dep: uint8(m.depIndex(pc.Dependency)), optional: pc.Optional}
+			cm := planCallModel{name: pc.Name, dep: uint8(m.depIndex(pc.Dependency)), share: 1}
+			if pc.Share != nil {
+				cm.share = *pc.Share
+			}
 			if cm.name == "" {
 				cm.name = m.deps[cm.dep].name
 			}
 			cm.class = uint8(max(slices.Index(Classes, cmp.Or(pc.Class, ClassCritical)), 0))
-			if f := pc.Fallback; f != nil {
-				cm.optional = true
-				cm.fallback = int64(f.Latency)
-			}
 			m.calls = append(m.calls, cm)
+			m.callsPerOp += cm.share
 		}
 	}
 	m.steps = append(m.steps, len(m.calls))
+}
+
+// callIndex returns the index of the plan call named name.
+func (m *model) callIndex(name string) int {
+	for i := range m.calls {
+		if m.calls[i].name == name {
+			return i
+		}
+	}
+	return 0 // validated: the name exists
 }
 
 // depIndex returns the index of the dependency named name; the one

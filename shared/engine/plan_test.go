@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/internal/golden"
@@ -63,12 +64,13 @@ func callNamed(t *testing.T, sr *StrategyResult, name string) CallMetrics {
 func TestPlanDecodes(t *testing.T) {
 	sc := decodePlan(t, `{"version": 1, "name": "d",
 		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 1,
-			"plan": [{"calls": [{"dependency": "a", "class": "sheddable", "optional": true}, {"dependency": "b", "fallback": {"latency": "2ms"}}]}]},
+			"plan": [{"calls": [{"dependency": "a", "class": "sheddable"}, {"dependency": "b", "share": 0.5}]}]},
 		"dependencies": [
 			{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1,
 				"shedding": {"measure": "load", "thresholds": {"sheddable": 3}, "status": 429}},
 			{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1}],
 		"strategies": [{"name": "s", "max_attempts": 1, "pool": {"slots": 2}, "bulkheads": [{"dependency": "b", "max_concurrent": 1}],
+			"fallbacks": [{"call": "a"}, {"call": "b", "latency": "2ms"}],
 			"breaker": {"kind": "consecutive", "failures": 2, "break": "1s", "scope": "client"}}]}`)
 	m := compile(sc)
 	if len(m.deps) != 2 || len(m.calls) != 2 || len(m.steps) != 2 {
@@ -78,10 +80,13 @@ func TestPlanDecodes(t *testing.T) {
 	if !a.shedding || !a.shedLoad || a.shedStatus != 429 || a.shedAt != [numClasses]int{-1, -1, -1, 3} {
 		t.Errorf("shedding compiled as %v %v %v %v", a.shedding, a.shedLoad, a.shedStatus, a.shedAt)
 	}
-	if b.dep != 1 || !b.optional || b.fallback != 2e6 || b.name != "b" || m.calls[0].class != 3 {
+	if b.dep != 1 || b.share != 0.5 || m.calls[0].share != 1 || b.name != "b" || m.calls[0].class != 3 {
 		t.Errorf("plan compiled as %+v", m.calls)
 	}
 	st := m.strategies[0]
+	if !slices.Equal(st.fallback, []int64{0, 2e6}) {
+		t.Errorf("fallbacks compiled as %v; want [0 2000000]", st.fallback)
+	}
 	if st.pool.slots != 2 || st.bulkheads[0].slots != 0 || st.bulkheads[1].slots != 1 || st.levels[0].breakerPerDep {
 		t.Errorf("strategy compiled as %+v", st)
 	}
@@ -182,18 +187,18 @@ func TestPoolWaitersTimeOut(t *testing.T) {
 }
 
 // breakerScopeScenario: a is down, b is healthy; each operation calls a
-// (optional) and b in parallel, through a breaker shared by both ("client")
+// (with a fallback) and b in parallel, through a breaker shared by both ("client")
 // or one per dependency, that opens when half the outcomes fail.
 const breakerScopeScenario = `{"version": 1, "name": "scope",
 	"workload": {"clients": 10, "arrival": "uniform", "rate": 100, "duration": "2s",
-		"plan": [{"calls": [{"dependency": "a", "optional": true}, {"dependency": "b"}]}]},
+		"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]},
 	"dependencies": [
 		{"name": "a", "workers": 10, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 10,
 			"phases": [{"kind": "outage", "from": "0s", "to": "10s"}]},
 		{"name": "b", "workers": 10, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 10}],
 	"strategies": [
-		{"name": "shared", "max_attempts": 1, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 6, "window": "1s", "break": "10s", "scope": "client"}},
-		{"name": "per-dependency", "max_attempts": 1, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 6, "window": "1s", "break": "10s"}}]}`
+		{"name": "shared", "max_attempts": 1, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 6, "window": "1s", "break": "10s", "scope": "client"}, "fallbacks": [{"call": "a"}]},
+		{"name": "per-dependency", "max_attempts": 1, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 6, "window": "1s", "break": "10s"}, "fallbacks": [{"call": "a"}]}]}`
 
 // TestBreakerScope: a breaker shared by the client opens on a's failures
 // and then fails b's calls fast; breakers per dependency leave b alone.
@@ -229,13 +234,13 @@ func TestBreakerScope(t *testing.T) {
 func TestFallback(t *testing.T) {
 	const js = `{"version": 1, "name": "fallback",
 		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 20,
-			"plan": [{"calls": [{"dependency": "a"}]}, {"calls": [{"dependency": "b" FALLBACK}]}]},
+			"plan": [{"calls": [{"dependency": "a"}]}, {"calls": [{"dependency": "b"}]}]},
 		"dependencies": [
 			{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "5ms"}, "queue_capacity": 10},
 			{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "5ms"}, "queue_capacity": 10,
 				"phases": [{"kind": "outage", "from": "0s", "to": "1s", "latency": "3ms"}]}],
-		"strategies": [{"name": "s", "max_attempts": 1}]}`
-	with := runPlan(t, decodePlan(t, replace(js, "FALLBACK", `, "fallback": {"latency": "7ms"}`))).Strategies[0]
+		"strategies": [{"name": "s", "max_attempts": 1 FALLBACK}]}`
+	with := runPlan(t, decodePlan(t, replace(js, "FALLBACK", `, "fallbacks": [{"call": "b", "latency": "7ms"}]`))).Strategies[0]
 	without := runPlan(t, decodePlan(t, replace(js, "FALLBACK", ""))).Strategies[0]
 	// The operations in the outage: 5 ms at a, 3 ms at b, 7 ms of fallback.
 	if x := with.Metrics; x.Degraded != 10 || x.Succeeded != 10 || x.Failed != 0 || x.LatencyMaxms != 15 || x.LatencyP50ms != 10 {
@@ -303,9 +308,9 @@ func TestPriorityShedding(t *testing.T) {
 	const js = `{"version": 1, "name": "shedding", "seed": 5,
 		"workload": {"clients": 100, "arrival": "poisson", "rate": 150, "duration": "10s",
 			"plan": [{"calls": [{"dependency": "d", "name": "critical"},
-				{"dependency": "d", "name": "sheddable", "class": "sheddable", "optional": true}]}]},
+				{"dependency": "d", "name": "sheddable", "class": "sheddable"}]}]},
 		"dependencies": [{"name": "d", "workers": 2, "service_time": {"kind": "exponential", "mean": "10ms"}, "queue_capacity": 20 SHEDDING}],
-		"strategies": [{"name": "s", "max_attempts": 1}]}`
+		"strategies": [{"name": "s", "max_attempts": 1, "fallbacks": [{"call": "sheddable"}]}]}`
 	shed := runPlan(t, decodePlan(t, replace(js, "SHEDDING", `, "shedding": {"measure": "queue", "thresholds": {"sheddable": 4}, "status": 429}`))).Strategies[0]
 	plain := runPlan(t, decodePlan(t, replace(js, "SHEDDING", ""))).Strategies[0]
 	c, s := callNamed(t, &shed, "critical"), callNamed(t, &shed, "sheddable")
@@ -326,8 +331,8 @@ func TestPriorityShedding(t *testing.T) {
 // bulkhead, a breaker and a budget per dependency, layers and networks.
 const severalScenario = `{"version": 1, "name": "det", "runs": 2,
 		"workload": {"clients": 40, "arrival": "poisson", "rate": 300, "duration": "3s",
-			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "class": "sheddable_plus", "fallback": {"latency": "1ms"}}]},
-				{"calls": [{"dependency": "a", "name": "a2", "class": "sheddable_plus", "optional": true}]}]},
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "class": "sheddable_plus"}]},
+				{"calls": [{"dependency": "a", "name": "a2", "class": "sheddable_plus"}]}]},
 		"dependencies": [
 			{"name": "a", "workers": 8, "service_time": {"kind": "lognormal", "p50": "10ms", "p99": "60ms"}, "queue_capacity": 30,
 				"network": {"request": {"kind": "normal", "mean": "1ms", "stddev": "500us"}},
@@ -340,8 +345,9 @@ const severalScenario = `{"version": 1, "name": "det", "runs": 2,
 				"budget": {"kind": "token_bucket", "max_tokens": 20, "token_ratio": 0.1},
 				"breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 10, "window": "1s", "break": "500ms"},
 				"pool": {"slots": 20, "max_waiting": 10, "max_wait": "50ms"}, "bulkheads": [{"dependency": "b", "max_concurrent": 5, "max_waiting": 5}],
+				"fallbacks": [{"call": "b", "latency": "1ms"}, {"call": "a2"}],
 				"layers": [{"max_attempts": 2}]},
-			{"name": "plain", "max_attempts": 1}]}`
+			{"name": "plain", "max_attempts": 1, "fallbacks": [{"call": "b", "latency": "1ms"}, {"call": "a2"}]}]}`
 
 // TestPlanDeterministic: the same scenario of several dependencies gives
 // the same result, byte for byte; each dependency's phases are reported
@@ -422,11 +428,11 @@ func TestPlanCallsHaveTheirOwnKeys(t *testing.T) {
 func TestPlanCommonRandomNumbers(t *testing.T) {
 	sc := decodePlan(t, `{"version": 1, "name": "crn", "seed": 11,
 		"workload": {"clients": 20, "arrival": "poisson", "rate": 200, "duration": "2s",
-			"plan": [{"calls": [{"dependency": "a", "optional": true}]}, {"calls": [{"dependency": "b"}]}]},
+			"plan": [{"calls": [{"dependency": "a"}]}, {"calls": [{"dependency": "b"}]}]},
 		"dependencies": [
 			{"name": "a", "workers": 50, "service_time": {"kind": "lognormal", "p50": "1ms", "p99": "9ms"}, "queue_capacity": 50, "error_rate": 0.5},
 			{"name": "b", "workers": 50, "service_time": {"kind": "lognormal", "p50": "1ms", "p99": "9ms"}, "queue_capacity": 50}],
-		"strategies": [{"name": "retry", "max_attempts": 3}, {"name": "plain", "max_attempts": 1}]}`)
+		"strategies": [{"name": "retry", "max_attempts": 3, "fallbacks": [{"call": "a"}]}, {"name": "plain", "max_attempts": 1, "fallbacks": [{"call": "a"}]}]}`)
 	type key struct {
 		op      uint64
 		pc      uint8
@@ -503,7 +509,7 @@ func TestFailedCallAbandonsItsStep(t *testing.T) {
 func TestPlanLimitsInvariants(t *testing.T) {
 	const js = `{"version": 1, "name": "limits", "seed": SEED,
 		"workload": {"clients": 30, "arrival": "poisson", "rate": 400, "duration": "1s",
-			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "optional": true}, {"dependency": "a", "name": "a2", "class": "sheddable", "fallback": {"latency": "2ms"}}]},
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}, {"dependency": "a", "name": "a2", "class": "sheddable"}]},
 				{"calls": [{"dependency": "b", "name": "b2"}]}]},
 		"dependencies": [
 			{"name": "a", "workers": 3, "service_time": {"kind": "exponential", "mean": "8ms"}, "queue_capacity": 5, "error_rate": 0.1,
@@ -516,6 +522,7 @@ func TestPlanLimitsInvariants(t *testing.T) {
 				"breaker": {"kind": "consecutive", "failures": 5, "break": "50ms", "scope": "SCOPE"},
 				"pool": {"slots": SLOTS, "max_waiting": WAITING, "max_wait": "WAIT"},
 				"bulkheads": [{"dependency": "b", "max_concurrent": 2, "max_waiting": WAITING, "max_wait": "WAIT"}],
+				"fallbacks": [{"call": "b"}, {"call": "a2", "latency": "2ms"}],
 				"layers": [{"max_attempts": 2, "attempt_timeout": "10ms"}]}]}`
 	n := 0
 	for _, seed := range []string{"1", "2"} {
@@ -587,7 +594,7 @@ func TestTimeoutWhileAnswerTravels(t *testing.T) {
 func TestPlanInvariantsClosedLoop(t *testing.T) {
 	const js = `{"version": 1, "name": "closed", "seed": SEED,
 		"workload": {"clients": 20, "arrival": "closed", "think_time": "3ms", "duration": "600ms", "mix": {"non_idempotent": 0.5, "keyed": 0.5},
-			"plan": [{"calls": [{"dependency": "a", "fallback": {"latency": "1ms"}}, {"dependency": "b"}]}, {"calls": [{"dependency": "a", "name": "a2", "optional": true}]}]},
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b", "share": 0.7}]}, {"calls": [{"dependency": "a", "name": "a2"}]}]},
 		"dependencies": [
 			{"name": "a", "workers": 2, "service_time": {"kind": "lognormal", "p50": "3ms", "p99": "30ms"}, "queue_capacity": 4,
 				"phases": [{"kind": "outage", "from": "100ms", "to": "200ms", "latency": "2ms"}, {"kind": "freeze", "from": "300ms", "to": "350ms", "status": 503}]},
@@ -599,6 +606,7 @@ func TestPlanInvariantsClosedLoop(t *testing.T) {
 				"breaker": {"kind": "ratio", "ratio": 0.9, "min_throughput": 20, "window": "50ms", "break": "20ms", "placement": "outside", "scope": "SCOPE"},
 				"budget": {"kind": "ratio", "ratio": 0.3, "window": "100ms", "min_per_second": 10, "scope": "SCOPE"},
 				"pool": {"slots": 6, "max_waiting": 4, "max_wait": "5ms"},
+				"fallbacks": [{"call": "a", "latency": "1ms"}, {"call": "a2"}],
 				"layers": [{"max_attempts": 2, "attempt_timeout": "8ms", "breaker": {"kind": "consecutive", "failures": 3, "break": "10ms"}}]}]}`
 	for _, seed := range []string{"1", "2", "3"} {
 		for _, scope := range []string{"client", "dependency"} {
@@ -620,5 +628,38 @@ func TestPlanInvariantsClosedLoop(t *testing.T) {
 				t.Errorf("%s: %v + %v + %v != %v operations, or %v dead-lettered", name, x.Succeeded, x.Degraded, x.Failed, x.Operations, x.DeadLettered)
 			}
 		}
+	}
+}
+
+// TestPlanShare: a call with a share is made by about that share of
+// operations, by the same operations for every strategy; a step whose only
+// call an operation does not make is skipped, taking no time.
+func TestPlanShare(t *testing.T) {
+	res := runPlan(t, decodePlan(t, `{"version": 1, "name": "share", "seed": 9,
+		"workload": {"clients": 10, "arrival": "uniform", "rate": 1000, "operations": 4000,
+			"plan": [{"calls": [{"dependency": "a"}]}, {"calls": [{"dependency": "b", "share": 0.25}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 100, "service_time": {"kind": "constant", "mean": "2ms"}, "queue_capacity": 10},
+			{"name": "b", "workers": 100, "service_time": {"kind": "constant", "mean": "3ms"}, "queue_capacity": 10}],
+		"strategies": [{"name": "one", "max_attempts": 1}, {"name": "three", "max_attempts": 3}]}`))
+	var made []float64
+	for i := range res.Strategies {
+		st := &res.Strategies[i]
+		a, b := callNamed(t, st, "a"), callNamed(t, st, "b")
+		if a.Calls != 4000 || b.Calls < 900 || b.Calls > 1100 {
+			t.Errorf("%s: a made %v calls, b %v; want 4000 and about 1000", st.Name, a.Calls, b.Calls)
+		}
+		made = append(made, b.Calls)
+		x := st.Metrics
+		// Operations that skip b end after a's 2 ms; the others after 5 ms.
+		if x.LatencyP50ms != 2 || x.LatencyMaxms != 5 || x.Succeeded != 4000 {
+			t.Errorf("%s: latency p50 %v, max %v, succeeded %v; want 2, 5, 4000", st.Name, x.LatencyP50ms, x.LatencyMaxms, x.Succeeded)
+		}
+		if want := x.DependencyCalls / (4000 * 1.25); x.Amplification != round6(want) {
+			t.Errorf("%s: amplification %v, want %v (per call made on average)", st.Name, x.Amplification, want)
+		}
+	}
+	if made[0] != made[1] {
+		t.Errorf("b's calls differ between strategies: %v; the share is drawn per operation, the same for all", made)
 	}
 }

@@ -93,9 +93,11 @@ type CallResult struct {
 }
 
 // CallMetrics measure one call of the plan. Calls counts the calls
-// started (one per operation that got to its step); each ended succeeded,
-// fell back (failed, but optional or with a fallback) or failed, unless the
-// operation abandoned it when another call failed. Attempts are the
+// started (one per operation that got to its step and makes it); each
+// ended succeeded, fell back (failed, and the strategy has a fallback for
+// it) or failed, or was abandoned when another call of its operation
+// failed first. The success rate is of the calls that ended: an abandoned
+// call says nothing of its dependency. Attempts are the
 // client's (level 0) for it; dependency_calls, rejections and shed are at
 // its dependency, counting its calls only. Latencies run from the call's
 // start, its wait for a pool or bulkhead slot included, to its end (before
@@ -106,6 +108,7 @@ type CallMetrics struct {
 	Succeeded        float64 `json:"succeeded"`
 	FellBack         float64 `json:"fell_back"`
 	Failed           float64 `json:"failed"`
+	Abandoned        float64 `json:"abandoned"`
 	SuccessRate      float64 `json:"success_rate"`
 	Attempts         float64 `json:"attempts"`
 	DependencyCalls  float64 `json:"dependency_calls"`
@@ -315,7 +318,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.RetriesDenied = float64(c.retriesDenied)
 	x.FastFailed = float64(c.fastFailed)
 	x.DependencyCalls = float64(c.depCalls)
-	x.Amplification = ratio(x.DependencyCalls, n*float64(len(m.calls)))
+	x.Amplification = ratio(x.DependencyCalls, n*m.callsPerOp)
 	x.Rejections = float64(c.rejections)
 	x.Shed = float64(c.shed)
 	x.PoolRejected = float64(c.limited[rejPoolFull] + c.limited[rejPoolTimeout])
@@ -372,7 +375,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 			Succeeded:        float64(cc.succeeded),
 			FellBack:         float64(cc.fellBack),
 			Failed:           float64(cc.failed),
-			SuccessRate:      ratio(float64(cc.succeeded), float64(cc.calls)),
+			Abandoned:        float64(cc.calls - cc.succeeded - cc.fellBack - cc.failed),
+			SuccessRate:      ratio(float64(cc.succeeded), float64(cc.succeeded+cc.fellBack+cc.failed)),
 			Attempts:         float64(cc.attempts),
 			DependencyCalls:  float64(cc.depCalls),
 			Rejections:       float64(cc.rejections),

@@ -228,7 +228,7 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			if bulkheads[c.name] {
 				extra += 2
 			}
-			if c.fallback > 0 {
+			if fallbackOf(&st, c) > 0 {
 				extra++
 			}
 			if extra > 0 {
@@ -306,7 +306,18 @@ type estimateCall struct {
 	step     int     // the step it belongs to
 	dep      int     // its dependency, an index in estimateDeps
 	name     string  // its dependency's name
-	fallback float64 // its fallback's latency, in nanoseconds
+	call     string  // its own name
+}
+
+// fallbackOf returns the latency of strategy st's fallback for call c, in
+// nanoseconds, or -1 when it has none.
+func fallbackOf(st *Strategy, c estimateCall) float64 {
+	for _, f := range st.Fallbacks {
+		if f.Call == c.call {
+			return max(0, float64(f.Latency))
+		}
+	}
+	return -1
 }
 
 // estimateCalls returns the calls of the plan, in order, or, without a
@@ -320,7 +331,7 @@ func estimateCalls(sc *Scenario, deps []*Dependency) []estimateCall {
 		return deps[i].Name
 	}
 	if len(sc.Workload.Plan) == 0 {
-		return []estimateCall{{name: name(0)}}
+		return []estimateCall{{name: name(0), call: name(0)}}
 	}
 	index := make(map[string]int, len(deps))
 	for j := len(deps) - 1; j >= 0; j-- {
@@ -329,10 +340,7 @@ func estimateCalls(sc *Scenario, deps []*Dependency) []estimateCall {
 	var calls []estimateCall
 	for i, st := range sc.Workload.Plan {
 		for _, c := range st.Calls {
-			ec := estimateCall{step: i, name: c.Dependency, dep: index[c.Dependency]}
-			if c.Fallback != nil {
-				ec.fallback = max(0, float64(c.Fallback.Latency))
-			}
+			ec := estimateCall{step: i, name: c.Dependency, dep: index[c.Dependency], call: cmp.Or(c.Name, c.Dependency)}
 			calls = append(calls, ec)
 		}
 	}
@@ -552,8 +560,8 @@ func estimateOperation(st *Strategy, calls []estimateCall, drains, rtts []float6
 	longest := make([]float64, len(drains))
 	for i, c := range calls {
 		times[i] = invocationTime(levels, drains[c.dep], rtts[c.dep])
-		if c.fallback > 0 {
-			times[i] += c.fallback
+		if f := fallbackOf(st, c); f > 0 {
+			times[i] += f
 		}
 		longest[c.dep] = max(longest[c.dep], times[i]) // the longest a call holds its bulkhead
 	}
@@ -753,8 +761,12 @@ func sheddingWarnings(sc *Scenario) []string {
 			path = fmt.Sprintf("dependencies[%d].shedding", i)
 		}
 		for _, c := range Classes {
-			if th, ok := sh.Thresholds[c]; ok && sh.Measure == ShedQueue && th > d.QueueCapacity {
-				ws = append(ws, fmt.Sprintf("dependency %q: the %q threshold %d is above the queue capacity %d, so the queue is full before it sheds those calls (%s)", name, c, th, d.QueueCapacity, path))
+			th, ok := sh.Thresholds[c]
+			switch {
+			case ok && sh.Measure == ShedQueue && th >= d.QueueCapacity:
+				ws = append(ws, fmt.Sprintf("dependency %q: the %q threshold %d is not below the queue capacity %d, so the queue is full, and refuses those calls, before it sheds them (%s)", name, c, th, d.QueueCapacity, path))
+			case ok && sh.Measure == ShedLoad && th >= d.QueueCapacity+d.Workers:
+				ws = append(ws, fmt.Sprintf("dependency %q: the %q threshold %d is not below the queue capacity and the workers (%d), so the queue is full, and refuses those calls, before it sheds them (%s)", name, c, th, d.QueueCapacity+d.Workers, path))
 			}
 		}
 		called := classes[name]

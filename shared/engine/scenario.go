@@ -60,20 +60,24 @@ type Step struct {
 
 // A PlanCall is one call of an operation to one dependency, through the
 // strategy's whole policy chain. Name (default: the dependency's name)
-// tells the plan's calls apart in results and must be unique. A call that
-// fails makes the operation fail, unless it is Optional or has a Fallback:
-// then the operation goes on, degraded.
+// tells the plan's calls apart in results and must be unique. Share, when
+// given, is the probability in (0, 1] that an operation makes the call
+// (drawn per operation, the same for every strategy): a page mix, such as
+// one page in four being a checkout. A call that fails makes the operation
+// fail, unless the strategy has a fallback for it.
 type PlanCall struct {
-	Name       string    `json:"name,omitempty"`
-	Dependency string    `json:"dependency"`
-	Class      Class     `json:"class,omitempty"`
-	Optional   bool      `json:"optional,omitempty"`
-	Fallback   *Fallback `json:"fallback,omitempty"`
+	Name       string   `json:"name,omitempty"`
+	Dependency string   `json:"dependency"`
+	Class      Class    `json:"class,omitempty"`
+	Share      *float64 `json:"share,omitempty"`
 }
 
-// A Fallback answers a failed call in the client's place (a cached or empty
-// answer) after Latency.
+// A Fallback answers in the client's place (a cached or empty answer) when
+// the plan call named Call fails, after Latency: the operation goes on,
+// degraded instead of failed (Polly's fallback strategy, resilience4j's
+// fallbackMethod, failsafe-go's fallback).
 type Fallback struct {
+	Call    string   `json:"call"`
 	Latency Duration `json:"latency,omitzero"`
 }
 
@@ -234,6 +238,8 @@ type Strategy struct {
 	// Bulkheads limit the concurrent calls to one dependency each, per
 	// instance, within the pool.
 	Bulkheads []Bulkhead `json:"bulkheads,omitempty"`
+	// Fallbacks answer for failed calls of the plan, at most one per call.
+	Fallbacks []Fallback `json:"fallbacks,omitempty"`
 }
 
 // A Pool is a number of slots a call holds from before its first attempt

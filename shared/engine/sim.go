@@ -393,7 +393,7 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 			s.bulks[i].limitModel = st.bulkheads[i%s.nd]
 		}
 	}
-	s.simple = len(m.calls) == 1 && !m.calls[0].optional && s.pools == nil && s.bulks == nil
+	s.simple = len(m.calls) == 1 && m.calls[0].share == 1 && st.fallback == nil && s.pools == nil && s.bulks == nil
 	s.lastBin = -1
 	s.base = m.base
 	for _, r := range m.resolutions {
@@ -659,17 +659,45 @@ func (s *sim) startOperation(client int32) {
 	s.startStep(id)
 }
 
-// startStep starts the calls of the operation's current step.
+// startStep starts the calls of the operation's current step, those
+// the operation makes (see PlanCall.Share); a step that makes none is
+// over at once.
 func (s *sim) startStep(op int32) {
-	o := &s.ops[op]
-	from, to := s.m.steps[o.step], s.m.steps[o.step+1]
-	o.pending = uint8(to - from)
-	for pc := from; pc < to; pc++ {
-		s.startCall(op, uint8(pc))
-		if s.ops[op].flags&opDone != 0 {
-			return // the call failed at once, and the operation with it
+	for {
+		o := &s.ops[op]
+		from, to := s.m.steps[o.step], s.m.steps[o.step+1]
+		var made uint16
+		for pc := from; pc < to; pc++ {
+			if s.makes(o.key, pc) {
+				made |= 1 << pc
+				o.pending++
+			}
+		}
+		if made != 0 {
+			for pc := from; pc < to; pc++ {
+				if made&(1<<pc) == 0 {
+					continue
+				}
+				s.startCall(op, uint8(pc))
+				if s.ops[op].flags&opDone != 0 {
+					return // the call failed at once, and the operation with it
+				}
+			}
+			return
+		}
+		o.step++
+		if int(o.step) == len(s.m.steps)-1 {
+			s.finishOperation(op, outOK, reasonNone)
+			return
 		}
 	}
+}
+
+// makes reports whether the operation keyed key makes plan call pc: a draw
+// per operation and call, the same for every strategy.
+func (s *sim) makes(key uint64, pc int) bool {
+	share := s.m.calls[pc].share
+	return share >= 1 || s.rnd.float(drawMix, key, uint64(16+pc)) < share
 }
 
 // startCall starts plan call pc of operation op: its level-0 invocation,
@@ -1156,7 +1184,10 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 	if c.lim != 0 {
 		s.releaseLimits(c)
 	}
-	pm := &s.m.calls[c.pc]
+	fallback := int64(-1)
+	if s.st.fallback != nil {
+		fallback = s.st.fallback[c.pc]
+	}
 	ok := out == outOK
 	if s.multi {
 		oc := s.opCall(c.op, c.pc)
@@ -1167,7 +1198,7 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 		case ok:
 			cc.succeeded++
 			s.xbin(3*int(c.pc) + 1)
-		case pm.optional:
+		case fallback >= 0:
 			cc.fellBack++
 			s.xbin(3*int(c.pc) + 2)
 		default:
@@ -1176,14 +1207,14 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 		}
 	}
 	if !ok {
-		if !pm.optional {
+		if fallback < 0 {
 			s.failOperation(c.op, out, reason)
 			return
 		}
 		s.ops[c.op].flags |= opDegraded
-		if pm.fallback > 0 {
+		if fallback > 0 {
 			s.ops[c.op].refs++ // the slot waits for the fallback's answer
-			s.q.push(s.now+pm.fallback, evFallback, c.op, 0)
+			s.q.push(s.now+fallback, evFallback, c.op, 0)
 			return
 		}
 	}

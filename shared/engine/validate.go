@@ -219,7 +219,7 @@ func (v *validator) scenario(sc *Scenario) {
 	}
 	v.workload(&sc.Workload)
 	deps := v.dependencies(sc)
-	v.plan(sc, deps)
+	calls := v.plan(sc, deps)
 	switch n := len(sc.Strategies); {
 	case n == 0:
 		v.add("strategies", nil, "is empty; a scenario compares at least one strategy")
@@ -240,6 +240,7 @@ func (v *validator) scenario(sc *Scenario) {
 		v.text(p+".description", st.Description, maxTextLen)
 		v.policy(p, &st.Policy)
 		v.pools(p, &st, deps)
+		v.fallbacks(p, &st, calls)
 		if len(st.Layers) > MaxLayers {
 			v.add(p+".layers", nil, "lists %d layers; at most %d are allowed", len(st.Layers), MaxLayers)
 		}
@@ -431,10 +432,15 @@ func (v *validator) ref(path, name string, dn depNames) int {
 }
 
 // plan checks the workload's plan against the dependencies: every call
-// names one, and every dependency is called.
-func (v *validator) plan(sc *Scenario, dn depNames) {
+// names one, and every dependency is called. It returns the names of the
+// plan's calls, for the strategies' fallbacks.
+func (v *validator) plan(sc *Scenario, dn depNames) (calls map[string]bool) {
 	const p = "workload.plan"
 	plan := sc.Workload.Plan
+	calls = map[string]bool{}
+	if plan == nil && len(dn.names) == 1 {
+		calls[dn.names[0]] = true
+	}
 	if plan == nil {
 		if len(dn.names) > 1 {
 			v.add(p, nil, "is missing; with several dependencies the plan says which ones an operation calls, in what order")
@@ -451,6 +457,7 @@ func (v *validator) plan(sc *Scenario, dn depNames) {
 	}
 	if total > MaxPlanCalls {
 		v.add(p, nil, "makes %d calls in all; at most %d are allowed", total, MaxPlanCalls)
+		defer func() { calls = nil }() // too many to list; fallbacks are not checked against them
 	}
 	called := make([]bool, len(dn.names))
 	first := map[string]string{} // a call's name → the first call with it
@@ -469,6 +476,7 @@ func (v *validator) plan(sc *Scenario, dn depNames) {
 				v.name(cp+".name", c.Name)
 			}
 			if name := cmp.Or(c.Name, c.Dependency); name != "" {
+				calls[name] = true
 				if at, dup := first[name]; !dup {
 					first[name] = cp
 				} else if c.Name != "" {
@@ -480,11 +488,8 @@ func (v *validator) plan(sc *Scenario, dn depNames) {
 			if c.Class != "" {
 				oneOf(v, cp+".class", c.Class, Classes...)
 			}
-			if f := c.Fallback; f != nil {
-				if c.Optional {
-					v.add(cp+".fallback", nil, "is given together with optional; an optional call falls back to no answer at once, a fallback answers after its latency: give one of them")
-				}
-				v.span(cp+".fallback.latency", f.Latency, true)
+			if c.Share != nil && !(*c.Share > 0 && *c.Share <= 1) {
+				v.add(cp+".share", *c.Share, "is out of range (0, 1]: the probability that an operation makes this call; leave it out for every operation")
 			}
 		}
 	}
@@ -499,6 +504,42 @@ func (v *validator) plan(sc *Scenario, dn depNames) {
 		}
 		v.add(path, name, "is not called by the plan; every dependency must be called (workload.plan), or left out")
 	}
+	return calls
+}
+
+// fallbacks checks a strategy's fallbacks against the plan's calls.
+func (v *validator) fallbacks(p string, st *Strategy, calls map[string]bool) {
+	if calls == nil {
+		return // the plan is refused already
+	}
+	first := map[string]int{}
+	for i := range st.Fallbacks {
+		f := &st.Fallbacks[i]
+		q := fmt.Sprintf("%s.fallbacks[%d].", p, i)
+		switch j, dup := first[f.Call]; {
+		case f.Call == "":
+			v.add(q+"call", nil, "is missing; name the call of the plan this fallback answers for")
+		case !calls[f.Call]:
+			v.add(q+"call", f.Call, "is not a call of the plan; the calls are %s", quotedList(calls))
+		case dup:
+			v.add(q+"call", f.Call, "already has a fallback, fallbacks[%d]; a call has at most one", j)
+		default:
+			first[f.Call] = i
+		}
+		v.span(q+"latency", f.Latency, true)
+	}
+}
+
+// quotedList lists names, sorted and quoted, for a message.
+func quotedList(names map[string]bool) string {
+	keys := slices.Sorted(maps.Keys(names))
+	for i, k := range keys {
+		keys[i] = strconv.Quote(k)
+	}
+	if len(keys) == 0 {
+		return "none"
+	}
+	return strings.Join(keys, ", ")
 }
 
 // pools checks a strategy's pool and bulkheads.
@@ -974,8 +1015,12 @@ func (sc *Scenario) withValue(i int) (*Scenario, error) {
 	if err := unmarshalNumbers(raw, &tree); err != nil {
 		return nil, err
 	}
-	if err := unmarshalNumbers(sc.Sweep.Values[i], &val); err != nil {
-		return nil, Errors{{Message: "is not valid JSON"}}
+	// null (which the strict decoder keeps as no bytes) leaves the field
+	// out: its default, or no shedding, no budget, no breaker.
+	if raw := sc.Sweep.Values[i]; len(raw) > 0 && string(raw) != "null" {
+		if err := unmarshalNumbers(raw, &val); err != nil {
+			return nil, Errors{{Message: "is not valid JSON"}}
+		}
 	}
 	if err := setPath(tree, sc.Sweep.Path, val); err != nil {
 		return nil, err
@@ -1010,7 +1055,11 @@ func setPath(tree any, path string, val any) error {
 				return Errors{{Path: "sweep.path", Value: strconv.Quote(path), Message: "does not lead to an object at " + strconv.Quote(st.key)}}
 			}
 			if last {
-				obj[st.key] = val
+				if val == nil {
+					delete(obj, st.key)
+				} else {
+					obj[st.key] = val
+				}
 				return nil
 			}
 			next, ok := obj[st.key]

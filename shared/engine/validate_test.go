@@ -280,8 +280,8 @@ func TestSweepWorkIsBounded(t *testing.T) {
 const (
 	multiPlan = `[
 			{"calls": [{"dependency": "catalog"}, {"dependency": "payment", "name": "pay"}]},
-			{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]},
-			{"calls": [{"dependency": "catalog", "name": "catalog-again", "fallback": {"latency": "2ms"}}]}]`
+			{"calls": [{"dependency": "recs", "class": "sheddable", "share": 0.5}]},
+			{"calls": [{"dependency": "catalog", "name": "catalog-again"}]}]`
 	multiDeps = `[
 		{"name": "catalog", "workers": 4, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 50},
 		{"name": "payment", "workers": 2, "service_time": {"kind": "exponential", "mean": "20ms"}, "queue_capacity": 5,
@@ -298,6 +298,7 @@ const validMulti = `{"version": 1, "name": "m",
 	"strategies": [{"name": "a", "max_attempts": 3, "attempt_timeout": "1s",
 		"pool": {"slots": 8, "max_waiting": 100, "max_wait": "1s"},
 		"bulkheads": [{"dependency": "payment", "max_concurrent": 2, "max_waiting": 4, "max_wait": "500ms"}],
+		"fallbacks": [{"call": "recs"}, {"call": "catalog-again", "latency": "2ms"}],
 		"breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "scope": "client"},
 		"budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1, "scope": "dependency"},
 		"layers": [{"max_attempts": 2, "attempt_timeout": "100ms", "hedging": {"delay": "20ms", "delay_percentile": 95, "window": 200}}]}]}`
@@ -355,21 +356,26 @@ func TestMultiDependencyErrors(t *testing.T) {
 		{"entry validated as the dependency is", `{"name": "payment", "workers": 2`, `{"name": "payment", "workers": 0`, "dependencies[1].workers", "0 is out of range 1..100000"},
 		{"entry's network", `"request": {"kind": "constant", "mean": "1ms"}`, `"request": {"kind": "constant", "mean": "-1ms"}`, "dependencies[1].network.request.mean", "is negative"},
 		{"entry's phases", `"queue_capacity": 50}`, `"queue_capacity": 50, "phases": [{"kind": "outage", "from": "2s", "to": "1s"}]}`, "dependencies[0].phases[0].to", "is not after from 2s"},
-		{"uncalled dependency", `{"dependency": "recs", "class": "sheddable", "optional": true}`, `{"dependency": "catalog", "name": "c3"}`, "dependencies[2].name", `"recs" is not called by the plan; every dependency must be called`},
+		{"uncalled dependency", `{"dependency": "recs", "class": "sheddable", "share": 0.5}`, `{"dependency": "catalog", "name": "c3"}`, "dependencies[2].name", `"recs" is not called by the plan; every dependency must be called`},
 		// Plan.
 		{"several dependencies without a plan", `, "plan": ` + multiPlan, ``, "workload.plan", "is missing; with several dependencies the plan says which ones an operation calls"},
 		{"empty plan", `"plan": ` + multiPlan, `"plan": []`, "workload.plan", "is empty; give at least one step"},
-		{"empty step", `{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]}`, `{"calls": []}, {"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]}`, "workload.plan[1].calls", "is empty; a step makes at least one call"},
+		{"empty step", `{"calls": [{"dependency": "recs", "class": "sheddable", "share": 0.5}]}`, `{"calls": []}, {"calls": [{"dependency": "recs", "class": "sheddable", "share": 0.5}]}`, "workload.plan[1].calls", "is empty; a step makes at least one call"},
 		{"unknown dependency", `{"dependency": "payment", "name": "pay"}`, `{"dependency": "paymnt", "name": "pay"}`, "workload.plan[0].calls[1].dependency", `"paymnt" is not a dependency; the dependencies are catalog, payment, recs`},
 		{"no dependency", `{"dependency": "payment", "name": "pay"}`, `{"name": "pay"}`, "workload.plan[0].calls[1].dependency", "is empty; name the dependency, one of: catalog, payment, recs"},
 		{"duplicate call name", `"name": "catalog-again"`, `"name": "pay"`, "workload.plan[2].calls[0].name", `"pay" is also the name of workload.plan[0].calls[1]; the plan's calls need unique names`},
-		{"duplicate default call name", `"name": "catalog-again", `, ``, "workload.plan[2].calls[0].name", `is missing, and the call's default name, its dependency's "catalog", is also the name of workload.plan[0].calls[0]`},
+		{"duplicate default call name", `, "name": "catalog-again"`, ``, "workload.plan[2].calls[0].name", `is missing, and the call's default name, its dependency's "catalog", is also the name of workload.plan[0].calls[0]`},
 		{"unprintable call name", `"name": "pay"`, `"name": "pa\ny"`, "workload.plan[0].calls[1].name", "is not printable"},
 		{"unknown class", `"class": "sheddable"`, `"class": "low"`, "workload.plan[1].calls[0].class", `"low" is not one of "critical_plus", "critical", "sheddable_plus", "sheddable"`},
-		{"optional with fallback", `"optional": true`, `"optional": true, "fallback": {}`, "workload.plan[1].calls[0].fallback", "is given together with optional"},
-		{"negative fallback latency", `"fallback": {"latency": "2ms"}`, `"fallback": {"latency": "-2ms"}`, "workload.plan[2].calls[0].fallback.latency", `"-2ms" is negative`},
-		{"long fallback latency", `"fallback": {"latency": "2ms"}`, `"fallback": {"latency": "25h"}`, "workload.plan[2].calls[0].fallback.latency", "is longer than the maximum 24h0m0s"},
-		{"too many calls", `{"calls": [{"dependency": "catalog", "name": "catalog-again", "fallback": {"latency": "2ms"}}]}`, manyCalls(15), "workload.plan", "makes 18 calls in all; at most 16 are allowed"},
+		{"share of 0", `"share": 0.5`, `"share": 0`, "workload.plan[1].calls[0].share", "0 is out of range (0, 1]"},
+		{"share above 1", `"share": 0.5`, `"share": 1.5`, "workload.plan[1].calls[0].share", "1.5 is out of range (0, 1]"},
+		// Fallbacks.
+		{"fallback for no call", `{"call": "recs"}`, `{"call": "rec"}`, "strategies[0].fallbacks[0].call", `"rec" is not a call of the plan; the calls are "catalog", "catalog-again", "pay", "recs"`},
+		{"fallback without a call", `{"call": "recs"}`, `{}`, "strategies[0].fallbacks[0].call", "is missing; name the call of the plan"},
+		{"two fallbacks for a call", `{"call": "catalog-again", "latency": "2ms"}`, `{"call": "recs", "latency": "2ms"}`, "strategies[0].fallbacks[1].call", `"recs" already has a fallback, fallbacks[0]`},
+		{"negative fallback latency", `"latency": "2ms"}]`, `"latency": "-2ms"}]`, "strategies[0].fallbacks[1].latency", `"-2ms" is negative`},
+		{"long fallback latency", `"latency": "2ms"}]`, `"latency": "25h"}]`, "strategies[0].fallbacks[1].latency", "is longer than the maximum 24h0m0s"},
+		{"too many calls", `{"calls": [{"dependency": "catalog", "name": "catalog-again"}]}`, manyCalls(15), "workload.plan", "makes 18 calls in all; at most 16 are allowed"},
 		// Pool and bulkheads.
 		{"pool without slots", `"slots": 8`, `"slots": 0`, "strategies[0].pool.slots", "0 is out of range 1..100000"},
 		{"pool waiting", `"max_waiting": 100`, `"max_waiting": -1`, "strategies[0].pool.max_waiting", "-1 is out of range 0..10000000"},
@@ -590,8 +596,8 @@ func TestEstimateCountsPlanCalls(t *testing.T) {
 	if single := est(one); base < 4*single-4*est(strings.Replace(one, `"rate": 1000`, `"rate": 0.001`, 1)) {
 		t.Errorf("4 calls estimated at %d, one at %d", base, single)
 	}
-	twice := strings.Replace(busy, `{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}]}`,
-		`{"calls": [{"dependency": "recs", "class": "sheddable", "optional": true}, {"dependency": "recs", "name": "recs2"}]}`, 1)
+	twice := strings.Replace(busy, `{"calls": [{"dependency": "recs", "class": "sheddable", "share": 0.5}]}`,
+		`{"calls": [{"dependency": "recs", "class": "sheddable", "share": 0.5}, {"dependency": "recs", "name": "recs2"}]}`, 1)
 	if got := est(twice); got < base+100_000*6*3 {
 		t.Errorf("a fifth call adds %d events, want at least %d", got-base, 100_000*6*3)
 	}
@@ -639,8 +645,8 @@ func TestWarningsOfSeveralDependencies(t *testing.T) {
 			`strategy "a": calls wait for the bulkhead of "payment" without max_wait; while a frozen dependency holds it, they wait as long as it does (strategies[0].bulkheads[0])`},
 		{`"delay": "20ms", "delay_percentile": 95, "window": 200`, `"delay": "100ms"`,
 			`strategy "a" layer 1: the hedging delay 100ms is no shorter than the attempt_timeout 100ms, so a copy times out before the next leaves: the copies never overlap, they are retries without backoff (strategies[0])`},
-		{`"sheddable_plus": 20}`, `"sheddable_plus": 41}`,
-			`dependency "recs": the "sheddable_plus" threshold 41 is above the queue capacity 40, so the queue is full before it sheds those calls (dependencies[2].shedding)`},
+		{`"sheddable_plus": 20}`, `"sheddable_plus": 40}`,
+			`dependency "recs": the "sheddable_plus" threshold 40 is not below the queue capacity 40, so the queue is full, and refuses those calls, before it sheds them (dependencies[2].shedding)`},
 		{`"class": "sheddable", `, ``,
 			`dependency "recs": sheds "sheddable_plus", "sheddable", but no call to it has such a class (calls are "critical" unless the plan says otherwise), so it never sheds (dependencies[2].shedding)`},
 	} {
@@ -706,4 +712,24 @@ func TestManyDependenciesAreBounded(t *testing.T) {
 		t.Errorf("want the count of dependencies and of calls; got %d problems:\n%v", len(es), es)
 	}
 	t.Logf("%d dependencies, calls and bulkheads: decoded in %s, validated in %s", n, decoded.Sub(start), time.Since(decoded))
+}
+
+// TestSweepNullLeavesFieldOut: a sweep value of null removes the field, so
+// that a sweep can compare a feature with its absence.
+func TestSweepNullLeavesFieldOut(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "n", "workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 10},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
+		"strategies": [{"name": "s", "max_attempts": 1}],
+		"sweep": {"path": "dependency.shedding", "values": [null, {"measure": "queue", "thresholds": {"sheddable": 1}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := sc.withValue(0)
+	if err != nil || off.Dependency.Shedding != nil {
+		t.Fatalf("null: shedding %+v, error %v; want none", off.Dependency.Shedding, err)
+	}
+	on, err := sc.withValue(1)
+	if err != nil || on.Dependency.Shedding == nil || on.Dependency.Shedding.Thresholds[ClassSheddable] != 1 {
+		t.Fatalf("object: shedding %+v, error %v", on.Dependency.Shedding, err)
+	}
 }

@@ -22,7 +22,8 @@ var slugs = []string{
 	"layered-retries", "sre-retry-budget", "token-bucket-sweep", "breaker-timeline",
 	"resilience-pipeline-60", "runaway-cascade", "failover-incident", "metadata-storm",
 	"time-budget", "sdk-double-retry", "dead-letters", "idempotency-keys",
-	"load-shedding-goodput", "brooker-contention",
+	"load-shedding-goodput", "brooker-contention", "bulkheads", "shared-breaker",
+	"priority-shedding", "hedged-requests",
 }
 
 func TestCatalogue(t *testing.T) {
@@ -536,5 +537,107 @@ func TestStoryBrookerContention(t *testing.T) {
 		if m.Succeeded != 100 || m.Failed != 0 {
 			t.Errorf("succeeded %v, failed %v; every one of the 100 clients must commit once", m.Succeeded, m.Failed)
 		}
+	}
+}
+
+// callOf returns the per-call result named name of a strategy.
+func callOf(t *testing.T, st *engine.StrategyResult, name string) engine.CallMetrics {
+	t.Helper()
+	for _, c := range st.Calls {
+		if c.Name == name {
+			return c.Metrics
+		}
+	}
+	t.Fatalf("%s: no call %q in %+v", st.Name, name, st.Calls)
+	return engine.CallMetrics{}
+}
+
+// TestStoryBulkheads: without a bulkhead the slow payment calls fill the
+// shared pool and catalog calls are refused for want of a slot; with a
+// bulkhead for payment the catalog path keeps working and payment calls
+// beyond the bulkhead fail fast.
+func TestStoryBulkheads(t *testing.T) {
+	res := run(t, builtin(t, "bulkheads"))
+	pool, bulk := &res.Strategies[0], &res.Strategies[1]
+	catPool, catBulk := callOf(t, pool, "catalog"), callOf(t, bulk, "catalog")
+	if catPool.PoolRejected == 0 || catPool.SuccessRate > 0.95 {
+		t.Errorf("shared pool only: catalog %+v; want catalog calls refused by the full pool", catPool)
+	}
+	if catBulk.PoolRejected != 0 || catBulk.SuccessRate < 0.999 {
+		t.Errorf("bulkhead: catalog %+v; want every catalog call served", catBulk)
+	}
+	if pb := callOf(t, bulk, "payment"); pb.BulkheadRejected == 0 || pb.LatencyP99ms > callOf(t, pool, "payment").LatencyP99ms {
+		t.Errorf("bulkhead: payment %+v; want calls beyond it refused at once", pb)
+	}
+	if bulk.Metrics.AffectedSuccessRate <= pool.Metrics.AffectedSuccessRate {
+		t.Errorf("affected success: bulkhead %v, pool only %v; want the bulkhead ahead", bulk.Metrics.AffectedSuccessRate, pool.Metrics.AffectedSuccessRate)
+	}
+}
+
+// TestStorySharedBreaker: one breaker for all calls opens on the
+// recommendation service's outage and fails healthy payment calls fast;
+// a breaker per dependency leaves payment alone.
+func TestStorySharedBreaker(t *testing.T) {
+	res := run(t, builtin(t, "shared-breaker"))
+	shared, perDep := &res.Strategies[0], &res.Strategies[1]
+	if p := callOf(t, shared, "payment"); p.FastFailed == 0 || p.Failed == 0 {
+		t.Errorf("one breaker: payment %+v; want payment calls failed fast", p)
+	}
+	if p := callOf(t, perDep, "payment"); p.FastFailed != 0 || p.SuccessRate != 1 {
+		t.Errorf("a breaker per dependency: payment %+v; want every payment call served", p)
+	}
+	if r := callOf(t, perDep, "recommendations"); r.FastFailed == 0 || r.FellBack == 0 {
+		t.Errorf("a breaker per dependency: recommendations %+v; want its own breaker open and the fallback used", r)
+	}
+	if shared.Metrics.Failed == 0 || perDep.Metrics.Failed != 0 {
+		t.Errorf("failed operations: one breaker %v, per dependency %v; want some and none", shared.Metrics.Failed, perDep.Metrics.Failed)
+	}
+}
+
+// TestStoryPriorityShedding: shedding sheddable requests keeps checkouts
+// served under overload; falling back on recommendations turns failed
+// pages into degraded ones.
+func TestStoryPriorityShedding(t *testing.T) {
+	res := run(t, builtin(t, "priority-shedding"))
+	none, shed := res.Sweep[0], res.Sweep[1]
+	for i := range none.Strategies {
+		a, b := callOf(t, &none.Strategies[i], "checkout"), callOf(t, &shed.Strategies[i], "checkout")
+		if b.SuccessRate < 0.99 || b.SuccessRate <= a.SuccessRate || b.GoodputPerS <= a.GoodputPerS {
+			t.Errorf("%s: checkout without shedding %+v, with %+v; want checkouts kept by shedding", none.Strategies[i].Name, a, b)
+		}
+		if r := callOf(t, &shed.Strategies[i], "recommendations"); r.Shed == 0 {
+			t.Errorf("%s: no recommendation request shed", shed.Strategies[i].Name)
+		}
+	}
+	for _, pt := range res.Sweep {
+		retry, fb := pt.Strategies[0].Metrics, pt.Strategies[1].Metrics
+		if fb.Degraded == 0 || fb.Failed >= retry.Failed {
+			t.Errorf("sweep value %v: fall back failed %v (degraded %v), retry failed %v; want fewer failed pages with the fallback", pt.Value, fb.Failed, fb.Degraded, retry.Failed)
+		}
+	}
+}
+
+// TestStoryHedgedRequests: on a healthy long-tailed service hedging cuts
+// the p99 for a few more calls; when the service is short of workers the
+// copies add load and calls fail, unless a budget limits them.
+func TestStoryHedgedRequests(t *testing.T) {
+	res := run(t, builtin(t, "hedged-requests"))
+	healthy, short := res.Sweep[0].Strategies, res.Sweep[1].Strategies
+	plain := healthy[0].Metrics
+	for _, st := range healthy[1:] {
+		x := st.Metrics
+		if x.LatencyP99ms > 0.6*plain.LatencyP99ms || x.DependencyCalls > 1.2*plain.DependencyCalls || x.Hedges == 0 {
+			t.Errorf("healthy, %s: p99 %v (no hedging %v), calls %v (%v), hedges %v; want the tail cut for at most 20%% more calls",
+				st.Name, x.LatencyP99ms, plain.LatencyP99ms, x.DependencyCalls, plain.DependencyCalls, x.Hedges)
+		}
+	}
+	plain = short[0].Metrics
+	if x := short[1].Metrics; x.SuccessRate >= plain.SuccessRate || x.DependencyCalls < 1.3*plain.DependencyCalls {
+		t.Errorf("short of workers, hedge at 50 ms: success %v (no hedging %v), calls %v (%v); want more load and more failures",
+			x.SuccessRate, plain.SuccessRate, x.DependencyCalls, plain.DependencyCalls)
+	}
+	if x := short[3].Metrics; x.SuccessRate < plain.SuccessRate-0.01 || x.RetriesDenied == 0 {
+		t.Errorf("short of workers, hedge with budget: success %v (no hedging %v), denied %v; want the budget to hold the extra copies back",
+			x.SuccessRate, plain.SuccessRate, x.RetriesDenied)
 	}
 }
