@@ -12,11 +12,12 @@ import (
 // a strategy's metric take its words; the others, which count plan calls
 // rather than operations, have their own.
 var CallMetrics = []Metric{
-	{Key: "calls", Label: "Calls started", Explain: "Plan calls started: one per operation that got to this call's step.", Better: 0},
+	{Key: "calls", Label: "Calls started", Explain: "Plan calls started: one per operation that got to this call's step and makes it.", Better: 0},
 	{Key: "succeeded", Label: "Succeeded", Explain: "Calls that ended in success, after any retries.", Better: 0},
-	{Key: "fell_back", Label: "Fell back", Explain: "Calls that failed but were optional or had a fallback: the operation went on without them (degraded).", Better: 0},
-	{Key: "failed", Label: "Failed", Explain: "Calls that failed without a fallback, failing their operation.", Better: 0},
-	{Key: "success_rate", Label: "Success rate", Unit: "%", Explain: "Share of the calls started that succeeded.", Better: 1},
+	{Key: "fell_back", Label: "Fell back", Explain: "Calls that failed and the strategy's fallback answered for: the operation went on without their part (degraded).", Better: 0},
+	{Key: "failed", Label: "Failed", Explain: "Calls that failed with no fallback, failing their operation.", Better: 0},
+	{Key: "abandoned", Label: "Abandoned", Explain: "Calls left unfinished when another call of their operation failed first.", Better: 0},
+	{Key: "success_rate", Label: "Success rate", Unit: "%", Explain: "Share of the calls that ended (abandoned ones left out) that succeeded.", Better: 1},
 	{Key: "attempts", Label: "Attempts", Explain: "Attempts the client (level 0) made for this call: first attempts plus retries.", Better: -1},
 	engineMetric("dependency_calls", "Calls of this plan call that arrived at its dependency (through every layer)."),
 	engineMetric("rejections", "Calls of this plan call its dependency refused at once (queue full, freeze, outage)."),
