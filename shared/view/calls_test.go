@@ -124,6 +124,10 @@ func TestCallMarksByDirection(t *testing.T) {
 
 func TestVerdictOnAbsentOrUndirectedMetrics(t *testing.T) {
 	strats := []engine.StrategyResult{{Name: "A"}, {Name: "B"}}
+	// Closed-loop clients: B made fewer operations, so its fewer failures
+	// say nothing by themselves.
+	strats[0].Metrics.Operations, strats[1].Metrics.Operations = 100, 90
+	strats[0].Metrics.SuccessRate, strats[1].Metrics.SuccessRate = 0.9, 0.67
 	strats[0].Metrics.Failed, strats[1].Metrics.Failed = 10, 30
 	strats[0].Metrics.DegradedRate, strats[1].Metrics.DegradedRate = 0.1, 0.02
 	got := verdict(strats, []string{"hedges", "failed", "degraded_rate"}, 1)
@@ -134,6 +138,11 @@ func TestVerdictOnAbsentOrUndirectedMetrics(t *testing.T) {
 	}
 	if strings.Contains(got, " has the ") || strings.Contains(got, "share the") {
 		t.Errorf("verdict %q names a winner", got)
+	}
+	// With as many operations each, fewer failed is better.
+	strats[1].Metrics.Operations = 100
+	if got := verdict(strats, []string{"failed"}, 1); !strings.HasPrefix(got, "A has the fewest failed operations: 10 against B's 30, and it succeeds more often: 90% against 67%.") {
+		t.Errorf("verdict %q", got)
 	}
 	strats[0].Metrics.PoolRejected, strats[1].Metrics.PoolRejected = 5, 50
 	strats[0].Calls = []engine.CallResult{{Dependency: "a"}, {Dependency: "b"}}

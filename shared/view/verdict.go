@@ -1,6 +1,7 @@
 package view
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -92,6 +93,7 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 	var before []string
 	for _, key := range focus {
 		m, _ := MetricOf(key)
+		m = directed(m, strats)
 		label := lower(m.Label)
 		if none(strats, m) {
 			// A count nothing happened to (a metric the result leaves
@@ -120,11 +122,7 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 // winner says that the best strategies on m beat the worst, and at what
 // price.
 func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs int) string {
-	label := lower(m.Label)
-	most := "highest"
-	if m.Better < 0 {
-		most = "lowest"
-	}
+	most, label := superlative(m)
 	// Of strategies tied for best, the one that succeeds most often speaks
 	// for them.
 	sr, _ := MetricOf("success_rate")
@@ -192,10 +190,12 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject 
 // of a sweep.
 func sweepVerdict(res *engine.Result, key string) string {
 	m, _ := MetricOf(key)
-	most := "highest"
-	if m.Better < 0 {
-		most = "lowest"
+	var points [][]engine.StrategyResult
+	for _, p := range res.Sweep {
+		points = append(points, p.Strategies)
 	}
+	m = directed(m, points...)
+	most, label := superlative(m)
 	var parts []string
 	if len(res.Sweep[0].Strategies) == 1 {
 		for _, p := range res.Sweep {
@@ -218,10 +218,10 @@ func sweepVerdict(res *engine.Result, key string) string {
 			if who == "no clear best" {
 				return fmt.Sprintf("No strategy is clearly best on %s at any value of %s.", lower(m.Label), res.SweepPath)
 			}
-			return fmt.Sprintf("%s %s the %s %s at every value of %s.", who, has(who), most, lower(m.Label), res.SweepPath)
+			return fmt.Sprintf("%s %s the %s %s at every value of %s.", who, has(who), most, label, res.SweepPath)
 		}
 	}
-	return fmt.Sprintf("The %s %s by %s: %s.", most, lower(m.Label), res.SweepPath, strings.Join(parts, "; "))
+	return fmt.Sprintf("The %s %s by %s: %s.", most, label, res.SweepPath, strings.Join(parts, "; "))
 }
 
 func has(who string) string {
@@ -235,7 +235,16 @@ func sweepValue(v any) string {
 	if f, ok := v.(float64); ok {
 		return fmt.Sprint(f)
 	}
-	return fmt.Sprint(v)
+	if s, ok := v.(string); ok {
+		return s
+	}
+	// An object or a list (a whole setting swept), or null (left out):
+	// as JSON, as the sweep table shows it.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func mean(st engine.StrategyResult, key string) float64 {
@@ -297,4 +306,17 @@ func dependency(strats []engine.StrategyResult) string {
 // none reports whether m is a count that is zero for every strategy.
 func none(strats []engine.StrategyResult, m Metric) bool {
 	return m.Unit == "" && allEqual(strats, m.Key) && mean(strats[0], m.Key) == 0
+}
+
+// superlative says which end of m is best, and m as the sentence names it:
+// "highest" "success rate", "lowest" "peak calls in 100 ms", "fewest"
+// "failed operations".
+func superlative(m Metric) (most, label string) {
+	switch {
+	case m.Key == "failed":
+		return "fewest", "failed operations"
+	case m.Better < 0:
+		return "lowest", lower(m.Label)
+	}
+	return "highest", lower(m.Label)
 }

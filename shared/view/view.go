@@ -304,7 +304,30 @@ func ofStrategies(strats []engine.StrategyResult) getter {
 }
 
 func row(strats []engine.StrategyResult, m Metric) (Row, bool) {
-	return rowOf(len(strats), ofStrategies(strats), m, "success_rate")
+	return rowOf(len(strats), ofStrategies(strats), directed(m, strats), "success_rate")
+}
+
+// directed gives m the direction it has in this comparison: failed
+// operations have none in general (a strategy that makes fewer operations,
+// as closed-loop clients waiting on slow answers do, fails fewer), but
+// when every strategy ran as many operations (the same mean, least and
+// most over the seeds: the seeds' arrivals, open-loop), fewer failed is
+// better, as a higher success rate is.
+func directed(m Metric, points ...[]engine.StrategyResult) Metric {
+	if m.Key != "failed" || m.Better != 0 {
+		return m
+	}
+	for _, strats := range points {
+		for i := range strats {
+			v, lo, hi := value(&strats[i], "operations")
+			w, wlo, whi := value(&strats[0], "operations")
+			if v != w || lo != wlo || hi != whi {
+				return m
+			}
+		}
+	}
+	m.Better = -1
+	return m
 }
 
 // rowOf builds the row of m over n columns; success names the metric
