@@ -284,7 +284,13 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 			s.text(a+3, p.y0+11+float64(i%2)*12, "s", "", esc(ph.Label, 28))
 			continue
 		}
+		// A label that names its dependency already ("payment down") is
+		// not prefixed with it again.
+		plain := ph.Dependency + ": " + ph.Label
 		text := esc(ph.Dependency, 16) + ": " + esc(ph.Label, 28)
+		if strings.Contains(strings.ToLower(ph.Label), strings.ToLower(ph.Dependency)) {
+			plain, text = ph.Label, esc(ph.Label, 28)
+		}
 		row := 0
 		for row < len(ends) && ends[row] > a {
 			row++
@@ -293,7 +299,7 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 			ends = append(ends, 0)
 		}
 		// textWidth measures bold text: generous for the labels' regular.
-		ends[row] = a + 3 + textWidth(ph.Dependency+": "+ph.Label, size)*0.85 + 4
+		ends[row] = a + 3 + textWidth(plain, size)*0.85 + 4
 		s.text(a+3, p.y0+11+float64(row%4)*12, "s", "", text)
 	}
 }

@@ -113,6 +113,8 @@ func TestGolden(t *testing.T) {
 		{"breaker-outcomes.svg", "breaker-timeline", Options{Picture: Outcomes, Theme: "dark"}},
 		{"metadata-queue.svg", "metadata-storm", Options{Picture: Queue}},
 		{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
+		{"bulkheads-calls.svg", "bulkheads", Options{Picture: Calls}},
+		{"shared-breaker-outcomes.svg", "shared-breaker", Options{Picture: Outcomes, Theme: "light"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
@@ -363,5 +365,19 @@ func TestSeveralDependenciesWording(t *testing.T) {
 	}
 	if out := string(render(t, res, Options{Picture: Queue})); !strings.Contains(out, "queued, all dependencies") {
 		t.Error("the queue picture of several dependencies does not say it adds up their queues")
+	}
+}
+
+func TestSeveralBuiltins(t *testing.T) {
+	out := string(render(t, result(t, "shared-breaker"), Options{Picture: Outcomes}))
+	if strings.Contains(out, "recommendations: recommendations") {
+		t.Error("a phase label that names its dependency is prefixed with it again")
+	}
+	if !strings.Contains(out, ">recommend") {
+		t.Error("the per-dependency breaker's band is not named")
+	}
+	out = string(render(t, result(t, "bulkheads"), Options{Picture: Calls, Width: 400}))
+	if !strings.Contains(out, "client pool: slots in use") || !strings.Contains(out, ">payment<") {
+		t.Error("the bulkheads' calls picture lacks its pool or its payment call")
 	}
 }

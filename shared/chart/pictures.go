@@ -291,7 +291,7 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 			}
 			for _, db := range bands[i] {
 				// The dependency's name at the band's left, in the margin.
-				s.text(p.x0-4, by+band-0.5, "s", "end", esc(db.dep, 8))
+				s.text(p.x0-4, by+band-0.5, "s", "end", fit(db.dep, marginL-10, 10))
 				for j := 0; j < nb; {
 					state := db.state(float64(j)*bucket, float64(j+1)*bucket)
 					e := j + 1
