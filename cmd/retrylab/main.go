@@ -438,7 +438,11 @@ func printTransitions(w io.Writer, where string, strats []engine.StrategyResult)
 		}
 		fmt.Fprintf(w, "\nbreaker transitions of %s%s (first run):\n", st.Name, where)
 		for _, t := range st.Transitions {
-			fmt.Fprintf(w, "  %8.3fs  layer %d  %s -> %s\n", t.AtS, t.Layer, t.From, t.To)
+			dep := ""
+			if t.Dependency != "" {
+				dep = "  " + t.Dependency
+			}
+			fmt.Fprintf(w, "  %8.3fs  layer %d%s  %s -> %s\n", t.AtS, t.Layer, dep, t.From, t.To)
 		}
 	}
 }
@@ -461,6 +465,25 @@ func metricTable(w io.Writer, strats []engine.StrategyResult) {
 			fmt.Fprintf(tw, "%s\t", cell)
 		}
 		fmt.Fprintln(tw)
+	}
+	// With several calls in the plan, each call's own metrics follow,
+	// named "call: metric".
+	if len(strats) > 0 {
+		for k, c := range strats[0].Calls {
+			for _, name := range engine.CallMetricNames() {
+				fmt.Fprintf(tw, "%s: %s\t", c.Name, name)
+				for _, st := range strats {
+					m := st.Calls[k].Metrics
+					v, _ := m.Metric(name)
+					cell := chart.FormatCell(name, v)
+					if mm, ok := st.Calls[k].Spread[name]; ok && mm.Min != mm.Max {
+						cell += fmt.Sprintf(" [%s..%s]", chart.FormatCell(name, mm.Min), chart.FormatCell(name, mm.Max))
+					}
+					fmt.Fprintf(tw, "%s\t", cell)
+				}
+				fmt.Fprintln(tw)
+			}
+		}
 	}
 	tw.Flush()
 }

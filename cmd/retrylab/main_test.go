@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/retrylab/retrylab/shared/scenarios"
 	"os"
 	"regexp"
 	"strings"
@@ -106,7 +107,7 @@ func TestRunErrors(t *testing.T) {
 
 func TestListPresetsAndBuiltins(t *testing.T) {
 	code, out, _ := run(t, "", "list")
-	if code != 0 || !strings.HasPrefix(out, "e03b-synchronized-recovery") || strings.Count(out, "\n") != 17 {
+	if code != 0 || !strings.HasPrefix(out, "e03b-synchronized-recovery") || strings.Count(out, "\n") != len(scenarios.All()) {
 		t.Errorf("list: exit %d\n%s", code, out)
 	}
 	code, out, _ = run(t, "", "presets")

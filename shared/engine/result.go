@@ -259,19 +259,23 @@ type Metrics struct {
 }
 
 // MetricNames lists the JSON names of the metrics in display order.
-func MetricNames() []string {
-	t := reflect.TypeFor[Metrics]()
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
-	}
-	return names
-}
+func MetricNames() []string { return fieldNames(reflect.TypeFor[Metrics]()) }
 
 // Metric returns the metric with the given JSON name.
-func (m *Metrics) Metric(name string) (float64, bool) {
-	t := reflect.TypeFor[Metrics]()
+func (m *Metrics) Metric(name string) (float64, bool) { return fieldByName(m, name) }
+
+// CallMetricNames lists the JSON names of a plan call's metrics in
+// display order.
+func CallMetricNames() []string { return fieldNames(reflect.TypeFor[CallMetrics]()) }
+
+// Metric returns the call's metric with the given JSON name.
+func (m *CallMetrics) Metric(name string) (float64, bool) { return fieldByName(m, name) }
+
+// fieldByName returns the field of *m, a struct of numbers, with the
+// given JSON name.
+func fieldByName[T any](m *T, name string) (float64, bool) {
 	v := reflect.ValueOf(m).Elem()
+	t := v.Type()
 	for i := range t.NumField() {
 		if n, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); n == name {
 			return v.Field(i).Float(), true

@@ -1,0 +1,87 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// scenarioJSON reads the scenario the playground's JSON box holds.
+func scenarioJSON(ctx context.Context, t *testing.T) map[string]any {
+	t.Helper()
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(text(ctx, t, `document.getElementById("json").value`)), &sc); err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// click presses a button.
+func click(sel string) chromedp.Action[chromedp.Void] { return chromedp.Click(sel) }
+
+// eval runs JavaScript for its effect.
+func eval(js string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		return err
+	})
+}
+
+// TestFormEditsSeveralDependencies: the form turns one dependency into a
+// list with a plan, renames a dependency everywhere it is named, adds a
+// bulkhead and a fallback, runs each version, and removes the dependency
+// again with what referred to it.
+func TestFormEditsSeveralDependencies(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	do(t, ctx, click(`[data-action=dep-add]`), ran(2))
+	sc := scenarioJSON(ctx, t)
+	deps, _ := sc["dependencies"].([]any)
+	if _, one := sc["dependency"]; one || len(deps) != 2 {
+		t.Fatalf("after adding a dependency: %v", sc)
+	}
+	plan, _ := sc["workload"].(map[string]any)["plan"].([]any)
+	if got, _ := json.Marshal(plan); string(got) != `[{"calls":[{"dependency":"dependency"},{"dependency":"dependency-2"}]}]` {
+		t.Errorf("plan %s; want both dependencies called in parallel", got)
+	}
+	status := `document.querySelector("[data-testid=status]").textContent`
+	if s := text(ctx, t, status); !strings.Contains(s, "Ran in") {
+		t.Errorf("status %q after adding a dependency; want a run", s)
+	}
+
+	// Renaming follows into the plan; the bulkhead and the fallback offer
+	// the new names.
+	do(t, ctx, setField(`dependencies[1].name`, "payment"),
+		eval(`document.querySelector('[data-path="dependencies[1].name"]').dispatchEvent(new Event("change", {bubbles: true}))`),
+		click(`[data-action=bulkhead-add][data-index="0"]`), click(`[data-action=fallback-add][data-index="0"]`))
+	do(t, ctx, chromedp.SetValue(`[data-path="strategies[0].bulkheads[0].dependency"]`, "payment"),
+		eval(`document.querySelector('[data-path="strategies[0].bulkheads[0].dependency"]').dispatchEvent(new Event("input", {bubbles: true}))`))
+	n := text(ctx, t, `document.getElementById("playground").dataset.ran`)
+	do(t, ctx, until(`document.getElementById("playground").dataset.ran !== "`+n+`"`))
+	sc = scenarioJSON(ctx, t)
+	st := sc["strategies"].([]any)[0].(map[string]any)
+	plan = sc["workload"].(map[string]any)["plan"].([]any)
+	got, _ := json.Marshal([]any{plan, st["bulkheads"], st["fallbacks"]})
+	want := `[[{"calls":[{"dependency":"dependency"},{"dependency":"payment"}]}],[{"dependency":"payment","max_concurrent":10}],[{"call":"dependency"}]]`
+	if string(got) != want {
+		t.Errorf("plan, bulkheads, fallbacks:\n%s\nwant\n%s", got, want)
+	}
+	if errs := text(ctx, t, `[...document.querySelectorAll(".field-error")].map(e => e.textContent).join("")`); errs != "" {
+		t.Errorf("field errors: %s", errs)
+	}
+	if s := text(ctx, t, status); !strings.Contains(s, "Ran in") {
+		t.Errorf("status %q; want a run", s)
+	}
+
+	// Removing payment removes its call and its bulkhead.
+	do(t, ctx, click(`[data-action=dep-remove][data-dep="dependencies[1]"]`))
+	sc = scenarioJSON(ctx, t)
+	st = sc["strategies"].([]any)[0].(map[string]any)
+	got, _ = json.Marshal([]any{sc["dependencies"].([]any)[0].(map[string]any)["name"], sc["workload"].(map[string]any)["plan"], st["bulkheads"]})
+	if string(got) != `["dependency",[{"calls":[{"dependency":"dependency"}]}],null]` {
+		t.Errorf("after removing payment: %s", got)
+	}
+}
