@@ -1,7 +1,6 @@
 package view
 
 import (
-	"reflect"
 	"strings"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -46,14 +45,7 @@ func engineMetric(key, explain string) Metric {
 // callValue returns a plan call's mean of a metric and its range over the
 // seeds.
 func callValue(c *engine.CallResult, key string) (v, lo, hi float64) {
-	t := reflect.TypeFor[engine.CallMetrics]()
-	rv := reflect.ValueOf(&c.Metrics).Elem()
-	for i := range t.NumField() {
-		if n, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); n == key {
-			v = rv.Field(i).Float()
-			break
-		}
-	}
+	v, _ = c.Metrics.Metric(key)
 	lo, hi = v, v
 	if mm, ok := c.Spread[key]; ok {
 		lo, hi = mm.Min, mm.Max
