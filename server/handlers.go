@@ -382,11 +382,22 @@ func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
 		switch {
 		case sc.Sweep != nil && opt.Picture != "" && opt.Picture != chart.Sweep:
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario is a sweep, whose only picture is %q", opt.Picture, chart.Sweep))
+		case opt.Picture == chart.Calls && planCalls(sc) < 2:
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario's plan has one call; it draws the attempts of each call of a plan of several", opt.Picture))
 		case sc.Sweep == nil && opt.Picture == chart.Sweep:
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(slices.DeleteFunc(slices.Clone(chart.Pictures), func(p string) bool { return p == chart.Sweep }), ", ")))
 		}
 		return nil
 	}
+}
+
+// planCalls counts the calls of a scenario's plan (one without a plan).
+func planCalls(sc *engine.Scenario) int {
+	n := 0
+	for _, st := range sc.Workload.Plan {
+		n += len(st.Calls)
+	}
+	return max(n, 1)
 }
 
 func (s *Server) handleChart(c echo.Context) error {

@@ -364,3 +364,40 @@ func TestFormEditsNetworkDelay(t *testing.T) {
 		t.Errorf("latency max %q before and %q after 10 ms per request leg", before, after)
 	}
 }
+
+// TestPlaygroundShowsSeveralDependencies runs a built-in whose plan calls
+// two dependencies: the table has a group per plan call and the calls
+// figure is drawn, as on the server's page of the same built-in.
+func TestPlaygroundShowsSeveralDependencies(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=bulkheads"), ran(1))
+	groups := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] tr.group th")].map(th => th.textContent).join("|")`)
+	for _, want := range []string{"|Calls to catalog|", "|Calls to payment|"} {
+		if !strings.Contains(groups, want) {
+			t.Errorf("table groups %q lack %q", groups, want)
+		}
+	}
+	rows := text(ctx, t, `String(document.querySelectorAll("[data-testid=results] tbody").length) + " " +
+		[...document.querySelectorAll("[data-testid=results] tbody")].filter(b => b.querySelector("tr.group th").textContent === "Calls to payment")
+			.map(b => [...b.querySelectorAll("tr[data-metric]")].map(r => r.dataset.metric).join(",")).join("")`)
+	if !strings.Contains(rows, "success_rate") || !strings.Contains(rows, "bulkhead_rejected") {
+		t.Errorf("calls to payment rows: %q, want its success rate and bulkhead refusals", rows)
+	}
+	do(t, ctx, until(`[...document.querySelectorAll("[data-testid=charts] img")].every(i => i.complete)`))
+	calls := text(ctx, t, `(() => { const i = document.querySelector("[data-testid=charts] img[data-chart=calls]");
+		return i ? (i.naturalWidth > 0 ? "drawn" : "broken") + " " + i.alt : "missing"; })()`)
+	if !strings.HasPrefix(calls, "drawn Attempts reaching each plan call's dependency over time, one line per call (catalog and payment)") {
+		t.Errorf("calls figure: %q", calls)
+	}
+	// The playground and the server's page show the same view.
+	shown := func(table string) string {
+		return `[document.querySelector("[data-testid=verdict]").textContent.trim(),
+			[...document.querySelectorAll("figure.chart img")].map(i => i.alt).join("|"),
+			[...document.querySelectorAll("[data-testid=` + table + `] tr")].map(r => [...r.children].map(c => c.innerText.replace(/\s+/g, " ").trim()).join(";")).join("\n")].join("\n---\n")`
+	}
+	inBrowser := text(ctx, t, shown("results"))
+	do(t, ctx, chromedp.Navigate(base+"/s/bulkheads"))
+	if onPage := text(ctx, t, shown("comparison")); inBrowser != onPage {
+		t.Errorf("the playground shows\n%s\n\nthe server's page shows\n%s", inBrowser, onPage)
+	}
+}

@@ -242,3 +242,31 @@ func TestLongTitlesFitInTheChart(t *testing.T) {
 		}
 	}
 }
+
+// TestPhoneChartsOfSeveralDependencies: the charts of a scenario of several
+// dependencies, the calls picture included, stay readable at a phone's
+// width, in the playground and on the server's page.
+func TestPhoneChartsOfSeveralDependencies(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/?s=bulkheads"), ran(1),
+		until(`[...document.querySelectorAll("[data-testid=charts] img")].every(i => i.complete)`))
+	keep(t, ctx, "playground-bulkheads-390")
+	px, _ := strconv.ParseFloat(text(ctx, t, smallestChartText("[data-testid=charts] img")), 64)
+	if px < 10 {
+		t.Errorf("the playground's smallest chart text is %.1f px at a 390 px screen, want at least 10", px)
+	}
+	do(t, ctx, chromedp.Navigate(base+"/s/bulkheads"),
+		until(`(document.querySelectorAll("figure.chart img").forEach(i => i.loading = "eager"), true)`),
+		until(`[...document.querySelectorAll("figure.chart img")].every(i => i.complete && i.naturalWidth > 0)`))
+	keep(t, ctx, "page-bulkheads-390")
+	if n := text(ctx, t, `String([...document.querySelectorAll("figure.chart img")].filter(i => (i.currentSrc || i.src).includes("picture=calls")).length)`); n != "1" {
+		t.Errorf("%s calls figures on the page, want 1", n)
+	}
+	px, _ = strconv.ParseFloat(text(ctx, t, smallestChartText("figure.chart img")), 64)
+	if px < 10 {
+		t.Errorf("the page's smallest chart text is %.1f px at a 390 px screen, want at least 10", px)
+	}
+	if wide := text(ctx, t, `String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); wide != "0" {
+		t.Errorf("the page scrolls sideways at 390 px by %s px", wide)
+	}
+}

@@ -29,10 +29,11 @@ const (
 	Sweep    = "sweep"    // one metric against the swept value, one line per strategy
 	Latency  = "latency"  // latency percentiles per strategy
 	Queue    = "queue"    // queue length and operations in flight over time
+	Calls    = "calls"    // per strategy: attempts by plan call over time, and the client pool's slots in use
 )
 
 // Pictures lists the pictures in the order a page shows them.
-var Pictures = []string{Attempts, Outcomes, Queue, Compare, Latency, Sweep}
+var Pictures = []string{Attempts, Outcomes, Calls, Queue, Compare, Latency, Sweep}
 
 // Options choose what Render draws.
 type Options struct {
@@ -112,6 +113,8 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 		c, err = latency(res, opt)
 	case Queue:
 		c, err = queue(res, opt)
+	case Calls:
+		c, err = calls(res, opt)
 	default:
 		return optionErr("picture %q is not one of %s", opt.Picture, strings.Join(Pictures, ", "))
 	}
@@ -264,13 +267,40 @@ func (c *canvas) phases(p *plot, phases []engine.PhaseSpan) {
 
 func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 	s := &c.body
+	// The phases of several dependencies may start together: each label,
+	// named by its dependency, takes the first row its left is clear on.
+	var ends []float64
+	size := 10.0 // .s
+	if c.w < 520 {
+		size = 12
+	}
 	for i, ph := range phases {
 		a, b := max(p.X(ph.FromS), p.x0), min(p.X(ph.ToS), p.x1)
 		if b <= a {
 			continue
 		}
-		// Stagger the labels of neighbouring phases so they do not overlap.
-		s.text(a+3, p.y0+11+float64(i%2)*12, "s", "", esc(ph.Label, 28))
+		if ph.Dependency == "" {
+			// Stagger the labels of neighbouring phases so they do not overlap.
+			s.text(a+3, p.y0+11+float64(i%2)*12, "s", "", esc(ph.Label, 28))
+			continue
+		}
+		// A label that names its dependency already ("payment down") is
+		// not prefixed with it again.
+		plain := ph.Dependency + ": " + ph.Label
+		text := esc(ph.Dependency, 16) + ": " + esc(ph.Label, 28)
+		if strings.Contains(strings.ToLower(ph.Label), strings.ToLower(ph.Dependency)) {
+			plain, text = ph.Label, esc(ph.Label, 28)
+		}
+		row := 0
+		for row < len(ends) && ends[row] > a {
+			row++
+		}
+		if row == len(ends) {
+			ends = append(ends, 0)
+		}
+		// textWidth measures bold text: generous for the labels' regular.
+		ends[row] = a + 3 + textWidth(plain, size)*0.85 + 4
+		s.text(a+3, p.y0+11+float64(row%4)*12, "s", "", text)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,6 +113,8 @@ func TestGolden(t *testing.T) {
 		{"breaker-outcomes.svg", "breaker-timeline", Options{Picture: Outcomes, Theme: "dark"}},
 		{"metadata-queue.svg", "metadata-storm", Options{Picture: Queue}},
 		{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
+		{"bulkheads-calls.svg", "bulkheads", Options{Picture: Calls}},
+		{"shared-breaker-outcomes.svg", "shared-breaker", Options{Picture: Outcomes, Theme: "light"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
@@ -260,5 +263,121 @@ func TestLegendsDescribeStrategies(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "A — immediate retry · peak") {
 		t.Errorf("the attempts legend does not describe A:\n%.2000s", b.String())
+	}
+}
+
+// several runs testdata/several-scenario.json: two dependencies with
+// phases that overlap, three plan calls, a breaker per dependency and a
+// client pool.
+func several(t testing.TB) *engine.Result {
+	t.Helper()
+	if r, ok := results["several"]; ok {
+		return r
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "several-scenario.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := engine.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Run(context.Background(), sc, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results["several"] = r
+	return r
+}
+
+func TestSeveralDependencies(t *testing.T) {
+	res := several(t)
+	if !HasCalls(res) || HasCalls(result(t, "e03b-synchronized-recovery")) {
+		t.Fatal("HasCalls: want true for several calls only")
+	}
+	if res.Strategies[0].Series.PoolInUse == nil || len(breakerBands(&res.Strategies[0])) != 2 {
+		t.Fatalf("the scenario no longer has a pool and two breakers that trip: %+v", res.Strategies[0].Transitions)
+	}
+	for _, tc := range []struct {
+		file string
+		opt  Options
+	}{
+		{"several-calls.svg", Options{Picture: Calls}},
+		{"several-calls-narrow.svg", Options{Picture: Calls, Width: 400, Theme: "dark"}},
+		{"several-outcomes.svg", Options{Picture: Outcomes}},
+		{"several-queue.svg", Options{Picture: Queue}},
+		{"several-attempts-narrow.svg", Options{Width: 400}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			got := render(t, res, tc.opt)
+			golden.Check(t, filepath.Join("testdata", tc.file), got)
+		})
+	}
+	out := string(render(t, res, Options{Picture: Calls}))
+	for _, want := range []string{">catalog<", ">pay<", ">recs<", "client pool: slots in use", "catalog: latency ×3", "payment: errors 80%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the calls picture lacks %q", want)
+		}
+	}
+	if out := string(render(t, res, Options{Picture: Outcomes})); !strings.Contains(out, ">payment<") {
+		t.Error("the outcomes picture does not name the payment breaker's band")
+	}
+	// Without a series per call, the picture says why it cannot be drawn.
+	err := Render(io.Discard, result(t, "e03b-synchronized-recovery"), Options{Picture: Calls})
+	var oe *OptionError
+	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "one call") {
+		t.Errorf("calls of a one-call result: %v", err)
+	}
+}
+
+func TestSeveralHostileNames(t *testing.T) {
+	base := several(t)
+	res := *base
+	hostile := `"><script>alert(1)</script>` + strings.Repeat("long", 200)
+	res.Phases = append([]engine.PhaseSpan(nil), base.Phases...)
+	res.Phases[0].Dependency = hostile
+	res.Strategies = nil
+	for _, st := range base.Strategies {
+		se := *st.Series
+		se.Calls = append([]engine.CallSeries(nil), se.Calls...)
+		se.Calls[0].Name = hostile
+		st.Series = &se
+		st.Transitions = append([]engine.Transition(nil), st.Transitions...)
+		for i := range st.Transitions {
+			st.Transitions[i].Dependency = hostile
+		}
+		res.Strategies = append(res.Strategies, st)
+	}
+	for _, p := range []string{Calls, Outcomes, Queue, Attempts} {
+		for _, w := range []float64{0, 400} {
+			out := string(render(t, &res, Options{Picture: p, Width: w}))
+			if strings.Contains(out, "<script") || strings.Contains(out, strings.Repeat("long", 20)) {
+				t.Errorf("%s: hostile text came through unescaped or uncut", p)
+			}
+		}
+	}
+}
+
+func TestSeveralDependenciesWording(t *testing.T) {
+	res := several(t)
+	if out := string(render(t, res, Options{})); !strings.Contains(out, "calls reaching the dependencies per 100 ms") {
+		t.Error("the attempts picture of several dependencies speaks of one")
+	}
+	if out := string(render(t, res, Options{Picture: Queue})); !strings.Contains(out, "queued, all dependencies") {
+		t.Error("the queue picture of several dependencies does not say it adds up their queues")
+	}
+}
+
+func TestSeveralBuiltins(t *testing.T) {
+	out := string(render(t, result(t, "shared-breaker"), Options{Picture: Outcomes}))
+	if strings.Contains(out, "recommendations: recommendations") {
+		t.Error("a phase label that names its dependency is prefixed with it again")
+	}
+	if !strings.Contains(out, ">recommend") {
+		t.Error("the per-dependency breaker's band is not named")
+	}
+	out = string(render(t, result(t, "bulkheads"), Options{Picture: Calls, Width: 400}))
+	if !strings.Contains(out, "client pool: slots in use") || !strings.Contains(out, ">payment<") {
+		t.Error("the bulkheads' calls picture lacks its pool or its payment call")
 	}
 }

@@ -73,8 +73,11 @@ func attempts(res *engine.Result, opt Options) (*canvas, error) {
 		data[i] = d
 		n = max(n, len(d))
 	}
-	c := newCanvas(opt, 760, 400, titleOf(res, "calls reaching the dependency per "+rn, widthOf(opt, 760)),
-		esc(fmt.Sprintf("Calls reaching the dependency in each %s window, one line per strategy; shaded bands are the dependency's phases.", rn), 300))
+	what, desc := "calls reaching the dependency per "+rn, fmt.Sprintf("Calls reaching the dependency in each %s window, one line per strategy; shaded bands are the dependency's phases.", rn)
+	if severalDeps(res) {
+		what, desc = "calls reaching the dependencies per "+rn, fmt.Sprintf("Calls reaching any of the dependencies in each %s window, one line per strategy; shaded bands are the dependencies' phases.", rn)
+	}
+	c := newCanvas(opt, 760, 400, titleOf(res, what, widthOf(opt, 760)), esc(desc, 300))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
@@ -151,8 +154,11 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := newCanvas(opt, 760, 480, titleOf(res, "queue length and operations in flight", widthOf(opt, 760)),
-		"The dependency's queue (highest in each bucket) and the operations started and not yet finished, one line per strategy.")
+	desc, queueLabel := "The dependency's queue (highest in each bucket) and the operations started and not yet finished, one line per strategy.", "queue length"
+	if severalDeps(res) {
+		desc, queueLabel = "The dependencies' queues added up (highest in each bucket) and the operations started and not yet finished, one line per strategy.", "queued, all dependencies"
+	}
+	c := newCanvas(opt, 760, 480, titleOf(res, "queue length and operations in flight", widthOf(opt, 760)), desc)
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
@@ -165,7 +171,7 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 	top := 50 + lh
 	gap := 34.0
 	ph := (c.h - top - 46 - gap) / 2
-	for k, what := range []string{"queue length", "operations in flight"} {
+	for k, what := range []string{queueLabel, "operations in flight"} {
 		var hi int32
 		for _, st := range strats {
 			for _, v := range pick(st.Series, k) {
@@ -201,15 +207,24 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 		return nil, err
 	}
 	panelH, band, gap := 96.0, 7.0, 34.0
-	h := 84 + float64(len(strats))*(panelH+band+gap) + 36
+	// With several dependencies each with its own breaker, one band per
+	// dependency, named.
+	bands := make([][]depBand, len(strats))
+	nb1 := 1
+	for i := range strats {
+		bands[i] = breakerBands(&strats[i])
+		nb1 = max(nb1, len(bands[i]))
+	}
+	extra := float64(nb1-1) * (band + 3)
+	h := 84 + float64(len(strats))*(panelH+band+extra+gap) + 36
 	c := newCanvas(opt, 760, h, titleOf(res, "outcomes over time", widthOf(opt, 760)),
 		"For each strategy, per time bucket: operations that ended in success and in failure (stacked areas), retries sent and calls refused (lines); the band underneath is the circuit breaker.")
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	names := []string{"operations succeeded", "operations failed", "retries sent", "calls refused (queue full or breaker open)"}
 	hasBreaker := false
-	for _, st := range strats {
-		hasBreaker = hasBreaker || st.Series.BreakerState != nil
+	for i, st := range strats {
+		hasBreaker = hasBreaker || st.Series.BreakerState != nil || bands[i] != nil
 	}
 	if hasBreaker {
 		names = append(names, "breaker open", "breaker half-open")
@@ -269,7 +284,32 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 		s.raw(`<path class="kb c2" d="`, steps(p, d.ok, bucket), `"/>`, "\n")
 		s.path("l c4 d1", "", centres(p, d.retries, bucket))
 		s.path("l c3 d2", "", centres(p, d.refused, bucket))
-		if st.Series.BreakerState != nil {
+		if bands[i] != nil {
+			by := p.y1 + 6
+			if xf != nil {
+				by = p.y1 + 22 // below the tick labels of the last panel
+			}
+			for _, db := range bands[i] {
+				// The dependency's name at the band's left, in the margin.
+				s.text(p.x0-4, by+band-0.5, "s", "end", fit(db.dep, marginL-10, 10))
+				for j := 0; j < nb; {
+					state := db.state(float64(j)*bucket, float64(j+1)*bucket)
+					e := j + 1
+					for e < nb && db.state(float64(e)*bucket, float64(e+1)*bucket) == state {
+						e++
+					}
+					if state > 0 {
+						cls := "kb c5"
+						if state == 2 {
+							cls = "kb c0"
+						}
+						s.rect(p.X(float64(j)*bucket), by, p.X(float64(e)*bucket)-p.X(float64(j)*bucket), band, cls)
+					}
+					j = e
+				}
+				by += band + 3
+			}
+		} else if st.Series.BreakerState != nil {
 			by := p.y1 + 6
 			if xf != nil {
 				by = p.y1 + 22 // below the tick labels of the last panel
@@ -290,7 +330,7 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 			}
 		}
 		c.phaseLabels(p, res.Phases)
-		y += panelH + band + gap
+		y += panelH + band + extra + gap
 	}
 	s.text((marginL+c.w-marginR)/2, c.h-8, "m", "middle", timeAxis(res))
 	return c, nil
@@ -649,4 +689,89 @@ func outcomeBins(bucketMS float64, n int, asked time.Duration) int {
 			return max(1, (n+119)/120)
 		}
 	}
+}
+
+// A depBand is the breaker of one dependency, when each has its own:
+// transitions of the outermost level that reports them.
+type depBand struct {
+	dep         string
+	transitions []engine.Transition
+}
+
+// state is the breaker's worst state (0 closed, 1 half-open, 2 open) at
+// any time in [from, to).
+func (d depBand) state(from, to float64) int {
+	cur, worst := 0, 0
+	for _, t := range d.transitions {
+		if t.AtS >= to {
+			break
+		}
+		if t.AtS < from {
+			cur = breakerLevel(t.To)
+			continue
+		}
+		worst = max(worst, breakerLevel(t.To))
+	}
+	return max(worst, cur)
+}
+
+func breakerLevel(state string) int {
+	switch state {
+	case "open":
+		return 2
+	case "half_open":
+		return 1
+	}
+	return 0
+}
+
+// breakerBands returns one band per dependency whose breaker changed
+// state, in the order they first did, when the transitions name their
+// dependency (several dependencies, each with its own breaker); nil
+// otherwise, and the series' breaker state is drawn.
+func breakerBands(st *engine.StrategyResult) []depBand {
+	outer := -1
+	for _, t := range st.Transitions {
+		if t.Dependency != "" && (outer < 0 || t.Layer < outer) {
+			outer = t.Layer
+		}
+	}
+	if outer < 0 {
+		return nil
+	}
+	var out []depBand
+	for _, t := range st.Transitions {
+		if t.Layer != outer || t.Dependency == "" {
+			continue
+		}
+		k := -1
+		for j := range out {
+			if out[j].dep == t.Dependency {
+				k = j
+			}
+		}
+		if k < 0 {
+			out = append(out, depBand{dep: t.Dependency})
+			k = len(out) - 1
+		}
+		out[k].transitions = append(out[k].transitions, t)
+	}
+	return out
+}
+
+// severalDeps reports whether res comes from a scenario of several
+// dependencies: its plan calls or its phases name more than one.
+func severalDeps(res *engine.Result) bool {
+	seen := map[string]bool{}
+	for _, ph := range res.Phases {
+		if ph.Dependency != "" {
+			seen[ph.Dependency] = true
+		}
+	}
+	if len(res.Strategies) > 0 {
+		for _, c := range res.Strategies[0].Calls {
+			seen[c.Dependency] = true
+		}
+	}
+	return len(seen) > 1
 }

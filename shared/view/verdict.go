@@ -1,6 +1,7 @@
 package view
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -92,7 +93,14 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 	var before []string
 	for _, key := range focus {
 		m, _ := MetricOf(key)
+		m = directed(m, strats)
 		label := lower(m.Label)
+		if none(strats, m) {
+			// A count nothing happened to (a metric the result leaves
+			// out, such as hedges without hedging): no winner.
+			before = append(before, fmt.Sprintf("%s: none, whatever the strategy.", m.Label))
+			continue
+		}
 		if m.Better == 0 {
 			before = append(before, fmt.Sprintf("%s: %s.", m.Label, list(strats, m, indexes(len(strats)))))
 			continue
@@ -114,11 +122,7 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 // winner says that the best strategies on m beat the worst, and at what
 // price.
 func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs int) string {
-	label := lower(m.Label)
-	most := "highest"
-	if m.Better < 0 {
-		most = "lowest"
-	}
+	most, label := superlative(m)
 	// Of strategies tied for best, the one that succeeds most often speaks
 	// for them.
 	sr, _ := MetricOf("success_rate")
@@ -177,19 +181,21 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject 
 	case key == "success_rate":
 		return fmt.Sprintf(", while succeeding as often as any: %s against %s's %s.", vw, strats[bottom].Name, vb)
 	case tied(strats, key, w, top):
-		return fmt.Sprintf(", with as few or fewer calls reaching the dependency: %s against %s.", vw, vb)
+		return fmt.Sprintf(", with as few or fewer calls reaching the %s: %s against %s.", dependency(strats), vw, vb)
 	}
-	return fmt.Sprintf(". The price: %s calls reach the dependency against %s's %s.", vw, strats[top].Name, format(g, mean(strats[top], key), true))
+	return fmt.Sprintf(". The price: %s calls reach the %s against %s's %s.", vw, dependency(strats), strats[top].Name, format(g, mean(strats[top], key), true))
 }
 
 // sweepVerdict says which strategy is best on the focus metric at each value
 // of a sweep.
 func sweepVerdict(res *engine.Result, key string) string {
 	m, _ := MetricOf(key)
-	most := "highest"
-	if m.Better < 0 {
-		most = "lowest"
+	var points [][]engine.StrategyResult
+	for _, p := range res.Sweep {
+		points = append(points, p.Strategies)
 	}
+	m = directed(m, points...)
+	most, label := superlative(m)
 	var parts []string
 	if len(res.Sweep[0].Strategies) == 1 {
 		for _, p := range res.Sweep {
@@ -212,10 +218,10 @@ func sweepVerdict(res *engine.Result, key string) string {
 			if who == "no clear best" {
 				return fmt.Sprintf("No strategy is clearly best on %s at any value of %s.", lower(m.Label), res.SweepPath)
 			}
-			return fmt.Sprintf("%s %s the %s %s at every value of %s.", who, has(who), most, lower(m.Label), res.SweepPath)
+			return fmt.Sprintf("%s %s the %s %s at every value of %s.", who, has(who), most, label, res.SweepPath)
 		}
 	}
-	return fmt.Sprintf("The %s %s by %s: %s.", most, lower(m.Label), res.SweepPath, strings.Join(parts, "; "))
+	return fmt.Sprintf("The %s %s by %s: %s.", most, label, res.SweepPath, strings.Join(parts, "; "))
 }
 
 func has(who string) string {
@@ -229,7 +235,16 @@ func sweepValue(v any) string {
 	if f, ok := v.(float64); ok {
 		return fmt.Sprint(f)
 	}
-	return fmt.Sprint(v)
+	if s, ok := v.(string); ok {
+		return s
+	}
+	// An object or a list (a whole setting swept), or null (left out):
+	// as JSON, as the sweep table shows it.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func mean(st engine.StrategyResult, key string) float64 {
@@ -273,4 +288,35 @@ func names(strats []engine.StrategyResult, which []int) string {
 		return strings.Join(ns, "")
 	}
 	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// dependency says "dependency", or "dependencies" when the plan calls
+// several.
+func dependency(strats []engine.StrategyResult) string {
+	deps := map[string]bool{}
+	for _, c := range strats[0].Calls {
+		deps[c.Dependency] = true
+	}
+	if len(deps) > 1 {
+		return "dependencies"
+	}
+	return "dependency"
+}
+
+// none reports whether m is a count that is zero for every strategy.
+func none(strats []engine.StrategyResult, m Metric) bool {
+	return m.Unit == "" && allEqual(strats, m.Key) && mean(strats[0], m.Key) == 0
+}
+
+// superlative says which end of m is best, and m as the sentence names it:
+// "highest" "success rate", "lowest" "peak calls in 100 ms", "fewest"
+// "failed operations".
+func superlative(m Metric) (most, label string) {
+	switch {
+	case m.Key == "failed":
+		return "fewest", "failed operations"
+	case m.Better < 0:
+		return "lowest", lower(m.Label)
+	}
+	return "highest", lower(m.Label)
 }

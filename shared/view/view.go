@@ -91,6 +91,10 @@ type Variant struct {
 // A Group of rows of the metrics table.
 type Group struct {
 	Name string `json:"name"`
+	// Call names the plan call whose metrics the group shows, in a
+	// scenario whose plan has several: its rows' keys are those of
+	// engine.CallMetrics.
+	Call string `json:"call,omitempty"`
 	Rows []Row  `json:"rows"`
 }
 
@@ -191,23 +195,55 @@ func seedNote(res *engine.Result) string {
 func attemptsFigure(res *engine.Result, r time.Duration) Figure {
 	rn := r.String()
 	return Figure{Name: "attempts", Query: "picture=attempts&res=" + rn, Options: chart.Options{Picture: chart.Attempts, Resolution: r},
-		Alt: "Calls reaching the dependency per " + rn + " over time, one line per strategy" + seedNote(res)}
+		Alt: "Calls reaching the " + dependencyOf(res) + " per " + rn + " over time, one line per strategy" + seedNote(res)}
 }
 
 func figures(res *engine.Result, focus string, r time.Duration) []Figure {
 	m, _ := MetricOf(focus)
 	seed := seedNote(res)
-	return []Figure{
+	figs := []Figure{
 		attemptsFigure(res, r),
 		{Name: "compare", Query: "picture=compare&metric=" + focus, Options: chart.Options{Picture: chart.Compare, Metric: focus},
 			Alt: m.Label + " by strategy, with the range over the seeds"},
 		{Name: "outcomes", Query: "picture=outcomes", Options: chart.Options{Picture: chart.Outcomes},
 			Alt: "Operations succeeded and failed, retries and refused calls over time, per strategy" + seed},
 		{Name: "queue", Query: "picture=queue", Options: chart.Options{Picture: chart.Queue},
-			Alt: "Queue length and operations in flight over time" + seed},
+			Alt: queueAlt(res) + seed},
 		{Name: "latency", Query: "picture=latency", Options: chart.Options{Picture: chart.Latency},
 			Alt: "Latency percentiles by strategy"},
 	}
+	if chart.HasCalls(res) {
+		// After the outcomes: what each call of the plan asked of its
+		// dependency.
+		figs = slices.Insert(figs, 3, callsFigure(res))
+	}
+	return figs
+}
+
+// callsFigure is the calls picture, offered when the result has a series
+// per plan call; its alt text names the calls and says whether a pool is
+// drawn.
+func callsFigure(res *engine.Result) Figure {
+	var names []string
+	for _, c := range res.Strategies[0].Series.Calls {
+		names = append(names, c.Name)
+	}
+	alt := "Attempts reaching each plan call's dependency over time, one line per call (" + listWords(names) + "), one panel per strategy"
+	for _, st := range res.Strategies {
+		if st.Series.PoolInUse != nil {
+			alt += ", with the client pool's slots in use under the panel of each strategy that has one"
+			break
+		}
+	}
+	return Figure{Name: "calls", Query: "picture=calls", Options: chart.Options{Picture: chart.Calls}, Alt: alt + seedNote(res)}
+}
+
+// listWords writes "a", "a and b" or "a, b and c".
+func listWords(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }
 
 func sweepFigures(res *engine.Result, focus []string) []Figure {
@@ -241,22 +277,70 @@ func table(strats []engine.StrategyResult) ([]Group, []string) {
 		}
 		byGroup[m.Group] = append(byGroup[m.Group], r)
 	}
+	calls, callsFolded := callGroups(strats)
 	for _, g := range Groups {
+		if g == engine.GroupRun {
+			// The plan's calls come after the strategies' own metrics,
+			// before what the run cost.
+			groups = append(groups, calls...)
+			calls = nil
+		}
 		if rows := byGroup[g]; len(rows) > 0 {
 			groups = append(groups, Group{Name: g, Rows: rows})
 		}
 	}
-	return groups, folded
+	groups = append(groups, calls...)
+	return groups, append(folded, callsFolded...)
+}
+
+// A getter returns column i's mean of a metric and its range over the seeds
+// (the mean twice with one seed): a strategy's metrics, or one of its
+// calls'.
+type getter func(i int, key string) (v, lo, hi float64)
+
+// ofStrategies reads the strategies' own metrics.
+func ofStrategies(strats []engine.StrategyResult) getter {
+	return func(i int, key string) (float64, float64, float64) { return value(&strats[i], key) }
 }
 
 func row(strats []engine.StrategyResult, m Metric) (Row, bool) {
+	return rowOf(len(strats), ofStrategies(strats), directed(m, strats), "success_rate")
+}
+
+// directed gives m the direction it has in this comparison: failed
+// operations have none in general (a strategy that makes fewer operations,
+// as closed-loop clients waiting on slow answers do, fails fewer), but
+// when every strategy ran as many operations (the same mean, least and
+// most over the seeds: the seeds' arrivals, open-loop), fewer failed is
+// better, as a higher success rate is.
+func directed(m Metric, points ...[]engine.StrategyResult) Metric {
+	if m.Key != "failed" || m.Better != 0 {
+		return m
+	}
+	for _, strats := range points {
+		for i := range strats {
+			v, lo, hi := value(&strats[i], "operations")
+			w, wlo, whi := value(&strats[0], "operations")
+			if v != w || lo != wlo || hi != whi {
+				return m
+			}
+		}
+	}
+	m.Better = -1
+	return m
+}
+
+// rowOf builds the row of m over n columns; success names the metric
+// that says how often a column succeeds (for the latencies of all
+// operations or calls, which fall when a column gives up sooner).
+func rowOf(n int, get getter, m Metric, success string) (Row, bool) {
 	r := Row{Metric: m}
 	if m.Unit != "%" && m.Unit != "calls" {
 		r.Shown = m.Unit
 	}
 	zero := true
-	for i := range strats {
-		v, lo, hi := value(&strats[i], m.Key)
+	for i := range n {
+		v, lo, hi := get(i, m.Key)
 		if v != 0 || lo != 0 || hi != 0 {
 			zero = false
 		}
@@ -266,12 +350,12 @@ func row(strats []engine.StrategyResult, m Metric) (Row, bool) {
 		}
 		r.Cells = append(r.Cells, c)
 	}
-	best, worst := extremes(strats, m)
+	best, worst := extremesOf(n, get, m)
 	if m.FromGivingUp {
 		// A latency of all operations falls when a strategy gives up sooner:
 		// it is no one's best unless that strategy also succeeds as often
 		// as the others.
-		best = slices.DeleteFunc(best, func(i int) bool { return succeedsLess(strats, i) })
+		best = slices.DeleteFunc(best, func(i int) bool { return succeedsLessOf(n, get, success, i) })
 	}
 	for _, i := range best {
 		r.Cells[i].Mark = "best"
@@ -287,20 +371,24 @@ func row(strats []engine.StrategyResult, m Metric) (Row, bool) {
 // ranges over the seeds). Both are empty when m has no direction, when the
 // strategies do not differ, or when best and worst cannot be told apart.
 func extremes(strats []engine.StrategyResult, m Metric) (best, worst []int) {
-	if m.Better == 0 || len(strats) < 2 {
+	return extremesOf(len(strats), ofStrategies(strats), m)
+}
+
+func extremesOf(n int, get getter, m Metric) (best, worst []int) {
+	if m.Better == 0 || n < 2 {
 		return nil, nil
 	}
-	order := ranked(strats, m)
+	order := rankedOf(n, get, m)
 	top, bottom := order[0], order[len(order)-1]
 	for _, i := range order {
-		if tied(strats, m.Key, i, top) {
+		if tiedOf(get, m.Key, i, top) {
 			best = append(best, i)
 		}
-		if tied(strats, m.Key, i, bottom) {
+		if tiedOf(get, m.Key, i, bottom) {
 			worst = append(worst, i)
 		}
 	}
-	if len(best) == len(strats) || len(worst) == len(strats) || slices.ContainsFunc(best, func(i int) bool { return slices.Contains(worst, i) }) {
+	if len(best) == n || len(worst) == n || slices.ContainsFunc(best, func(i int) bool { return slices.Contains(worst, i) }) {
 		return nil, nil
 	}
 	return best, worst
@@ -309,13 +397,17 @@ func extremes(strats []engine.StrategyResult, m Metric) (best, worst []int) {
 // ranked orders the strategies from best to worst on m (stable: the
 // scenario's order breaks ties).
 func ranked(strats []engine.StrategyResult, m Metric) []int {
-	order := make([]int, len(strats))
+	return rankedOf(len(strats), ofStrategies(strats), m)
+}
+
+func rankedOf(n int, get getter, m Metric) []int {
+	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		va, _, _ := value(&strats[a], m.Key)
-		vb, _, _ := value(&strats[b], m.Key)
+		va, _, _ := get(a, m.Key)
+		vb, _, _ := get(b, m.Key)
 		switch {
 		case va == vb:
 			return 0
@@ -330,18 +422,26 @@ func ranked(strats []engine.StrategyResult, m Metric) []int {
 // tied reports whether strategies a and b are equal on a metric, or within
 // each other's range over the seeds.
 func tied(strats []engine.StrategyResult, key string, a, b int) bool {
-	va, loa, hia := value(&strats[a], key)
-	vb, lob, hib := value(&strats[b], key)
+	return tiedOf(ofStrategies(strats), key, a, b)
+}
+
+func tiedOf(get getter, key string, a, b int) bool {
+	va, loa, hia := get(a, key)
+	vb, lob, hib := get(b, key)
 	return va == vb || (loa <= hib && lob <= hia && (loa != hia || lob != hib))
 }
 
 // succeedsLess reports whether strategy i succeeds less often than some
 // other strategy, beyond the seeds' spread.
 func succeedsLess(strats []engine.StrategyResult, i int) bool {
-	vi, _, _ := value(&strats[i], "success_rate")
-	for j := range strats {
-		vj, _, _ := value(&strats[j], "success_rate")
-		if vj > vi && !tied(strats, "success_rate", i, j) {
+	return succeedsLessOf(len(strats), ofStrategies(strats), "success_rate", i)
+}
+
+func succeedsLessOf(n int, get getter, success string, i int) bool {
+	vi, _, _ := get(i, success)
+	for j := range n {
+		vj, _, _ := get(j, success)
+		if vj > vi && !tiedOf(get, success, i, j) {
 			return true
 		}
 	}
@@ -425,4 +525,20 @@ func Descriptions(sc *engine.Scenario) map[string]string {
 		}
 	}
 	return out
+}
+
+// dependencyOf says "dependency", or "dependencies" when the plan calls
+// several.
+func dependencyOf(res *engine.Result) string {
+	if len(res.Strategies) == 0 {
+		return "dependency"
+	}
+	return dependency(res.Strategies)
+}
+
+func queueAlt(res *engine.Result) string {
+	if dependencyOf(res) == "dependencies" {
+		return "Queue length, all dependencies added up, and operations in flight over time"
+	}
+	return "Queue length and operations in flight over time"
 }
