@@ -324,7 +324,7 @@ function planFields() {
       ...fields.call.map(([p, l, t]) => input(`workload.plan[${s}].calls[${c}].${p}`, l, t)),
       el("div", { class: "row" }, button("call-remove", "Remove call", { "data-step": s, "data-item": c }, `Remove call ${c + 1} of step ${s + 1}`))));
     out.push(...calls, el("div", { class: "row" },
-      button("call-add", "Add a call in parallel", { "data-step": s }, `Add a call to step ${s + 1}`)));
+      button("call-add", "Add a call in parallel", { "data-step": s }, `Add a call in parallel to step ${s + 1}`)));
   });
   out.push(button("step-add", "Add a step after these"));
   return out;
