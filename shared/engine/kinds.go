@@ -17,6 +17,8 @@ type (
 	JitterKind string
 	// A BudgetKind is how a retry budget counts (Budget.Kind).
 	BudgetKind string
+	// A BudgetCharge is when a token bucket charges (Budget.Charge).
+	BudgetCharge string
 	// A BreakerKind is when a circuit breaker opens (Breaker.Kind).
 	BreakerKind string
 	// A Placement is what a circuit breaker wraps (Breaker.Placement).
@@ -79,6 +81,13 @@ const (
 const (
 	BudgetTokenBucket BudgetKind = "token_bucket"
 	BudgetRatio       BudgetKind = "ratio"
+	BudgetConcurrency BudgetKind = "concurrency"
+)
+
+// When a token bucket charges a retry's cost (Budget.Charge).
+const (
+	ChargeFailure BudgetCharge = "failure"
+	ChargeRetry   BudgetCharge = "retry"
 )
 
 const (
@@ -118,7 +127,8 @@ var (
 	PhaseKinds       = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
 	BackoffKinds     = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
 	JitterKinds      = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
-	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio}
+	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
+	BudgetCharges    = []BudgetCharge{ChargeFailure, ChargeRetry}
 	BreakerKinds     = []BreakerKind{BreakerConsecutive, BreakerRatio}
 	Placements       = []Placement{PlaceInside, PlaceOutside}
 	Scopes           = []Scope{ScopeDependency, ScopeClient}
