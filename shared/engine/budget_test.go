@@ -112,3 +112,41 @@ func TestConcurrencyBudget(t *testing.T) {
 		t.Errorf("sequential calls: %v retries, %v denied; want 60 and 0", m.Retries, m.RetriesDenied)
 	}
 }
+
+func TestRatioBudgetSlices(t *testing.T) {
+	// Calls 1 s apart, every attempt failing, one retry each: ratio 0.5
+	// over 4 s. Exactly sliding, the window [t−4 s, t] grants the retries
+	// at 1, 3, 6 and 8 s (retries + 1 ≤ 0.5 × first attempts). In 4 slices
+	// of 1 s (Finagle's leaky bucket: 1000 per first attempt, 2000 per
+	// retry, the current slice and the 3 before it), at 1, 3, 5, 7 and 9 s:
+	// at 5 s the deposit of 1 s has expired with its slice but the
+	// withdrawal of 1 s has too.
+	exact := budgetRun(t, 10, "503", `"max_attempts": 2, "budget": {"kind": "ratio", "ratio": 0.5, "window": "4s"}`)
+	sliced := budgetRun(t, 10, "503", `"max_attempts": 2, "budget": {"kind": "ratio", "ratio": 0.5, "window": "4s", "slices": 4}`)
+	if exact.Retries != 4 || sliced.Retries != 5 {
+		t.Errorf("retries: exact window %v, sliced %v; want 4 and 5", exact.Retries, sliced.Retries)
+	}
+	// The reserve: min_per_second 1 over 4 s is 4 retries' worth.
+	res := budgetRun(t, 10, "503", `"max_attempts": 2, "budget": {"kind": "ratio", "ratio": 0.5, "window": "4s", "slices": 4, "min_per_second": 1}`)
+	if res.Retries <= sliced.Retries {
+		t.Errorf("a reserve granted %v retries, none %v: want more", res.Retries, sliced.Retries)
+	}
+}
+
+func TestWindowedAdder(t *testing.T) {
+	// twitter/util's WindowedAdder with 10 slices of 1 s: what was added
+	// in [0, 1 s) still counts at 9.5 s, and no longer at 10.5 s.
+	const s = int64(1e9)
+	for _, c := range []struct {
+		at   int64
+		want int64
+	}{{9*s + s/2, 10}, {10*s + s/2, 0}} {
+		a := windowedAdder{window: s, buf: make([]int64, 9)}
+		for k := range int64(10) {
+			a.add(k*s/10, 1)
+		}
+		if got := a.sum(c.at); got != c.want {
+			t.Errorf("sum at %v ns: %d, want %d", c.at, got, c.want)
+		}
+	}
+}

@@ -367,7 +367,12 @@ type RetryOn struct {
 //
 // "ratio" (Google SRE, Finagle): a retry is allowed only while retries stay
 // within Ratio of first attempts over Window (since start when Window is 0),
-// plus MinPerSecond·Window retries that are always allowed.
+// plus MinPerSecond·Window retries that are always allowed. With Slices n,
+// it is Finagle's leaky token bucket instead of an exactly sliding window:
+// each first attempt deposits 1000, each retry withdraws ⌊1000/Ratio⌋
+// when the balance (the deposits and withdrawals of the current slice and
+// the n−1 before it, each slice Window/n long, plus a reserve of
+// MinPerSecond·Window seconds·⌊1000/Ratio⌋) covers it.
 //
 // "concurrency" (failsafe-go's budget, Envoy's retry_budget): a retry is
 // allowed while fewer than MinConcurrency retries are in progress, or while
@@ -392,6 +397,9 @@ type Budget struct {
 	Ratio        float64  `json:"ratio,omitempty"`
 	Window       Duration `json:"window,omitzero"`
 	MinPerSecond float64  `json:"min_per_second,omitempty"`
+	// Slices counts a "ratio" budget's window in that many slices, as
+	// Finagle's WindowedAdder does (10), instead of sliding it exactly.
+	Slices int `json:"slices,omitempty"`
 	// MinConcurrency is the retries a "concurrency" budget allows in
 	// progress whatever the ratio.
 	MinConcurrency int `json:"min_concurrency,omitempty"`

@@ -194,6 +194,7 @@ type instance struct {
 	retrying        int32 // concurrency budget: retries granted and not yet ended
 	requests        int64
 	retries         int64
+	adder           *windowedAdder // a ratio budget with slices: its balance
 	reqTimes        timeRing
 	retryTimes      timeRing
 	brState         uint8
@@ -960,7 +961,10 @@ func (s *sim) attempt(id int32) {
 		switch b.Kind {
 		case BudgetRatio:
 			in.requests++
-			if b.Window > 0 {
+			switch {
+			case b.Slices > 0:
+				s.adder(in, b).add(s.now, sliceDeposit)
+			case b.Window > 0:
 				in.reqTimes.push(s.now)
 			}
 		case BudgetConcurrency:
@@ -1390,6 +1394,19 @@ func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool 
 		c.permit = true
 		return true
 	}
+	if b.Slices > 0 {
+		// Finagle's TokenBucket.newLeakyBucket tryGet: the balance must
+		// cover the withdrawal, which then counts in the current slice.
+		w := int64(sliceDeposit / b.Ratio)
+		reserve := int64(b.MinPerSecond * Duration(b.Window).D().Seconds() * float64(w))
+		a := s.adder(in, b)
+		if a.sum(s.now)+reserve < w {
+			return false
+		}
+		a.add(s.now, -w)
+		in.retries++
+		return true
+	}
 	requests, retries := in.requests, in.retries
 	reserve := 0.0
 	if b.Window > 0 {
@@ -1408,6 +1425,66 @@ func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool 
 		in.retryTimes.push(s.now)
 	}
 	return true
+}
+
+// sliceDeposit is what a first attempt deposits in a ratio budget with
+// slices (Finagle's RetryBudget ScaleFactor); a retry withdraws
+// ⌊sliceDeposit/ratio⌋.
+const sliceDeposit = 1000
+
+// adder returns the windowed balance of ratio budget b's state in,
+// made at its first use (as Finagle's is when its client is made: the
+// first use is at or after time 0, its clock's start).
+func (s *sim) adder(in *instance, b *Budget) *windowedAdder {
+	if in.adder == nil {
+		in.adder = &windowedAdder{window: int64(b.Window) / int64(b.Slices), buf: make([]int64, b.Slices-1)}
+	}
+	return in.adder
+}
+
+// A windowedAdder is a sum over a window of time kept in slices: the
+// current one (cur) and the n−1 before it (buf), as twitter/util's
+// WindowedAdder (util-core, WindowedAdder.scala): a new slice starts at
+// the first use at least window after the current one started (old), and
+// slices skipped meanwhile are cleared.
+type windowedAdder struct {
+	window int64 // a slice's length
+	buf    []int64
+	i      int
+	old    int64
+	cur    int64
+}
+
+// expire starts a new slice if the current one is over.
+func (a *windowedAdder) expire(now int64) {
+	if now-a.old < a.window {
+		return
+	}
+	n := len(a.buf)
+	a.buf[a.i] = a.cur
+	a.cur = 0
+	a.i = (a.i + 1) % n
+	if skip := int(min((now-a.old)/a.window-1, int64(n))); skip > 0 {
+		for k := range skip {
+			a.buf[(a.i+k)%n] = 0
+		}
+		a.i = (a.i + skip) % n
+	}
+	a.old = now
+}
+
+func (a *windowedAdder) add(now, x int64) {
+	a.expire(now)
+	a.cur += x
+}
+
+func (a *windowedAdder) sum(now int64) int64 {
+	a.expire(now)
+	t := a.cur
+	for _, v := range a.buf {
+		t += v
+	}
+	return t
 }
 
 // releaseConcurrency ends call c's retry in progress, if it has one, for

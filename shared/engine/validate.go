@@ -825,7 +825,7 @@ func (v *validator) policy(p string, pol *Policy) {
 				{"charge", bu.Charge != "", tb}, {"throttle_cost", bu.ThrottleCost != 0, tb},
 				{"timeout_cost", bu.TimeoutCost != 0, tb}, {"refund", bu.Refund, tb},
 				{"ratio", bu.Ratio != 0, !tb}, {"window", bu.Window != 0, ra}, {"min_per_second", bu.MinPerSecond != 0, ra},
-				{"min_concurrency", bu.MinConcurrency != 0, cc},
+				{"min_concurrency", bu.MinConcurrency != 0, cc}, {"slices", bu.Slices != 0, ra},
 			} {
 				if f.set && !f.ok {
 					v.add(q+f.name, nil, "has no meaning for a %q budget", bu.Kind)
@@ -850,6 +850,14 @@ func (v *validator) policy(p string, pol *Policy) {
 				v.floatRange(q+"min_per_second", bu.MinPerSecond, 0, 1e9)
 				if bu.MinPerSecond != 0 && bu.Window == 0 {
 					v.add(q+"min_per_second", bu.MinPerSecond, "needs a window; a since-start budget has no reserve")
+				}
+				if bu.Slices != 0 {
+					v.intRange(q+"slices", bu.Slices, 2, 1000)
+					if bu.Window == 0 {
+						v.add(q+"slices", bu.Slices, "needs a window to slice")
+					} else if bu.Window < Duration(bu.Slices) {
+						v.add(q+"slices", bu.Slices, "are more than the window's nanoseconds")
+					}
 				}
 			case cc:
 				v.floatRange(q+"ratio", bu.Ratio, 0, 1)
