@@ -89,6 +89,9 @@ func randomScenario(r *rand.Rand) *Scenario {
 			if r.IntN(2) == 0 {
 				p.Backoff.Max = p.Backoff.Base + d(0, time.Second)
 			}
+			if r.IntN(4) == 0 {
+				p.Backoff.ThrottleBase = d(0, time.Second)
+			}
 			p.Jitter.Kind = JitterKind(pick("none", "full", "equal", "decorrelated", "proportional", "additive"))
 			if p.Jitter.Kind == "additive" {
 				p.Jitter.Amount = d(time.Millisecond, time.Second)
@@ -103,15 +106,24 @@ func randomScenario(r *rand.Rand) *Scenario {
 		if r.IntN(3) == 0 {
 			p.RetryOn = &RetryOn{Statuses: []int{500, 503}, Timeout: r.IntN(2) == 0}
 		}
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			p.Budget = &Budget{Kind: "token_bucket", MaxTokens: 1 + 20*r.Float64(), TokenRatio: r.Float64()}
+			if r.IntN(2) == 0 {
+				p.Budget.Charge, p.Budget.Refund = "retry", r.IntN(2) == 0
+				p.Budget.ThrottleCost, p.Budget.TimeoutCost = 3*r.Float64(), 3*r.Float64()
+			}
 		case 1:
 			p.Budget = &Budget{Kind: "ratio", Ratio: 0.01 + r.Float64()}
 			if r.IntN(2) == 0 {
 				p.Budget.Window = d(100*time.Millisecond, 2*time.Second)
 				p.Budget.MinPerSecond = 5 * r.Float64()
+				if r.IntN(2) == 0 {
+					p.Budget.Slices = 2 + r.IntN(10)
+				}
 			}
+		case 2:
+			p.Budget = &Budget{Kind: "concurrency", Ratio: r.Float64(), MinConcurrency: r.IntN(4)}
 		}
 		switch r.IntN(3) {
 		case 0:
@@ -204,6 +216,17 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 				check(x.Retries <= b.Ratio*x.FirstAttempts+1e-6, "ratio budget %v broken: %v retries for %v first attempts", b.Ratio, x.Retries, x.FirstAttempts)
 			}
 			check(s.inflightOp == 0 && s.deps[0].busy == 0 && s.deps[0].queue.len() == 0, "the run ended with work left")
+			for l, lv := range st.levels {
+				for k := range s.inst[l] {
+					in := &s.inst[l][k]
+					if b := lv.budget; b != nil && b.Kind == BudgetConcurrency {
+						check(in.active == 0 && in.retrying == 0, "level %d: a concurrency budget ended with %d calls and %d retries in progress", l, in.active, in.retrying)
+					}
+					if b := lv.budget; b != nil && b.Kind == BudgetTokenBucket {
+						check(in.tokens >= 0 && in.tokens <= b.MaxTokens, "level %d: %v tokens outside [0, %v]", l, in.tokens, b.MaxTokens)
+					}
+				}
+			}
 		}
 	}
 }
