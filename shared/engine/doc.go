@@ -162,7 +162,7 @@
 // when left out. Every success adds token_ratio; with refund, a success of
 // a retry gives back what its retry cost instead (the last one charged:
 // the cost of a retry that failed is not given back). A hedged copy
-// costs failure_cost.
+// costs failure_cost and is never refunded.
 //
 // A ratio budget counts first attempts and granted retries (since the
 // start, or over a sliding window [now − window, now]) and grants a retry only if, with it, retries ≤ ratio × first
