@@ -167,6 +167,7 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 			t.Fatalf("scenario %d: the generator made an invalid scenario: %v\n%s", i, err, sc.Canonical())
 		}
 		m := compile(sc)
+		var events int64
 		for si := range m.strategies {
 			st := &m.strategies[si]
 			s := newSim(context.Background(), m, st, m.seeds[0], 0)
@@ -190,6 +191,7 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 			if err := s.run(); err != nil {
 				t.Fatalf("scenario %d: %v", i, err)
 			}
+			events += s.events
 			if len(problems) > 0 {
 				t.Fatalf("scenario %d strategy %s: %s\n%s", i, st.name, problems[0], sc.Canonical())
 			}
@@ -216,6 +218,7 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 				check(x.Retries <= b.Ratio*x.FirstAttempts+1e-6, "ratio budget %v broken: %v retries for %v first attempts", b.Ratio, x.Retries, x.FirstAttempts)
 			}
 			check(s.inflightOp == 0 && s.deps[0].busy == 0 && s.deps[0].queue.len() == 0, "the run ended with work left")
+			check(events <= Estimate(sc), "%d events so far, over the estimate %d", events, Estimate(sc))
 			for l, lv := range st.levels {
 				for k := range s.inst[l] {
 					in := &s.inst[l][k]
