@@ -150,3 +150,25 @@ func TestWindowedAdder(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrencyBudgetShareOfAttempts(t *testing.T) {
+	// Envoy's rule (resource_manager_impl.h, RetryBudgetImpl): a retry
+	// while retries in progress < max(⌊0.2 × attempts in flight⌋, 3). N
+	// calls start together and their first attempts fail at 1 s one after
+	// the other; the k-th failure sees N−1−k first attempts still in
+	// flight (the retries granted leave after the answers of that instant).
+	// N = 100: granted while k < ⌊0.2 × (99 − k)⌋, k = 0..15: 16 retries.
+	// N = 20: only the minimum, 3.
+	for _, c := range []struct{ n, retries int }{{100, 16}, {20, 3}} {
+		res := mustRun(t, strings.Replace(`{"version": 1, "name": "envoy",
+			"workload": {"clients": N, "arrival": "burst"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
+				"phases": [{"kind": "outage", "from": "0s", "to": "1s", "status": 503, "latency": "1s"},
+					{"kind": "outage", "from": "1s", "to": "1h", "status": 503, "latency": "10s"}]},
+			"strategies": [{"name": "envoy", "max_attempts": 2, "budget": {"kind": "concurrency", "ratio": 0.2, "min_concurrency": 3, "share_of": "attempts"}}]}`, "N", itoa(c.n), 1))
+		m := res.Strategies[0].Metrics
+		if int(m.Retries) != c.retries || int(m.RetriesDenied) != c.n-c.retries {
+			t.Errorf("%d calls: %v retries, %v denied; want %d and %d", c.n, m.Retries, m.RetriesDenied, c.retries, c.n-c.retries)
+		}
+	}
+}

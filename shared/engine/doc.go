@@ -180,16 +180,20 @@
 // counts it exactly one window.
 //
 // A concurrency budget (failsafe-go's budget, budget.go; Envoy's cluster
-// retry_budget) counts the invocations of the level's instance in
-// progress, from their first attempt to their end, and the retries in
-// progress, from the grant to the end of the retry's attempt (its wait
-// included). A retry is granted while fewer than min_concurrency retries
-// are in progress, or while retries in progress / (invocations + retries
-// in progress) ≤ ratio, both counted before the new retry. failsafe-go
-// takes the permit after the retry's delay, the engine at the failure;
-// Envoy compares retries < max(⌊ratio × requests in flight⌋,
-// min_concurrency), its requests being upstream attempts in flight. It is
-// not available on a hedged level.
+// retry_budget, resource_manager_impl.h) counts the retries in progress,
+// from the grant to the end of the retry's attempt (its wait included).
+// With share_of "executions" (the default; failsafe-go) it also counts
+// the invocations of the level's instance in progress, from their first
+// attempt to their end, and grants a retry while fewer than
+// min_concurrency retries are in progress, or while retries in progress /
+// (invocations + retries in progress) ≤ ratio, both counted before the
+// new retry; failsafe-go takes the permit after the retry's delay, the
+// engine at the failure (the same without a delay, failsafe-go's
+// default). With share_of "attempts" (Envoy) it counts the level's
+// attempts in flight instead (sent and not yet answered or timed out; the
+// one whose failure is being decided no longer counted) and grants a
+// retry while retries in progress < max(⌊ratio × attempts in flight⌋,
+// min_concurrency). It is not available on a hedged level.
 //
 // After a throttling answer (429) the wait grows from backoff.throttle_base
 // when it is set (the AWS SDKs' 1 s), instead of backoff.base.

@@ -19,6 +19,9 @@ type (
 	BudgetKind string
 	// A BudgetCharge is when a token bucket charges (Budget.Charge).
 	BudgetCharge string
+	// A BudgetShare is what a concurrency budget's ratio is a share of
+	// (Budget.ShareOf).
+	BudgetShare string
 	// A BreakerKind is when a circuit breaker opens (Breaker.Kind).
 	BreakerKind string
 	// A Placement is what a circuit breaker wraps (Breaker.Placement).
@@ -90,6 +93,12 @@ const (
 	ChargeRetry   BudgetCharge = "retry"
 )
 
+// What a concurrency budget's ratio is a share of (Budget.ShareOf).
+const (
+	ShareExecutions BudgetShare = "executions"
+	ShareAttempts   BudgetShare = "attempts"
+)
+
 const (
 	BreakerConsecutive BreakerKind = "consecutive"
 	BreakerRatio       BreakerKind = "ratio"
@@ -129,6 +138,7 @@ var (
 	JitterKinds      = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
 	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
 	BudgetCharges    = []BudgetCharge{ChargeFailure, ChargeRetry}
+	BudgetShares     = []BudgetShare{ShareExecutions, ShareAttempts}
 	BreakerKinds     = []BreakerKind{BreakerConsecutive, BreakerRatio}
 	Placements       = []Placement{PlaceInside, PlaceOutside}
 	Scopes           = []Scope{ScopeDependency, ScopeClient}

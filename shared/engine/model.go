@@ -214,6 +214,7 @@ type levelModel struct {
 	breakerPerDep   bool // one breaker per dependency (scope "dependency")
 	budgetPerDep    bool // one budget per dependency
 	chargeRetry     bool // a token bucket charges retries made, not failures
+	shareAttempts   bool // a concurrency budget's ratio is of the attempts in flight
 	// budgetCost is a token bucket's cost by costClass (none, failure,
 	// throttling, timeout).
 	budgetCost    [numCosts]float64
@@ -470,6 +471,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		}
 		l.budgetCost = [numCosts]float64{bu.FailureCost, bu.FailureCost, cmp.Or(bu.ThrottleCost, bu.FailureCost), cmp.Or(bu.TimeoutCost, bu.FailureCost)}
 		l.chargeRetry = bu.Charge == ChargeRetry
+		l.shareAttempts = bu.Kind == BudgetConcurrency && bu.ShareOf == ShareAttempts
 		l.budget = &bu
 		l.budgetPerDep = deps > 1 && b.Scope != ScopeClient
 	}

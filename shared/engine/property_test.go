@@ -124,6 +124,9 @@ func randomScenario(r *rand.Rand) *Scenario {
 			}
 		case 2:
 			p.Budget = &Budget{Kind: "concurrency", Ratio: r.Float64(), MinConcurrency: r.IntN(4)}
+			if r.IntN(2) == 0 {
+				p.Budget.ShareOf = "attempts"
+			}
 		}
 		switch r.IntN(3) {
 		case 0:
@@ -223,7 +226,7 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 				for k := range s.inst[l] {
 					in := &s.inst[l][k]
 					if b := lv.budget; b != nil && b.Kind == BudgetConcurrency {
-						check(in.active == 0 && in.retrying == 0, "level %d: a concurrency budget ended with %d calls and %d retries in progress", l, in.active, in.retrying)
+						check(in.active == 0 && in.retrying == 0 && in.attemptsOut == 0, "level %d: a concurrency budget ended with %d calls, %d retries and %d attempts in progress", l, in.active, in.retrying, in.attemptsOut)
 					}
 					if b := lv.budget; b != nil && b.Kind == BudgetTokenBucket {
 						check(in.tokens >= 0 && in.tokens <= b.MaxTokens, "level %d: %v tokens outside [0, %v]", l, in.tokens, b.MaxTokens)

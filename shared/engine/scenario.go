@@ -375,9 +375,12 @@ type RetryOn struct {
 // MinPerSecond·Window seconds·⌊1000/Ratio⌋) covers it.
 //
 // "concurrency" (failsafe-go's budget, Envoy's retry_budget): a retry is
-// allowed while fewer than MinConcurrency retries are in progress, or while
-// the retries in progress are at most Ratio of the executions in progress
-// (the invocations of the level's instance, plus those retries).
+// allowed while fewer than MinConcurrency retries are in progress, or,
+// with ShareOf "executions" (the default; failsafe-go), while the retries
+// in progress are at most Ratio of the executions in progress (the
+// invocations of the level's instance, plus those retries); with ShareOf
+// "attempts" (Envoy), while they are fewer than Ratio of the attempts in
+// flight, rounded down.
 //
 // Scope is whose retries it counts: "dependency" (the default) one budget
 // per dependency, "client" one for all the calls of the level's instance.
@@ -403,6 +406,8 @@ type Budget struct {
 	// MinConcurrency is the retries a "concurrency" budget allows in
 	// progress whatever the ratio.
 	MinConcurrency int `json:"min_concurrency,omitempty"`
+	// ShareOf is what a "concurrency" budget's Ratio is a share of.
+	ShareOf BudgetShare `json:"share_of,omitempty"`
 }
 
 // A Breaker is a circuit breaker. "consecutive" opens after Failures failures

@@ -192,6 +192,7 @@ type instance struct {
 	tokens          float64
 	active          int32 // concurrency budget: invocations in progress
 	retrying        int32 // concurrency budget: retries granted and not yet ended
+	attemptsOut     int32 // concurrency budget of attempts: attempts in flight
 	requests        int64
 	retries         int64
 	adder           *windowedAdder // a ratio budget with slices: its balance
@@ -983,6 +984,9 @@ func (s *sim) attempt(id int32) {
 	}
 	c.gen++
 	c.inflight = true
+	if lv.shareAttempts {
+		s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)].attemptsOut++
+	}
 	gen := c.gen
 	switch end := s.now + lv.attemptTimeout; {
 	case lv.attemptTimeout > 0 && (lv.deadline == 0 || end <= c.start+lv.deadline):
@@ -1125,6 +1129,9 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 				c.charged = k
 			}
 		case BudgetConcurrency:
+			if lv.shareAttempts {
+				in.attemptsOut-- // this attempt is over
+			}
 			if c.permit {
 				s.releaseConcurrency(c, false)
 			}
@@ -1387,7 +1394,14 @@ func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool 
 		// The share is divided, as there, so that a boundary such as 5 of
 		// 25 against 0.2 rounds the same.
 		r := in.retrying
-		if int(r) >= b.MinConcurrency && in.active+r > 0 && float64(r)/float64(in.active+r) > b.Ratio {
+		if lv.shareAttempts {
+			// Envoy's RetryBudgetImpl (resource_manager_impl.h): canCreate
+			// while count() < max(budget_percent × active, min), the
+			// product truncated to an integer.
+			if int64(r) >= max(int64(float64(b.Ratio*float64(in.attemptsOut))), int64(b.MinConcurrency)) {
+				return false
+			}
+		} else if int(r) >= b.MinConcurrency && in.active+r > 0 && float64(r)/float64(in.active+r) > b.Ratio {
 			return false
 		}
 		in.retrying++
@@ -1498,6 +1512,9 @@ func (s *sim) releaseConcurrency(c *call, ended bool) {
 	}
 	if ended {
 		in.active--
+		if c.inflight && lv.shareAttempts {
+			in.attemptsOut-- // an attempt cancelled in flight
+		}
 	}
 }
 

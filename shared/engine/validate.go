@@ -825,7 +825,7 @@ func (v *validator) policy(p string, pol *Policy) {
 				{"charge", bu.Charge != "", tb}, {"throttle_cost", bu.ThrottleCost != 0, tb},
 				{"timeout_cost", bu.TimeoutCost != 0, tb}, {"refund", bu.Refund, tb},
 				{"ratio", bu.Ratio != 0, !tb}, {"window", bu.Window != 0, ra}, {"min_per_second", bu.MinPerSecond != 0, ra},
-				{"min_concurrency", bu.MinConcurrency != 0, cc}, {"slices", bu.Slices != 0, ra},
+				{"min_concurrency", bu.MinConcurrency != 0, cc}, {"slices", bu.Slices != 0, ra}, {"share_of", bu.ShareOf != "", cc},
 			} {
 				if f.set && !f.ok {
 					v.add(q+f.name, nil, "has no meaning for a %q budget", bu.Kind)
@@ -862,6 +862,9 @@ func (v *validator) policy(p string, pol *Policy) {
 			case cc:
 				v.floatRange(q+"ratio", bu.Ratio, 0, 1)
 				v.intRange(q+"min_concurrency", bu.MinConcurrency, 0, 1_000_000)
+				if bu.ShareOf != "" {
+					oneOf(v, q+"share_of", bu.ShareOf, BudgetShares...)
+				}
 				if pol.Hedging != nil {
 					v.add(q+"kind", bu.Kind, "is not supported on a hedged level; use a token_bucket or ratio budget")
 				}

@@ -54,6 +54,8 @@ func TestErrorsNameFieldValueAndRule(t *testing.T) {
 		{"budget charge", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "token_bucket", "max_tokens": 10, "charge": "attempt"}`, "strategies[0].budget.charge", `"attempt" is not one of "failure", "retry"`},
 		{"refund of a ratio budget", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "ratio", "ratio": 0.1, "refund": true}`, "strategies[0].budget.refund", `no meaning for a "ratio" budget`},
 		{"concurrency window", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "concurrency", "ratio": 0.2, "window": "1s"}`, "strategies[0].budget.window", `no meaning for a "concurrency" budget`},
+		{"concurrency share", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "concurrency", "ratio": 0.2, "share_of": "requests"}`, "strategies[0].budget.share_of", `"requests" is not one of "executions", "attempts"`},
+		{"share of a ratio budget", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "ratio", "ratio": 0.2, "share_of": "attempts"}`, "strategies[0].budget.share_of", `no meaning for a "ratio" budget`},
 		{"concurrency ratio", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "concurrency", "ratio": 1.5}`, "strategies[0].budget.ratio", "out of range 0..1"},
 		{"min concurrency of a token bucket", `"max_attempts": 3`, `"max_attempts": 3, "budget": {"kind": "token_bucket", "max_tokens": 10, "min_concurrency": 3}`, "strategies[0].budget.min_concurrency", `no meaning for a "token_bucket" budget`},
 		{"throttle base without backoff", `"max_attempts": 3`, `"max_attempts": 3, "backoff": {"kind": "none", "throttle_base": "1s"}`, "strategies[0].backoff.kind", "throttle_base"},
