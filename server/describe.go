@@ -210,7 +210,11 @@ func describePolicy(p *engine.Policy) []string {
 			}
 			out = append(out, d)
 		case engine.BudgetConcurrency:
-			out = append(out, fmt.Sprintf("concurrency budget: retries in progress up to %s of calls in progress, at least %d", pct(bu.Ratio), bu.MinConcurrency))
+			of := "calls"
+			if bu.ShareOf == engine.ShareAttempts {
+				of = "attempts"
+			}
+			out = append(out, fmt.Sprintf("concurrency budget: retries in progress up to %s of %s in progress, at least %d", pct(bu.Ratio), of, bu.MinConcurrency))
 		default:
 			w := "since the start"
 			if bu.Window > 0 {
