@@ -768,7 +768,9 @@ func (v *validator) policy(p string, pol *Policy) {
 			}
 		} else {
 			v.span(p+".backoff.base", b.Base, false)
-			v.span(p+".backoff.throttle_base", b.ThrottleBase, true)
+			if b.ThrottleBase != 0 { // 0, the default, is valid: no path to build
+				v.span(p+".backoff.throttle_base", b.ThrottleBase, true)
+			}
 		}
 		if b.Multiplier != 0 {
 			if kind != BackoffExponential {
