@@ -1388,11 +1388,6 @@ func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool 
 		c.charged = k
 		return true
 	case BudgetConcurrency:
-		// failsafe-go's budget.go TryAcquirePermit: refused when at least
-		// min_concurrency retries are in progress and they make up more
-		// than ratio of the executions in progress.
-		// The share is divided, as there, so that a boundary such as 5 of
-		// 25 against 0.2 rounds the same.
 		r := in.retrying
 		if lv.shareAttempts {
 			// Envoy's RetryBudgetImpl (resource_manager_impl.h): canCreate
@@ -1402,6 +1397,11 @@ func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool 
 				return false
 			}
 		} else if int(r) >= b.MinConcurrency && in.active+r > 0 && float64(r)/float64(in.active+r) > b.Ratio {
+			// failsafe-go's budget.go TryAcquirePermit: refused when at
+			// least min_concurrency retries are in progress and they make
+			// up more than ratio of the executions in progress. The share
+			// is divided, as there, so that a boundary such as 5 of 25
+			// against 0.2 rounds the same.
 			return false
 		}
 		in.retrying++
