@@ -217,9 +217,23 @@ func describePolicy(p *engine.Policy) []string {
 		out = append(out, "retries non-idempotent operations")
 	}
 	if bu := p.Budget; bu != nil {
-		if bu.Kind == engine.BudgetTokenBucket {
-			out = append(out, fmt.Sprintf("token-bucket budget: %g tokens, +%g per success", bu.MaxTokens, bu.TokenRatio))
-		} else {
+		switch bu.Kind {
+		case engine.BudgetTokenBucket:
+			d := fmt.Sprintf("token-bucket budget: %g tokens, +%g per success", bu.MaxTokens, bu.TokenRatio)
+			if bu.Charge == engine.ChargeRetry {
+				d += ", a retry made costs"
+			}
+			if bu.Refund {
+				d += ", a successful retry refunds its cost"
+			}
+			out = append(out, d)
+		case engine.BudgetConcurrency:
+			of := "calls"
+			if bu.ShareOf == engine.ShareAttempts {
+				of = "attempts"
+			}
+			out = append(out, fmt.Sprintf("concurrency budget: retries in progress up to %s of %s in progress, at least %d", pct(bu.Ratio), of, bu.MinConcurrency))
+		default:
 			w := "since the start"
 			if bu.Window > 0 {
 				w = "per " + bu.Window.String()

@@ -189,14 +189,58 @@
 // # Budgets and breakers
 //
 // Each level of a strategy has its own budget, breaker and adaptive state, one
-// per instance (client i uses instance i mod instances). A token bucket loses
-// failure_cost on every attempt that fails with an outcome the policy retries
-// and gains token_ratio on every success; a retry is allowed while tokens >
-// threshold (0 means max_tokens/2: write a small positive threshold to allow
-// retries down to an empty bucket). A ratio budget counts first attempts and
-// granted retries (since
-// the start, or over a sliding window) and grants a retry only if, with it,
-// retries ≤ ratio × first attempts + min_per_second × window.
+// per instance (client i uses instance i mod instances).
+//
+// A token bucket starts full (max_tokens) and never holds more. With charge
+// "failure" (the default; gRPC's retry throttling, gRFC A6 and grpc-go's
+// retryThrottler) every attempt that fails with an outcome the policy
+// retries costs its cost, the last attempt's included and before any
+// other check, and a retry is then allowed while tokens > threshold (0
+// means max_tokens/2). With charge "retry" (the AWS SDKs' retry quota:
+// aws-sdk-go-v2 aws/retry, middleware.go and standard.go) only a retry that
+// is made costs: the bucket is asked last, after the attempts and deadline
+// checks, and grants the retry when its cost is available above the
+// threshold (default 0), tokens − cost ≥ threshold, taking the cost. The
+// cost is failure_cost (default 1), throttle_cost after a 429 (a
+// throttling error) and timeout_cost after a timeout, each failure_cost
+// when left out. Every success adds token_ratio; with refund, a success of
+// a retry gives back what its retry cost instead (the last one charged:
+// the cost of a retry that failed is not given back). A hedged copy
+// costs failure_cost and is never refunded.
+//
+// A ratio budget counts first attempts and granted retries (since the
+// start, or over a sliding window [now − window, now]) and grants a retry only if, with it, retries ≤ ratio × first
+// attempts + min_per_second × window. With slices n it is Finagle's retry
+// budget (RetryBudget.scala, TokenRetryBudget over twitter/util's
+// TokenBucket.newLeakyBucket): each first attempt deposits 1000 and each
+// granted retry withdraws ⌊1000/ratio⌋, both counted in slices of
+// window/n; a retry is granted when the sum of the current slice and the
+// n−1 before it, plus a reserve of ⌊min_per_second × window in seconds ×
+// ⌊1000/ratio⌋⌋, covers its withdrawal. A new slice begins at the first
+// use of the budget at least window/n after the current one began (not
+// on a fixed grid), as WindowedAdder's do, and the slices skipped are
+// cleared; so a deposit counts for about one window, at least (n−1)/n of
+// it and longer when the budget is used rarely, where the sliding window
+// counts it exactly one window.
+//
+// A concurrency budget (failsafe-go's budget, budget.go; Envoy's cluster
+// retry_budget, resource_manager_impl.h) counts the retries in progress,
+// from the grant to the end of the retry's attempt (its wait included).
+// With share_of "executions" (the default; failsafe-go) it also counts
+// the invocations of the level's instance in progress, from their first
+// attempt to their end, and grants a retry while fewer than
+// min_concurrency retries are in progress, or while retries in progress /
+// (invocations + retries in progress) ≤ ratio, both counted before the
+// new retry; failsafe-go takes the permit after the retry's delay, the
+// engine at the failure (the same without a delay, failsafe-go's
+// default). With share_of "attempts" (Envoy) it counts the level's
+// attempts in flight instead (sent and not yet answered or timed out; the
+// one whose failure is being decided no longer counted) and grants a
+// retry while retries in progress < max(⌊ratio × attempts in flight⌋,
+// min_concurrency). It is not available on a hedged level.
+//
+// After a throttling answer (429) the wait grows from backoff.throttle_base
+// when it is set (the AWS SDKs' 1 s), instead of backoff.base.
 //
 // A breaker counts as failures timeouts, connection errors, 408, 429 and every
 // 5xx; inside the retry it counts every attempt, outside it counts whole

@@ -117,7 +117,7 @@ func (s *sim) mayHedge(id int32) bool {
 		hs.stop = reasonDeadline // a useful copy no longer fits
 		return false
 	}
-	if lv.budget != nil && !s.budgetTake(lv.budget, &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]) {
+	if lv.budget != nil && !s.budgetTake(c, lv, &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)], outOK) {
 		s.c.retriesDenied++
 		hs.stop = reasonBudget
 		return false

@@ -387,6 +387,9 @@ func TestHedgingRandomScenarios(t *testing.T) {
 				// What has no meaning for copies is left out, as Validate
 				// asks.
 				p.Backoff, p.Jitter, p.HonorRetryAfter, p.Adaptive, p.DeadLetter = Backoff{}, Jitter{}, false, nil, false
+				if p.Budget != nil && p.Budget.Kind == BudgetConcurrency {
+					p.Budget = nil // not supported on a hedged level
+				}
 				p.Hedging = &Hedging{Delay: Duration(r.IntN(50)) * Duration(1e6)}
 				if r.IntN(2) == 0 {
 					p.Hedging.DelayPercentile = float64(50 + r.IntN(50))

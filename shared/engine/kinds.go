@@ -17,6 +17,11 @@ type (
 	JitterKind string
 	// A BudgetKind is how a retry budget counts (Budget.Kind).
 	BudgetKind string
+	// A BudgetCharge is when a token bucket charges (Budget.Charge).
+	BudgetCharge string
+	// A BudgetShare is what a concurrency budget's ratio is a share of
+	// (Budget.ShareOf).
+	BudgetShare string
 	// A BreakerKind is when a circuit breaker opens (Breaker.Kind).
 	BreakerKind string
 	// A Placement is what a circuit breaker wraps (Breaker.Placement).
@@ -82,6 +87,19 @@ const (
 const (
 	BudgetTokenBucket BudgetKind = "token_bucket"
 	BudgetRatio       BudgetKind = "ratio"
+	BudgetConcurrency BudgetKind = "concurrency"
+)
+
+// When a token bucket charges a retry's cost (Budget.Charge).
+const (
+	ChargeFailure BudgetCharge = "failure"
+	ChargeRetry   BudgetCharge = "retry"
+)
+
+// What a concurrency budget's ratio is a share of (Budget.ShareOf).
+const (
+	ShareExecutions BudgetShare = "executions"
+	ShareAttempts   BudgetShare = "attempts"
 )
 
 const (
@@ -127,7 +145,9 @@ var (
 	PhaseKinds       = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
 	BackoffKinds     = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
 	JitterKinds      = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
-	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio}
+	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
+	BudgetCharges    = []BudgetCharge{ChargeFailure, ChargeRetry}
+	BudgetShares     = []BudgetShare{ShareExecutions, ShareAttempts}
 	BreakerKinds     = []BreakerKind{BreakerConsecutive, BreakerRatio}
 	Placements       = []Placement{PlaceInside, PlaceOutside}
 	Scopes           = []Scope{ScopeDependency, ScopeClient}

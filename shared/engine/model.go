@@ -253,10 +253,15 @@ type levelModel struct {
 	breakerOutside  bool
 	breakerPerDep   bool // one breaker per dependency (scope "dependency")
 	budgetPerDep    bool // one budget per dependency
-	halfOpenCalls   int
-	adaptive        *Adaptive
-	instances       int
-	hedging         *hedgeModel
+	chargeRetry     bool // a token bucket charges retries made, not failures
+	shareAttempts   bool // a concurrency budget's ratio is of the attempts in flight
+	// budgetCost is a token bucket's cost by costClass (none, failure,
+	// throttling, timeout).
+	budgetCost    [numCosts]float64
+	halfOpenCalls int
+	adaptive      *Adaptive
+	instances     int
+	hedging       *hedgeModel
 }
 
 var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
@@ -507,9 +512,13 @@ func compilePolicy(p *Policy, deps int) levelModel {
 	if b := p.Budget; b != nil {
 		bu := *b
 		bu.FailureCost = cmp.Or(bu.FailureCost, DefaultFailureCost)
-		if bu.Kind == BudgetTokenBucket && bu.Threshold == 0 {
+		bu.Charge = cmp.Or(bu.Charge, ChargeFailure)
+		if bu.Kind == BudgetTokenBucket && bu.Threshold == 0 && bu.Charge == ChargeFailure {
 			bu.Threshold = bu.MaxTokens / 2
 		}
+		l.budgetCost = [numCosts]float64{bu.FailureCost, bu.FailureCost, cmp.Or(bu.ThrottleCost, bu.FailureCost), cmp.Or(bu.TimeoutCost, bu.FailureCost)}
+		l.chargeRetry = bu.Charge == ChargeRetry
+		l.shareAttempts = bu.Kind == BudgetConcurrency && bu.ShareOf == ShareAttempts
 		l.budget = &bu
 		l.budgetPerDep = deps > 1 && b.Scope != ScopeClient
 	}
@@ -531,19 +540,47 @@ type waitModel struct {
 	jitter     JitterKind
 	fraction   float64 // proportional jitter
 	amount     int64   // additive jitter
+	// throttleBase replaces base after a throttling answer; 0: base.
+	throttleBase int64
+}
+
+// Classes of a token bucket's cost, by the outcome a retry follows
+// (call.charged keeps the one charged, for a refund).
+const (
+	costNone uint8 = iota
+	costFailure
+	costThrottle
+	costTimeout
+	numCosts
+)
+
+// throttleStatus is the answer of a throttling error: its retry may cost
+// a token bucket ThrottleCost and wait from Backoff.ThrottleBase.
+const throttleStatus = 429
+
+// costClass returns the class of the cost of a retry after outcome out.
+func costClass(out int16) uint8 {
+	switch out {
+	case throttleStatus:
+		return costThrottle
+	case outTimeout:
+		return costTimeout
+	}
+	return costFailure
 }
 
 // compileWait returns p's backoff and jitter with their defaults applied.
 // It reads p as it is: p need not be valid.
 func compileWait(p *Policy) waitModel {
 	w := waitModel{
-		backoff:    cmp.Or(p.Backoff.Kind, BackoffNone),
-		base:       int64(p.Backoff.Base),
-		max:        int64(p.Backoff.Max),
-		multiplier: p.Backoff.Multiplier,
-		jitter:     cmp.Or(p.Jitter.Kind, JitterNone),
-		fraction:   p.Jitter.Fraction,
-		amount:     int64(p.Jitter.Amount),
+		backoff:      cmp.Or(p.Backoff.Kind, BackoffNone),
+		base:         int64(p.Backoff.Base),
+		max:          int64(p.Backoff.Max),
+		multiplier:   p.Backoff.Multiplier,
+		jitter:       cmp.Or(p.Jitter.Kind, JitterNone),
+		fraction:     p.Jitter.Fraction,
+		amount:       int64(p.Jitter.Amount),
+		throttleBase: int64(p.Backoff.ThrottleBase),
 	}
 	if w.backoff == BackoffExponential && w.multiplier == 0 {
 		w.multiplier = DefaultMultiplier
@@ -621,6 +658,7 @@ func attemptsBound(p *Policy) int {
 // that its backoff and jitter allow.
 func longestWaits(p *Policy) time.Duration {
 	w := compileWait(p)
+	w.base = max(w.base, w.throttleBase) // the longer base bounds both
 	var sum, prev int64
 	for n := int64(1); n < int64(attemptsBound(p)); n++ {
 		prev = w.wait(n, prev, 1)

@@ -89,6 +89,9 @@ func randomScenario(r *rand.Rand) *Scenario {
 			if r.IntN(2) == 0 {
 				p.Backoff.Max = p.Backoff.Base + d(0, time.Second)
 			}
+			if r.IntN(4) == 0 {
+				p.Backoff.ThrottleBase = d(0, time.Second)
+			}
 			p.Jitter.Kind = JitterKind(pick("none", "full", "equal", "decorrelated", "proportional", "additive"))
 			if p.Jitter.Kind == "additive" {
 				p.Jitter.Amount = d(time.Millisecond, time.Second)
@@ -103,14 +106,26 @@ func randomScenario(r *rand.Rand) *Scenario {
 		if r.IntN(3) == 0 {
 			p.RetryOn = &RetryOn{Statuses: []int{500, 503}, Timeout: r.IntN(2) == 0}
 		}
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			p.Budget = &Budget{Kind: "token_bucket", MaxTokens: 1 + 20*r.Float64(), TokenRatio: r.Float64()}
+			if r.IntN(2) == 0 {
+				p.Budget.Charge, p.Budget.Refund = "retry", r.IntN(2) == 0
+				p.Budget.ThrottleCost, p.Budget.TimeoutCost = 3*r.Float64(), 3*r.Float64()
+			}
 		case 1:
 			p.Budget = &Budget{Kind: "ratio", Ratio: 0.01 + r.Float64()}
 			if r.IntN(2) == 0 {
 				p.Budget.Window = d(100*time.Millisecond, 2*time.Second)
 				p.Budget.MinPerSecond = 5 * r.Float64()
+				if r.IntN(2) == 0 {
+					p.Budget.Slices = 2 + r.IntN(10)
+				}
+			}
+		case 2:
+			p.Budget = &Budget{Kind: "concurrency", Ratio: r.Float64(), MinConcurrency: r.IntN(4)}
+			if r.IntN(2) == 0 {
+				p.Budget.ShareOf = "attempts"
 			}
 		}
 		switch r.IntN(3) {
@@ -155,6 +170,7 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 			t.Fatalf("scenario %d: the generator made an invalid scenario: %v\n%s", i, err, sc.Canonical())
 		}
 		m := compile(sc)
+		var events int64
 		for si := range m.strategies {
 			st := &m.strategies[si]
 			s := newSim(context.Background(), m, st, m.seeds[0], 0)
@@ -178,6 +194,7 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 			if err := s.run(); err != nil {
 				t.Fatalf("scenario %d: %v", i, err)
 			}
+			events += s.events
 			if len(problems) > 0 {
 				t.Fatalf("scenario %d strategy %s: %s\n%s", i, st.name, problems[0], sc.Canonical())
 			}
@@ -204,6 +221,18 @@ func TestPropertiesOfRandomScenarios(t *testing.T) {
 				check(x.Retries <= b.Ratio*x.FirstAttempts+1e-6, "ratio budget %v broken: %v retries for %v first attempts", b.Ratio, x.Retries, x.FirstAttempts)
 			}
 			check(s.inflightOp == 0 && s.deps[0].busy == 0 && s.deps[0].queue.len() == 0, "the run ended with work left")
+			check(events <= Estimate(sc), "%d events so far, over the estimate %d", events, Estimate(sc))
+			for l, lv := range st.levels {
+				for k := range s.inst[l] {
+					in := &s.inst[l][k]
+					if b := lv.budget; b != nil && b.Kind == BudgetConcurrency {
+						check(in.active == 0 && in.retrying == 0 && in.attemptsOut == 0, "level %d: a concurrency budget ended with %d calls, %d retries and %d attempts in progress", l, in.active, in.retrying, in.attemptsOut)
+					}
+					if b := lv.budget; b != nil && b.Kind == BudgetTokenBucket {
+						check(in.tokens >= 0 && in.tokens <= b.MaxTokens, "level %d: %v tokens outside [0, %v]", l, in.tokens, b.MaxTokens)
+					}
+				}
+			}
 		}
 	}
 }

@@ -353,12 +353,16 @@ type Hedging struct {
 // Backoff is the wait before retry n (n = 1 for the first retry): "constant"
 // Base; "linear" Base·n; "exponential" Base·Multiplier^(n-1) (Multiplier
 // DefaultMultiplier when 0); each capped by Max when Max > 0. "none" retries
-// at once. Kind is one of BackoffKinds.
+// at once. Kind is one of BackoffKinds. After a throttling answer (429)
+// ThrottleBase, when set, stands in for Base.
 type Backoff struct {
 	Kind       BackoffKind `json:"kind"`
 	Base       Duration    `json:"base,omitzero"`
 	Multiplier float64     `json:"multiplier,omitempty"`
 	Max        Duration    `json:"max,omitzero"`
+	// ThrottleBase, when set, replaces Base for a retry after a
+	// throttling answer (429), as the AWS SDKs' 1 s base does.
+	ThrottleBase Duration `json:"throttle_base,omitzero"`
 }
 
 // Jitter randomises the backoff d: "full" random(0, d); "equal" d/2 +
@@ -381,26 +385,65 @@ type RetryOn struct {
 
 // A Budget limits retries across all operations of a client instance.
 //
-// "token_bucket" (gRPC retry throttling): tokens start at MaxTokens; each
-// failed attempt costs FailureCost (default 1); each success adds TokenRatio; a
-// retry is allowed only while tokens > Threshold (default MaxTokens/2).
+// "token_bucket" (gRPC retry throttling, the AWS SDKs' retry quota): tokens
+// start at MaxTokens and never exceed it. Charge says when a retry costs:
+//
+//   - "failure" (the default; gRPC): every attempt that fails with an
+//     outcome the policy retries costs its cost, the last attempt's
+//     included, and a retry is then allowed only while tokens > Threshold
+//     (default MaxTokens/2).
+//   - "retry" (the AWS SDKs): only a retry that is made costs, asked after
+//     every other check (attempts, deadline); it is allowed when its cost
+//     is available above Threshold (default 0): tokens − cost ≥ Threshold.
+//
+// The cost is FailureCost (default 1), ThrottleCost after a throttling
+// answer (429) and TimeoutCost after a timeout (each FailureCost when 0).
+// Each success adds TokenRatio; with Refund, a success of a retry gives
+// back the cost of that retry instead.
 //
 // "ratio" (Google SRE, Finagle): a retry is allowed only while retries stay
 // within Ratio of first attempts over Window (since start when Window is 0),
-// plus MinPerSecond·Window retries that are always allowed.
+// plus MinPerSecond·Window retries that are always allowed. With Slices n,
+// it is Finagle's leaky token bucket instead of an exactly sliding window:
+// each first attempt deposits 1000, each retry withdraws ⌊1000/Ratio⌋
+// when the balance (the deposits and withdrawals of the current slice and
+// the n−1 before it, each slice Window/n long, plus a reserve of
+// MinPerSecond·Window seconds·⌊1000/Ratio⌋) covers it.
+//
+// "concurrency" (failsafe-go's budget, Envoy's retry_budget): a retry is
+// allowed while fewer than MinConcurrency retries are in progress, or,
+// with ShareOf "executions" (the default; failsafe-go), while the retries
+// in progress are at most Ratio of the executions in progress (the
+// invocations of the level's instance, plus those retries); with ShareOf
+// "attempts" (Envoy), while they are fewer than Ratio of the attempts in
+// flight, rounded down.
 //
 // Scope is whose retries it counts: "dependency" (the default) one budget
 // per dependency, "client" one for all the calls of the level's instance.
 type Budget struct {
-	Kind         BudgetKind `json:"kind"`
-	Scope        Scope      `json:"scope,omitempty"`
-	MaxTokens    float64    `json:"max_tokens,omitempty"`
-	TokenRatio   float64    `json:"token_ratio,omitempty"`
-	Threshold    float64    `json:"threshold,omitempty"`
-	FailureCost  float64    `json:"failure_cost,omitempty"`
-	Ratio        float64    `json:"ratio,omitempty"`
-	Window       Duration   `json:"window,omitzero"`
-	MinPerSecond float64    `json:"min_per_second,omitempty"`
+	Kind         BudgetKind   `json:"kind"`
+	Scope        Scope        `json:"scope,omitempty"`
+	MaxTokens    float64      `json:"max_tokens,omitempty"`
+	TokenRatio   float64      `json:"token_ratio,omitempty"`
+	Threshold    float64      `json:"threshold,omitempty"`
+	FailureCost  float64      `json:"failure_cost,omitempty"`
+	Charge       BudgetCharge `json:"charge,omitempty"`
+	ThrottleCost float64      `json:"throttle_cost,omitempty"`
+	TimeoutCost  float64      `json:"timeout_cost,omitempty"`
+	// Refund makes a successful retry give back what it cost, in place
+	// of TokenRatio (the AWS SDKs).
+	Refund       bool     `json:"refund,omitempty"`
+	Ratio        float64  `json:"ratio,omitempty"`
+	Window       Duration `json:"window,omitzero"`
+	MinPerSecond float64  `json:"min_per_second,omitempty"`
+	// Slices counts a "ratio" budget's window in that many slices, as
+	// Finagle's WindowedAdder does (10), instead of sliding it exactly.
+	Slices int `json:"slices,omitempty"`
+	// MinConcurrency is the retries a "concurrency" budget allows in
+	// progress whatever the ratio.
+	MinConcurrency int `json:"min_concurrency,omitempty"`
+	// ShareOf is what a "concurrency" budget's Ratio is a share of.
+	ShareOf BudgetShare `json:"share_of,omitempty"`
 }
 
 // A Breaker is a circuit breaker. "consecutive" opens after Failures failures

@@ -156,6 +156,8 @@ type call struct {
 	pc         uint8  // the plan call it is part of
 	dep        uint8  // the plan call's dependency
 	lim        uint8  // at level 0: the pool and bulkhead slots held or waited for
+	charged    uint8  // the cost class a token bucket charged for the coming or current retry, for a refund
+	permit     bool   // a retry in progress that a concurrency budget counts
 	hedge      int32  // a hedged invocation's state: index+1 in sim.hedges, 0 if none
 }
 
@@ -188,8 +190,12 @@ func (r *request) sub() uint64 { return uint64(r.idx) ^ uint64(r.pc)<<48 }
 // first.
 type instance struct {
 	tokens          float64
+	active          int32 // concurrency budget: invocations in progress
+	retrying        int32 // concurrency budget: retries granted and not yet ended
+	attemptsOut     int32 // concurrency budget of attempts: attempts in flight
 	requests        int64
 	retries         int64
+	adder           *windowedAdder // a ratio budget with slices: its balance
 	reqTimes        timeRing
 	retryTimes      timeRing
 	brState         uint8
@@ -886,6 +892,9 @@ func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath
 
 func (s *sim) freeCall(id int32) {
 	c := &s.calls[id]
+	if b := s.st.levels[c.level].budget; b != nil && b.Kind == BudgetConcurrency && c.attempts > 0 {
+		s.releaseConcurrency(c, true)
+	}
 	c.gen++
 	// An invocation that ended is no longer its caller's child: a caller
 	// that gives up while its answer travels back must not cancel it (free
@@ -961,11 +970,19 @@ func (s *sim) attempt(id int32) {
 	if s.observe != nil {
 		s.observe(s, "attempt", id)
 	}
-	if b := lv.budget; b != nil && b.Kind == BudgetRatio && !retry {
+	if b := lv.budget; b != nil && !retry {
 		in := &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]
-		in.requests++
-		if b.Window > 0 {
-			in.reqTimes.push(s.now)
+		switch b.Kind {
+		case BudgetRatio:
+			in.requests++
+			switch {
+			case b.Slices > 0:
+				s.adder(in, b).add(s.now, sliceDeposit)
+			case b.Window > 0:
+				in.reqTimes.push(s.now)
+			}
+		case BudgetConcurrency:
+			in.active++
 		}
 	}
 	s.c.levelAttempts[c.level]++
@@ -980,6 +997,9 @@ func (s *sim) attempt(id int32) {
 	}
 	c.gen++
 	c.inflight = true
+	if lv.shareAttempts {
+		s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)].attemptsOut++
+	}
 	gen := c.gen
 	switch end := s.now + lv.attemptTimeout; {
 	case lv.attemptTimeout > 0 && (lv.deadline == 0 || end <= c.start+lv.deadline):
@@ -1108,12 +1128,26 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		c.trial = false
 	}
 	retryable := failed && lv.retries(out)
-	if b := lv.budget; b != nil && b.Kind == BudgetTokenBucket {
-		switch {
-		case !failed:
-			in.tokens = min(in.tokens+b.TokenRatio, b.MaxTokens)
-		case retryable:
-			in.tokens = max(in.tokens-b.FailureCost, 0)
+	if b := lv.budget; b != nil {
+		switch b.Kind {
+		case BudgetTokenBucket:
+			switch {
+			case !failed && b.Refund && c.charged != costNone:
+				in.tokens = min(in.tokens+lv.budgetCost[c.charged], b.MaxTokens)
+			case !failed:
+				in.tokens = min(in.tokens+b.TokenRatio, b.MaxTokens)
+			case retryable && !lv.chargeRetry:
+				k := costClass(out)
+				in.tokens = max(in.tokens-lv.budgetCost[k], 0)
+				c.charged = k
+			}
+		case BudgetConcurrency:
+			if lv.shareAttempts {
+				in.attemptsOut-- // this attempt is over
+			}
+			if c.permit {
+				s.releaseConcurrency(c, false)
+			}
 		}
 	}
 	if ad := lv.adaptive; ad != nil {
@@ -1145,7 +1179,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		s.settle(id, out, reasonAttempts)
 		return
 	}
-	wait := s.backoff(id)
+	wait := s.backoff(id, out)
 	if lv.honorRA && retryAfter > wait {
 		wait = retryAfter
 	}
@@ -1154,7 +1188,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		s.settle(id, out, reasonDeadline)
 		return
 	}
-	if lv.budget != nil && !s.budgetTake(lv.budget, in) {
+	if lv.budget != nil && !s.budgetTake(c, lv, in, out) {
 		s.c.retriesDenied++
 		s.settle(id, out, reasonBudget)
 		return
@@ -1308,8 +1342,9 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	}
 }
 
-// backoff returns the wait before the next attempt of call id.
-func (s *sim) backoff(id int32) int64 {
+// backoff returns the wait before the next attempt of call id, whose
+// last attempt ended with out.
+func (s *sim) backoff(id int32, out int16) int64 {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
 	if lv.backoff == BackoffNone {
@@ -1324,7 +1359,14 @@ func (s *sim) backoff(id int32) int64 {
 		sub := uint64(c.level)<<40 | uint64(c.attempts)<<24 | uint64(depCalls)&0xffffff ^ uint64(c.pc)<<48
 		u = s.rnd.float(drawJitter, s.ops[c.op].key, sub)
 	}
-	d := lv.wait(int64(c.attempts), c.prevWait, u) // the coming retry is retry number c.attempts
+	var d int64
+	if out == throttleStatus && lv.throttleBase > 0 {
+		w := lv.waitModel
+		w.base = w.throttleBase
+		d = w.wait(int64(c.attempts), c.prevWait, u)
+	} else {
+		d = lv.wait(int64(c.attempts), c.prevWait, u) // the coming retry is retry number c.attempts
+	}
 	if ad := lv.adaptive; ad != nil {
 		in := &s.inst[c.level][s.stateIndex(c, false)]
 		in.adTotal.dropBefore(s.now - int64(ad.Window))
@@ -1337,12 +1379,60 @@ func (s *sim) backoff(id int32) int64 {
 	return d
 }
 
-// budgetTake asks the budget for one retry. A granted retry counts against a
-// ratio budget at once, so retries granted during the same wait cannot
-// together overshoot it.
-func (s *sim) budgetTake(b *Budget, in *instance) bool {
-	if b.Kind == BudgetTokenBucket {
-		return in.tokens > b.Threshold
+// budgetTake asks level lv's budget, whose state is in, for one retry of
+// call c after outcome out. A granted retry counts against a ratio or
+// concurrency budget at once, so retries granted during the same wait
+// cannot together overshoot it; a token bucket charging retries takes
+// the retry's cost.
+func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool {
+	b := lv.budget
+	switch b.Kind {
+	case BudgetTokenBucket:
+		if !lv.chargeRetry {
+			return in.tokens > b.Threshold
+		}
+		k := costClass(out)
+		cost := lv.budgetCost[k]
+		// The small tolerance absorbs rounding in fractional costs.
+		if in.tokens-cost < b.Threshold-1e-9 {
+			return false
+		}
+		in.tokens = max(in.tokens-cost, 0)
+		c.charged = k
+		return true
+	case BudgetConcurrency:
+		r := in.retrying
+		if lv.shareAttempts {
+			// Envoy's RetryBudgetImpl (resource_manager_impl.h): canCreate
+			// while count() < max(budget_percent × active, min), the
+			// product truncated to an integer.
+			if int64(r) >= max(int64(float64(b.Ratio*float64(in.attemptsOut))), int64(b.MinConcurrency)) {
+				return false
+			}
+		} else if int(r) >= b.MinConcurrency && in.active+r > 0 && float64(r)/float64(in.active+r) > b.Ratio {
+			// failsafe-go's budget.go TryAcquirePermit: refused when at
+			// least min_concurrency retries are in progress and they make
+			// up more than ratio of the executions in progress. The share
+			// is divided, as there, so that a boundary such as 5 of 25
+			// against 0.2 rounds the same.
+			return false
+		}
+		in.retrying++
+		c.permit = true
+		return true
+	}
+	if b.Slices > 0 {
+		// Finagle's TokenBucket.newLeakyBucket tryGet: the balance must
+		// cover the withdrawal, which then counts in the current slice.
+		w := int64(sliceDeposit / b.Ratio)
+		reserve := int64(b.MinPerSecond * Duration(b.Window).D().Seconds() * float64(w))
+		a := s.adder(in, b)
+		if a.sum(s.now)+reserve < w {
+			return false
+		}
+		a.add(s.now, -w)
+		in.retries++
+		return true
 	}
 	requests, retries := in.requests, in.retries
 	reserve := 0.0
@@ -1362,6 +1452,83 @@ func (s *sim) budgetTake(b *Budget, in *instance) bool {
 		in.retryTimes.push(s.now)
 	}
 	return true
+}
+
+// sliceDeposit is what a first attempt deposits in a ratio budget with
+// slices (Finagle's RetryBudget ScaleFactor); a retry withdraws
+// ⌊sliceDeposit/ratio⌋.
+const sliceDeposit = 1000
+
+// adder returns the windowed balance of ratio budget b's state in,
+// made at its first use (as Finagle's is when its client is made: the
+// first use is at or after time 0, its clock's start).
+func (s *sim) adder(in *instance, b *Budget) *windowedAdder {
+	if in.adder == nil {
+		in.adder = &windowedAdder{window: int64(b.Window) / int64(b.Slices), buf: make([]int64, b.Slices-1)}
+	}
+	return in.adder
+}
+
+// A windowedAdder is a sum over a window of time kept in slices: the
+// current one (cur) and the n−1 before it (buf), as twitter/util's
+// WindowedAdder (util-core, WindowedAdder.scala): a new slice starts at
+// the first use at least window after the current one started (old), and
+// slices skipped meanwhile are cleared.
+type windowedAdder struct {
+	window int64 // a slice's length
+	buf    []int64
+	i      int
+	old    int64
+	cur    int64
+}
+
+// expire starts a new slice if the current one is over.
+func (a *windowedAdder) expire(now int64) {
+	if now-a.old < a.window {
+		return
+	}
+	n := len(a.buf)
+	a.buf[a.i] = a.cur
+	a.cur = 0
+	a.i = (a.i + 1) % n
+	if skip := int(min((now-a.old)/a.window-1, int64(n))); skip > 0 {
+		for k := range skip {
+			a.buf[(a.i+k)%n] = 0
+		}
+		a.i = (a.i + skip) % n
+	}
+	a.old = now
+}
+
+func (a *windowedAdder) add(now, x int64) {
+	a.expire(now)
+	a.cur += x
+}
+
+func (a *windowedAdder) sum(now int64) int64 {
+	a.expire(now)
+	t := a.cur
+	for _, v := range a.buf {
+		t += v
+	}
+	return t
+}
+
+// releaseConcurrency ends call c's retry in progress, if it has one, for
+// its concurrency budget; and its invocation too when ended.
+func (s *sim) releaseConcurrency(c *call, ended bool) {
+	lv := &s.st.levels[c.level]
+	in := &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]
+	if c.permit {
+		in.retrying--
+		c.permit = false
+	}
+	if ended {
+		in.active--
+		if c.inflight && lv.shareAttempts {
+			in.attemptsOut-- // an attempt cancelled in flight
+		}
+	}
 }
 
 // breakerAllow asks the breaker of a level's instance whether a call may pass,

@@ -832,11 +832,14 @@ func (v *validator) policy(p string, pol *Policy) {
 	kind := cmp.Or(b.Kind, BackoffNone)
 	if oneOf(v, p+".backoff.kind", kind, BackoffKinds...) {
 		if kind == BackoffNone {
-			if b.Base != 0 || b.Max != 0 || b.Multiplier != 0 {
-				v.add(p+".backoff.kind", kind, "retries at once; base, multiplier and max have no meaning with it")
+			if b.Base != 0 || b.Max != 0 || b.Multiplier != 0 || b.ThrottleBase != 0 {
+				v.add(p+".backoff.kind", kind, "retries at once; base, multiplier, max and throttle_base have no meaning with it")
 			}
 		} else {
 			v.span(p+".backoff.base", b.Base, false)
+			if b.ThrottleBase != 0 { // 0, the default, is valid: no path to build
+				v.span(p+".backoff.throttle_base", b.ThrottleBase, true)
+			}
 		}
 		if b.Multiplier != 0 {
 			if kind != BackoffExponential {
@@ -882,7 +885,7 @@ func (v *validator) policy(p string, pol *Policy) {
 			oneOf(v, q+"scope", bu.Scope, Scopes...)
 		}
 		if oneOf(v, q+"kind", bu.Kind, BudgetKinds...) {
-			tb := bu.Kind == BudgetTokenBucket
+			tb, ra, cc := bu.Kind == BudgetTokenBucket, bu.Kind == BudgetRatio, bu.Kind == BudgetConcurrency
 			for _, f := range []struct {
 				name string
 				set  bool
@@ -890,25 +893,51 @@ func (v *validator) policy(p string, pol *Policy) {
 			}{
 				{"max_tokens", bu.MaxTokens != 0, tb}, {"token_ratio", bu.TokenRatio != 0, tb},
 				{"threshold", bu.Threshold != 0, tb}, {"failure_cost", bu.FailureCost != 0, tb},
-				{"ratio", bu.Ratio != 0, !tb}, {"window", bu.Window != 0, !tb}, {"min_per_second", bu.MinPerSecond != 0, !tb},
+				{"charge", bu.Charge != "", tb}, {"throttle_cost", bu.ThrottleCost != 0, tb},
+				{"timeout_cost", bu.TimeoutCost != 0, tb}, {"refund", bu.Refund, tb},
+				{"ratio", bu.Ratio != 0, !tb}, {"window", bu.Window != 0, ra}, {"min_per_second", bu.MinPerSecond != 0, ra},
+				{"min_concurrency", bu.MinConcurrency != 0, cc}, {"slices", bu.Slices != 0, ra}, {"share_of", bu.ShareOf != "", cc},
 			} {
 				if f.set && !f.ok {
 					v.add(q+f.name, nil, "has no meaning for a %q budget", bu.Kind)
 				}
 			}
-			if tb {
+			switch {
+			case tb:
 				v.floatRange(q+"max_tokens", bu.MaxTokens, 1e-9, 1e9)
 				v.floatRange(q+"token_ratio", bu.TokenRatio, 0, 1e9)
 				if bu.Threshold != 0 {
 					v.floatRange(q+"threshold", bu.Threshold, 0, bu.MaxTokens)
 				}
 				v.floatRange(q+"failure_cost", bu.FailureCost, 0, 1e9)
-			} else {
+				v.floatRange(q+"throttle_cost", bu.ThrottleCost, 0, 1e9)
+				v.floatRange(q+"timeout_cost", bu.TimeoutCost, 0, 1e9)
+				if bu.Charge != "" {
+					oneOf(v, q+"charge", bu.Charge, BudgetCharges...)
+				}
+			case ra:
 				v.floatRange(q+"ratio", bu.Ratio, 1e-9, 100)
 				v.span(q+"window", bu.Window, true)
 				v.floatRange(q+"min_per_second", bu.MinPerSecond, 0, 1e9)
 				if bu.MinPerSecond != 0 && bu.Window == 0 {
 					v.add(q+"min_per_second", bu.MinPerSecond, "needs a window; a since-start budget has no reserve")
+				}
+				if bu.Slices != 0 {
+					v.intRange(q+"slices", bu.Slices, 2, 1000)
+					if bu.Window == 0 {
+						v.add(q+"slices", bu.Slices, "needs a window to slice")
+					} else if bu.Window < Duration(bu.Slices) {
+						v.add(q+"slices", bu.Slices, "are more than the window's nanoseconds")
+					}
+				}
+			case cc:
+				v.floatRange(q+"ratio", bu.Ratio, 0, 1)
+				v.intRange(q+"min_concurrency", bu.MinConcurrency, 0, 1_000_000)
+				if bu.ShareOf != "" {
+					oneOf(v, q+"share_of", bu.ShareOf, BudgetShares...)
+				}
+				if pol.Hedging != nil {
+					v.add(q+"kind", bu.Kind, "is not supported on a hedged level; use a token_bucket or ratio budget")
 				}
 			}
 		}
