@@ -810,7 +810,7 @@ func (v *validator) policy(p string, pol *Policy) {
 		}
 		for i, r := range ro.StatusRanges {
 			if _, _, ok := parseStatusRange(r); !ok {
-				v.add(fmt.Sprintf("%s.retry_on.status_ranges[%d]", p, i), strconv.Quote(r), "is not a status range; allowed \"from-to\" with 100 <= from <= to <= 599, such as \"500-599\"")
+				v.add(fmt.Sprintf("%s.retry_on.status_ranges[%d]", p, i), r, "is not a status range; allowed \"from-to\" with 100 <= from <= to <= 599, such as \"500-599\"")
 			}
 		}
 		for i, s := range ro.Except {
