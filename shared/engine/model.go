@@ -207,7 +207,6 @@ type levelModel struct {
 	retryStatus     [600]bool
 	retryTimeout    bool
 	retryConnection bool
-	honorRA         bool
 	retryNonIdem    bool
 	deadLetter      bool
 	budget          *Budget
@@ -216,7 +215,8 @@ type levelModel struct {
 	breakerPerDep   bool // one breaker per dependency (scope "dependency")
 	budgetPerDep    bool // one budget per dependency
 	halfOpenCalls   int
-	// The retry decision's and the wait's options (retry_after, max_elapsed).
+	// The retry decision's and the wait's options: raMode is "" when
+	// Retry-After is not honoured.
 	raMode     RetryAfterMode
 	raStatus   [600]bool // the statuses whose Retry-After is read, when raSome
 	raSome     bool
@@ -453,7 +453,6 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		deadline:       int64(p.Deadline),
 		minAttempt:     int64(p.MinAttemptTime),
 		waitModel:      compileWait(p),
-		honorRA:        p.HonorRetryAfter,
 		retryNonIdem:   p.RetryNonIdempotent,
 		deadLetter:     p.DeadLetter,
 		breaker:        p.Breaker,
