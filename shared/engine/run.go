@@ -303,10 +303,10 @@ func estimateDeps(sc *Scenario) []*Dependency {
 
 // An estimateCall is a plan call as the estimates see it.
 type estimateCall struct {
-	step     int     // the step it belongs to
-	dep      int     // its dependency, an index in estimateDeps
-	name     string  // its dependency's name
-	call     string  // its own name
+	step int    // the step it belongs to
+	dep  int    // its dependency, an index in estimateDeps
+	name string // its dependency's name
+	call string // its own name
 }
 
 // fallbackOf returns the latency of strategy st's fallback for call c, in
