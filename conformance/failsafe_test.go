@@ -188,6 +188,22 @@ func TestFailsafeBreakerSuccessThreshold(t *testing.T) {
 	t.Logf("calls run %v, transitions %v", lib, ltr)
 }
 
+// TestFailsafeBreakerSuccessThresholdRatio: WithSuccessThresholdRatio(2,
+// 3) lets 3 trials through in half-open, closes at 2 successes and
+// reopens at 2 failures, more than 3-2 (circuitstates.go l. 152-160); the
+// engine says the same with half_open_calls 3 and half_open_failures 2.
+// Compared call by call.
+func TestFailsafeBreakerSuccessThresholdRatio(t *testing.T) {
+	t.Parallel()
+	sc := script("FSFFSFSFSSSFSFSSS")
+	lib, ltr := breakerRun(t, circuitbreaker.NewBuilder[any]().WithSuccessThresholdRatio(2, 3), sc, time.Minute)
+	eng, etr := engineBreaker(t, map[string]any{"kind": "consecutive", "failures": 1, "break": "1m", "half_open_calls": 3, "half_open_failures": 2, "placement": "outside"}, sc)
+	if !equalInts(lib, eng) || fmt.Sprint(ltr) != fmt.Sprint(etr) {
+		t.Errorf("failsafe-go ran %v with transitions %v;\nthe engine ran %v with transitions %v", lib, ltr, eng, etr)
+	}
+	t.Logf("calls run %v, transitions %v", lib, ltr)
+}
+
 // TestFailsafeBreakerKofN: WithFailureThresholdRatio(3, 5) opens when 3
 // of the last 5 executions failed, even before 5 are in
 // (circuitstates.go l. 61-67); without a success threshold its half-open
