@@ -197,3 +197,58 @@ func transitions(ts []engineTransition, sp time.Duration) []string {
 	}
 	return out
 }
+
+// TestResilience4jSlowCalls: CircuitBreakerMetrics.java (onSuccess: a
+// call longer than slowCallDurationThreshold, 60 s, strictly, is a slow
+// success; checkIfThresholdsExceeded: the breaker opens when the slow-call
+// rate is at or above slowCallRateThreshold, 100%, once the minimum of
+// 100 calls is in). 100 successful calls of 61 s, 100 s apart, open it
+// when the 100th ends (99 × 100 s + 61 s); with one of them taking 60 s
+// exactly (not slow: the comparison is strict), 99% of the window is
+// slow and it stays closed. The engine runs the preset's breaker; its
+// calls take 1 s times a latency phase's factor, exact in whole seconds.
+func TestResilience4jSlowCalls(t *testing.T) {
+	preset, err := Policy("resilience4j", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		phases []any // latency phases: which calls are not slow
+		want   []string
+	}{
+		{"100 slow calls open it", []any{slow(0, 20000, 61)}, []string{"9961.0:closed>open"}},
+		{"99 slow calls and one of exactly 60 s do not", []any{slow(0, 5000, 61), slow(5000, 5001, 60), slow(5001, 20000, 61)}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := map[string]any{
+				"version":  1,
+				"name":     "conformance: slow calls",
+				"seed":     1,
+				"workload": map[string]any{"clients": 1, "arrival": "uniform", "rate": 0.01, "operations": 100},
+				"dependency": map[string]any{
+					"workers": 10, "service_time": map[string]any{"kind": "constant", "mean": "1s"}, "queue_capacity": 1,
+					"phases": c.phases,
+				},
+				"strategies": []any{map[string]any{"name": "r4j", "max_attempts": 1, "breaker": preset["breaker"]}},
+			}
+			res, err := runScenario(sc, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, tr := range res.Strategies[0].Transitions {
+				got = append(got, fmt.Sprintf("%.1f:%s>%s", tr.AtS, tr.From, tr.To))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("resilience4j (from its source) %v; the engine %v", c.want, got)
+			}
+		})
+	}
+}
+
+// slow is a latency phase over [from, to) seconds multiplying service
+// times by factor.
+func slow(from, to int, factor float64) map[string]any {
+	return map[string]any{"kind": "latency", "from": fmt.Sprintf("%ds", from), "to": fmt.Sprintf("%ds", to), "factor": factor}
+}
