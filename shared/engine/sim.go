@@ -1141,32 +1141,9 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		s.settle(id, out, reasonAttempts)
 		return
 	}
-	// The wait: the backoff, and what the answer's Retry-After (or
-	// pushback) makes of it.
-	wait := s.backoff(id)
-	ra := retryAfter
-	if lv.raSome && !(out >= 100 && out < 600 && lv.raStatus[out]) {
-		ra = 0 // the level does not read Retry-After on this status
-	}
-	switch lv.raMode {
-	case RetryAfterAtLeast:
-		wait = max(wait, ra)
-	case RetryAfterReplace, RetryAfterReplaceAndReset:
-		if ra < 0 {
-			s.settle(id, out, reasonNotRetryable) // the server asked not to retry
-			return
-		}
-		if ra > 0 {
-			wait = ra
-			if lv.raMode == RetryAfterReplaceAndReset {
-				c.waitFrom, c.prevWait = c.attempts, 0 // the next backoff is a first retry's
-			}
-		}
-	}
-	if lv.maxElapsed > 0 && s.now+wait-c.start > lv.maxElapsed {
-		// The elapsed-time limit, checked before the wait: the retry would
-		// start past it.
-		s.settle(id, out, reasonDeadline)
+	wait, stop := s.retryWait(id, out, retryAfter)
+	if stop != reasonNone {
+		s.settle(id, out, stop)
 		return
 	}
 	if lv.deadline > 0 && s.now+wait+lv.minAttempt > c.start+lv.deadline {
@@ -1327,6 +1304,40 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	if op.refs == 0 {
 		s.freeOps = append(s.freeOps, id)
 	}
+}
+
+// retryWait returns the wait before the next attempt of call id, whose
+// attempt failed with out carrying retryAfter: the backoff, and what the
+// level's retry_after mode makes of the Retry-After (or pushback). It
+// returns a reason other than reasonNone when the retry is not to be
+// made: a negative pushback that replaces the backoff (not_retryable), or
+// max_elapsed, checked before the wait (deadline).
+func (s *sim) retryWait(id int32, out int16, retryAfter int64) (wait int64, stop uint8) {
+	wait = s.backoff(id)
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	ra := retryAfter
+	if lv.raSome && !(out >= 100 && out < 600 && lv.raStatus[out]) {
+		ra = 0 // the level does not read Retry-After on this status
+	}
+	switch lv.raMode {
+	case RetryAfterAtLeast:
+		wait = max(wait, ra)
+	case RetryAfterReplace, RetryAfterReplaceAndReset:
+		if ra < 0 {
+			return 0, reasonNotRetryable // the server asked not to retry
+		}
+		if ra > 0 {
+			wait = ra
+			if lv.raMode == RetryAfterReplaceAndReset {
+				c.waitFrom, c.prevWait = c.attempts, 0 // the next backoff is a first retry's
+			}
+		}
+	}
+	if lv.maxElapsed > 0 && s.now+wait-c.start > lv.maxElapsed {
+		return 0, reasonDeadline // the retry would start past the elapsed-time limit
+	}
+	return wait, reasonNone
 }
 
 // backoff returns the wait before the next attempt of call id.
