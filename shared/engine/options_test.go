@@ -189,3 +189,21 @@ func TestBreakerSlowCalls(t *testing.T) {
 		t.Errorf("without slow calls: %s; want none", got)
 	}
 }
+
+func TestMaxElapsedBoundsUnlimitedAttempts(t *testing.T) {
+	// max_attempts 0 with max_elapsed is not a retry without limit: no
+	// warning says so.
+	sc, err := Parse([]byte(`{"version": 1, "name": "elapsed",
+		"workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 1},
+		"strategies": [{"name": "s", "max_attempts": 0, "max_elapsed": "15m", "attempt_timeout": "1s",
+			"backoff": {"kind": "exponential", "base": "500ms", "multiplier": 1.5, "max": "1m"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range Warnings(sc) {
+		if strings.Contains(w, "retries without limit") {
+			t.Errorf("warning %q for a policy that max_elapsed bounds", w)
+		}
+	}
+}
