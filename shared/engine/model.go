@@ -218,7 +218,6 @@ type levelModel struct {
 	// The retry decision's and the wait's options: raMode is "" when
 	// Retry-After is not honoured.
 	raMode     RetryAfterMode
-	raStatus   [600]bool // the statuses whose Retry-After is read, when raSome
 	raSome     bool
 	maxElapsed int64
 	// The breaker's options, compiled.
@@ -229,6 +228,7 @@ type levelModel struct {
 	adaptive      *Adaptive
 	instances     int
 	hedging       *hedgeModel
+	raStatus      [600]bool // the statuses whose Retry-After is read, when raSome (last: rarely read)
 }
 
 var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}

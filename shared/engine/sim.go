@@ -138,7 +138,6 @@ type call struct {
 	start      int64 // when the invocation began, for its deadline
 	prevWait   int64 // for decorrelated jitter
 	lastRA     int64 // Retry-After of the last answer
-	attemptAt  int64 // when the current attempt began, for a breaker's slow calls
 	op         int32
 	parent     int32 // -1 at the client
 	child      int32 // the in-flight inner call, -1 if none or if the level calls the dependency
@@ -250,6 +249,7 @@ type sim struct {
 	freeCalls  []int32
 	reqs       []request
 	reqRA      []int64 // by request: the Retry-After of an answer travelling back
+	attemptAt  []int64 // by call, with slow calls: when its current attempt began
 	freeReqs   []int32
 	inst       [][]instance // per level, per instance
 	hedges     []hedgeState // of hedged invocations, by call.hedge-1
@@ -951,7 +951,12 @@ func (s *sim) attempt(id int32) {
 		c.trial, c.trialRound = trial, s.inst[c.level][bi].round
 	}
 	c.attempts++
-	c.attemptAt = s.now
+	if lv.slowCall > 0 {
+		for len(s.attemptAt) <= int(id) {
+			s.attemptAt = append(s.attemptAt, 0)
+		}
+		s.attemptAt[id] = s.now
+	}
 	retry := c.attempts > 1
 	if s.observe != nil {
 		s.observe(s, "attempt", id)
@@ -1099,7 +1104,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	}
 	failed := out != outOK
 	if lv.breaker != nil && !lv.breakerOutside {
-		slow := lv.slowCall > 0 && s.now-c.attemptAt > lv.slowCall
+		slow := lv.slowCall > 0 && s.now-s.attemptAt[id] > lv.slowCall
 		s.breakerRecord(c.level, s.stateIndex(c, lv.breakerPerDep), breakerFailure(out), slow, c.trial, c.trialRound)
 		c.trial = false
 	}
