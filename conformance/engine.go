@@ -74,6 +74,19 @@ func EngineWaitsRetryAfter(policy map[string]any, n int, seed int64, after time.
 // EngineWaitsStatus is EngineWaits with every call answered status, each
 // answer carrying a Retry-After of after (none when 0).
 func EngineWaitsStatus(policy map[string]any, n int, seed int64, status int, after time.Duration) ([]time.Duration, error) {
+	var ra map[string]any
+	if after > 0 {
+		ra = map[string]any{"statuses": []int{status}, "after": after.String()}
+	}
+	phases := []any{map[string]any{"kind": "outage", "from": "0s", "to": "24h", "status": status}}
+	return EngineWaitsPhases(policy, n, seed, phases, ra)
+}
+
+// EngineWaitsPhases is EngineWaits against a dependency whose answers
+// follow phases (outages answering at once, by time since the call
+// began), with retryAfter as its retry_after (none when nil): a script of
+// answers per attempt, when the attempts' times are known.
+func EngineWaitsPhases(policy map[string]any, n int, seed int64, phases []any, retryAfter map[string]any) ([]time.Duration, error) {
 	if n < 1 || n > 19 {
 		return nil, fmt.Errorf("n = %d: between 1 and 19 waits can be measured at once", n)
 	}
@@ -94,12 +107,12 @@ func EngineWaitsStatus(policy map[string]any, n int, seed int64, status int, aft
 		"workload": map[string]any{"clients": 1, "arrival": "burst"},
 		"dependency": map[string]any{
 			"workers": 1, "service_time": map[string]any{"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
-			"phases": []any{map[string]any{"kind": "outage", "from": "0s", "to": "24h", "status": status}},
+			"phases": phases,
 		},
 		"strategies": strategies,
 	}
-	if after > 0 {
-		sc["dependency"].(map[string]any)["retry_after"] = map[string]any{"statuses": []int{status}, "after": after.String()}
+	if retryAfter != nil {
+		sc["dependency"].(map[string]any)["retry_after"] = retryAfter
 	}
 	res, err := runScenario(sc, true)
 	if err != nil {
@@ -222,6 +235,13 @@ func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp tim
 	return EngineCalls(policy, Scripts(script, status), sp)
 }
 
+// EngineScriptRetryAfter is EngineScript with every failure answered
+// status carrying a Retry-After (or a server pushback) of after, which
+// may be negative: gRPC's grpc-retry-pushback-ms of -1 is -1ms.
+func EngineScriptRetryAfter(policy map[string]any, status int, script []Call, after time.Duration) ([]int, *engine.Result, error) {
+	return engineCalls(policy, Scripts(script, status), Spacing, map[string]any{"statuses": []int{status}, "after": after.String()})
+}
+
 // EngineCalls runs policy in the engine over sequential calls, call k's
 // attempts answered from scripts[k], and returns the attempts each call
 // made.
@@ -236,6 +256,11 @@ func EngineScriptSpaced(policy map[string]any, status int, script []Call, sp tim
 // power of 2 large enough for the run's span (the engine coarsens its
 // counting bins by doubling).
 func EngineCalls(policy map[string]any, scripts []CallScript, sp time.Duration) ([]int, *engine.Result, error) {
+	return engineCalls(policy, scripts, sp, nil)
+}
+
+// engineCalls is EngineCalls with the dependency's retry_after, when not nil.
+func engineCalls(policy map[string]any, scripts []CallScript, sp time.Duration, retryAfter map[string]any) ([]int, *engine.Result, error) {
 	operations := make([]any, len(scripts))
 	for k, cs := range scripts {
 		if len(cs) == 0 {
@@ -273,6 +298,9 @@ func EngineCalls(policy map[string]any, scripts []CallScript, sp time.Duration) 
 		},
 		"strategies": []any{s},
 		"report":     map[string]any{"series_bucket": sp.String()},
+	}
+	if retryAfter != nil {
+		sc["dependency"].(map[string]any)["retry_after"] = retryAfter
 	}
 	res, err := runScenario(sc, false)
 	if err != nil {

@@ -170,9 +170,14 @@
 // the invocation (not_retryable); a non-idempotent operation without a key is
 // not retried unless retry_non_idempotent (non_idempotent); the last allowed
 // attempt ends it (attempts; max_attempts 0 allows any number, so only the
-// deadline, the budget or Run's event limit stops a call that keeps failing);
-// then the wait is computed — backoff, jitter,
-// the adaptive factor, and Retry-After when honoured and longer — and if the
+// deadline, max_elapsed, the budget or Run's event limit stops a call that
+// keeps failing); then the wait is computed — backoff, jitter, the adaptive
+// factor, and what an honoured Retry-After makes of it (below); a
+// Retry-After that replaces the backoff and is negative (a server's
+// pushback asking not to retry) ends the invocation (not_retryable); when
+// the time since the invocation began plus the wait exceeds max_elapsed,
+// it ends (deadline: the limit is checked before the wait and never cuts an
+// attempt, unlike the deadline); and if the
 // deadline has passed, or the wait plus min_attempt_time no longer fits before
 // it, the invocation ends at once (deadline); finally the budget is asked and
 // a denied retry ends it (budget). A denied retry is not an attempt; it is
@@ -185,6 +190,27 @@
 // draws uniformly in [0, d), equal jitter d/2 + [0, d/2), decorrelated
 // jitter min(max, [base, 3·previous wait)), proportional d·(1 ± fraction),
 // additive d + [0, amount).
+//
+// # retry_on and Retry-After
+//
+// retry_on names the outcomes a level retries: statuses, status_ranges
+// ("from-to", both included: "500-599" is every 5xx) minus except (so
+// "every 5xx but 501" is status_ranges ["500-599"] and except [501]),
+// timeouts with timeout and connection errors with connection. Without
+// retry_on a level retries 408, 429, 502, 503, 504, timeouts and connection
+// errors.
+//
+// With honor_retry_after, the Retry-After a failed attempt's answer
+// carries (the dependency's retry_after) sets the wait as retry_after.mode
+// says: "at_least" (the default) waits the longer of it and the backoff;
+// "replace" waits the Retry-After even when shorter (go-retryablehttp,
+// failsafe-go); "replace_and_reset" does so and starts the backoff over,
+// so the next retry without one waits as the first did (gRPC's
+// grpc-retry-pushback-ms, cenkalti/backoff v5's RetryAfterError). With
+// either replace mode a negative Retry-After stops the retries (gRPC's
+// pushback -1); "at_least" ignores it. retry_after.statuses, when given,
+// limits the answers whose Retry-After is read (go-retryablehttp reads it
+// on 429 and 503 only).
 //
 // # Budgets and breakers
 //
@@ -247,13 +273,29 @@
 // invocations. Closed, a "consecutive" breaker opens after that many failures
 // in a row; a "ratio" breaker opens when the outcomes in the window (now-W,
 // now], or the last window_calls outcomes, number at least min_throughput and
-// failures make up at least ratio of them. Outcomes arriving while it is not closed, other than trials', are
-// ignored.
-// Open, it fails calls fast; the first call at or after the break's end turns
-// it half-open (lazily, as Polly and resilience4j do) and is a trial call. In
-// half-open, half_open_calls trials pass (default 1) and other calls fail
-// fast; the first failed (or abandoned) trial reopens it, and all trials
-// succeeding close it.
+// failures make up at least ratio of them, or, given failures instead of
+// ratio with window_calls n, when at least failures (k) of the last n
+// failed: k of n, which can open before n outcomes are in (failsafe-go's
+// WithFailureThresholdRatio). With slow_call, an outcome that took longer
+// than slow_call (an attempt's time inside, the invocation's outside),
+// failed or not, is slow, and a ratio breaker opens too when slow outcomes
+// make up at least slow_ratio (default 1) of the window (resilience4j's
+// slow-call thresholds). Outcomes arriving while it is not closed, other
+// than trials', are ignored.
+// Open, it fails calls fast; the first call after the break's end turns it
+// half-open (lazily, as Polly and resilience4j do) and is a trial call: a
+// call at exactly the end passes with break_end "inclusive" (the default)
+// and is refused with "strict" (resilience4j). In half-open,
+// half_open_calls trials pass (default 1) and other calls fail fast.
+// half_open_failures failed (or abandoned) trials (default 1) reopen it,
+// as do ⌈slow_ratio × half_open_calls⌉ slow ones with slow_call, and the
+// other trials succeeding close it. half_open_decision "early" (the
+// default) decides as soon as the trials' outcomes settle it — by default
+// the first failed trial reopens it and half_open_calls successes close
+// it (failsafe-go's success threshold); k of n close on the (n-k+1)th
+// success (failsafe-go's k-of-n half-open); "all_trials" decides once all
+// half_open_calls trials are in (resilience4j, whose failure rate
+// threshold r over n permitted calls is half_open_failures ⌈r·n⌉).
 // Its samples are cleared when it opens and at every half-open decision.
 //
 // # Several dependencies

@@ -26,6 +26,15 @@ type (
 	BreakerKind string
 	// A Placement is what a circuit breaker wraps (Breaker.Placement).
 	Placement string
+	// A BreakEnd says whether a call at exactly the end of a breaker's
+	// open state passes (Breaker.BreakEnd).
+	BreakEnd string
+	// A HalfOpenDecision is when a half-open breaker decides
+	// (Breaker.HalfOpenDecision).
+	HalfOpenDecision string
+	// A RetryAfterMode is how an honoured Retry-After sets the wait
+	// (RetryAfterUse.Mode).
+	RetryAfterMode string
 	// A Scope is whose calls a breaker or budget counts (Breaker.Scope,
 	// Budget.Scope).
 	Scope string
@@ -108,6 +117,22 @@ const (
 )
 
 const (
+	BreakInclusive BreakEnd = "inclusive"
+	BreakStrict    BreakEnd = "strict"
+)
+
+const (
+	HalfOpenEarly     HalfOpenDecision = "early"
+	HalfOpenAllTrials HalfOpenDecision = "all_trials"
+)
+
+const (
+	RetryAfterAtLeast         RetryAfterMode = "at_least"
+	RetryAfterReplace         RetryAfterMode = "replace"
+	RetryAfterReplaceAndReset RetryAfterMode = "replace_and_reset"
+)
+
+const (
 	PlaceInside  Placement = "inside"
 	PlaceOutside Placement = "outside"
 )
@@ -139,21 +164,24 @@ const (
 // accepts exactly these; the playground's form, descriptions and converters
 // read them from here (through Vocabulary in the browser).
 var (
-	ArrivalKinds     = []ArrivalKind{ArrivalPoisson, ArrivalUniform, ArrivalClosed, ArrivalBurst}
-	ServiceTimeKinds = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
-	DelayKinds       = []DelayKind{DelayConstant, DelayNormal, DelayLognormal}
-	PhaseKinds       = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
-	BackoffKinds     = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
-	JitterKinds      = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
-	BudgetKinds      = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
-	BudgetCharges    = []BudgetCharge{ChargeFailure, ChargeRetry}
-	BudgetShares     = []BudgetShare{ShareExecutions, ShareAttempts}
-	BreakerKinds     = []BreakerKind{BreakerConsecutive, BreakerRatio}
-	Placements       = []Placement{PlaceInside, PlaceOutside}
-	Scopes           = []Scope{ScopeDependency, ScopeClient}
-	Classes          = []Class{ClassCriticalPlus, ClassCritical, ClassSheddablePlus, ClassSheddable}
-	ShedMeasures     = []ShedMeasure{ShedQueue, ShedLoad}
-	ScriptThens      = []ScriptThen{ThenServe, ThenRepeat, ThenLast}
+	ArrivalKinds      = []ArrivalKind{ArrivalPoisson, ArrivalUniform, ArrivalClosed, ArrivalBurst}
+	ServiceTimeKinds  = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
+	DelayKinds        = []DelayKind{DelayConstant, DelayNormal, DelayLognormal}
+	PhaseKinds        = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
+	BackoffKinds      = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
+	JitterKinds       = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
+	BudgetKinds       = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
+	BudgetCharges     = []BudgetCharge{ChargeFailure, ChargeRetry}
+	BudgetShares      = []BudgetShare{ShareExecutions, ShareAttempts}
+	BreakerKinds      = []BreakerKind{BreakerConsecutive, BreakerRatio}
+	Placements        = []Placement{PlaceInside, PlaceOutside}
+	Scopes            = []Scope{ScopeDependency, ScopeClient}
+	Classes           = []Class{ClassCriticalPlus, ClassCritical, ClassSheddablePlus, ClassSheddable}
+	ShedMeasures      = []ShedMeasure{ShedQueue, ShedLoad}
+	ScriptThens       = []ScriptThen{ThenServe, ThenRepeat, ThenLast}
+	BreakEnds         = []BreakEnd{BreakInclusive, BreakStrict}
+	HalfOpenDecisions = []HalfOpenDecision{HalfOpenEarly, HalfOpenAllTrials}
+	RetryAfterModes   = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,

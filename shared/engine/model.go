@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -245,7 +247,6 @@ type levelModel struct {
 	retryStatus     [600]bool
 	retryTimeout    bool
 	retryConnection bool
-	honorRA         bool
 	retryNonIdem    bool
 	deadLetter      bool
 	budget          *Budget
@@ -259,9 +260,20 @@ type levelModel struct {
 	// throttling, timeout).
 	budgetCost    [numCosts]float64
 	halfOpenCalls int
+	// The retry decision's and the wait's options: raMode is "" when
+	// Retry-After is not honoured.
+	raMode     RetryAfterMode
+	raSome     bool
+	maxElapsed int64
+	// The breaker's options, compiled.
+	halfOpenFails int   // failed trials that reopen it
+	allTrials     bool  // decide once all trials are in
+	strictEnd     bool  // a call at exactly the break's end is refused
+	slowCall      int64 // an outcome slower than this is slow; 0: none is
 	adaptive      *Adaptive
 	instances     int
 	hedging       *hedgeModel
+	raStatus      [600]bool // the statuses whose Retry-After is read, when raSome (last: rarely read)
 }
 
 var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
@@ -493,7 +505,6 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		deadline:       int64(p.Deadline),
 		minAttempt:     int64(p.MinAttemptTime),
 		waitModel:      compileWait(p),
-		honorRA:        p.HonorRetryAfter,
 		retryNonIdem:   p.RetryNonIdempotent,
 		deadLetter:     p.DeadLetter,
 		breaker:        p.Breaker,
@@ -507,6 +518,26 @@ func compilePolicy(p *Policy, deps int) levelModel {
 	}
 	for _, s := range ro.Statuses {
 		l.retryStatus[s] = true
+	}
+	for _, r := range ro.StatusRanges {
+		lo, hi, _ := parseStatusRange(r)
+		for s := lo; s <= hi; s++ {
+			l.retryStatus[s] = true
+		}
+	}
+	for _, s := range ro.Except {
+		l.retryStatus[s] = false
+	}
+	l.maxElapsed = int64(p.MaxElapsed)
+	if p.HonorRetryAfter {
+		l.raMode = RetryAfterAtLeast
+		if ra := p.RetryAfter; ra != nil {
+			l.raMode = cmp.Or(ra.Mode, RetryAfterAtLeast)
+			for _, s := range ra.Statuses {
+				l.raStatus[s] = true
+			}
+			l.raSome = len(ra.Statuses) > 0
+		}
 	}
 	l.retryTimeout, l.retryConnection = ro.Timeout, ro.Connection
 	if b := p.Budget; b != nil {
@@ -525,6 +556,15 @@ func compilePolicy(p *Policy, deps int) levelModel {
 	if b := p.Breaker; b != nil {
 		l.breakerOutside = b.Placement == PlaceOutside
 		l.halfOpenCalls = max(b.HalfOpenCalls, DefaultHalfOpenCalls)
+		l.halfOpenFails = max(b.HalfOpenFailures, 1)
+		l.allTrials = b.HalfOpenDecision == HalfOpenAllTrials
+		l.strictEnd = b.BreakEnd == BreakStrict
+		l.slowCall = int64(b.SlowCall)
+		if b.SlowCall > 0 && b.SlowRatio == 0 {
+			bb := *b
+			bb.SlowRatio = 1
+			l.breaker = &bb
+		}
 		l.breakerPerDep = deps > 1 && b.Scope != ScopeClient
 	}
 	return l
@@ -688,6 +728,20 @@ func (l *levelModel) retries(out int16) bool {
 		return l.retryStatus[out]
 	}
 	return false // breaker fast-fails and unreadable messages are never retried
+}
+
+// parseStatusRange reads a status range "from-to", such as "500-599".
+func parseStatusRange(r string) (lo, hi int, ok bool) {
+	a, b, found := strings.Cut(r, "-")
+	if !found {
+		return 0, 0, false
+	}
+	lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+	hi, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || lo < 100 || hi > 599 || lo > hi {
+		return 0, 0, false
+	}
+	return lo, hi, true
 }
 
 // breakerFailure reports whether a circuit breaker counts out as a failure:

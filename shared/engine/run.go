@@ -702,7 +702,7 @@ func Warnings(sc *Scenario) []string {
 				ws = append(ws, fmt.Sprintf("%s: worst case %s (%d attempts × %s + %s of waits) exceeds its deadline %s, so the deadline cuts the last attempts (strategies[%d])",
 					where, worst, p.MaxAttempts, p.AttemptTimeout, waits, p.Deadline, i))
 			}
-			if p.MaxAttempts == 0 && p.Deadline == 0 {
+			if p.MaxAttempts == 0 && p.Deadline == 0 && p.MaxElapsed == 0 {
 				ws = append(ws, fmt.Sprintf("%s: retries without limit (max_attempts 0) and without a deadline; against a dependency that keeps failing only the event limit stops it (strategies[%d])", where, i))
 			}
 			if p.MaxAttempts != 1 && p.AttemptTimeout == 0 && p.Deadline == 0 {

@@ -230,7 +230,10 @@ type LoadPoint struct {
 	Rate float64 `json:"rate"`
 }
 
-// RetryAfter attaches a Retry-After of After to every answer with one of Statuses.
+// RetryAfter attaches a Retry-After of After to every answer with one of
+// Statuses. A negative After is a server pushback asking the client not to
+// retry (gRPC's grpc-retry-pushback-ms below 0): levels whose retry_after
+// mode replaces the backoff stop retrying, the others ignore it.
 type RetryAfter struct {
 	Statuses []int    `json:"statuses"`
 	After    Duration `json:"after"`
@@ -310,14 +313,23 @@ type Policy struct {
 	// MaxAttempts counts the first attempt. 0 means no limit: only the
 	// deadline, the budget or the run's event limit stops a call that
 	// keeps failing.
-	MaxAttempts        int      `json:"max_attempts"`
-	AttemptTimeout     Duration `json:"attempt_timeout,omitzero"`
-	Deadline           Duration `json:"deadline,omitzero"`
-	MinAttemptTime     Duration `json:"min_attempt_time,omitzero"`
-	Backoff            Backoff  `json:"backoff,omitzero"`
-	Jitter             Jitter   `json:"jitter,omitzero"`
-	RetryOn            *RetryOn `json:"retry_on,omitempty"`
-	HonorRetryAfter    bool     `json:"honor_retry_after,omitempty"`
+	MaxAttempts     int      `json:"max_attempts"`
+	AttemptTimeout  Duration `json:"attempt_timeout,omitzero"`
+	Deadline        Duration `json:"deadline,omitzero"`
+	MinAttemptTime  Duration `json:"min_attempt_time,omitzero"`
+	Backoff         Backoff  `json:"backoff,omitzero"`
+	Jitter          Jitter   `json:"jitter,omitzero"`
+	RetryOn         *RetryOn `json:"retry_on,omitempty"`
+	HonorRetryAfter bool     `json:"honor_retry_after,omitempty"`
+	// RetryAfter says how an honoured Retry-After (or server pushback)
+	// sets the wait; it needs HonorRetryAfter. Without it the wait is the
+	// longer of the backoff and the Retry-After, on any status.
+	RetryAfter *RetryAfterUse `json:"retry_after,omitempty"`
+	// MaxElapsed stops retrying when the time since the invocation began
+	// plus the coming wait would exceed it, checked before each wait
+	// (cenkalti/backoff's MaxElapsedTime). Unlike Deadline it never cuts
+	// an attempt short. 0: no limit.
+	MaxElapsed         Duration `json:"max_elapsed,omitzero"`
 	RetryNonIdempotent bool     `json:"retry_non_idempotent,omitempty"`
 	IdempotencyKey     bool     `json:"idempotency_key,omitempty"`
 	// DeadLetter turns the level into a queue consumer: an operation that fails
@@ -375,12 +387,39 @@ type Jitter struct {
 	Amount   Duration   `json:"amount,omitzero"`
 }
 
-// RetryOn is the set of outcomes a policy retries. When a policy has no
-// RetryOn, it retries 408, 429, 502, 503, 504, timeouts and connection errors.
+// RetryOn is the set of outcomes a policy retries: the Statuses, every
+// status of the StatusRanges (each "from-to", both included, such as
+// "500-599"), but none of Except; timeouts when Timeout and connection
+// errors when Connection. When a policy has no RetryOn, it retries 408,
+// 429, 502, 503, 504, timeouts and connection errors.
 type RetryOn struct {
-	Statuses   []int `json:"statuses,omitempty"`
-	Timeout    bool  `json:"timeout,omitempty"`
-	Connection bool  `json:"connection,omitempty"`
+	Statuses     []int    `json:"statuses,omitempty"`
+	StatusRanges []string `json:"status_ranges,omitempty"`
+	Except       []int    `json:"except,omitempty"`
+	Timeout      bool     `json:"timeout,omitempty"`
+	Connection   bool     `json:"connection,omitempty"`
+}
+
+// RetryAfterUse is how a level honours a Retry-After (or a gRPC server's
+// pushback) carried by a failed attempt's answer. Mode is one of
+// RetryAfterModes:
+//
+//   - "at_least" (the default): the wait is the longer of the backoff and
+//     the Retry-After.
+//   - "replace": the wait is the Retry-After, even when shorter than the
+//     backoff (go-retryablehttp).
+//   - "replace_and_reset": as "replace", and the backoff starts over: the
+//     retry after the next failure waits as the first retry did (gRPC's
+//     grpc-retry-pushback-ms, cenkalti/backoff v5's RetryAfterError).
+//
+// With "replace" and "replace_and_reset" a negative Retry-After (a
+// dependency's retry_after.after below 0, gRPC's pushback -1) stops the
+// retries. Statuses, when given, are the only answers whose Retry-After
+// is read (go-retryablehttp reads it on 429 and 503 only); the others
+// wait the backoff.
+type RetryAfterUse struct {
+	Mode     RetryAfterMode `json:"mode,omitempty"`
+	Statuses []int          `json:"statuses,omitempty"`
 }
 
 // A Budget limits retries across all operations of a client instance.
@@ -449,24 +488,50 @@ type Budget struct {
 // A Breaker is a circuit breaker. "consecutive" opens after Failures failures
 // in a row; "ratio" opens when, within the sliding Window (or among the last
 // WindowCalls outcomes, a count-based window as resilience4j's default), at
-// least MinThroughput outcomes were seen and the share of failures is ≥ Ratio. It
-// stays open for Break, then lets HalfOpenCalls trial calls through (default
-// 1): the first failed trial reopens it, all trials succeeding close it.
+// least MinThroughput outcomes were seen and the share of failures is ≥
+// Ratio, or, with Failures instead of Ratio (count-based windows only), at
+// least Failures of them failed: k of the last n, failsafe-go's
+// WithFailureThresholdRatio(k, n), which can open before n outcomes are in.
+//
+// With SlowCall, an outcome that took longer than SlowCall (an attempt
+// inside, the whole operation outside) is slow, failed or not, and a
+// "ratio" breaker opens too when the share of slow outcomes in the window
+// is ≥ SlowRatio (default 1): resilience4j's slowCallDurationThreshold and
+// slowCallRateThreshold.
+//
+// It stays open for Break: a call at exactly the end passes when BreakEnd
+// is "inclusive" (the default) and is still refused when "strict"
+// (resilience4j). Then it lets HalfOpenCalls trial calls through (default
+// 1). HalfOpenFailures failed trials (default 1) reopen it, and the other
+// trials succeeding close it. HalfOpenDecision "early" (the default)
+// decides as soon as the trials' outcomes settle it: the first failure
+// reopens with the default 1, HalfOpenCalls successes close, and
+// HalfOpenFailures k of HalfOpenCalls n close on the (n-k+1)th success
+// (failsafe-go). "all_trials" waits for all HalfOpenCalls trials and then
+// decides (resilience4j, whose failure rate threshold r over n trials is
+// HalfOpenFailures ⌈r·n⌉; with SlowCall, as many slow trials reopen it
+// too).
+//
 // Placement "inside" (the default) puts it around each attempt; "outside"
 // around the whole retrying operation. Scope is what it guards:
 // "dependency" (the default) one breaker per dependency, "client" one for
 // all the calls of the level's instance, whatever their dependency.
 type Breaker struct {
-	Kind          BreakerKind `json:"kind"`
-	Scope         Scope       `json:"scope,omitempty"`
-	Placement     Placement   `json:"placement,omitempty"`
-	Failures      int         `json:"failures,omitempty"`
-	Ratio         float64     `json:"ratio,omitempty"`
-	MinThroughput int         `json:"min_throughput,omitempty"`
-	Window        Duration    `json:"window,omitzero"`
-	WindowCalls   int         `json:"window_calls,omitempty"`
-	Break         Duration    `json:"break"`
-	HalfOpenCalls int         `json:"half_open_calls,omitempty"`
+	Kind             BreakerKind      `json:"kind"`
+	Scope            Scope            `json:"scope,omitempty"`
+	Placement        Placement        `json:"placement,omitempty"`
+	Failures         int              `json:"failures,omitempty"`
+	Ratio            float64          `json:"ratio,omitempty"`
+	MinThroughput    int              `json:"min_throughput,omitempty"`
+	Window           Duration         `json:"window,omitzero"`
+	WindowCalls      int              `json:"window_calls,omitempty"`
+	SlowCall         Duration         `json:"slow_call,omitzero"`
+	SlowRatio        float64          `json:"slow_ratio,omitempty"`
+	Break            Duration         `json:"break"`
+	BreakEnd         BreakEnd         `json:"break_end,omitempty"`
+	HalfOpenCalls    int              `json:"half_open_calls,omitempty"`
+	HalfOpenFailures int              `json:"half_open_failures,omitempty"`
+	HalfOpenDecision HalfOpenDecision `json:"half_open_decision,omitempty"`
 }
 
 // Adaptive multiplies backoff waits by Factor while the share of failed

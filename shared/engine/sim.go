@@ -145,6 +145,7 @@ type call struct {
 	gen        uint32 // bumped whenever pending events or answers become stale
 	parentGen  uint32 // the parent's gen when this call was made
 	attempts   uint32
+	waitFrom   uint32 // the attempts before the backoff last started over (replace_and_reset)
 	level      uint8
 	retryPath  bool // a retry at this or an outer level led here
 	inflight   bool
@@ -204,8 +205,13 @@ type instance struct {
 	outcomes, fails timeRing
 	lastCalls       fifo[bool] // a count-based window: the last outcomes, true for failures
 	lastFails       int
+	lastSlow        fifo[bool] // with slow calls: the window's outcomes, true for slow ones
+	lastSlows       int
+	slows           timeRing // with slow calls and a time window: when slow outcomes came
 	trialsStarted   int
 	trialsOK        int
+	trialsFailed    int
+	trialsSlow      int
 	round           uint32 // half-open rounds so far
 	adTotal, adFail timeRing
 	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
@@ -250,6 +256,7 @@ type sim struct {
 	freeCalls  []int32
 	reqs       []request
 	reqRA      []int64 // by request: the Retry-After of an answer travelling back
+	attemptAt  []int64 // by call, with slow calls: when its current attempt began
 	freeReqs   []int32
 	inst       [][]instance // per level, per instance
 	hedges     []hedgeState // of hedged invocations, by call.hedge-1
@@ -966,6 +973,12 @@ func (s *sim) attempt(id int32) {
 		c.trial, c.trialRound = trial, s.inst[c.level][bi].round
 	}
 	c.attempts++
+	if lv.slowCall > 0 {
+		for len(s.attemptAt) <= int(id) {
+			s.attemptAt = append(s.attemptAt, 0)
+		}
+		s.attemptAt[id] = s.now
+	}
 	retry := c.attempts > 1
 	if s.observe != nil {
 		s.observe(s, "attempt", id)
@@ -1102,7 +1115,7 @@ func (s *sim) timeout(id int32) {
 func (s *sim) cancel(id int32) {
 	c := &s.calls[id]
 	if c.trial || c.opTrial {
-		s.breakerRecord(c.level, s.stateIndex(c, s.st.levels[c.level].breakerPerDep), true, true, c.trialRound)
+		s.breakerRecord(c.level, s.stateIndex(c, s.st.levels[c.level].breakerPerDep), true, false, true, c.trialRound)
 	}
 	if c.inflight && c.child >= 0 {
 		s.cancel(c.child)
@@ -1124,7 +1137,8 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	}
 	failed := out != outOK
 	if lv.breaker != nil && !lv.breakerOutside {
-		s.breakerRecord(c.level, s.stateIndex(c, lv.breakerPerDep), breakerFailure(out), c.trial, c.trialRound)
+		slow := lv.slowCall > 0 && s.now-s.attemptAt[id] > lv.slowCall
+		s.breakerRecord(c.level, s.stateIndex(c, lv.breakerPerDep), breakerFailure(out), slow, c.trial, c.trialRound)
 		c.trial = false
 	}
 	retryable := failed && lv.retries(out)
@@ -1179,9 +1193,10 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 		s.settle(id, out, reasonAttempts)
 		return
 	}
-	wait := s.backoff(id, out)
-	if lv.honorRA && retryAfter > wait {
-		wait = retryAfter
+	wait, stop := s.retryWait(id, out, retryAfter)
+	if stop != reasonNone {
+		s.settle(id, out, stop)
+		return
 	}
 	if lv.deadline > 0 && s.now+wait+lv.minAttempt > c.start+lv.deadline {
 		// The wait and a useful attempt no longer fit in what is left.
@@ -1203,7 +1218,8 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 	c := s.calls[id]
 	lv := &s.st.levels[c.level]
 	if lv.breaker != nil && lv.breakerOutside && out != outBreakerOpen && out != outRejected {
-		s.breakerRecord(c.level, s.stateIndex(&c, lv.breakerPerDep), breakerFailure(out), c.opTrial, c.trialRound)
+		slow := lv.slowCall > 0 && s.now-c.start > lv.slowCall
+		s.breakerRecord(c.level, s.stateIndex(&c, lv.breakerPerDep), breakerFailure(out), slow, c.opTrial, c.trialRound)
 	}
 	s.freeCall(id)
 	if c.parent < 0 {
@@ -1342,6 +1358,40 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	}
 }
 
+// retryWait returns the wait before the next attempt of call id, whose
+// attempt failed with out carrying retryAfter: the backoff, and what the
+// level's retry_after mode makes of the Retry-After (or pushback). It
+// returns a reason other than reasonNone when the retry is not to be
+// made: a negative pushback that replaces the backoff (not_retryable), or
+// max_elapsed, checked before the wait (deadline).
+func (s *sim) retryWait(id int32, out int16, retryAfter int64) (wait int64, stop uint8) {
+	wait = s.backoff(id, out)
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	ra := retryAfter
+	if lv.raSome && !(out >= 100 && out < 600 && lv.raStatus[out]) {
+		ra = 0 // the level does not read Retry-After on this status
+	}
+	switch lv.raMode {
+	case RetryAfterAtLeast:
+		wait = max(wait, ra)
+	case RetryAfterReplace, RetryAfterReplaceAndReset:
+		if ra < 0 {
+			return 0, reasonNotRetryable // the server asked not to retry
+		}
+		if ra > 0 {
+			wait = ra
+			if lv.raMode == RetryAfterReplaceAndReset {
+				c.waitFrom, c.prevWait = c.attempts, 0 // the next backoff is a first retry's
+			}
+		}
+	}
+	if lv.maxElapsed > 0 && s.now+wait-c.start > lv.maxElapsed {
+		return 0, reasonDeadline // the retry would start past the elapsed-time limit
+	}
+	return wait, reasonNone
+}
+
 // backoff returns the wait before the next attempt of call id, whose
 // last attempt ended with out.
 func (s *sim) backoff(id int32, out int16) int64 {
@@ -1363,9 +1413,9 @@ func (s *sim) backoff(id int32, out int16) int64 {
 	if out == throttleStatus && lv.throttleBase > 0 {
 		w := lv.waitModel
 		w.base = w.throttleBase
-		d = w.wait(int64(c.attempts), c.prevWait, u)
+		d = w.wait(int64(c.attempts-c.waitFrom), c.prevWait, u)
 	} else {
-		d = lv.wait(int64(c.attempts), c.prevWait, u) // the coming retry is retry number c.attempts
+		d = lv.wait(int64(c.attempts-c.waitFrom), c.prevWait, u) // the coming retry is retry number c.attempts, counted from the last reset
 	}
 	if ad := lv.adaptive; ad != nil {
 		in := &s.inst[c.level][s.stateIndex(c, false)]
@@ -1541,11 +1591,11 @@ func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
 	case brClosed:
 		return true, false
 	case brOpen:
-		if s.now < in.openedAt+int64(lv.breaker.Break) {
+		if end := in.openedAt + int64(lv.breaker.Break); s.now < end || lv.strictEnd && s.now == end {
 			return false, false
 		}
 		s.breakerTo(level, inst, brHalfOpen)
-		in.trialsStarted, in.trialsOK = 0, 0
+		in.trialsStarted, in.trialsOK, in.trialsFailed, in.trialsSlow = 0, 0, 0, 0
 		in.round++
 	}
 	if in.trialsStarted < lv.halfOpenCalls {
@@ -1555,9 +1605,10 @@ func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
 	return false, false
 }
 
-// breakerRecord feeds an outcome to a breaker. Outcomes arriving while it is
-// not closed count only if they are trials of the current half-open round.
-func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round uint32) {
+// breakerRecord feeds an outcome to a breaker: failed, and slow (longer
+// than the breaker's slow_call). Outcomes arriving while it is not closed
+// count only if they are trials of the current half-open round.
+func (s *sim) breakerRecord(level uint8, inst int32, failed, slow, trial bool, round uint32) {
 	lv := &s.st.levels[level]
 	br := lv.breaker
 	in := &s.inst[level][inst]
@@ -1566,15 +1617,7 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round u
 		// A trial of an earlier half-open round that outlived it: its
 		// outcome decides nothing now.
 	case trial && in.brState == brHalfOpen:
-		if failed {
-			s.breakerOpen(level, inst)
-			return
-		}
-		in.trialsOK++
-		if in.trialsOK >= lv.halfOpenCalls {
-			s.breakerTo(level, inst, brClosed)
-			s.breakerClear(in)
-		}
+		s.halfOpenRecord(level, inst, failed, slow)
 	case trial || in.brState != brClosed:
 	case br.Kind == BreakerConsecutive:
 		if !failed {
@@ -1586,7 +1629,7 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round u
 			s.breakerOpen(level, inst)
 		}
 	default:
-		var total, fails int
+		var total, fails, slows int
 		if br.WindowCalls > 0 {
 			in.lastCalls.push(failed)
 			if failed {
@@ -1596,6 +1639,16 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round u
 				in.lastFails--
 			}
 			total, fails = in.lastCalls.len(), in.lastFails
+			if lv.slowCall > 0 {
+				in.lastSlow.push(slow)
+				if slow {
+					in.lastSlows++
+				}
+				if in.lastSlow.len() > br.WindowCalls && in.lastSlow.pop() {
+					in.lastSlows--
+				}
+				slows = in.lastSlows
+			}
 		} else {
 			in.outcomes.push(s.now)
 			if failed {
@@ -1605,10 +1658,61 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, trial bool, round u
 			in.outcomes.dropBefore(s.now - int64(br.Window) + 1)
 			in.fails.dropBefore(s.now - int64(br.Window) + 1)
 			total, fails = in.outcomes.size, in.fails.size
+			if lv.slowCall > 0 {
+				if slow {
+					in.slows.push(s.now)
+				}
+				in.slows.dropBefore(s.now - int64(br.Window) + 1)
+				slows = in.slows.size
+			}
 		}
-		if total >= br.MinThroughput && float64(fails) >= float64(br.Ratio*float64(total)) {
+		if total < br.MinThroughput {
+			return
+		}
+		var open bool
+		if br.Failures > 0 { // k of the last n
+			open = fails >= br.Failures
+		} else {
+			open = float64(fails) >= float64(br.Ratio*float64(total))
+		}
+		if lv.slowCall > 0 && float64(slows) >= float64(br.SlowRatio*float64(total)) {
+			open = true
+		}
+		if open {
 			s.breakerOpen(level, inst)
 		}
+	}
+}
+
+// halfOpenRecord feeds a trial's outcome to a half-open breaker, which
+// reopens once halfOpenFails trials failed (or enough were slow) and
+// closes once the others succeeded: as soon as that is settled, or, with
+// all_trials, once all the trials are in.
+func (s *sim) halfOpenRecord(level uint8, inst int32, failed, slow bool) {
+	lv := &s.st.levels[level]
+	in := &s.inst[level][inst]
+	if failed {
+		in.trialsFailed++
+	} else {
+		in.trialsOK++
+	}
+	if slow {
+		in.trialsSlow++
+	}
+	n, k := lv.halfOpenCalls, lv.halfOpenFails
+	reopen := in.trialsFailed >= k
+	if lv.slowCall > 0 && float64(in.trialsSlow) >= math.Ceil(float64(lv.breaker.SlowRatio*float64(n))-1e-9) {
+		reopen = true
+	}
+	if lv.allTrials && in.trialsFailed+in.trialsOK < n {
+		return
+	}
+	switch {
+	case reopen:
+		s.breakerOpen(level, inst)
+	case in.trialsOK >= n-k+1 || lv.allTrials:
+		s.breakerTo(level, inst, brClosed)
+		s.breakerClear(in)
 	}
 }
 
@@ -1627,6 +1731,9 @@ func (s *sim) breakerClear(in *instance) {
 	in.fails.reset()
 	in.lastCalls.reset()
 	in.lastFails = 0
+	in.lastSlow.reset()
+	in.lastSlows = 0
+	in.slows.reset()
 }
 
 func (s *sim) breakerTo(level uint8, inst int32, to uint8) {

@@ -629,7 +629,9 @@ func (v *validator) dependency(p string, d *Dependency) {
 		for i, s := range ra.Statuses {
 			v.status(fmt.Sprintf("%sretry_after.statuses[%d]", p, i), s)
 		}
-		v.span(p+"retry_after.after", ra.After, true)
+		if ra.After >= 0 { // a negative After is a pushback asking not to retry (gRPC's -1)
+			v.span(p+"retry_after.after", ra.After, true)
+		}
 	}
 	if n := d.Network; n != nil {
 		v.delay(p+"network.request", &n.Request)
@@ -878,6 +880,26 @@ func (v *validator) policy(p string, pol *Policy) {
 		for i, s := range ro.Statuses {
 			v.status(fmt.Sprintf("%s.retry_on.statuses[%d]", p, i), s)
 		}
+		for i, r := range ro.StatusRanges {
+			if _, _, ok := parseStatusRange(r); !ok {
+				v.add(fmt.Sprintf("%s.retry_on.status_ranges[%d]", p, i), r, "is not a status range; allowed \"from-to\" with 100 <= from <= to <= 599, such as \"500-599\"")
+			}
+		}
+		for i, s := range ro.Except {
+			v.status(fmt.Sprintf("%s.retry_on.except[%d]", p, i), s)
+		}
+	}
+	v.span(p+".max_elapsed", pol.MaxElapsed, true)
+	if ra := pol.RetryAfter; ra != nil {
+		if !pol.HonorRetryAfter {
+			v.add(p+".retry_after", nil, "needs honor_retry_after: true; it says how an honoured Retry-After sets the wait")
+		}
+		if ra.Mode != "" {
+			oneOf(v, p+".retry_after.mode", ra.Mode, RetryAfterModes...)
+		}
+		for i, s := range ra.Statuses {
+			v.status(fmt.Sprintf("%s.retry_after.statuses[%d]", p, i), s)
+		}
 	}
 	if bu := pol.Budget; bu != nil {
 		q := p + ".budget."
@@ -950,9 +972,30 @@ func (v *validator) policy(p string, pol *Policy) {
 				if br.Ratio != 0 || br.MinThroughput != 0 || br.Window != 0 || br.WindowCalls != 0 {
 					v.add(q+"kind", br.Kind, "counts failures in a row; ratio, min_throughput, window and window_calls are for \"ratio\"")
 				}
+				if br.SlowCall != 0 || br.SlowRatio != 0 {
+					v.add(q+"kind", br.Kind, "counts failures in a row; slow_call and slow_ratio are for \"ratio\"")
+				}
 			} else {
-				v.floatRange(q+"ratio", br.Ratio, 1e-9, 1)
+				switch {
+				case br.Failures != 0 && br.Ratio != 0:
+					v.add(q+"failures", br.Failures, "is given together with ratio; a ratio breaker opens on a share of failures (ratio) or on a number of them in the last window_calls (failures): give one")
+				case br.Failures != 0:
+					if br.WindowCalls == 0 {
+						v.add(q+"failures", br.Failures, "needs window_calls; it is k of the last n calls, n being window_calls")
+					} else {
+						v.intRange(q+"failures", br.Failures, 1, br.WindowCalls)
+					}
+				default:
+					v.floatRange(q+"ratio", br.Ratio, 1e-9, 1)
+				}
 				v.intRange(q+"min_throughput", br.MinThroughput, 1, 1_000_000)
+				v.span(q+"slow_call", br.SlowCall, true)
+				if br.SlowRatio != 0 {
+					v.floatRange(q+"slow_ratio", br.SlowRatio, 1e-9, 1)
+					if br.SlowCall == 0 {
+						v.add(q+"slow_ratio", br.SlowRatio, "has no meaning without slow_call; it is the share of calls slower than slow_call that opens the breaker")
+					}
+				}
 				switch {
 				case br.Window != 0 && br.WindowCalls != 0:
 					v.add(q+"window_calls", br.WindowCalls, "is given together with window; a window is a time or a number of calls")
@@ -964,9 +1007,6 @@ func (v *validator) policy(p string, pol *Policy) {
 				default:
 					v.span(q+"window", br.Window, false)
 				}
-				if br.Failures != 0 {
-					v.add(q+"failures", br.Failures, "has no meaning for a \"ratio\" breaker; it is for \"consecutive\"")
-				}
 			}
 		}
 		if br.Scope != "" {
@@ -977,6 +1017,15 @@ func (v *validator) policy(p string, pol *Policy) {
 		}
 		v.span(q+"break", br.Break, false)
 		v.intRange(q+"half_open_calls", br.HalfOpenCalls, 0, 1000)
+		if br.HalfOpenFailures != 0 {
+			v.intRange(q+"half_open_failures", br.HalfOpenFailures, 1, max(br.HalfOpenCalls, DefaultHalfOpenCalls))
+		}
+		if br.BreakEnd != "" {
+			oneOf(v, q+"break_end", br.BreakEnd, BreakEnds...)
+		}
+		if br.HalfOpenDecision != "" {
+			oneOf(v, q+"half_open_decision", br.HalfOpenDecision, HalfOpenDecisions...)
+		}
 	}
 	if ad := pol.Adaptive; ad != nil {
 		q := p + ".adaptive."
@@ -1017,6 +1066,9 @@ func (v *validator) hedging(p string, pol *Policy) {
 	}
 	if pol.HonorRetryAfter {
 		v.add(p+".honor_retry_after", true, "%s; no copy waits for a Retry-After: leave it out", none)
+	}
+	if pol.MaxElapsed != 0 {
+		v.add(p+".max_elapsed", pol.MaxElapsed, "%s; no copy waits: use deadline", none)
 	}
 	if pol.Adaptive != nil {
 		v.add(p+".adaptive", nil, "%s; there is no backoff for it to lengthen: leave it out", none)
