@@ -355,3 +355,45 @@ func TestPollyBreaker(t *testing.T) {
 		})
 	}
 }
+
+// TestPollyStandardRetryOn: which answers the standard resilience
+// handler's retry retries: HttpClientResiliencePredicates.cs
+// (dotnet/extensions at a8c9541, IsTransient: IsTransientHttpFailure,
+// status >= 500, 408 or 429; IsTransientHttpException, an
+// HttpRequestException (a connection error) or a TimeoutRejectedException
+// (the attempt timeout)). Each call meets the answer, then 200: Polly
+// makes 2 attempts when it retries the answer, 1 otherwise. The engine
+// runs the ms-standard-resilience preset without its breaker, with a 1 s
+// attempt timeout for the scripted timeout.
+func TestPollyStandardRetryOn(t *testing.T) {
+	answers := []Answer{{Status: 500}, {Status: 501}, {Status: 503}, {Status: 505}, {Status: 509},
+		{Status: 511}, {Status: 599}, {Status: 400}, {Status: 404}, {Status: 408}, {Status: 409},
+		{Status: 429}, {Status: ConnectionError}, TimedOut}
+	p, err := Policy("ms-standard-resilience", map[string]any{"breaker": nil,
+		"attempt_timeout": AttemptTimeout.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts := make([]CallScript, len(answers))
+	want := make([]int, len(answers))
+	for k, a := range answers {
+		scripts[k] = CallScript{a, {Status: 200}}
+		want[k] = 1
+		if a.IsTimeout() || a.Status == ConnectionError || a.Status >= 500 || a.Status == 408 || a.Status == 429 {
+			want[k] = 2
+		}
+	}
+	got, _, err := EngineCalls(p, scripts, Spacing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var differ []string
+	for k, a := range answers {
+		if got[k] != want[k] {
+			differ = append(differ, fmt.Sprintf("%s: Polly %d attempts, engine %d", answerName(a), want[k], got[k]))
+		}
+	}
+	if len(differ) > 0 {
+		t.Errorf("IsTransient: %v", differ)
+	}
+}
