@@ -14,11 +14,11 @@ import (
 // run on the same scripts. Source: App-vNext/Polly at 173d6d1 (8.7.0-91),
 // src/Polly.Core/:
 //
-//   - Retry/RetryHelper.cs l. 16-45 (GetRetryDelay: the delay of the
-//     backoff type, then capped by MaxDelay when longer), l. 49-55
-//     (ApplyJitter: d + d·0.5·U[0,1) − d·0.25, so d·(1 ± 0.25)), l. 76-110
+//   - Retry/RetryHelper.cs l. 16-46 (GetRetryDelay: the delay of the
+//     backoff type, then capped by MaxDelay when longer), l. 49-56
+//     (ApplyJitter: d + d·0.5·U[0,1) − d·0.25, so d·(1 ± 0.25)), l. 75-111
 //     (DecorrelatedJitterBackoffV2: t = attempt + U, next = 2^t ·
-//     tanh(√(4t)), delay = (next − previous next) / 1.4 × base), l. 112-143
+//     tanh(√(4t)), delay = (next − previous next) / 1.4 × base), l. 113-143
 //     (GetRetryDelayCore: without jitter Constant base, Linear
 //     (attempt+1)·base, Exponential 2^attempt·base, attempt 0 first; with
 //     jitter Constant and Linear through ApplyJitter, Exponential through
@@ -104,7 +104,7 @@ func TestPollyDelays(t *testing.T) {
 }
 
 // TestPollyJitterConstantLinear: with UseJitter, Constant and Linear
-// delays are d·(1 ± 0.25), uniform (RetryHelper.cs l. 49-55), which is
+// delays are d·(1 ± 0.25), uniform (RetryHelper.cs l. 49-56), which is
 // the engine's proportional jitter with fraction 0.25. Both sides'
 // envelopes and means over 1,000 draws (Polly's from its formula on a
 // seeded source standing in for its randomizer; the engine's over 1,000
@@ -174,7 +174,7 @@ func TestPollyJitterConstantLinear(t *testing.T) {
 }
 
 // pollyDecorrelatedV2 draws Polly's UseJitter Exponential delays for
-// retries 1..n (RetryHelper.cs l. 76-110), base the median first delay.
+// retries 1..n (RetryHelper.cs l. 75-111), base the median first delay.
 func pollyDecorrelatedV2(rng *rand.Rand, base time.Duration, n int) []float64 {
 	prev := 0.0
 	out := make([]float64, n)
@@ -192,7 +192,7 @@ func pollyDecorrelatedV2(rng *rand.Rand, base time.Duration, n int) []float64 {
 // against Polly's DecorrelatedJitterBackoffV2. Polly's side is its
 // formula on 100,000 seeded draws: every delay within [0, f·2^(t+1)) for
 // t = 0, 1 and [0, f·(2^(t+1) − 2^(t−1))) for t = 2 (its doc comment,
-// RetryHelper.cs l. 60-66), and the medians of the time retry t+1 starts
+// RetryHelper.cs l. 64-69), and the medians of the time retry t+1 starts
 // at, the sum of its delays (next_t / 1.4 × f, the formula telescoping),
 // near f·2^t: 2, 4, 8 s (1.80, 3.99, 8.06 s here). So the delays themselves have medians near 2,
 // 2.3 and 4.5 s; the engine's preset waits 2, 4, 8 s ± 50%.
@@ -219,7 +219,7 @@ func TestPollyDecorrelatedJitter(t *testing.T) {
 		}
 		_, _, emed, _ := stats(elapsed[i])
 		want := base.Seconds() * math.Pow(2, float64(i))
-		// "approximating" (l. 63): 1.80, 3.99, 8.06 s here.
+		// "approximating" (l. 67): 1.80, 3.99, 8.06 s here.
 		if math.Abs(emed-want)/want > 0.15 {
 			t.Fatalf("retry %d: Polly's median time of the retry %.3f s, not near %v s", i+1, emed, want)
 		}
