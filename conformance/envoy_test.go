@@ -173,3 +173,73 @@ func answerName(a Answer) string {
 	}
 	return fmt.Sprint(a.Status)
 }
+
+// TestEnvoyRetryBudget: the cluster's retry_budget with its defaults
+// (api/envoy/config/cluster/v3/circuit_breaker.proto: budget_percent 20%,
+// min_retry_concurrency 3) on a burst of n concurrent requests whose
+// first attempts all fail at the same instant, their retries then held in
+// flight. Envoy (source/common/upstream/resource_manager_impl.h at
+// 01c2c1f, RetryBudgetImpl::canCreate and max(): canCreate is retries in progress < max(budget_percent
+// / 100 × (active + pending requests), min_retry_concurrency), the
+// product truncated to an integer; retry_state_impl.cc shouldRetry takes
+// the retry resource at the decision and gives it back at the request's
+// next decision) decides the failures one after the other before any
+// retry's back-off ends, so for the i-th failure (from 0) the active
+// requests are the n − i first attempts not yet decided, the failing one
+// included, or n − i − 1 if Envoy no longer counts it (the preset's
+// differs entry: not settled). Both give the same count here:
+//
+//   - n = 20: ⌊0.2 × 20⌋ = 4 and ⌊0.2 × 19⌋ = 3, then 3 at most, so the
+//     minimum of 3 decides: 3 retries, 17 refused.
+//   - n = 50: with r retries granted before it, failure i is granted
+//     while r < ⌊0.2 × (50 − i)⌋ (counted) or ⌊0.2 × (49 − i)⌋ (not):
+//     failures 0-7 are granted either way (r = i < 8 ≤ the bound), and
+//     from failure 8 on the bound is at most 8: 8 retries, 42 refused.
+//
+// The engine runs the envoy-retry-budget preset on the same burst: first
+// attempts answered 503 after 1 s, all at once; retries, after their
+// back-off (0-25 ms), answered after 10 s.
+func TestEnvoyRetryBudget(t *testing.T) {
+	p, err := Policy("envoy-retry-budget", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ n, granted int }{{20, 3}, {50, 8}} {
+		t.Run(fmt.Sprintf("%d requests", c.n), func(t *testing.T) {
+			// Library side: the rule above, both readings of "active".
+			for _, counted := range []int{0, 1} {
+				r := 0
+				for i := 0; i < c.n; i++ {
+					active := c.n - i - 1 + counted
+					bound := int(0.2 * float64(active))
+					if bound < 3 {
+						bound = 3
+					}
+					if r < bound {
+						r++
+					}
+				}
+				if r != c.granted {
+					t.Fatalf("Envoy's rule grants %d retries (failing request counted: %v), the table says %d", r, counted == 1, c.granted)
+				}
+			}
+			res, err := RunScenario(mustJSON(map[string]any{
+				"version": 1, "name": "conformance: Envoy retry budget", "seed": 1,
+				"workload": map[string]any{"clients": c.n, "arrival": "burst"},
+				"dependency": map[string]any{"workers": 1, "service_time": map[string]any{"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
+					"phases": []any{
+						map[string]any{"kind": "outage", "from": "0s", "to": "1s", "status": 503, "latency": "1s"},
+						map[string]any{"kind": "outage", "from": "1s", "to": "1h", "status": 503, "latency": "10s"},
+					}},
+				"strategies": []any{withName(p, "envoy-retry-budget")},
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := res.Strategies[0].Metrics
+			if int(m.Retries) != c.granted || int(m.RetriesDenied) != c.n-c.granted {
+				t.Errorf("Envoy grants %d of %d retries (%d refused); the engine %v (%v refused)", c.granted, c.n, c.n-c.granted, m.Retries, m.RetriesDenied)
+			}
+		})
+	}
+}
