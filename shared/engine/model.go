@@ -110,7 +110,6 @@ type depModel struct {
 	loadWindow     int64
 	loadStatus     int16
 	loadPoints     []LoadPoint
-	retryAfter     [600]bool
 	retryAfterTime int64
 	phases         []phaseModel
 	net            [2]delayModel // legRequest, legAnswer
@@ -121,6 +120,9 @@ type depModel struct {
 	shedAt         [numClasses]int // by class (index in Classes): the threshold, -1 for none
 	shedStatus     int16
 	script         *scriptModel // nil: calls are served
+	// The table last, so that the fields above, read by every call,
+	// share a few cache lines.
+	retryAfter [600]bool
 }
 
 // A scriptModel is a dependency's script, compiled: answers (per run)
@@ -244,7 +246,6 @@ type levelModel struct {
 	deadline       int64
 	minAttempt     int64
 	waitModel
-	retryStatus     [600]bool
 	retryTimeout    bool
 	retryConnection bool
 	retryNonIdem    bool
@@ -256,6 +257,7 @@ type levelModel struct {
 	budgetPerDep    bool // one budget per dependency
 	chargeRetry     bool // a token bucket charges retries made, not failures
 	shareAttempts   bool // a concurrency budget's ratio is of the attempts in flight
+	concurrency     bool // the budget is a concurrency budget
 	// budgetCost is a token bucket's cost by costClass (none, failure,
 	// throttling, timeout).
 	budgetCost    [numCosts]float64
@@ -273,7 +275,10 @@ type levelModel struct {
 	adaptive      *Adaptive
 	instances     int
 	hedging       *hedgeModel
-	raStatus      [600]bool // the statuses whose Retry-After is read, when raSome (last: rarely read)
+	// The tables last, so that the fields above, read by every attempt,
+	// share a few cache lines.
+	retryStatus [600]bool
+	raStatus    [600]bool // the statuses whose Retry-After is read, when raSome (last: rarely read)
 }
 
 var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
@@ -550,6 +555,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		l.budgetCost = [numCosts]float64{bu.FailureCost, bu.FailureCost, cmp.Or(bu.ThrottleCost, bu.FailureCost), cmp.Or(bu.TimeoutCost, bu.FailureCost)}
 		l.chargeRetry = bu.Charge == ChargeRetry
 		l.shareAttempts = bu.Kind == BudgetConcurrency && bu.ShareOf == ShareAttempts
+		l.concurrency = bu.Kind == BudgetConcurrency
 		l.budget = &bu
 		l.budgetPerDep = deps > 1 && b.Scope != ScopeClient
 	}

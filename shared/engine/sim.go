@@ -146,20 +146,21 @@ type call struct {
 	parentGen  uint32 // the parent's gen when this call was made
 	attempts   uint32
 	waitFrom   uint32 // the attempts before the backoff last started over (replace_and_reset)
-	level      uint8
-	retryPath  bool // a retry at this or an outer level led here
-	inflight   bool
-	trial      bool   // the current attempt is a half-open trial of the inside breaker
-	opTrial    bool   // the invocation is a half-open trial of the outside breaker
-	copy       bool   // a copy of a hedged invocation (its parent), at the same level
 	trialRound uint32 // the half-open round the trial belongs to
 	hop        uint32 // the operation's hop that brought this invocation's request
-	pc         uint8  // the plan call it is part of
-	dep        uint8  // the plan call's dependency
-	lim        uint8  // at level 0: the pool and bulkhead slots held or waited for
-	charged    uint8  // the cost class a token bucket charged for the coming or current retry, for a refund
-	permit     bool   // a retry in progress that a concurrency budget counts
 	hedge      int32  // a hedged invocation's state: index+1 in sim.hedges, 0 if none
+	// The small fields last, together, so that a call is 80 bytes (not 88).
+	level     uint8
+	retryPath bool // a retry at this or an outer level led here
+	inflight  bool
+	trial     bool  // the current attempt is a half-open trial of the inside breaker
+	opTrial   bool  // the invocation is a half-open trial of the outside breaker
+	copy      bool  // a copy of a hedged invocation (its parent), at the same level
+	pc        uint8 // the plan call it is part of
+	dep       uint8 // the plan call's dependency
+	lim       uint8 // at level 0: the pool and bulkhead slots held or waited for
+	charged   uint8 // the cost class a token bucket charged for the coming or current retry, for a refund
+	permit    bool  // a retry in progress that a concurrency budget counts
 }
 
 // A request is one call waiting at or served by the dependency.
@@ -899,7 +900,7 @@ func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath
 
 func (s *sim) freeCall(id int32) {
 	c := &s.calls[id]
-	if b := s.st.levels[c.level].budget; b != nil && b.Kind == BudgetConcurrency && c.attempts > 0 {
+	if s.st.levels[c.level].concurrency && c.attempts > 0 {
 		s.releaseConcurrency(c, true)
 	}
 	c.gen++
