@@ -253,11 +253,11 @@ type levelModel struct {
 	budget          *Budget
 	breaker         *Breaker
 	breakerOutside  bool
-	breakerPerDep   bool // one breaker per dependency (scope "dependency")
-	budgetPerDep    bool // one budget per dependency
-	chargeRetry     bool // a token bucket charges retries made, not failures
-	shareAttempts   bool // a concurrency budget's ratio is of the attempts in flight
-	concurrency     bool // the budget is a concurrency budget
+	breakerPerDep   bool  // one breaker per dependency (scope "dependency")
+	budgetPerDep    bool  // one budget per dependency
+	chargeRetry     bool  // a token bucket charges retries made, not failures
+	shareAttempts   bool  // a concurrency budget's ratio is of the attempts in flight
+	budgetKind      uint8 // the budget's Kind (a budget* constant), switched on by every attempt
 	// budgetCost is a token bucket's cost by costClass (none, failure,
 	// throttling, timeout).
 	budgetCost    [numCosts]float64
@@ -280,6 +280,17 @@ type levelModel struct {
 	retryStatus [600]bool
 	raStatus    [600]bool // the statuses whose Retry-After is read, when raSome (last: rarely read)
 }
+
+// Budget kinds, compiled: the hot path switches on a small integer, not
+// on a string.
+const (
+	budgetNone uint8 = iota
+	budgetTokens
+	budgetRatio
+	budgetConcurrency
+)
+
+var budgetKinds = map[BudgetKind]uint8{BudgetTokenBucket: budgetTokens, BudgetRatio: budgetRatio, BudgetConcurrency: budgetConcurrency}
 
 var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
 
@@ -555,7 +566,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		l.budgetCost = [numCosts]float64{bu.FailureCost, bu.FailureCost, cmp.Or(bu.ThrottleCost, bu.FailureCost), cmp.Or(bu.TimeoutCost, bu.FailureCost)}
 		l.chargeRetry = bu.Charge == ChargeRetry
 		l.shareAttempts = bu.Kind == BudgetConcurrency && bu.ShareOf == ShareAttempts
-		l.concurrency = bu.Kind == BudgetConcurrency
+		l.budgetKind = budgetKinds[bu.Kind]
 		l.budget = &bu
 		l.budgetPerDep = deps > 1 && b.Scope != ScopeClient
 	}

@@ -913,7 +913,7 @@ func (s *sim) newCall(op, parent int32, parentGen uint32, level uint8, retryPath
 // endCall ends invocation id, which ended or was abandoned: it gives back
 // its concurrency budget's share and frees it.
 func (s *sim) endCall(id int32) {
-	if c := &s.calls[id]; s.st.levels[c.level].concurrency && c.attempts > 0 {
+	if c := &s.calls[id]; s.st.levels[c.level].budgetKind == budgetConcurrency && c.attempts > 0 {
 		s.releaseConcurrency(c, true)
 	}
 	s.freeCall(id)
@@ -1008,8 +1008,8 @@ func (s *sim) attempt(id int32) {
 	if b := lv.budget; b != nil && !retry {
 		// A token bucket has nothing to count here: its state is not
 		// looked up.
-		switch b.Kind {
-		case BudgetRatio:
+		switch lv.budgetKind {
+		case budgetRatio:
 			in := &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]
 			in.requests++
 			switch {
@@ -1018,7 +1018,7 @@ func (s *sim) attempt(id int32) {
 			case b.Window > 0:
 				in.reqTimes.push(s.now)
 			}
-		case BudgetConcurrency:
+		case budgetConcurrency:
 			s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)].active++
 		}
 	}
@@ -1167,8 +1167,8 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	}
 	retryable := failed && lv.retries(out)
 	if b := lv.budget; b != nil {
-		switch b.Kind {
-		case BudgetTokenBucket:
+		switch lv.budgetKind {
+		case budgetTokens:
 			switch {
 			case !failed && b.Refund && c.charged != costNone:
 				in.tokens = min(in.tokens+lv.budgetCost[c.charged], b.MaxTokens)
@@ -1179,7 +1179,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 				in.tokens = max(in.tokens-lv.budgetCost[k], 0)
 				c.charged = k
 			}
-		case BudgetConcurrency:
+		case budgetConcurrency:
 			if lv.shareAttempts {
 				in.attemptsOut-- // this attempt is over
 			}
@@ -1246,7 +1246,7 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 		s.breakerRecord(c.level, s.stateIndex(&c, lv.breakerPerDep), breakerFailure(out), slow, c.opTrial, c.trialRound)
 	}
 	// endCall, written out: settle is on the path of every call.
-	if lv.concurrency && c.attempts > 0 {
+	if lv.budgetKind == budgetConcurrency && c.attempts > 0 {
 		s.releaseConcurrency(&s.calls[id], true)
 	}
 	s.freeCall(id)
@@ -1464,8 +1464,8 @@ func (s *sim) backoff(id int32, out int16) int64 {
 // the retry's cost.
 func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool {
 	b := lv.budget
-	switch b.Kind {
-	case BudgetTokenBucket:
+	switch lv.budgetKind {
+	case budgetTokens:
 		if !lv.chargeRetry {
 			return in.tokens > b.Threshold
 		}
@@ -1478,7 +1478,7 @@ func (s *sim) budgetTake(c *call, lv *levelModel, in *instance, out int16) bool 
 		in.tokens = max(in.tokens-cost, 0)
 		c.charged = k
 		return true
-	case BudgetConcurrency:
+	case budgetConcurrency:
 		r := in.retrying
 		if lv.shareAttempts {
 			// Envoy's RetryBudgetImpl (resource_manager_impl.h): canCreate
