@@ -920,7 +920,7 @@ func (s *sim) endCall(id int32) {
 }
 
 // freeCall frees call id, whose concurrency budget's share is given back
-// (see endCall). Small enough to be inlined, which saves 1.5% of
+// (see endCall). Small enough to be inlined, which saves about 1% of
 // BenchmarkMillionEvents's instructions (callgrind).
 func (s *sim) freeCall(id int32) {
 	c := &s.calls[id]
