@@ -181,7 +181,7 @@ func (s *sim) copyDone(k int32, out int16, retryAfter int64) {
 			break
 		}
 	}
-	s.freeCall(k)
+	s.endCall(k)
 	lv := &s.st.levels[c.level]
 	c.lastRA = retryAfter
 	switch {

@@ -110,7 +110,6 @@ type depModel struct {
 	loadWindow     int64
 	loadStatus     int16
 	loadPoints     []LoadPoint
-	retryAfter     [600]bool
 	retryAfterTime int64
 	phases         []phaseModel
 	net            [2]delayModel // legRequest, legAnswer
@@ -121,6 +120,9 @@ type depModel struct {
 	shedAt         [numClasses]int // by class (index in Classes): the threshold, -1 for none
 	shedStatus     int16
 	script         *scriptModel // nil: calls are served
+	// The table last, so that the fields above, read by every call,
+	// share a few cache lines.
+	retryAfter [600]bool
 }
 
 // A scriptModel is a dependency's script, compiled: answers (per run)
@@ -244,7 +246,6 @@ type levelModel struct {
 	deadline       int64
 	minAttempt     int64
 	waitModel
-	retryStatus     [600]bool
 	retryTimeout    bool
 	retryConnection bool
 	retryNonIdem    bool
@@ -252,10 +253,11 @@ type levelModel struct {
 	budget          *Budget
 	breaker         *Breaker
 	breakerOutside  bool
-	breakerPerDep   bool // one breaker per dependency (scope "dependency")
-	budgetPerDep    bool // one budget per dependency
-	chargeRetry     bool // a token bucket charges retries made, not failures
-	shareAttempts   bool // a concurrency budget's ratio is of the attempts in flight
+	breakerPerDep   bool  // one breaker per dependency (scope "dependency")
+	budgetPerDep    bool  // one budget per dependency
+	chargeRetry     bool  // a token bucket charges retries made, not failures
+	shareAttempts   bool  // a concurrency budget's ratio is of the attempts in flight
+	budgetKind      uint8 // the budget's Kind (a budget* constant), switched on by every attempt
 	// budgetCost is a token bucket's cost by costClass (none, failure,
 	// throttling, timeout).
 	budgetCost    [numCosts]float64
@@ -273,8 +275,22 @@ type levelModel struct {
 	adaptive      *Adaptive
 	instances     int
 	hedging       *hedgeModel
-	raStatus      [600]bool // the statuses whose Retry-After is read, when raSome (last: rarely read)
+	// The tables last, so that the fields above, read by every attempt,
+	// share a few cache lines.
+	retryStatus [600]bool
+	raStatus    [600]bool // the statuses whose Retry-After is read, when raSome (last: rarely read)
 }
+
+// Budget kinds, compiled: the hot path switches on a small integer, not
+// on a string.
+const (
+	budgetNone uint8 = iota
+	budgetTokens
+	budgetRatio
+	budgetConcurrency
+)
+
+var budgetKinds = map[BudgetKind]uint8{BudgetTokenBucket: budgetTokens, BudgetRatio: budgetRatio, BudgetConcurrency: budgetConcurrency}
 
 var defaultRetryOn = RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
 
@@ -550,6 +566,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		l.budgetCost = [numCosts]float64{bu.FailureCost, bu.FailureCost, cmp.Or(bu.ThrottleCost, bu.FailureCost), cmp.Or(bu.TimeoutCost, bu.FailureCost)}
 		l.chargeRetry = bu.Charge == ChargeRetry
 		l.shareAttempts = bu.Kind == BudgetConcurrency && bu.ShareOf == ShareAttempts
+		l.budgetKind = budgetKinds[bu.Kind]
 		l.budget = &bu
 		l.budgetPerDep = deps > 1 && b.Scope != ScopeClient
 	}
