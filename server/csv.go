@@ -1,5 +1,7 @@
 // The metrics as CSV (GET /s/:id/metrics.csv), for spreadsheets: one row
-// per strategy and metric (and sweep value), guarded against formulas.
+// per strategy and metric (and sweep value), then, with several calls in
+// the plan, one per strategy, call and metric, the metric named
+// "call: metric"; guarded against formulas.
 
 package server
 
@@ -39,6 +41,20 @@ func (s *Server) handleCSV(c echo.Context) error {
 					rec = append(rec, "", "")
 				}
 				w.Write(rec)
+			}
+		}
+		for _, st := range strats {
+			for _, cr := range st.Calls {
+				for _, name := range engine.CallMetricNames() {
+					v, _ := cr.Metrics.Metric(name)
+					rec := append(append([]string(nil), prefix...), csvSafe(st.Name), csvSafe(cr.Name+": "+name), strconv.FormatFloat(v, 'g', -1, 64))
+					if mm, ok := cr.Spread[name]; ok {
+						rec = append(rec, strconv.FormatFloat(mm.Min, 'g', -1, 64), strconv.FormatFloat(mm.Max, 'g', -1, 64))
+					} else {
+						rec = append(rec, "", "")
+					}
+					w.Write(rec)
+				}
 			}
 		}
 	}

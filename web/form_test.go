@@ -37,6 +37,11 @@ func eval(js string) chromedp.Action[chromedp.Void] {
 func TestFormEditsSeveralDependencies(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	// The library-exact options' kinds come from the engine's vocabulary.
+	opts := text(ctx, t, `[...document.querySelectorAll('[data-path="strategies[0].breaker.half_open_decision"] option')].map(o => o.value).join(",")`)
+	if opts != ",early,all_trials" {
+		t.Errorf("half-open decision offers %q; want the engine's list", opts)
+	}
 	do(t, ctx, click(`[data-action=dep-add]`), ran(2))
 	sc := scenarioJSON(ctx, t)
 	deps, _ := sc["dependencies"].([]any)
