@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -19,8 +21,16 @@ type Options struct {
 	// NoSeries leaves the time series out of the result.
 	NoSeries bool
 	// Progress, when set, hears after each simulation (one strategy on one
-	// seed and sweep value) how many of the total are done.
+	// seed and sweep value) how many of the total are done. It is called
+	// from one goroutine at a time, with done increasing by one each call.
 	Progress func(done, total int)
+	// Parallelism bounds how many simulations (strategies × seeds of one
+	// sweep value) run at once, each on its own goroutine: 0 means
+	// runtime.GOMAXPROCS(0), 1 runs them one after the other. Sweep values
+	// run one after the other. The Result is the same, byte for byte,
+	// whatever the parallelism: every simulation writes its own slot and
+	// the slots are merged in a fixed order.
+	Parallelism int
 }
 
 // A CostError refuses a scenario whose estimated cost is over the caller's
@@ -110,34 +120,121 @@ func (p *progress) step() {
 }
 
 func runModel(ctx context.Context, m *model, opt Options, p *progress, withSeries bool) ([]StrategyResult, int64, error) {
-	outs := make([][]runOutput, len(m.strategies))
-	var events, span int64
-	base := m.base
-	for ri, seed := range m.seeds {
-		for si := range m.strategies {
-			if err := ctx.Err(); err != nil {
-				return nil, 0, fmt.Errorf("%w: %w", errStopped, err)
-			}
-			s := newSim(ctx, m, &m.strategies[si], seed, opt.MaxEvents)
-			if err := s.run(); err != nil {
+	ns, nr := len(m.strategies), len(m.seeds)
+	outs := make([][]runOutput, ns)
+	for si := range outs {
+		outs[si] = make([]runOutput, nr)
+	}
+	n := ns * nr
+	events := make([]int64, n)
+	// simulate runs simulation k, the k-th of the serial order: seed k/ns,
+	// strategy k%ns, and writes its own slots.
+	simulate := func(ctx context.Context, k int) error {
+		ri, si := k/ns, k%ns
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: %w", errStopped, err)
+		}
+		s := newSim(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents)
+		if err := s.run(); err != nil {
+			return err
+		}
+		outs[si][ri] = s.output(withSeries && ri == 0)
+		events[k] = s.events
+		return nil
+	}
+	workers := opt.Parallelism
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	if workers <= 1 {
+		for k := range n {
+			if err := simulate(ctx, k); err != nil {
 				return nil, 0, err
 			}
-			out := s.output(withSeries && ri == 0)
-			events += s.events
 			p.step()
-			if ri == 0 {
-				span = max(span, int64(out.nbins)*out.base)
-				base = max(base, out.base)
-			}
-			outs[si] = append(outs[si], out)
 		}
+	} else if err := runParallel(ctx, n, workers, simulate, p); err != nil {
+		return nil, 0, err
+	}
+	var total, span int64
+	for _, e := range events {
+		total += e
+	}
+	base := m.base
+	for si := range outs {
+		out := &outs[si][0]
+		span = max(span, int64(out.nbins)*out.base)
+		base = max(base, out.base)
 	}
 	bucket := chooseBucket(m, span, base)
-	res := make([]StrategyResult, len(m.strategies))
+	res := make([]StrategyResult, ns)
 	for si := range m.strategies {
 		res[si] = summarize(m, &m.strategies[si], outs[si], bucket, span, withSeries)
 	}
-	return res, events, nil
+	return res, total, nil
+}
+
+// runParallel runs simulations 0 to n-1 on the given number of goroutines,
+// handing them out in order, and calls p.step after each one that
+// succeeds, one call at a time. It returns the error a serial run would:
+// that of the lowest-numbered simulation that fails. When simulation k
+// fails, those after k that are running are cancelled (each runs under its
+// own context) and none after k starts; those before k run to their end,
+// since one of them may fail too and its error is the one to return.
+func runParallel(ctx context.Context, n, workers int, simulate func(context.Context, int) error, p *progress) error {
+	var (
+		mu      sync.Mutex
+		next    int
+		failed  = n // the lowest-numbered simulation that failed
+		errs    = make([]error, n)
+		cancels = make([]context.CancelFunc, n)
+		wg      sync.WaitGroup
+	)
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				k := next
+				if k >= failed {
+					mu.Unlock()
+					return
+				}
+				next++
+				kctx, cancel := context.WithCancel(ctx)
+				cancels[k] = cancel
+				mu.Unlock()
+
+				err := simulate(kctx, k)
+				cancel()
+
+				mu.Lock()
+				cancels[k] = nil
+				if err != nil {
+					errs[k] = err
+					if k < failed {
+						failed = k
+						for j := k + 1; j < n; j++ {
+							if c := cancels[j]; c != nil {
+								c()
+							}
+						}
+					}
+				} else {
+					p.step()
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed < n {
+		return errs[failed]
+	}
+	return nil
 }
 
 // Estimate returns the approximate cost of a run, in events. For every
