@@ -126,7 +126,12 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, 
 	done := timer.start()
 	// Errors come back as the engine gives them: *engine.CostError, or
 	// engine.ErrStopped for the run timeout; errorAnswer tells the client.
-	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents})
+	// A run takes one slot and one core: its simulations run one after the
+	// other (Parallelism 1), so MaxRuns slots keep at most MaxRuns cores
+	// busy. The server uses every core by running several requests at
+	// once; a run on all cores would crowd out the others and make slots
+	// mean nothing.
+	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents, Parallelism: 1})
 	done()
 	return res, err
 }

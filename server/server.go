@@ -34,7 +34,8 @@ type Config struct {
 	// MaxEvents is the cost budget of a run on the server; scenarios
 	// estimated above it are refused with 422 and a pointer to the playground.
 	MaxEvents int64
-	// RunTimeout bounds one run; MaxRuns bounds the runs at once and
+	// RunTimeout bounds one run; MaxRuns (default max(2, GOMAXPROCS)) bounds
+	// the runs at once, each on one core (engine.Options.Parallelism 1), and
 	// MaxWaiting the requests waiting for one, past which requests that need
 	// a run get 503 with Retry-After. A negative MaxWaiting means no waiting.
 	RunTimeout time.Duration

@@ -38,6 +38,9 @@ commands:
                         strategy) or json (the full result, time series included)
         --max-events N  refuse a scenario estimated above N events
                         (default 200000000; 0: no limit)
+        --parallel N    run up to N simulations (strategy × seed) at once
+                        (default 0: as many as cores); the result is the same
+                        whatever N
   chart FILE.json|SLUG|- [flags]
         run the scenario and write a chart of the result as SVG to standard output
         --picture P     ` + strings.Join(chart.Pictures, ", ") + `
@@ -132,6 +135,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	checkSeeds, seeds := seedFlags(fs)
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
+	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
 	file, code := parseWithFile(fs, args, stderr, "run")
 	if code != 0 {
 		return exit(code)
@@ -148,12 +152,16 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "retrylab run: --max-events %d is negative; give a number of events, or 0 for no limit\n", *maxEvents)
 		return 2
 	}
+	if *parallel < 0 {
+		fmt.Fprintf(stderr, "retrylab run: --parallel %d is negative; give a number of simulations at once, or 0 for as many as cores\n", *parallel)
+		return 2
+	}
 	sc, code := loadScenario(file, stdin, stderr, "run")
 	if code != 0 {
 		return code
 	}
 	seeds(sc)
-	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table"})
+	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
 		return 1
