@@ -149,3 +149,33 @@ func BenchmarkE03BRuns100(b *testing.B) {
 		})
 	}
 }
+
+// TestParallelSameError checks that a run whose simulations the event limit
+// stops reports the same error whatever the parallelism: the first
+// simulation's to fail in the serial order.
+func TestParallelSameError(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "endless", "runs": 4,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 100, "operations": 50},
+		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 100, "error_rate": 1},
+		"strategies": [{"name": "bounded", "max_attempts": 3},
+			{"name": "endless", "max_attempts": 0, "backoff": {"kind": "constant", "base": "1ms"}},
+			{"name": "endless-slower", "max_attempts": 0, "backoff": {"kind": "constant", "base": "3ms"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := Estimate(sc)
+	var want string
+	for _, par := range []int{1, 2, 8} {
+		_, err := Run(context.Background(), sc, Options{MaxEvents: limit, NoSeries: true, Parallelism: par})
+		var ce *CostError
+		if !errors.As(err, &ce) || ce.Processed == 0 || !errors.Is(err, ErrStopped) {
+			t.Fatalf("parallelism %d: %v; want a CostError of a stopped simulation", par, err)
+		}
+		got := fmt.Sprintf("%+v %v", *ce, err)
+		if par == 1 {
+			want = got
+		} else if got != want {
+			t.Errorf("parallelism %d: %s; the serial run gives %s", par, got, want)
+		}
+	}
+}
