@@ -38,9 +38,9 @@ commands:
                         strategy) or json (the full result, time series included)
         --max-events N  refuse a scenario estimated above N events
                         (default 200000000; 0: no limit)
-        --parallel N    run up to N simulations (strategy × seed) at once
-                        (default 0: as many as cores); the result is the same
-                        whatever N
+        --parallel N    run up to N simulations (strategy × seed × sweep
+                        value) at once (default 0: as many as cores); the
+                        result is the same whatever N
   chart FILE.json|SLUG|- [flags]
         run the scenario and write a chart of the result as SVG to standard output
         --picture P     ` + strings.Join(chart.Pictures, ", ") + `

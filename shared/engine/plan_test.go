@@ -26,11 +26,11 @@ func decodePlan(t *testing.T, js string) *Scenario {
 func runPlan(t *testing.T, sc *Scenario) *Result {
 	t.Helper()
 	m := compile(sc)
-	strats, events, err := runModel(context.Background(), m, Options{MaxEvents: 50_000_000}, &progress{}, true)
+	strats, events, err := runModels(context.Background(), []*model{m}, Options{MaxEvents: 50_000_000}, &progress{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &Result{Scenario: sc.Name, EngineVersion: EngineVersion, Events: events, Phases: phaseSpans(sc), Strategies: strats, Warnings: []string{}}
+	res := &Result{Scenario: sc.Name, EngineVersion: EngineVersion, Events: events, Phases: phaseSpans(sc), Strategies: strats[0], Warnings: []string{}}
 	for _, s := range m.seeds {
 		res.Seeds = append(res.Seeds, int64(s))
 	}

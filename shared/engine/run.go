@@ -24,10 +24,9 @@ type Options struct {
 	// seed and sweep value) how many of the total are done. It is called
 	// from one goroutine at a time, with done increasing by one each call.
 	Progress func(done, total int)
-	// Parallelism bounds how many simulations (strategies × seeds of one
-	// sweep value) run at once, each on its own goroutine: 0 means
-	// runtime.GOMAXPROCS(0), 1 runs them one after the other. Sweep values
-	// run one after the other. The Result is the same, byte for byte,
+	// Parallelism bounds how many simulations (strategies × seeds × sweep
+	// values) run at once, each on its own goroutine: 0 means
+	// runtime.GOMAXPROCS(0), 1 runs them one after the other. The Result is the same, byte for byte,
 	// whatever the parallelism: every simulation writes its own slot and
 	// the slots are merged in a fixed order.
 	Parallelism int
@@ -81,28 +80,40 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 		p.total *= len(sc.Sweep.Values)
 	}
 	if sc.Sweep == nil {
-		strats, events, err := runModel(ctx, compile(sc), opt, p, !opt.NoSeries)
+		strats, events, err := runModels(ctx, []*model{compile(sc)}, opt, p, !opt.NoSeries)
 		if err != nil {
 			return nil, err
 		}
-		res.Strategies, res.Events = strats, events
+		res.Strategies, res.Events = strats[0], events
 		return res, nil
 	}
+	// Every sweep value's simulations run together. A value that cannot be
+	// applied fails the run as a serial run would: after the values before
+	// it ran, and only if none of their simulations failed.
 	res.SweepPath = sc.Sweep.Path
-	for i, raw := range sc.Sweep.Values {
+	var ms []*model
+	var valueErr error
+	for i := range sc.Sweep.Values {
 		sub, err := sc.withValue(i)
 		if err != nil {
-			return nil, err
+			valueErr = err
+			break
 		}
-		strats, events, err := runModel(ctx, compile(sub), opt, p, false)
-		if err != nil {
-			return nil, err
-		}
+		ms = append(ms, compile(sub))
+	}
+	strats, events, err := runModels(ctx, ms, opt, p, false)
+	if err != nil {
+		return nil, err
+	}
+	if valueErr != nil {
+		return nil, valueErr
+	}
+	for i, raw := range sc.Sweep.Values {
 		var v any
 		_ = json.Unmarshal(raw, &v)
-		res.Sweep = append(res.Sweep, SweepPoint{Value: v, Strategies: strats})
-		res.Events += events
+		res.Sweep = append(res.Sweep, SweepPoint{Value: v, Strategies: strats[i]})
 	}
+	res.Events = events
 	return res, nil
 }
 
@@ -119,18 +130,33 @@ func (p *progress) step() {
 	}
 }
 
-func runModel(ctx context.Context, m *model, opt Options, p *progress, withSeries bool) ([]StrategyResult, int64, error) {
-	ns, nr := len(m.strategies), len(m.seeds)
-	outs := make([][]runOutput, ns)
-	for si := range outs {
-		outs[si] = make([]runOutput, nr)
+// runModels simulates every strategy on every seed of every model (the
+// scenario, or each sweep value's) and summarizes each model's simulations.
+// The simulations of all models run on up to opt.Parallelism goroutines;
+// each writes its own slot, so the result does not depend on their order.
+func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withSeries bool) ([][]StrategyResult, int64, error) {
+	outs := make([][][]runOutput, len(ms)) // model, strategy, seed
+	first := make([]int, len(ms)+1)        // the number of each model's first simulation
+	for i, m := range ms {
+		outs[i] = make([][]runOutput, len(m.strategies))
+		for si := range outs[i] {
+			outs[i][si] = make([]runOutput, len(m.seeds))
+		}
+		first[i+1] = first[i] + len(m.strategies)*len(m.seeds)
 	}
-	n := ns * nr
+	n := first[len(ms)]
 	events := make([]int64, n)
-	// simulate runs simulation k, the k-th of the serial order: seed k/ns,
-	// strategy k%ns, and writes its own slots.
+	// simulate runs simulation k, the k-th of the serial order: of model
+	// i, seed j/ns and strategy j%ns, where j = k-first[i]. It writes its
+	// own slots.
 	simulate := func(ctx context.Context, k int) error {
-		ri, si := k/ns, k%ns
+		i := 0
+		for first[i+1] <= k {
+			i++
+		}
+		m := ms[i]
+		ns := len(m.strategies)
+		ri, si := (k-first[i])/ns, (k-first[i])%ns
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: %w", errStopped, err)
 		}
@@ -138,7 +164,7 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 		if err := s.run(); err != nil {
 			return err
 		}
-		outs[si][ri] = s.output(withSeries && ri == 0)
+		outs[i][si][ri] = s.output(withSeries && ri == 0)
 		events[k] = s.events
 		return nil
 	}
@@ -157,20 +183,24 @@ func runModel(ctx context.Context, m *model, opt Options, p *progress, withSerie
 	} else if err := runParallel(ctx, n, workers, simulate, p); err != nil {
 		return nil, 0, err
 	}
-	var total, span int64
+	var total int64
 	for _, e := range events {
 		total += e
 	}
-	base := m.base
-	for si := range outs {
-		out := &outs[si][0]
-		span = max(span, int64(out.nbins)*out.base)
-		base = max(base, out.base)
-	}
-	bucket := chooseBucket(m, span, base)
-	res := make([]StrategyResult, ns)
-	for si := range m.strategies {
-		res[si] = summarize(m, &m.strategies[si], outs[si], bucket, span, withSeries)
+	res := make([][]StrategyResult, len(ms))
+	for i, m := range ms {
+		var span int64
+		base := m.base
+		for si := range outs[i] {
+			out := &outs[i][si][0]
+			span = max(span, int64(out.nbins)*out.base)
+			base = max(base, out.base)
+		}
+		bucket := chooseBucket(m, span, base)
+		res[i] = make([]StrategyResult, len(m.strategies))
+		for si := range m.strategies {
+			res[i][si] = summarize(m, &m.strategies[si], outs[i][si], bucket, span, withSeries)
+		}
 	}
 	return res, total, nil
 }
