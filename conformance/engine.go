@@ -92,11 +92,7 @@ func EngineWaitsPhases(policy map[string]any, n int, seed int64, phases []any, r
 	}
 	var strategies []map[string]any
 	for k := 1; k <= n+1; k++ {
-		s := map[string]any{}
-		for key, v := range policy {
-			s[key] = v
-		}
-		s["name"] = fmt.Sprintf("attempts-%d", k)
+		s := withName(policy, fmt.Sprintf("attempts-%d", k))
 		s["max_attempts"] = k
 		strategies = append(strategies, s)
 	}
@@ -132,11 +128,7 @@ func EngineWaitsPhases(policy map[string]any, n int, seed int64, phases []any, r
 // EngineFailing runs one operation under policy against a dependency that
 // answers every call 503 at once for 24 hours, and returns its metrics.
 func EngineFailing(policy map[string]any) (*engine.Metrics, error) {
-	s := map[string]any{}
-	for key, v := range policy {
-		s[key] = v
-	}
-	s["name"] = "failing"
+	s := withName(policy, "failing")
 	sc := map[string]any{
 		"version":  1,
 		"name":     "conformance: always failing",
@@ -281,11 +273,7 @@ func engineCalls(policy map[string]any, scripts []CallScript, sp time.Duration, 
 		}
 		operations[k] = answers
 	}
-	s := map[string]any{}
-	for key, v := range policy {
-		s[key] = v
-	}
-	s["name"] = "scripted"
+	s := withName(policy, "scripted")
 	sc := map[string]any{
 		"version": 1,
 		"name":    "conformance: script",
@@ -376,9 +364,10 @@ func mustJSON(v any) []byte {
 
 // withName returns a copy of policy as a strategy named name.
 func withName(policy map[string]any, name string) map[string]any {
-	s := map[string]any{"name": name}
+	s := make(map[string]any, len(policy)+1)
 	for k, v := range policy {
 		s[k] = v
 	}
+	s["name"] = name
 	return s
 }

@@ -49,3 +49,13 @@ func TestEngineCalls(t *testing.T) {
 		t.Errorf("%v succeeded, slowest %v ms; want 2 and 4000 (four timeouts of 1 s)", m.Succeeded, m.LatencyMaxms)
 	}
 }
+
+// engineAttempts is EngineCalls for one call: the attempts it made.
+func engineAttempts(t testing.TB, policy map[string]any, script CallScript) int {
+	t.Helper()
+	attempts, _, err := EngineCalls(policy, []CallScript{script}, Spacing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return attempts[0]
+}

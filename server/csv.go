@@ -30,30 +30,28 @@ func (s *Server) handleCSV(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	row := func(prefix []string, strategy, metric string, v float64, mm engine.MinMax, spread bool) {
+		rec := append(append([]string(nil), prefix...), csvSafe(strategy), csvSafe(metric), num(v), "", "")
+		if spread {
+			rec[len(rec)-2], rec[len(rec)-1] = num(mm.Min), num(mm.Max)
+		}
+		w.Write(rec)
+	}
 	write := func(prefix []string, strats []engine.StrategyResult) {
 		for _, st := range strats {
 			for _, name := range engine.MetricNames() {
 				v, _ := st.Metrics.Metric(name)
-				rec := append(append([]string(nil), prefix...), csvSafe(st.Name), name, strconv.FormatFloat(v, 'g', -1, 64))
-				if mm, ok := st.Spread[name]; ok {
-					rec = append(rec, strconv.FormatFloat(mm.Min, 'g', -1, 64), strconv.FormatFloat(mm.Max, 'g', -1, 64))
-				} else {
-					rec = append(rec, "", "")
-				}
-				w.Write(rec)
+				mm, ok := st.Spread[name]
+				row(prefix, st.Name, name, v, mm, ok)
 			}
 		}
 		for _, st := range strats {
 			for _, cr := range st.Calls {
 				for _, name := range engine.CallMetricNames() {
 					v, _ := cr.Metrics.Metric(name)
-					rec := append(append([]string(nil), prefix...), csvSafe(st.Name), csvSafe(cr.Name+": "+name), strconv.FormatFloat(v, 'g', -1, 64))
-					if mm, ok := cr.Spread[name]; ok {
-						rec = append(rec, strconv.FormatFloat(mm.Min, 'g', -1, 64), strconv.FormatFloat(mm.Max, 'g', -1, 64))
-					} else {
-						rec = append(rec, "", "")
-					}
-					w.Write(rec)
+					mm, ok := cr.Spread[name]
+					row(prefix, st.Name, cr.Name+": "+name, v, mm, ok)
 				}
 			}
 		}

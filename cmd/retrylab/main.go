@@ -466,11 +466,7 @@ func metricTable(w io.Writer, strats []engine.StrategyResult) {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, st := range strats {
 			v, _ := st.Metrics.Metric(name)
-			cell := chart.FormatCell(name, v)
-			if mm, ok := st.Spread[name]; ok && mm.Min != mm.Max {
-				cell += fmt.Sprintf(" [%s..%s]", chart.FormatCell(name, mm.Min), chart.FormatCell(name, mm.Max))
-			}
-			fmt.Fprintf(tw, "%s\t", cell)
+			fmt.Fprintf(tw, "%s\t", tableCell(name, v, st.Spread))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -481,19 +477,24 @@ func metricTable(w io.Writer, strats []engine.StrategyResult) {
 			for _, name := range engine.CallMetricNames() {
 				fmt.Fprintf(tw, "%s: %s\t", c.Name, name)
 				for _, st := range strats {
-					m := st.Calls[k].Metrics
-					v, _ := m.Metric(name)
-					cell := chart.FormatCell(name, v)
-					if mm, ok := st.Calls[k].Spread[name]; ok && mm.Min != mm.Max {
-						cell += fmt.Sprintf(" [%s..%s]", chart.FormatCell(name, mm.Min), chart.FormatCell(name, mm.Max))
-					}
-					fmt.Fprintf(tw, "%s\t", cell)
+					v, _ := st.Calls[k].Metrics.Metric(name)
+					fmt.Fprintf(tw, "%s\t", tableCell(name, v, st.Calls[k].Spread))
 				}
 				fmt.Fprintln(tw)
 			}
 		}
 	}
 	tw.Flush()
+}
+
+// tableCell formats metric name's value v with its range over the seeds,
+// when spread has one that is not a single value.
+func tableCell(name string, v float64, spread map[string]engine.MinMax) string {
+	cell := chart.FormatCell(name, v)
+	if mm, ok := spread[name]; ok && mm.Min != mm.Max {
+		cell += fmt.Sprintf(" [%s..%s]", chart.FormatCell(name, mm.Min), chart.FormatCell(name, mm.Max))
+	}
+	return cell
 }
 
 func seedList(s []int64) string {

@@ -327,7 +327,7 @@ func TestPriorityShedding(t *testing.T) {
 }
 
 // severalScenario uses most of what several dependencies bring: a plan of
-// two steps with a fallback and an optional call, shedding, a pool, a
+// two steps with two fallbacks (one answering at once), shedding, a pool, a
 // bulkhead, a breaker and a budget per dependency, layers and networks.
 const severalScenario = `{"version": 1, "name": "det", "runs": 2,
 		"workload": {"clients": 40, "arrival": "poisson", "rate": 300, "duration": "3s",

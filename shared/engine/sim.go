@@ -1258,11 +1258,6 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 		s.callEnded(&c, out, reason)
 		return
 	}
-	if p := &s.calls[c.parent]; p.gen == c.parentGen && p.child == id {
-		// The caller no longer has an inner invocation to cancel, even
-		// while the answer travels back to it.
-		p.child = -1
-	}
 	if out == outBreakerOpen {
 		out = 503 // an inner service whose breaker is open answers 503
 	}

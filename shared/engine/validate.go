@@ -521,7 +521,7 @@ func (v *validator) fallbacks(p string, st *Strategy, calls map[string]bool) {
 		case f.Call == "":
 			v.add(q+"call", nil, "is missing; name the call of the plan this fallback answers for")
 		case !calls[f.Call]:
-			v.add(q+"call", f.Call, "is not a call of the plan; the calls are %s", quotedList(calls))
+			v.add(q+"call", f.Call, "is not a call of the plan; the calls are %s", cmp.Or(quoteList(slices.Sorted(maps.Keys(calls))), "none"))
 		case dup:
 			v.add(q+"call", f.Call, "already has a fallback, fallbacks[%d]; a call has at most one", j)
 		default:
@@ -529,18 +529,6 @@ func (v *validator) fallbacks(p string, st *Strategy, calls map[string]bool) {
 		}
 		v.span(q+"latency", f.Latency, true)
 	}
-}
-
-// quotedList lists names, sorted and quoted, for a message.
-func quotedList(names map[string]bool) string {
-	keys := slices.Sorted(maps.Keys(names))
-	for i, k := range keys {
-		keys[i] = strconv.Quote(k)
-	}
-	if len(keys) == 0 {
-		return "none"
-	}
-	return strings.Join(keys, ", ")
 }
 
 // pools checks a strategy's pool and bulkheads.

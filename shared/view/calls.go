@@ -46,11 +46,7 @@ func engineMetric(key, explain string) Metric {
 // seeds.
 func callValue(c *engine.CallResult, key string) (v, lo, hi float64) {
 	v, _ = c.Metrics.Metric(key)
-	lo, hi = v, v
-	if mm, ok := c.Spread[key]; ok {
-		lo, hi = mm.Min, mm.Max
-	}
-	return v, lo, hi
+	return withSpread(v, c.Spread, key)
 }
 
 // hasCalls reports whether every strategy reports the same calls of the

@@ -19,9 +19,14 @@ func MetricOf(key string) (Metric, bool) { return engine.DescribeMetric(key) }
 // (the mean twice with one seed).
 func value(st *engine.StrategyResult, key string) (v, lo, hi float64) {
 	v, _ = st.Metrics.Metric(key)
-	lo, hi = v, v
-	if mm, ok := st.Spread[key]; ok {
-		lo, hi = mm.Min, mm.Max
+	return withSpread(v, st.Spread, key)
+}
+
+// withSpread returns the mean v of metric key with its range over the
+// seeds from spread, or v twice when it has none.
+func withSpread(v float64, spread map[string]engine.MinMax, key string) (_, lo, hi float64) {
+	if mm, ok := spread[key]; ok {
+		return v, mm.Min, mm.Max
 	}
-	return v, lo, hi
+	return v, v, v
 }
