@@ -363,7 +363,7 @@ func exportCenkalti(st *engine.Strategy, n *notes) []byte {
 		opts = append(opts, fmt.Sprintf("backoff.WithMaxTries(%d)", st.MaxAttempts))
 	}
 	imports["time"] = imports["time"] || st.MaxElapsed > 0
-	opts = append(opts, fmt.Sprintf("backoff.WithMaxElapsedTime(%s)", goDuration(st.MaxElapsed, true)))
+	opts = append(opts, fmt.Sprintf("backoff.WithMaxElapsedTime(%s)", goDuration(st.MaxElapsed, false)))
 	if st.MaxElapsed == 0 {
 		n.info("max_elapsed", "is not set: written as WithMaxElapsedTime(0), no limit, in place of Retry's default of 15 minutes")
 	}
