@@ -218,19 +218,19 @@ func pollyOptions(n *notes, path string, m map[string]any) engine.Policy {
 		n.warn(p, "is not simulated: the standard handler's concurrency limiter (1000 permits, no queue, by default) is left out")
 	}
 	o.unread(n, "is not an HttpStandardResilienceOptions field; not read")
-	pollyChecks(n, path, &pol)
+	pollyChecks(n, join(path, "AttemptTimeout"), join(path, "CircuitBreaker.SamplingDuration"), &pol)
 	return pol
 }
 
 // pollyChecks warns about what HttpStandardResilienceOptions' validation
 // refuses at startup (dotnet/extensions
 // HttpStandardResilienceOptionsCustomValidator.cs).
-func pollyChecks(n *notes, path string, pol *engine.Policy) {
+func pollyChecks(n *notes, attemptPath, windowPath string, pol *engine.Policy) {
 	if pol.AttemptTimeout > 0 && pol.Deadline > 0 && pol.AttemptTimeout > pol.Deadline {
-		n.warn(join(path, "AttemptTimeout"), "%s is longer than TotalRequestTimeout %s: the handler refuses this at startup", pol.AttemptTimeout, pol.Deadline)
+		n.warn(attemptPath, "the attempt timeout %s is longer than the total request timeout %s: the handler refuses this at startup", pol.AttemptTimeout, pol.Deadline)
 	}
 	if br := pol.Breaker; br != nil && br.Window > 0 && br.Window < 2*pol.AttemptTimeout {
-		n.warn(join(path, "CircuitBreaker.SamplingDuration"), "%s is less than twice the attempt timeout %s: the handler refuses this at startup", br.Window, pol.AttemptTimeout)
+		n.warn(windowPath, "the sampling duration %s is less than twice the attempt timeout %s: the handler refuses this at startup", br.Window, pol.AttemptTimeout)
 	}
 }
 
@@ -467,11 +467,7 @@ func exportPolly(st *engine.Strategy, n *notes) []byte {
 	if out.CircuitBreaker == nil {
 		chk.Breaker = std.Breaker
 	}
-	var vn notes
-	pollyChecks(&vn, "", &chk)
-	for _, v := range vn.list {
-		n.warn("", "%s: %s", v.Path, v.Message)
-	}
+	pollyChecks(n, "attempt_timeout", "breaker.window", &chk)
 	data, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		panic("convert: marshal Polly options: " + err.Error())
