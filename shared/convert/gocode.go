@@ -34,6 +34,37 @@ func goDuration(d engine.Duration, spaced bool) string {
 	return strconv.FormatInt(int64(d), 10)
 }
 
+// A goCall is a call of a builder's method chain; each argument is Go
+// code (a string) or a duration.
+type goCall struct {
+	method string
+	args   []any
+}
+
+// goChain writes the calls of a method chain, one a line, then Build().
+// A duration argument is spaced as gofmt spaces it: "5 * time.Second"
+// alone in its call, "5*time.Second" when the call, or any call after it
+// in the chain, has several arguments (go/printer's depth).
+func goChain(calls []goCall) string {
+	lines := make([]string, len(calls))
+	deeper := false
+	for i := len(calls) - 1; i >= 0; i-- {
+		c := calls[i]
+		deeper = deeper || len(c.args) > 1
+		args := make([]string, len(c.args))
+		for k, a := range c.args {
+			switch a := a.(type) {
+			case engine.Duration:
+				args[k] = goDuration(a, !deeper)
+			default:
+				args[k] = fmt.Sprint(a)
+			}
+		}
+		lines[i] = fmt.Sprintf("\t\t%s(%s).\n", c.method, strings.Join(args, ", "))
+	}
+	return strings.Join(lines, "") + "\t\tBuild()\n"
+}
+
 func goFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // goRetryable writes the body of a function of (resp *http.Response, err
@@ -91,17 +122,17 @@ func exportFailsafe(st *engine.Strategy, n *notes) []byte {
 		"github.com/failsafe-go/failsafe-go/retrypolicy": true, "github.com/failsafe-go/failsafe-go/timeout": false}
 	var body strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&body, format, args...) }
-	w("\tretry := retrypolicy.NewBuilder[*http.Response]().\n\t\tHandleIf(retryable).\n\t\tReturnLastFailure().\n")
+	calls := []goCall{{"HandleIf", []any{"retryable"}}, {"ReturnLastFailure", nil}}
 	if st.MaxAttempts == 0 {
-		w("\t\tWithMaxRetries(-1).\n")
+		calls = append(calls, goCall{"WithMaxRetries", []any{"-1"}})
 	} else {
-		w("\t\tWithMaxAttempts(%d).\n", st.MaxAttempts)
+		calls = append(calls, goCall{"WithMaxAttempts", []any{strconv.Itoa(st.MaxAttempts)}})
 	}
 	bo := st.Backoff
 	switch bo.Kind {
 	case engine.BackoffConstant:
 		imports["time"] = true
-		w("\t\tWithDelay(%s).\n", goDuration(bo.Base, true))
+		calls = append(calls, goCall{"WithDelay", []any{bo.Base}})
 	case engine.BackoffExponential:
 		imports["time"] = true
 		mult := bo.Multiplier
@@ -113,19 +144,19 @@ func exportFailsafe(st *engine.Strategy, n *notes) []byte {
 			maxD = longestWait(bo, mult, st.MaxAttempts)
 			n.info("backoff.max", "is not set; failsafe-go's backoff needs a maximum: written as %s, the longest wait the attempts reach", maxD)
 		}
-		w("\t\tWithBackoffFactor(%s, %s, %s).\n", goDuration(bo.Base, false), goDuration(maxD, false), goFloat(mult))
+		calls = append(calls, goCall{"WithBackoffFactor", []any{bo.Base, maxD, goFloat(mult)}})
 	case engine.BackoffLinear:
 		imports["time"] = true
 		imports["github.com/failsafe-go/failsafe-go"] = true
-		wait := goDuration(bo.Base, false) + "*time.Duration(exec.Attempts())"
+		wait := goDuration(bo.Base, true) + " * time.Duration(exec.Attempts())"
 		if bo.Max > 0 {
-			wait = fmt.Sprintf("min(%s, %s)", wait, goDuration(bo.Max, false))
+			wait = fmt.Sprintf("min(%s*time.Duration(exec.Attempts()), %s)", goDuration(bo.Base, false), goDuration(bo.Max, false))
 		}
 		ra := ""
 		if st.HonorRetryAfter {
 			ra = "\t\t\tif d := failsafehttp.DelayFunc(exec); d >= 0 {\n\t\t\t\treturn d\n\t\t\t}\n"
 		}
-		w("\t\tWithDelayFunc(func(exec failsafe.ExecutionAttempt[*http.Response]) time.Duration {\n%s\t\t\treturn %s\n\t\t}).\n", ra, wait)
+		calls = append(calls, goCall{"WithDelayFunc", []any{fmt.Sprintf("func(exec failsafe.ExecutionAttempt[*http.Response]) time.Duration {\n%s\t\t\treturn %s\n\t\t}", ra, wait)}})
 		n.info("backoff.kind", "failsafe-go has no linear backoff: written as a DelayFunc, base × the attempts made")
 	}
 	if bo.ThrottleBase != 0 {
@@ -138,7 +169,7 @@ func exportFailsafe(st *engine.Strategy, n *notes) []byte {
 		if f == 0 {
 			f = engine.DefaultFraction
 		}
-		w("\t\tWithJitterFactor(%s).\n", goFloat(f))
+		calls = append(calls, goCall{"WithJitterFactor", []any{goFloat(f)}})
 	default:
 		n.warn("jitter", "failsafe-go's jitter adds or subtracts up to a factor or a duration (WithJitterFactor, WithJitter); %q jitter is not exported", j.Kind)
 	}
@@ -147,13 +178,13 @@ func exportFailsafe(st *engine.Strategy, n *notes) []byte {
 			n.warn("retry_after", "failsafehttp.DelayFunc replaces the delay with the Retry-After, in whole seconds, of a 429 or 503 (mode \"replace\", statuses 429 and 503); that is what is exported")
 		}
 		if bo.Kind != engine.BackoffLinear {
-			w("\t\tWithDelayFunc(failsafehttp.DelayFunc).\n")
+			calls = append(calls, goCall{"WithDelayFunc", []any{"failsafehttp.DelayFunc"}})
 		}
 	}
 	if bu := st.Budget; bu != nil {
 		if bu.Kind == engine.BudgetConcurrency {
 			imports["github.com/failsafe-go/failsafe-go/budget"] = true
-			w("\t\tWithBudget(budget.NewBuilder().WithMaxRate(%s).WithMinConcurrency(%d).Build()).\n", goFloat(bu.Ratio), bu.MinConcurrency)
+			calls = append(calls, goCall{"WithBudget", []any{fmt.Sprintf("budget.NewBuilder().WithMaxRate(%s).WithMinConcurrency(%d).Build()", goFloat(bu.Ratio), bu.MinConcurrency)}})
 			if bu.ShareOf == engine.ShareAttempts {
 				n.warn("budget.share_of", "failsafe-go's budget is a share of executions; \"attempts\" (Envoy's) is not exported")
 			}
@@ -164,7 +195,7 @@ func exportFailsafe(st *engine.Strategy, n *notes) []byte {
 			n.warn("budget", "failsafe-go's budget limits concurrent retries (a \"concurrency\" budget); a %q budget is not exported", bu.Kind)
 		}
 	}
-	w("\t\tBuild()\n")
+	w("\tretry := retrypolicy.NewBuilder[*http.Response]().\n%s", goChain(calls))
 	var chain []string
 	if st.Deadline > 0 {
 		imports["time"], imports["github.com/failsafe-go/failsafe-go/timeout"] = true, true
@@ -175,9 +206,7 @@ func exportFailsafe(st *engine.Strategy, n *notes) []byte {
 	if br := st.Breaker; br != nil {
 		imports["time"], imports["github.com/failsafe-go/failsafe-go/circuitbreaker"] = true, true
 		breaker = "breaker"
-		w("\tbreaker := circuitbreaker.NewBuilder[*http.Response]().\n\t\tHandleIf(failed).\n")
-		w("%s", failsafeBreaker(n, br))
-		w("\t\tBuild()\n")
+		w("\tbreaker := circuitbreaker.NewBuilder[*http.Response]().\n%s", goChain(failsafeBreaker(n, br)))
 	}
 	if breaker != "" && st.Breaker.Placement == engine.PlaceOutside {
 		chain = append(chain, breaker)
@@ -227,31 +256,32 @@ func exportFailsafe(st *engine.Strategy, n *notes) []byte {
 	return []byte(b.String())
 }
 
-func failsafeBreaker(n *notes, br *engine.Breaker) string {
-	var b strings.Builder
+func failsafeBreaker(n *notes, br *engine.Breaker) []goCall {
+	calls := []goCall{{"HandleIf", []any{"failed"}}}
+	num := func(k int) any { return strconv.Itoa(k) }
 	switch {
 	case br.Kind == engine.BreakerConsecutive:
-		fmt.Fprintf(&b, "\t\tWithFailureThreshold(%d).\n", br.Failures)
+		calls = append(calls, goCall{"WithFailureThreshold", []any{num(br.Failures)}})
 	case br.Failures > 0:
-		fmt.Fprintf(&b, "\t\tWithFailureThresholdRatio(%d, %d).\n", br.Failures, br.WindowCalls)
+		calls = append(calls, goCall{"WithFailureThresholdRatio", []any{num(br.Failures), num(br.WindowCalls)}})
 		if br.MinThroughput > 1 {
 			n.warn("breaker.min_throughput", "failsafe-go's k-of-n threshold can open before n outcomes are in; a minimum of %d is not exported", br.MinThroughput)
 		}
 	case br.Window > 0:
-		fmt.Fprintf(&b, "\t\tWithFailureRateThreshold(%s, %d, %s).\n", goFloat(br.Ratio), br.MinThroughput, goDuration(br.Window, false))
+		calls = append(calls, goCall{"WithFailureRateThreshold", []any{goFloat(br.Ratio), num(br.MinThroughput), br.Window}})
 		n.info("breaker.window", "failsafe-go counts a time window in buckets; the engine's slides exactly")
 	default:
 		k := int(math.Ceil(br.Ratio * float64(br.WindowCalls)))
-		fmt.Fprintf(&b, "\t\tWithFailureThresholdRatio(%d, %d).\n", k, br.WindowCalls)
+		calls = append(calls, goCall{"WithFailureThresholdRatio", []any{num(k), num(br.WindowCalls)}})
 		n.warn("breaker.ratio", "failsafe-go has no failure rate over a count window: written as %d of the last %d calls, which can open before %d outcomes are in", k, br.WindowCalls, br.MinThroughput)
 	}
-	fmt.Fprintf(&b, "\t\tWithDelay(%s).\n", goDuration(br.Break, true))
-	calls, fails := max(br.HalfOpenCalls, 1), max(br.HalfOpenFailures, 1)
+	calls = append(calls, goCall{"WithDelay", []any{br.Break}})
+	trials, fails := max(br.HalfOpenCalls, 1), max(br.HalfOpenFailures, 1)
 	switch {
 	case fails > 1:
-		fmt.Fprintf(&b, "\t\tWithSuccessThresholdRatio(%d, %d).\n", calls-fails+1, calls)
-	case calls > 1:
-		fmt.Fprintf(&b, "\t\tWithSuccessThreshold(%d).\n", calls)
+		calls = append(calls, goCall{"WithSuccessThresholdRatio", []any{num(trials - fails + 1), num(trials)}})
+	case trials > 1:
+		calls = append(calls, goCall{"WithSuccessThreshold", []any{num(trials)}})
 	}
 	for _, f := range []struct {
 		field string
@@ -269,7 +299,7 @@ func failsafeBreaker(n *notes, br *engine.Breaker) string {
 	if br.Scope == engine.ScopeClient {
 		n.info("breaker.scope", "use one breaker for all the client's calls for a client-wide breaker")
 	}
-	return b.String()
+	return calls
 }
 
 func equalInts(a, b []int) bool {

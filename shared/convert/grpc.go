@@ -68,15 +68,20 @@ func parseGRPCDuration(n *notes, path string, v any) (engine.Duration, bool) {
 		return 0, false
 	}
 	sec, err := strconv.ParseInt(cmpOr(m[1], "0"), 10, 64)
-	if err != nil || sec > math.MaxInt64/int64(1e9)-1 {
-		n.fail(path, v, "is too long; allowed up to %d s", math.MaxInt64/int64(1e9)-1)
+	if err != nil || sec > int64(engine.MaxSpan)/1e9 {
+		n.fail(path, v, "is longer than RetryLab simulates; allowed up to %s", grpcDuration(engine.MaxSpan))
 		return 0, false
 	}
 	ns := int64(0)
 	if m[2] != "" {
 		ns, _ = strconv.ParseInt((m[2] + "00000000")[:9], 10, 64)
 	}
-	return engine.Duration(sec*1e9 + ns), true
+	d := engine.Duration(sec*1e9 + ns)
+	if d > engine.MaxSpan {
+		n.fail(path, v, "is longer than RetryLab simulates; allowed up to %s", grpcDuration(engine.MaxSpan))
+		return 0, false
+	}
+	return d, true
 }
 
 func cmpOr(s, def string) string {
@@ -145,7 +150,7 @@ func grpcStatusCodes(n *notes, path string, v any, required bool) (*engine.Retry
 			}
 		}
 		if len(missing) > 0 {
-			n.warn(path, "RetryLab answers with HTTP statuses: %s are all %d (google.rpc.Code's HTTP mapping), so the imported policy retries %s too", strings.Join(codesFor(st), ", "), st, strings.Join(missing, ", "))
+			n.warn(path, "RetryLab's dependency answers HTTP statuses, and %s share %d (google.rpc.Code's HTTP mapping): the imported policy retries %s too", strings.Join(codesFor(st), ", "), st, strings.Join(missing, ", "))
 		}
 	}
 	return ro, good

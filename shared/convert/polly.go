@@ -142,8 +142,9 @@ func parseTimeSpan(n *notes, path string, v any) (engine.Duration, bool) {
 	atoi := func(s string) int64 { k, _ := strconv.ParseInt(cmpOr(s, "0"), 10, 64); return k }
 	if m[2] != "" {
 		days := atoi(m[2])
-		if days > 10675199 {
-			return bad(": too long")
+		if days > 1 {
+			n.fail(path, v, "is read by .NET as %d days (TimeSpan.Parse), longer than RetryLab simulates; allowed up to 1.00:00:00 (a day)", days)
+			return 0, false
 		}
 		n.warn(path, "a bare number is read by .NET as %d days (TimeSpan.Parse); write \"00:00:%02d\" for seconds", days, min(days, 59))
 		return engine.Duration(days * 86400e9), true
@@ -157,10 +158,16 @@ func parseTimeSpan(n *notes, path string, v any) (engine.Duration, bool) {
 		ticks = atoi((m[7] + "000000")[:7])
 	}
 	days := atoi(m[3])
-	if days > 10675199 {
-		return bad(": too long")
+	if days > 1 {
+		n.fail(path, v, "is longer than RetryLab simulates; allowed up to 1.00:00:00 (a day)")
+		return 0, false
 	}
-	return engine.Duration((((days*24+h)*60+mi)*60+sec)*1e9 + ticks*100), true
+	d := engine.Duration((((days*24+h)*60+mi)*60+sec)*1e9 + ticks*100)
+	if d > engine.MaxSpan {
+		n.fail(path, v, "is longer than RetryLab simulates; allowed up to 1.00:00:00 (a day)")
+		return 0, false
+	}
+	return d, true
 }
 
 // timeSpan formats d as .NET's constant ("c") TimeSpan format, the
