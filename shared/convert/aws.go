@@ -184,7 +184,7 @@ func exportAWS(st *engine.Strategy, n *notes) []byte {
 			continue
 		}
 		w, g := wf[f.field], gf[f.field]
-		if string(w) == string(g) {
+		if string(w) == string(g) || f.field == "retry_on" && sameRetried(got.RetryOn, want.RetryOn) {
 			continue
 		}
 		switch {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,17 +55,16 @@ func grpcDuration(d engine.Duration) string {
 	return s + "s"
 }
 
-var grpcDurationRE = regexp.MustCompile(`^(\d*)(?:\.(\d{1,9}))?s$`)
-
 // parseGRPCDuration reads a protobuf JSON duration as grpc-go does
 // (internal/serviceconfig/duration.go), refusing negative ones.
 func parseGRPCDuration(n *notes, path string, v any) (engine.Duration, bool) {
-	s, ok := v.(string)
-	m := grpcDurationRE.FindStringSubmatch(s)
-	if !ok || m == nil || m[1] == "" && m[2] == "" {
+	s, _ := v.(string)
+	whole, frac, hasFrac := strings.Cut(strings.TrimSuffix(s, "s"), ".")
+	if !strings.HasSuffix(s, "s") || !isDigits(whole, 0, 100) || hasFrac && !isDigits(frac, 1, 9) || whole == "" && frac == "" {
 		n.fail(path, v, "is not a duration; allowed seconds with up to 9 decimals and an \"s\", such as \"0.1s\" or \"30s\"")
 		return 0, false
 	}
+	m := []string{"", whole, frac}
 	sec, err := strconv.ParseInt(cmpOr(m[1], "0"), 10, 64)
 	if err != nil || sec > int64(engine.MaxSpan)/1e9 {
 		n.fail(path, v, "is longer than RetryLab simulates; allowed up to %s", grpcDuration(engine.MaxSpan))
@@ -82,6 +80,32 @@ func parseGRPCDuration(n *notes, path string, v any) (engine.Duration, bool) {
 		return 0, false
 	}
 	return d, true
+}
+
+// isDigits reports whether s is from lo to hi ASCII digits.
+func isDigits(s string, lo, hi int) bool {
+	if len(s) < lo || len(s) > hi {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isIdent reports whether s is a protobuf identifier.
+func isIdent(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func cmpOr(s, def string) string {
@@ -450,16 +474,11 @@ type grpcThrottlingJSON struct {
 	TokenRatio float64 `json:"tokenRatio"`
 }
 
-var (
-	protoService = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
-	protoMethod  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-)
-
 // grpcNameFor names the method config after the strategy when its name is
 // a service or service/method, as Import names them.
 func grpcNameFor(n *notes, name string) grpcName {
 	svc, method, _ := strings.Cut(name, "/")
-	if protoService.MatchString(svc) && (method == "" || protoMethod.MatchString(method)) {
+	if !slices.ContainsFunc(strings.Split(svc, "."), func(p string) bool { return !isIdent(p) }) && (method == "" || isIdent(method)) {
 		return grpcName{Service: svc, Method: method}
 	}
 	n.info("name", "%q is not a gRPC service name: the method config applies to every method (\"name\": [{}]); put your service's name there to narrow it", name)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,8 +115,6 @@ func importPolly(data []byte) (*Imported, error) {
 	return &Imported{Strategies: sts, Notes: n.list}, nil
 }
 
-var timeSpanRE = regexp.MustCompile(`^(-)?(?:(\d+)|(?:(\d+)\.)?(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?)$`)
-
 // parseTimeSpan reads a .NET TimeSpan as TimeSpan.Parse does with the
 // invariant culture: "[d.]hh:mm[:ss[.fffffff]]", or a whole number of days.
 func parseTimeSpan(n *notes, path string, v any) (engine.Duration, bool) {
@@ -128,16 +125,36 @@ func parseTimeSpan(n *notes, path string, v any) (engine.Duration, bool) {
 	case json.Number:
 		s = v.String()
 	}
-	m := timeSpanRE.FindStringSubmatch(s)
 	bad := func(why string) (engine.Duration, bool) {
 		n.fail(path, v, "is not a TimeSpan%s; allowed \"hh:mm:ss\" with an optional fraction and days, such as \"00:00:02\", \"00:00:00.5\" or \"1.00:00:00\"", why)
 		return 0, false
 	}
-	if m == nil {
-		return bad("")
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	// m holds, as the parts of "[d.]hh:mm[:ss[.f]]" or "d": the sign, the
+	// bare days, the days, hours, minutes, seconds and fraction.
+	m := make([]string, 8)
+	head, tail, hasColon := strings.Cut(s, ":")
+	if !hasColon {
+		if !isDigits(s, 1, 8) {
+			return bad("")
+		}
+		m[2] = s
+	} else {
+		days, hours, hasDays := strings.Cut(head, ".")
+		if !hasDays {
+			days, hours = "", head
+		}
+		mins, rest, hasSecs := strings.Cut(tail, ":")
+		secs, frac, hasFrac := strings.Cut(rest, ".")
+		if hasDays && !isDigits(days, 1, 8) || !isDigits(hours, 1, 2) || !isDigits(mins, 1, 2) ||
+			hasSecs && !isDigits(secs, 1, 2) || hasFrac && !isDigits(frac, 1, 7) || !hasSecs && rest != "" {
+			return bad("")
+		}
+		m[3], m[4], m[5], m[6], m[7] = days, hours, mins, secs, frac
 	}
-	if m[1] != "" {
-		return bad(" RetryLab can use: it is negative")
+	if neg {
+		m[1] = "-"
 	}
 	atoi := func(s string) int64 { k, _ := strconv.ParseInt(cmpOr(s, "0"), 10, 64); return k }
 	if m[2] != "" {
