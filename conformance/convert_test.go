@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -502,4 +504,39 @@ func TestConvertGoSnippetsBuild(t *testing.T) {
 		t.Fatalf("go vet of the exported Go code fails: %v\n%s", err, out)
 	}
 	t.Logf("go vet accepts the failsafe-go and cenkalti/backoff code of %d strategies", len(sts))
+}
+
+// TestConvertAWSExportParses: every AWS export's retry_mode is one
+// aws-sdk-go-v2 reads (aws.ParseRetryMode, which the SDK's config
+// loader calls on retry_mode), and its max_attempts a number above 0,
+// as the SDK's loader requires. (The loader itself, in the
+// aws-sdk-go-v2/config module, is not a dependency of this module.)
+func TestConvertAWSExportParses(t *testing.T) {
+	for _, st := range convertStrategies(t) {
+		out, _, err := convert.Export(convert.AWS, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if lines[0] != "[default]" {
+			t.Errorf("%s: the export starts with %q, not a profile", st.Name, lines[0])
+		}
+		for _, l := range lines[1:] {
+			key, val, _ := strings.Cut(l, " = ")
+			switch key {
+			case "retry_mode":
+				if _, err := aws.ParseRetryMode(val); err != nil {
+					t.Errorf("%s: aws-sdk-go-v2 refuses retry_mode %q: %v", st.Name, val, err)
+				}
+			case "max_attempts":
+				if k, err := strconv.Atoi(val); err != nil || k < 1 {
+					t.Errorf("%s: max_attempts %q is not a number above 0", st.Name, val)
+				} else if st.MaxAttempts != k {
+					t.Errorf("%s: max_attempts %d exported as %d", st.Name, st.MaxAttempts, k)
+				}
+			default:
+				t.Errorf("%s: unexpected line %q", st.Name, l)
+			}
+		}
+	}
 }

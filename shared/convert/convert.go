@@ -398,8 +398,9 @@ func statusList(ss []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// policyFields lists the policy features a format cannot express, by
-// their JSON names, with what each is.
+// policyFeatures lists the features of a strategy, by their JSON names,
+// with what each is and whether a strategy has it: what unsupported
+// warns about, and what an AWS export compares.
 var policyFeatures = []struct {
 	field string
 	what  string

@@ -11,6 +11,8 @@
 // not simulated, an unknown field and a policy feature the target format
 // cannot express are each a Warning naming its path or the feature; a
 // choice that keeps the meaning (a default filled in, a label) is an Info.
+// Durations longer than a day, the longest the engine simulates, and
+// attempts beyond its 100 are errors.
 // The package does no I/O and depends on the engine only, so it runs in
 // the command, the server and the WebAssembly playground alike.
 //
