@@ -6,7 +6,7 @@ import (
 	"github.com/retrylab/retrylab/shared/convert"
 )
 
-// Import reads gRFC A6's example service config into a strategy with the
+// Example imports gRFC A6's example service config into a strategy with the
 // engine's token bucket, and Export writes it back.
 func Example() {
 	config := `{

@@ -247,8 +247,8 @@ func grpcThrottling(n *notes, path string, v any) *engine.Budget {
 	}
 	if v, p, ok := o.get("tokenRatio", true); ok {
 		if f, ok := number(n, p, v, false); ok {
-			if f <= 0 {
-				n.fail(p, v, "is out of range; grpc-go requires a tokenRatio above 0")
+			if f <= 0 || f > 1e9 {
+				n.fail(p, v, "is out of range; grpc-go requires a tokenRatio above 0 (RetryLab up to 1e9)")
 			}
 			if r := math.Round(f*1000) / 1000; r != f {
 				n.info(p, "gRFC A6 supports up to 3 decimal places; grpc-go uses the value as written")
@@ -262,7 +262,7 @@ func grpcThrottling(n *notes, path string, v any) *engine.Budget {
 	return b
 }
 
-// grpcName reads a method config's names into a strategy name.
+// grpcNameOf reads a method config's names into a strategy name.
 func grpcNameOf(n *notes, path string, v any) string {
 	list, ok := v.([]any)
 	if !ok {
@@ -338,15 +338,24 @@ func grpcMethod(n *notes, path string, v any, budget *engine.Budget) (engine.Str
 		n.fail(hp, hv, "is given together with retryPolicy; gRFC A6 allows one of them per method config")
 	case hasRetry:
 		grpcRetry(n, rp, rv, &st.Policy)
-		st.Budget = budget
+		st.Budget = copyBudget(budget)
 	case hasHedge:
 		grpcHedge(n, hp, hv, &st.Policy)
-		st.Budget = budget
+		st.Budget = copyBudget(budget)
 	default:
 		st.MaxAttempts = 1
 		n.info(path, "has no retryPolicy: one attempt per call")
 	}
 	return st, len(n.errs) == before
+}
+
+// copyBudget gives each strategy a budget of its own.
+func copyBudget(b *engine.Budget) *engine.Budget {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	return &c
 }
 
 func grpcAttempts(n *notes, path string, o *object, what string) int {
