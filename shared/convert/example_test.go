@@ -6,8 +6,10 @@ import (
 	"github.com/retrylab/retrylab/shared/convert"
 )
 
-// Example imports gRFC A6's example service config into a strategy with the
-// engine's token bucket, and Export writes it back.
+// Example imports gRFC A6's example service config into a strategy with
+// the engine's token bucket, then exports it, with six attempts, as the
+// options of .NET's standard resilience handler, with a note on each
+// thing the handler cannot say.
 func Example() {
 	config := `{
   "methodConfig": [{
