@@ -314,15 +314,15 @@ type depState struct {
 type callCounters struct {
 	calls, succeeded, fellBack, failed, attempts, depCalls       int64
 	rejections, shed, fastFailed, poolRejected, bulkheadRejected int64
-	lat                                                          []int64
+	lat                                                          latencies
 }
 
 // counters are what a run measures, turned into Metrics at the end.
 type counters struct {
 	operations, succeeded, affected, affectedOK        int64
 	lastEnd                                            int64
-	lat, okLat                                         []int64 // operation latencies
-	recTotal, recOK                                    []int32 // operations by start, per 100 ms after the fault
+	lat, okLat                                         latencies // operation latencies
+	recTotal, recOK                                    []int32   // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
 	levelAttempts                                      []int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
@@ -343,11 +343,11 @@ type counters struct {
 // record measures an operation that ended.
 func (c *counters) record(m *model, start, end int64, ok bool) {
 	d := end - start
-	c.lat = append(c.lat, d)
+	c.lat.add(d)
 	c.lastEnd = max(c.lastEnd, end)
 	if ok {
 		c.succeeded++
-		c.okLat = append(c.okLat, d)
+		c.okLat.add(d)
 	}
 	if start >= m.affectedFrom && start < m.affectedTo {
 		c.affected++
@@ -434,8 +434,8 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		}
 	}
 	s.ops = make([]opState, 0, 256)
-	ops := int(min(estimateOps(m.sc)+16, 1<<22))
-	s.c.lat, s.c.okLat = make([]int64, 0, ops), make([]int64, 0, ops)
+	ops := int(min(estimateOps(m.sc)+16, exactLatencies))
+	s.c.lat, s.c.okLat = newLatencies(ops), newLatencies(ops)
 	s.calls = make([]call, 0, 256)
 	s.reqs = make([]request, 0, 256)
 	s.q.h = make([]event, 0, 1024)
@@ -1279,7 +1279,7 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 		oc := s.opCall(c.op, c.pc)
 		oc.live = false
 		cc := &s.c.calls[c.pc]
-		cc.lat = append(cc.lat, s.now-oc.start)
+		cc.lat.add(s.now - oc.start)
 		switch {
 		case ok:
 			cc.succeeded++
