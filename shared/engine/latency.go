@@ -15,15 +15,17 @@ const exactLatencies = 1 << 19
 // The histogram is log-linear, as HDR histograms are: values below
 // 2·subBuckets have a bucket each; above, each power of two [2^k, 2^(k+1))
 // is cut into subBuckets buckets of equal width 2^(k-subBits). A bucket is
-// then at most 1/subBuckets of its lowest value wide, and its midpoint is
-// within half that, 1/2048 (0.049%), of any value in it.
+// then at most 1/subBuckets of its lowest value wide. Each bucket keeps
+// the smallest and largest values in it too; the midpoint of those is
+// within half a bucket, 1/2048 (0.049%), of any value in it, and is the
+// value itself when they are all equal (a constant service time).
 const (
 	subBits    = 10
 	subBuckets = 1 << subBits
 	// maxHistBuckets bounds a histogram: the bucket of the largest int64.
-	// Counts of int64 make it at most 440 kB; it grows only as far as
-	// the largest value recorded (below 2^33 ns, 8.6 s: 24,576 buckets,
-	// 192 kB).
+	// At 24 bytes a bucket that is at most 1.3 MB; a histogram grows only
+	// as far as the largest value recorded (below 2^33 ns, 8.6 s: 24,576
+	// buckets, 590 kB).
 	maxHistBuckets = 2*subBuckets + (63-subBits-1)*subBuckets
 )
 
@@ -37,33 +39,27 @@ func histBucket(x int64) int {
 	return 2*subBuckets + (shift-1)*subBuckets + int(uint64(x)>>shift) - subBuckets
 }
 
-// histRange returns the smallest and largest values of bucket b.
-func histRange(b int) (lo, hi int64) {
-	if b < 2*subBuckets {
-		return int64(b), int64(b)
-	}
-	shift := (b-2*subBuckets)/subBuckets + 1
-	lo = int64(subBuckets+(b-2*subBuckets)%subBuckets) << shift
-	return lo, lo + 1<<shift - 1
-}
-
 // latencies records the latencies of a run, in nanoseconds (≥ 0), in
 // bounded memory. The first exactLatencies are kept as they are, and
 // their percentiles are exact. Beyond that every latency, those kept
 // included, is counted in a log-linear histogram, and a percentile is
-// the midpoint of the bucket holding its rank, clamped to the smallest
-// and largest values: within 1/2048 (0.049%) of the exact value, and
-// exact below 2,048 ns and for the maximum. A latencies never holds more
-// than exactLatencies values and maxHistBuckets counts, however long the
-// run.
+// the midpoint of the smallest and largest values in the bucket holding
+// its rank: within 1/2048 (0.049%) of the exact value, and exact below
+// 2,048 ns, for a bucket of equal values, and for the minimum and
+// maximum. A latencies never holds more than exactLatencies values and
+// maxHistBuckets buckets, however long the run.
 type latencies struct {
-	raw []int64 // the latencies, while exact; full once counts are used
-	// counts is the histogram by histBucket, as far as the largest value;
+	raw []int64 // the latencies, while exact; full once the histogram is used
+	// hist is the histogram by histBucket, as far as the largest value;
 	// counted the values in it (0 while exact).
-	counts  []int64
+	hist    []histCell
 	counted int64
 	lo, hi  int64 // the smallest and largest values counted
 }
+
+// A histCell is a bucket of a histogram: how many values fell in it, the
+// smallest and the largest.
+type histCell struct{ n, lo, hi int64 }
 
 // newLatencies returns a recorder with room for n latencies kept exactly
 // (at most exactLatencies).
@@ -94,10 +90,15 @@ func (l *latencies) count(d int64) {
 
 func (l *latencies) countOne(x int64) {
 	b := histBucket(x)
-	if b >= len(l.counts) {
-		l.counts = append(l.counts, make([]int64, b+1-len(l.counts))...)
+	if b >= len(l.hist) {
+		l.hist = append(l.hist, make([]histCell, b+1-len(l.hist))...)
 	}
-	l.counts[b]++
+	c := &l.hist[b]
+	if c.n == 0 {
+		c.lo, c.hi = x, x
+	}
+	c.n++
+	c.lo, c.hi = min(c.lo, x), max(c.hi, x)
 	l.counted++
 	l.lo, l.hi = min(l.lo, x), max(l.hi, x)
 }
@@ -113,8 +114,8 @@ func (l *latencies) size() int64 {
 // reset empties l for another run, keeping its memory.
 func (l *latencies) reset() {
 	l.raw = l.raw[:0]
-	clear(l.counts)
-	l.counts = l.counts[:0]
+	clear(l.hist)
+	l.hist = l.hist[:0]
 	l.counted, l.lo, l.hi = 0, 0, 0
 }
 
@@ -126,7 +127,7 @@ func rank(p float64, n int64) int64 {
 
 // quantile returns the value of the histogram at rank r (< counted): the
 // smallest or largest value counted at the ends, else the midpoint of the
-// bucket holding it, clamped to the values counted.
+// smallest and largest values in the bucket holding it.
 func (l *latencies) quantile(r int64) int64 {
 	switch r {
 	case 0:
@@ -136,11 +137,11 @@ func (l *latencies) quantile(r int64) int64 {
 	}
 	var below int64
 	b := 0
-	for ; below+l.counts[b] <= r; b++ {
-		below += l.counts[b]
+	for ; below+l.hist[b].n <= r; b++ {
+		below += l.hist[b].n
 	}
-	lo, hi := histRange(b)
-	return min(max(lo+(hi-lo)/2, l.lo), l.hi)
+	c := &l.hist[b]
+	return c.lo + (c.hi-c.lo)/2
 }
 
 // percentiles returns the 50th, 95th and 99th percentiles (nearest rank)
