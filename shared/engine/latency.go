@@ -16,16 +16,18 @@ const exactLatencies = 1 << 19
 // 2·subBuckets have a bucket each; above, each power of two [2^k, 2^(k+1))
 // is cut into subBuckets buckets of equal width 2^(k-subBits). A bucket is
 // then at most 1/subBuckets of its lowest value wide. Each bucket keeps
-// the smallest and largest values in it too; the midpoint of those is
-// within half a bucket, 1/2048 (0.049%), of any value in it, and is the
-// value itself when they are all equal (a constant service time).
+// the smallest and largest values in it too, and how many equal the
+// smallest: a rank among those is the smallest, exactly (a constant
+// service time, with a few slower operations beside it); another rank
+// takes the midpoint of the smallest and largest, within half a bucket,
+// 1/2048 (0.049%), of any value in it.
 const (
 	subBits    = 10
 	subBuckets = 1 << subBits
 	// maxHistBuckets bounds a histogram: the bucket of the largest int64.
-	// At 24 bytes a bucket that is at most 1.3 MB; a histogram grows only
+	// At 32 bytes a bucket that is at most 1.8 MB; a histogram grows only
 	// as far as the largest value recorded (below 2^33 ns, 8.6 s: 24,576
-	// buckets, 590 kB).
+	// buckets, 786 kB).
 	maxHistBuckets = 2*subBuckets + (63-subBits-1)*subBuckets
 )
 
@@ -43,10 +45,10 @@ func histBucket(x int64) int {
 // bounded memory. The first exactLatencies are kept as they are, and
 // their percentiles are exact. Beyond that every latency, those kept
 // included, is counted in a log-linear histogram, and a percentile is
-// the midpoint of the smallest and largest values in the bucket holding
-// its rank: within 1/2048 (0.049%) of the exact value, and exact below
-// 2,048 ns, for a bucket of equal values, and for the minimum and
-// maximum. A latencies never holds more than exactLatencies values and
+// the smallest value in the bucket holding its rank, or the midpoint of
+// its smallest and largest values (see subBits): within 1/2048 (0.049%)
+// of the exact value, and exact below 2,048 ns, among values equal to
+// their bucket's smallest, and for the minimum and maximum. A latencies never holds more than exactLatencies values and
 // maxHistBuckets buckets, however long the run.
 type latencies struct {
 	raw []int64 // the latencies, while exact; full once the histogram is used
@@ -58,8 +60,8 @@ type latencies struct {
 }
 
 // A histCell is a bucket of a histogram: how many values fell in it, the
-// smallest and the largest.
-type histCell struct{ n, lo, hi int64 }
+// smallest, how many equal it, and the largest.
+type histCell struct{ n, lo, atLo, hi int64 }
 
 // newLatencies returns a recorder with room for n latencies kept exactly
 // (at most exactLatencies).
@@ -94,11 +96,14 @@ func (l *latencies) countOne(x int64) {
 		l.hist = append(l.hist, make([]histCell, b+1-len(l.hist))...)
 	}
 	c := &l.hist[b]
-	if c.n == 0 {
-		c.lo, c.hi = x, x
+	switch {
+	case c.n == 0 || x < c.lo:
+		c.lo, c.atLo = x, 1
+	case x == c.lo:
+		c.atLo++
 	}
 	c.n++
-	c.lo, c.hi = min(c.lo, x), max(c.hi, x)
+	c.hi = max(c.hi, x)
 	l.counted++
 	l.lo, l.hi = min(l.lo, x), max(l.hi, x)
 }
@@ -126,8 +131,8 @@ func rank(p float64, n int64) int64 {
 }
 
 // quantile returns the value of the histogram at rank r (< counted): the
-// smallest or largest value counted at the ends, else the midpoint of the
-// smallest and largest values in the bucket holding it.
+// smallest or largest value counted at the ends, else that of the bucket
+// holding it (see subBits).
 func (l *latencies) quantile(r int64) int64 {
 	switch r {
 	case 0:
@@ -141,6 +146,9 @@ func (l *latencies) quantile(r int64) int64 {
 		below += l.hist[b].n
 	}
 	c := &l.hist[b]
+	if r-below < c.atLo {
+		return c.lo
+	}
 	return c.lo + (c.hi-c.lo)/2
 }
 

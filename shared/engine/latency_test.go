@@ -79,8 +79,16 @@ func distributions() map[string][]int64 {
 		// A constant service time and timeouts: few distinct values, each
 		// alone in its bucket, so every percentile is exact.
 		"few values": gen(100000, func(i int) int64 { return []int64{40e6, 80e6, 2e9, 2.2e9}[min(i%20, 3)] }),
-		"uniform":    gen(100000, func(int) int64 { return r.Int64N(5e9) }),
-		"small":      gen(100000, func(int) int64 { return r.Int64N(3000) }),
+		// Mostly the service time, a few operations slightly slower in
+		// the same bucket: p50 to p95 are still exact.
+		"service time": gen(100000, func(i int) int64 {
+			if i%100 < 96 {
+				return 40e6
+			}
+			return 40e6 + r.Int64N(9000)
+		}),
+		"uniform": gen(100000, func(int) int64 { return r.Int64N(5e9) }),
+		"small":   gen(100000, func(int) int64 { return r.Int64N(3000) }),
 		"bimodal": gen(100000, func(i int) int64 {
 			if i%10 == 0 {
 				return 2e9 + r.Int64N(1000)
@@ -130,7 +138,7 @@ func TestHistogramError(t *testing.T) {
 			if diff > uint64(want)>>11 {
 				t.Errorf("%s: p%v = %d, exact %d: off by %d, more than 1/2048", name, p*100, got, want, diff)
 			}
-			exact := name == "constant" || name == "few values" || name == "one"
+			exact := name == "constant" || name == "few values" || name == "one" || name == "service time" && p <= 0.95
 			if (exact || want < 2*subBuckets || r == 0 || r == n-1) && got != want {
 				t.Errorf("%s: p%v = %d, want exactly %d", name, p*100, got, want)
 			}
