@@ -1016,6 +1016,9 @@ func (s *sim) attempt(id int32) {
 			case b.Slices > 0:
 				s.adder(in, b).add(s.now, sliceDeposit)
 			case b.Window > 0:
+				// Times the next look would drop go now: without retries
+				// nothing looks, and a long run would keep them all.
+				in.reqTimes.dropBefore(s.now - int64(b.Window))
 				in.reqTimes.push(s.now)
 			}
 		case budgetConcurrency:
@@ -1190,6 +1193,10 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	}
 	if ad := lv.adaptive; ad != nil {
 		ai := &s.inst[c.level][s.stateIndex(c, false)]
+		// Dropped as in backoff, which only runs on a retry: a long
+		// run without retries would keep every time.
+		ai.adTotal.dropBefore(s.now - int64(ad.Window))
+		ai.adFail.dropBefore(s.now - int64(ad.Window))
 		ai.adTotal.push(s.now)
 		if failed {
 			ai.adFail.push(s.now)
@@ -1779,7 +1786,7 @@ func (s *sim) tick() {
 	s.nextBin = int64(i+1) * s.base
 	b := &s.c.bins
 	if i >= len(b[0]) {
-		n := max(2*len(b[0]), i+1, 256)
+		n := min(max(2*len(b[0]), i+1, 256), maxBins) // i < maxBins
 		for k := range b {
 			b[k] = append(b[k], make([]int32, n-len(b[k]))...)
 		}
@@ -1799,7 +1806,7 @@ func (s *sim) tick() {
 func (s *sim) tickExtra(i int) {
 	x := s.c.xbins
 	if i >= len(x[0]) {
-		n := max(2*len(x[0]), i+1, 256)
+		n := min(max(2*len(x[0]), i+1, 256), maxBins)
 		for k := range x {
 			x[k] = append(x[k], make([]int32, n-len(x[k]))...)
 		}
@@ -1823,7 +1830,8 @@ func (s *sim) xlevel(k, v int) {
 }
 
 // maxBins bounds the bins of a run: a long run gets coarser bins, not more
-// memory. Peaks do not depend on them (see peakTracker).
+// memory (at most maxBins of each counter, 2 MiB for the eight of
+// counters.bins). Peaks do not depend on them (see peakTracker).
 const maxBins = 1 << 16
 
 // coarsen halves the bins' resolution, merging neighbours: counts add up,
