@@ -60,6 +60,10 @@ func TestLongRunBounded(t *testing.T) {
 	if n := len(s.inst[0][0].reqTimes.buf); n > 1024 {
 		t.Errorf("the budget's window holds room for %d first attempts", n)
 	}
+	// Operations last 5 s at most: 50 steps.
+	if n := cap(c.rec.total); n > 2*settleSteps {
+		t.Errorf("recovery holds room for %d steps", n)
+	}
 	if s.base == m.base {
 		t.Errorf("the bins were never coarsened")
 	}

@@ -341,7 +341,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = c.lat.percentiles()
 	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = c.okLat.percentiles()
 
-	x.RecoveryS, x.Recovered = recovery(m, c.recTotal, c.recOK)
+	x.RecoveryS, x.Recovered = c.rec.recovery(m)
 	span := float64(max(m.work.duration, c.lastEnd)) / 1e9
 	if span > 0 {
 		x.GoodputPerS = round3(x.Succeeded / span)
@@ -405,42 +405,6 @@ func (s *sim) output(keepSeries bool) runOutput {
 		out.xbins = c.xbins
 	}
 	return out
-}
-
-// recoveryStep is the step of the windows recovery is measured over.
-const recoveryStep = int64(100 * time.Millisecond)
-
-// recovery returns the time from the end of the last fault until the success
-// rate of operations started in every 1 s window from then on (stepped by
-// 100 ms) stays at or above 99%, and whether that happened before the last
-// operation started. total and ok count operations by start, per step after
-// the fault. Without a fault recovery is 0 and recovered 1; without
-// operations after it, it cannot be measured: 0 and 0.
-func recovery(m *model, total, ok []int32) (sec, recovered float64) {
-	if m.faultEnd == 0 {
-		return 0, 1
-	}
-	if len(total) == 0 {
-		return 0, 0
-	}
-	const window = 10 // steps in 1 s
-	// Walk back from the end: find the earliest step from which no window fails.
-	from := len(total)
-	for k := len(total) - 1; k >= 0; k-- {
-		var t, o int32
-		for j := k; j < min(k+window, len(total)); j++ {
-			t += total[j]
-			o += ok[j]
-		}
-		if t > 0 && float64(o) < float64(0.99*float64(t)) {
-			break
-		}
-		from = k
-	}
-	if from == len(total) && len(total) > 0 {
-		return round3(float64(int64(len(total))*recoveryStep) / 1e9), 0
-	}
-	return round3(float64(int64(from)*recoveryStep) / 1e9), 1
 }
 
 // percentiles returns the 50th, 95th and 99th percentiles (nearest rank:

@@ -321,8 +321,8 @@ type callCounters struct {
 type counters struct {
 	operations, succeeded, affected, affectedOK        int64
 	lastEnd                                            int64
-	lat, okLat                                         latencies // operation latencies
-	recTotal, recOK                                    []int32   // operations by start, per 100 ms after the fault
+	lat, okLat                                         latencies      // operation latencies
+	rec                                                recoveryCounts // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
 	levelAttempts                                      []int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
@@ -356,14 +356,7 @@ func (c *counters) record(m *model, start, end int64, ok bool) {
 		}
 	}
 	if m.faultEnd > 0 && start >= m.faultEnd {
-		k := int((start - m.faultEnd) / recoveryStep)
-		for len(c.recTotal) <= k {
-			c.recTotal, c.recOK = append(c.recTotal, 0), append(c.recOK, 0)
-		}
-		c.recTotal[k]++
-		if ok {
-			c.recOK[k]++
-		}
+		c.rec.end(int((start-m.faultEnd)/recoveryStep), ok)
 	}
 }
 
@@ -650,6 +643,9 @@ func (s *sim) startOperation(client int32) {
 		return
 	}
 	s.c.operations++
+	if f := s.m.faultEnd; f > 0 && s.now >= f {
+		s.c.rec.start(int((s.now - f) / recoveryStep))
+	}
 	seq := s.clientOps[client]
 	s.clientOps[client]++
 	key := uint64(client)<<32 | uint64(seq)
