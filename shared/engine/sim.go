@@ -314,15 +314,15 @@ type depState struct {
 type callCounters struct {
 	calls, succeeded, fellBack, failed, attempts, depCalls       int64
 	rejections, shed, fastFailed, poolRejected, bulkheadRejected int64
-	lat                                                          []int64
+	lat                                                          latencies
 }
 
 // counters are what a run measures, turned into Metrics at the end.
 type counters struct {
 	operations, succeeded, affected, affectedOK        int64
 	lastEnd                                            int64
-	lat, okLat                                         []int64 // operation latencies
-	recTotal, recOK                                    []int32 // operations by start, per 100 ms after the fault
+	lat, okLat                                         latencies      // operation latencies
+	rec                                                recoveryCounts // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
 	levelAttempts                                      []int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
@@ -343,11 +343,11 @@ type counters struct {
 // record measures an operation that ended.
 func (c *counters) record(m *model, start, end int64, ok bool) {
 	d := end - start
-	c.lat = append(c.lat, d)
+	c.lat.add(d)
 	c.lastEnd = max(c.lastEnd, end)
 	if ok {
 		c.succeeded++
-		c.okLat = append(c.okLat, d)
+		c.okLat.add(d)
 	}
 	if start >= m.affectedFrom && start < m.affectedTo {
 		c.affected++
@@ -356,14 +356,7 @@ func (c *counters) record(m *model, start, end int64, ok bool) {
 		}
 	}
 	if m.faultEnd > 0 && start >= m.faultEnd {
-		k := int((start - m.faultEnd) / recoveryStep)
-		for len(c.recTotal) <= k {
-			c.recTotal, c.recOK = append(c.recTotal, 0), append(c.recOK, 0)
-		}
-		c.recTotal[k]++
-		if ok {
-			c.recOK[k]++
-		}
+		c.rec.end(int((start-m.faultEnd)/recoveryStep), ok)
 	}
 }
 
@@ -434,8 +427,8 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		}
 	}
 	s.ops = make([]opState, 0, 256)
-	ops := int(min(estimateOps(m.sc)+16, 1<<22))
-	s.c.lat, s.c.okLat = make([]int64, 0, ops), make([]int64, 0, ops)
+	ops := int(min(estimateOps(m.sc)+16, exactLatencies))
+	s.c.lat, s.c.okLat = newLatencies(ops), newLatencies(ops)
 	s.calls = make([]call, 0, 256)
 	s.reqs = make([]request, 0, 256)
 	s.q.h = make([]event, 0, 1024)
@@ -650,6 +643,9 @@ func (s *sim) startOperation(client int32) {
 		return
 	}
 	s.c.operations++
+	if f := s.m.faultEnd; f > 0 && s.now >= f {
+		s.c.rec.start(int((s.now - f) / recoveryStep))
+	}
 	seq := s.clientOps[client]
 	s.clientOps[client]++
 	key := uint64(client)<<32 | uint64(seq)
@@ -1016,6 +1012,9 @@ func (s *sim) attempt(id int32) {
 			case b.Slices > 0:
 				s.adder(in, b).add(s.now, sliceDeposit)
 			case b.Window > 0:
+				// Times the next look would drop go now: without retries
+				// nothing looks, and a long run would keep them all.
+				in.reqTimes.dropBefore(s.now - int64(b.Window))
 				in.reqTimes.push(s.now)
 			}
 		case budgetConcurrency:
@@ -1190,6 +1189,10 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	}
 	if ad := lv.adaptive; ad != nil {
 		ai := &s.inst[c.level][s.stateIndex(c, false)]
+		// Dropped as in backoff, which only runs on a retry: a long
+		// run without retries would keep every time.
+		ai.adTotal.dropBefore(s.now - int64(ad.Window))
+		ai.adFail.dropBefore(s.now - int64(ad.Window))
 		ai.adTotal.push(s.now)
 		if failed {
 			ai.adFail.push(s.now)
@@ -1279,7 +1282,7 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 		oc := s.opCall(c.op, c.pc)
 		oc.live = false
 		cc := &s.c.calls[c.pc]
-		cc.lat = append(cc.lat, s.now-oc.start)
+		cc.lat.add(s.now - oc.start)
 		switch {
 		case ok:
 			cc.succeeded++
@@ -1779,7 +1782,7 @@ func (s *sim) tick() {
 	s.nextBin = int64(i+1) * s.base
 	b := &s.c.bins
 	if i >= len(b[0]) {
-		n := max(2*len(b[0]), i+1, 256)
+		n := min(max(2*len(b[0]), i+1, 256), maxBins) // i < maxBins
 		for k := range b {
 			b[k] = append(b[k], make([]int32, n-len(b[k]))...)
 		}
@@ -1799,7 +1802,7 @@ func (s *sim) tick() {
 func (s *sim) tickExtra(i int) {
 	x := s.c.xbins
 	if i >= len(x[0]) {
-		n := max(2*len(x[0]), i+1, 256)
+		n := min(max(2*len(x[0]), i+1, 256), maxBins)
 		for k := range x {
 			x[k] = append(x[k], make([]int32, n-len(x[k]))...)
 		}
@@ -1823,7 +1826,8 @@ func (s *sim) xlevel(k, v int) {
 }
 
 // maxBins bounds the bins of a run: a long run gets coarser bins, not more
-// memory. Peaks do not depend on them (see peakTracker).
+// memory (at most maxBins of each counter, 2 MiB for the eight of
+// counters.bins). Peaks do not depend on them (see peakTracker).
 const maxBins = 1 << 16
 
 // coarsen halves the bins' resolution, merging neighbours: counts add up,
