@@ -148,7 +148,8 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 	events := make([]int64, n)
 	// simulate runs simulation k, the k-th of the serial order: of model
 	// i, seed j/ns and strategy j%ns, where j = k-first[i]. It writes its
-	// own slots.
+	// own slots, in a simulation of sims reset for it.
+	var sims simPool
 	simulate := func(ctx context.Context, k int) error {
 		i := 0
 		for first[i+1] <= k {
@@ -160,7 +161,8 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: %w", errStopped, err)
 		}
-		s := newSim(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents)
+		s := sims.get(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents)
+		defer sims.put(s)
 		if err := s.run(); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 )
 
 // An arrival is an operation start of an open-loop or burst workload.
@@ -218,6 +219,22 @@ type instance struct {
 	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
 }
 
+// emptied returns the zero instance in in's memory: the buffers of its
+// windows.
+func (in *instance) emptied() instance {
+	return instance{
+		reqTimes:   timeRing{in.reqTimes.emptied()},
+		retryTimes: timeRing{in.retryTimes.emptied()},
+		outcomes:   timeRing{in.outcomes.emptied()},
+		fails:      timeRing{in.fails.emptied()},
+		lastCalls:  in.lastCalls.emptied(),
+		lastSlow:   in.lastSlow.emptied(),
+		slows:      timeRing{in.slows.emptied()},
+		adTotal:    timeRing{in.adTotal.emptied()},
+		adFail:     timeRing{in.adFail.emptied()},
+	}
+}
+
 // Breaker states, in the order the series reports them.
 const (
 	brClosed uint8 = iota
@@ -382,33 +399,86 @@ const (
 
 var errStopped = fmt.Errorf("engine: run stopped")
 
+// A simPool keeps a run's idle simulations, to be reset for the next
+// simulation rather than rebuilt: at most one per goroutine of the run.
+// (Not a sync.Pool: what a run keeps must not depend on the garbage
+// collector.)
+type simPool struct {
+	mu   sync.Mutex
+	idle []*sim
+}
+
+// get returns an idle simulation, or a new one, reset to run strategy st of
+// model m on seed.
+func (p *simPool) get(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) *sim {
+	p.mu.Lock()
+	s := new(sim)
+	if n := len(p.idle); n > 0 {
+		s = p.idle[n-1]
+		p.idle = p.idle[:n-1]
+	}
+	p.mu.Unlock()
+	s.reset(ctx, m, st, seed, limit)
+	return s
+}
+
+// put gives back a simulation whose run and output are done.
+func (p *simPool) put(s *sim) {
+	p.mu.Lock()
+	p.idle = append(p.idle, s)
+	p.mu.Unlock()
+}
+
 func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) *sim {
-	s := &sim{m: m, st: st, ctx: ctx, limit: limit}
+	s := new(sim)
+	s.reset(ctx, m, st, seed, limit)
+	return s
+}
+
+// reset prepares s to run strategy st of model m on seed, exactly as a new
+// sim would, but in the memory of its previous run: every slice whose
+// capacity fits is kept, emptied or zeroed. Every field starts from its zero
+// value (a field added to sim is reset without a word here); only the
+// buffers are taken back. The slices a runOutput keeps (levelAttempts,
+// transitions) are new for every run.
+func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) {
+	old := *s
+	*s = sim{m: m, st: st, ctx: ctx, limit: limit}
 	s.arrivals = newArrivals(&m.work, seed)
 	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
 	s.dm, s.nd = m.depArray, len(m.deps)
+	for i := range s.deps {
+		o := &old.deps[i]
+		s.deps[i] = depState{queue: o.queue.emptied(), held: o.held.emptied(), loadTimes: timeRing{o.loadTimes.emptied()}}
+	}
 	for i := range s.nd {
 		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
 	}
 	s.multi = len(m.calls) > 1
+	nx := 0 // extra bins
 	if s.multi {
 		s.c.calls = make([]callCounters, len(m.calls))
-		for range 3 * len(m.calls) {
-			s.c.xbins = append(s.c.xbins, nil)
-		}
+		nx = 3 * len(m.calls)
 	}
 	if st.pool.slots > 0 {
-		s.pools = make([]limiter, st.levels[0].instances)
+		s.pools = resized(old.pools, st.levels[0].instances)
 		for i := range s.pools {
-			s.pools[i].limitModel = st.pool
+			s.pools[i] = limiter{limitModel: st.pool, waiting: s.pools[i].waiting.emptied()}
 		}
-		s.c.xbins = append(s.c.xbins, nil)
+		nx++
+	}
+	if nx > 0 {
+		// The bins grow as the run goes (tickExtra), in their old memory.
+		s.c.xbins = resized(old.c.xbins, nx)
+		for k := range s.c.xbins {
+			s.c.xbins[k] = s.c.xbins[k][:0]
+		}
 	}
 	if st.bulkheads != nil {
-		s.bulks = make([]limiter, st.levels[0].instances*s.nd)
+		s.bulks = resized(old.bulks, st.levels[0].instances*s.nd)
 		for i := range s.bulks {
-			s.bulks[i].limitModel = st.bulkheads[i%s.nd]
+			s.bulks[i] = limiter{limitModel: st.bulkheads[i%s.nd], waiting: s.bulks[i].waiting.emptied()}
 		}
 	}
 	s.simple = len(m.calls) == 1 && m.calls[0].share == 1 && st.fallback == nil && s.pools == nil && s.bulks == nil
@@ -421,31 +491,47 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		// 256 kB a strategy instead of 110 kB).
 		n := int(d + d/8 + 16)
 		for k := range s.c.bins {
-			s.c.bins[k] = make([]int32, n)
+			s.c.bins[k] = zeroed(old.c.bins[k], n)
+		}
+	} else {
+		for k := range s.c.bins {
+			s.c.bins[k] = old.c.bins[k][:0] // tick grows them, zeroed
 		}
 	}
+	s.c.recTotal, s.c.recOK = old.c.recTotal[:0], old.c.recOK[:0]
+	s.peaks = old.peaks[:0]
 	for _, r := range m.resolutions {
 		s.peaks = append(s.peaks, peakTracker{res: r})
 	}
-	s.clientOps = make([]int32, m.work.clients)
+	s.clientOps = zeroed(old.clientOps, m.work.clients)
 	for i := range m.deps {
 		if sm := m.deps[i].script; sm != nil && sm.operations != nil {
-			s.opSeq = []uint32{} // numbered only for a script per operation
+			s.opSeq = old.opSeq[:0] // numbered only for a script per operation: not nil
+			if s.opSeq == nil {
+				s.opSeq = []uint32{}
+			}
 		}
 	}
-	s.ops = make([]opState, 0, 256)
+	s.ops = emptied(old.ops, 256)
 	ops := int(min(estimateOps(m.sc)+16, 1<<22))
 	s.c.lat, s.c.okLat = make([]int64, 0, ops), make([]int64, 0, ops)
-	s.calls = make([]call, 0, 256)
-	s.reqs = make([]request, 0, 256)
-	s.q.h = make([]event, 0, 1024)
-	s.timeouts = make([]fifo[timer], len(st.levels))
+	s.calls = emptied(old.calls, 256)
+	s.reqs = emptied(old.reqs, 256)
+	s.q.h = emptied(old.q.h, 1024)
+	s.freeOps, s.freeCalls, s.freeReqs = old.freeOps[:0], old.freeCalls[:0], old.freeReqs[:0]
+	s.reqRA, s.attemptAt, s.pcs = old.reqRA[:0], old.attemptAt[:0], old.pcs[:0]
+	s.hedges, s.freeHedges = old.hedges[:0], old.freeHedges[:0]
+	s.timeouts = resized(old.timeouts, len(st.levels))
+	for l := range s.timeouts {
+		s.timeouts[l] = s.timeouts[l].emptied()
+	}
 	s.c.levelAttempts = make([]int64, len(st.levels))
-	s.inst = make([][]instance, len(st.levels))
+	s.inst = resized(old.inst, len(st.levels))
 	for i := range st.levels {
 		lv := &st.levels[i]
-		s.inst[i] = make([]instance, lv.instances*s.nd)
+		s.inst[i] = resized(s.inst[i], lv.instances*s.nd)
 		for j := range s.inst[i] {
+			s.inst[i][j] = s.inst[i][j].emptied()
 			if lv.budget != nil {
 				s.inst[i][j].tokens = lv.budget.MaxTokens
 			}
@@ -468,7 +554,36 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		}
 		s.waitingClients = m.work.clients
 	}
-	return s
+}
+
+// zeroed returns b's memory as n zero values, or new memory when b's
+// capacity is too small.
+func zeroed[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// resized returns b's memory as n elements, which the caller overwrites
+// (keeping the buffers they hold), or new memory when b's capacity is too
+// small.
+func resized[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
+
+// emptied returns b emptied, or a new empty slice of capacity c when b has
+// less.
+func emptied[T any](b []T, c int) []T {
+	if cap(b) < c {
+		return make([]T, 0, c)
+	}
+	return b[:0]
 }
 
 // run processes events until nothing is left to happen. Three sources feed
