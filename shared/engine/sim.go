@@ -1354,22 +1354,28 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 // settle ends invocation id with outcome out: the caller hears of it, or, at
 // the client, the operation is over.
 func (s *sim) settle(id int32, out int16, reason uint8) {
-	c := s.calls[id]
-	lv := &s.st.levels[c.level]
+	pc := &s.calls[id]
+	lv := &s.st.levels[pc.level]
 	if lv.breaker != nil && lv.breakerOutside && out != outBreakerOpen && out != outRejected {
-		slow := lv.slowCall > 0 && s.now-c.start > lv.slowCall
-		s.breakerRecord(c.level, s.stateIndex(&c, lv.breakerPerDep), breakerFailure(out), slow, c.opTrial, c.trialRound)
+		slow := lv.slowCall > 0 && s.now-pc.start > lv.slowCall
+		s.breakerRecord(pc.level, s.stateIndex(pc, lv.breakerPerDep), breakerFailure(out), slow, pc.opTrial, pc.trialRound)
+		pc = &s.calls[id]
 	}
 	// endCall, written out: settle is on the path of every call.
-	if lv.budgetKind == budgetConcurrency && c.attempts > 0 {
-		s.releaseConcurrency(&s.calls[id], true)
+	if lv.budgetKind == budgetConcurrency && pc.attempts > 0 {
+		s.releaseConcurrency(pc, true)
 	}
+	if pc.parent < 0 && s.simple {
+		// The short path: the operation ends with its only call, which
+		// is not copied.
+		op := pc.op
+		s.freeCall(id)
+		s.finishOperation(op, out, reason)
+		return
+	}
+	c := *pc // the slot is free once freeCall returns, for the next call: what follows reads a copy
 	s.freeCall(id)
 	if c.parent < 0 {
-		if s.simple {
-			s.finishOperation(c.op, out, reason)
-			return
-		}
 		s.callEnded(&c, out, reason)
 		return
 	}
