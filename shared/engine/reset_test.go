@@ -61,9 +61,10 @@ func TestResetMatchesNew(t *testing.T) {
 // TestAllocationsFlatInSeeds checks that a run's allocations hardly grow
 // with its seeds: a sim is reset for the next seed, not rebuilt. Each seed
 // may allocate what the run's summary keeps of it, a few small slices per
-// strategy (16 in all when this was written, 90 when every simulation
-// built a new sim), not a sim; allocations that do not depend on the
-// garbage collector or the machine, so the bound is not flaky.
+// strategy (16 in all natively when this was written, 22 under wasm; 90
+// when every simulation built a new sim), not a sim. Allocation counts do
+// not depend on the garbage collector or the machine's speed: the bound,
+// 40, is not flaky.
 func TestAllocationsFlatInSeeds(t *testing.T) {
 	sc := e03b(t)
 	allocs := func(runs int) float64 {
@@ -77,7 +78,7 @@ func TestAllocationsFlatInSeeds(t *testing.T) {
 	one, ten := allocs(1), allocs(10)
 	perSeed := (ten - one) / 9 / float64(len(sc.Strategies))
 	t.Logf("allocations: %v with 1 seed, %v with 10 (%.1f per strategy and seed more)", one, ten, perSeed)
-	if perSeed > 20 {
-		t.Errorf("10 seeds allocate %v times, 1 seed %v: %.1f more per strategy and seed, over 20", ten, one, perSeed)
+	if perSeed > 40 {
+		t.Errorf("10 seeds allocate %v times, 1 seed %v: %.1f more per strategy and seed, over 40", ten, one, perSeed)
 	}
 }
