@@ -11,8 +11,9 @@ import (
 
 // TestResetMatchesNew runs many scenarios' simulations, every strategy on
 // two seeds, in one sim reset from each to the next (big runs and small,
-// with and without plans, pools, bulkheads, layers, breakers and scripts)
-// and checks that each output equals that of a new sim.
+// with and without plans, pools, bulkheads, layers, breakers and scripts,
+// and one whose bins coarsen), with and without the time series, and
+// checks that each output equals that of a new sim.
 func TestResetMatchesNew(t *testing.T) {
 	var scs []*Scenario
 	files, _ := filepath.Glob("testdata/*.json")
@@ -27,7 +28,10 @@ func TestResetMatchesNew(t *testing.T) {
 		}
 		scs = append(scs, sc)
 	}
-	scs = append(scs, decodePlan(t, severalScenario), poolScenario(t, 3, "50ms"))
+	scs = append(scs, decodePlan(t, severalScenario), poolScenario(t, 3, "50ms"), decodePlan(t, `{"version": 1, "name": "days",
+		"workload": {"clients": 3, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0, "error_rate": 1},
+		"strategies": [{"name": "daily", "max_attempts": 100, "backoff": {"kind": "constant", "base": "24h"}}]}`))
 	r := rand.New(rand.NewPCG(16, 2))
 	for range 30 {
 		scs = append(scs, randomScenario(r))
@@ -41,17 +45,18 @@ func TestResetMatchesNew(t *testing.T) {
 		for _, seed := range []uint64{m.seeds[0], m.seeds[0] + 1} {
 			for si := range m.strategies {
 				st := &m.strategies[si]
+				series := (int(seed)+si)%2 == 0
 				fresh := newSim(context.Background(), m, st, seed, 0)
 				if err := fresh.run(); err != nil {
 					t.Fatal(err)
 				}
-				want := fresh.output(true)
-				s.reset(context.Background(), m, st, seed, 0)
+				want := fresh.output(series)
+				s.reset(context.Background(), m, st, seed, 0, series)
 				if err := s.run(); err != nil {
 					t.Fatal(err)
 				}
-				if got := s.output(true); !reflect.DeepEqual(got, want) {
-					t.Fatalf("scenario %d (%s), strategy %s, seed %d: the reset sim's output differs from a new one's:\n%+v\n%+v", i, sc.Name, st.name, seed, got.metrics, want.metrics)
+				if got := s.output(series); !reflect.DeepEqual(got, want) {
+					t.Fatalf("scenario %d (%s), strategy %s, seed %d, series %v: the reset sim's output differs from a new one's:\n%+v\n%+v", i, sc.Name, st.name, seed, series, got, want)
 				}
 			}
 		}

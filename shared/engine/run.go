@@ -161,12 +161,13 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: %w", errStopped, err)
 		}
-		s := sims.get(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents)
+		series := withSeries && ri == 0 // the first seed's series only
+		s := sims.get(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents, series)
 		defer sims.put(s)
 		if err := s.run(); err != nil {
 			return err
 		}
-		outs[i][si][ri] = s.output(withSeries && ri == 0)
+		outs[i][si][ri] = s.output(series)
 		events[k] = s.events
 		return nil
 	}

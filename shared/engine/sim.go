@@ -299,7 +299,11 @@ type sim struct {
 	// poolUsed counts the pool's slots in use, all instances.
 	poolUsed int
 
-	c       counters
+	c counters
+	// series: the run's output keeps its time series. Without it (a seed
+	// after the first, or no series asked for) the bins are not counted;
+	// their width and number still follow the run.
+	series  bool
 	base    int64 // width of a bin: the model's, doubled each time the bins are coarsened
 	lastBin int   // the current bin
 	nextBin int64 // when the next bin starts
@@ -409,8 +413,8 @@ type simPool struct {
 }
 
 // get returns an idle simulation, or a new one, reset to run strategy st of
-// model m on seed.
-func (p *simPool) get(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) *sim {
+// model m on seed (see reset).
+func (p *simPool) get(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64, series bool) *sim {
 	p.mu.Lock()
 	s := new(sim)
 	if n := len(p.idle); n > 0 {
@@ -418,7 +422,7 @@ func (p *simPool) get(ctx context.Context, m *model, st *strategyModel, seed uin
 		p.idle = p.idle[:n-1]
 	}
 	p.mu.Unlock()
-	s.reset(ctx, m, st, seed, limit)
+	s.reset(ctx, m, st, seed, limit, series)
 	return s
 }
 
@@ -431,19 +435,20 @@ func (p *simPool) put(s *sim) {
 
 func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) *sim {
 	s := new(sim)
-	s.reset(ctx, m, st, seed, limit)
+	s.reset(ctx, m, st, seed, limit, true)
 	return s
 }
 
 // reset prepares s to run strategy st of model m on seed, exactly as a new
-// sim would, but in the memory of its previous run: every slice whose
+// sim would (counting the time series only if series), but in the memory
+// of its previous run: every slice whose
 // capacity fits is kept, emptied or zeroed. Every field starts from its zero
 // value (a field added to sim is reset without a word here); only the
 // buffers are taken back. The slices a runOutput keeps (levelAttempts,
 // transitions) are new for every run.
-func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) {
+func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64, series bool) {
 	old := *s
-	*s = sim{m: m, st: st, ctx: ctx, limit: limit}
+	*s = sim{m: m, st: st, ctx: ctx, limit: limit, series: series}
 	s.arrivals = newArrivals(&m.work, seed)
 	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
@@ -484,7 +489,7 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	s.simple = len(m.calls) == 1 && m.calls[0].share == 1 && st.fallback == nil && s.pools == nil && s.bulks == nil
 	s.lastBin = -1
 	s.base = m.base
-	if d := m.work.duration / s.base; d > 0 && d < maxBins/2 {
+	if d := m.work.duration / s.base; series && d > 0 && d < maxBins/2 {
 		// The bins of the workload's duration, and an eighth more for the
 		// operations still open at its end, at once: growing them by
 		// doubling as the run goes on allocated twice as much (E03B:
@@ -1898,6 +1903,10 @@ func (s *sim) tick() {
 		i = int(s.now / s.base)
 	}
 	s.nextBin = int64(i+1) * s.base
+	if !s.series {
+		s.lastBin = i
+		return
+	}
 	b := &s.c.bins
 	if i >= len(b[0]) {
 		n := max(2*len(b[0]), i+1, 256)
@@ -1934,10 +1943,17 @@ func (s *sim) tickExtra(i int) {
 }
 
 // xbin counts one in extra bin k at s.now.
-func (s *sim) xbin(k int) { s.c.xbins[k][s.lastBin]++ }
+func (s *sim) xbin(k int) {
+	if s.series {
+		s.c.xbins[k][s.lastBin]++
+	}
+}
 
 // xlevel records a level in extra bin k at s.now.
 func (s *sim) xlevel(k, v int) {
+	if !s.series {
+		return
+	}
 	if p := &s.c.xbins[k][s.lastBin]; int32(v) > *p {
 		*p = int32(v)
 	}
@@ -1950,12 +1966,18 @@ const maxBins = 1 << 16
 // coarsen halves the bins' resolution, merging neighbours: counts add up,
 // levels keep their maximum.
 func (s *sim) coarsen() {
-	n := (s.lastBin + 2) / 2
+	last := s.lastBin
+	n := (last + 2) / 2
+	s.lastBin = n - 1
+	s.base *= 2
+	if !s.series {
+		return
+	}
 	for k := range s.c.bins {
 		b := s.c.bins[k]
 		for j := range n {
 			a, c := b[2*j], int32(0)
-			if 2*j+1 <= s.lastBin {
+			if 2*j+1 <= last {
 				c = b[2*j+1]
 			}
 			if k == binQueue || k == binInflight {
@@ -1970,7 +1992,7 @@ func (s *sim) coarsen() {
 		level := s.pools != nil && k == len(s.c.xbins)-1
 		for j := range n {
 			a, c := b[2*j], int32(0)
-			if 2*j+1 <= s.lastBin {
+			if 2*j+1 <= last {
 				c = b[2*j+1]
 			}
 			if level {
@@ -1981,8 +2003,6 @@ func (s *sim) coarsen() {
 		}
 		clear(b[n:])
 	}
-	s.lastBin = n - 1
-	s.base *= 2
 }
 
 // A peakTracker finds the most calls in any window of res aligned at 0, as
@@ -2010,10 +2030,17 @@ func (p *peakTracker) flush() {
 }
 
 // bin counts one in counter k at s.now.
-func (s *sim) bin(k int) { s.c.bins[k][s.lastBin]++ }
+func (s *sim) bin(k int) {
+	if s.series {
+		s.c.bins[k][s.lastBin]++
+	}
+}
 
 // level records a level (queue length, operations in flight) at s.now.
 func (s *sim) level(k, v int) {
+	if !s.series {
+		return
+	}
 	if p := &s.c.bins[k][s.lastBin]; int32(v) > *p {
 		*p = int32(v)
 	}
