@@ -148,7 +148,7 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 	events := make([]int64, n)
 	// simulate runs simulation k, the k-th of the serial order: of model
 	// i, seed j/ns and strategy j%ns, where j = k-first[i]. It writes its
-	// own slots, in a simulation of sims reset for it.
+	// own slots. Its sim comes from sims: reset, not rebuilt.
 	var sims simPool
 	simulate := func(ctx context.Context, k int) error {
 		i := 0

@@ -441,11 +441,10 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 
 // reset prepares s to run strategy st of model m on seed, exactly as a new
 // sim would (counting the time series only if series), but in the memory
-// of its previous run: every slice whose
-// capacity fits is kept, emptied or zeroed. Every field starts from its zero
-// value (a field added to sim is reset without a word here); only the
-// buffers are taken back. The slices a runOutput keeps (levelAttempts,
-// transitions) are new for every run.
+// of its previous run: every slice whose capacity fits is kept, emptied or
+// zeroed. Every field starts from its zero value (a field added to sim is
+// reset without a word here); only the buffers are taken back. The slices
+// a runOutput keeps (levelAttempts, transitions) are new for every run.
 func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64, series bool) {
 	old := *s
 	*s = sim{m: m, st: st, ctx: ctx, limit: limit, series: series}
