@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 )
@@ -401,8 +402,15 @@ func (s *sim) output(keepSeries bool) runOutput {
 		}
 	}
 	if keepSeries {
-		out.bins = &c.bins
-		out.xbins = c.xbins
+		// Copies: the sim's bins are reset for its next run.
+		out.bins = new([numBins][]int32)
+		for k := range c.bins {
+			out.bins[k] = slices.Clone(c.bins[k][:nb])
+		}
+		out.xbins = make([][]int32, len(c.xbins))
+		for k := range c.xbins {
+			out.xbins[k] = slices.Clone(c.xbins[k][:nb])
+		}
 	}
 	return out
 }

@@ -148,7 +148,8 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 	events := make([]int64, n)
 	// simulate runs simulation k, the k-th of the serial order: of model
 	// i, seed j/ns and strategy j%ns, where j = k-first[i]. It writes its
-	// own slots.
+	// own slots. Its sim comes from sims: reset, not rebuilt.
+	var sims simPool
 	simulate := func(ctx context.Context, k int) error {
 		i := 0
 		for first[i+1] <= k {
@@ -160,11 +161,13 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: %w", errStopped, err)
 		}
-		s := newSim(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents)
+		series := withSeries && ri == 0 // the first seed's series only
+		s := sims.get(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents, series)
+		defer sims.put(s)
 		if err := s.run(); err != nil {
 			return err
 		}
-		outs[i][si][ri] = s.output(withSeries && ri == 0)
+		outs[i][si][ri] = s.output(series)
 		events[k] = s.events
 		return nil
 	}
