@@ -16,11 +16,20 @@ build: templ wasm
 	$(GO) build -v -o bin/retrylab ./cmd/retrylab
 
 # wasm builds the engine for the browser into web/static (not committed),
-# with Go's own loader for it.
+# with Go's own loader for it, and compresses it once (gzip, and brotli at
+# quality $(BROTLI): 11 is ~12% smaller and takes ~40 s) so that the server
+# need not while its first visitor waits.
+# The packages off the engine's hot path are compiled without inlining
+# (WASM_NOINLINE): 59 KB less gzipped, at no measurable cost to a run; the
+# engine and the runtime keep it (without it they run up to 3x slower).
+BROTLI ?= 9
+WASM_NOINLINE = encoding/json fmt reflect time strconv internal/strconv internal/fmtsort syscall/js context io/fs embed path \
+	github.com/retrylab/retrylab/shared/chart github.com/retrylab/retrylab/shared/view github.com/retrylab/retrylab/shared/scenarios github.com/retrylab/retrylab/wasm
 wasm:
 	@echo "==> compiling the engine to WebAssembly for the playground (web/static/engine.wasm)"
-	GOOS=js GOARCH=wasm $(GO) build -v -trimpath -ldflags="-s -w" -o web/static/engine.wasm ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -v -trimpath -ldflags="-s -w" $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l) -o web/static/engine.wasm ./wasm
 	cp "$(WASMEXEC)/wasm_exec.js" web/static/wasm_exec.js
+	$(GO) run ./cmd/precompress -brotli $(BROTLI) web/static
 
 # templ regenerates the page templates' Go code (committed, so that a plain
 # go build works without the templ tool).
@@ -125,4 +134,4 @@ golden:
 	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update && $(GO) test ./shared/chart/ -run TestGolden -update
 
 clean:
-	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js worker/build cmd/worker/manifest.json
+	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js web/static/*.gz web/static/*.br worker/build cmd/worker/manifest.json

@@ -22,7 +22,10 @@ import (
 // assets are the static files, each served under a name that carries a hash
 // of its content (style.3f2a1c9b0d.css), so that they can be cached for good,
 // and compressed with brotli and gzip once, when first asked for: start-up
-// only hashes them, so that the server answers at once.
+// only hashes them, so that the server answers at once. A large file
+// (engine.wasm) comes compressed at build time (cmd/precompress, run by make
+// wasm), since compressing it takes seconds that its first visitor would
+// wait.
 type assets struct {
 	byName map[string]string // style.css → /static/style.3f2a1c9b0d.css
 	byPath map[string]*asset
@@ -59,12 +62,14 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		if err != nil || d.IsDir() {
 			return err
 		}
+		if isPrecompressed(p) {
+			return nil // read with the file it encodes, below
+		}
 		body, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(body)
-		hash := hex.EncodeToString(sum[:5])
+		hash := ContentHash(body)
 		name := strings.TrimPrefix(p, "static/")
 		ext := path.Ext(name)
 		hashed := "/static/" + strings.TrimSuffix(name, ext) + "." + hash + ext
@@ -72,11 +77,39 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		if ctype == "" {
 			ctype = "application/octet-stream"
 		}
+		f := &asset{body: body, ctype: ctype, etag: `"` + hash + `"`}
+		// Build-time encodings carry the hash of what they encode: one left
+		// from an older build is not found, and the file is compressed here.
+		gz, gzErr := fs.ReadFile(fsys, PrecompressedName(p, hash, "gz"))
+		br, brErr := fs.ReadFile(fsys, PrecompressedName(p, hash, "br"))
+		if gzErr == nil && brErr == nil {
+			f.compress.Do(func() { f.gz, f.br = gz, br })
+		}
 		a.byName[name] = hashed
-		a.byPath[hashed] = &asset{body: body, ctype: ctype, etag: `"` + hash + `"`}
+		a.byPath[hashed] = f
 		return nil
 	})
 	return a, err
+}
+
+// ContentHash returns the hash that a static file's URL and its build-time
+// encodings' names carry: 10 hex digits of its SHA-256.
+func ContentHash(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:5])
+}
+
+// PrecompressedName returns the name of a static file's build-time encoding
+// enc ("gz" or "br"): engine.wasm with hash 3f2a1c9b0d gives
+// engine.wasm.3f2a1c9b0d.br.
+func PrecompressedName(name, hash, enc string) string {
+	return name + "." + hash + "." + enc
+}
+
+// isPrecompressed reports whether a static file is a build-time encoding of
+// another.
+func isPrecompressed(name string) bool {
+	return strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br")
 }
 
 // ExportStatic writes the static files under their content-hashed names into
@@ -104,6 +137,15 @@ func ExportStatic(dir string) (map[string]string, error) {
 func (a *assets) hasEngine() bool {
 	_, ok := a.byName["engine.wasm"]
 	return ok
+}
+
+// enginePreload returns the path of engine.wasm for the head of a page that
+// runs it (engine), to be preloaded; "" for a page that does not.
+func (a *assets) enginePreload(engine bool) string {
+	if !engine || !a.hasEngine() {
+		return ""
+	}
+	return a.path("engine.wasm")
 }
 
 // path returns the hashed URL path of a static file.

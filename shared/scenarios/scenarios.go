@@ -10,7 +10,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 
@@ -85,11 +84,17 @@ func load() error {
 		}
 		presetMap[p.Name] = p.Policy
 	}
-	names, err := fs.Glob(files, "catalog/*.json")
+	// embed.FS's own ReadDir, not fs.Glob: the glob matcher and io/fs's
+	// sort would be linked into engine.wasm for these few names.
+	entries, err := files.ReadDir("catalog")
 	if err != nil {
 		return err
 	}
-	for _, name := range names {
+	for _, e := range entries {
+		name := "catalog/" + e.Name()
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
 		data, err := files.ReadFile(name)
 		if err != nil {
 			return err

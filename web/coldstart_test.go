@@ -1,0 +1,131 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/web"
+)
+
+// BenchmarkColdStart measures what a visitor waits for: the time from
+// navigation to the playground's first result (app.js records it as
+// window.retrylabFirstResultMs), on a first visit (a new browser profile:
+// nothing cached) and on a second visit in the same browser (engine.wasm
+// from the HTTP cache), with the machine quiet and with two busy loops
+// beside it. Each iteration starts a new Chromium; run it with a small
+// -benchtime, e.g.
+//
+//	go test ./web/ -run '^$' -bench ColdStart -benchtime 5x
+func BenchmarkColdStart(b *testing.B) {
+	if _, err := web.Static.Open("static/engine.wasm"); err != nil {
+		b.Skip("web/static/engine.wasm is not built: run make wasm")
+	}
+	var chromium string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			chromium = p
+			break
+		}
+	}
+	if chromium == "" {
+		b.Skip("no Chromium on PATH (make deps installs Debian's chromium)")
+	}
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+
+	for _, load := range []struct {
+		name  string
+		loops int
+	}{{"quiet", 0}, {"loaded", 2}} {
+		b.Run(load.name, func(b *testing.B) {
+			stop := busyLoops(load.loops)
+			defer stop()
+			var first, second float64
+			for b.Loop() {
+				f, s := visitTwice(b, chromium, ts.URL)
+				first += f
+				second += s
+			}
+			b.ReportMetric(first/float64(b.N), "first-ms")
+			b.ReportMetric(second/float64(b.N), "revisit-ms")
+			b.ReportMetric(0, "ns/op") // the browser's start-up, not what a visitor waits for
+		})
+	}
+}
+
+// busyLoops keeps n cores busy until the returned function is called.
+func busyLoops(n int) (stop func()) {
+	prev := runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), n+1))
+	var done atomic.Bool
+	for range n {
+		go func() {
+			for x := 0; !done.Load(); x++ {
+			}
+		}()
+	}
+	return func() {
+		done.Store(true)
+		runtime.GOMAXPROCS(prev)
+	}
+}
+
+// visitTwice opens the playground in a new browser, waits for its first
+// result, then opens it again in the same browser, and returns both times
+// from navigation to first result in milliseconds.
+func visitTwice(b *testing.B, chromium, base string) (first, second float64) {
+	b.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(b.TempDir()),
+		chromedp.WindowSize(1280, 1000),
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute) // a bound for a hung browser
+	defer cancel()
+	// The browser's own start-up is not part of the visit.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		b.Fatal(err)
+	}
+	visit := func() float64 {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
+			b.Fatal(err)
+		}
+		ms, err := chromedp.Run(ctx, chromedp.Poll[string](`document.getElementById("playground").dataset.ran && String(window.retrylabFirstResultMs)`,
+			chromedp.WithPollingTimeout(3*time.Minute)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := strconv.ParseFloat(ms, 64)
+		if err != nil {
+			b.Fatalf("first result time %q: %v", ms, err)
+		}
+		return v
+	}
+	first = visit()
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		b.Fatal(err)
+	}
+	second = visit()
+	return first, second
+}
