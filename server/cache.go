@@ -106,6 +106,16 @@ func canonicalQuery(c echo.Context) url.Values {
 		if r := c.QueryParam("res"); isResolution(r) {
 			q.Set("res", r)
 		}
+	case "/s/:id/export":
+		// The handler refuses a bad format or as before any cache lookup.
+		for _, k := range []string{"format", "strategy"} {
+			if v := c.QueryParam(k); v != "" {
+				q.Set(k, v)
+			}
+		}
+		if c.QueryParam("as") == "json" {
+			q.Set("as", "json")
+		}
 	case "/s/:id/chart.svg", "/s/:id/chart.png", "/embed/:id":
 		opt, err := chartOptions(c)
 		if err != nil {

@@ -91,6 +91,7 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 		se *sizeError
 		oe *chart.OptionError
 		he *echo.HTTPError
+		ie *importError
 	)
 	switch {
 	case errors.As(err, &re):
@@ -99,6 +100,8 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 			a.retryAfter = max(re.left.Round(time.Second), time.Second)
 		}
 		return a
+	case errors.As(err, &ie):
+		return errorAnswer{status: http.StatusUnprocessableEntity, msg: "the configuration could not be imported; every problem is listed with its path in the configuration", problems: ie.problems}
 	case engine.AsErrors(err) != nil:
 		es := engine.AsErrors(err)
 		status := http.StatusUnprocessableEntity
@@ -198,6 +201,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if status == http.StatusNotFound {
 		id := c.Param("id")
 		switch {
+		case id != "" && !errors.Is(err, errNotFound) && !errors.Is(err, echo.ErrNotFound):
+			// Not the ID but something the request names about it (an
+			// export's strategy): its message says what.
+			_ = render(c, status, errorPage(s.assets, status, http.StatusText(status), a.msg))
 		case id != "" && strings.HasPrefix(c.Path(), "/embed/"):
 			_ = render(c, status, embedMissing(s.assets, id))
 		case id != "":

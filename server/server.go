@@ -229,7 +229,7 @@ func (s *Server) routes() {
 
 	// The routes. Adding one takes a line here and its handler, in the file
 	// of its concern (handlers.go; the answer cache in cache.go, csv.go,
-	// oembed.go, chartpng.go): give it gz unless its handler compresses its
+	// oembed.go, chartpng.go, convert.go): give it gz unless its handler compresses its
 	// own answers (serveCached), and limit if it writes. Its errors are
 	// answered by errorAnswer (errors.go): in JSON under /api/ (and for
 	// /oembed, or when asked), as pages elsewhere.
@@ -240,9 +240,11 @@ func (s *Server) routes() {
 	e.GET("/s/:id/chart.svg", s.handleChart)
 	e.GET("/s/:id/chart.png", s.handleChartPNG)
 	e.GET("/s/:id/metrics.csv", s.handleCSV, gz)
+	e.GET("/s/:id/export", s.handleExport)
 	e.GET("/embed/:id", s.handleEmbed)
 	e.GET("/oembed", s.handleOEmbed, gz)
 	e.POST("/api/scenarios", s.handleCreate, gz, limit)
+	e.POST("/api/import", s.handleImport, gz, limit)
 	e.GET("/api/scenarios/:id", s.handleGetScenario)
 	e.GET("/api/scenarios/:id/result", s.handleResult)
 	e.GET("/healthz", s.handleHealth, gz)

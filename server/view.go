@@ -40,7 +40,21 @@ type strategyView struct {
 	Name, Description string
 	Policy            []string
 	Layers            [][]string
+	Export            *exportView // nil in a build without convert
 }
+
+// An exportView is a strategy's Export panel: links to its policy in each
+// format, and one format's text (ID names its field) with the notes on
+// what that format could not express.
+type exportView struct {
+	ID, Label, Text string
+	Notes           []string
+	Links           []exportLink
+}
+
+// An exportLink is the export endpoint's URL for one format: the
+// configuration, and it with its notes as JSON.
+type exportLink struct{ Label, URL, Notes string }
 
 // A chartView is a figure as the page links it: the chart's URL, and the same
 // chart drawn for a narrow screen.
@@ -92,8 +106,8 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	for i := range sc.Dependency.Phases {
 		v.Timeline = append(v.Timeline, describePhase(&sc.Dependency.Phases[i]))
 	}
-	for _, st := range sc.Strategies {
-		sv := strategyView{Name: st.Name, Description: st.Description, Policy: describePolicy(&st.Policy)}
+	for i, st := range sc.Strategies {
+		sv := strategyView{Name: st.Name, Description: st.Description, Policy: describePolicy(&st.Policy), Export: exportPanel(id, i, &sc.Strategies[i])}
 		for i := range st.Layers {
 			sv.Layers = append(sv.Layers, describePolicy(&st.Layers[i]))
 		}

@@ -1,0 +1,215 @@
+//go:build !noconvert
+
+// Import and export of the configurations users already have (package
+// shared/convert): POST /api/import, GET /s/:id/export and the pages'
+// Export panels. The Worker build leaves this out (noconvert) to fit its
+// size limit; convert_none.go is the other side of this pair.
+
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/shared/convert"
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// canConvert says whether this build imports and exports configurations.
+const canConvert = true
+
+// exportFormats are the formats the export endpoint and the pages offer,
+// in convert.ExportFormats' order, each with its label and content type.
+var exportFormats = map[string]struct{ label, ctype string }{
+	convert.GRPC:       {"gRPC service config (JSON)", echo.MIMEApplicationJSON},
+	convert.AWS:        {"AWS shared config (INI)", echo.MIMETextPlainCharsetUTF8},
+	convert.Polly:      {".NET resilience handler, Polly (appsettings JSON)", echo.MIMEApplicationJSON},
+	convert.FailsafeGo: {"failsafe-go (Go)", echo.MIMETextPlainCharsetUTF8},
+	convert.Cenkalti:   {"cenkalti/backoff (Go)", echo.MIMETextPlainCharsetUTF8},
+}
+
+// importRequest is POST /api/import's JSON body. Config is the document as
+// a string, or, for the JSON formats, the document itself.
+type importRequest struct {
+	Format string          `json:"format"`
+	Config json.RawMessage `json:"config"`
+}
+
+// importAnswer is POST /api/import's answer.
+type importAnswer struct {
+	Scenario json.RawMessage `json:"scenario"`
+	Notes    []convert.Note  `json:"notes"`
+}
+
+// handleImport answers POST /api/import: the configuration in the body,
+// either {"format", "config"} as JSON or, with ?format=, the document
+// itself, read into strategies on ImportWorkload's workload. Nothing is
+// stored.
+func (s *Server) handleImport(c echo.Context) error {
+	format, raw := c.QueryParam("format"), c.QueryParams().Has("format")
+	ct := c.Request().Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case !raw && (err != nil || mt != echo.MIMEApplicationJSON):
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf(`Content-Type %q is not %s; send {"format": …, "config": …} as JSON, or the configuration itself with ?format=`, ct, echo.MIMEApplicationJSON))
+	case raw && (mt == echo.MIMEApplicationForm || mt == echo.MIMEMultipartForm):
+		// A form would arrive encoded, not as the document.
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is a form; send the configuration as it is, as text/plain or application/json (curl: -H 'Content-Type: text/plain' --data-binary @FILE)", mt))
+	}
+	body, err := readScenario(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	if !raw {
+		var req importRequest
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, `the body is not {"format": …, "config": …} as JSON: `+err.Error())
+		}
+		format = req.Format
+		switch {
+		case len(req.Config) == 0 || string(req.Config) == "null":
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, "config: is missing; give the configuration as a string (or, for a JSON format, the document itself)")
+		case req.Config[0] == '"':
+			var text string
+			if err := json.Unmarshal(req.Config, &text); err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, "config: "+err.Error())
+			}
+			body = []byte(text)
+		default:
+			body = req.Config
+		}
+	}
+	if err := convert.CheckFormat(format, false); err != nil {
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "format: "+err.Error())
+	}
+	im, err := convert.Import(format, body)
+	if err != nil {
+		if es := engine.AsErrors(err); es != nil {
+			return &importError{problems: es.Limit(engine.MaxErrors)}
+		}
+		return err
+	}
+	sc, err := ImportScenario(im.Strategies, format, "")
+	if err != nil {
+		if es := engine.AsErrors(err); es != nil {
+			return &importError{problems: es.Limit(engine.MaxErrors)}
+		}
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, importAnswer{Scenario: sc.Canonical(), Notes: orEmpty(im.Notes)})
+}
+
+// exportAnswer is GET /s/:id/export's answer with as=json.
+type exportAnswer struct {
+	Format      string         `json:"format"`
+	Strategy    string         `json:"strategy"`
+	ContentType string         `json:"content_type"`
+	Config      string         `json:"config"`
+	Notes       []convert.Note `json:"notes"`
+}
+
+// exportQuery reads GET /s/:id/export's query, checking what can be
+// checked without the scenario: format (a 422 when not one Export writes)
+// and as ("json" or nothing).
+func exportQuery(c echo.Context) (format, strategy string, asJSON bool, err error) {
+	format, strategy = c.QueryParam("format"), c.QueryParam("strategy")
+	if err := convert.CheckFormat(format, true); err != nil {
+		return "", "", false, echo.NewHTTPError(http.StatusUnprocessableEntity, "format: "+err.Error())
+	}
+	switch as := c.QueryParam("as"); as {
+	case "", "text":
+	case "json":
+		asJSON = true
+	default:
+		return "", "", false, echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf(`as: %q is not "text" (the configuration itself, the default) or "json" (it and its notes)`, as))
+	}
+	return format, strategy, asJSON, nil
+}
+
+// exportStrategy finds the strategy a query names: by name, or the only
+// one when none is named.
+func exportStrategy(sc *engine.Scenario, name string) (*engine.Strategy, error) {
+	names := make([]string, len(sc.Strategies))
+	for i := range sc.Strategies {
+		if sc.Strategies[i].Name == name || (name == "" && len(sc.Strategies) == 1) {
+			return &sc.Strategies[i], nil
+		}
+		names[i] = strconv.Quote(sc.Strategies[i].Name)
+	}
+	if name == "" {
+		return nil, echo.NewHTTPError(http.StatusUnprocessableEntity, "strategy: is missing; this scenario has "+strings.Join(names, ", "))
+	}
+	return nil, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("strategy: this scenario has no strategy %q; it has %s", name, strings.Join(names, ", ")))
+}
+
+// handleExport answers GET /s/:id/export?format=…&strategy=…: the strategy's
+// policy as a configuration of that format, or with as=json the
+// configuration and the notes on what it could not express.
+func (s *Server) handleExport(c echo.Context) error {
+	format, name, asJSON, err := exportQuery(c)
+	if err != nil {
+		return err
+	}
+	sub, err := s.begin(c, c.Param("id"), func(sc *engine.Scenario) error {
+		_, err := exportStrategy(sc, name)
+		return err
+	})
+	if sub == nil {
+		return err
+	}
+	st, _ := exportStrategy(sub.sc, name) // checked in begin
+	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
+	ctype := exportFormats[format].ctype
+	if asJSON {
+		ctype = echo.MIMEApplicationJSON
+	}
+	return s.serveCached(c, sub.builtin != nil, ctype, func() ([]byte, error) {
+		out, notes, err := convert.Export(format, *st)
+		if err != nil {
+			return nil, err
+		}
+		if !asJSON {
+			return out, nil
+		}
+		return json.Marshal(exportAnswer{Format: format, Strategy: st.Name, ContentType: exportFormats[format].ctype,
+			Config: string(out), Notes: orEmpty(notes)})
+	})
+}
+
+// orEmpty keeps an answer's notes a list in JSON when there are none.
+func orEmpty(notes []convert.Note) []convert.Note {
+	if notes == nil {
+		return []convert.Note{}
+	}
+	return notes
+}
+
+// exportPanel is a strategy's Export panel on its page: a link per format
+// to the export endpoint, and its gRPC service config with the notes.
+func exportPanel(id string, i int, st *engine.Strategy) *exportView {
+	ev := &exportView{ID: "export-" + strconv.Itoa(i), Label: exportFormats[convert.GRPC].label}
+	for _, f := range convert.ExportFormats {
+		q := "format=" + f + "&strategy=" + url.QueryEscape(st.Name)
+		ev.Links = append(ev.Links, exportLink{Label: exportFormats[f].label, URL: "/s/" + id + "/export?" + q, Notes: "/s/" + id + "/export?" + q + "&as=json"})
+	}
+	out, notes, err := convert.Export(convert.GRPC, *st)
+	if err != nil {
+		return ev // not for a format of the list
+	}
+	ev.Text = string(out)
+	for _, n := range notes {
+		ev.Notes = append(ev.Notes, n.String())
+	}
+	return ev
+}

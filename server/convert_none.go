@@ -1,0 +1,29 @@
+//go:build noconvert
+
+// Without import and export (the Worker build, for size: shared/convert adds
+// about 95 KB gzipped): POST /api/import and /s/ID/export answer 501 naming
+// what does them, and pages have no Export panels. convert.go is the other
+// side of this pair.
+
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// canConvert says whether this build imports and exports configurations.
+const canConvert = false
+
+// errNoConvert answers the import and export routes in this build.
+var errNoConvert = echo.NewHTTPError(http.StatusNotImplemented,
+	"this server (the Cloudflare Workers build) does not import or export configurations; use the command line (retrylab import --from FORMAT FILE, retrylab export --to FORMAT SLUG|FILE) or a self-hosted server (retrylab serve)")
+
+func (s *Server) handleImport(c echo.Context) error { return errNoConvert }
+
+func (s *Server) handleExport(c echo.Context) error { return errNoConvert }
+
+func exportPanel(id string, i int, st *engine.Strategy) *exportView { return nil }
