@@ -1,6 +1,7 @@
 // Command retrylab runs retry-policy scenarios: from a file, standard input or
 // a built-in's slug, printing a table or JSON, or drawing a chart; it also
-// lists the built-ins and presets and serves the web app. "retrylab help"
+// imports and exports retry configurations (gRPC, AWS, Polly, Go code), lists
+// the built-ins and presets and serves the web app. "retrylab help"
 // prints every command and flag (the usage constant below).
 package main
 
@@ -20,7 +21,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/retrylab/retrylab/server"
 	"github.com/retrylab/retrylab/shared/chart"
+	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
@@ -52,6 +55,26 @@ commands:
         --success-only  latency picture of successful operations only
         --runs N, --seed S
                         as for run
+  import --from FORMAT FILE|-
+        read a retry configuration into a scenario and print it as JSON: the
+        policies it configures as strategies, on the workload and dependency
+        of the built-in ` + server.ImportWorkload + `
+        (a 1.5 s freeze, its backlog answered 503, then 5 s at half
+        capacity), ready for retrylab run; what is not carried over exactly
+        goes to standard error as FILE: PATH: LEVEL: MESSAGE, PATH in FILE
+        --from FORMAT   ` + strings.Join(convert.ImportFormats, ", ") + `
+                        (not supported yet: ` + strings.Join(convert.PlannedImportFormats, ", ") + `)
+  export --to FORMAT FILE.json|SLUG|- [--strategy NAME]
+        write a scenario's strategies as configurations of FORMAT; what the
+        format cannot express goes to standard error as
+        FILE: strategies[N].FIELD: LEVEL: MESSAGE
+        --to FORMAT     ` + strings.Join(convert.ExportFormats, ", ") + `
+                        (not supported yet: ` + strings.Join(convert.PlannedExportFormats[:min(3, len(convert.PlannedExportFormats))], ", ") + `,
+                        ` + strings.Join(convert.PlannedExportFormats[min(3, len(convert.PlannedExportFormats)):], ", ") + `)
+        --strategy NAME the strategy to export; without it, every strategy,
+                        each after a comment line naming it, where the format
+                        has comments (aws, failsafe-go, cenkalti); the JSON
+                        formats need it when there are several
   serve [flags]
         serve the web app (share links, pages, charts, embeds, API) with SQLite,
         until SIGINT or SIGTERM
@@ -79,8 +102,10 @@ on the command line wins over its environment variable.
 
 Exit status: 0 on success; 1 when the work failed (an invalid scenario, with
 every problem and its JSON path; a file or built-in that does not exist; a
-scenario over --max-events); 2 for a usage error (an unknown command or flag,
-a flag value out of range).
+scenario over --max-events; a configuration that cannot be imported, with
+every problem and its path); 2 for a usage error (an unknown command or flag,
+a flag value out of range, a format not supported, an export that needs
+--strategy).
 `
 
 func main() {
@@ -103,6 +128,10 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdChart(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(ctx, args[1:], stderr)
+	case "import":
+		return cmdImport(args[1:], stdin, stdout, stderr)
+	case "export":
+		return cmdExport(args[1:], stdin, stdout, stderr)
 	case "list":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, b := range scenarios.All() {
@@ -136,7 +165,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
-	file, code := parseWithFile(fs, args, stderr, "run")
+	file, code := parseWithFile(fs, args, stderr, "run", "scenario")
 	if code != 0 {
 		return exit(code)
 	}
@@ -189,7 +218,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")
 	fs.BoolVar(&opt.SuccessOnly, "success-only", false, "latency of successful operations only")
 	checkSeeds, seeds := seedFlags(fs)
-	file, code := parseWithFile(fs, args, stderr, "chart")
+	file, code := parseWithFile(fs, args, stderr, "chart", "scenario")
 	if code != 0 {
 		return exit(code)
 	}
@@ -264,7 +293,7 @@ const maxSeed = 1<<53 - 1
 
 // parseWithFile parses flags given before and after one file argument. A
 // non-zero code ends the command with that status; -h ends it with 0 (helpDone).
-func parseWithFile(fs *flag.FlagSet, args []string, stderr io.Writer, cmd string) (string, int) {
+func parseWithFile(fs *flag.FlagSet, args []string, stderr io.Writer, cmd, what string) (string, int) {
 	var file string
 	rest := args
 	for {
@@ -275,13 +304,13 @@ func parseWithFile(fs *flag.FlagSet, args []string, stderr io.Writer, cmd string
 			break
 		}
 		if file != "" {
-			fmt.Fprintf(stderr, "retrylab %s: one scenario at a time; got %q and %q\n", cmd, file, fs.Arg(0))
+			fmt.Fprintf(stderr, "retrylab %s: one %s at a time; got %q and %q\n", cmd, what, file, fs.Arg(0))
 			return "", 2
 		}
 		file, rest = fs.Arg(0), fs.Args()[1:]
 	}
 	if file == "" {
-		fmt.Fprintf(stderr, "retrylab %s: name a scenario file, or - for standard input\n", cmd)
+		fmt.Fprintf(stderr, "retrylab %s: name a %s file, or - for standard input\n", cmd, what)
 		return "", 2
 	}
 	return file, 0

@@ -160,7 +160,7 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		t.Fatalf("help: exit %d\n%s", code, help)
 	}
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
-	for _, cmd := range []string{"run", "chart", "serve"} {
+	for _, cmd := range []string{"run", "chart", "serve", "import", "export"} {
 		code, _, errs := run(t, "", cmd, "-h")
 		flags := flagLine.FindAllStringSubmatch(errs, -1)
 		if code != 0 || len(flags) == 0 {

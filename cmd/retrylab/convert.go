@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/shared/convert"
+)
+
+// commentLine is how a format writes a comment line, for the formats whose
+// exports of several strategies can be printed one after the other; the
+// others (JSON) need --strategy.
+var commentLine = map[string]string{
+	convert.AWS:        "#",
+	convert.FailsafeGo: "//",
+	convert.Cenkalti:   "//",
+}
+
+// cmdImport reads a configuration (--from FORMAT) into a scenario: its
+// strategies on server.ImportWorkload's workload, printed as JSON; the
+// notes on what was not carried over exactly go to stderr.
+func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	from := fs.String("from", "", "format of the configuration: "+strings.Join(convert.ImportFormats, ", "))
+	file, code := parseWithFile(fs, args, stderr, "import", "configuration")
+	if code != 0 {
+		return exit(code)
+	}
+	if err := convert.CheckFormat(*from, false); err != nil {
+		fmt.Fprintf(stderr, "retrylab import: --from: %v\n", err)
+		return 2
+	}
+	data, err := readInput(file, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab import: %v\n", err)
+		return 1
+	}
+	im, err := convert.Import(*from, data)
+	if err != nil {
+		printErrors(stderr, file, err)
+		return 1
+	}
+	sc, err := server.ImportScenario(im.Strategies, *from, file)
+	if err != nil {
+		printErrors(stderr, file, err)
+		return 1
+	}
+	for _, n := range im.Notes {
+		printNote(stderr, file, n.Path, n)
+	}
+	var b bytes.Buffer
+	json.Indent(&b, sc.Canonical(), "", "  ")
+	b.WriteByte('\n')
+	stdout.Write(b.Bytes())
+	return 0
+}
+
+// cmdExport writes a scenario's strategies (--strategy NAME: one) as
+// configurations of a format (--to FORMAT); the notes on what the format
+// cannot express go to stderr.
+func cmdExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	to := fs.String("to", "", "format to write: "+strings.Join(convert.ExportFormats, ", "))
+	name := fs.String("strategy", "", "the strategy to export (default: every one, where the format can hold several)")
+	file, code := parseWithFile(fs, args, stderr, "export", "scenario")
+	if code != 0 {
+		return exit(code)
+	}
+	if err := convert.CheckFormat(*to, true); err != nil {
+		fmt.Fprintf(stderr, "retrylab export: --to: %v\n", err)
+		return 2
+	}
+	sc, code := loadScenario(file, stdin, stderr, "export")
+	if code != 0 {
+		return code
+	}
+	if err := sc.Validate(); err != nil {
+		printErrors(stderr, file, err)
+		return 1
+	}
+	var names []string
+	picked := -1
+	for i, st := range sc.Strategies {
+		names = append(names, strconv.Quote(st.Name))
+		if st.Name == *name {
+			picked = i
+		}
+	}
+	comment, several := commentLine[*to]
+	switch {
+	case *name != "" && picked < 0:
+		fmt.Fprintf(stderr, "retrylab export: --strategy %q is not a strategy of %s; it has %s\n", *name, file, strings.Join(names, ", "))
+		return 2
+	case *name == "" && len(sc.Strategies) == 1:
+		picked = 0
+	case *name == "" && !several:
+		fmt.Fprintf(stderr, "retrylab export: a %s document holds one strategy's policy; name one with --strategy: %s\n", *to, strings.Join(names, ", "))
+		return 2
+	}
+	for i := range sc.Strategies {
+		if picked >= 0 && i != picked {
+			continue
+		}
+		out, notes, err := convert.Export(*to, sc.Strategies[i])
+		if err != nil {
+			fmt.Fprintf(stderr, "retrylab export: %v\n", err)
+			return 1
+		}
+		if picked < 0 {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "%s ---- strategy %q (%d of %d); each strategy's part is a document of its own ----\n", comment, sc.Strategies[i].Name, i+1, len(sc.Strategies))
+		}
+		stdout.Write(out)
+		for _, n := range notes {
+			path := fmt.Sprintf("strategies[%d]", i)
+			if n.Path != "" {
+				path += "." + n.Path
+			}
+			printNote(stderr, file, path, n)
+		}
+	}
+	return 0
+}
+
+// printNote prints a conversion's note as "file: path: level: message",
+// the way printErrors prints problems.
+func printNote(w io.Writer, file, path string, n convert.Note) {
+	if path == "" {
+		fmt.Fprintf(w, "%s: %s: %s\n", file, n.Level, n.Message)
+		return
+	}
+	fmt.Fprintf(w, "%s: %s: %s: %s\n", file, path, n.Level, n.Message)
+}
