@@ -28,9 +28,9 @@ func ImportScenario(strategies []engine.Strategy, format, source string) (*engin
 		return nil, err
 	}
 	sc.Name = "Imported from " + format
-	sc.Description = fmt.Sprintf("The retry policies of a %s configuration, on the workload and dependency of the built-in %s (a 1.5 s freeze, its backlog answered 503, then 5 s at half capacity): edit them to match your service.", format, ImportWorkload)
+	sc.Description = fmt.Sprintf("The retry policies of a configuration in the %s format, on the workload and dependency of the built-in %s (a 1.5 s freeze, its backlog answered 503, then 5 s at half capacity): edit them to match your service.", format, ImportWorkload)
 	if source != "" && source != "-" {
-		sc.Description = fmt.Sprintf("The retry policies of %s (%s), on the workload and dependency of the built-in %s (a 1.5 s freeze, its backlog answered 503, then 5 s at half capacity): edit them to match your service.", filepath.Base(source), format, ImportWorkload)
+		sc.Description = fmt.Sprintf("The retry policies of %s (in the %s format), on the workload and dependency of the built-in %s (a 1.5 s freeze, its backlog answered 503, then 5 s at half capacity): edit them to match your service.", filepath.Base(source), format, ImportWorkload)
 	}
 	sc.Strategies = strategies
 	if err := sc.Validate(); err != nil {

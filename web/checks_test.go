@@ -61,6 +61,14 @@ func TestPagesPassAxe(t *testing.T) {
 			if u == "/" || strings.HasPrefix(u, "/?") {
 				do(t, ctx, ran(1)) // the playground, with its results drawn
 			}
+			if strings.HasPrefix(u, "/s/") {
+				// The strategies' Export panels, opened, so that their
+				// fields are checked too.
+				n := text(ctx, t, `String(Array.from(document.querySelectorAll("details.export"), d => d.open = true).length)`)
+				if n == "0" && u != "/s/AAAAAAAAAAA" {
+					t.Errorf("no Export panel to check")
+				}
+			}
 			out := text(ctx, t, string(axe)+`;(async () => {
 				const r = await axe.run(document, {resultTypes: ["violations"]});
 				return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")

@@ -34,7 +34,7 @@ func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exit(code)
 	}
 	if err := convert.CheckFormat(*from, false); err != nil {
-		fmt.Fprintf(stderr, "retrylab import: --from: %v\n", err)
+		fmt.Fprintf(stderr, "retrylab import: --from %v\n", err)
 		return 2
 	}
 	data, err := readInput(file, stdin)
@@ -75,7 +75,7 @@ func cmdExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exit(code)
 	}
 	if err := convert.CheckFormat(*to, true); err != nil {
-		fmt.Fprintf(stderr, "retrylab export: --to: %v\n", err)
+		fmt.Fprintf(stderr, "retrylab export: --to %v\n", err)
 		return 2
 	}
 	sc, code := loadScenario(file, stdin, stderr, "export")

@@ -90,16 +90,16 @@ func TestConvertErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"import without a format", "", []string{"import", "x.json"}, 2, "retrylab import: --from: no format given; supported: \"grpc\", \"aws\", \"polly\""},
+		{"import without a format", "", []string{"import", "x.json"}, 2, "retrylab import: --from is missing; supported: \"grpc\", \"aws\", \"polly\""},
 		{"import without a file", "", []string{"import", "--from", "grpc"}, 2, "name a configuration file, or - for standard input"},
 		{"import of two files", "", []string{"import", "--from", "grpc", "a", "b"}, 2, `one configuration at a time; got "a" and "b"`},
-		{"import of a planned format", "", []string{"import", "--from", "envoy", "x.yaml"}, 2, `format "envoy" is not supported yet for import; supported: "grpc", "aws", "polly"; planned: "envoy", "istio", "linkerd", "resilience4j"`},
-		{"import of an export-only format", "", []string{"import", "--from", "cenkalti", "x.go"}, 2, `format "cenkalti" is export only`},
-		{"import of an unknown format", "", []string{"import", "--from", "yaml", "x.yaml"}, 2, `format "yaml" is not a format RetryLab can import`},
+		{"import of a planned format", "", []string{"import", "--from", "envoy", "x.yaml"}, 2, `--from "envoy" is not supported yet for import; supported: "grpc", "aws", "polly"; planned: "envoy", "istio", "linkerd", "resilience4j"`},
+		{"import of an export-only format", "", []string{"import", "--from", "cenkalti", "x.go"}, 2, `--from "cenkalti" is export only`},
+		{"import of an unknown format", "", []string{"import", "--from", "yaml", "x.yaml"}, 2, `--from "yaml" is not a format RetryLab can import`},
 		{"import of a missing file", "", []string{"import", "--from", "grpc", "nope.json"}, 1, "no such file"},
 		{"import of a bad configuration", `{"methodConfig": [{"retryPolicy": {"maxAttempts": 1}}]}`, []string{"import", "--from", "grpc", "-"}, 1, "-: methodConfig[0].retryPolicy.maxAttempts: 1 "},
-		{"export without a format", "", []string{"export", slug}, 2, "retrylab export: --to: no format given"},
-		{"export to a planned format", "", []string{"export", "--to", "resilience4j-java", slug}, 2, `format "resilience4j-java" is not supported yet for export`},
+		{"export without a format", "", []string{"export", slug}, 2, "retrylab export: --to is missing"},
+		{"export to a planned format", "", []string{"export", "--to", "resilience4j-java", slug}, 2, `--to "resilience4j-java" is not supported yet for export`},
 		{"export of an unknown strategy", "", []string{"export", "--to", "grpc", "--strategy", "Z", slug}, 2, `--strategy "Z" is not a strategy of ` + slug + `; it has "A", "B", "C", "D"`},
 		{"export of several to JSON", "", []string{"export", "--to", "grpc", slug}, 2, `a grpc document holds one strategy's policy; name one with --strategy: "A", "B", "C", "D"`},
 		{"export of a missing built-in", "", []string{"export", "--to", "grpc", "e03"}, 1, "no built-in e03; did you mean"},

@@ -17,8 +17,10 @@ var PlannedExportFormats = []string{"envoy", "istio", "linkerd", "resilience4j",
 
 // CheckFormat reports whether Import (export false) or Export (export
 // true) takes format: nil if it does, else an error saying why not (a
-// planned format not supported yet, an export-only format, or an unknown
-// name) and listing the supported formats and the planned ones.
+// planned format not supported yet, an export-only format, an unknown
+// name, none) and listing the supported formats and the planned ones. The
+// message begins with the format as written, or "is missing", for the
+// caller to put after the name of its field or flag.
 func CheckFormat(format string, export bool) error {
 	verb, formats, planned := "import", ImportFormats, PlannedImportFormats
 	if export {
@@ -30,11 +32,11 @@ func CheckFormat(format string, export bool) error {
 	supported := fmt.Sprintf("supported: %s; planned: %s", quoteList(formats), quoteList(planned))
 	switch {
 	case slices.Contains(planned, format):
-		return fmt.Errorf("format %s is not supported yet for %s; %s", strconv.Quote(format), verb, supported)
+		return fmt.Errorf("%s is not supported yet for %s; %s", strconv.Quote(format), verb, supported)
 	case !export && slices.Contains(ExportFormats, format):
-		return fmt.Errorf("format %s is export only (RetryLab writes it but does not read it); %s", strconv.Quote(format), supported)
+		return fmt.Errorf("%s is export only (RetryLab writes it but does not read it); %s", strconv.Quote(format), supported)
 	case format == "":
-		return fmt.Errorf("no format given; %s", supported)
+		return fmt.Errorf("is missing; %s", supported)
 	}
-	return fmt.Errorf("format %s is not a format RetryLab can %s; %s", strconv.Quote(format), verb, supported)
+	return fmt.Errorf("%s is not a format RetryLab can %s; %s", strconv.Quote(format), verb, supported)
 }

@@ -14,11 +14,11 @@ func TestCheckFormat(t *testing.T) {
 	}{
 		{"grpc", false, ""},
 		{"cenkalti", true, ""},
-		{"envoy", false, `format "envoy" is not supported yet for import; supported: "grpc", "aws", "polly"; planned: "envoy",`},
-		{"resilience4j-java", true, `format "resilience4j-java" is not supported yet for export; supported: "grpc", "aws", "polly", "failsafe-go", "cenkalti"`},
-		{"failsafe-go", false, `format "failsafe-go" is export only`},
-		{"xml", true, `format "xml" is not a format RetryLab can export; supported:`},
-		{"", false, "no format given; supported:"},
+		{"envoy", false, `"envoy" is not supported yet for import; supported: "grpc", "aws", "polly"; planned: "envoy",`},
+		{"resilience4j-java", true, `"resilience4j-java" is not supported yet for export; supported: "grpc", "aws", "polly", "failsafe-go", "cenkalti"`},
+		{"failsafe-go", false, `"failsafe-go" is export only`},
+		{"xml", true, `"xml" is not a format RetryLab can export; supported:`},
+		{"", false, "is missing; supported:"},
 	} {
 		err := CheckFormat(tc.format, tc.export)
 		switch {
