@@ -1203,7 +1203,7 @@ func scenarioPage(a *assets, v *scenarioView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if st.Export != nil {
+				if canConvert && st.Export != nil {
 					templ_7745c5c3_Err = exportPanelView(st.Name, st.Export).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
