@@ -22,7 +22,14 @@ const canConvert = false
 var errNoConvert = echo.NewHTTPError(http.StatusNotImplemented,
 	"this server (the Cloudflare Workers build) does not import or export configurations; use the command line (retrylab import --from FORMAT FILE, retrylab export --to FORMAT SLUG|FILE) or a self-hosted server (retrylab serve)")
 
-func (s *Server) handleImport(c echo.Context) error { return errNoConvert }
+func (s *Server) handleImport(c echo.Context) error {
+	// Read as the other POSTs read theirs: the Worker's glue fails on a
+	// request whose body nothing read (cmd/worker drains it afterwards).
+	if _, err := readScenario(c.Request().Body); err != nil {
+		return err
+	}
+	return errNoConvert
+}
 
 func (s *Server) handleExport(c echo.Context) error { return errNoConvert }
 
