@@ -105,7 +105,7 @@ worker: wasm
 	$(GO) run ./cmd/worker-assets -o worker/build/public -manifest cmd/worker/manifest.json
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" \
 		-gcflags=all=-l -gcflags=github.com/retrylab/retrylab/shared/...= \
-		-tags nostatic,nometrics,nobrotli,nopng -o worker/build/app.wasm ./cmd/worker
+		-tags nostatic,nometrics,nobrotli,nopng,noconvert -o worker/build/app.wasm ./cmd/worker
 
 # worker-deps installs wrangler as pinned by worker/package-lock.json.
 worker-deps:
