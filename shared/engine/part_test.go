@@ -302,3 +302,19 @@ func TestRunPartRefuses(t *testing.T) {
 		t.Errorf("cancelled: %v, want it stopped", err)
 	}
 }
+
+// TestCountsJSON checks that counts round-trip through JSON, whatever
+// their values, and that what is not counts is an error.
+func TestCountsJSON(t *testing.T) {
+	in := Counts{0, 1, -1, 63, 64, 300, -300, 1 << 30, -1 << 31, 1<<31 - 1}
+	b := mustJSON(t, in)
+	var out Counts
+	if err := json.Unmarshal(b, &out); err != nil || fmt.Sprint(out) != fmt.Sprint(in) {
+		t.Errorf("%v became %s, then %v (%v)", in, b, out, err)
+	}
+	for _, bad := range []string{`"gA=="`, `"gICAgIAg"`, `[1, 2]`, `"not base64!"`} {
+		if err := json.Unmarshal([]byte(bad), &out); err == nil {
+			t.Errorf("%s decoded into %v", bad, out)
+		}
+	}
+}
