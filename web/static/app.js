@@ -55,10 +55,12 @@ class EngineWorker {
   }
 }
 
-// A run of several simulations (strategies × seeds × sweep values) is
-// shared among up to this many workers: one a core, at most four.
-// ?workers=N sets it (tests and benchmarks compare 1, 2 and 4).
-const POOL = Math.min(Math.floor(Number(new URLSearchParams(location.search).get("workers"))) || Math.min(navigator.hardwareConcurrency || 1, 4), 16);
+// poolSize is how many workers share a run of several simulations
+// (strategies × seeds × sweep values): one a core, at most four, unless
+// the playground's data-workers says otherwise (?workers=N sets it: tests
+// and benchmarks compare 1, 2 and 4).
+const poolSize = () => Math.min(Math.floor(Number(root.dataset.workers)) || Math.min(navigator.hardwareConcurrency || 1, 4), 16);
+if (new URLSearchParams(location.search).has("workers")) root.dataset.workers = new URLSearchParams(location.search).get("workers");
 // Results shown before a run ends are refreshed at most this often.
 const EARLY_MS = 200;
 
@@ -75,7 +77,9 @@ class Engine {
     this.ready = this.workers[0].ready;
   }
   async call(op, ...args) {
-    return JSON.parse(await this.workers[0].call(op, ...args));
+    const out = JSON.parse(await this.workers[0].call(op, ...args));
+    if (op === "validate") this.checked = { json: args[0], out };
+    return out;
   }
   cancel() {
     this.generation++;
@@ -87,12 +91,13 @@ class Engine {
   // and one merges them; as the first seeds end, early(out, seeds, of) hears
   // the result of those seeds alone (what a run of them gives).
   async run(json, maxEvents, theme, width, early) {
-    if (POOL === 1) return this.call("run", json, maxEvents, theme, width);
+    const pool = poolSize();
+    if (pool === 1) return this.call("run", json, maxEvents, theme, width);
     const started = performance.now();
-    const check = await this.call("validate", json);
+    const check = this.checked?.json === json ? this.checked.out : await this.call("validate", json);
     if (check.errors && check.errors.length) return { errors: check.errors };
     const n = check.simulations, perSeed = check.per_seed, seeds = n / perSeed;
-    const size = Math.min(POOL, n);
+    const size = Math.min(pool, n);
     if (size <= 1) return this.call("run", json, maxEvents, theme, width);
     while (this.workers.length < size) this.workers.push(new EngineWorker(this.module));
     const gen = ++this.generation;
@@ -113,15 +118,23 @@ class Engine {
       for (let k = 0; k < end; k = parts.get(k).to) list.push(parts.get(k).part);
       return "[" + list.join(",") + "]";
     };
-    // An early result is worth merging while simulations are still to be
-    // handed out, once a new seed is complete, and not too often.
-    const wantEarly = () => !merging && next < n && Math.floor(ready / perSeed) > shownSeeds &&
-      (shownSeeds === 0 || performance.now() - shownAt >= EARLY_MS);
+    // An early result is worth merging once a new seed is complete, while
+    // the run is not about to end (at the pace so far), and not too often:
+    // a merge draws the whole view, and takes a worker from the run.
+    let mergeMs = 0;
+    const wantEarly = () => {
+      if (merging || next >= n || Math.floor(ready / perSeed) <= shownSeeds) return false;
+      const now = performance.now();
+      if (shownSeeds > 0 && now - shownAt < Math.max(EARLY_MS, 5 * mergeMs)) return false;
+      return (n - done) * (now - started) / done >= EARLY_MS;
+    };
     const showEarly = async (w) => {
       const j = shownSeeds === 0 ? 1 : Math.floor(ready / perSeed); // the first seed first, whatever else is done
+      const t0 = performance.now();
       const out = JSON.parse(await w.call("merge", json, partsBelow(j * perSeed), theme, width, j));
       shownSeeds = j;
       shownAt = performance.now();
+      mergeMs = shownAt - t0;
       if (gen === this.generation) early(out, j, seeds); // always before the final result, which waits for this
     };
     const work = async (w) => {
