@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"os"
 	"testing"
 )
 
@@ -36,18 +35,10 @@ func benchScenario(b *testing.B, sc *Scenario) {
 
 // BenchmarkE03B is the reference: the built-in e03b-synchronized-recovery
 // (the Distributed Reliability Lab's E03-B), about 3,000 operations and four
-// strategies.
+// strategies. BenchmarkFlatHeapE03B runs the same workload in a minimal
+// event loop, the practical limit: `go test -bench E03B` shows both.
 func BenchmarkE03B(b *testing.B) {
-	data, err := os.ReadFile("testdata/e03b.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc, err := Parse(data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc.Runs = 1
-	benchScenario(b, sc)
+	benchScenario(b, e03b(b))
 }
 
 // BenchmarkMillionEvents is a scenario of about a million events: 500,000

@@ -88,6 +88,9 @@ func (s *sim) reach(r request) {
 	}
 	d, ds := s.dep(r.dep)
 	if d.loadErrors {
+		// Dropped here too: scripted answers and outages return before
+		// the load is looked at, and would keep every time.
+		ds.loadTimes.dropBefore(s.now - d.loadWindow + 1)
 		ds.loadTimes.push(s.now)
 	}
 	if d.script != nil {

@@ -135,6 +135,9 @@ func (f *fifo[T]) pop() T {
 
 func (f *fifo[T]) reset() { f.head, f.size = 0, 0 }
 
+// emptied returns an empty fifo in f's memory.
+func (f *fifo[T]) emptied() fifo[T] { return fifo[T]{buf: f.buf} }
+
 // A timeRing holds timestamps in order, for counts over a sliding window.
 type timeRing struct{ fifo[int64] }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 )
@@ -338,10 +339,10 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.PeakPer100ms, x.RetryPeakPer100ms = peaks[1].Attempts, peaks[1].Retries
 	x.PeakPer1s, x.RetryPeakPer1s = peaks[2].Attempts, peaks[2].Retries
 
-	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = percentiles(c.lat)
-	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = percentiles(c.okLat)
+	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = c.lat.percentiles()
+	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = c.okLat.percentiles()
 
-	x.RecoveryS, x.Recovered = recovery(m, c.recTotal, c.recOK)
+	x.RecoveryS, x.Recovered = c.rec.recovery(m)
 	span := float64(max(m.work.duration, c.lastEnd)) / 1e9
 	if span > 0 {
 		x.GoodputPerS = round3(x.Succeeded / span)
@@ -389,7 +390,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 			PoolRejected:     float64(cc.poolRejected),
 			BulkheadRejected: float64(cc.bulkheadRejected),
 		}
-		cm.LatencyP50ms, _, cm.LatencyP99ms, _ = percentiles(cc.lat)
+		cm.LatencyP50ms, _, cm.LatencyP99ms, _ = cc.lat.percentiles()
 		if span > 0 {
 			cm.GoodputPerS = round3(cm.Succeeded / span)
 		}
@@ -401,53 +402,25 @@ func (s *sim) output(keepSeries bool) runOutput {
 		}
 	}
 	if keepSeries {
-		out.bins = &c.bins
-		out.xbins = c.xbins
+		// Copies: the sim's bins are reset for its next run.
+		out.bins = new([numBins][]int32)
+		for k := range c.bins {
+			out.bins[k] = slices.Clone(c.bins[k][:nb])
+		}
+		out.xbins = make([][]int32, len(c.xbins))
+		for k := range c.xbins {
+			out.xbins[k] = slices.Clone(c.xbins[k][:nb])
+		}
 	}
 	return out
 }
 
-// recoveryStep is the step of the windows recovery is measured over.
-const recoveryStep = int64(100 * time.Millisecond)
-
-// recovery returns the time from the end of the last fault until the success
-// rate of operations started in every 1 s window from then on (stepped by
-// 100 ms) stays at or above 99%, and whether that happened before the last
-// operation started. total and ok count operations by start, per step after
-// the fault. Without a fault recovery is 0 and recovered 1; without
-// operations after it, it cannot be measured: 0 and 0.
-func recovery(m *model, total, ok []int32) (sec, recovered float64) {
-	if m.faultEnd == 0 {
-		return 0, 1
-	}
-	if len(total) == 0 {
-		return 0, 0
-	}
-	const window = 10 // steps in 1 s
-	// Walk back from the end: find the earliest step from which no window fails.
-	from := len(total)
-	for k := len(total) - 1; k >= 0; k-- {
-		var t, o int32
-		for j := k; j < min(k+window, len(total)); j++ {
-			t += total[j]
-			o += ok[j]
-		}
-		if t > 0 && float64(o) < float64(0.99*float64(t)) {
-			break
-		}
-		from = k
-	}
-	if from == len(total) && len(total) > 0 {
-		return round3(float64(int64(len(total))*recoveryStep) / 1e9), 0
-	}
-	return round3(float64(int64(from)*recoveryStep) / 1e9), 1
-}
-
-// percentiles returns the 50th, 95th and 99th percentiles (nearest rank) and
-// the maximum of xs ≥ 0, in milliseconds, exactly. A counting pass over
-// logarithmic buckets finds the bucket holding each rank; only those buckets'
-// values are then selected among. Two linear passes: sorting the latencies of
-// a long run would cost more than simulating it.
+// percentiles returns the 50th, 95th and 99th percentiles (nearest rank:
+// the value at index ⌈p·n⌉-1 of the sorted values) and the maximum of xs ≥
+// 0, in milliseconds, exactly. A counting pass over logarithmic buckets
+// finds the bucket holding each rank; only those buckets' values are then
+// selected among. Two linear passes: sorting the latencies of a long run
+// would cost more than simulating it.
 func percentiles(xs []int64) (p50, p95, p99, mx float64) {
 	n := len(xs)
 	if n == 0 {
@@ -469,9 +442,9 @@ func percentiles(xs []int64) (p50, p95, p99, mx float64) {
 		top = max(top, x)
 	}
 	value := func(p float64) float64 {
-		rank := max(int(math.Ceil(float64(p*float64(n))))-1, 0)
+		r := int(rank(p, int64(n)))
 		b, below := 0, 0
-		for ; below+int(counts[b]) <= rank; b++ {
+		for ; below+int(counts[b]) <= r; b++ {
 			below += int(counts[b])
 		}
 		in := make([]int64, 0, counts[b])
@@ -480,7 +453,7 @@ func percentiles(xs []int64) (p50, p95, p99, mx float64) {
 				in = append(in, x)
 			}
 		}
-		return round3(ms(selectNth(in, rank-below)))
+		return round3(ms(selectNth(in, r-below)))
 	}
 	return value(0.50), value(0.95), value(0.99), round3(ms(top))
 }

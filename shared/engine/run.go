@@ -201,7 +201,8 @@ func (set *simSet) run(ctx context.Context, ks []int, opt Options, p *progress, 
 		n = set.len()
 	}
 	// simulate runs the j-th simulation to run, k: of model i, strategy si
-	// and seed ri.
+	// and seed ri. Its sim comes from sims: reset, not rebuilt.
+	var sims simPool
 	simulate := func(ctx context.Context, j int) error {
 		k := j
 		if ks != nil {
@@ -212,11 +213,13 @@ func (set *simSet) run(ctx context.Context, ks []int, opt Options, p *progress, 
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: %w", errStopped, err)
 		}
-		s := newSim(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents)
+		series := withSeries && ri == 0 // the first seed's series only
+		s := sims.get(ctx, m, &m.strategies[si], m.seeds[ri], opt.MaxEvents, series)
+		defer sims.put(s)
 		if err := s.run(); err != nil {
 			return err
 		}
-		set.outs[i][si][ri] = s.output(withSeries && ri == 0)
+		set.outs[i][si][ri] = s.output(series)
 		set.events[k] = s.events
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 )
 
 // An arrival is an operation start of an open-loop or burst workload.
@@ -218,6 +219,22 @@ type instance struct {
 	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
 }
 
+// emptied returns the zero instance in in's memory: the buffers of its
+// windows.
+func (in *instance) emptied() instance {
+	return instance{
+		reqTimes:   timeRing{in.reqTimes.emptied()},
+		retryTimes: timeRing{in.retryTimes.emptied()},
+		outcomes:   timeRing{in.outcomes.emptied()},
+		fails:      timeRing{in.fails.emptied()},
+		lastCalls:  in.lastCalls.emptied(),
+		lastSlow:   in.lastSlow.emptied(),
+		slows:      timeRing{in.slows.emptied()},
+		adTotal:    timeRing{in.adTotal.emptied()},
+		adFail:     timeRing{in.adFail.emptied()},
+	}
+}
+
 // Breaker states, in the order the series reports them.
 const (
 	brClosed uint8 = iota
@@ -282,7 +299,11 @@ type sim struct {
 	// poolUsed counts the pool's slots in use, all instances.
 	poolUsed int
 
-	c       counters
+	c counters
+	// series: the run's output keeps its time series. Without it (a seed
+	// after the first, or no series asked for) the bins are not counted;
+	// their width and number still follow the run.
+	series  bool
 	base    int64 // width of a bin: the model's, doubled each time the bins are coarsened
 	lastBin int   // the current bin
 	nextBin int64 // when the next bin starts
@@ -314,15 +335,15 @@ type depState struct {
 type callCounters struct {
 	calls, succeeded, fellBack, failed, attempts, depCalls       int64
 	rejections, shed, fastFailed, poolRejected, bulkheadRejected int64
-	lat                                                          []int64
+	lat                                                          latencies
 }
 
 // counters are what a run measures, turned into Metrics at the end.
 type counters struct {
 	operations, succeeded, affected, affectedOK        int64
 	lastEnd                                            int64
-	lat, okLat                                         []int64 // operation latencies
-	recTotal, recOK                                    []int32 // operations by start, per 100 ms after the fault
+	lat, okLat                                         latencies      // operation latencies
+	rec                                                recoveryCounts // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
 	levelAttempts                                      []int64
 	depCalls, rejections, duplicates, wasted, dropped  int64
@@ -343,11 +364,11 @@ type counters struct {
 // record measures an operation that ended.
 func (c *counters) record(m *model, start, end int64, ok bool) {
 	d := end - start
-	c.lat = append(c.lat, d)
+	c.lat.add(d)
 	c.lastEnd = max(c.lastEnd, end)
 	if ok {
 		c.succeeded++
-		c.okLat = append(c.okLat, d)
+		c.okLat.add(d)
 	}
 	if start >= m.affectedFrom && start < m.affectedTo {
 		c.affected++
@@ -356,14 +377,7 @@ func (c *counters) record(m *model, start, end int64, ok bool) {
 		}
 	}
 	if m.faultEnd > 0 && start >= m.faultEnd {
-		k := int((start - m.faultEnd) / recoveryStep)
-		for len(c.recTotal) <= k {
-			c.recTotal, c.recOK = append(c.recTotal, 0), append(c.recOK, 0)
-		}
-		c.recTotal[k]++
-		if ok {
-			c.recOK[k]++
-		}
+		c.rec.end(int((start-m.faultEnd)/recoveryStep), ok)
 	}
 }
 
@@ -382,70 +396,150 @@ const (
 
 var errStopped = fmt.Errorf("engine: run stopped")
 
+// A simPool keeps a run's idle simulations, to be reset for the next
+// simulation rather than rebuilt: at most one per goroutine of the run.
+// (Not a sync.Pool: what a run keeps must not depend on the garbage
+// collector.)
+type simPool struct {
+	mu   sync.Mutex
+	idle []*sim
+}
+
+// get returns an idle simulation, or a new one, reset to run strategy st of
+// model m on seed (see reset).
+func (p *simPool) get(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64, series bool) *sim {
+	p.mu.Lock()
+	s := new(sim)
+	if n := len(p.idle); n > 0 {
+		s = p.idle[n-1]
+		p.idle = p.idle[:n-1]
+	}
+	p.mu.Unlock()
+	s.reset(ctx, m, st, seed, limit, series)
+	return s
+}
+
+// put gives back a simulation whose run and output are done.
+func (p *simPool) put(s *sim) {
+	p.mu.Lock()
+	p.idle = append(p.idle, s)
+	p.mu.Unlock()
+}
+
 func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64) *sim {
-	s := &sim{m: m, st: st, ctx: ctx, limit: limit}
+	s := new(sim)
+	s.reset(ctx, m, st, seed, limit, true)
+	return s
+}
+
+// reset prepares s to run strategy st of model m on seed, exactly as a new
+// sim would (counting the time series only if series), but in the memory
+// of its previous run: every slice whose capacity fits is kept, emptied or
+// zeroed. Every field starts from its zero value (a field added to sim is
+// reset without a word here); only the buffers are taken back. The slices
+// a runOutput keeps (levelAttempts, transitions) are new for every run.
+func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint64, limit int64, series bool) {
+	old := *s
+	*s = sim{m: m, st: st, ctx: ctx, limit: limit, series: series}
 	s.arrivals = newArrivals(&m.work, seed)
 	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
 	s.dm, s.nd = m.depArray, len(m.deps)
+	for i := range s.deps {
+		o := &old.deps[i]
+		s.deps[i] = depState{queue: o.queue.emptied(), held: o.held.emptied(), loadTimes: timeRing{o.loadTimes.emptied()}}
+	}
 	for i := range s.nd {
 		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
 	}
 	s.multi = len(m.calls) > 1
+	nx := 0 // extra bins
 	if s.multi {
-		s.c.calls = make([]callCounters, len(m.calls))
-		for range 3 * len(m.calls) {
-			s.c.xbins = append(s.c.xbins, nil)
+		s.c.calls = resized(old.c.calls, len(m.calls))
+		for i := range s.c.calls {
+			lat := s.c.calls[i].lat // its memory, kept
+			lat.reset()
+			s.c.calls[i] = callCounters{lat: lat}
 		}
+		nx = 3 * len(m.calls)
 	}
 	if st.pool.slots > 0 {
-		s.pools = make([]limiter, st.levels[0].instances)
+		s.pools = resized(old.pools, st.levels[0].instances)
 		for i := range s.pools {
-			s.pools[i].limitModel = st.pool
+			s.pools[i] = limiter{limitModel: st.pool, waiting: s.pools[i].waiting.emptied()}
 		}
-		s.c.xbins = append(s.c.xbins, nil)
+		nx++
+	}
+	if nx > 0 {
+		// The bins grow as the run goes (tickExtra), in their old memory.
+		s.c.xbins = resized(old.c.xbins, nx)
+		for k := range s.c.xbins {
+			s.c.xbins[k] = s.c.xbins[k][:0]
+		}
 	}
 	if st.bulkheads != nil {
-		s.bulks = make([]limiter, st.levels[0].instances*s.nd)
+		s.bulks = resized(old.bulks, st.levels[0].instances*s.nd)
 		for i := range s.bulks {
-			s.bulks[i].limitModel = st.bulkheads[i%s.nd]
+			s.bulks[i] = limiter{limitModel: st.bulkheads[i%s.nd], waiting: s.bulks[i].waiting.emptied()}
 		}
 	}
 	s.simple = len(m.calls) == 1 && m.calls[0].share == 1 && st.fallback == nil && s.pools == nil && s.bulks == nil
 	s.lastBin = -1
 	s.base = m.base
-	if d := m.work.duration / s.base; d > 0 && d < maxBins/2 {
+	if d := m.work.duration / s.base; series && d > 0 && d < maxBins/2 {
 		// The bins of the workload's duration, and an eighth more for the
 		// operations still open at its end, at once: growing them by
 		// doubling as the run goes on allocated twice as much (E03B:
 		// 256 kB a strategy instead of 110 kB).
 		n := int(d + d/8 + 16)
 		for k := range s.c.bins {
-			s.c.bins[k] = make([]int32, n)
+			s.c.bins[k] = zeroed(old.c.bins[k], n)
+		}
+	} else {
+		for k := range s.c.bins {
+			s.c.bins[k] = old.c.bins[k][:0] // tick grows them, zeroed
 		}
 	}
+	s.c.rec = old.c.rec
+	s.c.rec.reset()
+	s.peaks = old.peaks[:0]
 	for _, r := range m.resolutions {
 		s.peaks = append(s.peaks, peakTracker{res: r})
 	}
-	s.clientOps = make([]int32, m.work.clients)
+	s.clientOps = zeroed(old.clientOps, m.work.clients)
 	for i := range m.deps {
 		if sm := m.deps[i].script; sm != nil && sm.operations != nil {
-			s.opSeq = []uint32{} // numbered only for a script per operation
+			s.opSeq = old.opSeq[:0] // numbered only for a script per operation: not nil
+			if s.opSeq == nil {
+				s.opSeq = []uint32{}
+			}
 		}
 	}
-	s.ops = make([]opState, 0, 256)
-	ops := int(min(estimateOps(m.sc)+16, 1<<22))
-	s.c.lat, s.c.okLat = make([]int64, 0, ops), make([]int64, 0, ops)
-	s.calls = make([]call, 0, 256)
-	s.reqs = make([]request, 0, 256)
-	s.q.h = make([]event, 0, 1024)
-	s.timeouts = make([]fifo[timer], len(st.levels))
+	s.ops = emptied(old.ops, 256)
+	s.c.lat, s.c.okLat = old.c.lat, old.c.okLat
+	if s.c.lat.raw == nil {
+		ops := int(min(estimateOps(m.sc)+16, exactLatencies))
+		s.c.lat, s.c.okLat = newLatencies(ops), newLatencies(ops)
+	}
+	s.c.lat.reset()
+	s.c.okLat.reset()
+	s.calls = emptied(old.calls, 256)
+	s.reqs = emptied(old.reqs, 256)
+	s.q.h = emptied(old.q.h, 1024)
+	s.freeOps, s.freeCalls, s.freeReqs = old.freeOps[:0], old.freeCalls[:0], old.freeReqs[:0]
+	s.reqRA, s.attemptAt, s.pcs = old.reqRA[:0], old.attemptAt[:0], old.pcs[:0]
+	s.hedges, s.freeHedges = old.hedges[:0], old.freeHedges[:0]
+	s.timeouts = resized(old.timeouts, len(st.levels))
+	for l := range s.timeouts {
+		s.timeouts[l] = s.timeouts[l].emptied()
+	}
 	s.c.levelAttempts = make([]int64, len(st.levels))
-	s.inst = make([][]instance, len(st.levels))
+	s.inst = resized(old.inst, len(st.levels))
 	for i := range st.levels {
 		lv := &st.levels[i]
-		s.inst[i] = make([]instance, lv.instances*s.nd)
+		s.inst[i] = resized(s.inst[i], lv.instances*s.nd)
 		for j := range s.inst[i] {
+			s.inst[i][j] = s.inst[i][j].emptied()
 			if lv.budget != nil {
 				s.inst[i][j].tokens = lv.budget.MaxTokens
 			}
@@ -468,7 +562,36 @@ func newSim(ctx context.Context, m *model, st *strategyModel, seed uint64, limit
 		}
 		s.waitingClients = m.work.clients
 	}
-	return s
+}
+
+// zeroed returns b's memory as n zero values, or new memory when b's
+// capacity is too small.
+func zeroed[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// resized returns b's memory as n elements, which the caller overwrites
+// (keeping the buffers they hold), or new memory when b's capacity is too
+// small.
+func resized[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
+
+// emptied returns b emptied, or a new empty slice of capacity c when b has
+// less.
+func emptied[T any](b []T, c int) []T {
+	if cap(b) < c {
+		return make([]T, 0, c)
+	}
+	return b[:0]
 }
 
 // run processes events until nothing is left to happen. Three sources feed
@@ -650,6 +773,9 @@ func (s *sim) startOperation(client int32) {
 		return
 	}
 	s.c.operations++
+	if f := s.m.faultEnd; f > 0 && s.now >= f {
+		s.c.rec.start(int((s.now - f) / recoveryStep))
+	}
 	seq := s.clientOps[client]
 	s.clientOps[client]++
 	key := uint64(client)<<32 | uint64(seq)
@@ -1016,6 +1142,9 @@ func (s *sim) attempt(id int32) {
 			case b.Slices > 0:
 				s.adder(in, b).add(s.now, sliceDeposit)
 			case b.Window > 0:
+				// Times the next look would drop go now: without retries
+				// nothing looks, and a long run would keep them all.
+				in.reqTimes.dropBefore(s.now - int64(b.Window))
 				in.reqTimes.push(s.now)
 			}
 		case budgetConcurrency:
@@ -1190,6 +1319,10 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	}
 	if ad := lv.adaptive; ad != nil {
 		ai := &s.inst[c.level][s.stateIndex(c, false)]
+		// Dropped as in backoff, which only runs on a retry: a long
+		// run without retries would keep every time.
+		ai.adTotal.dropBefore(s.now - int64(ad.Window))
+		ai.adFail.dropBefore(s.now - int64(ad.Window))
 		ai.adTotal.push(s.now)
 		if failed {
 			ai.adFail.push(s.now)
@@ -1239,22 +1372,28 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 // settle ends invocation id with outcome out: the caller hears of it, or, at
 // the client, the operation is over.
 func (s *sim) settle(id int32, out int16, reason uint8) {
-	c := s.calls[id]
-	lv := &s.st.levels[c.level]
+	pc := &s.calls[id]
+	lv := &s.st.levels[pc.level]
 	if lv.breaker != nil && lv.breakerOutside && out != outBreakerOpen && out != outRejected {
-		slow := lv.slowCall > 0 && s.now-c.start > lv.slowCall
-		s.breakerRecord(c.level, s.stateIndex(&c, lv.breakerPerDep), breakerFailure(out), slow, c.opTrial, c.trialRound)
+		slow := lv.slowCall > 0 && s.now-pc.start > lv.slowCall
+		s.breakerRecord(pc.level, s.stateIndex(pc, lv.breakerPerDep), breakerFailure(out), slow, pc.opTrial, pc.trialRound)
+		pc = &s.calls[id]
 	}
 	// endCall, written out: settle is on the path of every call.
-	if lv.budgetKind == budgetConcurrency && c.attempts > 0 {
-		s.releaseConcurrency(&s.calls[id], true)
+	if lv.budgetKind == budgetConcurrency && pc.attempts > 0 {
+		s.releaseConcurrency(pc, true)
 	}
+	if pc.parent < 0 && s.simple {
+		// The short path: the operation ends with its only call, which
+		// is not copied.
+		op := pc.op
+		s.freeCall(id)
+		s.finishOperation(op, out, reason)
+		return
+	}
+	c := *pc // the slot is free once freeCall returns, for the next call: what follows reads a copy
 	s.freeCall(id)
 	if c.parent < 0 {
-		if s.simple {
-			s.finishOperation(c.op, out, reason)
-			return
-		}
 		s.callEnded(&c, out, reason)
 		return
 	}
@@ -1279,7 +1418,7 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 		oc := s.opCall(c.op, c.pc)
 		oc.live = false
 		cc := &s.c.calls[c.pc]
-		cc.lat = append(cc.lat, s.now-oc.start)
+		cc.lat.add(s.now - oc.start)
 		switch {
 		case ok:
 			cc.succeeded++
@@ -1777,9 +1916,13 @@ func (s *sim) tick() {
 		i = int(s.now / s.base)
 	}
 	s.nextBin = int64(i+1) * s.base
+	if !s.series {
+		s.lastBin = i
+		return
+	}
 	b := &s.c.bins
 	if i >= len(b[0]) {
-		n := max(2*len(b[0]), i+1, 256)
+		n := min(max(2*len(b[0]), i+1, 256), maxBins) // i < maxBins
 		for k := range b {
 			b[k] = append(b[k], make([]int32, n-len(b[k]))...)
 		}
@@ -1799,7 +1942,7 @@ func (s *sim) tick() {
 func (s *sim) tickExtra(i int) {
 	x := s.c.xbins
 	if i >= len(x[0]) {
-		n := max(2*len(x[0]), i+1, 256)
+		n := min(max(2*len(x[0]), i+1, 256), maxBins)
 		for k := range x {
 			x[k] = append(x[k], make([]int32, n-len(x[k]))...)
 		}
@@ -1813,28 +1956,42 @@ func (s *sim) tickExtra(i int) {
 }
 
 // xbin counts one in extra bin k at s.now.
-func (s *sim) xbin(k int) { s.c.xbins[k][s.lastBin]++ }
+func (s *sim) xbin(k int) {
+	if s.series {
+		s.c.xbins[k][s.lastBin]++
+	}
+}
 
 // xlevel records a level in extra bin k at s.now.
 func (s *sim) xlevel(k, v int) {
+	if !s.series {
+		return
+	}
 	if p := &s.c.xbins[k][s.lastBin]; int32(v) > *p {
 		*p = int32(v)
 	}
 }
 
 // maxBins bounds the bins of a run: a long run gets coarser bins, not more
-// memory. Peaks do not depend on them (see peakTracker).
+// memory (at most maxBins of each counter, 2 MiB for the eight of
+// counters.bins). Peaks do not depend on them (see peakTracker).
 const maxBins = 1 << 16
 
 // coarsen halves the bins' resolution, merging neighbours: counts add up,
 // levels keep their maximum.
 func (s *sim) coarsen() {
-	n := (s.lastBin + 2) / 2
+	last := s.lastBin
+	n := (last + 2) / 2
+	s.lastBin = n - 1
+	s.base *= 2
+	if !s.series {
+		return
+	}
 	for k := range s.c.bins {
 		b := s.c.bins[k]
 		for j := range n {
 			a, c := b[2*j], int32(0)
-			if 2*j+1 <= s.lastBin {
+			if 2*j+1 <= last {
 				c = b[2*j+1]
 			}
 			if k == binQueue || k == binInflight {
@@ -1849,7 +2006,7 @@ func (s *sim) coarsen() {
 		level := s.pools != nil && k == len(s.c.xbins)-1
 		for j := range n {
 			a, c := b[2*j], int32(0)
-			if 2*j+1 <= s.lastBin {
+			if 2*j+1 <= last {
 				c = b[2*j+1]
 			}
 			if level {
@@ -1860,8 +2017,6 @@ func (s *sim) coarsen() {
 		}
 		clear(b[n:])
 	}
-	s.lastBin = n - 1
-	s.base *= 2
 }
 
 // A peakTracker finds the most calls in any window of res aligned at 0, as
@@ -1889,10 +2044,17 @@ func (p *peakTracker) flush() {
 }
 
 // bin counts one in counter k at s.now.
-func (s *sim) bin(k int) { s.c.bins[k][s.lastBin]++ }
+func (s *sim) bin(k int) {
+	if s.series {
+		s.c.bins[k][s.lastBin]++
+	}
+}
 
 // level records a level (queue length, operations in flight) at s.now.
 func (s *sim) level(k, v int) {
+	if !s.series {
+		return
+	}
 	if p := &s.c.bins[k][s.lastBin]; int32(v) > *p {
 		*p = int32(v)
 	}

@@ -1,0 +1,442 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// A Level says how much a Note matters.
+type Level string
+
+const (
+	// Info is a choice the converter made that keeps the meaning: a default
+	// filled in, a label, a value written in another form.
+	Info Level = "info"
+	// Warning is a difference: something read but not simulated, or a
+	// feature the target cannot express, left out or approximated.
+	Warning Level = "warning"
+)
+
+// A Note is one thing a conversion did not carry over exactly. Path is
+// where: a path in the source document on import
+// (methodConfig[0].retryPolicy.hedgingPolicy, [profile prod].retry_mode,
+// Retry.UseJitter), a strategy's JSON path on export (breaker,
+// backoff.kind, layers).
+type Note struct {
+	Path    string `json:"path,omitempty"`
+	Level   Level  `json:"level"`
+	Message string `json:"message"`
+}
+
+// String formats the note as "level: path: message".
+func (n Note) String() string {
+	if n.Path == "" {
+		return string(n.Level) + ": " + n.Message
+	}
+	return string(n.Level) + ": " + n.Path + ": " + n.Message
+}
+
+// Imported is what Import read: one strategy per policy of the document,
+// in document order, and the notes on what was not carried over exactly.
+// Each strategy can be put as it is in a scenario's strategies.
+type Imported struct {
+	Strategies []engine.Strategy `json:"strategies"`
+	Notes      []Note            `json:"notes,omitempty"`
+}
+
+// The formats, by the names Import and Export take.
+const (
+	GRPC       = "grpc"
+	AWS        = "aws"
+	Polly      = "polly"
+	FailsafeGo = "failsafe-go"
+	Cenkalti   = "cenkalti"
+)
+
+// ImportFormats are the formats Import reads.
+var ImportFormats = []string{GRPC, AWS, Polly}
+
+// ExportFormats are the formats Export writes: those Import reads, and Go
+// code.
+var ExportFormats = []string{GRPC, AWS, Polly, FailsafeGo, Cenkalti}
+
+// Import reads a configuration document of the given format (one of
+// ImportFormats) into strategies. A document that cannot be read, or a
+// value RetryLab cannot simulate faithfully at all, is an error: an
+// engine.Errors naming each problem's path in the document, the value and
+// what is allowed. Everything else that is not carried over exactly is a
+// Note.
+func Import(format string, data []byte) (*Imported, error) {
+	var im *Imported
+	var err error
+	switch format {
+	case GRPC:
+		im, err = importGRPC(data)
+	case AWS:
+		im, err = importAWS(data)
+	case Polly:
+		im, err = importPolly(data)
+	default:
+		return nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format Import reads; allowed " + quoteList(ImportFormats)}}
+	}
+	if err != nil {
+		return nil, err
+	}
+	uniqueNames(im.Strategies)
+	return im, nil
+}
+
+// Export writes the strategy's policy in the given format (one of
+// ExportFormats), with notes on every feature of the policy the format
+// cannot express (left out or approximated, as each note says). Only the
+// strategy's own policy is exported: its layers, pool, bulkheads and
+// fallbacks are each a warning. The error is for an unknown format only.
+func Export(format string, st engine.Strategy) ([]byte, []Note, error) {
+	var n notes
+	var out []byte
+	switch format {
+	case GRPC:
+		out = exportGRPC(&st, &n)
+	case AWS:
+		out = exportAWS(&st, &n)
+	case Polly:
+		out = exportPolly(&st, &n)
+	case FailsafeGo:
+		out = exportFailsafe(&st, &n)
+	case Cenkalti:
+		out = exportCenkalti(&st, &n)
+	default:
+		return nil, nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format Export writes; allowed " + quoteList(ExportFormats)}}
+	}
+	return out, n.list, nil
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}
+
+// uniqueNames makes the strategies' names unique, as a scenario needs,
+// by numbering repeats.
+func uniqueNames(sts []engine.Strategy) {
+	seen := map[string]bool{}
+	for i := range sts {
+		name := sts[i].Name
+		for k := 2; seen[name]; k++ {
+			name = fmt.Sprintf("%s (%d)", sts[i].Name, k)
+		}
+		seen[name] = true
+		sts[i].Name = name
+	}
+}
+
+// notes collects notes and errors as a conversion goes.
+type notes struct {
+	list []Note
+	errs engine.Errors
+}
+
+func (n *notes) info(path, format string, args ...any) {
+	n.list = append(n.list, Note{Path: path, Level: Info, Message: fmt.Sprintf(format, args...)})
+}
+
+func (n *notes) warn(path, format string, args ...any) {
+	n.list = append(n.list, Note{Path: path, Level: Warning, Message: fmt.Sprintf(format, args...)})
+}
+
+// fail records an error at path: value as written, then what is allowed.
+func (n *notes) fail(path string, value any, format string, args ...any) {
+	n.errs = append(n.errs, engine.FieldError{Path: path, Value: show(value), Message: fmt.Sprintf(format, args...)})
+}
+
+func (n *notes) err() error {
+	if len(n.errs) > 0 {
+		return n.errs
+	}
+	return nil
+}
+
+// show formats a value of a decoded JSON document as it was written.
+func show(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return strconv.Quote(v)
+	case json.Number:
+		return v.String()
+	case bool:
+		return strconv.FormatBool(v)
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case int:
+		return strconv.Itoa(v)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// join appends a key to a path.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+
+// decodeJSON reads one JSON value, numbers as json.Number.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var se *json.SyntaxError
+		msg := "is not JSON: " + err.Error()
+		if errors.As(err, &se) {
+			line, col := position(data, int(se.Offset))
+			msg = fmt.Sprintf("is not JSON: %s at line %d, column %d", se.Error(), line, col)
+		} else if errors.Is(err, io.EOF) {
+			msg = "is empty; a JSON object is needed"
+		}
+		return nil, engine.Errors{{Path: "", Value: "the document", Message: msg}}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, int(dec.InputOffset()))
+		return nil, engine.Errors{{Value: "the document", Message: fmt.Sprintf("has data after its JSON value, at line %d, column %d; one JSON object is needed", line, col)}}
+	}
+	return v, nil
+}
+
+func position(data []byte, off int) (line, col int) {
+	off = min(off, len(data))
+	line = 1 + bytes.Count(data[:off], []byte("\n"))
+	col = off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}
+
+// An object is a decoded JSON object with its path, read field by field.
+type object struct {
+	path string
+	m    map[string]any
+	read map[string]bool
+}
+
+// asObject returns v as an object, or records an error.
+func asObject(n *notes, path string, v any) (*object, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		n.fail(path, v, "is not a JSON object; an object is needed here")
+		return nil, false
+	}
+	return &object{path: path, m: m, read: map[string]bool{}}, true
+}
+
+// get returns the field named key, matching case when fold is false and
+// ignoring it otherwise, and marks it read.
+func (o *object) get(key string, fold bool) (v any, path string, ok bool) {
+	if v, ok := o.m[key]; ok {
+		o.read[key] = true
+		return v, join(o.path, key), true
+	}
+	if fold {
+		for _, k := range o.sortedKeys() {
+			if strings.EqualFold(k, key) {
+				o.read[k] = true
+				return o.m[k], join(o.path, k), true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+func (o *object) sortedKeys() []string {
+	ks := make([]string, 0, len(o.m))
+	for k := range o.m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// unread warns about every field not read, in name order.
+func (o *object) unread(n *notes, why string) {
+	for _, k := range o.sortedKeys() {
+		if !o.read[k] {
+			n.warn(join(o.path, k), "%s", why)
+		}
+	}
+}
+
+// number reads a JSON number, or a string holding one when strs is set
+// (.NET configuration values are strings).
+func number(n *notes, path string, v any, strs bool) (float64, bool) {
+	var s string
+	switch v := v.(type) {
+	case json.Number:
+		s = v.String()
+	case string:
+		if !strs {
+			n.fail(path, v, "is not a number")
+			return 0, false
+		}
+		s = strings.TrimSpace(v)
+	default:
+		n.fail(path, v, "is not a number")
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		n.fail(path, v, "is not a finite number")
+		return 0, false
+	}
+	return f, true
+}
+
+// integer reads a whole number in [lo, hi].
+func integer(n *notes, path string, v any, strs bool, lo, hi int) (int, bool) {
+	f, ok := number(n, path, v, strs)
+	if !ok {
+		return 0, false
+	}
+	if f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+		n.fail(path, v, "is out of range; allowed a whole number from %d to %d", lo, hi)
+		return 0, false
+	}
+	return int(f), true
+}
+
+// boolean reads a JSON boolean, or "true"/"false" in any case when strs
+// is set.
+func boolean(n *notes, path string, v any, strs bool) (bool, bool) {
+	switch v := v.(type) {
+	case bool:
+		return v, true
+	case string:
+		if strs {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "true":
+				return true, true
+			case "false":
+				return false, true
+			}
+		}
+	}
+	n.fail(path, v, "is not a boolean; allowed true or false")
+	return false, false
+}
+
+// retried expands a retry_on (nil: the engine's default) into the statuses
+// it retries, and whether it retries timeouts and connection errors.
+func retried(ro *engine.RetryOn) (statuses []int, timeout, connection bool) {
+	if ro == nil {
+		return []int{408, 429, 502, 503, 504}, true, true
+	}
+	var set [600]bool
+	for _, s := range ro.Statuses {
+		if s >= 0 && s < len(set) {
+			set[s] = true
+		}
+	}
+	for _, r := range ro.StatusRanges {
+		a, b, ok := strings.Cut(r, "-")
+		lo, err1 := strconv.Atoi(a)
+		hi, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil {
+			continue
+		}
+		for s := max(lo, 0); s <= min(hi, len(set)-1); s++ {
+			set[s] = true
+		}
+	}
+	for _, s := range ro.Except {
+		if s >= 0 && s < len(set) {
+			set[s] = false
+		}
+	}
+	for s, ok := range set {
+		if ok {
+			statuses = append(statuses, s)
+		}
+	}
+	return statuses, ro.Timeout, ro.Connection
+}
+
+// statusList formats statuses compactly: runs of 3 or more as "500-599".
+func statusList(ss []int) string {
+	var parts []string
+	for i := 0; i < len(ss); {
+		j := i
+		for j+1 < len(ss) && ss[j+1] == ss[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf("%d-%d", ss[i], ss[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, strconv.Itoa(ss[k]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// policyFeatures lists the features of a strategy, by their JSON names,
+// with what each is and whether a strategy has it: what unsupported
+// warns about, and what an AWS export compares.
+var policyFeatures = []struct {
+	field string
+	what  string
+	set   func(st *engine.Strategy) bool
+}{
+	{"max_attempts", "an attempt limit", func(st *engine.Strategy) bool { return true }},
+	{"attempt_timeout", "a per-attempt timeout", func(st *engine.Strategy) bool { return st.AttemptTimeout != 0 }},
+	{"deadline", "a deadline for the whole call", func(st *engine.Strategy) bool { return st.Deadline != 0 }},
+	{"min_attempt_time", "a minimum time left for an attempt", func(st *engine.Strategy) bool { return st.MinAttemptTime != 0 }},
+	{"backoff", "a backoff", func(st *engine.Strategy) bool { return st.Backoff != (engine.Backoff{}) }},
+	{"jitter", "a jitter", func(st *engine.Strategy) bool { return st.Jitter != (engine.Jitter{}) }},
+	{"retry_on", "a set of retried outcomes", func(st *engine.Strategy) bool { return true }},
+	{"honor_retry_after", "honouring Retry-After", func(st *engine.Strategy) bool { return st.HonorRetryAfter }},
+	{"retry_after", "a Retry-After mode", func(st *engine.Strategy) bool { return st.RetryAfter != nil }},
+	{"max_elapsed", "a limit on the time spent retrying (max_elapsed)", func(st *engine.Strategy) bool { return st.MaxElapsed != 0 }},
+	{"retry_non_idempotent", "retrying non-idempotent operations", func(st *engine.Strategy) bool { return st.RetryNonIdempotent }},
+	{"idempotency_key", "idempotency keys", func(st *engine.Strategy) bool { return st.IdempotencyKey }},
+	{"dead_letter", "a dead-letter queue", func(st *engine.Strategy) bool { return st.DeadLetter }},
+	{"budget", "a retry budget", func(st *engine.Strategy) bool { return st.Budget != nil }},
+	{"breaker", "a circuit breaker", func(st *engine.Strategy) bool { return st.Breaker != nil }},
+	{"adaptive", "an adaptive backoff", func(st *engine.Strategy) bool { return st.Adaptive != nil }},
+	{"instances", "a number of client instances", func(st *engine.Strategy) bool { return st.Instances != 0 }},
+	{"hedging", "hedging", func(st *engine.Strategy) bool { return st.Hedging != nil }},
+	{"layers", "layers (the policies of the services between the client and the dependency)", func(st *engine.Strategy) bool { return len(st.Layers) > 0 }},
+	{"pool", "a client pool", func(st *engine.Strategy) bool { return st.Pool != nil }},
+	{"bulkheads", "bulkheads", func(st *engine.Strategy) bool { return len(st.Bulkheads) > 0 }},
+	{"fallbacks", "fallbacks", func(st *engine.Strategy) bool { return len(st.Fallbacks) > 0 }},
+}
+
+// unsupported warns about every feature of the strategy that is set and
+// is not among the fields the format handles.
+func unsupported(n *notes, st *engine.Strategy, format string, handled ...string) {
+	for _, f := range policyFeatures {
+		if slices.Contains(handled, f.field) || !f.set(st) {
+			continue
+		}
+		n.warn(f.field, "%s cannot express %s; not exported", format, f.what)
+	}
+}

@@ -1,0 +1,4 @@
+package engine
+
+// ExactLatencies exports exactLatencies to the external tests.
+const ExactLatencies = exactLatencies

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// recoveryOf is recovery over every step at once, as the engine measured
+// it before recoveryCounts: total and ok count operations by start, per
+// step after the fault.
+func recoveryOf(m *model, total, ok []int32) (sec, recovered float64) {
+	if m.faultEnd == 0 {
+		return 0, 1
+	}
+	if len(total) == 0 {
+		return 0, 0
+	}
+	from := len(total)
+	for k := len(total) - 1; k >= 0; k-- {
+		var t, o int32
+		for j := k; j < min(k+recoveryWindow, len(total)); j++ {
+			t += total[j]
+			o += ok[j]
+		}
+		if t > 0 && float64(o) < float64(0.99*float64(t)) {
+			break
+		}
+		from = k
+	}
+	if from == len(total) {
+		return round3(float64(int64(len(total))*recoveryStep) / 1e9), 0
+	}
+	return round3(float64(int64(from)*recoveryStep) / 1e9), 1
+}
+
+// TestRecoveryCounts checks recoveryCounts, which decides windows as the
+// run goes, against recoveryOf on random runs: operations starting in
+// order, ending out of order, some long after, with bursts of failures.
+func TestRecoveryCounts(t *testing.T) {
+	m := &model{faultEnd: 1}
+	for seed := range uint64(200) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		steps := []int{0, 5, 50, 3000, 20000}[seed%5]
+		failFrom := r.IntN(steps + 1) // failures stop here, mostly
+		type op struct {
+			start, end int
+			ok         bool
+		}
+		var ops []op
+		for k := range steps {
+			for range r.IntN(4) {
+				o := op{start: k, end: k + r.IntN(3), ok: r.IntN(1000) != 0}
+				switch r.IntN(1000) {
+				case 0:
+					o.end += 3000 // far longer than settleSteps
+				case 1, 2, 3:
+					o.end += 20
+				}
+				if k < failFrom && r.IntN(20) == 0 {
+					o.ok = false
+				}
+				ops = append(ops, o)
+			}
+		}
+		// run feeds ops to rc as a run would, in time order, and returns
+		// the most steps rc held at once.
+		run := func(rc *recoveryCounts) (most int) {
+			byEnd := slices.Clone(ops)
+			slices.SortStableFunc(byEnd, func(a, b op) int { return a.end - b.end })
+			e := 0
+			for _, o := range ops {
+				for ; e < len(byEnd) && byEnd[e].end < o.start; e++ {
+					rc.end(byEnd[e].start, byEnd[e].ok)
+				}
+				rc.start(o.start)
+				most = max(most, len(rc.total))
+			}
+			for ; e < len(byEnd); e++ {
+				rc.end(byEnd[e].start, byEnd[e].ok)
+			}
+			return most
+		}
+		var total, ok []int32
+		for _, o := range ops {
+			for len(total) <= o.start {
+				total, ok = append(total, 0), append(ok, 0)
+			}
+			total[o.start]++
+			if o.ok {
+				ok[o.start]++
+			}
+		}
+		wantS, wantR := recoveryOf(m, total, ok)
+		var rc recoveryCounts
+		most := run(&rc)
+		if s, rec := rc.recovery(m); s != wantS || rec != wantR {
+			t.Errorf("seed %d, %d steps: recovery %v s, recovered %v; want %v, %v", seed, steps, s, rec, wantS, wantR)
+		}
+		// Long operations hold their steps (3,000 and a few), and rc
+		// waits for twice what it held to settle again; the others are
+		// dropped once 2,048 are held.
+		if most > 6100 {
+			t.Errorf("seed %d, %d steps: %d steps held at once", seed, steps, most)
+		}
+		// Reset, for another run of the same.
+		rc.reset()
+		run(&rc)
+		if s, rec := rc.recovery(m); s != wantS || rec != wantR {
+			t.Errorf("seed %d, after a reset: recovery %v s, recovered %v; want %v, %v", seed, s, rec, wantS, wantR)
+		}
+	}
+}
+
+// TestRecoveryAtSettle has the last failure at the first window a settle
+// leaves undecided: an operation open from step 109 on holds the steps
+// from there; the failure at step 100 makes windows 91 to 100 fail, 100
+// the last.
+func TestRecoveryAtSettle(t *testing.T) {
+	m := &model{faultEnd: 1}
+	var rc recoveryCounts
+	for k := range 3 * settleSteps {
+		rc.start(k)
+		if k != 109 {
+			rc.end(k, k != 100)
+		}
+	}
+	rc.end(109, true)
+	if s, rec := rc.recovery(m); s != 10.1 || rec != 1 {
+		t.Errorf("recovery %v s, recovered %v; want 10.1 s, 1", s, rec)
+	}
+}
