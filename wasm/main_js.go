@@ -25,6 +25,8 @@ func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("validate", promise(validate))
 	api.Set("run", promise(run))
+	api.Set("runPart", promise(runPart))
+	api.Set("merge", promise(merge))
 	api.Set("builtins", promise(builtins))
 	api.Set("presets", promise(presets))
 	api.Set("vocabulary", promise(func([]js.Value) (any, error) { return engine.Kinds(), nil }))
@@ -65,19 +67,51 @@ func stringArg(args []js.Value, i int, name string) (string, error) {
 	return args[i].String(), nil
 }
 
-type validation struct {
-	Errors   engine.Errors `json:"errors"`
-	Estimate int64         `json:"estimate"`
-	Warnings []string      `json:"warnings"`
+func numberArg(args []js.Value, i int) float64 {
+	if len(args) > i && args[i].Type() == js.TypeNumber {
+		return args[i].Float()
+	}
+	return 0
 }
 
-// validate(scenarioJSON) → {errors, estimate, warnings}
+// parsed is the last scenario parsed, by its JSON: a run split into parts
+// parses it once per worker, not once per part.
+var parsed struct {
+	doc string
+	sc  *engine.Scenario
+}
+
+// parse parses a scenario, or returns the last one when doc is the same.
+// The engine never changes a scenario it runs.
+func parse(doc string) (*engine.Scenario, error) {
+	if parsed.sc != nil && doc == parsed.doc {
+		return parsed.sc, nil
+	}
+	sc, err := scenarios.Parse([]byte(doc))
+	if err != nil {
+		return nil, err
+	}
+	parsed.doc, parsed.sc = doc, sc
+	return sc, nil
+}
+
+type validation struct {
+	Errors      engine.Errors `json:"errors"`
+	Estimate    int64         `json:"estimate"`
+	Warnings    []string      `json:"warnings"`
+	Simulations int           `json:"simulations"`
+	PerSeed     int           `json:"per_seed"`
+}
+
+// validate(scenarioJSON) → {errors, estimate, warnings, simulations,
+// per_seed}: simulations numbered as runPart takes them, per_seed of them
+// on each seed.
 func validate(args []js.Value) (any, error) {
 	doc, err := stringArg(args, 0, "the scenario")
 	if err != nil {
 		return nil, err
 	}
-	sc, err := scenarios.Parse([]byte(doc))
+	sc, err := parse(doc)
 	if err != nil {
 		es := engine.AsErrors(err)
 		if es == nil {
@@ -85,7 +119,11 @@ func validate(args []js.Value) (any, error) {
 		}
 		return validation{Errors: es}, nil
 	}
-	return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc)}, nil
+	n, perSeed, err := engine.Simulations(sc)
+	if err != nil {
+		return nil, err
+	}
+	return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Simulations: n, PerSeed: perSeed}, nil
 }
 
 type runOutput struct {
@@ -103,20 +141,9 @@ func run(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var maxEvents int64
-	if len(args) > 1 && args[1].Type() == js.TypeNumber {
-		maxEvents = int64(args[1].Float())
-	}
-	theme := "auto"
-	if len(args) > 2 && args[2].Type() == js.TypeString {
-		theme = args[2].String()
-	}
-	var width float64
-	if len(args) > 3 && args[3].Type() == js.TypeNumber {
-		width = args[3].Float()
-	}
+	maxEvents := int64(numberArg(args, 1))
 	start := time.Now()
-	sc, err := scenarios.Parse([]byte(doc))
+	sc, err := parse(doc)
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
 			return runOutput{Errors: es}, nil
@@ -137,6 +164,18 @@ func run(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return present(sc, res, args, 2, start), nil
+}
+
+// present returns the result with its view, every figure drawn in the
+// theme and width that args[at] and args[at+1] give, and the time since
+// start.
+func present(sc *engine.Scenario, res *engine.Result, args []js.Value, at int, start time.Time) runOutput {
+	theme := "auto"
+	if len(args) > at && args[at].Type() == js.TypeString {
+		theme = args[at].String()
+	}
+	width := numberArg(args, at+1)
 	v := view.Of(sc, res, view.Options{})
 	draw := func(opt chart.Options) string {
 		var b strings.Builder
@@ -153,7 +192,68 @@ func run(args []js.Value) (any, error) {
 			f.Variants[j].SVG = draw(f.Variants[j].Options)
 		}
 	}
-	return runOutput{Result: res, View: v, Millis: float64(time.Since(start).Microseconds()) / 1000}, nil
+	return runOutput{Result: res, View: v, Millis: float64(time.Since(start).Microseconds()) / 1000}
+}
+
+// runPart(scenarioJSON, simulations, maxEvents) → a part of the run:
+// simulations is an array of their numbers (see validate).
+func runPart(args []js.Value) (any, error) {
+	doc, err := stringArg(args, 0, "the scenario")
+	if err != nil {
+		return nil, err
+	}
+	if len(args) < 2 || !js.Global().Get("Array").Call("isArray", args[1]).Bool() {
+		return nil, fmt.Errorf("the simulations must be an array of numbers")
+	}
+	ks := make([]int, args[1].Length())
+	for i := range ks {
+		if v := args[1].Index(i); v.Type() != js.TypeNumber {
+			return nil, fmt.Errorf("the simulations must be an array of numbers")
+		} else {
+			ks[i] = v.Int()
+		}
+	}
+	sc, err := parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	return engine.RunPart(context.Background(), sc, engine.Options{MaxEvents: int64(numberArg(args, 2))}, ks)
+}
+
+// merge(scenarioJSON, partsJSON, theme, width, seeds) → {errors} or
+// {result, view, millis}, as run gives: partsJSON is an array of parts
+// holding every simulation of the run, or, when seeds > 0, every one of
+// its first seeds (numbered below seeds × per_seed), for the result of
+// those seeds alone.
+func merge(args []js.Value) (any, error) {
+	doc, err := stringArg(args, 0, "the scenario")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := stringArg(args, 1, "the parts")
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	sc, err := parse(doc)
+	if err != nil {
+		if es := engine.AsErrors(err); es != nil {
+			return runOutput{Errors: es}, nil
+		}
+		return nil, err
+	}
+	var parts []*engine.Part
+	if err := json.Unmarshal([]byte(raw), &parts); err != nil {
+		return nil, fmt.Errorf("the parts: %w", err)
+	}
+	if seeds := int(numberArg(args, 4)); seeds > 0 {
+		sc = engine.FirstSeeds(sc, seeds)
+	}
+	res, err := engine.Merge(sc, parts...)
+	if err != nil {
+		return nil, err
+	}
+	return present(sc, res, args, 2, start), nil
 }
 
 type builtinInfo struct {

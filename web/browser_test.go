@@ -25,7 +25,7 @@ import (
 	"github.com/retrylab/retrylab/web"
 )
 
-func browserPath(t *testing.T) string {
+func browserPath(t testing.TB) string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
@@ -37,13 +37,13 @@ func browserPath(t *testing.T) string {
 
 // setup starts the app and a browser tab; it returns the tab's context and
 // the app's base URL.
-func setup(t *testing.T) (context.Context, string) {
+func setup(t testing.TB) (context.Context, string) {
 	t.Helper()
 	return setupWith(t, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 }
 
 // setupWith is setup with the server configured by cfg.
-func setupWith(t *testing.T, cfg server.Config) (context.Context, string) {
+func setupWith(t testing.TB, cfg server.Config) (context.Context, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser tests are slow")
@@ -97,7 +97,7 @@ func setupWith(t *testing.T, cfg server.Config) (context.Context, string) {
 }
 
 // screenshot saves the tab as a PNG named after the test.
-func screenshot(t *testing.T, ctx context.Context) {
+func screenshot(t testing.TB, ctx context.Context) {
 	dir := os.Getenv("SCREENSHOTS")
 	if dir == "" {
 		dir = filepath.Join("testdata", "screenshots")
@@ -138,7 +138,7 @@ func until(cond string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+func do(t testing.TB, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 }
 
 // text evaluates a JavaScript expression that gives a string.
-func text(ctx context.Context, t *testing.T, js string) string {
+func text(ctx context.Context, t testing.TB, js string) string {
 	t.Helper()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
 	if err != nil {

@@ -60,61 +60,56 @@ var ErrStopped = errStopped
 // every few thousand events. The same scenario gives the same Result, byte for
 // byte once encoded, on every platform.
 func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
-	if err := sc.Validate(); err != nil {
+	if err := check(sc, opt.MaxEvents); err != nil {
 		return nil, err
 	}
-	if est := Estimate(sc); opt.MaxEvents > 0 && est > opt.MaxEvents {
-		return nil, &CostError{Estimate: est, Limit: opt.MaxEvents}
-	}
-	res := &Result{
-		Scenario:      sc.Name,
-		EngineVersion: EngineVersion,
-		Warnings:      Warnings(sc),
-	}
-	for _, s := range seedsOf(sc) {
-		res.Seeds = append(res.Seeds, int64(s))
-	}
-	res.Phases = phaseSpans(sc)
-	p := &progress{f: opt.Progress, total: len(res.Seeds) * len(sc.Strategies)}
+	p := &progress{f: opt.Progress, total: len(seedsOf(sc)) * len(sc.Strategies)}
 	if sc.Sweep != nil {
 		p.total *= len(sc.Sweep.Values)
-	}
-	if sc.Sweep == nil {
-		strats, events, err := runModels(ctx, []*model{compile(sc)}, opt, p, !opt.NoSeries)
-		if err != nil {
-			return nil, err
-		}
-		res.Strategies, res.Events = strats[0], events
-		return res, nil
 	}
 	// Every sweep value's simulations run together. A value that cannot be
 	// applied fails the run as a serial run would: after the values before
 	// it ran, and only if none of their simulations failed.
-	res.SweepPath = sc.Sweep.Path
-	var ms []*model
-	var valueErr error
-	for i := range sc.Sweep.Values {
-		sub, err := sc.withValue(i)
-		if err != nil {
-			valueErr = err
-			break
-		}
-		ms = append(ms, compile(sub))
-	}
-	strats, events, err := runModels(ctx, ms, opt, p, false)
-	if err != nil {
+	ms, valueErr := models(sc)
+	set := newSimSet(ms)
+	withSeries := !opt.NoSeries && sc.Sweep == nil
+	if err := set.run(ctx, nil, opt, p, withSeries); err != nil {
 		return nil, err
 	}
 	if valueErr != nil {
 		return nil, valueErr
 	}
-	for i, raw := range sc.Sweep.Values {
-		var v any
-		_ = json.Unmarshal(raw, &v)
-		res.Sweep = append(res.Sweep, SweepPoint{Value: v, Strategies: strats[i]})
+	return set.result(sc, withSeries), nil
+}
+
+// check validates the scenario and refuses it when its estimated cost is
+// over maxEvents (0: no limit).
+func check(sc *Scenario, maxEvents int64) error {
+	if err := sc.Validate(); err != nil {
+		return err
 	}
-	res.Events = events
-	return res, nil
+	if est := Estimate(sc); maxEvents > 0 && est > maxEvents {
+		return &CostError{Estimate: est, Limit: maxEvents}
+	}
+	return nil
+}
+
+// models compiles the scenario, or each of its sweep values, in order. A
+// value that cannot be applied ends the list: models returns those before
+// it and its error.
+func models(sc *Scenario) ([]*model, error) {
+	if sc.Sweep == nil {
+		return []*model{compile(sc)}, nil
+	}
+	var ms []*model
+	for i := range sc.Sweep.Values {
+		sub, err := sc.withValue(i)
+		if err != nil {
+			return ms, err
+		}
+		ms = append(ms, compile(sub))
+	}
+	return ms, nil
 }
 
 // progress counts finished simulations for Options.Progress.
@@ -132,32 +127,89 @@ func (p *progress) step() {
 
 // runModels simulates every strategy on every seed of every model (the
 // scenario, or each sweep value's) and summarizes each model's simulations.
-// The simulations of all models run on up to opt.Parallelism goroutines;
-// each writes its own slot, so the result does not depend on their order.
 func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withSeries bool) ([][]StrategyResult, int64, error) {
-	outs := make([][][]runOutput, len(ms)) // model, strategy, seed
-	first := make([]int, len(ms)+1)        // the number of each model's first simulation
-	for i, m := range ms {
-		outs[i] = make([][]runOutput, len(m.strategies))
-		for si := range outs[i] {
-			outs[i][si] = make([]runOutput, len(m.seeds))
-		}
-		first[i+1] = first[i] + len(m.strategies)*len(m.seeds)
+	set := newSimSet(ms)
+	if err := set.run(ctx, nil, opt, p, withSeries); err != nil {
+		return nil, 0, err
 	}
-	n := first[len(ms)]
-	events := make([]int64, n)
-	// simulate runs simulation k, the k-th of the serial order: of model
-	// i, seed j/ns and strategy j%ns, where j = k-first[i]. It writes its
-	// own slots. Its sim comes from sims: reset, not rebuilt.
-	var sims simPool
-	simulate := func(ctx context.Context, k int) error {
-		i := 0
-		for first[i+1] <= k {
-			i++
+	strats, events := set.summarize(withSeries)
+	return strats, events, nil
+}
+
+// A simSet is the simulations of a run, one strategy on one seed of one
+// model (the scenario, or a sweep value's) each, and what they measured.
+// They are numbered seed after seed: first seed 0 of every model, the
+// model's strategies in order, model after model; then seed 1; and so on.
+// So the simulations of a run's first seeds come first.
+type simSet struct {
+	ms     []*model
+	outs   [][][]runOutput // model, strategy, seed
+	events []int64         // by simulation
+	starts []int           // the number of each seed's first simulation, and the total last
+}
+
+func newSimSet(ms []*model) *simSet {
+	set := &simSet{ms: ms, outs: make([][][]runOutput, len(ms)), starts: []int{0}}
+	seeds := 0
+	for i, m := range ms {
+		set.outs[i] = make([][]runOutput, len(m.strategies))
+		for si := range set.outs[i] {
+			set.outs[i][si] = make([]runOutput, len(m.seeds))
 		}
-		m := ms[i]
-		ns := len(m.strategies)
-		ri, si := (k-first[i])/ns, (k-first[i])%ns
+		seeds = max(seeds, len(m.seeds))
+	}
+	for ri := range seeds {
+		n := set.starts[ri]
+		for _, m := range ms {
+			if ri < len(m.seeds) {
+				n += len(m.strategies)
+			}
+		}
+		set.starts = append(set.starts, n)
+	}
+	set.events = make([]int64, set.len())
+	return set
+}
+
+// len returns the number of simulations.
+func (set *simSet) len() int { return set.starts[len(set.starts)-1] }
+
+// locate returns the model, strategy and seed of simulation k, as indexes.
+func (set *simSet) locate(k int) (i, si, ri int) {
+	ri, found := slices.BinarySearch(set.starts, k)
+	if !found {
+		ri--
+	}
+	j := k - set.starts[ri]
+	for i, m := range set.ms {
+		if ri < len(m.seeds) {
+			if j < len(m.strategies) {
+				return i, j, ri
+			}
+			j -= len(m.strategies)
+		}
+	}
+	panic(fmt.Sprintf("engine: no simulation %d", k))
+}
+
+// run runs simulations ks (every one when ks is nil), each writing its own
+// slots, on up to opt.Parallelism goroutines: the outputs do not depend on
+// their order.
+func (set *simSet) run(ctx context.Context, ks []int, opt Options, p *progress, withSeries bool) error {
+	n := len(ks)
+	if ks == nil {
+		n = set.len()
+	}
+	// simulate runs the j-th simulation to run, k: of model i, strategy si
+	// and seed ri. Its sim comes from sims: reset, not rebuilt.
+	var sims simPool
+	simulate := func(ctx context.Context, j int) error {
+		k := j
+		if ks != nil {
+			k = ks[j]
+		}
+		i, si, ri := set.locate(k)
+		m := set.ms[i]
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: %w", errStopped, err)
 		}
@@ -167,8 +219,8 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 		if err := s.run(); err != nil {
 			return err
 		}
-		outs[i][si][ri] = s.output(series)
-		events[k] = s.events
+		set.outs[i][si][ri] = s.output(series)
+		set.events[k] = s.events
 		return nil
 	}
 	workers := opt.Parallelism
@@ -176,36 +228,69 @@ func runModels(ctx context.Context, ms []*model, opt Options, p *progress, withS
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, n)
-	if workers <= 1 {
-		for k := range n {
-			if err := simulate(ctx, k); err != nil {
-				return nil, 0, err
-			}
-			p.step()
-		}
-	} else if err := runParallel(ctx, n, workers, simulate, p); err != nil {
-		return nil, 0, err
+	if workers > 1 {
+		return runParallel(ctx, n, workers, simulate, p)
 	}
+	for j := range n {
+		if err := simulate(ctx, j); err != nil {
+			return err
+		}
+		p.step()
+	}
+	return nil
+}
+
+// summarize returns each model's strategy results and the events of all
+// the simulations, which have all run.
+func (set *simSet) summarize(withSeries bool) ([][]StrategyResult, int64) {
 	var total int64
-	for _, e := range events {
+	for _, e := range set.events {
 		total += e
 	}
-	res := make([][]StrategyResult, len(ms))
-	for i, m := range ms {
+	res := make([][]StrategyResult, len(set.ms))
+	for i, m := range set.ms {
+		outs := set.outs[i]
 		var span int64
 		base := m.base
-		for si := range outs[i] {
-			out := &outs[i][si][0]
+		for si := range outs {
+			out := &outs[si][0]
 			span = max(span, int64(out.nbins)*out.base)
 			base = max(base, out.base)
 		}
 		bucket := chooseBucket(m, span, base)
 		res[i] = make([]StrategyResult, len(m.strategies))
 		for si := range m.strategies {
-			res[i][si] = summarize(m, &m.strategies[si], outs[i][si], bucket, span, withSeries)
+			res[i][si] = summarize(m, &m.strategies[si], outs[si], bucket, span, withSeries)
 		}
 	}
-	return res, total, nil
+	return res, total
+}
+
+// result returns the Result of sc, whose simulations (of every sweep
+// value) have all run.
+func (set *simSet) result(sc *Scenario, withSeries bool) *Result {
+	res := &Result{
+		Scenario:      sc.Name,
+		EngineVersion: EngineVersion,
+		Warnings:      Warnings(sc),
+	}
+	for _, s := range seedsOf(sc) {
+		res.Seeds = append(res.Seeds, int64(s))
+	}
+	res.Phases = phaseSpans(sc)
+	strats, events := set.summarize(withSeries)
+	res.Events = events
+	if sc.Sweep == nil {
+		res.Strategies = strats[0]
+		return res
+	}
+	res.SweepPath = sc.Sweep.Path
+	for i, raw := range sc.Sweep.Values {
+		var v any
+		_ = json.Unmarshal(raw, &v)
+		res.Sweep = append(res.Sweep, SweepPoint{Value: v, Strategies: strats[i]})
+	}
+	return res
 }
 
 // runParallel runs simulations 0 to n-1 on the given number of goroutines,

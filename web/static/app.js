@@ -14,19 +14,19 @@ const el = (tag, attrs = {}, ...kids) => {
   return e;
 };
 
-// ---- the engine, in a worker that can be ended to cancel a run ----------
+// ---- the engine, in workers that can be ended to cancel a run ------------
 
-class Engine {
-  constructor() {
-    this.start();
-  }
-  start() {
+// EngineWorker is one worker with the engine. The module, compiled once by
+// the page, is handed to it: it instantiates it without fetching or
+// compiling it again.
+class EngineWorker {
+  constructor(module) {
     this.worker = new Worker(root.dataset.worker);
     this.next = 0;
     this.pending = new Map();
     this.worker.onmessage = (e) => {
       if (e.data.progress !== undefined) {
-        status(`Running… ${e.data.progress} of ${e.data.total} simulations (Cancel stops it).`);
+        progress(e.data.progress, e.data.total);
         return;
       }
       const p = this.pending.get(e.data.id);
@@ -35,7 +35,7 @@ class Engine {
       if (e.data.error !== undefined) p.reject(new Error(e.data.error));
       else p.resolve(e.data.value);
     };
-    this.ready = this.send({ op: "init", exec: root.dataset.exec, wasm: root.dataset.wasm });
+    this.ready = module.then((m) => this.send({ op: "init", exec: root.dataset.exec, wasm: root.dataset.wasm, module: m }));
   }
   send(msg) {
     const id = ++this.next;
@@ -44,14 +44,132 @@ class Engine {
       this.worker.postMessage({ id, ...msg });
     });
   }
+  // call answers the engine's JSON, as text.
   async call(op, ...args) {
     await this.ready;
-    return JSON.parse(await this.send({ op, args }));
+    return this.send({ op, args });
   }
-  cancel() {
+  end() {
     this.worker.terminate();
     for (const p of this.pending.values()) p.reject(new Error("cancelled"));
+  }
+}
+
+// poolSize is how many workers share a run of several simulations
+// (strategies × seeds × sweep values): one a core, at most four, unless
+// the playground's data-workers says otherwise (?workers=N sets it: tests
+// and benchmarks compare 1, 2 and 4).
+const poolSize = () => Math.min(Math.floor(Number(root.dataset.workers)) || Math.min(navigator.hardwareConcurrency || 1, 4), 16);
+if (new URLSearchParams(location.search).has("workers")) root.dataset.workers = new URLSearchParams(location.search).get("workers");
+// Results shown before a run ends are refreshed at most this often.
+const EARLY_MS = 200;
+
+// Engine is the pool: the first worker answers every call, and runs share
+// all of them. Workers beyond the first start when a run needs them.
+class Engine {
+  constructor() {
+    this.module = WebAssembly.compileStreaming(fetch(root.dataset.wasm)).catch(() => null); // null: each worker loads it
+    this.generation = 0; // a newer run or a cancel stops handing out a run's simulations
     this.start();
+  }
+  start() {
+    this.workers = [new EngineWorker(this.module)];
+    this.ready = this.workers[0].ready;
+  }
+  async call(op, ...args) {
+    const out = JSON.parse(await this.workers[0].call(op, ...args));
+    if (op === "validate") this.checked = { json: args[0], out };
+    return out;
+  }
+  cancel() {
+    this.generation++;
+    for (const w of this.workers) w.end();
+    this.start();
+  }
+  // run runs a scenario, answering what the engine's run does. With several
+  // workers, each runs parts of it (runPart), handed out seed after seed,
+  // and one merges them; as the first seeds end, early(out, seeds, of) hears
+  // the result of those seeds alone (what a run of them gives).
+  async run(json, maxEvents, theme, width, early) {
+    const pool = poolSize();
+    if (pool === 1) return this.call("run", json, maxEvents, theme, width);
+    const started = performance.now();
+    const check = this.checked?.json === json ? this.checked.out : await this.call("validate", json);
+    if (check.errors && check.errors.length) return { errors: check.errors };
+    const n = check.simulations, perSeed = check.per_seed, seeds = n / perSeed;
+    const size = Math.min(pool, n);
+    if (size <= 1) return this.call("run", json, maxEvents, theme, width);
+    while (this.workers.length < size) this.workers.push(new EngineWorker(this.module));
+    const gen = ++this.generation;
+    const workers = this.workers.slice(0, size);
+    const parts = new Map(); // by first simulation: {to, part}
+    let next = 0, done = 0, ready = 0; // simulations handed out, done, and done from 0 without a gap
+    let merging = null, shownSeeds = 0, shownAt = 0;
+    // chunk is the size of the next part: smaller as the run nears its end,
+    // spread over the workers for the first seed, and within one seed.
+    const chunk = () => {
+      let k = Math.ceil((n - next) / (2 * size));
+      if (next < perSeed) k = Math.min(k, Math.ceil(perSeed / size));
+      if (seeds > 1) k = Math.min(k, perSeed - (next % perSeed));
+      return k;
+    };
+    const partsBelow = (end) => {
+      const list = [];
+      for (let k = 0; k < end; k = parts.get(k).to) list.push(parts.get(k).part);
+      return "[" + list.join(",") + "]";
+    };
+    // An early result is worth merging once a new seed is complete, while
+    // the run is not about to end (at the pace so far), and not too often:
+    // a merge draws the whole view, and takes a worker from the run.
+    let mergeMs = 0;
+    const wantEarly = () => {
+      if (merging || next >= n || Math.floor(ready / perSeed) <= shownSeeds) return false;
+      const now = performance.now();
+      if (shownSeeds > 0 && now - shownAt < Math.max(EARLY_MS, 5 * mergeMs)) return false;
+      return (n - done) * (now - started) / done >= EARLY_MS;
+    };
+    const showEarly = async (w) => {
+      const j = shownSeeds === 0 ? 1 : Math.floor(ready / perSeed); // the first seed first, whatever else is done
+      const t0 = performance.now();
+      const out = JSON.parse(await w.call("merge", json, partsBelow(j * perSeed), theme, width, j));
+      shownSeeds = j;
+      shownAt = performance.now();
+      mergeMs = shownAt - t0;
+      if (gen === this.generation) early(out, j, seeds); // always before the final result, which waits for this
+    };
+    const work = async (w) => {
+      while (gen === this.generation) {
+        if (wantEarly()) {
+          merging = showEarly(w);
+          await merging;
+          merging = null;
+          continue;
+        }
+        if (next >= n) return;
+        const from = next, to = from + chunk();
+        next = to;
+        const part = await w.call("runPart", json, Array.from({ length: to - from }, (_, i) => from + i), maxEvents);
+        parts.set(from, { to, part });
+        done += to - from;
+        while (parts.has(ready)) ready = parts.get(ready).to;
+        if (gen === this.generation) progress(done, n);
+      }
+    };
+    try {
+      await Promise.all(workers.map(work));
+      if (merging) await merging;
+    } catch (err) {
+      // One part failed: the others stop with it, as a run does.
+      if (gen === this.generation) this.cancel();
+      throw err;
+    }
+    if (gen !== this.generation) throw new Error("cancelled");
+    const out = JSON.parse(await workers[0].call("merge", json, partsBelow(n), theme, width));
+    if (out.result) {
+      out.millis = performance.now() - started;
+      out.workers = size;
+    }
+    return out;
   }
 }
 
@@ -68,6 +186,7 @@ const state = {
   timer: null, // the pending check-and-run after an edit
   pending: null, // its promise, for Share to wait on
   running: 0, // the number of the latest run; older runs' answers are dropped
+  early: "", // the seeds of the results shown before the run ends ("1 of 10 seeds"), or ""
   shown: null, // the JSON whose results are on screen
   chartURLs: new Map(), // an object URL per SVG on screen
 };
@@ -536,13 +655,28 @@ function stale(msg) {
   status(msg);
 }
 
+// progress says how many simulations are done, and how many seeds the
+// results shown meanwhile have.
+function progress(done, total) {
+  status(`${state.early ? state.early + " — refining…" : "Running…"} ${done} of ${total} simulations (Cancel stops it).`);
+}
+
 async function run() {
   const mine = ++state.running;
   const json = $("json").value;
   $("cancel").hidden = false;
+  state.early = "";
   status("Running…");
   try {
-    const out = await engine.call("run", json, 200e6, "auto", chartWidth());
+    const out = await engine.run(json, 200e6, "auto", chartWidth(), (early, seeds, of) => {
+      if (mine !== state.running) return;
+      document.querySelector(".results").classList.remove("stale");
+      showErrors([]);
+      showView(early.view);
+      window.retrylabFirstResultMs ??= performance.now();
+      state.early = `${seeds} of ${of} seeds`;
+      status(`${state.early} — refining… (Cancel stops it).`);
+    });
     if (mine !== state.running) return;
     if (out.errors && out.errors.length) {
       invalid(out.errors);
@@ -555,7 +689,8 @@ async function run() {
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
     window.retrylabView = out.view;
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
-    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, in your browser).` + (state.pendingNote ? " " + state.pendingNote : ""));
+    const where = out.workers ? `in your browser, on ${out.workers} workers` : "in your browser";
+    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, ${where}).` + (state.pendingNote ? " " + state.pendingNote : ""));
     state.pendingNote = "";
     root.dataset.ran = String(Number(root.dataset.ran || 0) + 1);
   } catch (err) {

@@ -1,17 +1,22 @@
 // The engine runs in this worker, off the page's thread, so the page never
-// freezes. Messages: {id, op: "init", exec, wasm} loads Go's loader and the
-// engine; {id, op, args} calls globalThis.retrylab[op](...args). Answers:
-// {id, value} or {id, error}. The page ends a run early by ending the worker.
+// freezes; the page runs several to use several cores. Messages: {id, op:
+// "init", exec, wasm, module} loads Go's loader and the engine (module, the
+// page's compiled engine.wasm, when it sends one: then nothing is fetched
+// or compiled again); {id, op, args} calls globalThis.retrylab[op](...args).
+// Answers: {id, value} or {id, error}. The page ends a run early by ending
+// the worker.
 let ready = null;
 
 self.onmessage = async (e) => {
-  const { id, op, args, exec, wasm } = e.data;
+  const { id, op, args, exec, wasm, module } = e.data;
   try {
     if (op === "init") {
       ready = (async () => {
         importScripts(exec);
         const go = new Go();
-        const { instance } = await WebAssembly.instantiateStreaming(fetch(wasm), go.importObject);
+        const instance = module
+          ? await WebAssembly.instantiate(module, go.importObject)
+          : (await WebAssembly.instantiateStreaming(fetch(wasm), go.importObject)).instance;
         go.run(instance);
         return self.retrylab;
       })();

@@ -1,0 +1,335 @@
+package engine
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// A Part holds what some of a run's simulations measured, as RunPart made
+// it, for Merge: a run split into parts, run by as many goroutines, Web
+// Workers or processes, merges into the Result Run gives, byte for byte.
+// Parts travel as JSON, whose numbers round-trip exactly.
+type Part struct {
+	EngineVersion string `json:"engine_version"`
+	// Scenario is a digest of the scenario, its seeds aside: Merge refuses
+	// the parts of another.
+	Scenario string `json:"scenario"`
+	// Series tells whether the simulations of the first seed kept their
+	// bins for the time series.
+	Series      bool               `json:"series"`
+	Simulations []SimulationOutput `json:"simulations"`
+}
+
+// A SimulationOutput is what one simulation, numbered K as Simulations
+// says, measured on its seed.
+type SimulationOutput struct {
+	K       int           `json:"k"`
+	Seed    uint64        `json:"seed"`
+	Events  int64         `json:"events"`
+	Metrics Metrics       `json:"metrics"`
+	Calls   []CallMetrics `json:"calls,omitempty"`
+	// Levels are the attempts made at each level, the client first.
+	Levels []int64 `json:"levels"`
+	// Peaks are those at the report's own resolutions.
+	Peaks []Peak `json:"peaks,omitempty"`
+	// Transitions are the breaker's, each [at (ns), level, from, to,
+	// dependency].
+	Transitions  [][5]int64 `json:"transitions,omitempty"`
+	OuterBreaker int        `json:"outer_breaker"`
+	// Base is the width of the counting bins, in ns, and NBins their number.
+	Base  int64 `json:"base"`
+	NBins int   `json:"nbins"`
+	// Bins and XBins are the counting bins, by counter: the strategy's and
+	// those of the plan's calls and its pool. Only the first seed's keep
+	// them, for the series.
+	Bins  []Counts `json:"bins,omitempty"`
+	XBins []Counts `json:"xbins,omitempty"`
+}
+
+// Counts are a counter's bins. In JSON they are a base64 string of their
+// varints (encoding/binary's AppendVarint), one after the other: a
+// simulation has tens of thousands, mostly small, and a list of numbers
+// was ten times slower to decode, twice as long.
+type Counts []int32
+
+// MarshalJSON encodes the counts as a string of varints in base64.
+func (c Counts) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, len(c))
+	for _, v := range c {
+		b = binary.AppendVarint(b, int64(v))
+	}
+	return json.Marshal(b)
+}
+
+// UnmarshalJSON decodes counts that MarshalJSON encoded.
+func (c *Counts) UnmarshalJSON(data []byte) error {
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return fmt.Errorf("engine: counts that are not a string")
+	}
+	// MarshalJSON's base64 needs no escapes: decode it in place.
+	b := make([]byte, base64.StdEncoding.DecodedLen(len(data)-2))
+	n, err := base64.StdEncoding.Decode(b, data[1:len(data)-1])
+	if err != nil {
+		return fmt.Errorf("engine: counts: %w", err)
+	}
+	b = b[:n]
+	out := make(Counts, 0, len(b))
+	for len(b) > 0 {
+		v, n := binary.Varint(b)
+		if n <= 0 || v != int64(int32(v)) {
+			return fmt.Errorf("engine: counts that are not 32-bit varints")
+		}
+		out = append(out, int32(v))
+		b = b[n:]
+	}
+	*c = out
+	return nil
+}
+
+// Simulations returns how many simulations a run of sc makes (strategies ×
+// seeds × sweep values) and how many each seed has. RunPart numbers them
+// from 0, seed after seed: first seed 0 of every sweep value, its
+// strategies in order, value after value; then seed 1; and so on. So the
+// simulations of the first j seeds are numbered 0 to j×perSeed-1, and
+// merged alone they give the Result of FirstSeeds(sc, j). A sweep that
+// changes the seeds (its path is seed, seeds or runs) has no such
+// prefix: perSeed is then n.
+func Simulations(sc *Scenario) (n, perSeed int, err error) {
+	if err := sc.Validate(); err != nil {
+		return 0, 0, err
+	}
+	ms, err := models(sc)
+	if err != nil {
+		return 0, 0, err
+	}
+	set := newSimSet(ms)
+	n = set.len()
+	if sweepsSeeds(sc) {
+		return n, n, nil
+	}
+	return n, set.starts[1], nil
+}
+
+// sweepsSeeds reports whether the scenario's sweep changes its seeds.
+func sweepsSeeds(sc *Scenario) bool {
+	if sc.Sweep == nil {
+		return false
+	}
+	key, _, _ := strings.Cut(sc.Sweep.Path, ".")
+	key, _, _ = strings.Cut(key, "[")
+	return key == "seed" || key == "seeds" || key == "runs"
+}
+
+// FirstSeeds returns a copy of sc that runs on its first n seeds only.
+func FirstSeeds(sc *Scenario, n int) *Scenario {
+	c := *sc
+	if len(sc.Seeds) > 0 {
+		c.Seeds = sc.Seeds[:min(n, len(sc.Seeds)):min(n, len(sc.Seeds))]
+		if c.Runs != 0 {
+			c.Runs = len(c.Seeds)
+		}
+		return &c
+	}
+	c.Runs = min(n, max(sc.Runs, 1))
+	return &c
+}
+
+// RunPart runs simulations ks of a run of sc, numbered as Simulations
+// says, and returns what they measured, for Merge. It validates the
+// scenario and checks the whole run's estimated cost as Run does;
+// opt.MaxEvents stops each simulation as it does in Run, opt.Parallelism
+// bounds the part's goroutines and opt.Progress counts its simulations.
+func RunPart(ctx context.Context, sc *Scenario, opt Options, ks []int) (*Part, error) {
+	if err := check(sc, opt.MaxEvents); err != nil {
+		return nil, err
+	}
+	ms, err := models(sc)
+	if err != nil {
+		return nil, err
+	}
+	set := newSimSet(ms)
+	if ks == nil {
+		ks = []int{} // none: nil would run them all
+	}
+	seen := make(map[int]bool, len(ks))
+	for _, k := range ks {
+		if k < 0 || k >= set.len() {
+			return nil, fmt.Errorf("engine: simulation %d is not of this run, which has %d", k, set.len())
+		}
+		if seen[k] {
+			return nil, fmt.Errorf("engine: simulation %d is asked for twice", k)
+		}
+		seen[k] = true
+	}
+	withSeries := !opt.NoSeries && sc.Sweep == nil
+	p := &progress{f: opt.Progress, total: len(ks)}
+	if err := set.run(ctx, ks, opt, p, withSeries); err != nil {
+		return nil, err
+	}
+	part := &Part{EngineVersion: EngineVersion, Scenario: digest(sc), Series: withSeries, Simulations: make([]SimulationOutput, len(ks))}
+	for j, k := range ks {
+		i, si, ri := set.locate(k)
+		part.Simulations[j] = simulationOutput(&set.outs[i][si][ri], k, ms[i].seeds[ri], set.events[k])
+	}
+	return part, nil
+}
+
+// Merge returns the Result of a run of sc from parts that hold each of its
+// simulations once: exactly Run's, byte for byte once encoded, however the
+// run was split. For the first j seeds' simulations alone, merge with
+// FirstSeeds(sc, j). A simulation missing or given twice, of another
+// scenario, seed or engine version, is an error.
+func Merge(sc *Scenario, parts ...*Part) (*Result, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	ms, err := models(sc)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("engine: no parts to merge")
+	}
+	set := newSimSet(ms)
+	have := make([]bool, set.len())
+	dig := digest(sc)
+	withSeries := parts[0].Series
+	for _, p := range parts {
+		switch {
+		case p.EngineVersion != EngineVersion:
+			return nil, fmt.Errorf("engine: a part of engine version %q, not %q", p.EngineVersion, EngineVersion)
+		case p.Scenario != dig:
+			return nil, fmt.Errorf("engine: a part of another scenario")
+		case p.Series != withSeries:
+			return nil, fmt.Errorf("engine: parts with the time series and parts without")
+		}
+		for j := range p.Simulations {
+			o := &p.Simulations[j]
+			if o.K < 0 || o.K >= set.len() {
+				return nil, fmt.Errorf("engine: simulation %d is not of this run, which has %d", o.K, set.len())
+			}
+			if have[o.K] {
+				return nil, fmt.Errorf("engine: simulation %d is in two parts", o.K)
+			}
+			i, si, ri := set.locate(o.K)
+			m := ms[i]
+			if o.Seed != m.seeds[ri] {
+				return nil, fmt.Errorf("engine: simulation %d ran on seed %d, not %d", o.K, o.Seed, m.seeds[ri])
+			}
+			out, err := o.runOutput(m, &m.strategies[si], withSeries && ri == 0)
+			if err != nil {
+				return nil, fmt.Errorf("engine: simulation %d: %w", o.K, err)
+			}
+			set.outs[i][si][ri] = out
+			set.events[o.K] = o.Events
+			have[o.K] = true
+		}
+	}
+	for k, ok := range have {
+		if !ok {
+			i, si, ri := set.locate(k)
+			return nil, fmt.Errorf("engine: simulation %d (strategy %q on seed %d) is missing", k, ms[i].strategies[si].name, ms[i].seeds[ri])
+		}
+	}
+	return set.result(sc, withSeries), nil
+}
+
+// digest returns a digest of the scenario, its seeds aside.
+func digest(sc *Scenario) string {
+	c := *sc
+	c.Seed, c.Runs, c.Seeds = 0, 0, nil
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return ""
+	}
+	h := fnv.New64a()
+	h.Write(b)
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// simulationOutput returns what simulation k, on the given seed, measured.
+func simulationOutput(r *runOutput, k int, seed uint64, events int64) SimulationOutput {
+	o := SimulationOutput{K: k, Seed: seed, Events: events, Metrics: r.metrics, Calls: r.calls, Levels: r.levels, Peaks: r.peaks,
+		OuterBreaker: r.outerBreaker, Base: r.base, NBins: r.nbins}
+	for _, t := range r.transitions {
+		o.Transitions = append(o.Transitions, [5]int64{t.at, int64(t.level), int64(t.from), int64(t.to), int64(t.dep)})
+	}
+	if r.bins != nil {
+		o.Bins = make([]Counts, numBins)
+		for c := range r.bins {
+			o.Bins[c] = r.bins[c][:r.nbins]
+		}
+		o.XBins = make([]Counts, len(r.xbins))
+		for c, b := range r.xbins {
+			o.XBins[c] = b[:r.nbins]
+		}
+	}
+	return o
+}
+
+// runOutput returns o as the output of a simulation of strategy st in
+// model m, checking that it fits them (with its bins when withBins).
+func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool) (runOutput, error) {
+	r := runOutput{metrics: o.Metrics, calls: o.Calls, levels: o.Levels, peaks: o.Peaks, outerBreaker: o.OuterBreaker, base: o.Base, nbins: o.NBins}
+	calls := 0
+	if len(m.calls) > 1 {
+		calls = len(m.calls)
+	}
+	switch {
+	case len(o.Levels) != len(st.levels):
+		return r, fmt.Errorf("%d levels of attempts, not %d", len(o.Levels), len(st.levels))
+	case len(o.Peaks) != len(m.resolutions)-3:
+		return r, fmt.Errorf("%d peaks, not %d", len(o.Peaks), len(m.resolutions)-3)
+	case len(o.Calls) != calls:
+		return r, fmt.Errorf("%d plan calls, not %d", len(o.Calls), calls)
+	case o.OuterBreaker < -1 || o.OuterBreaker >= len(st.levels):
+		return r, fmt.Errorf("outer breaker %d of %d levels", o.OuterBreaker, len(st.levels))
+	case o.Base < m.base || o.Base%m.base != 0 || bits.OnesCount64(uint64(o.Base/m.base)) != 1:
+		return r, fmt.Errorf("bins of %d ns, not %d ns doubled", o.Base, m.base)
+	case o.NBins < 0:
+		return r, fmt.Errorf("%d bins", o.NBins)
+	}
+	for _, t := range o.Transitions {
+		if t[1] < 0 || t[1] >= int64(len(st.levels)) || t[2] < 0 || t[2] > int64(brOpen) || t[3] < 0 || t[3] > int64(brOpen) || t[4] < 0 || t[4] >= int64(len(m.deps)) {
+			return r, fmt.Errorf("a breaker transition %v out of range", t)
+		}
+		r.transitions = append(r.transitions, transition{at: t[0], level: uint8(t[1]), from: uint8(t[2]), to: uint8(t[3]), dep: uint8(t[4])})
+	}
+	if (o.Bins != nil) != withBins {
+		return r, fmt.Errorf("bins where none belong, or none where they do")
+	}
+	if !withBins {
+		if len(o.XBins) > 0 {
+			return r, fmt.Errorf("bins where none belong")
+		}
+		return r, nil
+	}
+	xbins := 3 * calls
+	if st.pool.slots > 0 {
+		xbins++
+	}
+	if len(o.Bins) != numBins || len(o.XBins) != xbins {
+		return r, fmt.Errorf("%d and %d counters of bins, not %d and %d", len(o.Bins), len(o.XBins), numBins, xbins)
+	}
+	r.bins = new([numBins][]int32)
+	for c, b := range o.Bins {
+		if len(b) != o.NBins {
+			return r, fmt.Errorf("%d bins, not %d", len(b), o.NBins)
+		}
+		r.bins[c] = b
+	}
+	for _, b := range o.XBins {
+		if len(b) != o.NBins {
+			return r, fmt.Errorf("%d bins, not %d", len(b), o.NBins)
+		}
+		r.xbins = append(r.xbins, b)
+	}
+	return r, nil
+}
