@@ -57,7 +57,7 @@ test-native:
 # The engine's tests, golden results included, under GOOS=js GOARCH=wasm:
 # the same scenario and seed must give the same bytes as natively.
 test-wasm:
-	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./shared/engine/... ./shared/chart/... ./shared/view/...
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./shared/engine/... ./shared/chart/... ./shared/view/... ./shared/convert/...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null | grep -v '_templ.go$$' || find . -name '*.go')); \
