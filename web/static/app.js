@@ -56,10 +56,13 @@ class EngineWorker {
 }
 
 // poolSize is how many workers share a run of several simulations
-// (strategies × seeds × sweep values): one a core, at most four, unless
-// the playground's data-workers says otherwise (?workers=N sets it: tests
-// and benchmarks compare 1, 2 and 4).
-const poolSize = () => Math.min(Math.floor(Number(root.dataset.workers)) || Math.min(navigator.hardwareConcurrency || 1, 4), 16);
+// (strategies × seeds × sweep values): one a core but one, left to the page
+// (it merges and draws the result), at most four, unless the playground's
+// data-workers says otherwise (?workers=N sets it: tests and benchmarks
+// compare 1, 2 and 4). On two cores that is one worker: there a second one
+// made warm runs slower, not faster (README, Performance), and its start-up
+// delayed the first result.
+const poolSize = () => Math.min(Math.floor(Number(root.dataset.workers)) || Math.max(1, Math.min((navigator.hardwareConcurrency || 1) - 1, 4)), 16);
 if (new URLSearchParams(location.search).has("workers")) root.dataset.workers = new URLSearchParams(location.search).get("workers");
 // Results shown before a run ends are refreshed at most this often.
 const EARLY_MS = 200;
@@ -92,13 +95,14 @@ class Engine {
   // the result of those seeds alone (what a run of them gives).
   async run(json, maxEvents, theme, width, early) {
     const pool = poolSize();
-    if (pool === 1) return this.call("run", json, maxEvents, theme, width);
+    const whole = () => this.call("run", json, maxEvents, theme, width);
+    if (pool === 1) return whole();
     const started = performance.now();
     const check = this.checked?.json === json ? this.checked.out : await this.call("validate", json);
     if (check.errors && check.errors.length) return { errors: check.errors };
     const n = check.simulations, perSeed = check.per_seed, seeds = n / perSeed;
     const size = Math.min(pool, n);
-    if (size <= 1) return this.call("run", json, maxEvents, theme, width);
+    if (size <= 1) return whole();
     while (this.workers.length < size) this.workers.push(new EngineWorker(this.module));
     const gen = ++this.generation;
     const workers = this.workers.slice(0, size);
@@ -689,7 +693,7 @@ async function run() {
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
     window.retrylabView = out.view;
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
-    const where = out.workers ? `in your browser, on ${out.workers} workers` : "in your browser";
+    const where = out.workers > 1 ? `in your browser, on ${out.workers} workers` : "in your browser";
     status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, ${where}).` + (state.pendingNote ? " " + state.pendingNote : ""));
     state.pendingNote = "";
     root.dataset.ran = String(Number(root.dataset.ran || 0) + 1);
