@@ -83,7 +83,7 @@ func main() {
 		{"unknown ID", "GET", "/s/AAAAAAAAAAA", "", nil, ""},
 		{"unknown result", "GET", "/api/scenarios/AAAAAAAAAAA/result", "", nil, ""},
 		{"bad chart option", "GET", "/s/" + id + "/chart.svg?picture=pie", "", nil, ""},
-		{"invalid scenario", "POST", "/api/scenarios", strings.Replace(small, `"max_attempts":3`, `"max_attempts":0`, 1), nil, ""},
+		{"invalid scenario", "POST", "/api/scenarios", strings.Replace(small, `"max_attempts":3`, `"max_attempts":101`, 1), nil, "out of range 0..100"},
 		{"not JSON", "POST", "/api/scenarios", `{"version":1,`, nil, ""},
 		{"too large", "POST", "/api/scenarios", `{"name":"` + strings.Repeat("x", 70<<10) + `"}`, nil, ""},
 		{"too costly", "POST", "/api/scenarios", strings.Replace(strings.Replace(small, `"duration":"2s"`, `"duration":"24h"`, 1), `"rate":10`, `"rate":100000`, 1), nil, "over the limit of"},
