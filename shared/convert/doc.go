@@ -159,7 +159,11 @@
 // outside Polly's ranges. Warnings on export: retry_on other than the
 // handler's (ShouldHandle is code), a multiplier other than 2, jitters
 // Polly does not have, throttle_base, a Retry-After mode other than
-// at_least, a missing timeout or breaker (the handler's default applies),
+// at_least, a missing timeout or breaker (the handler's default applies;
+// a missing attempt timeout beside a total timeout under the default 10 s is
+// written as the total timeout, since the handler refuses an attempt
+// timeout longer than the total one and one equal to it ends no attempt
+// sooner),
 // a breaker other than a ratio over a time window, placed outside, with
 // slow calls, a strict break end or several trial calls, durations finer
 // than 100 ns, and the features Polly's standard handler has none of.

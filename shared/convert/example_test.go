@@ -50,6 +50,9 @@ func Example() {
 	//     "MaxDelay": "00:00:01",
 	//     "ShouldRetryAfterHeader": true
 	//   },
+	//   "AttemptTimeout": {
+	//     "Timeout": "00:00:02"
+	//   },
 	//   "TotalRequestTimeout": {
 	//     "Timeout": "00:00:02"
 	//   }
@@ -58,8 +61,7 @@ func Example() {
 	// warning: jitter: Polly's only jitter for Exponential backoff is DecorrelatedJitterBackoffV2; this jitter is written as UseJitter
 	// warning: retry_after: ShouldRetryAfterHeader waits the Retry-After of any retried answer; this mode is not exported
 	// warning: retry_on: the standard handler's retried outcomes are code (HttpClientResiliencePredicates.IsTransient: 408, 429, 5xx, timeouts and connection errors), not configuration; these are not exported
-	// warning: attempt_timeout: is not set: the standard handler always has an attempt timeout; its default, 10 s, applies
+	// warning: attempt_timeout: is not set: the standard handler always has one, and its default (10s) may not outlast the total request timeout; written as the total request timeout, 2s, which ends no attempt earlier than the total one does
 	// warning: breaker: is not set: the standard handler always has a circuit breaker; its defaults (10% failures of at least 100 calls over 30 s, a 5 s break) apply
-	// warning: attempt_timeout: the attempt timeout 10s is longer than the total request timeout 2s: the handler refuses this at startup
 	// info: bind it to the handler with AddStandardResilienceHandler().Configure(configuration.GetSection("...")); nest it under the section's name in appsettings.json
 }

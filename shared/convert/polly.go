@@ -470,9 +470,16 @@ func exportPolly(st *engine.Strategy, n *notes) []byte {
 		n.warn("retry_on", "the standard handler's retried outcomes are code (HttpClientResiliencePredicates.IsTransient: 408, 429, 5xx, timeouts and connection errors), not configuration; these are not exported")
 	}
 	out.Retry = r
-	if st.AttemptTimeout > 0 {
+	switch std := msStandard(); {
+	case st.AttemptTimeout > 0:
 		out.AttemptTimeout = &pollyTimeoutJSON{Timeout: pollySpan(n, "attempt_timeout", st.AttemptTimeout)}
-	} else {
+	case st.Deadline > 0 && st.Deadline < std.AttemptTimeout:
+		// The default attempt timeout would outlast the total one, which
+		// the handler refuses; an attempt timeout equal to the total one
+		// never ends an attempt before the total one does.
+		out.AttemptTimeout = &pollyTimeoutJSON{Timeout: pollySpan(n, "attempt_timeout", st.Deadline)}
+		n.warn("attempt_timeout", "is not set: the standard handler always has one, and its default (%s) may not outlast the total request timeout; written as the total request timeout, %s, which ends no attempt earlier than the total one does", std.AttemptTimeout, st.Deadline)
+	default:
 		n.warn("attempt_timeout", "is not set: the standard handler always has an attempt timeout; its default, 10 s, applies")
 	}
 	if st.Deadline > 0 {
@@ -484,6 +491,9 @@ func exportPolly(st *engine.Strategy, n *notes) []byte {
 	chk := st.Policy
 	if chk.AttemptTimeout == 0 {
 		chk.AttemptTimeout = std.AttemptTimeout
+		if out.AttemptTimeout != nil {
+			chk.AttemptTimeout = chk.Deadline
+		}
 	}
 	if chk.Deadline == 0 {
 		chk.Deadline = std.Deadline
