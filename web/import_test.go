@@ -1,0 +1,83 @@
+package web_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// grpcConfig is a gRPC service config as a user has it: one method config
+// for two services, with a retry policy, and the channel's retry
+// throttling.
+const grpcConfig = `{
+  "methodConfig": [{
+    "name": [{"service": "shop.Cart"}, {"service": "shop.Orders"}],
+    "timeout": "2s",
+    "retryPolicy": {
+      "maxAttempts": 4,
+      "initialBackoff": "0.1s",
+      "maxBackoff": "1s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }],
+  "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
+}`
+
+// TestPlaygroundImportsAndExportsAPolicy: a new user opens the playground,
+// opens the Import panel (only then is convert.wasm fetched), pastes a gRPC
+// service config with a mistake and sees the error naming its path, fixes
+// it, imports it and sees its strategy in the results table beside the
+// built-in's; then exports it as Polly's appsettings JSON.
+func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	fetched := `performance.getEntriesByType("resource").some(r => r.name.includes("/static/convert.")) ? "fetched" : "not fetched"`
+	if got := text(ctx, t, fetched); got != "not fetched" {
+		t.Fatalf("convert.wasm was %s before the Import panel was opened", got)
+	}
+	do(t, ctx, chromedp.Click(`#import-box summary`),
+		until(`!document.getElementById("import-go").disabled`))
+	if got := text(ctx, t, fetched); got != "fetched" {
+		t.Errorf("convert.wasm was %s once the Import panel was opened", got)
+	}
+	if got := text(ctx, t, `[...document.querySelectorAll("#import-format option")].map(o => o.value + (o.disabled ? "-" : "")).join(",")`); !strings.HasPrefix(got, "grpc,") || !strings.Contains(got, "envoy-") {
+		t.Errorf("import formats %q, want grpc first and envoy disabled (not yet)", got)
+	}
+
+	bad := strings.Replace(grpcConfig, `"0.1s"`, `"fast"`, 1)
+	do(t, ctx, chromedp.SetValue(`#import-format`, "grpc"), chromedp.SetValue(`#import-text`, bad),
+		chromedp.Click(`#import-go`), until(`document.querySelectorAll("#import-errors li").length > 0`))
+	if msg := text(ctx, t, `document.getElementById("import-errors").textContent`); !strings.Contains(msg, "methodConfig[0].retryPolicy.initialBackoff") {
+		t.Errorf("the error %q does not name the path of the bad value", msg)
+	}
+
+	do(t, ctx, chromedp.SetValue(`#import-text`, grpcConfig), chromedp.Click(`#import-go`), ran(2),
+		until(`document.querySelectorAll("#import-errors li").length === 0`))
+	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
+	if cols != "metric,A,B,C,D,shop.Cart" {
+		t.Errorf("table columns %q, want E03-B's four strategies and shop.Cart", cols)
+	}
+	if notes := text(ctx, t, `document.getElementById("import-notes").textContent`); !strings.HasPrefix(notes, "methodConfig[0].name: info: applies to 2 names") {
+		t.Errorf("notes %q, want the note on the second name (path: level: message)", notes)
+	}
+
+	// Export it from its own strategy section, as Polly JSON.
+	do(t, ctx, chromedp.Click(`button[data-action="export"][data-index="4"]`),
+		until(`document.getElementById("export-box").open && !document.getElementById("export-go").disabled`),
+		chromedp.SetValue(`#export-format`, "polly"), chromedp.Click(`#export-go`),
+		until(`document.getElementById("export-text").value !== ""`))
+	out := text(ctx, t, `document.getElementById("export-text").value`)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("the Polly export is not JSON: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, `"Retry"`) || !strings.Contains(out, `"MaxRetryAttempts": 3`) {
+		t.Errorf("the Polly export has no Retry with shop.Cart's 3 retries:\n%s", out)
+	}
+	if got := text(ctx, t, `document.getElementById("export-strategy").selectedOptions[0].textContent`); got != "shop.Cart" {
+		t.Errorf("exported strategy %q, want shop.Cart", got)
+	}
+}
