@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,5 +81,24 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	}
 	if got := text(ctx, t, `document.getElementById("export-strategy").selectedOptions[0].textContent`); got != "shop.Cart" {
 		t.Errorf("exported strategy %q, want shop.Cart", got)
+	}
+
+	// Both panels, open and filled, pass axe-core as the pages do
+	// (TestPagesPassAxe checks the playground with them closed).
+	axe, err := os.ReadFile(filepath.Join(checks, "axe-core/axe.min.js"))
+	if err != nil {
+		t.Skipf("axe-core is not installed (make deps): %v", err)
+	}
+	out = text(ctx, t, string(axe)+`;(async () => {
+		const r = await axe.run(document.getElementById("playground"), {resultTypes: ["violations"]});
+		return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+			.map(v => v.id + ": " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
+	})()`)
+	var violations []string
+	if err := json.Unmarshal([]byte(out), &violations); err != nil {
+		t.Fatalf("axe: %v: %s", err, out)
+	}
+	for _, v := range violations {
+		t.Error(v)
 	}
 }
