@@ -140,4 +140,4 @@ golden:
 	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update && $(GO) test ./shared/chart/ -run TestGolden -update
 
 clean:
-	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js web/static/*.gz web/static/*.br worker/build cmd/worker/manifest.json
+	rm -rf bin web/static/engine.wasm web/static/convert.wasm web/static/wasm_exec.js web/static/*.gz web/static/*.br worker/build cmd/worker/manifest.json

@@ -1,13 +1,23 @@
 package web_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/web"
 )
 
 // grpcConfig is a gRPC service config as a user has it: one method config
@@ -100,5 +110,56 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	}
 	for _, v := range violations {
 		t.Error(v)
+	}
+}
+
+// TestConvertModuleIsServedLikeTheEngine: the playground names convert.wasm
+// by its content hash, and the server answers it cached for good, in the
+// gzip encoding make wasm wrote at build time.
+func TestConvertModuleIsServedLikeTheEngine(t *testing.T) {
+	body, err := fs.ReadFile(web.Static, "static/convert.wasm")
+	if err != nil {
+		t.Skip("web/static/convert.wasm is not built: run make wasm (make test does)")
+	}
+	hash := server.ContentHash(body)
+	gz, err := fs.ReadFile(web.Static, "static/"+server.PrecompressedName("convert.wasm", hash, "gz"))
+	if err != nil {
+		t.Fatalf("make wasm did not precompress convert.wasm: %v", err)
+	}
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	res, err := http.Get(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	m := regexp.MustCompile(`data-convert="([^"]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatal("the playground has no data-convert")
+	}
+	if want := "/static/convert." + hash + ".wasm"; string(m[1]) != want {
+		t.Errorf("data-convert %q, want %q", m[1], want)
+	}
+	if strings.Contains(string(page), `rel="preload" href="`+string(m[1])) {
+		t.Errorf("the page preloads convert.wasm: only the engine is on the way to the first result")
+	}
+	req, _ := http.NewRequest("GET", ts.URL+string(m[1]), nil)
+	req.Header.Set("Accept-Encoding", "gzip") // Transport does not decode it when asked itself
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(got, gz) {
+		t.Errorf("convert.wasm: status %d, encoding %q, %d bytes; want 200, the build's gzip (%d bytes)", res.StatusCode, res.Header.Get("Content-Encoding"), len(got), len(gz))
+	}
+	if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
+		t.Errorf("Cache-Control %q, want immutable", cc)
 	}
 }
