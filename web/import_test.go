@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -50,8 +51,10 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if got := text(ctx, t, fetched); got != "not fetched" {
 		t.Fatalf("convert.wasm was %s before the Import panel was opened", got)
 	}
+	opened := time.Now()
 	do(t, ctx, chromedp.Click(`#import-box summary`),
 		until(`!document.getElementById("import-go").disabled`))
+	t.Logf("the converters were ready %v after the panel was opened (first visit)", time.Since(opened).Round(time.Millisecond))
 	if got := text(ctx, t, fetched); got != "fetched" {
 		t.Errorf("convert.wasm was %s once the Import panel was opened", got)
 	}
