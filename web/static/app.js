@@ -839,8 +839,10 @@ function converter() {
     const module = WebAssembly.compileStreaming(fetch(root.dataset.convert)).catch(() => null); // null: the worker loads it
     converterWorker = new EngineWorker(module, root.dataset.convert);
     converterWorker.formats = converterWorker.call("formats").then(JSON.parse);
-    converterWorker.formats.catch((err) => {
-      converterWorker = null; // the next opening tries again
+    const w = converterWorker;
+    w.formats.catch((err) => {
+      w.end();
+      if (converterWorker === w) converterWorker = null; // the next opening tries again
       status("The converters did not load: " + err.message);
     });
   }
