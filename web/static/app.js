@@ -880,7 +880,8 @@ function panels() {
     el("summary", { text: "Import a policy" }),
     el("p", { class: "muted", text: "Paste the retry configuration your service already has: its policies become strategies beside the others. The conversion runs in your browser." }),
     field("Format", el("select", { id: "import-format", "data-testid": "import-format" })),
-    field("Configuration", el("textarea", { id: "import-text", spellcheck: "false", "aria-describedby": "import-errors", "data-testid": "import-text" })),
+    el("div", { class: "exported" }, el("label", { for: "import-text", text: "Configuration" }),
+      el("textarea", { id: "import-text", spellcheck: "false", "aria-describedby": "import-errors", "data-testid": "import-text" })),
     el("ul", { id: "import-errors", class: "errors", "data-testid": "import-errors" }),
     el("div", { class: "row" }, el("button", { type: "button", id: "import-go", text: "Import", disabled: true, "data-testid": "import-go" })),
     el("ul", { id: "import-notes", class: "notes", "data-testid": "import-notes" }));
