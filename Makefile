@@ -15,7 +15,7 @@ build: templ wasm
 	@echo "==> building bin/retrylab (the server and command line)"
 	$(GO) build -v -o bin/retrylab ./cmd/retrylab
 
-# wasm builds the engine for the browser into web/static (not committed),
+# wasm builds the engine, and the converters, for the browser into web/static (not committed),
 # with Go's own loader for it, and compresses it once (gzip, and brotli at
 # quality $(BROTLI): 11 is ~12% smaller and takes ~40 s) so that the server
 # need not while its first visitor waits.
@@ -25,9 +25,15 @@ build: templ wasm
 BROTLI ?= 9
 WASM_NOINLINE = encoding/json fmt reflect time strconv internal/strconv internal/fmtsort syscall/js context io/fs embed path \
 	github.com/retrylab/retrylab/shared/chart github.com/retrylab/retrylab/shared/view github.com/retrylab/retrylab/shared/scenarios github.com/retrylab/retrylab/wasm
+# The converters (convert.wasm, a second module: linked into engine.wasm
+# they would add ~116 KB gzipped for every visitor) run once per click, so
+# none of their code needs inlining.
+CONVERT_NOINLINE = github.com/retrylab/retrylab/shared/convert github.com/retrylab/retrylab/shared/engine github.com/retrylab/retrylab/wasm/convert
 wasm:
 	@echo "==> compiling the engine to WebAssembly for the playground (web/static/engine.wasm)"
 	GOOS=js GOARCH=wasm $(GO) build -v -trimpath -ldflags="-s -w" $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l) -o web/static/engine.wasm ./wasm
+	@echo "==> compiling the converters to WebAssembly, loaded only when the playground imports or exports (web/static/convert.wasm)"
+	GOOS=js GOARCH=wasm $(GO) build -v -trimpath -ldflags="-s -w" $(foreach p,$(WASM_NOINLINE) $(CONVERT_NOINLINE),-gcflags=$(p)=-l) -o web/static/convert.wasm ./wasm/convert
 	cp "$(WASMEXEC)/wasm_exec.js" web/static/wasm_exec.js
 	$(GO) run ./cmd/precompress -brotli $(BROTLI) web/static
 
@@ -134,4 +140,4 @@ golden:
 	$(GO) test ./shared/engine/ ./shared/scenarios/ -run 'TestGolden|TestCatalogueDoc' -update && $(GO) test ./shared/chart/ -run TestGolden -update
 
 clean:
-	rm -rf bin web/static/engine.wasm web/static/wasm_exec.js web/static/*.gz web/static/*.br worker/build cmd/worker/manifest.json
+	rm -rf bin web/static/engine.wasm web/static/convert.wasm web/static/wasm_exec.js web/static/*.gz web/static/*.br worker/build cmd/worker/manifest.json

@@ -20,7 +20,7 @@ const el = (tag, attrs = {}, ...kids) => {
 // the page, is handed to it: it instantiates it without fetching or
 // compiling it again.
 class EngineWorker {
-  constructor(module) {
+  constructor(module, wasm = root.dataset.wasm) {
     this.worker = new Worker(root.dataset.worker);
     this.next = 0;
     this.pending = new Map();
@@ -35,7 +35,7 @@ class EngineWorker {
       if (e.data.error !== undefined) p.reject(new Error(e.data.error));
       else p.resolve(e.data.value);
     };
-    this.ready = module.then((m) => this.send({ op: "init", exec: root.dataset.exec, wasm: root.dataset.wasm, module: m }));
+    this.ready = module.then((m) => this.send({ op: "init", exec: root.dataset.exec, wasm, module: m }));
   }
   send(msg) {
     const id = ++this.next;
@@ -436,12 +436,14 @@ function renderForm() {
     box.append(el("div", { class: "row" },
       button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${name}`),
       button("remove", "Remove", { "data-index": i }, `Remove strategy ${name}`),
+      button("export", "Export", { "data-index": i }, `Export strategy ${name}`),
       button("layer-add", "Add a layer below", { "data-index": i }, `Add a layer below strategy ${name}`),
       ...(several ? [button("bulkhead-add", "Add a bulkhead", { "data-index": i }, `Add a bulkhead to strategy ${name}`),
         button("fallback-add", "Add a fallback", { "data-index": i }, `Add a fallback to strategy ${name}`)] : [])));
     form.append(box);
   });
   form.append(button("add", "Add a strategy"));
+  exportChoices();
 }
 
 // planFields edits the operation's plan: steps in sequence, each with the
@@ -496,6 +498,10 @@ $("form").addEventListener("change", (e) => {
 $("form").addEventListener("click", (e) => {
   const action = e.target.dataset.action;
   if (!action) return;
+  if (action === "export") {
+    openExport(Number(e.target.dataset.index)); // changes nothing in the scenario
+    return;
+  }
   const sc = state.scenario;
   const list = sc.strategies || (sc.strategies = []);
   const i = Number(e.target.dataset.index);
@@ -718,13 +724,16 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// errorText writes a problem as the engine does: "path: value message".
+const errorText = (e) => (e.path ? e.path + ": " : "") + (e.value ? e.value + " " : "") + e.message;
+
 function showErrors(errors) {
   document.querySelectorAll(".field-error").forEach((s) => (s.textContent = ""));
   document.querySelectorAll("[aria-invalid]").forEach((c) => c.removeAttribute("aria-invalid"));
   const list = $("errors");
   list.replaceChildren();
   for (const e of errors) {
-    const text = (e.path ? e.path + ": " : "") + (e.value ? e.value + " " : "") + e.message;
+    const text = errorText(e);
     const control = e.path && document.querySelector(`[data-path="${CSS.escape(e.path)}"]`);
     if (control) {
       control.setAttribute("aria-invalid", "true");
@@ -817,6 +826,174 @@ function drawFigures(figures) {
   state.chartURLs = next;
 }
 
+// ---- import and export: the converters, a second module -------------------
+
+// The converters (shared/convert) are convert.wasm, a module of their own
+// that is fetched, compiled and started in a worker of its own the first
+// time the user opens the Import or Export panel, never on page load: the
+// engine that every visitor waits for stays without them. They run in the
+// browser, without the server.
+let converterWorker = null;
+function converter() {
+  if (!converterWorker) {
+    const module = WebAssembly.compileStreaming(fetch(root.dataset.convert)).catch(() => null); // null: the worker loads it
+    converterWorker = new EngineWorker(module, root.dataset.convert);
+    converterWorker.formats = converterWorker.call("formats").then(JSON.parse);
+    const w = converterWorker;
+    w.formats.catch((err) => {
+      w.end();
+      if (converterWorker === w) converterWorker = null; // the next opening tries again
+      status("The converters did not load: " + err.message);
+    });
+  }
+  return converterWorker;
+}
+const convert = async (op, ...args) => JSON.parse(await converter().call(op, ...args));
+
+// formatLabels name the formats as the server's Export panels do.
+const formatLabels = {
+  grpc: "gRPC service config (JSON)",
+  aws: "AWS shared config (INI)",
+  polly: ".NET resilience handler, Polly (appsettings JSON)",
+  "failsafe-go": "failsafe-go (Go)",
+  cenkalti: "cenkalti/backoff (Go)",
+};
+
+// formatOptions fills a select with the formats the converters take, and
+// those planned, disabled and marked "not yet".
+function formatOptions(select, formats, planned) {
+  const keep = select.value;
+  select.replaceChildren(...formats.map((f) => el("option", { value: f, text: formatLabels[f] || f, selected: f === keep })),
+    ...planned.map((f) => el("option", { value: f, text: f + " (not yet)", disabled: true })));
+}
+
+// notesList shows a conversion's notes as "path: level: message".
+function notesList(list, notes) {
+  list.replaceChildren(...notes.map((n) => el("li", { class: n.level, text: (n.path ? n.path + ": " : "") + n.level + ": " + n.message })));
+}
+
+// panels builds the Import and Export panels under the form. Opening
+// either starts the converters.
+function panels() {
+  const field = (label, control) => el("div", { class: "field" }, el("label", { for: control.id, text: label }), control);
+  const imp = el("details", { id: "import-box", class: "convert", "data-testid": "import" },
+    el("summary", { text: "Import a policy" }),
+    el("p", { class: "muted", text: "Paste the retry configuration your service already has: its policies become strategies beside the others. The conversion runs in your browser." }),
+    field("Format", el("select", { id: "import-format", "data-testid": "import-format" })),
+    el("div", { class: "exported" }, el("label", { for: "import-text", text: "Configuration" }),
+      el("textarea", { id: "import-text", spellcheck: "false", "aria-describedby": "import-errors", "data-testid": "import-text" })),
+    el("ul", { id: "import-errors", class: "errors", "data-testid": "import-errors" }),
+    el("div", { class: "row" }, el("button", { type: "button", id: "import-go", text: "Import", disabled: true, "data-testid": "import-go" })),
+    el("ul", { id: "import-notes", class: "notes", "data-testid": "import-notes" }));
+  const exp = el("details", { id: "export-box", class: "convert", "data-testid": "export-panel" },
+    el("summary", { text: "Export a strategy" }),
+    el("p", { class: "muted", text: "Write a strategy's policy in your library's or proxy's format; the notes say what the format cannot express." }),
+    field("Strategy", el("select", { id: "export-strategy", "data-testid": "export-strategy" })),
+    field("Format", el("select", { id: "export-format", "data-testid": "export-format" })),
+    el("div", { class: "row" }, el("button", { type: "button", id: "export-go", text: "Export", disabled: true, "data-testid": "export-go" })),
+    el("ul", { id: "export-errors", class: "errors", "data-testid": "export-errors" }),
+    el("div", { class: "exported" }, el("label", { for: "export-text", text: "Exported configuration" }),
+      el("textarea", { id: "export-text", readonly: true, spellcheck: "false", "data-testid": "export-text" }),
+      el("button", { type: "button", "data-copy": "export-text", text: "Copy" })),
+    el("ul", { id: "export-notes", class: "notes", "data-testid": "export-notes" }));
+  $("errors").after(imp, exp);
+  const opened = async (box) => {
+    if (!box.open) return;
+    try {
+      const f = await converter().formats;
+      formatOptions($("import-format"), f.import, f.planned_import);
+      formatOptions($("export-format"), f.export, f.planned_export);
+      $("import-go").disabled = $("export-go").disabled = false;
+    } catch {} // converter() said why
+  };
+  imp.addEventListener("toggle", () => opened(imp));
+  exp.addEventListener("toggle", () => opened(exp));
+  $("import-go").addEventListener("click", importPolicy);
+  $("export-go").addEventListener("click", exportStrategy);
+  exportChoices();
+}
+
+// exportChoices lists the scenario's strategies in the Export panel,
+// keeping the one chosen.
+function exportChoices() {
+  const select = $("export-strategy");
+  if (!select) return;
+  const keep = select.value;
+  const list = Array.isArray(state.scenario?.strategies) ? state.scenario.strategies : [];
+  select.replaceChildren(...list.map((st, i) => el("option", { value: String(i), text: st?.name || `Strategy ${i + 1}`, selected: String(i) === keep })));
+}
+
+// openExport opens the Export panel on strategy i.
+function openExport(i) {
+  exportChoices();
+  $("export-strategy").value = String(i);
+  $("export-box").open = true;
+  $("export-box").scrollIntoView({ block: "nearest" });
+  $("export-format").focus();
+}
+
+// importPolicy reads the pasted configuration into strategies, appended
+// to the scenario's under names of their own, and re-runs it.
+async function importPolicy() {
+  const format = $("import-format").value;
+  const errors = $("import-errors");
+  errors.replaceChildren();
+  $("import-text").removeAttribute("aria-invalid");
+  let out;
+  try {
+    out = await convert("import", format, $("import-text").value);
+  } catch (err) {
+    errors.replaceChildren(el("li", { text: "The converters failed: " + err.message }));
+    return;
+  }
+  notesList($("import-notes"), out.notes || []);
+  if (out.errors && out.errors.length) {
+    $("import-text").setAttribute("aria-invalid", "true");
+    errors.replaceChildren(...out.errors.map((e) => el("li", { text: errorText(e), "data-path": e.path || "" })));
+    return;
+  }
+  if (!state.scenario || typeof state.scenario !== "object") return;
+  const list = state.scenario.strategies || (state.scenario.strategies = []);
+  const names = new Set(list.map((st) => st?.name));
+  const added = [];
+  for (const st of out.strategies) {
+    const base = st.name || "imported";
+    let name = base;
+    for (let k = 2; names.has(name); k++) name = `${base}-${k}`;
+    names.add(name);
+    st.name = name;
+    list.push(st);
+    added.push(name);
+  }
+  writeJSON();
+  renderForm();
+  edited();
+  state.pendingNote = `Imported ${added.join(", ")} from ${formatLabels[format] || format}.`;
+  scheduleRun();
+}
+
+// exportStrategy writes the chosen strategy in the chosen format.
+async function exportStrategy() {
+  const errors = $("export-errors");
+  errors.replaceChildren();
+  const presets = JSON.stringify(Object.fromEntries(state.presets.map((p) => [p.name, p.policy])));
+  let out;
+  try {
+    out = await convert("export", $("export-format").value, $("json").value, presets, Number($("export-strategy").value));
+  } catch (err) {
+    errors.replaceChildren(el("li", { text: "The converters failed: " + err.message }));
+    return;
+  }
+  if (out.errors && out.errors.length) {
+    errors.replaceChildren(el("li", { text: "Fix the scenario first:" }), ...out.errors.map((e) => el("li", { text: errorText(e) })));
+    $("export-text").value = "";
+    notesList($("export-notes"), []);
+    return;
+  }
+  $("export-text").value = out.config;
+  notesList($("export-notes"), out.notes);
+}
+
 // ---- sharing ------------------------------------------------------------
 
 async function toFragment(text) {
@@ -893,6 +1070,7 @@ async function start() {
   const [builtins, presetList, vocabulary] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary")]);
   state.presets = presetList;
   state.kinds = vocabulary;
+  panels();
   const picker = $("builtin");
   picker.append(el("option", { value: "", text: "Your scenario" }));
   for (const b of builtins) picker.append(el("option", { value: b.slug, text: b.title }));

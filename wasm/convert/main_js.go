@@ -1,0 +1,160 @@
+//go:build js && wasm
+
+// All syscall/js use is in this file: package convert is imported
+// unchanged. Every function checks its arguments, answers with a Promise,
+// rejects it with an Error on failure and recovers from panics, so that
+// nothing can kill the module.
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"syscall/js"
+
+	"github.com/retrylab/retrylab/shared/convert"
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("formats", promise(formats))
+	api.Set("import", promise(importConfig))
+	api.Set("export", promise(exportStrategy))
+	api.Set("engineVersion", engine.EngineVersion) // what worker.js's init answers
+	js.Global().Set("retrylab", api)
+	select {} // keep the module alive for later calls
+}
+
+// promise wraps f as a JavaScript function that returns a Promise of f's
+// result (a JSON string), rejected with an Error when f fails or panics.
+func promise(f func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(this js.Value, args []js.Value) any {
+		var result any
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("converter panic: %v", r)
+				}
+			}()
+			result, err = f(args)
+		}()
+		if err != nil {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(err.Error()))
+		}
+		b, merr := json.Marshal(result)
+		if merr != nil {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(merr.Error()))
+		}
+		return js.Global().Get("Promise").Call("resolve", string(b))
+	})
+}
+
+func stringArg(args []js.Value, i int, name string) (string, error) {
+	if len(args) <= i || args[i].Type() != js.TypeString {
+		return "", fmt.Errorf("%s must be a string", name)
+	}
+	return args[i].String(), nil
+}
+
+type formatList struct {
+	Import        []string `json:"import"`
+	Export        []string `json:"export"`
+	PlannedImport []string `json:"planned_import"`
+	PlannedExport []string `json:"planned_export"`
+}
+
+// formats() → {import, export, planned_import, planned_export}: the
+// formats each direction takes, and those planned but not built yet.
+func formats(args []js.Value) (any, error) {
+	return formatList{convert.ImportFormats, convert.ExportFormats, convert.PlannedImportFormats, convert.PlannedExportFormats}, nil
+}
+
+type importOutput struct {
+	Errors     engine.Errors     `json:"errors,omitempty"`
+	Strategies []engine.Strategy `json:"strategies,omitempty"`
+	Notes      []convert.Note    `json:"notes"`
+}
+
+// import(format, document) → {errors} or {strategies, notes}: errors name
+// their path in the document, as the engine's validation errors do.
+func importConfig(args []js.Value) (any, error) {
+	format, err := stringArg(args, 0, "the format")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := stringArg(args, 1, "the configuration")
+	if err != nil {
+		return nil, err
+	}
+	if err := convert.CheckFormat(format, false); err != nil {
+		return importOutput{Errors: engine.Errors{{Path: "format", Message: err.Error()}}, Notes: []convert.Note{}}, nil
+	}
+	im, err := convert.Import(format, []byte(doc))
+	if err != nil {
+		if es := engine.AsErrors(err); es != nil {
+			return importOutput{Errors: es.Limit(engine.MaxErrors), Notes: []convert.Note{}}, nil
+		}
+		return nil, err
+	}
+	return importOutput{Strategies: im.Strategies, Notes: orEmpty(im.Notes)}, nil
+}
+
+type exportOutput struct {
+	Errors engine.Errors  `json:"errors,omitempty"`
+	Config string         `json:"config"`
+	Notes  []convert.Note `json:"notes"`
+}
+
+// export(format, scenarioJSON, presetsJSON, index) → {errors} or {config,
+// notes}: the scenario's strategy at index in the format. presetsJSON maps
+// each policy preset's name to its policy (the engine module's presets),
+// for the strategies that start from one.
+func exportStrategy(args []js.Value) (any, error) {
+	format, err := stringArg(args, 0, "the format")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := stringArg(args, 1, "the scenario")
+	if err != nil {
+		return nil, err
+	}
+	rawPresets, err := stringArg(args, 2, "the presets")
+	if err != nil {
+		return nil, err
+	}
+	if len(args) < 4 || args[3].Type() != js.TypeNumber {
+		return nil, fmt.Errorf("the strategy's index must be a number")
+	}
+	i := args[3].Int()
+	if err := convert.CheckFormat(format, true); err != nil {
+		return exportOutput{Errors: engine.Errors{{Path: "format", Message: err.Error()}}, Notes: []convert.Note{}}, nil
+	}
+	var presets map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(rawPresets), &presets); err != nil {
+		return nil, fmt.Errorf("the presets: %w", err)
+	}
+	sc, err := engine.ParseWith([]byte(doc), presets)
+	if err != nil {
+		if es := engine.AsErrors(err); es != nil {
+			return exportOutput{Errors: es.Limit(engine.MaxErrors), Notes: []convert.Note{}}, nil
+		}
+		return nil, err
+	}
+	if i < 0 || i >= len(sc.Strategies) {
+		return nil, fmt.Errorf("the scenario has no strategy %d", i)
+	}
+	out, notes, err := convert.Export(format, sc.Strategies[i])
+	if err != nil {
+		return nil, err
+	}
+	return exportOutput{Config: string(out), Notes: orEmpty(notes)}, nil
+}
+
+func orEmpty(ns []convert.Note) []convert.Note {
+	if ns == nil {
+		return []convert.Note{}
+	}
+	return ns
+}

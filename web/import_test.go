@@ -1,0 +1,168 @@
+package web_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/server"
+	"github.com/retrylab/retrylab/web"
+)
+
+// grpcConfig is a gRPC service config as a user has it: one method config
+// for two services, with a retry policy, and the channel's retry
+// throttling.
+const grpcConfig = `{
+  "methodConfig": [{
+    "name": [{"service": "shop.Cart"}, {"service": "shop.Orders"}],
+    "timeout": "2s",
+    "retryPolicy": {
+      "maxAttempts": 4,
+      "initialBackoff": "0.1s",
+      "maxBackoff": "1s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }],
+  "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
+}`
+
+// TestPlaygroundImportsAndExportsAPolicy: a new user opens the playground,
+// opens the Import panel (only then is convert.wasm fetched), pastes a gRPC
+// service config with a mistake and sees the error naming its path, fixes
+// it, imports it and sees its strategy in the results table beside the
+// built-in's; then exports it as Polly's appsettings JSON.
+func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	fetched := `performance.getEntriesByType("resource").some(r => r.name.includes("/static/convert.")) ? "fetched" : "not fetched"`
+	if got := text(ctx, t, fetched); got != "not fetched" {
+		t.Fatalf("convert.wasm was %s before the Import panel was opened", got)
+	}
+	opened := time.Now()
+	do(t, ctx, chromedp.Click(`#import-box summary`),
+		until(`!document.getElementById("import-go").disabled`))
+	t.Logf("the converters were ready %v after the panel was opened (first visit)", time.Since(opened).Round(time.Millisecond))
+	if got := text(ctx, t, fetched); got != "fetched" {
+		t.Errorf("convert.wasm was %s once the Import panel was opened", got)
+	}
+	if got := text(ctx, t, `[...document.querySelectorAll("#import-format option")].map(o => o.value + (o.disabled ? "-" : "")).join(",")`); !strings.HasPrefix(got, "grpc,") || !strings.Contains(got, "envoy-") {
+		t.Errorf("import formats %q, want grpc first and envoy disabled (not yet)", got)
+	}
+
+	bad := strings.Replace(grpcConfig, `"0.1s"`, `"fast"`, 1)
+	do(t, ctx, chromedp.SetValue(`#import-format`, "grpc"), chromedp.SetValue(`#import-text`, bad),
+		chromedp.Click(`#import-go`), until(`document.querySelectorAll("#import-errors li").length > 0`))
+	if msg := text(ctx, t, `document.getElementById("import-errors").textContent`); !strings.Contains(msg, "methodConfig[0].retryPolicy.initialBackoff") {
+		t.Errorf("the error %q does not name the path of the bad value", msg)
+	}
+
+	do(t, ctx, chromedp.SetValue(`#import-text`, grpcConfig), chromedp.Click(`#import-go`), ran(2),
+		until(`document.querySelectorAll("#import-errors li").length === 0`))
+	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
+	if cols != "metric,A,B,C,D,shop.Cart" {
+		t.Errorf("table columns %q, want E03-B's four strategies and shop.Cart", cols)
+	}
+	if notes := text(ctx, t, `document.getElementById("import-notes").textContent`); !strings.HasPrefix(notes, "methodConfig[0].name: info: applies to 2 names") {
+		t.Errorf("notes %q, want the note on the second name (path: level: message)", notes)
+	}
+
+	// Export it from its own strategy section, as Polly JSON.
+	do(t, ctx, chromedp.Click(`button[data-action="export"][data-index="4"]`),
+		until(`document.getElementById("export-box").open && !document.getElementById("export-go").disabled`),
+		chromedp.SetValue(`#export-format`, "polly"), chromedp.Click(`#export-go`),
+		until(`document.getElementById("export-text").value !== ""`))
+	out := text(ctx, t, `document.getElementById("export-text").value`)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("the Polly export is not JSON: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, `"Retry"`) || !strings.Contains(out, `"MaxRetryAttempts": 3`) {
+		t.Errorf("the Polly export has no Retry with shop.Cart's 3 retries:\n%s", out)
+	}
+	if got := text(ctx, t, `document.getElementById("export-strategy").selectedOptions[0].textContent`); got != "shop.Cart" {
+		t.Errorf("exported strategy %q, want shop.Cart", got)
+	}
+
+	// Both panels, open and filled, pass axe-core as the pages do
+	// (TestPagesPassAxe checks the playground with them closed).
+	axe, err := os.ReadFile(filepath.Join(checks, "axe-core/axe.min.js"))
+	if err != nil {
+		t.Skipf("axe-core is not installed (make deps): %v", err)
+	}
+	out = text(ctx, t, string(axe)+`;(async () => {
+		const r = await axe.run(document.getElementById("playground"), {resultTypes: ["violations"]});
+		return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+			.map(v => v.id + ": " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
+	})()`)
+	var violations []string
+	if err := json.Unmarshal([]byte(out), &violations); err != nil {
+		t.Fatalf("axe: %v: %s", err, out)
+	}
+	for _, v := range violations {
+		t.Error(v)
+	}
+}
+
+// TestConvertModuleIsServedLikeTheEngine: the playground names convert.wasm
+// by its content hash, and the server answers it cached for good, in the
+// gzip encoding make wasm wrote at build time.
+func TestConvertModuleIsServedLikeTheEngine(t *testing.T) {
+	body, err := fs.ReadFile(web.Static, "static/convert.wasm")
+	if err != nil {
+		t.Skip("web/static/convert.wasm is not built: run make wasm (make test does)")
+	}
+	hash := server.ContentHash(body)
+	gz, err := fs.ReadFile(web.Static, "static/"+server.PrecompressedName("convert.wasm", hash, "gz"))
+	if err != nil {
+		t.Fatalf("make wasm did not precompress convert.wasm: %v", err)
+	}
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	res, err := http.Get(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	m := regexp.MustCompile(`data-convert="([^"]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatal("the playground has no data-convert")
+	}
+	if want := "/static/convert." + hash + ".wasm"; string(m[1]) != want {
+		t.Errorf("data-convert %q, want %q", m[1], want)
+	}
+	if strings.Contains(string(page), `rel="preload" href="`+string(m[1])) {
+		t.Errorf("the page preloads convert.wasm: only the engine is on the way to the first result")
+	}
+	req, _ := http.NewRequest("GET", ts.URL+string(m[1]), nil)
+	req.Header.Set("Accept-Encoding", "gzip") // Transport does not decode it when asked itself
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(got, gz) {
+		t.Errorf("convert.wasm: status %d, encoding %q, %d bytes; want 200, the build's gzip (%d bytes)", res.StatusCode, res.Header.Get("Content-Encoding"), len(got), len(gz))
+	}
+	if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
+		t.Errorf("Cache-Control %q, want immutable", cc)
+	}
+}
