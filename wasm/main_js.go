@@ -1,9 +1,9 @@
 //go:build js && wasm
 
-// All syscall/js use is in this file: the engine, the charts and the
-// built-ins are imported unchanged. Every function checks its arguments,
-// answers with a Promise, rejects it with an Error on failure and recovers
-// from panics, so that nothing can kill the module.
+// All syscall/js use is in this file and in package jsapi: the engine, the
+// charts and the built-ins are imported unchanged. Every function checks its
+// arguments and answers through jsapi.Promise: a Promise, rejected with an
+// Error on failure or panic, so that nothing can kill the module.
 
 package main
 
@@ -19,52 +19,21 @@ import (
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
+	"github.com/retrylab/retrylab/wasm/jsapi"
 )
 
 func main() {
 	api := js.Global().Get("Object").New()
-	api.Set("validate", promise(validate))
-	api.Set("run", promise(run))
-	api.Set("runPart", promise(runPart))
-	api.Set("merge", promise(merge))
-	api.Set("builtins", promise(builtins))
-	api.Set("presets", promise(presets))
-	api.Set("vocabulary", promise(func([]js.Value) (any, error) { return engine.Kinds(), nil }))
+	api.Set("validate", jsapi.Promise("engine", validate))
+	api.Set("run", jsapi.Promise("engine", run))
+	api.Set("runPart", jsapi.Promise("engine", runPart))
+	api.Set("merge", jsapi.Promise("engine", merge))
+	api.Set("builtins", jsapi.Promise("engine", builtins))
+	api.Set("presets", jsapi.Promise("engine", presets))
+	api.Set("vocabulary", jsapi.Promise("engine", func([]js.Value) (any, error) { return engine.Kinds(), nil }))
 	api.Set("engineVersion", engine.EngineVersion)
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls
-}
-
-// promise wraps f as a JavaScript function that returns a Promise of f's
-// result (a JSON string), rejected with an Error when f fails or panics.
-func promise(f func(args []js.Value) (any, error)) js.Func {
-	return js.FuncOf(func(this js.Value, args []js.Value) any {
-		var result any
-		var err error
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("engine panic: %v", r)
-				}
-			}()
-			result, err = f(args)
-		}()
-		if err != nil {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(err.Error()))
-		}
-		b, merr := json.Marshal(result)
-		if merr != nil {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(merr.Error()))
-		}
-		return js.Global().Get("Promise").Call("resolve", string(b))
-	})
-}
-
-func stringArg(args []js.Value, i int, name string) (string, error) {
-	if len(args) <= i || args[i].Type() != js.TypeString {
-		return "", fmt.Errorf("%s must be a string", name)
-	}
-	return args[i].String(), nil
 }
 
 func numberArg(args []js.Value, i int) float64 {
@@ -107,7 +76,7 @@ type validation struct {
 // per_seed}: simulations numbered as runPart takes them, per_seed of them
 // on each seed.
 func validate(args []js.Value) (any, error) {
-	doc, err := stringArg(args, 0, "the scenario")
+	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +106,7 @@ type runOutput struct {
 // millis}: the view is what the server's page shows, with every figure's
 // SVG drawn (width 0: the charts' own width).
 func run(args []js.Value) (any, error) {
-	doc, err := stringArg(args, 0, "the scenario")
+	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +167,7 @@ func present(sc *engine.Scenario, res *engine.Result, args []js.Value, at int, s
 // runPart(scenarioJSON, simulations, maxEvents) → a part of the run:
 // simulations is an array of their numbers (see validate).
 func runPart(args []js.Value) (any, error) {
-	doc, err := stringArg(args, 0, "the scenario")
+	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
 		return nil, err
 	}
@@ -226,11 +195,11 @@ func runPart(args []js.Value) (any, error) {
 // its first seeds (numbered below seeds × per_seed), for the result of
 // those seeds alone.
 func merge(args []js.Value) (any, error) {
-	doc, err := stringArg(args, 0, "the scenario")
+	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
 		return nil, err
 	}
-	raw, err := stringArg(args, 1, "the parts")
+	raw, err := jsapi.String(args, 1, "the parts")
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 //go:build js && wasm
 
-// All syscall/js use is in this file: package convert is imported
-// unchanged. Every function checks its arguments, answers with a Promise,
-// rejects it with an Error on failure and recovers from panics, so that
-// nothing can kill the module.
+// All syscall/js use is in this file and in package jsapi: package convert
+// is imported unchanged. Every function checks its arguments and answers
+// through jsapi.Promise: a Promise, rejected with an Error on failure or
+// panic, so that nothing can kill the module.
 
 package main
 
@@ -14,48 +14,17 @@ import (
 
 	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/wasm/jsapi"
 )
 
 func main() {
 	api := js.Global().Get("Object").New()
-	api.Set("formats", promise(formats))
-	api.Set("import", promise(importConfig))
-	api.Set("export", promise(exportStrategy))
+	api.Set("formats", jsapi.Promise("converter", formats))
+	api.Set("import", jsapi.Promise("converter", importConfig))
+	api.Set("export", jsapi.Promise("converter", exportStrategy))
 	api.Set("engineVersion", engine.EngineVersion) // what worker.js's init answers
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls
-}
-
-// promise wraps f as a JavaScript function that returns a Promise of f's
-// result (a JSON string), rejected with an Error when f fails or panics.
-func promise(f func(args []js.Value) (any, error)) js.Func {
-	return js.FuncOf(func(this js.Value, args []js.Value) any {
-		var result any
-		var err error
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("converter panic: %v", r)
-				}
-			}()
-			result, err = f(args)
-		}()
-		if err != nil {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(err.Error()))
-		}
-		b, merr := json.Marshal(result)
-		if merr != nil {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(merr.Error()))
-		}
-		return js.Global().Get("Promise").Call("resolve", string(b))
-	})
-}
-
-func stringArg(args []js.Value, i int, name string) (string, error) {
-	if len(args) <= i || args[i].Type() != js.TypeString {
-		return "", fmt.Errorf("%s must be a string", name)
-	}
-	return args[i].String(), nil
 }
 
 type formatList struct {
@@ -80,11 +49,11 @@ type importOutput struct {
 // import(format, document) → {errors} or {strategies, notes}: errors name
 // their path in the document, as the engine's validation errors do.
 func importConfig(args []js.Value) (any, error) {
-	format, err := stringArg(args, 0, "the format")
+	format, err := jsapi.String(args, 0, "the format")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := stringArg(args, 1, "the configuration")
+	doc, err := jsapi.String(args, 1, "the configuration")
 	if err != nil {
 		return nil, err
 	}
@@ -112,15 +81,15 @@ type exportOutput struct {
 // each policy preset's name to its policy (the engine module's presets),
 // for the strategies that start from one.
 func exportStrategy(args []js.Value) (any, error) {
-	format, err := stringArg(args, 0, "the format")
+	format, err := jsapi.String(args, 0, "the format")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := stringArg(args, 1, "the scenario")
+	doc, err := jsapi.String(args, 1, "the scenario")
 	if err != nil {
 		return nil, err
 	}
-	rawPresets, err := stringArg(args, 2, "the presets")
+	rawPresets, err := jsapi.String(args, 2, "the presets")
 	if err != nil {
 		return nil, err
 	}
