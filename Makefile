@@ -24,7 +24,7 @@ build: templ wasm
 # engine and the runtime keep it (without it they run up to 3x slower).
 BROTLI ?= 9
 WASM_NOINLINE = encoding/json fmt reflect time strconv internal/strconv internal/fmtsort syscall/js context io/fs embed path \
-	github.com/retrylab/retrylab/shared/chart github.com/retrylab/retrylab/shared/view github.com/retrylab/retrylab/shared/scenarios github.com/retrylab/retrylab/wasm
+	github.com/retrylab/retrylab/shared/chart github.com/retrylab/retrylab/shared/view github.com/retrylab/retrylab/shared/scenarios github.com/retrylab/retrylab/wasm github.com/retrylab/retrylab/wasm/jsapi
 # The converters (convert.wasm, a second module: linked into engine.wasm
 # they would add ~116 KB gzipped for every visitor) run once per click, so
 # none of their code needs inlining.
