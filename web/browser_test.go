@@ -35,6 +35,19 @@ func browserPath(t testing.TB) string {
 	return ""
 }
 
+// browserOptions are the flags of every test's and benchmark's headless
+// Chromium at path, with a new profile in dir.
+func browserOptions(path, dir string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1280, 1000),
+	}
+}
+
 // setup starts the app and a browser tab; it returns the tab's context and
 // the app's base URL.
 func setup(t testing.TB) (context.Context, string) {
@@ -58,15 +71,7 @@ func setupWith(t testing.TB, cfg server.Config) (context.Context, string) {
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(browserPath(t)),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 1000),
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), browserOptions(browserPath(t), t.TempDir())...)
 	t.Cleanup(cancel)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"sync/atomic"
@@ -31,16 +30,7 @@ func BenchmarkColdStart(b *testing.B) {
 	if _, err := web.Static.Open("static/engine.wasm"); err != nil {
 		b.Skip("web/static/engine.wasm is not built: run make wasm")
 	}
-	var chromium string
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		b.Skip("no Chromium on PATH (make deps installs Debian's chromium)")
-	}
+	chromium := browserPath(b)
 	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
@@ -89,15 +79,7 @@ func busyLoops(n int) (stop func()) {
 // from navigation to first result in milliseconds.
 func visitTwice(b *testing.B, chromium, base string) (first, second float64) {
 	b.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(b.TempDir()),
-		chromedp.WindowSize(1280, 1000),
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), browserOptions(chromium, b.TempDir())...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
