@@ -10,6 +10,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -65,6 +66,9 @@ func (s *Server) handleImport(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is a form; send the configuration as it is, as text/plain or application/json (curl: -H 'Content-Type: text/plain' --data-binary @FILE)", mt))
 	}
 	body, err := readScenario(c.Request().Body)
+	if errors.Is(err, errTooLarge) {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the configuration is larger than %d KiB", maxBody>>10))
+	}
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func TestImport(t *testing.T) {
 		{"export-only format", "/api/import?format=cenkalti", "x", "text/plain", 422, `export only`},
 		{"unknown format", "/api/import?format=xml", "x", "text/plain", 422, `format: \"xml\" is not a format RetryLab can import`},
 		{"invalid config", "/api/import?format=grpc", `{"methodConfig": [{"retryPolicy": {"maxAttempts": 1}}]}`, "application/json", 422, `"path":"methodConfig[0].retryPolicy.maxAttempts"`},
-		{"too large", "/api/import?format=aws", "[default]\n" + strings.Repeat("# x\n", 20<<10), "text/plain", 413, `larger than 64 KiB`},
+		{"too large", "/api/import?format=aws", "[default]\n" + strings.Repeat("# x\n", 20<<10), "text/plain", 413, `the configuration is larger than 64 KiB`},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := do(t, s, "POST", tc.url, tc.body, "Content-Type", tc.ctype)
@@ -101,6 +101,8 @@ func TestExport(t *testing.T) {
 		{"unknown format", "format=yaml&strategy=A", 422, "text/html", `format: &#34;yaml&#34; is not a format RetryLab can export`},
 		{"no format", "strategy=A", 422, "text/html", `format: is missing`},
 		{"bad as", "format=grpc&strategy=A&as=xml", 422, "text/html", `as: &#34;xml&#34; is not`},
+		{"unknown strategy as JSON", "format=grpc&strategy=Z&as=json", 404, "application/json", `no strategy \"Z\"`},
+		{"planned format as JSON", "format=envoy&strategy=A&as=json", 422, "application/json", `not supported yet for export`},
 		{"unknown ID", "format=grpc", 404, "text/html", `not-found`},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {

@@ -142,6 +142,15 @@ func describePolicy(p *engine.Policy) []string {
 		out = append(out, "based on the "+p.BasedOn+" preset")
 	}
 	switch {
+	case p.Hedging != nil:
+		// Hedged copies are sent while none has answered, not retried
+		// after a failure: their wait is the hedging delay.
+		h := p.Hedging
+		when := fmt.Sprintf("%s after the previous one", h.Delay)
+		if h.DelayPercentile > 0 {
+			when = fmt.Sprintf("when the previous one has taken the p%g of recent successful copies' latencies (%s until 20 are known)", h.DelayPercentile, h.Delay)
+		}
+		out = append(out, fmt.Sprintf("hedges: up to %d copies of a call, each %s while none has answered, or at once after a retryable failure; the first success wins", p.MaxAttempts, when))
 	case p.DeadLetter && p.MaxAttempts == 0:
 		out = append(out, "a queue consumer: redelivers until it succeeds, unless another limit sends it to the dead-letter queue")
 	case p.DeadLetter:
@@ -174,7 +183,7 @@ func describePolicy(p *engine.Policy) []string {
 		}
 		out = append(out, w)
 	default:
-		if p.MaxAttempts != 1 {
+		if p.MaxAttempts != 1 && p.Hedging == nil {
 			out = append(out, "retries at once")
 		}
 	}

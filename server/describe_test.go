@@ -23,6 +23,22 @@ func TestDescribeUnlimitedAttempts(t *testing.T) {
 	}
 }
 
+func TestDescribeHedging(t *testing.T) {
+	for _, tc := range []struct {
+		h    engine.Hedging
+		want string
+	}{
+		{engine.Hedging{Delay: engine.Duration(50e6)}, "hedges: up to 2 copies of a call, each 50ms after the previous one while none has answered"},
+		{engine.Hedging{Delay: engine.Duration(50e6), DelayPercentile: 95}, "the p95 of recent successful copies' latencies (50ms until 20 are known)"},
+	} {
+		p := engine.Policy{MaxAttempts: 2, Hedging: &tc.h}
+		got := strings.Join(describePolicy(&p), "; ")
+		if !strings.Contains(got, tc.want) || strings.Contains(got, "retries at once") || strings.Contains(got, "at most 2 attempts") {
+			t.Errorf("%+v: %q, want it to contain %q and not describe retries", tc.h, got, tc.want)
+		}
+	}
+}
+
 func TestDescribeNetwork(t *testing.T) {
 	d := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant, Mean: engine.Duration(5e6)},
 		Network: &engine.Network{Request: engine.Delay{Kind: engine.DelayNormal, Mean: engine.Duration(10e6), Stddev: engine.Duration(2e6)}}}

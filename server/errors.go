@@ -225,8 +225,10 @@ func serverFault(status int) bool {
 }
 
 // wantsJSON reports whether an error is answered in JSON: for the API, for
-// oEmbed, and for clients that ask for it.
+// oEmbed, for an export asked for as JSON (as=json), and for clients that
+// ask for it.
 func wantsJSON(c echo.Context) bool {
 	p := c.Request().URL.Path
-	return strings.HasPrefix(p, "/api/") || p == "/oembed" || strings.Contains(c.Request().Header.Get("Accept"), "application/json")
+	return strings.HasPrefix(p, "/api/") || p == "/oembed" || c.QueryParam("as") == "json" ||
+		strings.Contains(c.Request().Header.Get("Accept"), "application/json")
 }

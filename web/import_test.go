@@ -68,6 +68,9 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if msg := text(ctx, t, `document.getElementById("import-errors").textContent`); !strings.Contains(msg, "methodConfig[0].retryPolicy.initialBackoff") {
 		t.Errorf("the error %q does not name the path of the bad value", msg)
 	}
+	if st := text(ctx, t, `document.querySelector("[data-testid=status]").textContent`); !strings.HasPrefix(st, "Nothing was imported") {
+		t.Errorf("status %q after a failed import, want it to say nothing was imported", st)
+	}
 
 	do(t, ctx, chromedp.SetValue(`#import-text`, grpcConfig), chromedp.Click(`#import-go`), ran(2),
 		until(`document.querySelectorAll("#import-errors li").length === 0`))

@@ -944,12 +944,14 @@ async function importPolicy() {
     out = await convert("import", format, $("import-text").value);
   } catch (err) {
     errors.replaceChildren(el("li", { text: "The converters failed: " + err.message }));
+    status("Nothing was imported: the converters failed.");
     return;
   }
   notesList($("import-notes"), out.notes || []);
   if (out.errors && out.errors.length) {
     $("import-text").setAttribute("aria-invalid", "true");
     errors.replaceChildren(...out.errors.map((e) => el("li", { text: errorText(e), "data-path": e.path || "" })));
+    status(`Nothing was imported: the configuration has ${out.errors.length === 1 ? "a problem" : out.errors.length + " problems"}, listed under it.`);
     return;
   }
   if (!state.scenario || typeof state.scenario !== "object") return;
