@@ -91,6 +91,12 @@ func Import(format string, data []byte) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := len(im.Strategies); n > engine.MaxStrategies {
+		// A scenario compares at most MaxStrategies: say so about the
+		// configuration, not about a scenario the user has not seen.
+		path := map[string]string{GRPC: "methodConfig", AWS: "profiles"}[format]
+		return nil, engine.Errors{{Path: path, Value: strconv.Itoa(n), Message: fmt.Sprintf("policies are more than a scenario compares (at most %d strategies); import the configuration in parts", engine.MaxStrategies)}}
+	}
 	uniqueNames(im.Strategies)
 	return im, nil
 }

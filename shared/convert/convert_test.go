@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/format"
 	"math/rand/v2"
 	"os"
@@ -546,5 +547,20 @@ func TestExportAnyStrategy(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestImportTooManyPolicies: a configuration with more policies than a
+// scenario compares is refused with the configuration's path, not with
+// the path of a scenario the user has not seen.
+func TestImportTooManyPolicies(t *testing.T) {
+	var mc []string
+	for i := range engine.MaxStrategies + 1 {
+		mc = append(mc, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i))
+	}
+	_, err := Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc, ",")+`]}`))
+	es := engine.AsErrors(err)
+	if len(es) != 1 || es[0].Path != "methodConfig" || !strings.Contains(es[0].Error(), "at most 20 strategies") {
+		t.Fatalf("error %v, want one about methodConfig's 21 policies", err)
 	}
 }
