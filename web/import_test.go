@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -80,6 +81,21 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	}
 	if notes := text(ctx, t, `document.getElementById("import-notes").textContent`); !strings.HasPrefix(notes, "methodConfig[0].name: info: applies to 2 names") {
 		t.Errorf("notes %q, want the note on the second name (path: level: message)", notes)
+	}
+
+	// Sixteen more method configs would make 21 strategies, more than a
+	// scenario compares: the import is refused and the scenario unchanged.
+	var many []string
+	for i := range 16 {
+		many = append(many, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i))
+	}
+	do(t, ctx, chromedp.SetValue(`#import-text`, `{"methodConfig": [`+strings.Join(many, ",")+`]}`), chromedp.Click(`#import-go`),
+		until(`document.querySelectorAll("#import-errors li").length > 0`))
+	if msg := text(ctx, t, `document.getElementById("import-errors").textContent`); !strings.Contains(msg, "Importing 16 more: strategies: lists 21 strategies") {
+		t.Errorf("the refused import says %q, want the engine's limit on strategies", msg)
+	}
+	if n := text(ctx, t, `String(JSON.parse(document.getElementById("json").value).strategies.length)`); n != "5" {
+		t.Errorf("%s strategies after a refused import, want the 5 there were", n)
 	}
 
 	// Export it from its own strategy section, as Polly JSON.

@@ -955,8 +955,7 @@ async function importPolicy() {
     return;
   }
   if (!state.scenario || typeof state.scenario !== "object") return;
-  const list = state.scenario.strategies || (state.scenario.strategies = []);
-  const names = new Set(list.map((st) => st?.name));
+  const names = new Set((state.scenario.strategies || []).map((st) => st?.name));
   const added = [];
   for (const st of out.strategies) {
     const base = st.name || "imported";
@@ -964,9 +963,19 @@ async function importPolicy() {
     for (let k = 2; names.has(name); k++) name = `${base}-${k}`;
     names.add(name);
     st.name = name;
-    list.push(st);
     added.push(name);
   }
+  // The engine decides whether the scenario can take them (how many
+  // strategies it compares): an import it cannot take changes nothing.
+  const candidate = { ...state.scenario, strategies: [...(state.scenario.strategies || []), ...out.strategies] };
+  const check = await engine.call("validate", JSON.stringify(candidate));
+  const refused = (check.errors || []).filter((e) => e.path === "strategies");
+  if (refused.length) {
+    errors.replaceChildren(...refused.map((e) => el("li", { text: `Importing ${added.length} more: ${errorText(e)}` })));
+    status("Nothing was imported: the scenario cannot take that many strategies.");
+    return;
+  }
+  state.scenario.strategies = candidate.strategies;
   writeJSON();
   renderForm();
   edited();
