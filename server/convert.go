@@ -10,7 +10,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -65,10 +64,7 @@ func (s *Server) handleImport(c echo.Context) error {
 		// A form would arrive encoded, not as the document.
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is a form; send the configuration as it is, as text/plain or application/json (curl: -H 'Content-Type: text/plain' --data-binary @FILE)", mt))
 	}
-	body, err := readScenario(c.Request().Body)
-	if errors.Is(err, errTooLarge) {
-		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the configuration is larger than %d KiB", maxBody>>10))
-	}
+	body, err := readBody(c.Request().Body, "configuration")
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ var errNoConvert = echo.NewHTTPError(http.StatusNotImplemented,
 func (s *Server) handleImport(c echo.Context) error {
 	// Read as the other POSTs read theirs: the Worker's glue fails on a
 	// request whose body nothing read (cmd/worker drains it afterwards).
-	if _, err := readScenario(c.Request().Body); err != nil {
+	if _, err := readBody(c.Request().Body, "configuration"); err != nil {
 		return err
 	}
 	return errNoConvert

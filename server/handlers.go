@@ -78,16 +78,22 @@ func (s *Server) sameHost(c echo.Context, u string) bool {
 }
 
 // errTooLarge refuses a scenario over maxBody bytes.
-var errTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the scenario is larger than %d KiB", maxBody>>10))
+var errTooLarge = tooLarge("scenario")
 
-// readScenario reads a request body of at most maxBody bytes.
-func readScenario(r io.Reader) ([]byte, error) {
+// tooLarge refuses a body over maxBody bytes; what says what the body is.
+func tooLarge(what string) *echo.HTTPError {
+	return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the %s is larger than %d KiB", what, maxBody>>10))
+}
+
+// readBody reads a request body of at most maxBody bytes: a scenario, a
+// configuration, as what says in the error of a larger one.
+func readBody(r io.Reader, what string) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r, maxBody+1))
 	if err != nil {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "could not read the request body")
 	}
 	if len(body) > maxBody {
-		return nil, errTooLarge
+		return nil, tooLarge(what)
 	}
 	return body, nil
 }
@@ -149,7 +155,7 @@ func (s *Server) handleCreate(c echo.Context) error {
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is not %s; send the scenario as JSON", ct, echo.MIMEApplicationJSON))
 	}
-	body, err := readScenario(c.Request().Body)
+	body, err := readBody(c.Request().Body, "scenario")
 	if err != nil {
 		return err
 	}
