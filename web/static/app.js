@@ -64,8 +64,12 @@ class EngineWorker {
 // delayed the first result.
 const poolSize = () => Math.min(Math.floor(Number(root.dataset.workers)) || Math.max(1, Math.min((navigator.hardwareConcurrency || 1) - 1, 4)), 16);
 if (new URLSearchParams(location.search).has("workers")) root.dataset.workers = new URLSearchParams(location.search).get("workers");
-// Results shown before a run ends are refreshed at most this often.
+// Results shown before a run ends are refreshed at most this often, and
+// shown only while the run is expected to last this much longer, unless
+// the playground's data-early is "always" (?early=always sets it: tests
+// must not depend on how fast the machine runs).
 const EARLY_MS = 200;
+if (new URLSearchParams(location.search).has("early")) root.dataset.early = new URLSearchParams(location.search).get("early");
 
 // Engine is the pool: the first worker answers every call, and runs share
 // all of them. Workers beyond the first start when a run needs them.
@@ -130,7 +134,7 @@ class Engine {
       if (merging || next >= n || Math.floor(ready / perSeed) <= shownSeeds) return false;
       const now = performance.now();
       if (shownSeeds > 0 && now - shownAt < Math.max(EARLY_MS, 5 * mergeMs)) return false;
-      return (n - done) * (now - started) / done >= EARLY_MS;
+      return root.dataset.early === "always" || (n - done) * (now - started) / done >= EARLY_MS;
     };
     const showEarly = async (w) => {
       const j = shownSeeds === 0 ? 1 : Math.floor(ready / perSeed); // the first seed first, whatever else is done
