@@ -60,14 +60,21 @@ const (
 	Polly      = "polly"
 	FailsafeGo = "failsafe-go"
 	Cenkalti   = "cenkalti"
+
+	Envoy            = "envoy"
+	Istio            = "istio"
+	Linkerd          = "linkerd"
+	Resilience4j     = "resilience4j"
+	PollyCSharp      = "polly-csharp"
+	Resilience4jJava = "resilience4j-java"
 )
 
 // ImportFormats are the formats Import reads.
-var ImportFormats = []string{GRPC, AWS, Polly}
+var ImportFormats = []string{GRPC, Envoy, Istio, Linkerd, Resilience4j, Polly, AWS}
 
-// ExportFormats are the formats Export writes: those Import reads, and Go
-// code.
-var ExportFormats = []string{GRPC, AWS, Polly, FailsafeGo, Cenkalti}
+// ExportFormats are the formats Export writes: those Import reads, and
+// code (Go, C#, Java).
+var ExportFormats = []string{GRPC, Envoy, Istio, Linkerd, Resilience4j, Polly, AWS, FailsafeGo, Cenkalti, PollyCSharp, Resilience4jJava}
 
 // Import reads a configuration document of the given format (one of
 // ImportFormats) into strategies. A document that cannot be read, or a
@@ -85,6 +92,14 @@ func Import(format string, data []byte) (*Imported, error) {
 		im, err = importAWS(data)
 	case Polly:
 		im, err = importPolly(data)
+	case Envoy:
+		im, err = importEnvoy(data)
+	case Istio:
+		im, err = importIstio(data)
+	case Linkerd:
+		im, err = importLinkerd(data)
+	case Resilience4j:
+		im, err = importResilience4j(data)
 	default:
 		return nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format Import reads; allowed " + quoteList(ImportFormats)}}
 	}
@@ -94,7 +109,8 @@ func Import(format string, data []byte) (*Imported, error) {
 	if n := len(im.Strategies); n > engine.MaxStrategies {
 		// A scenario compares at most MaxStrategies: say so about the
 		// configuration, not about a scenario the user has not seen.
-		path := map[string]string{GRPC: "methodConfig", AWS: "profiles"}[format]
+		path := map[string]string{GRPC: "methodConfig", AWS: "profiles",
+			Envoy: "routes", Istio: "http", Linkerd: "routes", Resilience4j: "resilience4j.retry.instances"}[format]
 		return nil, engine.Errors{{Path: path, Value: strconv.Itoa(n), Message: fmt.Sprintf("policies are more than a scenario compares (at most %d strategies); import the configuration in parts", engine.MaxStrategies)}}
 	}
 	uniqueNames(im.Strategies)
@@ -120,6 +136,18 @@ func Export(format string, st engine.Strategy) ([]byte, []Note, error) {
 		out = exportFailsafe(&st, &n)
 	case Cenkalti:
 		out = exportCenkalti(&st, &n)
+	case Envoy:
+		out = exportEnvoy(&st, &n)
+	case Istio:
+		out = exportIstio(&st, &n)
+	case Linkerd:
+		out = exportLinkerd(&st, &n)
+	case Resilience4j:
+		out = exportResilience4j(&st, &n)
+	case PollyCSharp:
+		out = exportPollyCSharp(&st, &n)
+	case Resilience4jJava:
+		out = exportResilience4jJava(&st, &n)
 	default:
 		return nil, nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format Export writes; allowed " + quoteList(ExportFormats)}}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -125,7 +126,17 @@ func presetStrategies(t testing.TB) []engine.Strategy {
 	return sts
 }
 
+// exportExt is each export format's file extension, for the goldens; a
+// format's own test file adds it in its init.
 var exportExt = map[string]string{GRPC: "json", AWS: "ini", Polly: "json", FailsafeGo: "go", Cenkalti: "go"}
+
+// roundTrips are the generators of random policies each format expresses
+// exactly, for TestRoundTrip; a format's own test file adds its own.
+var roundTrips = map[string]func(*rand.Rand) engine.Strategy{GRPC: randomGRPC, AWS: randomAWS, Polly: randomPolly}
+
+// lossless are the samples of testdata/import that export again without a
+// warning, for TestSamplesWithoutLoss; a format's test file adds its own.
+var lossless = []string{"grpc-a6-retry.json", "grpc-a6-hedging.json", "grpc-go-example.json", "aws-sdkref.ini", "polly-docs.json", "polly-full.json"}
 
 // TestExportGolden exports every library preset to every format; each
 // output and its notes are kept in testdata/golden/export.
@@ -151,7 +162,7 @@ func TestExportGolden(t *testing.T) {
 						t.Errorf("the Go code is not gofmt'ed; gofmt writes\n%s", fmted)
 					}
 				}
-				if f == GRPC || f == AWS || f == Polly {
+				if slices.Contains(ImportFormats, f) {
 					im, err := Import(f, out)
 					if err != nil {
 						t.Fatalf("the export does not import: %v\n%s", err, out)
@@ -277,11 +288,13 @@ func randomPolly(r *rand.Rand) engine.Strategy {
 // TestRoundTrip: for random policies each format expresses exactly,
 // Export writes no warning and Import(Export(p)) is p.
 func TestRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 17))
-	for _, tc := range []struct {
-		format string
-		gen    func(*rand.Rand) engine.Strategy
-	}{{GRPC, randomGRPC}, {AWS, randomAWS}, {Polly, randomPolly}} {
+	fs := slices.Sorted(maps.Keys(roundTrips))
+	for _, format := range fs {
+		tc := struct {
+			format string
+			gen    func(*rand.Rand) engine.Strategy
+		}{format, roundTrips[format]}
+		r := rand.New(rand.NewPCG(1, 17))
 		for i := range 500 {
 			st := tc.gen(r)
 			out, notes, err := Export(tc.format, st)
@@ -312,7 +325,7 @@ func TestRoundTrip(t *testing.T) {
 // import, their strategies export again without a warning, and the
 // export imports to the same strategies.
 func TestSamplesWithoutLoss(t *testing.T) {
-	for _, name := range []string{"grpc-a6-retry.json", "grpc-a6-hedging.json", "grpc-go-example.json", "aws-sdkref.ini", "polly-docs.json", "polly-full.json"} {
+	for _, name := range lossless {
 		data, err := os.ReadFile(filepath.Join("testdata", "import", name))
 		if err != nil {
 			t.Fatal(err)
@@ -536,12 +549,12 @@ func TestExportAnyStrategy(t *testing.T) {
 			if st.Breaker != nil && f != Polly && f != FailsafeGo && !warned["breaker"] {
 				t.Errorf("%d, %s: the breaker is not warned about", i, f)
 			}
-			switch exportExt[f] {
-			case "go":
+			switch {
+			case exportExt[f] == "go":
 				if fmted, err := format.Source(out); err != nil || !bytes.Equal(fmted, out) {
 					t.Fatalf("%d, %s: the Go code is not gofmt'ed (%v):\n%s\ngofmt:\n%s", i, f, err, out, fmted)
 				}
-			default:
+			case slices.Contains(ImportFormats, f):
 				if _, err := Import(f, out); err != nil {
 					t.Fatalf("%d, %s: the export does not import: %v\n%s", i, f, err, out)
 				}

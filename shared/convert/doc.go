@@ -116,6 +116,22 @@
 // for every field of the policy that differs from standard mode's, which
 // the file cannot change.
 //
+// # envoy: Envoy route and cluster (YAML or JSON)
+//
+// (envoy helper: replace this paragraph, keep the heading and the blank line under it.)
+//
+// # istio: Istio VirtualService and DestinationRule (YAML)
+//
+// (mesh helper: replace this paragraph, keep the heading and the blank line under it.)
+//
+// # linkerd: Linkerd ServiceProfile (YAML)
+//
+// (mesh helper: replace this paragraph, keep the heading and the blank line under it.)
+//
+// # resilience4j: resilience4j Spring Boot configuration (YAML)
+//
+// (resilience4j helper: replace this paragraph, keep the heading and the blank line under it.)
+//
 // # polly: Microsoft.Extensions.Http.Resilience (appsettings JSON)
 //
 // Sources: "Build resilient HTTP apps"
@@ -196,4 +212,8 @@
 // library has not (each named), throttle_base, and the features neither
 // has: adaptive backoff, hedging, instances, idempotency, dead letters,
 // layers, pool, bulkheads, fallbacks.
+//
+// # polly-csharp and resilience4j-java: C# and Java code (export only)
+//
+// (resilience4j helper: replace this paragraph, keep the heading and the blank line under it.)
 package convert

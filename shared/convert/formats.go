@@ -9,11 +9,11 @@ import (
 // PlannedImportFormats are the formats issue 17 names for import that are
 // not built yet. Every entry point (the command, the server) answers them
 // with CheckFormat's "not supported yet" instead of "unknown".
-var PlannedImportFormats = []string{"envoy", "istio", "linkerd", "resilience4j"}
+var PlannedImportFormats = []string{}
 
 // PlannedExportFormats are the formats named for export that are not built
 // yet.
-var PlannedExportFormats = []string{"envoy", "istio", "linkerd", "resilience4j", "polly-csharp", "resilience4j-java"}
+var PlannedExportFormats = []string{}
 
 // CheckFormat reports whether Import (export false) or Export (export
 // true) takes format: nil if it does, else an error saying why not (a

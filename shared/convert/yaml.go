@@ -1,0 +1,198 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// maxYAMLNodes bounds the values one document may expand to, aliases
+// included, so that a few bytes of nested aliases (a "billion laughs")
+// cannot make a tree of gigabytes.
+const maxYAMLNodes = 100_000
+
+// decodeYAML reads every document of a YAML stream (JSON is YAML too)
+// into the tree decodeJSON makes: objects as map[string]any, arrays as
+// []any, numbers as json.Number, strings, booleans and nil, so that the
+// importers read YAML and JSON with the same code. Empty documents are
+// left out. Timestamps and other tagged scalars stay the strings they are
+// written as. A key given twice in one mapping is an error, as it is for
+// Kubernetes and Spring Boot.
+func decodeYAML(data []byte) ([]any, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []any
+	for i := 1; ; i++ {
+		var node yaml.Node
+		err := dec.Decode(&node)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			return nil, engine.Errors{{Value: "the document", Message: "is not YAML: " + msg}}
+		}
+		d := yamlDecoder{budget: maxYAMLNodes}
+		v, err := d.value(&node, "")
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			docs = append(docs, v)
+		}
+	}
+	if len(docs) == 0 {
+		return nil, engine.Errors{{Value: "the document", Message: "is empty; a YAML or JSON document is needed"}}
+	}
+	return docs, nil
+}
+
+type yamlDecoder struct {
+	budget int
+}
+
+func (d *yamlDecoder) value(n *yaml.Node, path string) (any, error) {
+	if d.budget--; d.budget < 0 {
+		return nil, engine.Errors{{Value: "the document", Message: fmt.Sprintf("expands to more than %d values (through its aliases); allowed a configuration, not a data set", maxYAMLNodes)}}
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return d.value(n.Content[0], path)
+	case yaml.AliasNode:
+		return d.value(n.Alias, path)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for i, c := range n.Content {
+			v, err := d.value(c, index(path, i))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := map[string]any{}
+		if err := d.mapping(n, path, out); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	return scalar(n), nil
+}
+
+// mapping adds n's pairs to out. Pairs merged in by "<<" never replace a
+// key the mapping writes itself, wherever it writes it, as YAML's merge key
+// says; a key written twice is an error.
+func (d *yamlDecoder) mapping(n *yaml.Node, path string, out map[string]any) error {
+	own := map[string]bool{}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Tag == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			return engine.Errors{{Path: path, Value: "a key", Message: fmt.Sprintf("at line %d is not a scalar; allowed names", k.Line)}}
+		}
+		key := k.Value
+		if own[key] {
+			return engine.Errors{{Path: join(path, key), Value: "the key", Message: fmt.Sprintf("is given twice (again at line %d); allowed once", k.Line)}}
+		}
+		own[key] = true
+		val, err := d.value(v, join(path, key))
+		if err != nil {
+			return err
+		}
+		out[key] = val
+	}
+	for _, v := range merges {
+		if err := d.merge(v, path, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// merge adds the pairs of a merge key's mapping (or mappings, the first
+// winning) that out does not have yet.
+func (d *yamlDecoder) merge(v *yaml.Node, path string, out map[string]any) error {
+	for v.Kind == yaml.AliasNode {
+		v = v.Alias
+	}
+	switch v.Kind {
+	case yaml.MappingNode:
+		m := map[string]any{}
+		if err := d.mapping(v, path, m); err != nil {
+			return err
+		}
+		for k, x := range m {
+			if _, ok := out[k]; !ok {
+				out[k] = x
+			}
+		}
+		return nil
+	case yaml.SequenceNode:
+		for _, c := range v.Content {
+			if err := d.merge(c, path, out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return engine.Errors{{Path: join(path, "<<"), Value: strconv.Quote(v.Value), Message: "is not a mapping; a merge key takes a mapping or a list of them"}}
+}
+
+// scalar converts a resolved YAML scalar: numbers to json.Number in Go's
+// notation, so that 0x10, 1e3 and .inf read as the numbers YAML means.
+func scalar(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		var b bool
+		if n.Decode(&b) == nil {
+			return b
+		}
+	case "!!int":
+		var i int64
+		if n.Decode(&i) == nil {
+			return json.Number(strconv.FormatInt(i, 10))
+		}
+		var f float64
+		if n.Decode(&f) == nil {
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	case "!!float":
+		var f float64
+		if n.Decode(&f) == nil {
+			// .inf and .nan too: number() refuses them by name.
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	}
+	return n.Value
+}
+
+// encodeYAML writes v (structs with yaml tags, in field order) as YAML
+// with two-space indentation, the style of Kubernetes and Spring Boot
+// documentation.
+func encodeYAML(v any) []byte {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // the exporters' own types always encode
+	}
+	enc.Close()
+	return b.Bytes()
+}
