@@ -26,16 +26,6 @@ import (
 // canConvert says whether this build imports and exports configurations.
 const canConvert = true
 
-// exportFormats are the formats the export endpoint and the pages offer,
-// in convert.ExportFormats' order, each with its label and content type.
-var exportFormats = map[string]struct{ label, ctype string }{
-	convert.GRPC:       {"gRPC service config (JSON)", echo.MIMEApplicationJSON},
-	convert.AWS:        {"AWS shared config (INI)", echo.MIMETextPlainCharsetUTF8},
-	convert.Polly:      {".NET resilience handler, Polly (appsettings JSON)", echo.MIMEApplicationJSON},
-	convert.FailsafeGo: {"failsafe-go (Go)", echo.MIMETextPlainCharsetUTF8},
-	convert.Cenkalti:   {"cenkalti/backoff (Go)", echo.MIMETextPlainCharsetUTF8},
-}
-
 // importRequest is POST /api/import's JSON body. Config is the document as
 // a string, or, for the JSON formats, the document itself.
 type importRequest struct {
@@ -170,7 +160,7 @@ func (s *Server) handleExport(c echo.Context) error {
 	}
 	st, _ := exportStrategy(sub.sc, name) // checked in begin
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
-	ctype := exportFormats[format].ctype
+	ctype := convert.MediaType(format)
 	if asJSON {
 		ctype = echo.MIMEApplicationJSON
 	}
@@ -182,7 +172,7 @@ func (s *Server) handleExport(c echo.Context) error {
 		if !asJSON {
 			return out, nil
 		}
-		return json.Marshal(exportAnswer{Format: format, Strategy: st.Name, ContentType: exportFormats[format].ctype,
+		return json.Marshal(exportAnswer{Format: format, Strategy: st.Name, ContentType: convert.MediaType(format),
 			Config: string(out), Notes: orEmpty(notes)})
 	})
 }
@@ -198,10 +188,10 @@ func orEmpty(notes []convert.Note) []convert.Note {
 // exportPanel is a strategy's Export panel on its page: a link per format
 // to the export endpoint, and its gRPC service config with the notes.
 func exportPanel(id string, i int, st *engine.Strategy) *exportView {
-	ev := &exportView{ID: "export-" + strconv.Itoa(i), Label: exportFormats[convert.GRPC].label}
+	ev := &exportView{ID: "export-" + strconv.Itoa(i), Label: convert.Label(convert.GRPC)}
 	for _, f := range convert.ExportFormats {
 		q := "format=" + f + "&strategy=" + url.QueryEscape(st.Name)
-		ev.Links = append(ev.Links, exportLink{Label: exportFormats[f].label, URL: "/s/" + id + "/export?" + q, Notes: "/s/" + id + "/export?" + q + "&as=json"})
+		ev.Links = append(ev.Links, exportLink{Label: convert.Label(f), URL: "/s/" + id + "/export?" + q, Notes: "/s/" + id + "/export?" + q + "&as=json"})
 	}
 	out, notes, err := convert.Export(convert.GRPC, *st)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/retrylab/retrylab/server"
 	"github.com/retrylab/retrylab/web"
@@ -59,8 +60,11 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if got := text(ctx, t, fetched); got != "fetched" {
 		t.Errorf("convert.wasm was %s once the Import panel was opened", got)
 	}
-	if got := text(ctx, t, `[...document.querySelectorAll("#import-format option")].map(o => o.value + (o.disabled ? "-" : "")).join(",")`); !strings.HasPrefix(got, "grpc,") || !strings.Contains(got, "envoy-") {
-		t.Errorf("import formats %q, want grpc first and envoy disabled (not yet)", got)
+	if got := text(ctx, t, `[...document.querySelectorAll("#import-format option")].map(o => o.value + (o.disabled ? "-" : "")).join(",")`); got != "grpc,envoy,istio,linkerd,resilience4j,polly,aws" {
+		t.Errorf("import formats %q, want every format Import reads, enabled", got)
+	}
+	if got := text(ctx, t, `document.querySelector("#export-format option[value=resilience4j-java]")?.textContent ?? "missing"`); got != "resilience4j (Java)" {
+		t.Errorf("the resilience4j-java export is offered as %q, want its label from Go, resilience4j (Java)", got)
 	}
 
 	bad := strings.Replace(grpcConfig, `"0.1s"`, `"fast"`, 1)
@@ -132,6 +136,83 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	}
 	for _, v := range violations {
 		t.Error(v)
+	}
+}
+
+// resilience4jConfig is a Spring Boot application.yml as resilience4j's
+// getting-started guide has it (https://resilience4j.readme.io/docs/getting-started-3):
+// a retry and a circuit breaker instance for the same backend.
+const resilience4jConfig = `resilience4j:
+  retry:
+    instances:
+      inventory:
+        maxAttempts: 3
+        waitDuration: 500ms
+        enableExponentialBackoff: true
+        exponentialBackoffMultiplier: 2
+        retryExceptions:
+          - java.io.IOException
+  circuitbreaker:
+    instances:
+      inventory:
+        slidingWindowType: COUNT_BASED
+        slidingWindowSize: 10
+        minimumNumberOfCalls: 5
+        failureRateThreshold: 50
+        waitDurationInOpenState: 10s
+        permittedNumberOfCallsInHalfOpenState: 3
+`
+
+// TestPlaygroundComparesImportedPoliciesAndExportsEnvoy is issue 17's
+// demonstration: a new user pastes a gRPC service config and a
+// resilience4j YAML, gets a run comparing them, and exports the one that
+// keeps more of the affected operations as an Envoy route, which is YAML
+// whose retry policy is that strategy's.
+func TestPlaygroundComparesImportedPoliciesAndExportsEnvoy(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1),
+		chromedp.Click(`#import-box summary`), until(`!document.getElementById("import-go").disabled`),
+		chromedp.SetValue(`#import-format`, "grpc"), chromedp.SetValue(`#import-text`, grpcConfig),
+		chromedp.Click(`#import-go`), ran(2),
+		chromedp.SetValue(`#import-format`, "resilience4j"), chromedp.SetValue(`#import-text`, resilience4jConfig),
+		chromedp.Click(`#import-go`), ran(3),
+		until(`document.querySelectorAll("#import-errors li").length === 0`))
+	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
+	if cols != "metric,A,B,C,D,shop.Cart,inventory" {
+		t.Fatalf("table columns %q, want E03-B's four strategies, shop.Cart and inventory", cols)
+	}
+	var sc struct {
+		Strategies []struct {
+			Name        string `json:"name"`
+			MaxAttempts int    `json:"max_attempts"`
+		} `json:"strategies"`
+	}
+	if err := json.Unmarshal([]byte(text(ctx, t, `document.getElementById("json").value`)), &sc); err != nil {
+		t.Fatal(err)
+	}
+	// The better of the two on affected success, as the table shows it.
+	rates := text(ctx, t, `[...document.querySelectorAll("tr[data-metric=affected_success_rate] td .v")].slice(4).map(v => v.textContent).join(",")`)
+	var a, b float64
+	if _, err := fmt.Sscanf(rates, "%f%%,%f%%", &a, &b); err != nil {
+		t.Fatalf("affected success of the imported strategies %q: %v", rates, err)
+	}
+	best := 4
+	if b > a {
+		best = 5
+	}
+	t.Logf("affected success: shop.Cart %.1f%%, inventory %.1f%%; exporting %s", a, b, sc.Strategies[best].Name)
+	do(t, ctx, chromedp.Click(`button[data-action="export"][data-index="`+fmt.Sprint(best)+`"]`),
+		until(`document.getElementById("export-box").open && !document.getElementById("export-go").disabled`),
+		chromedp.SetValue(`#export-format`, "envoy"), chromedp.Click(`#export-go`),
+		until(`document.getElementById("export-text").value !== ""`))
+	out := text(ctx, t, `document.getElementById("export-text").value`)
+	var doc any
+	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("the Envoy export is not YAML: %v\n%s", err, out)
+	}
+	want := fmt.Sprintf("num_retries: %d", sc.Strategies[best].MaxAttempts-1)
+	if !strings.Contains(out, "retry_policy:") || !strings.Contains(out, want) {
+		t.Errorf("the Envoy export has no retry_policy with %s:\n%s", want, out)
 	}
 }
 

@@ -15,11 +15,18 @@ import (
 
 // commentLine is how a format writes a comment line, for the formats whose
 // exports of several strategies can be printed one after the other; the
-// others (JSON) need --strategy.
+// others (JSON) need --strategy. The YAML formats start each strategy's
+// part with "---", so that the whole is one stream of YAML documents.
 var commentLine = map[string]string{
-	convert.AWS:        "#",
-	convert.FailsafeGo: "//",
-	convert.Cenkalti:   "//",
+	convert.AWS:              "#",
+	convert.Envoy:            "---\n#",
+	convert.Istio:            "---\n#",
+	convert.Linkerd:          "---\n#",
+	convert.Resilience4j:     "---\n#",
+	convert.FailsafeGo:       "//",
+	convert.Cenkalti:         "//",
+	convert.PollyCSharp:      "//",
+	convert.Resilience4jJava: "//",
 }
 
 // cmdImport reads a configuration (--from FORMAT) into a scenario: its

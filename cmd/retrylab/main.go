@@ -63,18 +63,16 @@ commands:
         capacity), ready for retrylab run; what is not carried over exactly
         goes to standard error as FILE: PATH: LEVEL: MESSAGE, PATH in FILE
         --from FORMAT   ` + strings.Join(convert.ImportFormats, ", ") + `
-                        (not supported yet: ` + strings.Join(convert.PlannedImportFormats, ", ") + `)
   export --to FORMAT FILE.json|SLUG|- [--strategy NAME]
         write a scenario's strategies as configurations of FORMAT; what the
         format cannot express goes to standard error as
         FILE: strategies[N].FIELD: LEVEL: MESSAGE
-        --to FORMAT     ` + strings.Join(convert.ExportFormats, ", ") + `
-                        (not supported yet: ` + strings.Join(convert.PlannedExportFormats[:min(3, len(convert.PlannedExportFormats))], ", ") + `,
-                        ` + strings.Join(convert.PlannedExportFormats[min(3, len(convert.PlannedExportFormats)):], ", ") + `)
+        --to FORMAT     ` + strings.Join(convert.ExportFormats[:7], ", ") + `,
+                        ` + strings.Join(convert.ExportFormats[7:], ", ") + `
         --strategy NAME the strategy to export; without it, every strategy,
-                        each after a comment line naming it, where the format
-                        has comments (aws, failsafe-go, cenkalti); the JSON
-                        formats need it when there are several
+                        each after a comment line naming it (the YAML formats:
+                        each its own YAML document); the JSON formats need it
+                        when there are several
   serve [flags]
         serve the web app (share links, pages, charts, embeds, API) with SQLite,
         until SIGINT or SIGTERM

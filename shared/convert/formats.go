@@ -6,33 +6,55 @@ import (
 	"strconv"
 )
 
-// PlannedImportFormats are the formats issue 17 names for import that are
-// not built yet. Every entry point (the command, the server) answers them
-// with CheckFormat's "not supported yet" instead of "unknown".
-var PlannedImportFormats = []string{}
+// formatInfo labels each format for people, and gives the media type to
+// serve what Export writes with: JSON as JSON, everything else (YAML, INI,
+// code) as UTF-8 text, which browsers show rather than download.
+var formatInfo = map[string]struct{ label, mediaType string }{
+	GRPC:             {"gRPC service config (JSON)", "application/json"},
+	Envoy:            {"Envoy route and cluster (YAML)", "text/plain; charset=UTF-8"},
+	Istio:            {"Istio VirtualService (YAML)", "text/plain; charset=UTF-8"},
+	Linkerd:          {"Linkerd ServiceProfile (YAML)", "text/plain; charset=UTF-8"},
+	Resilience4j:     {"resilience4j, Spring Boot (YAML)", "text/plain; charset=UTF-8"},
+	Polly:            {".NET resilience handler, Polly (appsettings JSON)", "application/json"},
+	AWS:              {"AWS shared config (INI)", "text/plain; charset=UTF-8"},
+	FailsafeGo:       {"failsafe-go (Go)", "text/plain; charset=UTF-8"},
+	Cenkalti:         {"cenkalti/backoff (Go)", "text/plain; charset=UTF-8"},
+	PollyCSharp:      {"Polly v8 (C#)", "text/plain; charset=UTF-8"},
+	Resilience4jJava: {"resilience4j (Java)", "text/plain; charset=UTF-8"},
+}
 
-// PlannedExportFormats are the formats named for export that are not built
-// yet.
-var PlannedExportFormats = []string{}
+// Label names a format for people: "gRPC service config (JSON)". It is
+// the format itself for a name that is not a format.
+func Label(format string) string {
+	if f, ok := formatInfo[format]; ok {
+		return f.label
+	}
+	return format
+}
+
+// MediaType is the media type to serve what Export writes in format with.
+func MediaType(format string) string {
+	if f, ok := formatInfo[format]; ok {
+		return f.mediaType
+	}
+	return "application/octet-stream"
+}
 
 // CheckFormat reports whether Import (export false) or Export (export
-// true) takes format: nil if it does, else an error saying why not (a
-// planned format not supported yet, an export-only format, an unknown
-// name, none) and listing the supported formats and the planned ones. The
-// message begins with the format as written, or "is missing", for the
-// caller to put after the name of its field or flag.
+// true) takes format: nil if it does, else an error saying why not (an
+// export-only format, an unknown name, none) and listing the supported
+// formats. The message begins with the format as written, or "is
+// missing", for the caller to put after the name of its field or flag.
 func CheckFormat(format string, export bool) error {
-	verb, formats, planned := "import", ImportFormats, PlannedImportFormats
+	verb, formats := "import", ImportFormats
 	if export {
-		verb, formats, planned = "export", ExportFormats, PlannedExportFormats
+		verb, formats = "export", ExportFormats
 	}
 	if slices.Contains(formats, format) {
 		return nil
 	}
-	supported := fmt.Sprintf("supported: %s; planned: %s", quoteList(formats), quoteList(planned))
+	supported := "supported: " + quoteList(formats)
 	switch {
-	case slices.Contains(planned, format):
-		return fmt.Errorf("%s is not supported yet for %s; %s", strconv.Quote(format), verb, supported)
 	case !export && slices.Contains(ExportFormats, format):
 		return fmt.Errorf("%s is export only (RetryLab writes it but does not read it); %s", strconv.Quote(format), supported)
 	case format == "":

@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
@@ -13,11 +12,12 @@ func TestCheckFormat(t *testing.T) {
 		want   string // "" for no error
 	}{
 		{"grpc", false, ""},
+		{"envoy", false, ""},
 		{"cenkalti", true, ""},
-		{"envoy", false, `"envoy" is not supported yet for import; supported: "grpc", "aws", "polly"; planned: "envoy",`},
-		{"resilience4j-java", true, `"resilience4j-java" is not supported yet for export; supported: "grpc", "aws", "polly", "failsafe-go", "cenkalti"`},
-		{"failsafe-go", false, `"failsafe-go" is export only`},
-		{"xml", true, `"xml" is not a format RetryLab can export; supported:`},
+		{"resilience4j-java", true, ""},
+		{"failsafe-go", false, `"failsafe-go" is export only (RetryLab writes it but does not read it); supported: "grpc", "envoy",`},
+		{"polly-csharp", false, `"polly-csharp" is export only`},
+		{"xml", true, `"xml" is not a format RetryLab can export; supported: "grpc", "envoy", "istio", "linkerd", "resilience4j", "polly", "aws", "failsafe-go", "cenkalti", "polly-csharp", "resilience4j-java"`},
 		{"", false, "is missing; supported:"},
 	} {
 		err := CheckFormat(tc.format, tc.export)
@@ -28,10 +28,25 @@ func TestCheckFormat(t *testing.T) {
 			t.Errorf("%q (export %v): %v; want %q", tc.format, tc.export, err, tc.want)
 		}
 	}
-	// A planned format is not one already built: the lists say what is not.
-	for _, f := range append(slices.Clone(PlannedImportFormats), PlannedExportFormats...) {
-		if slices.Contains(ImportFormats, f) || slices.Contains(ExportFormats, f) {
-			t.Errorf("%q is both built and planned", f)
+}
+
+// TestEveryFormatLabelled: every format has a label and a media type, and
+// every label names one format.
+func TestEveryFormatLabelled(t *testing.T) {
+	seen := map[string]string{}
+	for _, f := range ExportFormats {
+		l := Label(f)
+		if l == f || MediaType(f) == "application/octet-stream" {
+			t.Errorf("%s has no label or media type", f)
+		}
+		if g, dup := seen[l]; dup {
+			t.Errorf("%s and %s are both labelled %q", f, g, l)
+		}
+		seen[l] = f
+	}
+	for _, f := range ImportFormats {
+		if _, ok := formatInfo[f]; !ok {
+			t.Errorf("import format %s has no label", f)
 		}
 	}
 }

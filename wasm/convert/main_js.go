@@ -28,16 +28,19 @@ func main() {
 }
 
 type formatList struct {
-	Import        []string `json:"import"`
-	Export        []string `json:"export"`
-	PlannedImport []string `json:"planned_import"`
-	PlannedExport []string `json:"planned_export"`
+	Import []string          `json:"import"`
+	Export []string          `json:"export"`
+	Labels map[string]string `json:"labels"`
 }
 
-// formats() → {import, export, planned_import, planned_export}: the
-// formats each direction takes, and those planned but not built yet.
+// formats() → {import, export, labels}: the formats each direction
+// takes, and how the pages label each.
 func formats(args []js.Value) (any, error) {
-	return formatList{convert.ImportFormats, convert.ExportFormats, convert.PlannedImportFormats, convert.PlannedExportFormats}, nil
+	labels := map[string]string{}
+	for _, f := range convert.ExportFormats {
+		labels[f] = convert.Label(f)
+	}
+	return formatList{convert.ImportFormats, convert.ExportFormats, labels}, nil
 }
 
 type importOutput struct {

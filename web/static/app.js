@@ -854,21 +854,11 @@ function converter() {
 }
 const convert = async (op, ...args) => JSON.parse(await converter().call(op, ...args));
 
-// formatLabels name the formats as the server's Export panels do.
-const formatLabels = {
-  grpc: "gRPC service config (JSON)",
-  aws: "AWS shared config (INI)",
-  polly: ".NET resilience handler, Polly (appsettings JSON)",
-  "failsafe-go": "failsafe-go (Go)",
-  cenkalti: "cenkalti/backoff (Go)",
-};
-
-// formatOptions fills a select with the formats the converters take, and
-// those planned, disabled and marked "not yet".
-function formatOptions(select, formats, planned) {
+// formatOptions fills a select with the formats the converters take,
+// labelled as the server's Export panels label them.
+function formatOptions(select, formats, labels) {
   const keep = select.value;
-  select.replaceChildren(...formats.map((f) => el("option", { value: f, text: formatLabels[f] || f, selected: f === keep })),
-    ...planned.map((f) => el("option", { value: f, text: f + " (not yet)", disabled: true })));
+  select.replaceChildren(...formats.map((f) => el("option", { value: f, text: labels[f] || f, selected: f === keep })));
 }
 
 // notesList shows a conversion's notes as "path: level: message".
@@ -905,8 +895,8 @@ function panels() {
     if (!box.open) return;
     try {
       const f = await converter().formats;
-      formatOptions($("import-format"), f.import, f.planned_import);
-      formatOptions($("export-format"), f.export, f.planned_export);
+      formatOptions($("import-format"), f.import, f.labels);
+      formatOptions($("export-format"), f.export, f.labels);
       $("import-go").disabled = $("export-go").disabled = false;
     } catch {} // converter() said why
   };
