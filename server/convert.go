@@ -27,7 +27,8 @@ import (
 const canConvert = true
 
 // importRequest is POST /api/import's JSON body. Config is the document as
-// a string, or, for the JSON formats, the document itself.
+// a string, or, for every format but aws (JSON, or YAML of which JSON is
+// a part), the document itself.
 type importRequest struct {
 	Format string          `json:"format"`
 	Config json.RawMessage `json:"config"`
@@ -68,13 +69,17 @@ func (s *Server) handleImport(c echo.Context) error {
 		format = req.Format
 		switch {
 		case len(req.Config) == 0 || string(req.Config) == "null":
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, "config: is missing; give the configuration as a string (or, for a JSON format, the document itself)")
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, "config: is missing; give the configuration as a string (or, but for aws, the document itself as JSON)")
 		case req.Config[0] == '"':
 			var text string
 			if err := json.Unmarshal(req.Config, &text); err != nil {
 				return echo.NewHTTPError(http.StatusBadRequest, "config: "+err.Error())
 			}
 			body = []byte(text)
+		case format == convert.AWS:
+			// The one format that is not JSON or YAML: a JSON value is
+			// no shared config file.
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("config: is JSON, not a string; the %s format is the INI text of a shared config file: give it as a JSON string", format))
 		default:
 			body = req.Config
 		}

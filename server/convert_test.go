@@ -42,6 +42,7 @@ func TestImport(t *testing.T) {
 		{"no config", "/api/import", `{"format": "grpc"}`, "application/json", 422, `config: is missing`},
 		{"no format", "/api/import", wrapped("", grpcConfig), "application/json", 422, `format: is missing; supported: \"grpc\", \"envoy\", \"istio\", \"linkerd\", \"resilience4j\", \"polly\", \"aws\"`},
 		{"export-only code", "/api/import", wrapped("resilience4j-java", "x"), "application/json", 422, `format: \"resilience4j-java\" is export only (RetryLab writes it but does not read it); supported: \"grpc\", \"envoy\"`},
+		{"INI as a JSON object", "/api/import", `{"format": "aws", "config": {"default": {"max_attempts": 3}}}`, "application/json", 422, `config: is JSON, not a string; the aws format is the INI text of a shared config file`},
 		{"export-only format", "/api/import?format=cenkalti", "x", "text/plain", 422, `export only`},
 		{"unknown format", "/api/import?format=xml", "x", "text/plain", 422, `format: \"xml\" is not a format RetryLab can import`},
 		{"invalid config", "/api/import?format=grpc", `{"methodConfig": [{"retryPolicy": {"maxAttempts": 1}}]}`, "application/json", 422, `"path":"methodConfig[0].retryPolicy.maxAttempts"`},
