@@ -198,19 +198,67 @@ func (s *Server) handleShareForm(c echo.Context) error {
 	return render(c, http.StatusUnprocessableEntity, sharePage(s.assets, string(body), msgs))
 }
 
+// playgroundDefault is the built-in the playground opens with, as
+// app.js opens the first of the engine's built-ins.
+const playgroundDefault = "e03b-synchronized-recovery"
+
 func (s *Server) handleHome(c echo.Context) error {
 	// The no-JavaScript form starts from the scenario the link names.
-	example := ""
+	sub := s.builtins[playgroundDefault]
 	if id := c.QueryParam("s"); id != "" {
-		if sub, err := s.lookup(c.Request().Context(), id); err == nil {
-			example = pretty(sub.canonical)
+		sub = nil
+		if found, err := s.lookup(c.Request().Context(), id); err == nil {
+			sub = found
 		}
 	}
-	if example == "" {
-		example = pretty(s.builtins["e03b-synchronized-recovery"].canonical)
+	example := pretty(s.builtins[playgroundDefault].canonical)
+	var first *firstResult
+	if sub != nil {
+		example = pretty(sub.canonical)
+		if sub.builtin != nil && s.assets.hasEngine() && !s.cfg.NoFirstResult {
+			first = s.firstResult(c, sub)
+		}
 	}
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return render(c, http.StatusOK, playgroundPage(s.assets, example, s.assets.hasEngine()))
+	return render(c, http.StatusOK, playgroundPage(s.assets, example, s.assets.hasEngine(), first))
+}
+
+// A firstResult is what the playground shows of a built-in before its
+// engine has loaded: the view the engine in the page would draw (view.Of
+// and view.Draw, in the "auto" theme at the charts' own width), from the
+// same deterministic result. app.js shows it at once and replaces it with
+// its own run's, the same, when the engine is ready.
+type firstResult struct {
+	Slug    string     `json:"slug"`
+	Title   string     `json:"title"`
+	Summary string     `json:"summary"`
+	View    *view.View `json:"view"`
+}
+
+// firstResult returns a built-in's first result, drawn once; nil when it
+// cannot be run now (the page then waits for the engine, as it did).
+func (s *Server) firstResult(c echo.Context, sub *subject) *firstResult {
+	s.firstMu.Lock()
+	f, ok := s.first[sub.id]
+	s.firstMu.Unlock()
+	if ok {
+		return f
+	}
+	res, err := s.runs.result(c.Request().Context(), sub.id, sub.sc)
+	if err != nil {
+		s.log.Debug("no first result on the playground", "slug", sub.id, "err", err)
+		return nil
+	}
+	v := view.Of(sub.sc, res, view.Options{})
+	view.Draw(v, res, "auto", 0)
+	f = &firstResult{Slug: sub.id, Title: sub.builtin.Title, Summary: sub.builtin.Summary, View: v}
+	s.firstMu.Lock()
+	if s.first == nil {
+		s.first = map[string]*firstResult{}
+	}
+	s.first[sub.id] = f
+	s.firstMu.Unlock()
+	return f
 }
 
 func pretty(js []byte) string {

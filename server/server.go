@@ -11,6 +11,7 @@
 package server
 
 import (
+	"sync"
 	"context"
 	"fmt"
 	"io/fs"
@@ -46,6 +47,10 @@ type Config struct {
 	// PostRate and PostBurst limit POSTs per client IP.
 	PostRate  float64
 	PostBurst int
+	// NoFirstResult leaves out of the playground page the result it shows
+	// before its engine has loaded (the Worker: a run per isolate on the
+	// home page costs more CPU time than its plan gives).
+	NoFirstResult bool
 	// TrustProxy takes the client IP from X-Forwarded-For (behind a proxy
 	// that sets it); otherwise the connection's address is used, so that a
 	// forged header cannot dodge the rate limit.
@@ -128,6 +133,9 @@ type Server struct {
 	stored   *lru[*subject]    // shared scenarios, by ID
 	metrics  *metrics
 	builtins map[string]*subject // by slug
+
+	firstMu sync.Mutex
+	first   map[string]*firstResult // by built-in slug, once drawn
 }
 
 // New builds a server and registers its routes.

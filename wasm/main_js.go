@@ -11,11 +11,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"syscall/js"
 	"time"
 
-	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
@@ -146,21 +144,7 @@ func present(sc *engine.Scenario, res *engine.Result, args []js.Value, at int, s
 	}
 	width := numberArg(args, at+1)
 	v := view.Of(sc, res, view.Options{})
-	draw := func(opt chart.Options) string {
-		var b strings.Builder
-		opt.Theme, opt.Width = theme, width
-		if err := chart.Render(&b, res, opt); err != nil {
-			return ""
-		}
-		return b.String()
-	}
-	for i := range v.Figures {
-		f := &v.Figures[i]
-		f.SVG = draw(f.Options)
-		for j := range f.Variants {
-			f.Variants[j].SVG = draw(f.Variants[j].Options)
-		}
-	}
+	view.Draw(v, res, theme, width)
 	return runOutput{Result: res, View: v, Millis: float64(time.Since(start).Microseconds()) / 1000}
 }
 

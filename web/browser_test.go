@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -58,17 +59,23 @@ func setup(t testing.TB) (context.Context, string) {
 // setupWith is setup with the server configured by cfg.
 func setupWith(t testing.TB, cfg server.Config) (context.Context, string) {
 	t.Helper()
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return setupHandler(t, srv)
+}
+
+// setupHandler is setup with the app served by h.
+func setupHandler(t testing.TB, h http.Handler) (context.Context, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("browser tests are slow")
 	}
 	if _, err := web.Static.Open("static/engine.wasm"); err != nil {
 		t.Skip("web/static/engine.wasm is not built: run make wasm (make test does)")
 	}
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), browserOptions(browserPath(t), t.TempDir())...)

@@ -47,7 +47,10 @@ func main() {
 		// timer cannot interrupt a run there: the event budget is the guard.
 		MaxEvents: 5_000_000,
 		MaxRuns:   1,
-		CacheSize: 32,
+		// No result drawn on the playground page: that would be a run per
+		// isolate on the most visited page; the browser runs it.
+		NoFirstResult: true,
+		CacheSize:     32,
 		// An isolate has 128 MB: a quarter of the native server's bytes.
 		CacheBytes: 8 << 20,
 		// syumai/workers puts Cf-Connecting-Ip in RemoteAddr.

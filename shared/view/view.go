@@ -123,6 +123,27 @@ type SweepTable struct {
 	Rows    []Row    `json:"rows"`
 }
 
+// Draw fills in the SVG of every figure of v and of its variants, drawn
+// from res in the theme and width given (width 0: the charts' own), as the
+// playground shows them. A figure chart.Render refuses is left without.
+func Draw(v *View, res *engine.Result, theme string, width float64) {
+	draw := func(opt chart.Options) string {
+		var b strings.Builder
+		opt.Theme, opt.Width = theme, width
+		if err := chart.Render(&b, res, opt); err != nil {
+			return ""
+		}
+		return b.String()
+	}
+	for i := range v.Figures {
+		f := &v.Figures[i]
+		f.SVG = draw(f.Options)
+		for j := range f.Variants {
+			f.Variants[j].SVG = draw(f.Variants[j].Options)
+		}
+	}
+}
+
 // Of returns the view of res, the result of running sc.
 func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	v := &View{Runs: len(res.Seeds), Warnings: res.Warnings}

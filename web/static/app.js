@@ -196,6 +196,7 @@ const state = {
   running: 0, // the number of the latest run; older runs' answers are dropped
   early: "", // the seeds of the results shown before the run ends ("1 of 10 seeds"), or ""
   shown: null, // the JSON whose results are on screen
+  first: null, // the built-in whose result the server drew is on screen (its slug), until the engine's run
   chartURLs: new Map(), // an object URL per SVG on screen
 };
 const engine = new Engine();
@@ -682,8 +683,10 @@ async function run() {
   state.early = "";
   status("Running…");
   try {
+    const first = state.first !== null && state.loadedFrom?.slug === state.first && state.loadedFrom.json === json;
+    state.first = null;
     const out = await engine.run(json, 200e6, "auto", chartWidth(), (early, seeds, of) => {
-      if (mine !== state.running) return;
+      if (mine !== state.running || first) return; // the full result is on screen already
       document.querySelector(".results").classList.remove("stale");
       showErrors([]);
       showView(early.view);
@@ -1064,8 +1067,28 @@ function showLink(url, msg) {
 
 // ---- start ----------------------------------------------------------------
 
+// showFirst shows the result the server drew of the built-in this page
+// opens with (shared/view, exactly as the engine in the page draws it) at
+// once, while the engine loads; the engine's first run then replaces it
+// with the same, without early partial results in between.
+function showFirst() {
+  const data = document.getElementById("first-result");
+  if (!data || chartWidth() !== 0 || location.hash.startsWith("#z=")) return;
+  const f = JSON.parse(data.textContent);
+  const wanted = new URLSearchParams(location.search).get("s");
+  if (wanted && wanted !== f.slug) return;
+  state.first = f.slug;
+  $("pg-title").textContent = f.title;
+  $("pg-summary").textContent = f.summary;
+  showView(f.view);
+  window.retrylabFirstView = f.view; // for tests: the engine's run shows the same
+  window.retrylabFirstResultMs ??= performance.now(); // since navigation began
+  status("These results were drawn by the server; the engine is loading in your browser to run your edits…");
+}
+
 async function start() {
   root.hidden = false; // without JavaScript it stays hidden, and the form below serves
+  showFirst();
   try {
     await engine.ready;
   } catch (err) {
