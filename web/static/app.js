@@ -706,6 +706,7 @@ async function run() {
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
     window.retrylabView = out.view;
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
+    window.retrylabFirstRunMs ??= performance.now(); // the engine's own first run
     const where = out.workers > 1 ? `in your browser, on ${out.workers} workers` : "in your browser";
     status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, ${where}).` + (state.pendingNote ? " " + state.pendingNote : ""));
     state.pendingNote = "";
