@@ -72,7 +72,7 @@ func importLinkerd(data []byte) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sts []engine.Strategy
+	var sts, routes []engine.Strategy
 	profiles := 0
 	for _, d := range docs {
 		at := cmpOr(d.path, "the document")
@@ -88,7 +88,9 @@ func importLinkerd(data []byte) (*Imported, error) {
 			}
 			sts = append(sts, linkerdProfile(&n, d)...)
 		case "HTTPRoute", "GRPCRoute", "Service":
-			linkerdAnnotations(&n, d)
+			if st, ok := linkerdAnnotations(&n, d); ok {
+				routes = append(routes, st)
+			}
 		case "":
 			n.fail(join(d.path, "kind"), nil, "is missing; allowed Kubernetes documents of kind ServiceProfile")
 		default:
@@ -98,33 +100,164 @@ func importLinkerd(data []byte) (*Imported, error) {
 	if err := n.err(); err != nil {
 		return nil, err
 	}
+	sts = append(sts, routes...)
 	if len(sts) == 0 {
 		msg := "has no ServiceProfile route; nothing to import"
 		if profiles == 0 {
-			msg = "has no ServiceProfile (linkerd.io/v1alpha2); nothing to import"
+			msg = "has no ServiceProfile (linkerd.io/v1alpha2) nor retry annotations; nothing to import"
 		}
 		return nil, engine.Errors{{Value: "the document", Message: msg}}
 	}
 	return &Imported{Strategies: sts, Notes: n.list}, nil
 }
 
-// linkerdAnnotations warns about Linkerd 2.16's retry and timeout
-// annotations, which are not read.
-func linkerdAnnotations(n *notes, d kubeDoc) {
+// linkerdAnnotations reads Linkerd 2.16's retries and timeouts, set by
+// annotations on a Service, HTTPRoute or GRPCRoute
+// (https://linkerd.io/2/reference/retries/,
+// https://linkerd.io/2/reference/timeouts/): counted retries, at once,
+// without a budget. A document without them is not read.
+func linkerdAnnotations(n *notes, d kubeDoc) (engine.Strategy, bool) {
+	var st engine.Strategy
 	meta, _ := d.root.m["metadata"].(map[string]any)
 	ann, _ := meta["annotations"].(map[string]any)
-	var keys []string
+	at := join(d.path, "metadata.annotations")
+	get := func(key string) (string, string, bool) {
+		v, ok := ann[key]
+		if !ok {
+			return "", "", false
+		}
+		p := at + "[" + strconv.Quote(key) + "]"
+		s, ok := v.(string)
+		if !ok {
+			n.fail(p, v, "is not a string; annotation values are strings")
+			return "", p, false
+		}
+		return strings.TrimSpace(s), p, true
+	}
+	found := false
 	for k := range ann {
 		if strings.HasPrefix(k, "retry.linkerd.io/") || strings.HasPrefix(k, "timeout.linkerd.io/") {
-			keys = append(keys, k)
+			found = true
 		}
+	}
+	if !found {
+		n.info(cmpOr(d.path, "the document"), "is a %s without retry.linkerd.io or timeout.linkerd.io annotations; not read", d.kind)
+		return st, false
+	}
+	before := len(n.errs)
+	st.Name = d.kind + "/" + cmpOr(d.name, "unnamed")
+	st.MaxAttempts = 2 // retry.linkerd.io/limit's default, 1 retry
+	st.Backoff = engine.Backoff{Kind: engine.BackoffNone}
+	var set [600]bool
+	conditions := false
+	if s, p, ok := get("retry.linkerd.io/http"); ok {
+		conditions = true
+		if d.kind == "GRPCRoute" {
+			n.warn(p, "is not valid on a GRPCRoute: Linkerd ignores it")
+		} else {
+			linkerdHTTPConditions(n, p, s, &set)
+		}
+	}
+	if s, p, ok := get("retry.linkerd.io/grpc"); ok {
+		conditions = true
+		if d.kind == "HTTPRoute" {
+			n.warn(p, "is not valid on an HTTPRoute: Linkerd ignores it")
+		} else {
+			var names []string
+			for _, tok := range strings.Split(s, ",") {
+				tok = strings.TrimSpace(tok)
+				if code, ok := istioGRPC[tok]; ok {
+					set[code] = true
+					names = append(names, tok)
+				} else {
+					n.fail(p, tok, "is not a gRPC retry condition; allowed cancelled, deadline-exceeded, internal, resource-exhausted, unavailable")
+				}
+			}
+			n.info(p, "the gRPC codes %s are read as their HTTP statuses (google.rpc.Code's HTTP mapping), as RetryLab's dependency answers HTTP statuses", strings.Join(names, ", "))
+		}
+	}
+	if s, p, ok := get("retry.linkerd.io/limit"); ok {
+		k, err := strconv.Atoi(s)
+		if err != nil || k < 0 || k >= engine.MaxAttempts {
+			n.fail(p, s, "is not a number of retries RetryLab simulates; allowed 0 to %d", engine.MaxAttempts-1)
+		} else {
+			st.MaxAttempts = k + 1
+		}
+	} else {
+		n.info(at, "sets no retry.linkerd.io/limit: Linkerd's default, 1 retry")
+	}
+	ro := linkerdRetryOn(&set)
+	if s, p, ok := get("retry.linkerd.io/timeout"); ok {
+		if d, ok := kubeDuration(n, p, s); ok {
+			st.AttemptTimeout, ro.Timeout = d, true
+		}
+	}
+	if !conditions {
+		n.warn(at, "sets no retry.linkerd.io/http or retry.linkerd.io/grpc: read as retrying no status, only the attempts retry.linkerd.io/timeout cuts (the policy controller's default conditions are not verified here)")
+	}
+	st.RetryOn = ro
+	if s, p, ok := get("timeout.linkerd.io/request"); ok {
+		st.Deadline, _ = kubeDuration(n, p, s)
+	} else if d.kind != "Service" && d.spec != nil {
+		if rules, _ := d.spec.m["rules"].([]any); len(rules) > 0 {
+			r0, _ := rules[0].(map[string]any)
+			if t, _ := r0["timeouts"].(map[string]any); t["request"] != nil {
+				st.Deadline, _ = kubeDuration(n, join(d.spec.path, "rules[0].timeouts.request"), t["request"])
+				if len(rules) > 1 {
+					n.warn(join(d.spec.path, "rules"), "has %d rules; the strategy takes the first's request timeout", len(rules))
+				}
+			}
+		}
+	}
+	if _, p, ok := get("timeout.linkerd.io/response"); ok {
+		n.warn(p, "is not read: whether it bounds each attempt or the whole exchange is not settled here (RetryLab would model it as an attempt timeout that is not retried; retry.linkerd.io/timeout is the retried one)")
+	}
+	if _, p, ok := get("timeout.linkerd.io/idle"); ok {
+		n.warn(p, "is not simulated: RetryLab's streams are never idle; not read")
+	}
+	keys := make([]string, 0, len(ann))
+	for k := range ann {
+		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		n.warn(join(d.path, "metadata.annotations")+"["+strconv.Quote(k)+"]", "Linkerd 2.16's %s retries and timeouts (annotations) are not read yet; only ServiceProfile routes are imported", d.kind)
+		if (strings.HasPrefix(k, "retry.linkerd.io/") || strings.HasPrefix(k, "timeout.linkerd.io/")) && !slices.Contains([]string{
+			"retry.linkerd.io/http", "retry.linkerd.io/grpc", "retry.linkerd.io/limit", "retry.linkerd.io/timeout",
+			"timeout.linkerd.io/request", "timeout.linkerd.io/response", "timeout.linkerd.io/idle"}, k) {
+			n.warn(at+"["+strconv.Quote(k)+"]", "is not an annotation Linkerd documents; not read")
+		}
 	}
-	if len(keys) == 0 {
-		n.info(cmpOr(d.path, "the document"), "is a %s without retry.linkerd.io or timeout.linkerd.io annotations; not read", d.kind)
+	n.info(cmpOr(d.path, "the document"), "Linkerd 2.16's counted retries: at once, without a budget; route annotations override the parent Service's, and a ServiceProfile for the Service overrides both")
+	return st, len(n.errs) == before
+}
+
+// linkerdHTTPConditions reads retry.linkerd.io/http: codes, ranges,
+// gateway-error (502-504) and 5xx.
+func linkerdHTTPConditions(n *notes, path, s string, set *[600]bool) {
+	for _, tok := range strings.Split(s, ",") {
+		tok = strings.TrimSpace(tok)
+		lo, hi := 0, 0
+		switch tok {
+		case "5xx":
+			lo, hi = 500, 599
+		case "gateway-error":
+			lo, hi = 502, 504
+		default:
+			a, b, isRange := strings.Cut(tok, "-")
+			var err1, err2 error
+			lo, err1 = strconv.Atoi(a)
+			hi = lo
+			if isRange {
+				hi, err2 = strconv.Atoi(b)
+			}
+			if err1 != nil || err2 != nil || lo < 100 || hi > 599 || lo > hi {
+				n.fail(path, tok, "is not an HTTP status condition; allowed a code (504), a range (500-504), gateway-error or 5xx, codes from 100 to 599")
+				continue
+			}
+		}
+		for c := lo; c <= hi; c++ {
+			set[c] = true
+		}
 	}
 }
 

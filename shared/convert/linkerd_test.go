@@ -138,3 +138,37 @@ func TestLinkerdExportNotes(t *testing.T) {
 		t.Errorf("503 re-imported as %s:\n%s", indent(got), out)
 	}
 }
+
+// TestLinkerdAnnotations: Linkerd 2.16's retry annotations are counted
+// retries (1 by default), at once, on the codes, ranges, gateway-error and
+// 5xx listed; the retry timeout is a retried attempt timeout.
+func TestLinkerdAnnotations(t *testing.T) {
+	im, err := Import(Linkerd, []byte(`apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: books
+  annotations: {retry.linkerd.io/http: "gateway-error,429,420-422", retry.linkerd.io/timeout: 250ms}
+spec: {rules: [{timeouts: {request: 3s}}]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := engine.Strategy{Name: "HTTPRoute/books", Policy: engine.Policy{MaxAttempts: 2,
+		AttemptTimeout: engine.Duration(250e6), Deadline: engine.Duration(3e9), Backoff: engine.Backoff{Kind: engine.BackoffNone},
+		RetryOn: &engine.RetryOn{Statuses: []int{429}, StatusRanges: []string{"420-422", "502-504"}, Timeout: true}}}
+	if got := im.Strategies[0]; !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", indent(got), indent(want))
+	}
+	for _, tc := range []struct{ doc, want string }{
+		{`{kind: Service, apiVersion: v1, metadata: {name: s, annotations: {retry.linkerd.io/limit: "many"}}}`,
+			`metadata.annotations["retry.linkerd.io/limit"]: "many" is not a number of retries RetryLab simulates; allowed 0 to 99`},
+		{`{kind: Service, apiVersion: v1, metadata: {name: s, annotations: {retry.linkerd.io/http: "5xx,600"}}}`,
+			`metadata.annotations["retry.linkerd.io/http"]: "600" is not an HTTP status condition`},
+		{`{kind: Service, apiVersion: v1, metadata: {name: s}}`, `the document has no ServiceProfile (linkerd.io/v1alpha2) nor retry annotations`},
+	} {
+		_, err := Import(Linkerd, []byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
