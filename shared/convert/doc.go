@@ -208,7 +208,12 @@
 // charts/linkerd-crds/templates/serviceprofile.yaml), the destination
 // controller (controller/api/destination/profile_translator.go: the
 // default budget, no default timeout; pkg/profiles/profiles.go Validate:
-// Go durations), the proxy's budget (tower
+// Go durations), the proxy's retries (linkerd/linkerd2-proxy
+// linkerd/app/outbound/src/http/retry.rs: only answers classed as
+// failures are retried, never errors; the budget gets a deposit for each
+// answer not retried; bodies over 64 KiB are not retried; and
+// .../http/logical/policy/route/retry.rs for 2.16's: the listed statuses,
+// the retry timeout, REFUSED_STREAM), its budget (tower
 // src/retry/budget/tps_budget.rs TpsBudget), and for Linkerd 2.16's
 // annotations https://linkerd.io/2/reference/retries/ and
 // https://linkerd.io/2/reference/timeouts/. Documents of kind
@@ -257,9 +262,10 @@
 // whole number) and sums the current slice and the 10 before it; a ttl
 // that is not whole seconds; response classes by anything but a status
 // range; dstOverrides and opaquePorts; timeout.linkerd.io/response and
-// idle; annotations without retry conditions. Requests with bodies (over
-// 64 KiB in 2.16) are not retried by Linkerd, which the engine does not
-// model. Errors: what the CRD and Validate refuse (missing name,
+// idle; annotations without retry conditions. Requests whose bodies
+// exceed 64 KiB are not retried by Linkerd, which the engine does not
+// model; 2.16's retries also retry REFUSED_STREAM and fail-fast errors,
+// which the engine has no counterpart of. Errors: what the CRD and Validate refuse (missing name,
 // condition, budget fields; durations that do not parse), a retryRatio
 // of 0 or above 100, a ttl outside 1-60 s, status ranges outside 100-599.
 //
