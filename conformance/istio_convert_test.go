@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -73,18 +74,21 @@ func istioStrict(spec json.RawMessage, m proto.Message) error {
 // and #x-envoy-retry-grpc-on) and conformance/envoy_test.go's reading of
 // retry_state_impl.cc: 5xx and gateway-error retry resets (connection
 // failures included) and per-try timeouts; reset retries both;
-// retriable-4xx is 409; integers are Istio's retriable status codes
-// (pilot/pkg/networking/core/route/retry/retry.go parseRetryOn); gRPC
-// conditions are read as their HTTP status (google.rpc.Code's mapping),
-// as RetryLab's dependency answers HTTP. An empty retryOn is Istio's
-// default: connect-failure, refused-stream, unavailable, cancelled and
-// retriable-status-codes with 503.
+// retriable-4xx is 409. Integers are retriable status codes when Go's
+// net/http names them (istio/istio pilot/pkg/networking/core/route/retry/
+// retry.go parseRetryOn: http.StatusText(i) != ""). gRPC conditions are
+// read as their HTTP status (google.rpc.Code's mapping), as RetryLab's
+// dependency answers HTTP. An empty retryOn is Istio's default
+// (DefaultPolicy: connect-failure, refused-stream, unavailable,
+// cancelled, and retriable-status-codes without a code since 1.24's
+// EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY) for an HTTP service, whose
+// answers carry no grpc-status: connection errors only.
 func istioRetried(retryOn string) (statuses []int, timeout, connection bool) {
-	if retryOn == "" {
-		retryOn = "connect-failure,refused-stream,unavailable,cancelled,503"
-	}
 	set := map[int]bool{}
 	grpc := map[string]int{"cancelled": 499, "deadline-exceeded": 504, "internal": 500, "resource-exhausted": 429, "unavailable": 503}
+	if retryOn == "" {
+		retryOn, grpc = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes", nil
+	}
 	for _, tok := range strings.Split(retryOn, ",") {
 		switch tok {
 		case "5xx":
@@ -104,7 +108,7 @@ func istioRetried(retryOn string) (statuses []int, timeout, connection bool) {
 		default:
 			if s, ok := grpc[tok]; ok {
 				set[s] = true
-			} else if s, err := strconv.Atoi(tok); err == nil {
+			} else if s, err := strconv.Atoi(tok); err == nil && http.StatusText(s) != "" {
 				set[s] = true
 			}
 		}

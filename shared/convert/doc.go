@@ -143,8 +143,10 @@
 //	Istio                                    strategy (import and export)
 //	http[].retries absent                    Istio's default: 2 retries (max_attempts 3) on
 //	                                         connect-failure, refused-stream, unavailable,
-//	                                         cancelled and retriable-status-codes with 503
-//	                                         (retry_on 499, 503 and connection errors); info
+//	                                         cancelled and retriable-status-codes (503 only
+//	                                         before 1.24's EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY),
+//	                                         read for an HTTP service, whose answers carry no
+//	                                         grpc-status: retry_on connection errors; info
 //	http[].retries.attempts                  max_attempts − 1 (0 or absent: retries disabled,
 //	                                         max_attempts 1); unlimited exported as 99
 //	http[].retries.perTryTimeout             attempt_timeout
@@ -152,13 +154,15 @@
 //	                                         gateway-error 502-504, resets, timeouts; reset:
 //	                                         connection errors and timeouts; connect-failure,
 //	                                         refused-stream, reset-before-request: connection
-//	                                         errors; retriable-4xx 409; integers: those statuses;
+//	                                         errors; retriable-4xx 409; integers: those statuses
+//	                                         when Go's net/http names them (Istio's parseRetryOn
+//	                                         passes other numbers to Envoy as names: an error);
 //	                                         gRPC cancelled 499, deadline-exceeded 504, internal
 //	                                         500, resource-exhausted 429, unavailable 503
 //	                                         (google.rpc.Code's HTTP mapping). Absent: the
-//	                                         default conditions above. Exported from the statuses
-//	                                         retried: 5xx, gateway-error, reset/connect-failure,
-//	                                         then the other codes
+//	                                         default above. Exported from the statuses retried:
+//	                                         5xx, gateway-error, reset or connect-failure, then
+//	                                         the other codes (499 as cancelled)
 //	http[].retries.backoff                   backoff.base, max 10 × base (Envoy's max_interval);
 //	                                         absent: 25 ms; written only when not 25 ms
 //	http[].timeout                           deadline; absent: none (Istio turns off Envoy's
@@ -186,13 +190,16 @@
 // meshConfig.defaultHttpRetryPolicy is not seen: the info on a route
 // without retries says so. Errors: unknown retryOn conditions, status
 // codes outside 100-599, attempts outside 0-99, durations that do not
-// parse or are below 1 ms, a DestinationRule without a host.
+// parse or are below 1 ms, a DestinationRule without a host. The gRPC
+// conditions are read as statuses (a gRPC service); the default is read
+// for an HTTP service, and its info says how to simulate a gRPC one.
 //
 // Warnings on export: an unlimited max_attempts (99 retries), a backoff
 // other than exponential doubling to 10 × base (written as its base) or
 // none, a jitter other than full, throttle_base, retried statuses Envoy
 // cannot name without more (5xx also retries resets and timeouts; a
-// retried timeout without connection errors), an empty retry_on, a budget
+// retried timeout without connection errors; codes net/http does not
+// name), an empty retry_on, a budget
 // other than maxRetries (Istio does not expose Envoy's retry_budget), a
 // breaker (outlierDetection is not one), and the features Istio has none
 // of: Retry-After, max_elapsed, min_attempt_time, adaptive, instances,

@@ -40,14 +40,34 @@ func istioPolicy(retries int) engine.Policy {
 	}
 }
 
-// istioDefaultRetryOn is what Istio retries when retryOn is not set:
-// connect-failure, refused-stream, unavailable (gRPC UNAVAILABLE, 503),
-// cancelled (gRPC CANCELLED, 499) and retriable-status-codes with 503.
+// istioDefaultRetryOn is what Istio retries when retryOn is not set, as
+// RetryLab reads it: connection errors. Istio's default conditions are
+// connect-failure, refused-stream, unavailable, cancelled and
+// retriable-status-codes, the last with no code since Istio 1.24
+// (EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY, on by default; 503 before);
+// unavailable and cancelled match a gRPC answer's grpc-status, which an
+// HTTP service never sends: the default is read for an HTTP service.
 func istioDefaultRetryOn() *engine.RetryOn {
-	return &engine.RetryOn{Statuses: []int{499, 503}, Connection: true}
+	return &engine.RetryOn{Connection: true}
 }
 
-const istioDefaultRetryOnText = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes with 503"
+const istioDefaultRetryOnText = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes"
+
+const istioDefaultNote = "imported as retrying connection errors only, as for an HTTP service; Istio also retries gRPC answers UNAVAILABLE and CANCELLED (write retryOn: connect-failure,unavailable,cancelled to simulate a gRPC service), and before 1.24 (or with EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false) HTTP 503 too"
+
+// istioStatusText are the status codes Go's net/http names
+// (http.StatusText): Istio's parseRetryOn takes only those as retriable
+// status codes and passes any other number on as a condition name.
+var istioStatusText = func() map[int]bool {
+	m := map[int]bool{226: true, 421: true, 422: true, 423: true, 424: true, 425: true, 426: true, 428: true,
+		429: true, 431: true, 451: true, 510: true, 511: true}
+	for _, r := range [][2]int{{100, 103}, {200, 208}, {300, 305}, {307, 308}, {400, 418}, {500, 508}} {
+		for s := r[0]; s <= r[1]; s++ {
+			m[s] = true
+		}
+	}
+	return m
+}()
 
 // istioGRPC are the gRPC conditions of x-envoy-retry-grpc-on, with the
 // HTTP status google.rpc.Code's mapping gives each (as the grpc format).
@@ -205,7 +225,7 @@ func importIstio(data []byte) (*Imported, error) {
 		// No VirtualService routes the host: Istio's default route, with
 		// its default retries.
 		st := engine.Strategy{Name: dr.host, Policy: istioPolicy(2)}
-		n.info(dr.path, "no VirtualService of the document routes %s: Istio's default retry policy applies (2 retries on %s)", dr.host, istioDefaultRetryOnText)
+		n.info(dr.path, "no VirtualService of the document routes %s: Istio's default retry policy applies, 2 retries on %s; %s", dr.host, istioDefaultRetryOnText, istioDefaultNote)
 		istioBudget(&n, dr, &st.Policy)
 		sts = append(sts, st)
 	}
@@ -415,7 +435,7 @@ func istioRoute(n *notes, path string, ro *object) engine.Policy {
 	rv, rp, ok := ro.get("retries", false)
 	ro.unread(n, "is not an http route field RetryLab reads; not read")
 	if !ok {
-		n.info(join(path, "retries"), "is not set: Istio's default retry policy, 2 retries on %s (%s; a mesh-wide meshConfig.defaultHttpRetryPolicy would change it)", istioDefaultRetryOnText, istioDocs)
+		n.info(join(path, "retries"), "is not set: Istio's default retry policy, 2 retries on %s (%s; a mesh-wide meshConfig.defaultHttpRetryPolicy would change it); %s", istioDefaultRetryOnText, istioDocs, istioDefaultNote)
 		return pol
 	}
 	o, ok := asObject(n, rp, rv)
@@ -472,8 +492,8 @@ func istioRetryOn(n *notes, path, s string) (*engine.RetryOn, bool) {
 	for _, tok := range strings.Split(s, ",") {
 		tok = strings.TrimSpace(tok)
 		if code, err := strconv.Atoi(tok); err == nil {
-			if code < 100 || code > 599 {
-				n.fail(path, tok, "is not an HTTP status code; allowed 100 to 599")
+			if !istioStatusText[code] {
+				n.fail(path, tok, "is not a status code Go's net/http names, so Istio passes it to Envoy as a condition name, which Envoy does not know (pilot retry.go parseRetryOn); allowed the codes http.StatusText names")
 				good = false
 				continue
 			}
@@ -714,11 +734,19 @@ func istioRetryOnFor(n *notes, ro *engine.RetryOn) string {
 		rest = append(rest, s)
 	}
 	slices.Sort(rest)
+	var lost []int
 	for _, s := range rest {
-		if s < 100 || s > 599 {
-			continue
+		switch {
+		case s == 499:
+			toks = append(toks, "cancelled") // gRPC CANCELLED, as imported
+		case istioStatusText[s]:
+			toks = append(toks, strconv.Itoa(s))
+		default:
+			lost = append(lost, s)
 		}
-		toks = append(toks, strconv.Itoa(s))
+	}
+	if len(lost) > 0 {
+		n.warn("retry_on", "Istio takes as retriable status codes only those Go's net/http names; %s cannot be written: not exported", statusList(lost))
 	}
 	if len(toks) == 0 {
 		n.warn("retry_on", "retries nothing; Istio's retryOn cannot be empty (its default, %s, would apply): written as connect-failure", istioDefaultRetryOnText)

@@ -18,7 +18,7 @@ func init() {
 
 // istioTokens are the retryOn conditions randomIstio picks from.
 var istioTokens = []string{"5xx", "gateway-error", "reset", "connect-failure", "refused-stream", "retriable-4xx",
-	"cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable", "408", "429", "503", "425"}
+	"cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable", "408", "429", "503", "425", "226"}
 
 // randomIstio returns a strategy a VirtualService (and DestinationRule)
 // expresses exactly: Envoy's back-off from any base, a retryOn of
@@ -131,6 +131,8 @@ func TestIstioErrors(t *testing.T) {
 		{`{kind: VirtualService, apiVersion: networking.istio.io/v1, spec: {http: [{retries: {attempts: 100}}]}}`,
 			`spec.http[0].retries.attempts: 100 is out of range; allowed a whole number from 0 to 99`},
 		{`{kind: Service, apiVersion: v1}`, `the document has no VirtualService http route nor DestinationRule`},
+		{`{kind: VirtualService, apiVersion: networking.istio.io/v1, spec: {http: [{retries: {attempts: 2, retryOn: "5xx,600"}}]}}`,
+			`spec.http[0].retries.retryOn: "600" is not a status code Go's net/http names`},
 	} {
 		_, err := Import(Istio, []byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -150,7 +152,8 @@ func TestIstioExportRetryOn(t *testing.T) {
 		{engine.RetryOn{Statuses: []int{502, 503, 504}, Connection: true, Timeout: true}, "gateway-error"},
 		{engine.RetryOn{Statuses: []int{429, 503}, Connection: true}, "connect-failure,429,503"},
 		{engine.RetryOn{Statuses: []int{409, 502, 503, 504}, Connection: true, Timeout: true}, "gateway-error,409"},
-		{engine.RetryOn{Statuses: []int{499, 503}, Connection: true}, ""},
+		{engine.RetryOn{Statuses: []int{499, 503}, Connection: true}, "connect-failure,cancelled,503"},
+		{engine.RetryOn{Connection: true}, ""},
 	} {
 		var n notes
 		if got := istioRetryOnFor(&n, &tc.ro); got != tc.want {
