@@ -120,9 +120,9 @@ func istioRetried(retryOn string) (statuses []int, timeout, connection bool) {
 	return statuses, timeout, connection
 }
 
-// engineRetried expands a retry_on as the engine reads it (nil: 408,
+// meshRetried expands a retry_on as the engine reads it (nil: 408,
 // 429, 502, 503, 504, timeouts and connection errors).
-func engineRetried(ro *engine.RetryOn) (statuses []int, timeout, connection bool) {
+func meshRetried(ro *engine.RetryOn) (statuses []int, timeout, connection bool) {
 	if ro == nil {
 		return []int{408, 429, 502, 503, 504}, true, true
 	}
@@ -167,15 +167,15 @@ func meshStrategies(t *testing.T) []engine.Strategy {
 	return sts
 }
 
-func warned(notes []convert.Note, prefix string) bool {
+func meshWarned(notes []convert.Note, prefix string) bool {
 	return slices.ContainsFunc(notes, func(n convert.Note) bool {
 		return n.Level == convert.Warning && strings.HasPrefix(n.Path, prefix)
 	})
 }
 
-// msOf returns d rounded to whole milliseconds, as the Istio export
+// istioRounded returns d rounded to whole milliseconds, as the Istio export
 // writes it (at least 1 ms).
-func msOf(d engine.Duration) time.Duration {
+func istioRounded(d engine.Duration) time.Duration {
 	return max(time.Duration(d).Round(time.Millisecond), time.Millisecond)
 }
 
@@ -235,10 +235,10 @@ func TestConvertIstioExportParses(t *testing.T) {
 		if rt.GetAttempts() != wantAttempts {
 			t.Errorf("%s: Istio reads %d retries; the policy has %d attempts", st.Name, rt.GetAttempts(), st.MaxAttempts)
 		}
-		if got := route.Timeout.AsDuration(); st.Deadline > 0 && got != msOf(st.Deadline) || st.Deadline == 0 && route.Timeout != nil {
+		if got := route.Timeout.AsDuration(); st.Deadline > 0 && got != istioRounded(st.Deadline) || st.Deadline == 0 && route.Timeout != nil {
 			t.Errorf("%s: Istio reads the route timeout as %v; the deadline is %v", st.Name, got, st.Deadline)
 		}
-		if got := rt.GetPerTryTimeout().AsDuration(); st.AttemptTimeout > 0 && got != msOf(st.AttemptTimeout) || st.AttemptTimeout == 0 && rt.GetPerTryTimeout() != nil {
+		if got := rt.GetPerTryTimeout().AsDuration(); st.AttemptTimeout > 0 && got != istioRounded(st.AttemptTimeout) || st.AttemptTimeout == 0 && rt.GetPerTryTimeout() != nil {
 			t.Errorf("%s: Istio reads perTryTimeout as %v; the attempt timeout is %v", st.Name, got, st.AttemptTimeout)
 		}
 		if b := st.Backoff; b.Kind == engine.BackoffExponential && b.Base > 0 {
@@ -246,23 +246,25 @@ func TestConvertIstioExportParses(t *testing.T) {
 			if rt.GetBackoff() != nil {
 				got = rt.GetBackoff().AsDuration()
 			}
-			if got != msOf(b.Base) {
+			if got != istioRounded(b.Base) {
 				t.Errorf("%s: Istio reads the back-off base as %v; the policy's is %v", st.Name, got, b.Base)
 			}
 		}
-		if wantAttempts > 0 && !warned(notes, "retry_on") {
+		if wantAttempts > 0 && !meshWarned(notes, "retry_on") {
 			gs, gt, gc := istioRetried(rt.GetRetryOn())
-			ws, wt, wc := engineRetried(st.RetryOn)
+			ws, wt, wc := meshRetried(st.RetryOn)
 			if !slices.Equal(gs, ws) || gt != wt || gc != wc {
 				t.Errorf("%s: Envoy retries %v (timeouts %v, connection errors %v) under retryOn %q; the policy %v (%v, %v)", st.Name, gs, gt, gc, rt.GetRetryOn(), ws, wt, wc)
 			}
 		}
 		b := st.Budget
-		exact := b != nil && b.Kind == engine.BudgetConcurrency && b.Ratio == 0 && b.ShareOf == engine.ShareAttempts && b.Scope != engine.ScopeClient
+		exact := b != nil && b.Kind == engine.BudgetConcurrency && b.Ratio == 0 && b.MinConcurrency > 0 && b.ShareOf == engine.ShareAttempts && b.Scope != engine.ScopeClient
 		switch {
 		case exact && dr == nil:
 			t.Errorf("%s: no DestinationRule for the budget", st.Name)
 		case exact:
+			// Istio writes maxRetries only when above 0 (its cluster
+			// builder: "if settings.Http.MaxRetries > 0").
 			if dr.Host != "dependency" || dr.TrafficPolicy.GetConnectionPool().GetHttp().GetMaxRetries() != int32(b.MinConcurrency) {
 				t.Errorf("%s: Istio reads maxRetries %d of host %q; the budget allows %d", st.Name, dr.TrafficPolicy.GetConnectionPool().GetHttp().GetMaxRetries(), dr.Host, b.MinConcurrency)
 			}
@@ -564,7 +566,7 @@ func TestConvertLinkerdExportFitsCRD(t *testing.T) {
 					got = append(got, s)
 				}
 			}
-			want, _, _ := engineRetried(st.RetryOn)
+			want, _, _ := meshRetried(st.RetryOn)
 			want = slices.DeleteFunc(want, func(s int) bool { return s < 100 || s > 599 })
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: the response classes make %v failures; the policy retries %v", st.Name, got, want)

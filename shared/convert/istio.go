@@ -322,6 +322,8 @@ func istioBudget(n *notes, dr *istioDR, pol *engine.Policy) {
 	dr.used = true
 	switch {
 	case dr.maxRetries < 0:
+	case dr.maxRetries == 0:
+		n.info(dr.path+".trafficPolicy.connectionPool.http.maxRetries", "is 0, which Istio treats as not set (cluster builder: maxRetries > 0 only): no limit, Istio's default (2^32-1)")
 	case dr.maxRetries > 1_000_000:
 		n.info(dr.path+".trafficPolicy.connectionPool.http.maxRetries", "is above 1,000,000 retries outstanding: no limit, as Istio's default (2^32-1)")
 	default:
@@ -641,13 +643,16 @@ func exportIstio(st *engine.Strategy, n *notes) []byte {
 	out := encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "VirtualService",
 		Metadata: istioMetadata{Name: istioHost}, Spec: istioVSSpec{Hosts: []string{istioHost}, HTTP: []istioHTTPRoute{route}}})
 	if b := st.Budget; b != nil {
-		if b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.Scope != engine.ScopeClient {
+		switch {
+		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.MinConcurrency == 0:
+			n.warn("budget", "allows no retry at all; Istio treats maxRetries 0 as not set: not exported (set attempts to 0 instead)")
+		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.Scope != engine.ScopeClient:
 			var spec istioDRSpec
 			spec.Host = istioHost
 			spec.TrafficPolicy.ConnectionPool.HTTP.MaxRetries = b.MinConcurrency
 			out = append(append(out, "---\n"...), encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "DestinationRule",
 				Metadata: istioMetadata{Name: istioHost}, Spec: spec})...)
-		} else {
+		default:
 			n.warn("budget", "Istio limits retries only by the number outstanding (DestinationRule connectionPool.http.maxRetries, a concurrency budget of ratio 0 counting attempts); this %q budget cannot be written (Envoy's retry_budget is not exposed by Istio): not exported", b.Kind)
 		}
 	}

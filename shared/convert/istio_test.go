@@ -48,7 +48,7 @@ func randomIstio(r *rand.Rand) engine.Strategy {
 		st.Deadline = ms(r, 1, 60000)
 	}
 	if r.IntN(3) == 0 {
-		st.Budget = &engine.Budget{Kind: engine.BudgetConcurrency, MinConcurrency: r.IntN(1000), ShareOf: engine.ShareAttempts}
+		st.Budget = &engine.Budget{Kind: engine.BudgetConcurrency, MinConcurrency: 1 + r.IntN(1000), ShareOf: engine.ShareAttempts}
 	}
 	return st
 }
@@ -182,3 +182,22 @@ func TestIstioExportNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestIstioMaxRetriesZero: Istio treats maxRetries 0 as not set, so it
+// is no budget; a budget of 0 retries is not written as 0.
+func TestIstioMaxRetriesZero(t *testing.T) {
+	im, err := Import(Istio, []byte(`{kind: DestinationRule, apiVersion: networking.istio.io/v1, spec: {host: a, trafficPolicy: {connectionPool: {http: {maxRetries: 0}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := im.Strategies[0].Budget; b != nil {
+		t.Errorf("maxRetries 0 imported as %s", indent(b))
+	}
+	out, ns, _ := Export(Istio, engine.Strategy{Name: "a", Policy: engine.Policy{MaxAttempts: 2,
+		Budget: &engine.Budget{Kind: engine.BudgetConcurrency, ShareOf: engine.ShareAttempts}}})
+	if strings.Contains(string(out), "maxRetries") || !strings.Contains(indentString(ns), `"path": "budget"`) {
+		t.Errorf("a budget of no retries is written:\n%s%v", out, ns)
+	}
+}
+
+func indentString(v any) string { return string(indent(v)) }
