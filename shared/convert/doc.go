@@ -168,7 +168,7 @@
 //	http[].timeout                           deadline; absent: none (Istio turns off Envoy's
 //	                                         15 s route timeout)
 //	DestinationRule connectionPool           budget concurrency, ratio 0, min_concurrency N,
-//	  .http.maxRetries N                     share_of attempts: at most N retries outstanding,
+//	  .http.maxRetries N (0: not set)        share_of attempts: at most N retries outstanding,
 //	                                         Envoy's max_retries circuit breaker (Istio's
 //	                                         default 2^32−1: none). Applies to the routes whose
 //	                                         destination (or VirtualService) host is the rule's
