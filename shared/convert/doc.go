@@ -122,11 +122,168 @@
 //
 // # istio: Istio VirtualService and DestinationRule (YAML)
 //
-// (mesh helper: replace this paragraph, keep the heading and the blank line under it.)
+// Sources: the VirtualService reference, HTTPRetry and HTTPRoute
+// (https://istio.io/latest/docs/reference/config/networking/virtual-service/#HTTPRetry),
+// the DestinationRule reference
+// (https://istio.io/latest/docs/reference/config/networking/destination-rule/),
+// istio.io/api v1.32.0's networking/v1alpha3 protos (the field comments),
+// Istio's translation to Envoy (istio/istio
+// pilot/pkg/networking/core/route/retry/retry.go: DefaultPolicy,
+// ConvertPolicy, parseRetryOn) and Envoy's router
+// (https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter#x-envoy-retry-on).
+// A stream of Kubernetes documents (---), kinds VirtualService and
+// DestinationRule of networking.istio.io v1, v1beta1 or v1alpha3; other
+// kinds are an info. Each VirtualService http route is one strategy, named
+// "VIRTUALSERVICE/ROUTE" (the route's name, or its index); a route that
+// redirects, answers directly or delegates is an info. Istio programs
+// Envoy, so a route's policy is the envoy-retry preset's (based_on
+// envoy-retry): Envoy's back-off, exponential from 25 ms doubling to
+// 250 ms, fully jittered (conformance/envoy_test.go TestEnvoyBackoff).
+//
+//	Istio                                    strategy (import and export)
+//	http[].retries absent                    Istio's default: 2 retries (max_attempts 3) on
+//	                                         connect-failure, refused-stream, unavailable,
+//	                                         cancelled and retriable-status-codes (503 only
+//	                                         before 1.24's EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY),
+//	                                         read for an HTTP service, whose answers carry no
+//	                                         grpc-status: retry_on connection errors; info
+//	http[].retries.attempts                  max_attempts − 1 (0 or absent: retries disabled,
+//	                                         max_attempts 1); unlimited exported as 99
+//	http[].retries.perTryTimeout             attempt_timeout
+//	http[].retries.retryOn                   retry_on: 5xx 500-599, resets and per-try timeouts;
+//	                                         gateway-error 502-504, resets, timeouts; reset:
+//	                                         connection errors and timeouts; connect-failure,
+//	                                         refused-stream, reset-before-request: connection
+//	                                         errors; retriable-4xx 409; integers: those statuses
+//	                                         when Go's net/http names them (Istio's parseRetryOn
+//	                                         passes other numbers to Envoy as names: an error);
+//	                                         gRPC cancelled 499, deadline-exceeded 504, internal
+//	                                         500, resource-exhausted 429, unavailable 503
+//	                                         (google.rpc.Code's HTTP mapping). Absent: the
+//	                                         default above. Exported from the statuses retried:
+//	                                         5xx, gateway-error, reset or connect-failure, then
+//	                                         the other codes (499 as cancelled)
+//	http[].retries.backoff                   backoff.base, max 10 × base (Envoy's max_interval);
+//	                                         absent: 25 ms; written only when not 25 ms
+//	http[].timeout                           deadline; absent: none (Istio turns off Envoy's
+//	                                         15 s route timeout)
+//	DestinationRule connectionPool           budget concurrency, ratio 0, min_concurrency N,
+//	  .http.maxRetries N (0: not set)        share_of attempts: at most N retries outstanding,
+//	                                         Envoy's max_retries circuit breaker (Istio's
+//	                                         default 2^32−1: none). Applies to the routes whose
+//	                                         destination (or VirtualService) host is the rule's
+//	                                         host or its short name; a rule no VirtualService
+//	                                         routes is a strategy of Istio's default retries
+//
+// Export writes a VirtualService for host "dependency" with one http
+// route (named after the strategy), durations in whole milliseconds as
+// Istio requires, and a DestinationRule only when the budget is such a
+// maxRetries budget.
+//
+// Warnings on import: outlierDetection (ejecting hosts from the
+// load-balancing pool is not a client circuit breaker, and the dependency
+// is one server: no breaker is imported), the other connectionPool
+// settings, loadBalancer, tls, subsets, retryRemoteLocalities,
+// retryIgnorePreviousHosts, fault and mirrors, the retryOn conditions
+// envoy-ratelimited, retriable-headers and http3-post-connect-failure,
+// durations finer than a millisecond. A mesh-wide
+// meshConfig.defaultHttpRetryPolicy is not seen: the info on a route
+// without retries says so. Errors: unknown retryOn conditions, status
+// codes outside 100-599, attempts outside 0-99, durations that do not
+// parse or are below 1 ms, a DestinationRule without a host. The gRPC
+// conditions are read as statuses (a gRPC service); the default is read
+// for an HTTP service, and its info says how to simulate a gRPC one.
+//
+// Warnings on export: an unlimited max_attempts (99 retries), a backoff
+// other than exponential doubling to 10 × base (written as its base) or
+// none, a jitter other than full, throttle_base, retried statuses Envoy
+// cannot name without more (5xx also retries resets and timeouts; a
+// retried timeout without connection errors; codes net/http does not
+// name), an empty retry_on, a budget
+// other than maxRetries (Istio does not expose Envoy's retry_budget), a
+// breaker (outlierDetection is not one), and the features Istio has none
+// of: Retry-After, max_elapsed, min_attempt_time, adaptive, instances,
+// hedging, idempotency, dead letters, layers, pool, bulkheads, fallbacks.
 //
 // # linkerd: Linkerd ServiceProfile (YAML)
 //
-// (mesh helper: replace this paragraph, keep the heading and the blank line under it.)
+// Sources: the ServiceProfile reference
+// (https://linkerd.io/2/reference/service-profiles/), "Configuring
+// Retries" (https://linkerd.io/2/tasks/configuring-retries/) and
+// "Retries and Timeouts" (https://linkerd.io/2/features/retries-and-timeouts/),
+// the CRD (linkerd/linkerd2
+// charts/linkerd-crds/templates/serviceprofile.yaml), the destination
+// controller (controller/api/destination/profile_translator.go: the
+// default budget, no default timeout; pkg/profiles/profiles.go Validate:
+// Go durations), the proxy's retries (linkerd/linkerd2-proxy
+// linkerd/app/outbound/src/http/retry.rs: only answers classed as
+// failures are retried, never errors; the budget gets a deposit for each
+// answer not retried; bodies over 64 KiB are not retried; and
+// .../http/logical/policy/route/retry.rs for 2.16's: the listed statuses,
+// the retry timeout, REFUSED_STREAM), its budget (tower
+// src/retry/budget/tps_budget.rs TpsBudget), and for Linkerd 2.16's
+// annotations https://linkerd.io/2/reference/retries/ and
+// https://linkerd.io/2/reference/timeouts/. Documents of kind
+// ServiceProfile (linkerd.io/v1alpha2); each retryable route is one
+// strategy named after the route; routes that are not retryable are an
+// info and left out, unless none is retryable: then each is one attempt
+// per call. Linkerd retries a failed answer at once, without a limit on
+// attempts, while the budget allows, until the route's timeout.
+//
+//	ServiceProfile                            strategy (import and export)
+//	routes[].name                             name
+//	routes[].isRetryable                      true: max_attempts 0 (no limit), backoff none;
+//	                                          false or absent: max_attempts 1
+//	routes[].timeout                          deadline (covers the retries); absent: none (the
+//	                                          destination controller sends none; older docs
+//	                                          said 10 s)
+//	routes[].responseClasses[]                retry_on: the statuses classed as failures, 5xx
+//	  .condition.status {min,max}, isFailure  unless a class says otherwise, the first class
+//	                                          matching a status deciding; connection errors and
+//	                                          timeouts are not retried. Exported as the classes
+//	                                          that differ from 5xx
+//	retryBudget.retryRatio                    budget ratio (0 < ratio ≤ 100)
+//	retryBudget.minRetriesPerSecond           budget.min_per_second (whole numbers)
+//	retryBudget.ttl                           budget.window (1 s to 60 s), slices 10: the
+//	                                          finagle-budget preset's budget; absent: Linkerd's
+//	                                          default, 0.2, 10 per second, 10 s
+//
+// Linkerd 2.16's counted retries, annotations of a Service, HTTPRoute or
+// GRPCRoute, are one strategy each, named "KIND/NAME" (import only):
+// retry.linkerd.io/limit is max_attempts − 1 (default 1 retry),
+// retry.linkerd.io/http (codes, ranges, gateway-error, 5xx) and
+// retry.linkerd.io/grpc (the gRPC names, as Istio's) the retried
+// statuses, retry.linkerd.io/timeout a retried attempt_timeout,
+// timeout.linkerd.io/request (or the first rule's timeouts.request) the
+// deadline; no backoff and no budget.
+//
+// Export writes a ServiceProfile for dependency.default.svc.cluster.local
+// with one route matching every path (pathRegex /.*), durations as Go
+// writes them ("300ms", "1.5s"), and the retry budget when the strategy's
+// budget is a ratio over a window.
+//
+// Warnings on import: the budget, which the engine runs as Finagle's
+// (deposit 1000 per request, withdraw ⌊1000/ratio⌋, the current slice and
+// the 9 before it) while the proxy's TpsBudget deposits 1 per answer it
+// does not retry, withdraws ⌊1/ratio⌋ (more retries when 1/ratio is not a
+// whole number) and sums the current slice and the 10 before it; a ttl
+// that is not whole seconds; response classes by anything but a status
+// range; dstOverrides and opaquePorts; timeout.linkerd.io/response and
+// idle; annotations without retry conditions. Requests whose bodies
+// exceed 64 KiB are not retried by Linkerd, which the engine does not
+// model; 2.16's retries also retry REFUSED_STREAM and fail-fast errors,
+// which the engine has no counterpart of. Errors: what the CRD and Validate refuse (missing name,
+// condition, budget fields; durations that do not parse), a retryRatio
+// of 0 or above 100, a ttl outside 1-60 s, status ranges outside 100-599.
+//
+// Warnings on export: an attempt limit (Linkerd has none), a backoff or a
+// jitter (Linkerd retries at once), retried connection errors and
+// timeouts, a budget that is not a ratio over a window (Linkerd's default
+// then applies), no budget, a ttl outside 1-60 s, a fractional
+// min_per_second, slices other than 10, a budget per client, and the
+// features a ServiceProfile has none of: attempt timeouts, Retry-After,
+// breakers, max_elapsed, adaptive, instances, hedging, layers, pool,
+// bulkheads, fallbacks.
 //
 // # resilience4j: resilience4j Spring Boot configuration (YAML)
 //

@@ -1,14 +1,761 @@
 package convert
 
-import "github.com/retrylab/retrylab/shared/engine"
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
-// STUB: replaced by the istio helper.
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// Istio programs Envoy: a VirtualService's http route retries become the
+// route's Envoy retry_policy (istio/istio
+// pilot/pkg/networking/core/route/retry/retry.go, ConvertPolicy and
+// DefaultPolicy), whose back-off is Envoy's: the envoy-retry preset.
+
+const istioDocs = "https://istio.io/latest/docs/reference/config/networking/virtual-service/#HTTPRetry"
+
+// istioAPIVersions are the versions of networking.istio.io that serve
+// VirtualService and DestinationRule.
+var istioAPIVersions = []string{"networking.istio.io/v1", "networking.istio.io/v1beta1", "networking.istio.io/v1alpha3"}
+
+// istioBase is Envoy's default retry back-off base, which Istio keeps
+// unless retries.backoff sets it; the cap is 10 × base.
+const istioBase = engine.Duration(25e6)
+
+// istioPolicy returns Istio's retry policy with n retries on Istio's
+// default conditions, as the envoy-retry preset builds Envoy's: back-off
+// exponential from 25 ms doubling to 250 ms, fully jittered; no route
+// timeout (Istio turns Envoy's 15 s off).
+func istioPolicy(retries int) engine.Policy {
+	return engine.Policy{
+		BasedOn:     "envoy-retry",
+		MaxAttempts: retries + 1,
+		Backoff:     engine.Backoff{Kind: engine.BackoffExponential, Base: istioBase, Multiplier: 2, Max: 10 * istioBase},
+		Jitter:      engine.Jitter{Kind: engine.JitterFull},
+		RetryOn:     istioDefaultRetryOn(),
+	}
+}
+
+// istioDefaultRetryOn is what Istio retries when retryOn is not set, as
+// RetryLab reads it: connection errors. Istio's default conditions are
+// connect-failure, refused-stream, unavailable, cancelled and
+// retriable-status-codes, the last with no code since Istio 1.24
+// (EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY, on by default; 503 before);
+// unavailable and cancelled match a gRPC answer's grpc-status, which an
+// HTTP service never sends: the default is read for an HTTP service.
+func istioDefaultRetryOn() *engine.RetryOn {
+	return &engine.RetryOn{Connection: true}
+}
+
+const istioDefaultRetryOnText = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes"
+
+const istioDefaultNote = "imported as retrying connection errors only, as for an HTTP service; Istio also retries gRPC answers UNAVAILABLE and CANCELLED (write retryOn: connect-failure,unavailable,cancelled to simulate a gRPC service), and before 1.24 (or with EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false) HTTP 503 too"
+
+// istioStatusText are the status codes Go's net/http names
+// (http.StatusText): Istio's parseRetryOn takes only those as retriable
+// status codes and passes any other number on as a condition name.
+var istioStatusText = func() map[int]bool {
+	m := map[int]bool{226: true, 421: true, 422: true, 423: true, 424: true, 425: true, 426: true, 428: true,
+		429: true, 431: true, 451: true, 510: true, 511: true}
+	for _, r := range [][2]int{{100, 103}, {200, 208}, {300, 305}, {307, 308}, {400, 418}, {500, 508}} {
+		for s := r[0]; s <= r[1]; s++ {
+			m[s] = true
+		}
+	}
+	return m
+}()
+
+// istioGRPC are the gRPC conditions of x-envoy-retry-grpc-on, with the
+// HTTP status google.rpc.Code's mapping gives each (as the grpc format).
+var istioGRPC = map[string]int{"cancelled": 499, "deadline-exceeded": 504, "internal": 500, "resource-exhausted": 429, "unavailable": 503}
+
+// kubeDuration reads a duration as Kubernetes custom resources write them:
+// Go's time.ParseDuration ("2s", "0.5s", "100ms", "1m30s"), which Linkerd
+// uses and Istio's CRD validation accepts. It must be above 0 and at most
+// a day.
+func kubeDuration(n *notes, path string, v any) (engine.Duration, bool) {
+	s, ok := v.(string)
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if !ok || err != nil {
+		n.fail(path, v, "is not a duration; allowed a number with a unit, such as \"2s\", \"0.5s\" or \"100ms\"")
+		return 0, false
+	}
+	if d <= 0 || engine.Duration(d) > engine.MaxSpan {
+		n.fail(path, v, "is out of range; allowed above 0, up to %s", engine.MaxSpan)
+		return 0, false
+	}
+	return engine.Duration(d), true
+}
+
+// istioMs reads a duration Istio requires to be at least 1 ms, in whole
+// milliseconds.
+func istioMs(n *notes, path string, v any) (engine.Duration, bool) {
+	d, ok := kubeDuration(n, path, v)
+	if !ok {
+		return 0, false
+	}
+	if d < engine.Duration(time.Millisecond) {
+		n.fail(path, v, "is below 1ms; Istio's validation requires at least 1ms")
+		return 0, false
+	}
+	if d%engine.Duration(time.Millisecond) != 0 {
+		n.warn(path, "Istio supports durations to the millisecond only and refuses finer ones; imported as written")
+	}
+	return d, true
+}
+
+// kubeDoc is one Kubernetes document of a stream: its kind, name and
+// spec.
+type kubeDoc struct {
+	path       string
+	kind       string
+	apiVersion string
+	name       string
+	spec       *object
+	root       *object
+}
+
+// kubeDocs reads the documents of a YAML stream as Kubernetes objects.
+// A List's items are documents too.
+func kubeDocs(n *notes, data []byte) ([]kubeDoc, error) {
+	trees, err := decodeYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	var docs []kubeDoc
+	var add func(path string, v any)
+	add = func(path string, v any) {
+		o, ok := asObject(n, path, v)
+		if !ok {
+			return
+		}
+		d := kubeDoc{path: path, root: o}
+		if v, p, ok := o.get("kind", false); ok {
+			if s, ok := v.(string); ok {
+				d.kind = s
+			} else {
+				n.fail(p, v, "is not a string")
+			}
+		}
+		if v, _, ok := o.get("apiVersion", false); ok {
+			d.apiVersion, _ = v.(string)
+		}
+		if strings.HasSuffix(d.kind, "List") {
+			if v, p, ok := o.get("items", false); ok {
+				if items, ok := v.([]any); ok {
+					for i, it := range items {
+						add(index(p, i), it)
+					}
+					return
+				}
+			}
+		}
+		if v, p, ok := o.get("metadata", false); ok {
+			if m, ok := asObject(n, p, v); ok {
+				if v, _, ok := m.get("name", false); ok {
+					d.name, _ = v.(string)
+				}
+			}
+		}
+		if v, p, ok := o.get("spec", false); ok {
+			d.spec, _ = asObject(n, p, v)
+		}
+		docs = append(docs, d)
+	}
+	for i, t := range trees {
+		path := ""
+		if len(trees) > 1 {
+			path = fmt.Sprintf("documents[%d]", i)
+		}
+		add(path, t)
+	}
+	return docs, n.err()
+}
+
+// istioDR is what a DestinationRule sets that RetryLab reads.
+type istioDR struct {
+	host       string
+	path       string
+	maxRetries int // -1: not set
+	used       bool
+}
 
 func importIstio(data []byte) (*Imported, error) {
-	return nil, engine.Errors{{Value: "istio", Message: "is not built yet"}}
+	var n notes
+	docs, err := kubeDocs(&n, data)
+	if err != nil {
+		return nil, err
+	}
+	var drs []*istioDR
+	var vss []kubeDoc
+	for _, d := range docs {
+		at := cmpOr(d.path, "the document")
+		switch d.kind {
+		case "VirtualService", "DestinationRule":
+			if !slices.Contains(istioAPIVersions, d.apiVersion) {
+				n.warn(join(d.path, "apiVersion"), "is %q; Istio serves %s as %s: read as networking.istio.io/v1", d.apiVersion, d.kind, strings.Join(istioAPIVersions, ", "))
+			}
+			if d.spec == nil {
+				n.fail(join(d.path, "spec"), nil, "is missing; a %s needs a spec", d.kind)
+				continue
+			}
+			if d.kind == "VirtualService" {
+				vss = append(vss, d)
+			} else if dr := istioDestinationRule(&n, d); dr != nil {
+				drs = append(drs, dr)
+			}
+		case "":
+			n.fail(join(d.path, "kind"), nil, "is missing; allowed Kubernetes documents of kind VirtualService or DestinationRule")
+		default:
+			n.info(at, "is a %s; not read (RetryLab reads VirtualService and DestinationRule)", d.kind)
+		}
+	}
+	var sts []engine.Strategy
+	for _, vs := range vss {
+		sts = append(sts, istioVirtualService(&n, vs, drs)...)
+	}
+	for _, dr := range drs {
+		if dr.used {
+			continue
+		}
+		// No VirtualService routes the host: Istio's default route, with
+		// its default retries.
+		st := engine.Strategy{Name: dr.host, Policy: istioPolicy(2)}
+		n.info(dr.path, "no VirtualService of the document routes %s: Istio's default retry policy applies, 2 retries on %s; %s", dr.host, istioDefaultRetryOnText, istioDefaultNote)
+		istioBudget(&n, dr, &st.Policy)
+		sts = append(sts, st)
+	}
+	if err := n.err(); err != nil {
+		return nil, err
+	}
+	if len(sts) == 0 {
+		return nil, engine.Errors{{Value: "the document", Message: "has no VirtualService http route nor DestinationRule; nothing to import"}}
+	}
+	return &Imported{Strategies: sts, Notes: n.list}, nil
+}
+
+// istioHostMatch reports whether two Istio hosts name the same service: equal, or one the
+// short name of the other ("reviews", "reviews.default.svc.cluster.local").
+func istioHostMatch(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a != "" && strings.HasPrefix(b, a+".")
+}
+
+func istioDestinationRule(n *notes, d kubeDoc) *istioDR {
+	dr := &istioDR{path: d.spec.path, maxRetries: -1}
+	o := d.spec
+	if v, p, ok := o.get("host", false); ok {
+		dr.host, _ = v.(string)
+		if dr.host == "" {
+			n.fail(p, v, "is not a host name")
+		}
+	} else {
+		n.fail(join(o.path, "host"), nil, "is missing; a DestinationRule names its host")
+	}
+	if v, p, ok := o.get("trafficPolicy", false); ok {
+		istioTrafficPolicy(n, p, v, dr)
+	}
+	for _, k := range []string{"subsets", "exportTo", "workloadSelector"} {
+		if _, p, ok := o.get(k, false); ok {
+			n.warn(p, "is not read: RetryLab's dependency is one service, without subsets or scopes")
+		}
+	}
+	o.unread(n, "is not a DestinationRule field RetryLab reads; not read")
+	return dr
+}
+
+func istioTrafficPolicy(n *notes, path string, v any, dr *istioDR) {
+	o, ok := asObject(n, path, v)
+	if !ok {
+		return
+	}
+	if v, p, ok := o.get("outlierDetection", false); ok {
+		if od, ok := asObject(n, p, v); ok {
+			for _, k := range []string{"consecutive5xxErrors", "consecutiveGatewayErrors", "consecutiveErrors", "consecutiveLocalOriginFailures",
+				"interval", "baseEjectionTime", "maxEjectionPercent", "minHealthPercent", "splitExternalLocalOriginErrors"} {
+				od.get(k, false)
+			}
+			od.unread(n, "is not an outlierDetection field; not read")
+		}
+		n.warn(p, "is not simulated: outlier detection ejects a failing host from the load-balancing pool for baseEjectionTime, and RetryLab's dependency is one server; it is not a client circuit breaker, which would fail calls fast, so no breaker is imported")
+	}
+	if v, p, ok := o.get("connectionPool", false); ok {
+		if cp, ok := asObject(n, p, v); ok {
+			if v, p, ok := cp.get("http", false); ok {
+				if h, ok := asObject(n, p, v); ok {
+					if v, p, ok := h.get("maxRetries", false); ok {
+						if k, ok := integer(n, p, v, false, 0, math.MaxInt32); ok {
+							dr.maxRetries = k
+						}
+					}
+					h.unread(n, "is not simulated: the proxy's connection pool limits are not RetryLab's client; not read")
+				}
+			}
+			if _, p, ok := cp.get("tcp", false); ok {
+				n.warn(p, "is not simulated: the proxy's connection pool limits are not RetryLab's client; not read")
+			}
+			cp.unread(n, "is not a connectionPool field; not read")
+		}
+	}
+	for _, k := range []string{"loadBalancer", "tls", "portLevelSettings", "tunnel", "proxyProtocol"} {
+		if _, p, ok := o.get(k, false); ok {
+			n.warn(p, "is not simulated; not read")
+		}
+	}
+	o.unread(n, "is not a trafficPolicy field; not read")
+}
+
+// istioBudget sets the budget a DestinationRule's maxRetries makes: at
+// most that many retries outstanding, Envoy's max_retries circuit
+// breaker, which is the engine's concurrency budget counting attempts in
+// flight with a ratio of 0.
+func istioBudget(n *notes, dr *istioDR, pol *engine.Policy) {
+	dr.used = true
+	switch {
+	case dr.maxRetries < 0:
+	case dr.maxRetries == 0:
+		n.info(dr.path+".trafficPolicy.connectionPool.http.maxRetries", "is 0, which Istio treats as not set (cluster builder: maxRetries > 0 only): no limit, Istio's default (2^32-1)")
+	case dr.maxRetries > 1_000_000:
+		n.info(dr.path+".trafficPolicy.connectionPool.http.maxRetries", "is above 1,000,000 retries outstanding: no limit, as Istio's default (2^32-1)")
+	default:
+		pol.Budget = &engine.Budget{Kind: engine.BudgetConcurrency, MinConcurrency: dr.maxRetries, ShareOf: engine.ShareAttempts}
+	}
+}
+
+// istioRouteFields are the fields of an http route that route requests
+// and do not change how they are retried: read, without a note.
+var istioRouteFields = []string{"match", "route", "rewrite", "headers", "corsPolicy"}
+
+func istioVirtualService(n *notes, vs kubeDoc, drs []*istioDR) []engine.Strategy {
+	o := vs.spec
+	var hosts []string
+	if v, _, ok := o.get("hosts", false); ok {
+		if list, ok := v.([]any); ok {
+			for _, h := range list {
+				if s, ok := h.(string); ok {
+					hosts = append(hosts, s)
+				}
+			}
+		}
+	}
+	for _, k := range []string{"gateways", "exportTo"} {
+		o.get(k, false)
+	}
+	for _, k := range []string{"tcp", "tls"} {
+		if _, p, ok := o.get(k, false); ok {
+			n.info(p, "is not read: Istio retries HTTP routes only")
+		}
+	}
+	v, p, ok := o.get("http", false)
+	o.unread(n, "is not a VirtualService field RetryLab reads; not read")
+	if !ok {
+		n.info(o.path, "has no http routes; nothing to import")
+		return nil
+	}
+	routes, ok := v.([]any)
+	if !ok {
+		n.fail(p, v, "is not an array of http routes")
+		return nil
+	}
+	name := cmpOr(vs.name, "VirtualService")
+	var sts []engine.Strategy
+	for i, rv := range routes {
+		rp := index(p, i)
+		ro, ok := asObject(n, rp, rv)
+		if !ok {
+			continue
+		}
+		st := engine.Strategy{Name: fmt.Sprintf("%s/%d", name, i)}
+		if v, _, ok := ro.get("name", false); ok {
+			if s, ok := v.(string); ok && s != "" {
+				st.Name = name + "/" + s
+			}
+		}
+		for _, k := range []string{"redirect", "directResponse", "delegate"} {
+			if _, q, ok := ro.get(k, false); ok {
+				n.info(q, "answers or delegates the route without calling the service: not imported")
+				ro.unread(n, "is not read")
+				st.Name = ""
+			}
+		}
+		if st.Name == "" {
+			continue
+		}
+		for _, k := range istioRouteFields {
+			ro.get(k, false)
+		}
+		// The hosts the route sends to: its destinations', or the
+		// VirtualService's.
+		dests := istioDestinations(ro)
+		if len(dests) == 0 {
+			dests = hosts
+		}
+		st.Policy = istioRoute(n, rp, ro)
+		for _, dr := range drs {
+			if slices.ContainsFunc(dests, func(h string) bool { return istioHostMatch(h, dr.host) }) {
+				istioBudget(n, dr, &st.Policy)
+			}
+		}
+		sts = append(sts, st)
+	}
+	return sts
+}
+
+// istioDestinations returns the hosts of an http route's destinations.
+func istioDestinations(ro *object) []string {
+	var out []string
+	list, _ := ro.m["route"].([]any)
+	for _, d := range list {
+		dm, _ := d.(map[string]any)
+		dest, _ := dm["destination"].(map[string]any)
+		if h, ok := dest["host"].(string); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func istioRoute(n *notes, path string, ro *object) engine.Policy {
+	pol := istioPolicy(2)
+	if v, p, ok := ro.get("timeout", false); ok {
+		pol.Deadline, _ = istioMs(n, p, v)
+	}
+	for _, k := range []string{"fault", "mirror", "mirrors", "mirrorPercent", "mirrorPercentage"} {
+		if _, p, ok := ro.get(k, false); ok {
+			n.warn(p, "is not simulated: it changes the load on the service, not how calls are retried; not read")
+		}
+	}
+	rv, rp, ok := ro.get("retries", false)
+	ro.unread(n, "is not an http route field RetryLab reads; not read")
+	if !ok {
+		n.info(join(path, "retries"), "is not set: Istio's default retry policy, 2 retries on %s (%s; a mesh-wide meshConfig.defaultHttpRetryPolicy would change it); %s", istioDefaultRetryOnText, istioDocs, istioDefaultNote)
+		return pol
+	}
+	o, ok := asObject(n, rp, rv)
+	if !ok {
+		return pol
+	}
+	attempts := 0
+	if v, p, ok := o.get("attempts", false); ok {
+		if k, ok := integer(n, p, v, false, 0, engine.MaxAttempts-1); ok {
+			attempts = k
+		}
+	}
+	pol.MaxAttempts = attempts + 1
+	if attempts == 0 {
+		n.info(join(rp, "attempts"), "is 0 or not set: Istio disables retries for the route; one attempt per call")
+	}
+	if v, p, ok := o.get("perTryTimeout", false); ok {
+		pol.AttemptTimeout, _ = istioMs(n, p, v)
+	}
+	if v, p, ok := o.get("retryOn", false); ok {
+		if s, ok := v.(string); ok {
+			if ro, ok := istioRetryOn(n, p, s); ok {
+				pol.RetryOn = ro
+			}
+		} else {
+			n.fail(p, v, "is not a string of comma-separated conditions")
+		}
+	}
+	if v, p, ok := o.get("backoff", false); ok {
+		if d, ok := istioMs(n, p, v); ok {
+			pol.Backoff.Base, pol.Backoff.Max = d, 10*d
+		}
+	}
+	if v, p, ok := o.get("retryRemoteLocalities", false); ok {
+		if b, ok := boolean(n, p, v, false); ok && b {
+			n.warn(p, "is not simulated: RetryLab's dependency is one server, in one locality")
+		}
+	}
+	if _, p, ok := o.get("retryIgnorePreviousHosts", false); ok {
+		n.warn(p, "is not simulated: RetryLab's dependency is one server, and every retry goes to it")
+	}
+	o.unread(n, "is not an HTTPRetry field; not read")
+	return pol
+}
+
+// istioRetryOn reads a retryOn list: Envoy's x-envoy-retry-on and
+// x-envoy-retry-grpc-on conditions, and HTTP status codes.
+func istioRetryOn(n *notes, path, s string) (*engine.RetryOn, bool) {
+	var set [600]bool
+	five := false
+	ro := &engine.RetryOn{}
+	good := true
+	var grpcNames []string
+	for _, tok := range strings.Split(s, ",") {
+		tok = strings.TrimSpace(tok)
+		if code, err := strconv.Atoi(tok); err == nil {
+			if !istioStatusText[code] {
+				n.fail(path, tok, "is not a status code Go's net/http names, so Istio passes it to Envoy as a condition name, which Envoy does not know (pilot retry.go parseRetryOn); allowed the codes http.StatusText names")
+				good = false
+				continue
+			}
+			set[code] = true
+			continue
+		}
+		switch tok {
+		case "":
+		case "5xx":
+			five, ro.Connection, ro.Timeout = true, true, true
+		case "gateway-error":
+			set[502], set[503], set[504] = true, true, true
+			ro.Connection, ro.Timeout = true, true
+		case "reset":
+			ro.Connection, ro.Timeout = true, true
+		case "connect-failure":
+			ro.Connection = true
+		case "refused-stream", "reset-before-request":
+			ro.Connection = true
+			n.info(path, "%s: retried as a connection error, RetryLab's failure that reaches no server", tok)
+		case "retriable-4xx":
+			set[409] = true
+		case "retriable-status-codes":
+			// The status codes listed with it.
+		case "envoy-ratelimited", "retriable-headers", "http3-post-connect-failure":
+			n.warn(path, "%s is not simulated (RetryLab's dependency sends no such header and uses no HTTP/3); not read", tok)
+		default:
+			if st, ok := istioGRPC[tok]; ok {
+				set[st] = true
+				grpcNames = append(grpcNames, tok)
+				continue
+			}
+			n.fail(path, tok, "is not a retry condition; allowed Envoy's x-envoy-retry-on (5xx, gateway-error, reset, connect-failure, refused-stream, retriable-4xx, retriable-status-codes, ...), x-envoy-retry-grpc-on (cancelled, deadline-exceeded, internal, resource-exhausted, unavailable) and status codes")
+			good = false
+		}
+	}
+	if len(grpcNames) > 0 {
+		n.info(path, "the gRPC conditions %s are read as their HTTP statuses (google.rpc.Code's HTTP mapping), as RetryLab's dependency answers HTTP statuses", strings.Join(grpcNames, ", "))
+	}
+	if five {
+		ro.StatusRanges = []string{"500-599"}
+	}
+	for code, ok := range set {
+		if ok && !(five && code >= 500) {
+			ro.Statuses = append(ro.Statuses, code)
+		}
+	}
+	if len(ro.Statuses) == 0 && len(ro.StatusRanges) == 0 && !ro.Connection && !ro.Timeout && good {
+		n.warn(path, "retries nothing RetryLab simulates")
+	}
+	return ro, good
+}
+
+// Istio export.
+
+type istioDoc struct {
+	APIVersion string        `yaml:"apiVersion"`
+	Kind       string        `yaml:"kind"`
+	Metadata   istioMetadata `yaml:"metadata"`
+	Spec       any           `yaml:"spec"`
+}
+
+type istioMetadata struct {
+	Name      string `yaml:"name"`
+	Namespace string `yaml:"namespace,omitempty"`
+}
+
+type istioVSSpec struct {
+	Hosts []string         `yaml:"hosts"`
+	HTTP  []istioHTTPRoute `yaml:"http"`
+}
+
+type istioHTTPRoute struct {
+	Name    string             `yaml:"name,omitempty"`
+	Route   []istioDestination `yaml:"route"`
+	Timeout string             `yaml:"timeout,omitempty"`
+	Retries istioRetries       `yaml:"retries"`
+}
+
+type istioDestination struct {
+	Destination struct {
+		Host string `yaml:"host"`
+	} `yaml:"destination"`
+}
+
+type istioRetries struct {
+	Attempts      int    `yaml:"attempts"`
+	PerTryTimeout string `yaml:"perTryTimeout,omitempty"`
+	RetryOn       string `yaml:"retryOn,omitempty"`
+	Backoff       string `yaml:"backoff,omitempty"`
+}
+
+type istioDRSpec struct {
+	Host          string `yaml:"host"`
+	TrafficPolicy struct {
+		ConnectionPool struct {
+			HTTP struct {
+				MaxRetries int `yaml:"maxRetries"`
+			} `yaml:"http"`
+		} `yaml:"connectionPool"`
+	} `yaml:"trafficPolicy"`
+}
+
+// istioHost is the host an export is written for.
+const istioHost = "dependency"
+
+// istioSpan formats d as a protobuf JSON duration in whole milliseconds,
+// which Istio requires, at least 1 ms.
+func istioSpan(n *notes, path string, d engine.Duration) string {
+	ms := engine.Duration(time.Millisecond)
+	if r := (d + ms/2) / ms * ms; r != d {
+		r = max(r, ms)
+		n.warn(path, "%s is not whole milliseconds, which Istio requires: written as %s", d, r)
+		d = r
+	}
+	return grpcDuration(d)
 }
 
 func exportIstio(st *engine.Strategy, n *notes) []byte {
-	n.warn("", "istio export is not built yet")
-	return nil
+	unsupported(n, st, "Istio", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on", "budget", "breaker")
+	route := istioHTTPRoute{Name: strings.TrimPrefix(st.Name, istioHost+"/")}
+	route.Route = make([]istioDestination, 1)
+	route.Route[0].Destination.Host = istioHost
+	r := &route.Retries
+	switch st.MaxAttempts {
+	case 0:
+		r.Attempts = engine.MaxAttempts - 1
+		n.warn("max_attempts", "is unlimited; Istio needs a number of retries: written as %d", r.Attempts)
+	default:
+		r.Attempts = st.MaxAttempts - 1
+	}
+	if st.Deadline > 0 {
+		route.Timeout = istioSpan(n, "deadline", st.Deadline)
+	}
+	if st.AttemptTimeout > 0 {
+		r.PerTryTimeout = istioSpan(n, "attempt_timeout", st.AttemptTimeout)
+	}
+	if r.Attempts > 0 {
+		r.RetryOn = istioRetryOnFor(n, st.RetryOn)
+	}
+	istioBackoffFor(n, st, r)
+	if st.Breaker != nil {
+		n.warn("breaker", "Istio has no client circuit breaker: a DestinationRule's outlierDetection ejects failing hosts from the load-balancing pool instead; not exported")
+	}
+	out := encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "VirtualService",
+		Metadata: istioMetadata{Name: istioHost}, Spec: istioVSSpec{Hosts: []string{istioHost}, HTTP: []istioHTTPRoute{route}}})
+	if b := st.Budget; b != nil {
+		switch {
+		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.MinConcurrency == 0:
+			n.warn("budget", "allows no retry at all; Istio treats maxRetries 0 as not set: not exported (set attempts to 0 instead)")
+		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.Scope != engine.ScopeClient:
+			var spec istioDRSpec
+			spec.Host = istioHost
+			spec.TrafficPolicy.ConnectionPool.HTTP.MaxRetries = b.MinConcurrency
+			out = append(append(out, "---\n"...), encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "DestinationRule",
+				Metadata: istioMetadata{Name: istioHost}, Spec: spec})...)
+		default:
+			n.warn("budget", "Istio limits retries only by the number outstanding (DestinationRule connectionPool.http.maxRetries, a concurrency budget of ratio 0 counting attempts); this %q budget cannot be written (Envoy's retry_budget is not exposed by Istio): not exported", b.Kind)
+		}
+	}
+	n.info("", "written as the VirtualService of host %q; set its hosts and route destination to your service's", istioHost)
+	return out
+}
+
+// istioBackoffFor writes the back-off: Istio sets only its base, the cap
+// being 10 × base and the jitter full (Envoy's).
+func istioBackoffFor(n *notes, st *engine.Strategy, r *istioRetries) {
+	b := st.Backoff
+	mult := b.Multiplier
+	if mult == 0 {
+		mult = engine.DefaultMultiplier
+	}
+	switch {
+	case b.Kind != engine.BackoffExponential || b.Base == 0:
+		n.warn("backoff", "Istio's back-off is Envoy's, exponential from 25 ms doubling to 10 × 25 ms with full jitter; this %q backoff is not exported", b.Kind)
+		return
+	case mult != 2 || b.Max != 10*b.Base:
+		n.warn("backoff", "Istio's back-off doubles from its base up to 10 × base; this one (multiplier %v, max %s) is written as its base, %s", mult, b.Max, b.Base)
+	}
+	if b.ThrottleBase != 0 {
+		n.warn("backoff.throttle_base", "Istio has no other back-off after throttling; not exported")
+	}
+	if st.Jitter.Kind != engine.JitterFull {
+		n.warn("jitter", "Envoy's back-off is always fully jittered; this %q jitter is written as full", cmpOr(string(st.Jitter.Kind), "none"))
+	}
+	if b.Base != istioBase {
+		r.Backoff = istioSpan(n, "backoff.base", b.Base)
+	}
+}
+
+// istioRetryOnFor writes a retry_on as a retryOn list.
+func istioRetryOnFor(n *notes, ro *engine.RetryOn) string {
+	if ro == nil {
+		ro = &engine.RetryOn{Statuses: []int{408, 429, 502, 503, 504}, Timeout: true, Connection: true}
+	}
+	if sameRetried(ro, istioDefaultRetryOn()) {
+		return ""
+	}
+	statuses, timeout, conn := retried(ro)
+	set := map[int]bool{}
+	for _, s := range statuses {
+		set[s] = true
+	}
+	has := func(lo, hi int) bool {
+		for s := lo; s <= hi; s++ {
+			if !set[s] {
+				return false
+			}
+		}
+		return true
+	}
+	var toks []string
+	drop := func(lo, hi int) {
+		for s := lo; s <= hi; s++ {
+			delete(set, s)
+		}
+	}
+	switch {
+	case has(500, 599):
+		toks = append(toks, "5xx")
+		drop(500, 599)
+		if !conn || !timeout {
+			n.warn("retry_on", "Envoy's 5xx also retries connection failures and per-try timeouts; written as 5xx")
+		}
+		conn, timeout = false, false
+	case has(502, 504) && conn && timeout:
+		toks = append(toks, "gateway-error")
+		drop(502, 504)
+		conn, timeout = false, false
+	}
+	switch {
+	case conn && timeout:
+		toks = append(toks, "reset")
+	case conn:
+		toks = append(toks, "connect-failure")
+	case timeout:
+		n.warn("retry_on.timeout", "Envoy retries a per-try timeout only as a reset (reset, 5xx or gateway-error), which retries connection failures too; not exported")
+	}
+	rest := make([]int, 0, len(set))
+	for s := range set {
+		rest = append(rest, s)
+	}
+	slices.Sort(rest)
+	var lost []int
+	for _, s := range rest {
+		switch {
+		case s == 499:
+			toks = append(toks, "cancelled") // gRPC CANCELLED, as imported
+		case istioStatusText[s]:
+			toks = append(toks, strconv.Itoa(s))
+		default:
+			lost = append(lost, s)
+		}
+	}
+	if len(lost) > 0 {
+		n.warn("retry_on", "Istio takes as retriable status codes only those Go's net/http names; %s cannot be written: not exported", statusList(lost))
+	}
+	if len(toks) == 0 {
+		n.warn("retry_on", "retries nothing; Istio's retryOn cannot be empty (its default, %s, would apply): written as connect-failure", istioDefaultRetryOnText)
+		return "connect-failure"
+	}
+	return strings.Join(toks, ",")
 }

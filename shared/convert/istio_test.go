@@ -1,0 +1,203 @@
+package convert
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+func init() {
+	exportExt[Istio] = "yaml"
+	roundTrips[Istio] = randomIstio
+	lossless = append(lossless, "istio-docs.yaml")
+}
+
+// istioTokens are the retryOn conditions randomIstio picks from.
+var istioTokens = []string{"5xx", "gateway-error", "reset", "connect-failure", "refused-stream", "retriable-4xx",
+	"cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable", "408", "429", "503", "425", "226"}
+
+// randomIstio returns a strategy a VirtualService (and DestinationRule)
+// expresses exactly: Envoy's back-off from any base, a retryOn of
+// Envoy's conditions, timeouts in whole milliseconds, maxRetries.
+func randomIstio(r *rand.Rand) engine.Strategy {
+	st := engine.Strategy{Name: "dependency/route", Policy: istioPolicy(1 + r.IntN(engine.MaxAttempts-1))}
+	if r.IntN(2) == 0 {
+		st.Name = "dependency/" + []string{"reviews", "a b", "x/y"}[r.IntN(3)]
+	}
+	if r.IntN(2) == 0 {
+		base := ms(r, 1, 5000)
+		st.Backoff.Base, st.Backoff.Max = base, 10*base
+	}
+	for st.RetryOn == nil || reflect.DeepEqual(st.RetryOn, &engine.RetryOn{}) {
+		var toks []string
+		for _, t := range istioTokens {
+			if r.IntN(4) == 0 {
+				toks = append(toks, t)
+			}
+		}
+		st.RetryOn, _ = istioRetryOn(&notes{}, "x", strings.Join(toks, ","))
+	}
+	if r.IntN(2) == 0 {
+		st.AttemptTimeout = ms(r, 1, 30000)
+	}
+	if r.IntN(2) == 0 {
+		st.Deadline = ms(r, 1, 60000)
+	}
+	if r.IntN(3) == 0 {
+		st.Budget = &engine.Budget{Kind: engine.BudgetConcurrency, MinConcurrency: 1 + r.IntN(1000), ShareOf: engine.ShareAttempts}
+	}
+	return st
+}
+
+// TestIstioAsPresets: a route whose retries are Envoy's 5xx with one
+// retry and a 15 s timeout imports as the envoy-retry preset, and Istio's
+// defaults are the preset's back-off; a DestinationRule's maxRetries is
+// a concurrency budget of ratio 0 counting attempts.
+func TestIstioAsPresets(t *testing.T) {
+	presets := map[string]engine.Policy{}
+	for _, st := range presetStrategies(t) {
+		presets[st.Name] = st.Policy
+	}
+	im, err := Import(Istio, []byte(`apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: r}
+spec:
+  hosts: [r]
+  http:
+  - timeout: 15s
+    retries: {attempts: 1, retryOn: 5xx}
+    route: [{destination: {host: r}}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := im.Strategies[0].Policy, presets["envoy-retry"]
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant the envoy-retry preset\n%s", indent(got), indent(want))
+	}
+	if name := im.Strategies[0].Name; name != "r/0" {
+		t.Errorf("name %q, want r/0", name)
+	}
+}
+
+func TestIstioDefaultsAndPairing(t *testing.T) {
+	im, err := Import(Istio, []byte(`apiVersion: networking.istio.io/v1beta1
+kind: VirtualService
+metadata: {name: shop}
+spec:
+  hosts: [cart]
+  http:
+  - name: default
+    route: [{destination: {host: cart.shop.svc.cluster.local}}]
+  - name: off
+    retries: {attempts: 0}
+    route: [{destination: {host: other}}]
+---
+apiVersion: networking.istio.io/v1alpha3
+kind: DestinationRule
+metadata: {name: cart}
+spec:
+  host: cart
+  trafficPolicy: {connectionPool: {http: {maxRetries: 4}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Strategies) != 2 {
+		t.Fatalf("%d strategies, want 2: %s", len(im.Strategies), indent(im))
+	}
+	def, off := im.Strategies[0], im.Strategies[1]
+	if def.Name != "shop/default" || def.MaxAttempts != 3 || !reflect.DeepEqual(def.RetryOn, istioDefaultRetryOn()) || def.Deadline != 0 {
+		t.Errorf("the route without retries is not Istio's default policy: %s", indent(def))
+	}
+	if b := def.Budget; b == nil || b.Kind != engine.BudgetConcurrency || b.MinConcurrency != 4 || b.Ratio != 0 || b.ShareOf != engine.ShareAttempts {
+		t.Errorf("maxRetries 4 of the DestinationRule of cart.shop's short name is not the budget: %s", indent(def.Budget))
+	}
+	if off.MaxAttempts != 1 || off.Budget != nil {
+		t.Errorf("attempts 0 on another host: %s", indent(off))
+	}
+}
+
+func TestIstioErrors(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{kind: VirtualService, apiVersion: networking.istio.io/v1, spec: {http: [{retries: {attempts: 2, retryOn: "5xx,sometimes"}}]}}`,
+			`spec.http[0].retries.retryOn: "sometimes" is not a retry condition`},
+		{`{kind: VirtualService, apiVersion: networking.istio.io/v1, spec: {http: [{retries: {attempts: 2, perTryTimeout: "2"}}]}}`,
+			`spec.http[0].retries.perTryTimeout: "2" is not a duration`},
+		{`{kind: VirtualService, apiVersion: networking.istio.io/v1, spec: {http: [{retries: {attempts: 100}}]}}`,
+			`spec.http[0].retries.attempts: 100 is out of range; allowed a whole number from 0 to 99`},
+		{`{kind: Service, apiVersion: v1}`, `the document has no VirtualService http route nor DestinationRule`},
+		{`{kind: VirtualService, apiVersion: networking.istio.io/v1, spec: {http: [{retries: {attempts: 2, retryOn: "5xx,600"}}]}}`,
+			`spec.http[0].retries.retryOn: "600" is not a status code Go's net/http names`},
+	} {
+		_, err := Import(Istio, []byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+// TestIstioExportRetryOn: each retried set is written with the Envoy
+// conditions that retry exactly it.
+func TestIstioExportRetryOn(t *testing.T) {
+	for _, tc := range []struct {
+		ro   engine.RetryOn
+		want string
+	}{
+		{engine.RetryOn{StatusRanges: []string{"500-599"}, Connection: true, Timeout: true}, "5xx"},
+		{engine.RetryOn{Statuses: []int{502, 503, 504}, Connection: true, Timeout: true}, "gateway-error"},
+		{engine.RetryOn{Statuses: []int{429, 503}, Connection: true}, "connect-failure,429,503"},
+		{engine.RetryOn{Statuses: []int{409, 502, 503, 504}, Connection: true, Timeout: true}, "gateway-error,409"},
+		{engine.RetryOn{Statuses: []int{499, 503}, Connection: true}, "connect-failure,cancelled,503"},
+		{engine.RetryOn{Connection: true}, ""},
+	} {
+		var n notes
+		if got := istioRetryOnFor(&n, &tc.ro); got != tc.want {
+			t.Errorf("%+v written as %q, want %q", tc.ro, got, tc.want)
+		}
+		if len(n.list) > 0 {
+			t.Errorf("%+v: notes %v", tc.ro, n.list)
+		}
+	}
+}
+
+// TestIstioExportNotes: what Istio cannot express is a warning naming it.
+func TestIstioExportNotes(t *testing.T) {
+	st := engine.Strategy{Name: "x", Policy: engine.Policy{MaxAttempts: 0,
+		Backoff: engine.Backoff{Kind: engine.BackoffConstant, Base: engine.Duration(1e8)},
+		Budget:  &engine.Budget{Kind: engine.BudgetRatio, Ratio: 0.1},
+		Breaker: &engine.Breaker{Kind: engine.BreakerConsecutive, Failures: 5, Break: engine.Duration(1e9)}}}
+	_, ns, err := Export(Istio, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(ns)
+	for _, path := range []string{`"max_attempts"`, `"backoff"`, `"budget"`, `"breaker"`} {
+		if !strings.Contains(string(b), `"path":`+path+`,"level":"warning"`) {
+			t.Errorf("no warning on %s: %s", path, b)
+		}
+	}
+}
+
+// TestIstioMaxRetriesZero: Istio treats maxRetries 0 as not set, so it
+// is no budget; a budget of 0 retries is not written as 0.
+func TestIstioMaxRetriesZero(t *testing.T) {
+	im, err := Import(Istio, []byte(`{kind: DestinationRule, apiVersion: networking.istio.io/v1, spec: {host: a, trafficPolicy: {connectionPool: {http: {maxRetries: 0}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := im.Strategies[0].Budget; b != nil {
+		t.Errorf("maxRetries 0 imported as %s", indent(b))
+	}
+	out, ns, _ := Export(Istio, engine.Strategy{Name: "a", Policy: engine.Policy{MaxAttempts: 2,
+		Budget: &engine.Budget{Kind: engine.BudgetConcurrency, ShareOf: engine.ShareAttempts}}})
+	if strings.Contains(string(out), "maxRetries") || !strings.Contains(indentString(ns), `"path": "budget"`) {
+		t.Errorf("a budget of no retries is written:\n%s%v", out, ns)
+	}
+}
+
+func indentString(v any) string { return string(indent(v)) }

@@ -1,0 +1,174 @@
+package convert
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+func init() {
+	exportExt[Linkerd] = "yaml"
+	roundTrips[Linkerd] = randomLinkerd
+	lossless = append(lossless, "linkerd-docs.yaml")
+}
+
+// randomLinkerd returns a strategy a ServiceProfile route expresses
+// exactly: retried at once without an attempt limit, any set of failed
+// statuses, a timeout, and a budget of whole retries per second over a
+// ttl of whole seconds.
+func randomLinkerd(r *rand.Rand) engine.Strategy {
+	st := engine.Strategy{Name: "GET /books/{id}", Policy: linkerdPolicy()}
+	var set [600]bool
+	for k := 0; k < r.IntN(6); k++ {
+		lo := 100 + r.IntN(500)
+		hi := min(599, lo+r.IntN(3)*r.IntN(60))
+		for s := lo; s <= hi; s++ {
+			set[s] = r.IntN(4) == 0
+		}
+	}
+	if r.IntN(3) > 0 {
+		st.RetryOn = linkerdRetryOn(&set)
+	}
+	if r.IntN(2) == 0 {
+		st.Deadline = ms(r, 1, 60000)
+	}
+	st.Budget = linkerdBudget(float64(1+r.IntN(10000))/100, float64(r.IntN(100)), engine.Duration(int64(1+r.IntN(60))*1e9))
+	return st
+}
+
+// TestLinkerdBudgetAsFinagle: Linkerd's default budget is the
+// finagle-budget preset's (RetryBudget's defaults: 20%, 10 per second,
+// 10 s in 10 slices).
+func TestLinkerdBudgetAsFinagle(t *testing.T) {
+	for _, st := range presetStrategies(t) {
+		if st.Name == "finagle-budget" && !reflect.DeepEqual(st.Budget, linkerdDefaultBudget()) {
+			t.Errorf("Linkerd's default budget\n%s\nis not finagle-budget's\n%s", indent(linkerdDefaultBudget()), indent(st.Budget))
+		}
+	}
+	im, err := Import(Linkerd, []byte(`apiVersion: linkerd.io/v1alpha2
+kind: ServiceProfile
+metadata: {name: books.default.svc.cluster.local, namespace: default}
+spec:
+  routes:
+  - {name: GET /books, condition: {method: GET, pathRegex: /books}, isRetryable: true}
+  - {name: POST /books, condition: {method: POST, pathRegex: /books}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Strategies) != 1 {
+		t.Fatalf("%d strategies; want the retryable route only", len(im.Strategies))
+	}
+	want := engine.Strategy{Name: "GET /books", Policy: linkerdPolicy()}
+	if got := im.Strategies[0]; !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", indent(got), indent(want))
+	}
+}
+
+// TestLinkerdResponseClasses: the first class matching a status decides
+// whether it is a failure, and so retried; 5xx are failures otherwise.
+func TestLinkerdResponseClasses(t *testing.T) {
+	im, err := Import(Linkerd, []byte(`kind: ServiceProfile
+apiVersion: linkerd.io/v1alpha2
+spec:
+  routes:
+  - name: r
+    condition: {pathRegex: /.*}
+    isRetryable: true
+    responseClasses:
+    - condition: {status: {min: 501, max: 501}}
+      isFailure: false
+    - condition: {status: {min: 429, max: 429}}
+      isFailure: true
+    - condition: {status: {min: 500, max: 501}}
+      isFailure: true
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &engine.RetryOn{Statuses: []int{429, 500}, StatusRanges: []string{"502-599"}}
+	if got := im.Strategies[0].RetryOn; !reflect.DeepEqual(got, want) {
+		t.Errorf("retry_on %s, want %s", indent(got), indent(want))
+	}
+}
+
+func TestLinkerdErrors(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: [], retryBudget: {retryRatio: 0.2, minRetriesPerSecond: 10, ttl: 500ms}}}`,
+			`spec.retryBudget.ttl: "500ms" is out of range; Linkerd's budget (tower's TpsBudget) requires a ttl from 1s to 60s`},
+		{`{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: [], retryBudget: {minRetriesPerSecond: 10, ttl: 10s}}}`,
+			`spec.retryBudget.retryRatio: is missing`},
+		{`{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: [{condition: {method: GET}, timeout: soon}]}}`,
+			`spec.routes[0].timeout: "soon" is not a duration`},
+		{`{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: []}}`, `the document has no ServiceProfile route`},
+	} {
+		_, err := Import(Linkerd, []byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+// TestLinkerdExportNotes: attempt limits, backoffs, retried connection
+// errors and budgets other than a ratio are warnings naming them.
+func TestLinkerdExportNotes(t *testing.T) {
+	st := engine.Strategy{Name: "x", Policy: engine.Policy{MaxAttempts: 3,
+		Backoff: engine.Backoff{Kind: engine.BackoffConstant, Base: engine.Duration(1e8)},
+		RetryOn: &engine.RetryOn{Statuses: []int{503}, Connection: true},
+		Budget:  &engine.Budget{Kind: engine.BudgetTokenBucket, MaxTokens: 10, TokenRatio: 0.1}}}
+	out, ns, err := Export(Linkerd, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(ns)
+	for _, path := range []string{`"max_attempts"`, `"backoff"`, `"retry_on.connection"`, `"budget"`} {
+		if !strings.Contains(string(b), `"path":`+path+`,"level":"warning"`) {
+			t.Errorf("no warning on %s: %s", path, b)
+		}
+	}
+	im, err := Import(Linkerd, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := im.Strategies[0].RetryOn, (&engine.RetryOn{Statuses: []int{503}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("503 re-imported as %s:\n%s", indent(got), out)
+	}
+}
+
+// TestLinkerdAnnotations: Linkerd 2.16's retry annotations are counted
+// retries (1 by default), at once, on the codes, ranges, gateway-error and
+// 5xx listed; the retry timeout is a retried attempt timeout.
+func TestLinkerdAnnotations(t *testing.T) {
+	im, err := Import(Linkerd, []byte(`apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: books
+  annotations: {retry.linkerd.io/http: "gateway-error,429,420-422", retry.linkerd.io/timeout: 250ms}
+spec: {rules: [{timeouts: {request: 3s}}]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := engine.Strategy{Name: "HTTPRoute/books", Policy: engine.Policy{MaxAttempts: 2,
+		AttemptTimeout: engine.Duration(250e6), Deadline: engine.Duration(3e9), Backoff: engine.Backoff{Kind: engine.BackoffNone},
+		RetryOn: &engine.RetryOn{Statuses: []int{429}, StatusRanges: []string{"420-422", "502-504"}, Timeout: true}}}
+	if got := im.Strategies[0]; !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", indent(got), indent(want))
+	}
+	for _, tc := range []struct{ doc, want string }{
+		{`{kind: Service, apiVersion: v1, metadata: {name: s, annotations: {retry.linkerd.io/limit: "many"}}}`,
+			`metadata.annotations["retry.linkerd.io/limit"]: "many" is not a number of retries RetryLab simulates; allowed 0 to 99`},
+		{`{kind: Service, apiVersion: v1, metadata: {name: s, annotations: {retry.linkerd.io/http: "5xx,600"}}}`,
+			`metadata.annotations["retry.linkerd.io/http"]: "600" is not an HTTP status condition`},
+		{`{kind: Service, apiVersion: v1, metadata: {name: s}}`, `the document has no ServiceProfile (linkerd.io/v1alpha2) nor retry annotations`},
+	} {
+		_, err := Import(Linkerd, []byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
