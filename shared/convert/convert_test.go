@@ -103,7 +103,7 @@ func TestImportErrorsNamePaths(t *testing.T) {
 		{AWS, "[default]\nregion = x\n", `the document has no profile setting retry_mode or max_attempts`},
 		{Polly, `{"Retry": {"Delay": "00:00:61"}}`, `Retry.Delay: "00:00:61" is not a TimeSpan: hours go to 23`},
 		{Polly, `{"Retry": {"UseJitter": "yes"}}`, `Retry.UseJitter: "yes" is not a boolean; allowed true or false`},
-		{"yaml", `{}`, `"yaml" is not a format Import reads; allowed "grpc", "aws", "polly"`},
+		{"yaml", `{}`, `"yaml" is not a format Import reads; allowed "grpc", "envoy", "istio", "linkerd", "resilience4j", "polly", "aws"`},
 	} {
 		_, err := Import(tc.format, []byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
