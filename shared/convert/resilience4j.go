@@ -1329,7 +1329,7 @@ var r4jRetryClasses = []struct {
 
 // r4jExport decides what a strategy is in resilience4j's terms, with the
 // notes; YAML and Java write it.
-func r4jExport(st *engine.Strategy, n *notes) r4jOut {
+func r4jExport(st *engine.Strategy, n *notes, java bool) r4jOut {
 	unsupported(n, st, "resilience4j", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on",
 		"honor_retry_after", "retry_after", "breaker")
 	out := r4jOut{maxAttempts: st.MaxAttempts}
@@ -1396,12 +1396,19 @@ func r4jExport(st *engine.Strategy, n *notes) r4jOut {
 	}
 	if st.AttemptTimeout > 0 {
 		out.timeout = st.AttemptTimeout
-		if st.Deadline > 0 {
+		switch {
+		case st.Deadline > 0 && java:
+			n.warn("deadline", "only the attempt timeout's TimeLimiter is written; the deadline is not exported (a second TimeLimiter around the retrying call would be it)")
+		case st.Deadline > 0:
 			n.warn("deadline", "resilience4j has one TimeLimiter per name, written as the attempt timeout; the deadline is not exported")
 		}
 	} else if st.Deadline > 0 {
 		out.timeout, out.limiterOutside = st.Deadline, true
-		n.info("deadline", "written as a TimeLimiter outside the retry (timeLimiterAspectOrder below retryAspectOrder); the aspect orders apply to every instance of the application")
+		if java {
+			n.info("deadline", "written as a time limiter to put around the retrying call")
+		} else {
+			n.info("deadline", "written as a TimeLimiter outside the retry (timeLimiterAspectOrder below retryAspectOrder); the aspect orders apply to every instance of the application")
+		}
 	}
 	out.retryEx, out.ignoreEx = r4jExportRetried(n, st.RetryOn, out.timeout > 0 && !out.limiterOutside)
 	if out.retryEx != nil && len(out.retryEx) == 0 {
@@ -1412,12 +1419,16 @@ func r4jExport(st *engine.Strategy, n *notes) r4jOut {
 		if out.limiterOutside {
 			path = "deadline"
 		}
-		n.info(path, "the TimeLimiter aspect applies to methods returning a CompletionStage or a reactive type; for a blocking method set the HTTP client's timeout instead")
+		if java {
+			n.info(path, "a TimeLimiter decorates a CompletionStage or a Future; for a blocking call set the HTTP client's timeout instead")
+		} else {
+			n.info(path, "the TimeLimiter aspect applies to methods returning a CompletionStage or a reactive type; for a blocking method set the HTTP client's timeout instead")
+		}
 	}
 	if br := st.Breaker; br != nil {
 		out.breaker = r4jExportBreaker(n, br)
 		out.breakerOutside = br.Placement == engine.PlaceOutside
-		if out.breakerOutside {
+		if out.breakerOutside && !java {
 			n.info("breaker.placement", "is outside: written as circuitBreakerAspectOrder below retryAspectOrder, for every instance of the application")
 		}
 		if br.Scope == engine.ScopeClient {
@@ -1639,7 +1650,7 @@ type r4jYAMLLimiterInstance struct {
 const r4jInstance = "dependency"
 
 func exportResilience4j(st *engine.Strategy, n *notes) []byte {
-	o := r4jExport(st, n)
+	o := r4jExport(st, n, false)
 	ri := r4jYAMLRetryInstance{MaxAttempts: o.maxAttempts, WaitDuration: springDurationString(o.wait),
 		EnableExponentialBackoff: o.exp, EnableRandomizedWait: o.randomized, RetryExceptions: o.retryEx, IgnoreExceptions: o.ignoreEx}
 	if o.exp {
