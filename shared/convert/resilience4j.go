@@ -213,8 +213,20 @@ func (p *r4jProps) path2(k string) string {
 	if v, ok := p.f[k]; ok {
 		return v.path
 	}
-	return join(p.path, k)
+	return join(p.path, r4jDisplay[k])
 }
+
+// r4jDisplay is each property's name as resilience4j's documentation
+// writes it, by canonical name, for the path of a property left out.
+var r4jDisplay = func() map[string]string {
+	m := map[string]string{}
+	for _, specs := range [][]r4jSpec{r4jRetrySpecs, r4jBreakerSpecs, r4jLimiterSpecs} {
+		for _, s := range specs {
+			m[r4jCanon(s.name)] = s.name
+		}
+	}
+	return m
+}()
 
 // overlay returns a copy of base with p's fields on top.
 func (p *r4jProps) overlay(base *r4jProps) *r4jProps {
@@ -1204,8 +1216,11 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 		}
 		br.WindowCalls = size
 		br.MinThroughput = min(minCalls, size)
-		if minCalls > size {
+		switch {
+		case minCalls > size && eff.has("minimumnumberofcalls"):
 			n.info(eff.path2("minimumnumberofcalls"), "is more than the window's %d calls: resilience4j uses %d (CircuitBreakerMetrics)", size, size)
+		case minCalls > size:
+			n.info(eff.path2("minimumnumberofcalls"), "is not set: its default, 100, is more than the window's %d calls, and resilience4j uses %d (CircuitBreakerMetrics)", size, size)
 		}
 	}
 	if br.MinThroughput > 1_000_000 {
