@@ -358,3 +358,74 @@ func TestConvertResilience4jYAMLStrict(t *testing.T) {
 		}
 	}
 }
+
+// r4jInterval is resilience4j-core's IntervalFunction (af9e7c9) for
+// retry k (1 for the first), u standing for Math.random(): of(initial,
+// x -> (long) (x * multiplier)) truncates each wait to whole milliseconds
+// before the next, randomize(current, factor) draws from current·(1 −
+// factor) to current·(1 + factor) + 1, and ofExponentialRandomBackoff
+// caps the randomized wait.
+func r4jInterval(initial, multiplier, factor, maxMs float64, k int, u float64) float64 {
+	w := initial
+	for range k - 1 {
+		w = float64(int64(w * multiplier))
+	}
+	if factor > 0 {
+		lo, hi := w-factor*w, w+factor*w
+		w = float64(int64(max(1, lo+u*(hi-lo+1))))
+	}
+	if maxMs > 0 {
+		w = min(w, maxMs)
+	}
+	return w
+}
+
+// TestConvertResilience4jImportBehaves: a Spring Boot retry imported
+// waits as resilience4j's IntervalFunction does, within the milliseconds
+// resilience4j truncates to (and within the bounds of its randomized
+// waits), and retries the statuses of the exceptions it names.
+func TestConvertResilience4jImportBehaves(t *testing.T) {
+	for _, tc := range []struct {
+		name, props                  string
+		initial, mult, factor, maxMs float64
+	}{
+		{"fixed", "{waitDuration: 250ms}", 250, 1, 0, 0},
+		{"exponential with a cap", "{waitDuration: 100ms, enableExponentialBackoff: true, exponentialBackoffMultiplier: 1.5, exponentialMaxWaitDuration: 1s}", 100, 1.5, 0, 1000},
+		{"randomized", "{waitDuration: 1s, enableRandomizedWait: true, randomizedWaitFactor: 0.25}", 1000, 1, 0.25, 0},
+		{"exponential randomized", "{waitDuration: 200ms, enableExponentialBackoff: true, exponentialBackoffMultiplier: 2, enableRandomizedWait: true, randomizedWaitFactor: 0.5}", 200, 2, 0.5, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// A dotted key and a mapping for the same instance, merged as
+			// Spring merges them.
+			doc := "resilience4j.retry.instances.a.maxAttempts: 7\nresilience4j.retry.instances.a: " + tc.props + "\n"
+			p := policyMap(t, importOne(t, convert.Resilience4j, doc))
+			for seed := int64(1); seed <= 5; seed++ {
+				waits, err := EngineWaits(p, 6, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, w := range waits {
+					k := i + 1
+					lo, hi := r4jInterval(tc.initial, tc.mult, tc.factor, tc.maxMs, k, 0), r4jInterval(tc.initial, tc.mult, tc.factor, tc.maxMs, k, 0.999999)
+					// The engine multiplies exactly: up to 1 ms a retry more.
+					slack := float64(k)
+					got := float64(w) / 1e6
+					if got < lo-0.001 || got > hi+slack {
+						t.Errorf("seed %d, retry %d: the engine waits %.3f ms; resilience4j from %v to %v ms", seed, k, got, lo, hi)
+					}
+				}
+			}
+		})
+	}
+	// retryExceptions: HttpServerErrorException is every 5xx, no 4xx.
+	p := policyMap(t, importOne(t, convert.Resilience4j, "resilience4j.retry.instances.a: {maxAttempts: 3, retryExceptions: [org.springframework.web.client.HttpServerErrorException]}\n"))
+	for status, want := range map[int]int{503: 3, 500: 3, 404: 1, 429: 1} {
+		got, _, err := EngineScript(p, status, []Call{FailAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != want {
+			t.Errorf("answered %d, the engine makes %d attempts; resilience4j retrying HttpServerErrorException makes %d", status, got[0], want)
+		}
+	}
+}
