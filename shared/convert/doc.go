@@ -201,14 +201,16 @@
 // does not know; exponentialMaxWaitDuration with randomized waits
 // (resilience4j caps the randomized wait, the engine randomizes the
 // capped one); settings Spring ignores (a wait flag without a
-// waitDuration, a cap without a multiplier); the breaker's
-// recordExceptions, ignoreExceptions and predicates (the engine counts
-// timeouts, connection errors, 408, 429 and 5xx as failures),
+// waitDuration, a cap without a multiplier); every breaker's failures
+// (resilience4j records every exception, so every 4xx an HTTP client
+// throws on, where the engine counts timeouts, connection errors, 408, 429
+// and 5xx), and its recordExceptions, ignoreExceptions and predicates;
 // maxWaitDurationInHalfOpenState, transitionToStateAfterWaitDuration,
 // initialState, the open state's exponential or randomized waits, and
 // slow-call thresholds whose half-open count differs from the failures'
 // (the engine reopens on as many slow trials as failed ones); unknown
-// keys. Infos: settings without effect on calls (health indicators,
+// keys. Infos: the retry_on of a retry without retryExceptions (every
+// 4xx and 5xx, timeouts and connection errors), settings without effect on calls (health indicators,
 // event buffers, stack traces, cancelRunningFuture, tags), a time window's
 // one-second buckets, a TimeLimiter's need of an asynchronous method,
 // failAfterMaxAttempts. Errors: what resilience4j's setters and builders

@@ -1127,6 +1127,7 @@ func r4jRetried(n *notes, eff *r4jProps, def *engine.RetryOn) *engine.RetryOn {
 	retry, hasRetry := eff.f["retryexceptions"]
 	ignore, hasIgnore := eff.f["ignoreexceptions"]
 	if !hasRetry && !hasIgnore {
+		n.info(eff.path, "retries every exception (RetryConfig's default): imported as %s, what Spring's RestTemplate, RestClient and WebClient throw on", r4jDescribe(def))
 		return def
 	}
 	var s r4jSet
@@ -1275,6 +1276,13 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 		} else if eff.has(k) {
 			n.warn(eff.path2(k), "is not simulated: every open state lasts waitDurationInOpenState")
 		}
+	}
+	recorded := false
+	for _, k := range []string{"recordexceptions", "ignoreexceptions", "recordfailurepredicate", "recordresultpredicate", "ignoreexceptionpredicate"} {
+		recorded = recorded || eff.has(k)
+	}
+	if !recorded {
+		n.warn(eff.path, "resilience4j records every exception as a failure, so every 4xx answer an HTTP client throws on; the engine's breaker counts timeouts, connection errors, 408, 429 and 5xx answers, not the other 4xx (the resilience4j preset's difference)")
 	}
 	for _, k := range []string{"recordexceptions", "ignoreexceptions", "recordfailurepredicate", "recordresultpredicate", "ignoreexceptionpredicate"} {
 		if eff.has(k) {
