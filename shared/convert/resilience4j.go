@@ -151,13 +151,6 @@ var (
 	}
 )
 
-// r4jNoEffect are the properties that change nothing a call does
-// (events, health, stack traces): read and left out with an info.
-var r4jNoEffect = map[string]bool{
-	"eventconsumerbuffersize": true, "writablestacktraceenabled": true, "allowhealthindicatortofail": true,
-	"registerhealthindicator": true, "ignoreclassbindingexceptions": true, "cancelrunningfuture": true,
-}
-
 // An r4jField is a property's value, read, with its path.
 type r4jField struct {
 	v    any // engine.Duration, int, float64, bool, string, []string
