@@ -287,7 +287,117 @@
 //
 // # resilience4j: resilience4j Spring Boot configuration (YAML)
 //
-// (resilience4j helper: replace this paragraph, keep the heading and the blank line under it.)
+// Sources: resilience4j's Spring Boot 3 guide
+// (https://resilience4j.readme.io/docs/getting-started-3), its Retry and
+// CircuitBreaker pages (https://resilience4j.readme.io/docs/retry,
+// https://resilience4j.readme.io/docs/circuitbreaker), and resilience4j's
+// source at af9e7c9 (v2.4.0-16): resilience4j-framework-common's
+// Common{Retry,CircuitBreaker,TimeLimiter}ConfigurationProperties.java and
+// ConfigUtils.java (the properties, their setters' checks, configs and
+// baseConfig), resilience4j-spring6's *ConfigurationProperties.java (the
+// aspect orders), resilience4j-core's IntervalFunction.java (the waits);
+// Spring Boot's relaxed binding and DurationStyle
+// (https://docs.spring.io/spring-boot/reference/features/external-config.html).
+// Every document of the YAML stream is read, a later one's values
+// replacing an earlier one's (a warning: as if every profile were
+// active), and dotted keys ("resilience4j.retry.instances.a.maxAttempts")
+// are the mappings they stand for. Keys match in Spring's relaxed forms
+// (maxAttempts, max-attempts, max_attempts); values may be strings.
+// Durations are Spring's: "500ms", "10s", "2m", a bare number of
+// milliseconds, or ISO-8601 ("PT0.5S"); "0.5s" is an error, as in Spring.
+// The retry, circuitbreaker and timelimiter instances of one name are
+// one strategy, named after it, in name order; without any instance, the
+// default configs are one strategy named "default". Each instance is
+// built as resilience4j builds it: retry and timelimiter entries start
+// from configs[baseConfig], else from configs.default (a base config
+// too), and a retry entry without a waitDuration keeps its base's waits,
+// one with a waitDuration rebuilds them from its own settings and the
+// flags merged from its base (not randomizedWaitFactor); circuitbreaker
+// entries start from configs[baseConfig], else a config of their own
+// name, else configs.default, each base built from resilience4j's
+// defaults. Settings left out keep those defaults: the resilience4j
+// preset (based_on resilience4j), which conformance/resilience4j_test.go
+// compares with resilience4j's source.
+//
+//	Spring Boot property                          strategy (import and export)
+//	retry maxAttempts                             max_attempts (Integer.MAX_VALUE: unlimited; default 3)
+//	retry waitDuration                            backoff.base (kind constant; 0: none; default 500 ms)
+//	retry enableExponentialBackoff,               backoff kind exponential, multiplier (default 1.5),
+//	  exponentialBackoffMultiplier,               max; the cap and the factor only where Spring reads
+//	  exponentialMaxWaitDuration                  them (a warning where it does not)
+//	retry enableRandomizedWait,                   jitter proportional, fraction the factor (default 0.5):
+//	  randomizedWaitFactor                        IntervalFunction's wait·(1 ± factor), exact
+//	retry retryExceptions, ignoreExceptions       retry_on: the statuses of Spring's web client
+//	                                              exceptions (HttpClientErrorException 4xx,
+//	                                              HttpServerErrorException 5xx, their subclasses per
+//	                                              status, WebClient's, Feign's), timeouts and
+//	                                              connection errors (ResourceAccessException,
+//	                                              java.io.IOException both, java.net's and the
+//	                                              TimeLimiter's TimeoutException); none: every 4xx and
+//	                                              5xx, timeouts and connection errors (the preset)
+//	circuitbreaker failureRateThreshold           breaker.ratio (percent / 100; kind ratio)
+//	circuitbreaker slidingWindowType COUNT_BASED  breaker.window_calls slidingWindowSize, min_throughput
+//	                                              min(minimumNumberOfCalls, size)
+//	circuitbreaker slidingWindowType TIME_BASED   breaker.window slidingWindowSize seconds,
+//	                                              min_throughput minimumNumberOfCalls
+//	circuitbreaker waitDurationInOpenState        breaker.break (break_end strict)
+//	circuitbreaker                                breaker.half_open_calls; half_open_failures
+//	  permittedNumberOfCallsInHalfOpenState       ⌈rate·calls⌉, half_open_decision all_trials
+//	circuitbreaker slowCallRateThreshold,         breaker.slow_ratio, breaker.slow_call (always set:
+//	  slowCallDurationThreshold                   100%, 60 s by default; exported when not those)
+//	timelimiter timeoutDuration                   attempt_timeout (default 1 s)
+//	retryAspectOrder, circuitBreakerAspectOrder,  breaker.placement and attempt_timeout or deadline:
+//	  timeLimiterAspectOrder                      by default Retry(CircuitBreaker(TimeLimiter(call))),
+//	                                              the lowest order outermost: a breaker ordered before
+//	                                              the retry is outside it, a time limiter before the
+//	                                              retry is a deadline
+//
+// Warnings on import: bulkhead, thread-pool-bulkhead and ratelimiter are
+// not simulated; retryExceptionPredicate, resultPredicate and
+// consumeResultBeforeRetryAttempt are code; exception classes RetryLab
+// does not know; exponentialMaxWaitDuration with randomized waits
+// (resilience4j caps the randomized wait, the engine randomizes the
+// capped one); settings Spring ignores (a wait flag without a
+// waitDuration, a cap without a multiplier); every breaker's failures
+// (resilience4j records every exception, so every 4xx an HTTP client
+// throws on, where the engine counts timeouts, connection errors, 408, 429
+// and 5xx), and its recordExceptions, ignoreExceptions and predicates;
+// maxWaitDurationInHalfOpenState, transitionToStateAfterWaitDuration,
+// initialState, the open state's exponential or randomized waits, and
+// slow-call thresholds whose half-open count differs from the failures'
+// (the engine reopens on as many slow trials as failed ones); unknown
+// keys. Infos: the retry_on of a retry without retryExceptions (every
+// 4xx and 5xx, timeouts and connection errors), settings without effect on calls (health indicators,
+// event buffers, stack traces, cancelRunningFuture, tags), a time window's
+// one-second buckets, a TimeLimiter's need of an asynchronous method,
+// failAfterMaxAttempts. Errors: what resilience4j's setters and builders
+// refuse at startup (maxAttempts below 1, negative durations, a factor
+// outside [0, 1), rates outside 1..100, windows, minimums and trials below
+// 1, a wait in the open state under 1 ms, an exponential or randomized wait
+// under 1 ms, both wait growths in the open state, a missing or circular
+// baseConfig), values Spring cannot convert, a timeoutDuration of 0, and
+// what RetryLab does not simulate (over 100 attempts, multipliers outside
+// 1..100, durations over a day, windows over 100000 calls or a day).
+//
+// Export writes the instance "dependency" of retry, circuitbreaker and
+// timelimiter (camelCase keys, Spring's simple durations), with
+// retryExceptions of Spring's RestTemplate and RestClient when retry_on is
+// not everything (HttpServerErrorException with ignoreExceptions for the
+// statuses left out, subclasses per status, ResourceAccessException, and
+// the TimeLimiter's TimeoutException when timeouts are retried with an
+// attempt timeout), and the aspect orders when the breaker is outside the
+// retry or the deadline is the time limiter. Warnings on export: statuses
+// no Spring exception names (408, 3xx), linear backoff (a fixed wait),
+// throttle_base, jitters other than proportional below 1, a cap with
+// jitter (see above), Retry-After, a deadline beside an attempt timeout
+// (one TimeLimiter per name), durations finer than a millisecond,
+// breakers resilience4j cannot express exactly (k of n, half-open counts
+// other than ⌈rate·calls⌉, deciding early, an inclusive break end, rates
+// under 1%, time windows not in whole seconds), and the features
+// resilience4j's configuration has none of: budget, adaptive, max_elapsed,
+// min_attempt_time, hedging, instances, idempotency, dead letters, layers,
+// pool, bulkheads, fallbacks. A consecutive breaker is written exactly as
+// a count window of its failures at 100%.
 //
 // # polly: Microsoft.Extensions.Http.Resilience (appsettings JSON)
 //
@@ -372,5 +482,55 @@
 //
 // # polly-csharp and resilience4j-java: C# and Java code (export only)
 //
-// (resilience4j helper: replace this paragraph, keep the heading and the blank line under it.)
+// Sources: Polly 8's pipelines and strategies
+// (https://www.pollydocs.org/pipelines/, https://www.pollydocs.org/strategies/retry.html,
+// https://www.pollydocs.org/strategies/circuit-breaker.html,
+// https://www.pollydocs.org/strategies/timeout.html; Polly.Core's
+// RetryResilienceStrategy.cs: a DelayGenerator's delay replaces the
+// backoff's) and resilience4j 2's builders
+// (https://resilience4j.readme.io/docs/retry, .../circuitbreaker,
+// .../timeout; RetryConfig.java, CircuitBreakerConfig.java,
+// TimeLimiterConfig.java, IntervalFunction.java).
+//
+// polly-csharp is a C# class (namespace RetryLab) whose Build() returns a
+// ResiliencePipelineBuilder<HttpResponseMessage> pipeline, outermost
+// first: AddTimeout (deadline), AddCircuitBreaker when the breaker is
+// outside, AddRetry(new RetryStrategyOptions<HttpResponseMessage>),
+// AddCircuitBreaker(new CircuitBreakerStrategyOptions<HttpResponseMessage>)
+// when inside, AddTimeout (attempt_timeout). The retry is decided as the
+// polly export decides it (MaxRetryAttempts max_attempts − 1, int.MaxValue
+// for unlimited; BackoffType, Delay, MaxDelay, UseJitter with the same
+// warnings), with what code can say and JSON cannot: ShouldHandle is the
+// strategy's retry_on (TimeoutRejectedException for timeouts,
+// HttpRequestException for connection errors, the statuses), the
+// breaker's ShouldHandle the engine's failures, a Retry-After as a
+// DelayGenerator replacing the delay (a warning for modes other than
+// "replace"), no retry for max_attempts 1, and no timeout or breaker
+// when the strategy has none. Warnings: the polly export's (multiplier,
+// jitter, throttle_base, a breaker other than a ratio over a time window,
+// slow calls, a strict break end, several trials, MinimumThroughput under
+// 2, durations under Polly's minimums, finer than 100 ns) and the features
+// Polly's pipeline is not given here (budget, adaptive, max_elapsed,
+// min_attempt_time, hedging, instances, idempotency, dead letters,
+// layers, pool, bulkheads, fallbacks).
+//
+// resilience4j-java is a Java class (package retrylab) with
+// retryConfig(), circuitBreakerConfig() and timeLimiterConfig() built as
+// the resilience4j export writes the YAML, with the same decisions and
+// warnings: RetryConfig.custom().maxAttempts, waitDuration or
+// intervalFunction(IntervalFunction.ofRandomized, ofExponentialBackoff,
+// ofExponentialRandomBackoff), retryExceptions and ignoreExceptions;
+// CircuitBreakerConfig.custom().slidingWindow(size, minimum, type),
+// failureRateThreshold, waitDurationInOpenState,
+// permittedNumberOfCallsInHalfOpenState and the slow-call thresholds;
+// TimeLimiterConfig.custom().timeoutDuration; and decorate(), the
+// retry around the breaker (or inside it, placement outside).
+//
+// Neither Maven Central nor NuGet is reachable where RetryLab is tested,
+// so neither is compiled against its library: the conformance module
+// parses every Java export with the JDK's parser (javac's
+// JavacTask.parse) and reads its builder calls back against the YAML
+// export's values, and checks the YAML exports strictly against the keys
+// and types of resilience4j's property classes (sigs.k8s.io/yaml). No C#
+// parser is available: the C# is checked by its goldens only.
 package convert
