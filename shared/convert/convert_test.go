@@ -546,7 +546,7 @@ func TestExportAnyStrategy(t *testing.T) {
 					t.Errorf("%d, %s: %s is not exported and not warned about", i, f, feature.field)
 				}
 			}
-			if st.Breaker != nil && f != Polly && f != FailsafeGo && !warned["breaker"] {
+			if st.Breaker != nil && f != Polly && f != PollyCSharp && f != FailsafeGo && !warned["breaker"] {
 				t.Errorf("%d, %s: the breaker is not warned about", i, f)
 			}
 			switch {
