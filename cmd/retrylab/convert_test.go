@@ -90,7 +90,7 @@ func TestConvertErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"import without a format", "", []string{"import", "x.json"}, 2, "retrylab import: --from is missing; supported: \"grpc\", \"aws\", \"polly\""},
+		{"import without a format", "", []string{"import", "x.json"}, 2, "retrylab import: --from is missing; supported: \"grpc\", \"envoy\", \"istio\", \"linkerd\", \"resilience4j\", \"polly\", \"aws\"\n"},
 		{"import without a file", "", []string{"import", "--from", "grpc"}, 2, "name a configuration file, or - for standard input"},
 		{"import of two files", "", []string{"import", "--from", "grpc", "a", "b"}, 2, `one configuration at a time; got "a" and "b"`},
 		{"import of an export-only format", "", []string{"import", "--from", "polly-csharp", "x.cs"}, 2, `--from "polly-csharp" is export only (RetryLab writes it but does not read it); supported: "grpc", "envoy", "istio", "linkerd", "resilience4j", "polly", "aws"`},
