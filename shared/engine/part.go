@@ -105,6 +105,9 @@ func Simulations(sc *Scenario) (n, perSeed int, err error) {
 	if err := sc.Validate(); err != nil {
 		return 0, 0, err
 	}
+	if err := noSearch(sc); err != nil {
+		return 0, 0, err
+	}
 	ms, err := models(sc)
 	if err != nil {
 		return 0, 0, err
@@ -150,6 +153,9 @@ func RunPart(ctx context.Context, sc *Scenario, opt Options, ks []int) (*Part, e
 	if err := check(sc, opt.MaxEvents); err != nil {
 		return nil, err
 	}
+	if err := noSearch(sc); err != nil {
+		return nil, err
+	}
 	ms, err := models(sc)
 	if err != nil {
 		return nil, err
@@ -188,6 +194,9 @@ func RunPart(ctx context.Context, sc *Scenario, opt Options, ks []int) (*Part, e
 // scenario, seed or engine version, is an error.
 func Merge(sc *Scenario, parts ...*Part) (*Result, error) {
 	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if err := noSearch(sc); err != nil {
 		return nil, err
 	}
 	ms, err := models(sc)
@@ -239,6 +248,16 @@ func Merge(sc *Scenario, parts ...*Part) (*Result, error) {
 		}
 	}
 	return set.result(sc, withSeries), nil
+}
+
+// noSearch refuses a scenario with a search: its rounds depend on each
+// other's results, so only Run runs it, and a run in parts would leave it
+// out of the merged Result.
+func noSearch(sc *Scenario) error {
+	if sc.Search != nil {
+		return fmt.Errorf("engine: a scenario with a search runs whole (Run), not in parts")
+	}
+	return nil
 }
 
 // digest returns a digest of the scenario, its seeds aside.
