@@ -485,7 +485,7 @@ func estimateSearch(sc *Scenario) int64 {
 // holds: a point's per candidate, a bound.
 func estimateSearchSize(sc *Scenario) float64 {
 	n, _ := sc.Search.candidates()
-	return float64(n) * (3*80 + float64(len(sc.Search.Knobs)))
+	return float64(n+1) * (3*80 + float64(len(sc.Search.Knobs))) // the recommendation repeats a point
 }
 
 // A searchRun is a search being run: its candidates compiled as the
@@ -765,9 +765,23 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	if len(others) > 0 {
 		with = ", with " + strings.Join(others, " and ")
 	}
+	ties := 0
+	for _, f := range front[1:] {
+		if slices.Equal(f.means[:len(r.s.Objectives)], front[0].means[:len(r.s.Objectives)]) {
+			ties++
+		}
+	}
+	tie := ""
+	switch ties {
+	case 0:
+	case 1:
+		tie = "; the next frontier point ties with it on every objective"
+	default:
+		tie = fmt.Sprintf("; the next %d frontier points tie with it on every objective", ties)
+	}
 	res.Recommendation = &Recommendation{SearchPoint: best, Reason: fmt.Sprintf(
-		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %d seeds%s.",
-		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(x), spread, len(front), meeting, r.n, seeds, with)}
+		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %d seeds%s%s.",
+		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(x), spread, len(front), meeting, r.n, seeds, with, tie)}
 }
 
 // formatMetric writes a metric's value for a sentence: four significant

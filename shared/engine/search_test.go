@@ -271,16 +271,21 @@ func TestSearchInvalid(t *testing.T) {
 // TestSearchCost: the estimate counts every candidate on every seed, and
 // a search over the limit is refused before anything runs.
 func TestSearchCost(t *testing.T) {
-	one := searchE03B(t, 4, `{"strategy": "C", "knobs": [{"path": "max_attempts", "values": [4]}], "objectives": [{"metric": "retries", "goal": "min"}]}`)
-	four := searchE03B(t, 4, `{"strategy": "C", "knobs": [{"path": "max_attempts", "values": [4, 4, 4, 4]}], "objectives": [{"metric": "retries", "goal": "min"}]}`)
+	knob := func(n int) *Scenario {
+		values := strings.TrimSuffix(strings.Repeat("4, ", n), ", ")
+		return searchE03B(t, 4, `{"strategy": "C", "knobs": [{"path": "max_attempts", "values": [`+values+`]}], "objectives": [{"metric": "retries", "goal": "min"}]}`)
+	}
+	one, two, four := knob(1), knob(2), knob(4)
 	plain := *one
 	plain.Search = nil
 	base := Estimate(&plain)
-	d1, d4 := Estimate(one)-base, Estimate(four)-base
+	d1, d2, d4 := Estimate(one)-base, Estimate(two)-base, Estimate(four)-base
+	// Each candidate adds C's cost on every seed (and its result's numbers).
 	alone := plain
 	alone.Strategies = plain.Strategies[2:3]
-	if d4 != 4*d1 || d1 < Estimate(&alone)-EstimateSize(&alone) {
-		t.Errorf("the search adds %d events for 1 candidate, %d for 4; C alone on its seeds is %d", d1, d4, Estimate(&alone))
+	each := d2 - d1
+	if d4-d1 != 3*each || each < Estimate(&alone)-EstimateSize(&alone) {
+		t.Errorf("the search adds %d events for 1 candidate, %d for 2, %d for 4; C alone on its seeds is %d", d1, d2, d4, Estimate(&alone))
 	}
 	calls := 0
 	_, err := Run(context.Background(), four, Options{MaxEvents: base + 2*d1, Progress: func(int, int) { calls++ }})
