@@ -145,9 +145,12 @@ func ExampleRun_script() {
 }
 
 // A search tries every combination of a strategy's knobs, here E03-B's
-// strategy C's attempts and backoff base, by successive halving over the
-// seeds, and recommends the settings with the highest affected success
-// among the Pareto frontier that keeps the 100 ms peak at most 60.
+// strategy C's attempts, backoff base and retry budget, by successive
+// halving over the seeds (8 candidates: every one is kept), and recommends
+// the settings with the highest affected success among the Pareto
+// frontier that keeps the 100 ms peak at most 60. The budget of 10% of
+// first attempts over 1 s allows about nine retries in all: the attempts
+// and backoff then change nothing.
 func ExampleRun_search() {
 	sc, err := engine.Parse([]byte(`{
 		"version": 1, "name": "E03-B", "seed": 1, "runs": 4,
@@ -162,8 +165,9 @@ func ExampleRun_search() {
 		"search": {
 			"strategy": "C",
 			"knobs": [
-				{"path": "max_attempts", "values": [2, 3, 4, 6]},
-				{"path": "backoff.base", "values": ["100ms", "200ms", "500ms", "1s"]}
+				{"path": "max_attempts", "values": [2, 4]},
+				{"path": "backoff.base", "values": ["100ms", "500ms"]},
+				{"path": "budget", "values": [null, {"kind": "ratio", "ratio": 0.1, "window": "1s"}]}
 			],
 			"objectives": [{"metric": "affected_success_rate", "goal": "max"}, {"metric": "peak_per_100ms", "goal": "min"}],
 			"constraints": [{"metric": "peak_per_100ms", "op": "<=", "value": 60}]
@@ -179,14 +183,16 @@ func ExampleRun_search() {
 	s := res.Search
 	fmt.Println("rounds:", s.Rounds, "simulations:", s.Simulations)
 	for _, p := range s.Frontier {
-		fmt.Printf("max_attempts %s, backoff.base %s: affected success %.4f, peak %v\n",
-			p.Settings["max_attempts"], p.Settings["backoff.base"], p.Metrics.AffectedSuccessRate, p.Metrics.PeakPer100ms)
+		fmt.Printf("max_attempts %s, backoff.base %s, budget %s: affected success %.4f, peak %v\n",
+			p.Settings["max_attempts"], p.Settings["backoff.base"], p.Settings["budget"], p.Metrics.AffectedSuccessRate, p.Metrics.PeakPer100ms)
 	}
 	fmt.Println(s.Recommendation.Reason)
 	// Output:
-	// rounds: [{1 16} {2 8} {4 8}] simulations: 40
-	// max_attempts 3, backoff.base "1s": affected success 1.0000, peak 30.5
-	// max_attempts 4, backoff.base "1s": affected success 1.0000, peak 30.5
-	// max_attempts 6, backoff.base "1s": affected success 1.0000, peak 30.5
-	// max_attempts 3, backoff.base "1s" gives the highest mean affected_success_rate (1) of the 3 frontier points that meet peak_per_100ms <= 60, out of 16 candidates over 4 seeds, with peak_per_100ms 30.5; the next 2 frontier points tie with it on every objective.
+	// rounds: [{1 8} {2 8} {4 8}] simulations: 32
+	// max_attempts 4, backoff.base "500ms", budget null: affected success 1.0000, peak 42.5
+	// max_attempts 2, backoff.base "100ms", budget {"kind":"ratio","ratio":0.1,"window":"1s"}: affected success 0.7907, peak 20
+	// max_attempts 2, backoff.base "500ms", budget {"kind":"ratio","ratio":0.1,"window":"1s"}: affected success 0.7907, peak 20
+	// max_attempts 4, backoff.base "100ms", budget {"kind":"ratio","ratio":0.1,"window":"1s"}: affected success 0.7907, peak 20
+	// max_attempts 4, backoff.base "500ms", budget {"kind":"ratio","ratio":0.1,"window":"1s"}: affected success 0.7907, peak 20
+	// max_attempts 4, backoff.base "500ms", budget null gives the highest mean affected_success_rate (100.00%) of the 5 frontier points that meet peak_per_100ms <= 60, out of 8 candidates over 4 seeds, with peak_per_100ms 42.5.
 }

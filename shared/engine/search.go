@@ -723,7 +723,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 		for i := range r.s.Constraints {
 			ct := &r.s.Constraints[i]
 			if x, _ := p.Metrics.Metric(ct.Metric); !ct.meets(x) {
-				misses = append(misses, fmt.Sprintf("%s %s", ct.Metric, formatMetric(x)))
+				misses = append(misses, fmt.Sprintf("%s %s", ct.Metric, formatMetric(ct.Metric, x)))
 			}
 		}
 		res.Note = fmt.Sprintf("None of the %d candidates of the last round meets %s over %d seeds; the closest, %s, has %s.",
@@ -750,7 +750,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	}
 	spread := ""
 	if mm, ok := best.Spread[o.Metric]; ok && mm.Min != mm.Max {
-		spread = fmt.Sprintf(", %s..%s over the seeds", formatMetric(mm.Min), formatMetric(mm.Max))
+		spread = fmt.Sprintf(", %s..%s over the seeds", formatMetric(o.Metric, mm.Min), formatMetric(o.Metric, mm.Max))
 	}
 	meeting := ""
 	if len(constraints) > 0 {
@@ -759,7 +759,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	var others []string
 	for _, ob := range r.s.Objectives[1:] {
 		y, _ := best.Metrics.Metric(ob.Metric)
-		others = append(others, fmt.Sprintf("%s %s", ob.Metric, formatMetric(y)))
+		others = append(others, fmt.Sprintf("%s %s", ob.Metric, formatMetric(ob.Metric, y)))
 	}
 	with := ""
 	if len(others) > 0 {
@@ -781,9 +781,58 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	}
 	res.Recommendation = &Recommendation{SearchPoint: best, Reason: fmt.Sprintf(
 		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %d seeds%s%s.",
-		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(x), spread, len(front), meeting, r.n, seeds, with, tie)}
+		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, seeds, with, tie)}
 }
 
-// formatMetric writes a metric's value for a sentence: four significant
-// digits.
-func formatMetric(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+// formatMetric writes metric name's value x for a sentence: a rate as a
+// percentage with two decimals, a number of 1,000 or more whole, any
+// other with four significant digits.
+func formatMetric(name string, x float64) string {
+	switch info, _ := DescribeMetric(name); {
+	case info.Unit == "%":
+		return strconv.FormatFloat(x*100, 'f', 2, 64) + "%"
+	case math.Abs(x) >= 1000:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// DefaultSearch returns the search `retrylab search` adds to a scenario:
+// from the named strategy, every combination (192) of
+//
+//   - max_attempts 2, 3, 4, 6;
+//   - backoff exponential (doubling) from 100 ms capped at 2 s, 200 ms at
+//     2 s, 500 ms at 5 s or 1 s at 10 s (the whole backoff object: the
+//     strategy's own is replaced);
+//   - jitter none, full, equal or decorrelated (the whole jitter object);
+//   - budget none, a ratio of 10% of first attempts over 1 s (Google
+//     SRE's "Handling Overload"), or a token bucket of 10 tokens refilled
+//     by 0.1 per success (gRPC's retry throttling defaults);
+//
+// maximising affected_success_rate, then minimising peak_per_100ms,
+// with no constraints.
+func DefaultSearch(strategy string) *Search {
+	raw := func(vs ...string) []json.RawMessage {
+		out := make([]json.RawMessage, len(vs))
+		for i, v := range vs {
+			out[i] = json.RawMessage(v)
+		}
+		return out
+	}
+	return &Search{
+		Strategy: strategy,
+		Knobs: []Knob{
+			{Path: "max_attempts", Values: raw(`2`, `3`, `4`, `6`)},
+			{Path: "backoff", Values: raw(
+				`{"kind":"exponential","base":"100ms","max":"2s"}`,
+				`{"kind":"exponential","base":"200ms","max":"2s"}`,
+				`{"kind":"exponential","base":"500ms","max":"5s"}`,
+				`{"kind":"exponential","base":"1s","max":"10s"}`)},
+			{Path: "jitter", Values: raw(`{"kind":"none"}`, `{"kind":"full"}`, `{"kind":"equal"}`, `{"kind":"decorrelated"}`)},
+			{Path: "budget", Values: raw(`null`,
+				`{"kind":"ratio","ratio":0.1,"window":"1s"}`,
+				`{"kind":"token_bucket","max_tokens":10,"token_ratio":0.1}`)},
+		},
+		Objectives: []Objective{{"affected_success_rate", GoalMax}, {"peak_per_100ms", GoalMin}},
+	}
+}

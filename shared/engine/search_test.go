@@ -310,10 +310,12 @@ func TestSearchCost(t *testing.T) {
 // of the operations started during the incident at C's level (a mean no
 // lower than C's lowest over the ten seeds) with a lower 100 ms peak.
 //
-// What it finds (asserted below, not tuned for): such settings exist in
-// this range. With 216 candidates over max_attempts, backoff base and cap,
-// jitter and budget, the recommendation keeps affected success within C's
-// spread and lowers the 100 ms peak.
+// What it finds (asserted below; the ranges were not tuned toward it):
+// such settings exist in this range. C's affected success is 99.11% on
+// average, 96.69% on its worst seed, with a 100 ms peak of 89.4 calls; of
+// 216 candidates (568 simulations), the recommendation is 3 attempts,
+// backoff from 500 ms capped at 2 s, decorrelated jitter and no budget:
+// 99.72% affected success, a peak of 32.1 (28..38 over the seeds).
 func TestSearchE03B(t *testing.T) {
 	if testing.Short() {
 		t.Skip("216 candidates over ten seeds")
