@@ -1,6 +1,7 @@
 // Command retrylab runs retry-policy scenarios: from a file, standard input or
 // a built-in's slug, printing a table or JSON, or drawing a chart; it also
-// imports and exports retry configurations (gRPC, AWS, Polly, Go code), lists
+// searches a strategy's settings (retrylab search), imports and exports
+// retry configurations (gRPC, AWS, Polly, Go code), lists
 // the built-ins and presets and serves the web app. "retrylab help"
 // prints every command and flag (the usage constant below).
 package main
@@ -45,6 +46,15 @@ commands:
         --parallel N    run up to N simulations (strategy × seed × sweep
                         value) at once (default 0: as many as cores); the
                         result is the same whatever N
+        a scenario with a search block prints its frontier and
+        recommendation after the table (in json: "search")
+  search FILE.json|SLUG|- [--strategy NAME] [flags]
+        run with a default search added from the strategy NAME (default: the
+        first): every combination of max_attempts 2, 3, 4, 6; exponential
+        backoff 100ms..2s, 200ms..2s, 500ms..5s, 1s..10s; jitter none, full,
+        equal, decorrelated; no budget, a 10% ratio or a gRPC token bucket
+        (192 candidates), maximising affected_success_rate, then minimising
+        peak_per_100ms; flags as for run
   chart FILE.json|SLUG|- [flags]
         run the scenario and write a chart of the result as SVG to standard output
         --picture P     ` + strings.Join(chart.Pictures, ", ") + `
@@ -104,7 +114,7 @@ every problem and its JSON path; a file or built-in that does not exist; a
 scenario over --max-events; a configuration that cannot be imported, with
 every problem and its path); 2 for a usage error (an unknown command or flag,
 a flag value out of range, a format not supported, an export that needs
---strategy).
+--strategy, a --strategy the scenario does not have).
 `
 
 func main() {
@@ -203,6 +213,10 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		if !slices.ContainsFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == name }) {
 			fmt.Fprintf(stderr, "retrylab search: --strategy %q is not a strategy of %s; it has %s\n", name, file, strategyNames(sc))
 			return 2
+		}
+		if sc.Sweep != nil {
+			fmt.Fprintf(stderr, "retrylab search: %s sweeps %s; a search varies a strategy of a scenario without a sweep\n", file, sc.Sweep.Path)
+			return 1
 		}
 		sc.Search = engine.DefaultSearch(name)
 	}

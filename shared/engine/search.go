@@ -187,14 +187,11 @@ type Recommendation struct {
 }
 
 // search checks a search block: its strategy, knobs, objectives,
-// constraints and budget, then that each knob value, and each candidate,
-// gives a valid strategy.
+// constraints and budget, then that each knob's values, with the other
+// knobs at their first values, and then each candidate, give a valid
+// strategy.
 func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 	s := sc.Search
-	if sc.Sweep != nil {
-		v.add("search", nil, "is given together with sweep; a scenario has one or the other")
-		return
-	}
 	si := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
 	if si < 0 {
 		names := make([]string, len(sc.Strategies))
@@ -267,11 +264,12 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			humanCount(int64(n)), counts, s.budget(), DefaultSearchBudget, MaxSearchCandidates)
 		return
 	}
-	// Each value alone, then (when each is valid alone) every combination.
+	// Each value with the other knobs at their first values, then (when
+	// each is valid so) every combination.
 values:
 	for k, kn := range s.Knobs {
 		for j := range kn.Values {
-			idx := slices.Repeat([]int{-1}, len(s.Knobs))
+			idx := make([]int, len(s.Knobs))
 			idx[k] = j
 			for _, e := range sc.candidate(si, idx, deps, calls) {
 				if e.Path == fmt.Sprintf("search.knobs[%d].path", k) {
@@ -296,8 +294,7 @@ values:
 }
 
 // candidate returns the errors of the strategy that sets the knobs'
-// values idx in strategy si (-1: the knob is left as it is), validated
-// as strategy si of the scenario.
+// values idx in strategy si, validated as strategy si of the scenario.
 func (sc *Scenario) candidate(si int, idx []int, deps depNames, calls map[string]bool) Errors {
 	st, err := sc.knobbed(si, idx)
 	if err != nil {
@@ -369,7 +366,7 @@ func compactValue(raw json.RawMessage) json.RawMessage {
 }
 
 // knobbed returns strategy si with the search's knobs set to their values
-// idx (-1 leaves a knob as it is). Its errors name the strategy's paths,
+// idx. Its errors name the strategy's paths,
 // or the knob's path when the path does not fit the strategy.
 func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 	raw, err := json.Marshal(&sc.Strategies[si])
@@ -381,9 +378,6 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 		return Strategy{}, err
 	}
 	for k, kn := range sc.Search.Knobs {
-		if idx[k] < 0 {
-			continue
-		}
 		field := fmt.Sprintf("search.knobs[%d].path", k)
 		steps, err := parsePath(kn.Path, field)
 		if err != nil {

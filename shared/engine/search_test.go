@@ -242,7 +242,7 @@ func TestSearchInvalid(t *testing.T) {
 			"search.knobs[0].values[0]", "at strategies[2].backoff.base 200 is not a duration string"},
 		{"path past a list", `{"strategy": "C", "knobs": [{"path": "layers[0].max_attempts", "values": [2]}], ` + objs + `}`,
 			"search.knobs[0].path", `"layers[0].max_attempts" has index [0], which does not exist`},
-		{"combination", `{"strategy": "C", "knobs": [{"path": "backoff.base", "values": ["100ms", "1s"]}, {"path": "backoff.max", "values": ["500ms", "2s"]}], ` + objs + `}`,
+		{"combination", `{"strategy": "C", "knobs": [{"path": "backoff.base", "values": ["100ms", "1s"]}, {"path": "backoff.max", "values": ["2s", "500ms"]}], ` + objs + `}`,
 			"search.knobs", `give a candidate that is not valid, backoff.base "1s", backoff.max "500ms": at strategies[2].backoff.max "500ms" is below base 1s`},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -255,6 +255,13 @@ func TestSearchInvalid(t *testing.T) {
 				t.Errorf("got %v\nwant %s: ...%s...", err, tc.path, tc.msg)
 			}
 		})
+	}
+	// A value is checked with the other knobs' first values: jitter for
+	// strategy A, which has no backoff, with the backoff the search gives.
+	withBackoff := searchE03B(t, 2, `{"strategy": "A", "knobs": [{"path": "backoff", "values": [{"kind": "exponential", "base": "100ms"}]},
+		{"path": "jitter.kind", "values": ["full", "equal"]}], `+objs+`}`)
+	if err := withBackoff.Validate(); err != nil {
+		t.Errorf("jitter with the search's backoff: %v", err)
 	}
 	sc := searchE03B(t, 2, smallSearch)
 	sc.Sweep = &Sweep{Path: "runs", Values: []json.RawMessage{json.RawMessage("1")}}

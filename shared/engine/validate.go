@@ -241,10 +241,12 @@ func (v *validator) scenario(sc *Scenario) {
 		v.strategy(p, st, deps, calls)
 	}
 	v.report(sc)
-	if sc.Sweep != nil && !v.failed() {
+	switch {
+	case sc.Sweep != nil && sc.Search != nil:
+		v.add("search", nil, "is given together with sweep; a scenario has one or the other")
+	case sc.Sweep != nil && !v.failed():
 		v.sweep(sc)
-	}
-	if sc.Search != nil && !v.failed() {
+	case sc.Search != nil && !v.failed():
 		v.search(sc, deps, calls)
 	}
 }
