@@ -100,7 +100,8 @@ func (c *Counts) UnmarshalJSON(data []byte) error {
 // simulations of the first j seeds are numbered 0 to j×perSeed-1, and
 // merged alone they give the Result of FirstSeeds(sc, j). A sweep that
 // changes the seeds (its path is seed, seeds or runs) has no such
-// prefix: perSeed is then n.
+// prefix: perSeed is then n. A scenario with a search is refused: it runs
+// whole, through Run.
 func Simulations(sc *Scenario) (n, perSeed int, err error) {
 	if err := sc.Validate(); err != nil {
 		return 0, 0, err
@@ -149,6 +150,7 @@ func FirstSeeds(sc *Scenario, n int) *Scenario {
 // scenario and checks the whole run's estimated cost as Run does;
 // opt.MaxEvents stops each simulation as it does in Run, opt.Parallelism
 // bounds the part's goroutines and opt.Progress counts its simulations.
+// Like Simulations and Merge, it refuses a scenario with a search.
 func RunPart(ctx context.Context, sc *Scenario, opt Options, ks []int) (*Part, error) {
 	if err := check(sc, opt.MaxEvents); err != nil {
 		return nil, err

@@ -23,6 +23,10 @@ const (
 	MaxKnobValues       = 32 // values of a knob
 	MaxObjectives       = 4  // objectives of a search
 	MaxConstraints      = 8  // constraints of a search
+	// MaxSearchBytes bounds candidates × (the strategy's canonical size
+	// plus its knobs' longest values): checking, estimating and running a
+	// search read the strategy again for every candidate.
+	MaxSearchBytes = 4 << 20
 	// searchFloor is the fewest candidates a round of successive halving
 	// keeps (all of them when there are fewer), so that the frontier has
 	// points to choose from.
@@ -36,7 +40,7 @@ const (
 // their Pareto frontier and a recommendation (see SearchResult).
 // Budget bounds the candidates: the product of the knobs' value counts
 // may be at most Budget (DefaultSearchBudget when 0; MaxSearchCandidates
-// at most).
+// at most), and candidates × the strategy's size at most MaxSearchBytes.
 type Search struct {
 	Strategy    string       `json:"strategy"`
 	Knobs       []Knob       `json:"knobs"`
@@ -264,6 +268,21 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			humanCount(int64(n)), counts, s.budget(), DefaultSearchBudget, MaxSearchCandidates)
 		return
 	}
+	n, _ := s.candidates()
+	raw, _ := json.Marshal(&sc.Strategies[si])
+	size := len(raw)
+	for _, kn := range s.Knobs {
+		longest := 0
+		for _, val := range kn.Values {
+			longest = max(longest, len(val))
+		}
+		size += longest
+	}
+	if n*size > MaxSearchBytes {
+		v.add("search.knobs", nil, "give %d candidates of a strategy of up to %d bytes; a search reads the strategy again for each candidate, and candidates × its size may be at most %d KiB: give fewer values, or shorten the strategy",
+			n, size, MaxSearchBytes>>10)
+		return
+	}
 	// Each value with the other knobs at their first values, then (when
 	// each is valid so) every combination.
 values:
@@ -283,7 +302,6 @@ values:
 	if v.failed() {
 		return
 	}
-	n, _ := s.candidates()
 	for c := range n {
 		idx := s.indexes(c)
 		if es := sc.candidate(si, idx, deps, calls); len(es) > 0 {

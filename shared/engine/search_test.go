@@ -256,6 +256,14 @@ func TestSearchInvalid(t *testing.T) {
 			}
 		})
 	}
+	// Candidates × the strategy's size are bounded before any is read.
+	long := searchE03B(t, 2, `{"strategy": "C", "knobs": [{"path": "max_attempts", "values": [2, 3, 4, 5, 6, 7, 8, 9]},
+		{"path": "backoff.base", "values": ["1ms", "2ms", "3ms", "4ms", "5ms", "6ms", "7ms", "8ms"]},
+		{"path": "backoff.max", "values": ["2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "11s", "12s", "13s", "14s", "15s", "16s", "17s"]}], "budget": 1024, `+objs+`}`)
+	long.Strategies[2].Description = strings.Repeat("x", 5000)
+	if es := AsErrors(long.Validate()); len(es) != 1 || es[0].Path != "search.knobs" || !strings.Contains(es[0].Message, "give 1024 candidates of a strategy of up to ") {
+		t.Errorf("a long strategy: %v", es)
+	}
 	// A value is checked with the other knobs' first values: jitter for
 	// strategy A, which has no backoff, with the backoff the search gives.
 	withBackoff := searchE03B(t, 2, `{"strategy": "A", "knobs": [{"path": "backoff", "values": [{"kind": "exponential", "base": "100ms"}]},
