@@ -1,11 +1,13 @@
 // Command retrylab runs retry-policy scenarios: from a file, standard input or
 // a built-in's slug, printing a table or JSON, or drawing a chart; it also
-// imports and exports retry configurations (gRPC, AWS, Polly, Go code), lists
+// searches a strategy's settings (retrylab search), imports and exports
+// retry configurations (gRPC, AWS, Polly, Go code), lists
 // the built-ins and presets and serves the web app. "retrylab help"
 // prints every command and flag (the usage constant below).
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +46,15 @@ commands:
         --parallel N    run up to N simulations (strategy × seed × sweep
                         value) at once (default 0: as many as cores); the
                         result is the same whatever N
+        a scenario with a search block prints its frontier and
+        recommendation after the table (in json: "search")
+  search FILE.json|SLUG|- [--strategy NAME] [flags]
+        run with a default search added from the strategy NAME (default: the
+        first): every combination of max_attempts 2, 3, 4, 6; exponential
+        backoff 100ms..2s, 200ms..2s, 500ms..5s, 1s..10s; jitter none, full,
+        equal, decorrelated; no budget, a 10% ratio or a gRPC token bucket
+        (192 candidates), maximising affected_success_rate, then minimising
+        peak_per_100ms; flags as for run
   chart FILE.json|SLUG|- [flags]
         run the scenario and write a chart of the result as SVG to standard output
         --picture P     ` + strings.Join(chart.Pictures, ", ") + `
@@ -103,7 +114,7 @@ every problem and its JSON path; a file or built-in that does not exist; a
 scenario over --max-events; a configuration that cannot be imported, with
 every problem and its path); 2 for a usage error (an unknown command or flag,
 a flag value out of range, a format not supported, an export that needs
---strategy).
+--strategy, a --strategy the scenario does not have).
 `
 
 func main() {
@@ -120,8 +131,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	switch args[0] {
-	case "run":
-		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "run", "search":
+		return cmdRun(ctx, args[0], args[1:], stdin, stdout, stderr)
 	case "chart":
 		return cmdChart(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":
@@ -156,38 +167,59 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 2
 }
 
-func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+// cmdRun runs "run" or, as cmd "search", a default search of one
+// strategy of the scenario (engine.DefaultSearch).
+func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	checkSeeds, seeds := seedFlags(fs)
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
-	file, code := parseWithFile(fs, args, stderr, "run", "scenario")
+	var strategy *string
+	if cmd == "search" {
+		strategy = fs.String("strategy", "", "the strategy to search from (default: the first)")
+	}
+	file, code := parseWithFile(fs, args, stderr, cmd, "scenario")
 	if code != 0 {
 		return exit(code)
 	}
 	if err := checkSeeds(); err != nil {
-		fmt.Fprintf(stderr, "retrylab run: %v\n", err)
+		fmt.Fprintf(stderr, "retrylab %s: %v\n", cmd, err)
 		return 2
 	}
 	if *format != "table" && *format != "json" {
-		fmt.Fprintf(stderr, "retrylab run: --format %q is not table or json\n", *format)
+		fmt.Fprintf(stderr, "retrylab %s: --format %q is not table or json\n", cmd, *format)
 		return 2
 	}
 	if *maxEvents < 0 {
-		fmt.Fprintf(stderr, "retrylab run: --max-events %d is negative; give a number of events, or 0 for no limit\n", *maxEvents)
+		fmt.Fprintf(stderr, "retrylab %s: --max-events %d is negative; give a number of events, or 0 for no limit\n", cmd, *maxEvents)
 		return 2
 	}
 	if *parallel < 0 {
-		fmt.Fprintf(stderr, "retrylab run: --parallel %d is negative; give a number of simulations at once, or 0 for as many as cores\n", *parallel)
+		fmt.Fprintf(stderr, "retrylab %s: --parallel %d is negative; give a number of simulations at once, or 0 for as many as cores\n", cmd, *parallel)
 		return 2
 	}
-	sc, code := loadScenario(file, stdin, stderr, "run")
+	sc, code := loadScenario(file, stdin, stderr, cmd)
 	if code != 0 {
 		return code
 	}
 	seeds(sc)
+	if strategy != nil {
+		name := *strategy
+		if name == "" && len(sc.Strategies) > 0 {
+			name = sc.Strategies[0].Name
+		}
+		if !slices.ContainsFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == name }) {
+			fmt.Fprintf(stderr, "retrylab search: --strategy %q is not a strategy of %s; it has %s\n", name, file, strategyNames(sc))
+			return 2
+		}
+		if sc.Sweep != nil {
+			fmt.Fprintf(stderr, "retrylab search: %s sweeps %s; a search varies a strategy of a scenario without a sweep\n", file, sc.Sweep.Path)
+			return 1
+		}
+		sc.Search = engine.DefaultSearch(name)
+	}
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
@@ -197,13 +229,22 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
-			fmt.Fprintf(stderr, "retrylab run: %v\n", err)
+			fmt.Fprintf(stderr, "retrylab %s: %v\n", cmd, err)
 			return 1
 		}
 		return 0
 	}
-	writeTable(stdout, res)
+	writeTable(stdout, sc, res)
 	return 0
+}
+
+// strategyNames lists the scenario's strategies' names, quoted.
+func strategyNames(sc *engine.Scenario) string {
+	names := make([]string, len(sc.Strategies))
+	for i, st := range sc.Strategies {
+		names[i] = fmt.Sprintf("%q", st.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -440,8 +481,9 @@ func printErrors(w io.Writer, file string, err error) {
 	fmt.Fprintf(w, "%s: %v\n", file, err)
 }
 
-// writeTable prints the metrics as rows and the strategies as columns.
-func writeTable(w io.Writer, res *engine.Result) {
+// writeTable prints the metrics as rows and the strategies as columns,
+// then the search's frontier and recommendation, if sc has a search.
+func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 	fmt.Fprintf(w, "%s  (engine %s, seeds %v, %d events)\n\n", res.Scenario, res.EngineVersion, seedList(res.Seeds), res.Events)
 	if len(res.Sweep) > 0 {
 		for _, pt := range res.Sweep {
@@ -458,12 +500,72 @@ func writeTable(w io.Writer, res *engine.Result) {
 		v, _ := json.Marshal(pt.Value)
 		printTransitions(w, fmt.Sprintf(" at %s", v), pt.Strategies)
 	}
+	if res.Search != nil && sc.Search != nil {
+		writeSearch(w, sc.Search, res.Search)
+	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
 		for _, s := range res.Warnings {
 			fmt.Fprintf(w, "  - %s\n", s)
 		}
 	}
+}
+
+// writeSearch prints how a search went, its frontier (one row per point:
+// the knobs' values, then the objectives' and constraints' metrics) and
+// its recommendation, or why there is none.
+func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult) {
+	var rounds []string
+	for i, rd := range r.Rounds {
+		unit := ""
+		if i == 0 {
+			unit = " seed"
+			if rd.Seeds > 1 {
+				unit = " seeds"
+			}
+		}
+		rounds = append(rounds, fmt.Sprintf("%d on %d%s", rd.Candidates, rd.Seeds, unit))
+	}
+	fmt.Fprintf(w, "\nsearch from %s: %d candidates by successive halving (%s), %d simulations\n",
+		r.Strategy, r.Evaluated, strings.Join(rounds, ", "), r.Simulations)
+	var metrics, objectives []string
+	for _, o := range s.Objectives {
+		metrics = append(metrics, o.Metric)
+		objectives = append(objectives, o.Metric+" "+string(o.Goal))
+	}
+	constraints := []string{}
+	for _, c := range s.Constraints {
+		if !slices.Contains(metrics, c.Metric) {
+			metrics = append(metrics, c.Metric)
+		}
+		constraints = append(constraints, fmt.Sprintf("%s %s %g", c.Metric, c.Op, c.Value))
+	}
+	fmt.Fprintf(w, "objectives: %s; constraints: %s\n", strings.Join(objectives, ", "), cmp.Or(strings.Join(constraints, ", "), "none"))
+	if len(r.Frontier) == 0 {
+		fmt.Fprintf(w, "\n%s\n", r.Note)
+		return
+	}
+	last := r.Rounds[len(r.Rounds)-1].Candidates
+	fmt.Fprintf(w, "\nfrontier: %d points, of the %d candidates of the last round (%d meet the constraints):\n", len(r.Frontier), last, r.Feasible)
+	tw := tabwriter.NewWriter(w, 4, 0, 2, ' ', 0)
+	var head []string
+	for _, k := range s.Knobs {
+		head = append(head, k.Path)
+	}
+	fmt.Fprintln(tw, strings.Join(append(head, metrics...), "\t"))
+	for _, p := range r.Frontier {
+		var row []string
+		for _, k := range s.Knobs {
+			row = append(row, string(p.Settings[k.Path]))
+		}
+		for _, m := range metrics {
+			v, _ := p.Metrics.Metric(m)
+			row = append(row, tableCell(m, v, p.Spread))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nrecommendation: %s\n", r.Recommendation.Reason)
 }
 
 func printTransitions(w io.Writer, where string, strats []engine.StrategyResult) {

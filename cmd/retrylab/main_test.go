@@ -191,3 +191,59 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchCommand(t *testing.T) {
+	code, out, errs := run(t, "", "search", "e03b-synchronized-recovery", "--strategy", "C", "--runs", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"search from C: 192 candidates by successive halving (192 on 1 seed, 96 on 2), 288 simulations\n",
+		"objectives: affected_success_rate max, peak_per_100ms min; constraints: none\n",
+		"\nmax_attempts  backoff  ",
+		"\nrecommendation: max_attempts ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	// The recommendation is the frontier's first row.
+	rows := strings.Split(out[strings.Index(out, "\nmax_attempts  backoff"):], "\n")
+	rec := out[strings.Index(out, "\nrecommendation: max_attempts ")+len("\nrecommendation: max_attempts "):]
+	if first := strings.Fields(rows[2])[0]; !strings.HasPrefix(rec, first+",") {
+		t.Errorf("first row %q, recommendation %q", rows[2], rec[:40])
+	}
+
+	code, out, errs = run(t, "", "search", "--format", "json", "--runs", "1", scenarioFile)
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errs)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Search; s == nil || s.Strategy != "A" || s.Recommendation == nil || len(s.Frontier) == 0 || len(res.Strategies) != 4 {
+		t.Errorf("json: search %+v, %d strategies; want a search from the first strategy, A, beside the four", s, len(res.Strategies))
+	}
+
+	code, _, errs = run(t, "", "search", scenarioFile, "--strategy", "Z")
+	if code != 2 || !strings.Contains(errs, `--strategy "Z" is not a strategy of `+scenarioFile+`; it has "A", "B", "C", "D"`) {
+		t.Errorf("unknown strategy: exit %d, %q", code, errs)
+	}
+	code, _, errs = run(t, "", "search", "token-bucket-sweep")
+	if code != 1 || !strings.Contains(errs, "sweeps dependency.error_rate; a search varies a strategy of a scenario without a sweep") {
+		t.Errorf("sweep: exit %d, %q", code, errs)
+	}
+}
+
+func TestRunPrintsSearch(t *testing.T) {
+	code, out, errs := run(t, "", "run", "../../shared/engine/testdata/search.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"\nsearch from C: 18 candidates", "constraints: peak_per_100ms <= 70\n", "\nmax_attempts  jitter.kind  ", "\nrecommendation: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

@@ -513,6 +513,18 @@
 // What still grows with time: a breaker's transitions, 16 bytes each
 // (the result lists the first 1,000).
 //
+// # Search
+//
+// A scenario's search block (Search) asks which settings of one strategy
+// to ship: every combination of its knobs' values is a candidate, run on
+// the scenario's seeds by successive halving (SearchResult says how),
+// with every candidate on the same seeds (common random numbers). Run
+// reports the scenario's strategies as it would without the search, and
+// in Result.Search the Pareto frontier of the objectives among the
+// candidates that meet the constraints, and the recommended one. A
+// search runs whole, through Run: Simulations, RunPart and Merge refuse
+// it. Its estimated cost counts every candidate on every seed.
+//
 // # Cost
 //
 // Estimate gives the events a run is expected to process (operations ×
@@ -520,8 +532,8 @@
 // of every hop and, with contention and a network, two more per hop for
 // the read, plus each simulation's set-up:
 // its clients, instances and the counting bins of its time span; × strategies
-// × runs × sweep values; plus the numbers of its result, which EstimateSize
-// gives alone). A level with unlimited attempts (max_attempts 0) counts as
+// × runs × sweep values; plus, for a search, every candidate on every seed;
+// plus the numbers of its result, which EstimateSize gives alone). A level with unlimited attempts (max_attempts 0) counts as
 // MaxAttempts (100) attempts, in the estimate and in the worst-case bounds
 // on a run's span; it may run longer. Run refuses a scenario above
 // Options.MaxEvents with a CostError before running, stops any single

@@ -100,9 +100,13 @@ func (c *Counts) UnmarshalJSON(data []byte) error {
 // simulations of the first j seeds are numbered 0 to j×perSeed-1, and
 // merged alone they give the Result of FirstSeeds(sc, j). A sweep that
 // changes the seeds (its path is seed, seeds or runs) has no such
-// prefix: perSeed is then n.
+// prefix: perSeed is then n. A scenario with a search is refused: it runs
+// whole, through Run.
 func Simulations(sc *Scenario) (n, perSeed int, err error) {
 	if err := sc.Validate(); err != nil {
+		return 0, 0, err
+	}
+	if err := noSearch(sc); err != nil {
 		return 0, 0, err
 	}
 	ms, err := models(sc)
@@ -146,8 +150,12 @@ func FirstSeeds(sc *Scenario, n int) *Scenario {
 // scenario and checks the whole run's estimated cost as Run does;
 // opt.MaxEvents stops each simulation as it does in Run, opt.Parallelism
 // bounds the part's goroutines and opt.Progress counts its simulations.
+// Like Simulations and Merge, it refuses a scenario with a search.
 func RunPart(ctx context.Context, sc *Scenario, opt Options, ks []int) (*Part, error) {
 	if err := check(sc, opt.MaxEvents); err != nil {
+		return nil, err
+	}
+	if err := noSearch(sc); err != nil {
 		return nil, err
 	}
 	ms, err := models(sc)
@@ -188,6 +196,9 @@ func RunPart(ctx context.Context, sc *Scenario, opt Options, ks []int) (*Part, e
 // scenario, seed or engine version, is an error.
 func Merge(sc *Scenario, parts ...*Part) (*Result, error) {
 	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if err := noSearch(sc); err != nil {
 		return nil, err
 	}
 	ms, err := models(sc)
@@ -239,6 +250,16 @@ func Merge(sc *Scenario, parts ...*Part) (*Result, error) {
 		}
 	}
 	return set.result(sc, withSeries), nil
+}
+
+// noSearch refuses a scenario with a search: its rounds depend on each
+// other's results, so only Run runs it, and a run in parts would leave it
+// out of the merged Result.
+func noSearch(sc *Scenario) error {
+	if sc.Search != nil {
+		return fmt.Errorf("engine: a scenario with a search runs whole (Run), not in parts")
+	}
+	return nil
 }
 
 // digest returns a digest of the scenario, its seeds aside.

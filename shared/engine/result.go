@@ -24,7 +24,10 @@ type Result struct {
 	Strategies    []StrategyResult `json:"strategies,omitempty"`
 	SweepPath     string           `json:"sweep_path,omitempty"`
 	Sweep         []SweepPoint     `json:"sweep,omitempty"`
-	Warnings      []string         `json:"warnings"`
+	// Search is what the scenario's search found; the strategies above
+	// are the scenario's own, as without it.
+	Search   *SearchResult `json:"search,omitempty"`
+	Warnings []string      `json:"warnings"`
 }
 
 // A PhaseSpan is a dependency phase, for shading charts. Dependency names

@@ -47,7 +47,7 @@ func (e *CostError) Error() string {
 		return fmt.Sprintf("it processed more than %d events, the limit for this run; a policy with unlimited attempts (max_attempts 0) and no deadline retries a call that keeps failing until this limit stops it: give it a deadline, or reduce the workload",
 			e.Limit)
 	}
-	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus one per network leg of every hop, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies or sweep values",
+	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus one per network leg of every hop, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values, plus every search candidate on every seed; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies, sweep values or search candidates",
 		humanCount(e.Estimate), humanCount(e.Limit))
 }
 
@@ -56,7 +56,8 @@ func (e *CostError) Error() string {
 var ErrStopped = errStopped
 
 // Run validates the scenario, checks its estimated cost, and simulates every
-// strategy on every seed (and every sweep value). It honours ctx, checking it
+// strategy on every seed (and every sweep value), then runs its search, if
+// it has one (see SearchResult). It honours ctx, checking it
 // every few thousand events. The same scenario gives the same Result, byte for
 // byte once encoded, on every platform.
 func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
@@ -66,6 +67,14 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 	p := &progress{f: opt.Progress, total: len(seedsOf(sc)) * len(sc.Strategies)}
 	if sc.Sweep != nil {
 		p.total *= len(sc.Sweep.Values)
+	}
+	var search *searchRun
+	if sc.Search != nil {
+		var err error
+		if search, err = newSearchRun(sc); err != nil {
+			return nil, err
+		}
+		p.total += search.simulations()
 	}
 	// Every sweep value's simulations run together. A value that cannot be
 	// applied fails the run as a serial run would: after the values before
@@ -79,7 +88,14 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 	if valueErr != nil {
 		return nil, valueErr
 	}
-	return set.result(sc, withSeries), nil
+	res := set.result(sc, withSeries)
+	if search != nil {
+		var err error
+		if res.Search, err = search.run(ctx, opt, p); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // check validates the scenario and refuses it when its estimated cost is
@@ -385,7 +401,11 @@ func Estimate(sc *Scenario) int64 {
 		}
 		return total
 	}
-	return estimate(sc, true)
+	est := estimate(sc, true)
+	if sc.Search != nil {
+		est = min(est+estimateSearch(sc)+int64(estimateSearchSize(sc)), math.MaxInt64/2)
+	}
+	return est
 }
 
 func estimate(sc *Scenario, withSeries bool) int64 {
@@ -583,7 +603,11 @@ func EstimateSize(sc *Scenario) int64 {
 		}
 		return int64(min(total, math.MaxInt64/2))
 	}
-	return int64(min(estimateSize(sc, true), math.MaxInt64/2))
+	size := estimateSize(sc, true)
+	if sc.Search != nil {
+		size += estimateSearchSize(sc)
+	}
+	return int64(min(size, math.MaxInt64/2))
 }
 
 func estimateSize(sc *Scenario, withSeries bool) float64 {

@@ -27,7 +27,10 @@ type Scenario struct {
 	Dependencies []Dependency `json:"dependencies,omitempty"`
 	Strategies   []Strategy   `json:"strategies"`
 	Sweep        *Sweep       `json:"sweep,omitempty"`
-	Report       Report       `json:"report,omitzero"`
+	// Search looks for the best settings of one strategy (see Search);
+	// a scenario has a sweep or a search, not both.
+	Search *Search `json:"search,omitempty"`
+	Report Report  `json:"report,omitzero"`
 }
 
 // A Workload says when operations start. Arrival is one of "poisson" (the

@@ -228,7 +228,8 @@ func (v *validator) scenario(sc *Scenario) {
 		v.add("strategies", nil, "lists %d strategies; at most %d are allowed", n, MaxStrategies)
 	}
 	seen := map[string]int{}
-	for i, st := range sc.Strategies {
+	for i := range sc.Strategies {
+		st := &sc.Strategies[i]
 		p := fmt.Sprintf("strategies[%d]", i)
 		if st.Name == "" {
 			v.add(p+".name", nil, "is empty; every strategy needs a short name")
@@ -237,28 +238,38 @@ func (v *validator) scenario(sc *Scenario) {
 		} else {
 			seen[st.Name] = i
 		}
-		v.text(p+".name", st.Name, 100)
-		v.text(p+".description", st.Description, maxTextLen)
-		v.policy(p, &st.Policy)
-		v.pools(p, &st, deps)
-		v.fallbacks(p, &st, calls)
-		if len(st.Layers) > MaxLayers {
-			v.add(p+".layers", nil, "lists %d layers; at most %d are allowed", len(st.Layers), MaxLayers)
-		}
-		for j := range st.Layers {
-			lp := fmt.Sprintf("%s.layers[%d]", p, j)
-			v.policy(lp, &st.Layers[j])
-			if st.Layers[j].IdempotencyKey {
-				v.add(lp+".idempotency_key", true, "is for the strategy itself: the client makes one key per operation and every layer passes it on")
-			}
-			if st.Layers[j].DeadLetter {
-				v.add(lp+".dead_letter", true, "is for the strategy itself: the consumer at the top owns the dead-letter queue")
-			}
-		}
+		v.strategy(p, st, deps, calls)
 	}
 	v.report(sc)
-	if sc.Sweep != nil && !v.failed() {
+	switch {
+	case sc.Sweep != nil && sc.Search != nil:
+		v.add("search", nil, "is given together with sweep; a scenario has one or the other")
+	case sc.Sweep != nil && !v.failed():
 		v.sweep(sc)
+	case sc.Search != nil && !v.failed():
+		v.search(sc, deps, calls)
+	}
+}
+
+// strategy checks strategy st, at path p, but for its name's uniqueness.
+func (v *validator) strategy(p string, st *Strategy, deps depNames, calls map[string]bool) {
+	v.text(p+".name", st.Name, 100)
+	v.text(p+".description", st.Description, maxTextLen)
+	v.policy(p, &st.Policy)
+	v.pools(p, st, deps)
+	v.fallbacks(p, st, calls)
+	if len(st.Layers) > MaxLayers {
+		v.add(p+".layers", nil, "lists %d layers; at most %d are allowed", len(st.Layers), MaxLayers)
+	}
+	for j := range st.Layers {
+		lp := fmt.Sprintf("%s.layers[%d]", p, j)
+		v.policy(lp, &st.Layers[j])
+		if st.Layers[j].IdempotencyKey {
+			v.add(lp+".idempotency_key", true, "is for the strategy itself: the client makes one key per operation and every layer passes it on")
+		}
+		if st.Layers[j].DeadLetter {
+			v.add(lp+".dead_letter", true, "is for the strategy itself: the consumer at the top owns the dead-letter queue")
+		}
 	}
 }
 
@@ -1160,7 +1171,14 @@ func (sc *Scenario) withValue(i int) (*Scenario, error) {
 			return nil, Errors{{Message: "is not valid JSON"}}
 		}
 	}
-	if err := setPath(tree, sc.Sweep.Path, val); err != nil {
+	steps, err := parsePath(sc.Sweep.Path, "sweep.path")
+	if err != nil {
+		return nil, err
+	}
+	if k := steps[0].key; k == "sweep" || k == "version" || k == "search" {
+		return nil, badPath(sc.Sweep.Path, "sweep.path", "the sweep cannot change "+k)
+	}
+	if err := setPath(tree, steps, val, sc.Sweep.Path, "sweep.path"); err != nil {
 		return nil, err
 	}
 	raw, err = json.Marshal(tree)
@@ -1176,13 +1194,11 @@ func unmarshalNumbers(data []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// setPath sets the value at a path such as "strategies[1].backoff.base" in a
-// generic JSON tree. Missing object fields are created; list indexes must exist.
-func setPath(tree any, path string, val any) error {
-	steps, err := parsePath(path)
-	if err != nil {
-		return err
-	}
+// setPath sets the value at a path such as "strategies[1].backoff.base",
+// parsed into steps, in a generic JSON tree. Missing object fields are
+// created; list indexes must exist. Its errors name field, where the path
+// was written.
+func setPath(tree any, steps []pathStep, val any, path, field string) error {
 	cur := tree
 	for i, st := range steps {
 		last := i == len(steps)-1
@@ -1190,7 +1206,7 @@ func setPath(tree any, path string, val any) error {
 		case st.key != "":
 			obj, ok := cur.(map[string]any)
 			if !ok {
-				return Errors{{Path: "sweep.path", Value: strconv.Quote(path), Message: "does not lead to an object at " + strconv.Quote(st.key)}}
+				return Errors{{Path: field, Value: strconv.Quote(path), Message: "does not lead to an object at " + strconv.Quote(st.key)}}
 			}
 			if last {
 				if val == nil {
@@ -1209,7 +1225,7 @@ func setPath(tree any, path string, val any) error {
 		default:
 			arr, ok := cur.([]any)
 			if !ok || st.index >= len(arr) {
-				return Errors{{Path: "sweep.path", Value: strconv.Quote(path), Message: fmt.Sprintf("has index [%d], which does not exist", st.index)}}
+				return Errors{{Path: field, Value: strconv.Quote(path), Message: fmt.Sprintf("has index [%d], which does not exist", st.index)}}
 			}
 			if last {
 				arr[st.index] = val
@@ -1226,10 +1242,15 @@ type pathStep struct {
 	index int
 }
 
-func parsePath(path string) ([]pathStep, error) {
-	bad := func(why string) error {
-		return Errors{{Path: "sweep.path", Value: strconv.Quote(path), Message: "is not a path such as \"dependency.error_rate\" or \"strategies[1].max_attempts\": " + why}}
-	}
+// badPath refuses path, written at field, for the reason why.
+func badPath(path, field, why string) error {
+	return Errors{{Path: field, Value: strconv.Quote(path), Message: "is not a path such as \"dependency.error_rate\" or \"strategies[1].max_attempts\": " + why}}
+}
+
+// parsePath reads a path such as "strategies[1].backoff.base" into its
+// steps. Its errors name field, where the path was written.
+func parsePath(path, field string) ([]pathStep, error) {
+	bad := func(why string) error { return badPath(path, field, why) }
 	if path == "" {
 		return nil, bad("it is empty")
 	}
@@ -1261,9 +1282,6 @@ func parsePath(path string) ([]pathStep, error) {
 			steps = append(steps, pathStep{key: path[i:j]})
 			i = j
 		}
-	}
-	if steps[0].key == "sweep" || steps[0].key == "version" {
-		return nil, bad("the sweep cannot change " + steps[0].key)
 	}
 	return steps, nil
 }
