@@ -476,21 +476,37 @@ func halvingSimulations(rounds []SearchRound) int {
 	return total
 }
 
-// estimateSearch returns the estimated cost of a search, in events: every
-// candidate on every seed, as a scenario of that strategy alone (with its
-// result's numbers). Successive halving runs fewer: this is a bound.
+// estimateSearch returns the estimated cost of a search, in events, as a
+// bound on what successive halving can run: each candidate's cost per seed
+// (its estimate as a scenario of that strategy alone, with its result's
+// numbers, over the seeds), and for each round as many of the costliest
+// candidates as the round keeps, on the seeds the round adds. Which
+// candidates survive is not known before the run; that the costliest do
+// is the worst case.
 func estimateSearch(sc *Scenario) int64 {
 	_, cands, err := sc.searchStrategies()
-	if err != nil {
+	if err != nil || len(cands) == 0 {
 		return math.MaxInt64 / 2
 	}
-	var total int64
 	sub := searchScenario(sc, nil)
+	seeds := len(seedsOf(sc))
+	perSeed := make([]float64, len(cands))
 	for i := range cands {
 		sub.Strategies = cands[i : i+1]
-		total = min(total+estimate(sub, false), math.MaxInt64/2)
+		perSeed[i] = float64(estimate(sub, false)) / float64(seeds)
 	}
-	return total
+	slices.SortFunc(perSeed, func(a, b float64) int { return cmp.Compare(b, a) })
+	var total float64
+	prev := 0
+	for _, r := range halving(len(cands), seeds) {
+		var round float64
+		for _, c := range perSeed[:r.Candidates] {
+			round += c
+		}
+		total += round * float64(r.Seeds-prev)
+		prev = r.Seeds
+	}
+	return int64(min(math.Ceil(total), math.MaxInt64/2))
 }
 
 // estimateSearchSize returns about how many numbers a search's result

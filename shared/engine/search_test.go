@@ -351,7 +351,17 @@ func TestSearchE03B(t *testing.T) {
 	c := runSearchless(t, &plain).Strategies[2]
 	floor := c.Spread["affected_success_rate"].Min
 	sc.Search.Constraints = []Constraint{{"affected_success_rate", OpAtLeast, floor}}
-	s := runSearch(t, sc, Options{}).Search
+	res := runSearch(t, sc, Options{})
+	s := res.Search
+	// The cost check's bound holds for what successive halving ran, and
+	// is as generous as the engine's estimate of a plain run, not the
+	// tenfold more of every candidate on every seed.
+	ran, est := res.Events+s.Events, Estimate(sc)
+	generous := float64(Estimate(&plain)) / float64(runSearchless(t, &plain).Events)
+	t.Logf("ran %d events, estimated %d (%.1f×; a plain run's estimate is %.1f× its events)", ran, est, float64(est)/float64(ran), generous)
+	if ran > est || float64(est) > 2*generous*float64(ran) {
+		t.Errorf("the search ran %d events, estimated at %d; a plain run's estimate is %.1f× its events", ran, est, generous)
+	}
 	t.Logf("C: affected_success_rate %v [%v..], peak_per_100ms %v; %d simulations", c.Metrics.AffectedSuccessRate, floor, c.Metrics.PeakPer100ms, s.Simulations)
 	if s.Recommendation == nil {
 		t.Fatalf("no settings keep affected success at C's level: %s", s.Note)
