@@ -102,9 +102,13 @@ func TestEnvoyImport(t *testing.T) {
 				return reflect.DeepEqual(p.RetryOn, &engine.RetryOn{Statuses: []int{502, 503, 504}, Timeout: true, Connection: true})
 			}, ""},
 		{"retriable-4xx and codes", "match: {prefix: /}\nroute: {cluster: c, retry_policy: {retry_on: 'retriable-4xx,retriable-status-codes', retriable_status_codes: [429, 409]}}",
-			func(p engine.Policy) bool { return reflect.DeepEqual(p.RetryOn, &engine.RetryOn{Statuses: []int{409, 429}}) }, ""},
+			func(p engine.Policy) bool {
+				return reflect.DeepEqual(p.RetryOn, &engine.RetryOn{Statuses: []int{409, 429}})
+			}, ""},
 		{"no retry_on", "match: {prefix: /}\nroute: {cluster: c, retry_policy: {num_retries: 3}}",
-			func(p engine.Policy) bool { return p.MaxAttempts == 4 && reflect.DeepEqual(p.RetryOn, &engine.RetryOn{}) },
+			func(p engine.Policy) bool {
+				return p.MaxAttempts == 4 && reflect.DeepEqual(p.RetryOn, &engine.RetryOn{})
+			},
 			"retries nothing"},
 		{"route overrides virtual host", "name: v\ndomains: ['*']\nretry_policy: {retry_on: 5xx, num_retries: 7}\nroutes:\n- match: {prefix: /}\n  route: {cluster: c, retry_policy: {retry_on: reset}}",
 			func(p engine.Policy) bool {
