@@ -366,3 +366,47 @@ func TestConvertEnvoySamplesParse(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertEnvoyImportBehaves: a route imported with each retry_on
+// condition RetryLab simulates retries exactly the answers Envoy's router
+// retries (envoyRetries, the rules of TestEnvoyRetryOn), answer by answer:
+// the answer, then 200, with num_retries 1 and a per_try_timeout of
+// AttemptTimeout.
+func TestConvertEnvoyImportBehaves(t *testing.T) {
+	answers := []Answer{{Status: 500}, {Status: 501}, {Status: 502}, {Status: 503}, {Status: 504},
+		{Status: 505}, {Status: 599}, {Status: 400}, {Status: 404}, {Status: 408}, {Status: 409},
+		{Status: 425}, {Status: 429}, {Status: ConnectionError}, TimedOut}
+	for _, retryOn := range []string{"5xx", "gateway-error", "reset", "connect-failure", "retriable-4xx",
+		"retriable-status-codes", "connect-failure,retriable-status-codes", "reset,retriable-4xx,retriable-status-codes", "gateway-error,retriable-4xx"} {
+		codes := []uint32{429, 503}
+		doc := "match: {prefix: /}\nroute:\n  cluster: c\n  retry_policy:\n    retry_on: " + retryOn +
+			"\n    retriable_status_codes: [429, 503]\n    num_retries: 1\n    per_try_timeout: " + AttemptTimeout.String() + "\n"
+		p := policyMap(t, importOne(t, convert.Envoy, doc))
+		statuses, timeout, connection := envoyRetries(retryOn, codes)
+		scripts := make([]CallScript, len(answers))
+		want := make([]int, len(answers))
+		for k, a := range answers {
+			scripts[k] = CallScript{a, {Status: 200}}
+			retried := slices.Contains(statuses, a.Status) && !a.IsTimeout()
+			switch {
+			case a.IsTimeout():
+				retried = timeout
+			case a.Status == ConnectionError:
+				retried = connection
+			}
+			want[k] = 1
+			if retried {
+				want[k] = 2
+			}
+		}
+		got, _, err := EngineCalls(p, scripts, Spacing)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, a := range answers {
+			if got[k] != want[k] {
+				t.Errorf("retry_on %s, %s: Envoy makes %d attempts, the imported policy %d", retryOn, answerName(a), want[k], got[k])
+			}
+		}
+	}
+}
