@@ -176,8 +176,11 @@
 // a listener on 0.0.0.0:10000 whose HttpConnectionManager routes "/" to
 // the cluster "dependency" (STRICT_DNS dependency:80, a placeholder:
 // info) with the retry policy, and the cluster with one DEFAULT threshold.
-// go-control-plane reads it and its validation rules pass
-// (conformance/envoy_convert_test.go).
+// conformance/envoy_convert_test.go has go-control-plane read every
+// export (protojson without unknown fields, then its validation rules,
+// typed_config included) and checks the values it reads; it reads the
+// import samples the same way, and runs routes imported with each
+// simulated retry_on condition against the router's retry decisions.
 //
 // Warnings on import: retry_on conditions RetryLab has no outcome for
 // (refused-stream, envoy-ratelimited, http3-post-connect-failure,
