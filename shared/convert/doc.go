@@ -118,7 +118,104 @@
 //
 // # envoy: Envoy route and cluster (YAML or JSON)
 //
-// (envoy helper: replace this paragraph, keep the heading and the blank line under it.)
+// Sources: the route API (RetryPolicy, RouteAction.timeout, RetryBackOff,
+// RateLimitedRetryBackOff:
+// https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/route/v3/route_components.proto),
+// the router filter's retry conditions (x-envoy-retry-on,
+// x-envoy-retry-grpc-on, and the back-off algorithm:
+// https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter),
+// circuit breaking and retry budgets
+// (https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/circuit_breaking,
+// https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/cluster/v3/circuit_breaker.proto),
+// and, for what the docs leave out, Envoy's source as the envoy-retry and
+// envoy-retry-budget presets cite it (conformance/envoy_test.go). A
+// document may be a stream of YAML documents (or one JSON document), each
+// a bootstrap (static_resources, listeners, HttpConnectionManager
+// route_config), a RouteConfiguration, a VirtualHost, a Route, a Cluster
+// or an xDS file's resources, in any mix. Every route that has a
+// retry_policy, its own or else its virtual host's (the route's replaces
+// the host's whole, as Envoy's docs say), is one strategy named after the
+// route's name or its match (prefix, path, regex), starting from the
+// envoy-retry preset (based_on envoy-retry; envoy-retry-budget with a
+// retry_budget). Its cluster (route.cluster, found by name in the
+// document) gives the budget. Fields outside routes, virtual hosts,
+// retry policies and circuit breakers (listeners, filters, matching,
+// header rewrites, endpoints) do not change retries and are not read.
+//
+//	Envoy                                        strategy (import and export)
+//	RouteAction.timeout                          deadline (the whole call, retries included); not set:
+//	                                             15s, Envoy's default (info); 0s: none
+//	retry_policy.num_retries                     max_attempts − 1 (default 1: 2 attempts; 0..99)
+//	retry_policy.per_try_timeout                 attempt_timeout
+//	retry_policy.retry_on 5xx                    retry_on 500-599, timeouts, connection errors
+//	  gateway-error                              502, 503, 504, timeouts, connection errors
+//	  reset                                      timeouts (a per-try timeout is a local reset) and
+//	                                             connection errors
+//	  connect-failure                            connection errors
+//	  retriable-4xx                              409
+//	  retriable-status-codes                     retriable_status_codes
+//	  reset-before-request (import)              connection errors, with a warning
+//	  cancelled, deadline-exceeded, internal,    499, 504, 500, 429, 503 (google.rpc.Code's HTTP
+//	  resource-exhausted, unavailable (import)   mapping), with a warning
+//	retry_back_off.base_interval, max_interval   backoff exponential, multiplier 2, base and max in
+//	                                             whole ms (default 25 ms and 10 × base); jitter full:
+//	                                             Envoy waits random() % interval ms, the interval
+//	                                             doubling to max (backoff_strategy.cc)
+//	rate_limited_retry_back_off with             honor_retry_after, retry_after replace (exported
+//	  reset_headers Retry-After SECONDS          with max_interval 86400s)
+//	circuit_breakers.thresholds[priority of the  budget concurrency, share_of attempts:
+//	  route].retry_budget budget_percent.value,  ratio = budget_percent / 100 (default 20%),
+//	  min_retry_concurrency                      min_concurrency (default 3)
+//	thresholds[].max_retries (no retry_budget)   budget concurrency, min_concurrency max_retries,
+//	                                             ratio 0; a cluster without a threshold: Envoy's
+//	                                             default 3 (info); 4294967295 (above 1,000,000):
+//	                                             no budget, as exported for none (Envoy's FAQ
+//	                                             "disable circuit breaking")
+//
+// Export writes a static bootstrap in the shape of Envoy's quick start:
+// a listener on 0.0.0.0:10000 whose HttpConnectionManager routes "/" to
+// the cluster "dependency" (STRICT_DNS dependency:80, a placeholder:
+// info) with the retry policy, and the cluster with one DEFAULT threshold.
+// conformance/envoy_convert_test.go has go-control-plane read every
+// export (protojson without unknown fields, then its validation rules,
+// typed_config included) and checks the values it reads; it reads the
+// import samples the same way, and runs routes imported with each
+// simulated retry_on condition against the router's retry decisions.
+//
+// Warnings on import: retry_on conditions RetryLab has no outcome for
+// (refused-stream, envoy-ratelimited, http3-post-connect-failure,
+// retriable-headers) and unknown ones (Envoy ignores them);
+// retriable_status_codes without retriable-status-codes; gRPC conditions
+// read as HTTP statuses; rate-limited back-off (Envoy waits from the
+// Retry-After to 1.5 times it, JitteredLowerBoundBackOffStrategy, and
+// ignores one above max_interval; other reset headers are not
+// simulated); retry_host_predicate, host_selection_retry_max_attempts,
+// retry_priority, retriable_headers, retriable_request_headers,
+// retry_options_predicates, per_try_idle_timeout, hedge_policy,
+// idle_timeout, max_stream_duration; a route's cluster not in the
+// document (Envoy's default max_retries 3 is then not simulated), chosen
+// per request or weighted; max_connections, max_pending_requests,
+// max_requests, per_host_thresholds; and outlier_detection, never read as
+// a breaker: it ejects hosts from load balancing, and an only host still
+// gets traffic below the healthy panic threshold. Infos: defaults filled
+// in, whole milliseconds, a cluster shared by several routes (one budget
+// each here). Errors: what Envoy's validation refuses (durations not
+// written as protobuf durations, intervals not above 0, max_interval
+// below base_interval, budget_percent outside 0..100, a priority other
+// than DEFAULT or HIGH, reset_headers empty) and num_retries above 99.
+//
+// Warnings on export: a breaker (Envoy's circuit_breakers are
+// concurrency limits and outlier_detection is no breaker of the kinds
+// RetryLab has), a budget other than concurrency (written as no limit),
+// share_of executions, scope client, a multiplier other than 2, linear
+// backoff (written as doubling), none (1 ms), intervals not in whole
+// milliseconds, throttle_base, a jitter other than full, timeouts without
+// connection errors (written as reset), Retry-After modes other than
+// replace and its statuses, honouring Retry-After at all (Envoy's
+// 1-1.5× wait), unlimited attempts (99 retries) and the features Envoy
+// has none of (max_elapsed, min_attempt_time, adaptive, hedging,
+// instances, idempotency, dead letters, layers, pool, bulkheads,
+// fallbacks).
 //
 // # istio: Istio VirtualService and DestinationRule (YAML)
 //
