@@ -858,6 +858,10 @@ function converter() {
 }
 const convert = async (op, ...args) => JSON.parse(await converter().call(op, ...args));
 
+// formatLabels name the formats as the server's Export panels do
+// (convert.Label): the converters' module gives them when it starts.
+let formatLabels = {};
+
 // formatOptions fills a select with the formats the converters take,
 // labelled as the server's Export panels label them.
 function formatOptions(select, formats, labels) {
@@ -899,6 +903,7 @@ function panels() {
     if (!box.open) return;
     try {
       const f = await converter().formats;
+      formatLabels = f.labels;
       formatOptions($("import-format"), f.import, f.labels);
       formatOptions($("export-format"), f.export, f.labels);
       $("import-go").disabled = $("export-go").disabled = false;
