@@ -145,7 +145,9 @@ func envoyRetries(retryOn string, codes []uint32) (statuses []int, timeout, conn
 	return statuses, timeout, connection
 }
 
-// engineRetries expands a policy's retry_on as the engine reads it.
+// engineRetries expands a policy's retry_on as the engine reads it (nil:
+// 408, 429, 502, 503, 504, timeouts and connection errors); the Envoy,
+// Istio and Linkerd checks compare the exports with it.
 func engineRetries(ro *engine.RetryOn) (statuses []int, timeout, connection bool) {
 	if ro == nil {
 		return []int{408, 429, 502, 503, 504}, true, true

@@ -120,33 +120,6 @@ func istioRetried(retryOn string) (statuses []int, timeout, connection bool) {
 	return statuses, timeout, connection
 }
 
-// meshRetried expands a retry_on as the engine reads it (nil: 408,
-// 429, 502, 503, 504, timeouts and connection errors).
-func meshRetried(ro *engine.RetryOn) (statuses []int, timeout, connection bool) {
-	if ro == nil {
-		return []int{408, 429, 502, 503, 504}, true, true
-	}
-	set := map[int]bool{}
-	for _, s := range ro.Statuses {
-		set[s] = true
-	}
-	for _, r := range ro.StatusRanges {
-		var lo, hi int
-		fmt.Sscanf(r, "%d-%d", &lo, &hi)
-		for s := lo; s <= hi; s++ {
-			set[s] = true
-		}
-	}
-	for _, s := range ro.Except {
-		delete(set, s)
-	}
-	for s := range set {
-		statuses = append(statuses, s)
-	}
-	slices.Sort(statuses)
-	return statuses, ro.Timeout, ro.Connection
-}
-
 // meshStrategies are the strategies the Istio and Linkerd exports are
 // checked on: the presets, the imported samples, strategies with a
 // maxRetries budget, and random ones.
@@ -252,7 +225,7 @@ func TestConvertIstioExportParses(t *testing.T) {
 		}
 		if wantAttempts > 0 && !meshWarned(notes, "retry_on") {
 			gs, gt, gc := istioRetried(rt.GetRetryOn())
-			ws, wt, wc := meshRetried(st.RetryOn)
+			ws, wt, wc := engineRetries(st.RetryOn)
 			if !slices.Equal(gs, ws) || gt != wt || gc != wc {
 				t.Errorf("%s: Envoy retries %v (timeouts %v, connection errors %v) under retryOn %q; the policy %v (%v, %v)", st.Name, gs, gt, gc, rt.GetRetryOn(), ws, wt, wc)
 			}
@@ -566,7 +539,7 @@ func TestConvertLinkerdExportFitsCRD(t *testing.T) {
 					got = append(got, s)
 				}
 			}
-			want, _, _ := meshRetried(st.RetryOn)
+			want, _, _ := engineRetries(st.RetryOn)
 			want = slices.DeleteFunc(want, func(s int) bool { return s < 100 || s > 599 })
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: the response classes make %v failures; the policy retries %v", st.Name, got, want)

@@ -210,21 +210,7 @@ func csBreaker(n *notes, br *engine.Breaker) string {
 	if br.Window < engine.Duration(500e6) || br.Break < engine.Duration(500e6) {
 		n.warn("breaker", "Polly requires SamplingDuration and BreakDuration of at least 0.5 s; the pipeline would refuse these when built")
 	}
-	for _, f := range []struct {
-		field string
-		set   bool
-		what  string
-	}{
-		{"slow_call", br.SlowCall != 0, "Polly's breaker has no slow-call threshold"},
-		{"break_end", br.BreakEnd == engine.BreakStrict, "Polly's break ends inclusively"},
-		{"half_open_calls", br.HalfOpenCalls > 1, "Polly lets one trial call through"},
-		{"half_open_failures", br.HalfOpenFailures > 1, "one failed trial reopens Polly's breaker"},
-		{"half_open_decision", br.HalfOpenDecision == engine.HalfOpenAllTrials, "Polly decides on its one trial call"},
-	} {
-		if f.set {
-			n.warn("breaker."+f.field, "%s; not exported", f.what)
-		}
-	}
+	pollyBreakerLimits(n, br)
 	if br.Scope == engine.ScopeClient {
 		n.info("breaker.scope", "share the pipeline among the client's calls for a client-wide breaker")
 	}

@@ -536,6 +536,24 @@ func pollyBreakerFor(n *notes, br *engine.Breaker) *pollyBreakerJSON {
 	}{
 		{"placement", br.Placement == engine.PlaceOutside, "the standard handler's breaker is inside the retry, around each attempt"},
 		{"scope", br.Scope == engine.ScopeClient, "the standard handler has one breaker per named client"},
+	} {
+		if f.set {
+			n.warn("breaker."+f.field, "%s; not exported", f.what)
+		}
+	}
+	pollyBreakerLimits(n, br)
+	return out
+}
+
+// pollyBreakerLimits warns about every feature of br that Polly's
+// circuit breaker has not, however it is configured (the standard
+// handler's options or a pipeline built in C#).
+func pollyBreakerLimits(n *notes, br *engine.Breaker) {
+	for _, f := range []struct {
+		field string
+		set   bool
+		what  string
+	}{
 		{"slow_call", br.SlowCall != 0, "Polly's breaker has no slow-call threshold"},
 		{"break_end", br.BreakEnd == engine.BreakStrict, "Polly's break ends inclusively"},
 		{"half_open_calls", br.HalfOpenCalls > 1, "Polly lets one trial call through"},
@@ -546,7 +564,6 @@ func pollyBreakerFor(n *notes, br *engine.Breaker) *pollyBreakerJSON {
 			n.warn("breaker."+f.field, "%s; not exported", f.what)
 		}
 	}
-	return out
 }
 
 // sameRetried reports whether two retry_on retry the same outcomes.
