@@ -86,6 +86,11 @@ func validate(args []js.Value) (any, error) {
 		}
 		return validation{Errors: es}, nil
 	}
+	if sc.Search != nil {
+		// Its rounds depend on each other's results: not split over
+		// workers (engine.Simulations refuses it), nor shown here yet.
+		return validation{Errors: engine.Errors{{Path: "search", Value: "a search", Message: "runs on the command line for now (retrylab run FILE, or retrylab search); the playground does not run searches yet: remove the search block here"}}}, nil
+	}
 	n, perSeed, err := engine.Simulations(sc)
 	if err != nil {
 		return nil, err
