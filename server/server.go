@@ -11,7 +11,6 @@
 package server
 
 import (
-	"sync"
 	"context"
 	"fmt"
 	"io/fs"
@@ -19,6 +18,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
