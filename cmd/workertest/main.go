@@ -67,7 +67,10 @@ func main() {
 	checks := []check{
 		{"share again (idempotent)", "POST", "/api/scenarios", small, nil, ""},
 		{"health", "GET", "/healthz", "", nil, ""},
-		{"playground shell", "GET", "/", "", nil, ""},
+		// A shared scenario's shell: the native server's page for a
+		// built-in also carries its first result, which the Worker leaves
+		// out (NoFirstResult).
+		{"playground shell", "GET", "/?s=" + id, "", nil, ""},
 		{"gallery", "GET", "/scenarios", "", nil, ""},
 		{"shared page", "GET", "/s/" + id, "", nil, ""},
 		{"shared page at 1 s", "GET", "/s/" + id + "?res=1s", "", nil, ""},
