@@ -16,8 +16,12 @@ import (
 
 // maxYAMLNodes bounds the values one document may expand to, aliases
 // included, so that a few bytes of nested aliases (a "billion laughs")
-// cannot make a tree of gigabytes.
-const maxYAMLNodes = 100_000
+// cannot make a tree of gigabytes; maxYAMLDepth bounds its nesting, far
+// beyond any configuration's, so that paths stay short.
+const (
+	maxYAMLNodes = 100_000
+	maxYAMLDepth = 64
+)
 
 // decodeYAML reads every document of a YAML stream (JSON is YAML too)
 // into the tree decodeJSON makes: objects as map[string]any, arrays as
@@ -37,6 +41,9 @@ func decodeYAML(data []byte) ([]any, error) {
 		}
 		if err != nil {
 			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			if strings.Contains(msg, "found character that cannot start any token") && bytes.ContainsRune(data, '\t') {
+				msg += " (a tab? YAML indents with spaces only)"
+			}
 			return nil, engine.Errors{{Value: "the document", Message: "is not YAML: " + msg}}
 		}
 		d := yamlDecoder{budget: maxYAMLNodes}
@@ -56,12 +63,25 @@ func decodeYAML(data []byte) ([]any, error) {
 
 type yamlDecoder struct {
 	budget int
+	depth  int
+	open   map[*yaml.Node]bool // the nodes being decoded, for aliases to themselves
 }
 
 func (d *yamlDecoder) value(n *yaml.Node, path string) (any, error) {
 	if d.budget--; d.budget < 0 {
 		return nil, engine.Errors{{Value: "the document", Message: fmt.Sprintf("expands to more than %d values (through its aliases); allowed a configuration, not a data set", maxYAMLNodes)}}
 	}
+	if d.open[n] {
+		return nil, engine.Errors{{Path: path, Value: "an alias", Message: fmt.Sprintf("at line %d refers to a node that contains it; allowed aliases to other nodes", n.Line)}}
+	}
+	if d.depth++; d.depth > maxYAMLDepth {
+		return nil, engine.Errors{{Value: "the document", Message: fmt.Sprintf("nests deeper than %d levels; allowed a configuration", maxYAMLDepth)}}
+	}
+	if d.open == nil {
+		d.open = map[*yaml.Node]bool{}
+	}
+	d.open[n] = true
+	defer func() { d.depth--; delete(d.open, n) }()
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {

@@ -41,6 +41,10 @@ func TestDecodeYAMLErrors(t *testing.T) {
 		{"", "the document is empty"},
 		{"---\n---\n", "the document is empty"},
 		{laughs, "expands to more than 100000 values"},
+		{"a:\n\tb: 1\n", "(a tab? YAML indents with spaces only)"},
+		{"a: &x {b: *x}\n", "a.b: an alias at line 1 refers to a node that contains it"},
+		{"a: &x [1, *x]\n", "a[1]: an alias at line 1 refers to a node that contains it"},
+		{strings.Repeat("[", 100) + strings.Repeat("]", 100), "nests deeper than 64 levels"},
 	} {
 		_, err := decodeYAML([]byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
