@@ -101,6 +101,13 @@ func importEnvoy(data []byte) (*Imported, error) {
 	}
 	var n notes
 	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}}
+	camel := false
+	for i := range docs {
+		docs[i] = envoySnakeKeys(docs[i], &camel)
+	}
+	if camel {
+		n.info("", "Envoy's JSON names in camelCase (retryPolicy) are read as their proto names (retry_policy), which the paths in these notes use")
+	}
 	for i, d := range docs {
 		path := ""
 		if len(docs) > 1 {
@@ -136,7 +143,14 @@ func importEnvoy(data []byte) (*Imported, error) {
 		if len(r.clusters) > 0 {
 			msg += ": a cluster's circuit_breakers limit the retries of the routes to it; give the route too (a RouteConfiguration, as another YAML document after ---)"
 		}
-		return nil, engine.Errors{{Path: "routes", Value: "the document", Message: msg}}
+		errs := engine.Errors{{Path: "routes", Value: "the document", Message: msg}}
+		// The warnings may say why: a retry_policy misplaced or misspelt.
+		for _, w := range n.list {
+			if w.Level == Warning {
+				errs = append(errs, engine.FieldError{Path: w.Path, Message: w.Message})
+			}
+		}
+		return nil, errs
 	}
 	n.list = dedupNotes(n.list)
 	return &Imported{Strategies: sts, Notes: n.list}, nil
@@ -154,6 +168,97 @@ func dedupNotes(list []Note) []Note {
 		}
 	}
 	return out
+}
+
+// envoySnakeKeys renames the keys of v written in lowerCamelCase, as
+// protobuf's JSON mapping lets Envoy's configuration be written
+// (retryPolicy, virtualHosts), to the proto names (retry_policy), and
+// says in camel whether it renamed one. Keys that are not field names
+// ("@type", filter names with dots, header names) stay as they are.
+func envoySnakeKeys(v any, camel *bool) any {
+	switch v := v.(type) {
+	case []any:
+		for i := range v {
+			v[i] = envoySnakeKeys(v[i], camel)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			if s := envoySnake(k); s != k {
+				if _, taken := v[s]; !taken {
+					*camel = true
+					k = s
+				}
+			}
+			out[k] = envoySnakeKeys(x, camel)
+		}
+		return out
+	}
+	return v
+}
+
+// envoySnake returns a lowerCamelCase field name's proto name, or k.
+func envoySnake(k string) string {
+	if k == "" || k[0] < 'a' || k[0] > 'z' || !strings.ContainsAny(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return k
+	}
+	var b strings.Builder
+	for _, c := range k {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte('_')
+			b.WriteRune(c + 'a' - 'A')
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			b.WriteRune(c)
+		default:
+			return k // not a field name
+		}
+	}
+	return b.String()
+}
+
+// The fields of Envoy's Route, VirtualHost and RouteAction messages
+// (route_components.proto, v3): a key not among them is a misspelling or
+// a misplaced field, which would otherwise be dropped silently.
+var (
+	envoyRouteFields = []string{"name", "match", "route", "redirect", "direct_response", "filter_action",
+		"non_forwarding_action", "metadata", "decorator", "typed_per_filter_config", "request_headers_to_add",
+		"request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove", "tracing",
+		"per_request_buffer_limit_bytes", "stat_prefix", "request_body_buffer_limit"}
+	envoyVirtualHostFields = []string{"name", "domains", "routes", "matcher", "require_tls", "virtual_clusters",
+		"rate_limits", "request_headers_to_add", "request_headers_to_remove", "response_headers_to_add",
+		"response_headers_to_remove", "cors", "typed_per_filter_config", "include_request_attempt_count_in_response",
+		"include_attempt_count_in_response", "retry_policy", "retry_policy_typed_config", "hedge_policy",
+		"include_is_timeout_retry_header", "per_request_buffer_limit_bytes", "request_mirror_policies", "metadata",
+		"request_body_buffer_limit"}
+	envoyRouteActionFields = []string{"cluster", "cluster_header", "weighted_clusters", "cluster_specifier_plugin",
+		"inline_cluster_specifier_plugin", "cluster_not_found_response_code", "metadata_match", "prefix_rewrite",
+		"regex_rewrite", "path_rewrite_policy", "path_matcher", "host_rewrite_literal", "auto_host_rewrite",
+		"host_rewrite_header", "host_rewrite_path_regex", "append_x_forwarded_host", "timeout", "idle_timeout",
+		"flush_timeout", "early_data_policy", "retry_policy", "retry_policy_typed_config", "request_mirror_policies",
+		"priority", "rate_limits", "include_vh_rate_limits", "hash_policy", "cors", "max_grpc_timeout",
+		"grpc_timeout_offset", "upgrade_configs", "internal_redirect_policy", "internal_redirect_action",
+		"max_internal_redirects", "hedge_policy", "max_stream_duration"}
+)
+
+// envoyUnknown warns about every key of m that is not a field of the
+// message what names, in name order, with a hint where the field belongs
+// when it is one RetryLab reads elsewhere.
+func envoyUnknown(n *notes, path string, m map[string]any, fields []string, what string) {
+	o := &object{path: path, m: m}
+	for _, k := range o.sortedKeys() {
+		if slices.Contains(fields, k) {
+			continue
+		}
+		hint := ""
+		switch {
+		case what == "Route" && slices.Contains(envoyRouteActionFields, k):
+			hint = "; it belongs in the route's route: (RouteAction), where it would be read"
+		case what == "VirtualHost" && slices.Contains(envoyRouteActionFields, k):
+			hint = "; it belongs in a route's route: (RouteAction)"
+		}
+		n.warn(join(path, k), "is not a field of Envoy's %s (%s); not read%s", what, envoyDocs, hint)
+	}
 }
 
 func has(m map[string]any, keys ...string) bool {
@@ -235,6 +340,7 @@ func (r *envoyReader) vhost(path string, v any) {
 		r.n.fail(path, v, "is not a virtual host object")
 		return
 	}
+	envoyUnknown(r.n, path, m, envoyVirtualHostFields, "VirtualHost")
 	retry, hasRetry := m["retry_policy"]
 	rpath := ""
 	if hasRetry {
@@ -301,10 +407,12 @@ func (r *envoyReader) strategy(rt *envoyRoute, used map[string]int) (engine.Stra
 		n.info(rt.path, "answers without an upstream (direct_response or redirect); not imported")
 		return st, false
 	}
+	envoyUnknown(n, rt.path, rt.m, envoyRouteFields, "Route")
 	a, ok := asObject(n, apath, av)
 	if !ok {
 		return st, false
 	}
+	envoyUnknown(n, apath, a.m, envoyRouteActionFields, "RouteAction")
 	before := len(n.errs)
 	retry, rpath := rt.retry, rt.rpath
 	if v, p, ok := a.get("retry_policy", false); ok {

@@ -176,3 +176,39 @@ func TestEnvoyRetryOnExport(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvoyNothingDroppedSilently: a retry_policy written beside route:
+// instead of in it, and a misspelt field, are named; with no route left
+// to import, the error carries them. Envoy's camelCase JSON names read as
+// the proto names.
+func TestEnvoyNothingDroppedSilently(t *testing.T) {
+	misplaced := `virtual_hosts:
+- name: orders
+  domains: ["*"]
+  routes:
+  - match: {prefix: /}
+    retry_policy: {retry_on: 5xx}
+    typo_field: 1
+    route: {cluster: orders}
+`
+	_, err := Import(Envoy, []byte(misplaced))
+	for _, want := range []string{
+		"virtual_hosts[0].routes[0].retry_policy: is not a field of Envoy's Route",
+		"it belongs in the route's route: (RouteAction)",
+		"virtual_hosts[0].routes[0].typo_field: is not a field of Envoy's Route",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v; want it to contain %q", err, want)
+		}
+	}
+	camel := `{"virtualHosts": [{"name": "orders", "domains": ["*"], "routes": [{"match": {"prefix": "/"},
+		"route": {"cluster": "orders", "timeout": "3s", "retryPolicy": {"retryOn": "5xx", "numRetries": 2, "perTryTimeout": "1s"}}}]}]}`
+	im, err := Import(Envoy, []byte(camel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := im.Strategies[0]
+	if st.MaxAttempts != 3 || st.AttemptTimeout != engine.Duration(1e9) || st.Deadline != engine.Duration(3e9) {
+		t.Errorf("camelCase config read as max_attempts %d, attempt_timeout %v, deadline %v; want 3, 1s, 3s", st.MaxAttempts, st.AttemptTimeout, st.Deadline)
+	}
+}

@@ -393,6 +393,7 @@ func istioVirtualService(n *notes, vs kubeDoc, drs []*istioDR) []engine.Strategy
 		for _, k := range istioRouteFields {
 			ro.get(k, false)
 		}
+		istioDestinationFields(n, ro)
 		// The hosts the route sends to: its destinations', or the
 		// VirtualService's.
 		dests := istioDestinations(ro)
@@ -408,6 +409,31 @@ func istioVirtualService(n *notes, vs kubeDoc, drs []*istioDR) []engine.Strategy
 		sts = append(sts, st)
 	}
 	return sts
+}
+
+// istioDestinationFields warns about every key of an http route's
+// destinations (HTTPRouteDestination: destination, weight, headers) that
+// is not one of them: a retries or timeout indented one level too deep is
+// otherwise dropped silently, and Istio's default policy imported.
+func istioDestinationFields(n *notes, ro *object) {
+	list, _ := ro.m["route"].([]any)
+	for i, d := range list {
+		dm, ok := d.(map[string]any)
+		if !ok {
+			continue
+		}
+		o := &object{path: index(join(ro.path, "route"), i), m: dm, read: map[string]bool{"destination": true, "weight": true, "headers": true}}
+		for _, k := range o.sortedKeys() {
+			if o.read[k] {
+				continue
+			}
+			hint := ""
+			if slices.Contains(istioRouteFields, k) || k == "retries" || k == "timeout" {
+				hint = "; it belongs to the http route, beside route:"
+			}
+			n.warn(join(o.path, k), "is not a field of an HTTPRouteDestination (destination, weight, headers); not read%s", hint)
+		}
+	}
 }
 
 // istioDestinations returns the hosts of an http route's destinations.

@@ -201,3 +201,28 @@ func TestIstioMaxRetriesZero(t *testing.T) {
 }
 
 func indentString(v any) string { return string(indent(v)) }
+
+// TestIstioRetriesTooDeep: retries indented under a destination are named,
+// not dropped while Istio's default policy is imported.
+func TestIstioRetriesTooDeep(t *testing.T) {
+	doc := `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: inv}
+spec:
+  hosts: [inv]
+  http:
+  - route:
+    - destination: {host: inv}
+      retries: {attempts: 5, retryOn: 5xx}
+`
+	im, err := Import(Istio, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range im.Notes {
+		if n.Path == "spec.http[0].route[0].retries" && n.Level == Warning && strings.Contains(n.Message, "belongs to the http route") {
+			return
+		}
+	}
+	t.Errorf("no warning on spec.http[0].route[0].retries; notes: %v", im.Notes)
+}
