@@ -398,7 +398,9 @@ func exportCenkalti(st *engine.Strategy, n *notes) []byte {
 		n.info("max_elapsed", "is not set: written as WithMaxElapsedTime(0), no limit, in place of Retry's default of 15 minutes")
 	}
 	w("\treturn backoff.Retry(ctx, func() (*http.Response, error) {\n")
-	w("\t\tresp, err := client.Do(req.Clone(ctx))\n")
+	w("\t\tattempt := req.Clone(ctx)\n")
+	w("\t\tif req.GetBody != nil {\n\t\t\tbody, err := req.GetBody()\n\t\t\tif err != nil {\n\t\t\t\treturn nil, backoff.Permanent(err)\n\t\t\t}\n\t\t\tattempt.Body = body\n\t\t}\n")
+	w("\t\tresp, err := client.Do(attempt)\n")
 	w("\t\tif err != nil {\n\t\t\tif !retryable(nil, err) {\n\t\t\t\treturn nil, backoff.Permanent(err)\n\t\t\t}\n\t\t\treturn nil, err\n\t\t}\n")
 	w("\t\tif retryable(resp, nil) {\n\t\t\tresp.Body.Close()\n%s\t\t\treturn nil, fmt.Errorf(\"answered %%d\", resp.StatusCode)\n\t\t}\n", raCheck)
 	w("\t\treturn resp, nil\n\t}, %s)\n", strings.Join(opts, ", "))
@@ -412,7 +414,7 @@ func exportCenkalti(st *engine.Strategy, n *notes) []byte {
 		}
 	}
 	b.WriteString("\n\t\"github.com/cenkalti/backoff/v5\"\n)\n\n")
-	b.WriteString("// Do sends req through transport, retrying as the strategy does. A\n// request with a body needs GetBody set, so that each attempt can resend it.\n")
+	b.WriteString("// Do sends req through transport, retrying as the strategy does. Each\n// attempt sends a new copy of the body from req.GetBody, which\n// http.NewRequest sets for the usual bodies; a body without it is sent\n// once, and a retry would send it empty.\n")
 	b.WriteString("func Do(ctx context.Context, transport http.RoundTripper, req *http.Request) (*http.Response, error) {\n")
 	b.WriteString(body.String())
 	b.WriteString("}\n\n// retryable reports whether an attempt's outcome is retried.\n")
