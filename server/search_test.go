@@ -77,6 +77,11 @@ func TestSearchOnPages(t *testing.T) {
 		}
 		checkSVG(t, r.body)
 	}
+	if canDrawPNG {
+		if r := do(t, s, "GET", "/s/"+id+"/chart.png?picture=frontier", ""); r.code != 200 || !strings.HasPrefix(r.body, "\x89PNG") {
+			t.Errorf("PNG of the frontier: %d %.300q", r.code, r.body)
+		}
+	}
 	embed := do(t, s, "GET", "/embed/"+id+"?picture=frontier", "")
 	checkHTML(t, "embed", embed.body)
 	if !strings.Contains(embed.body, "chart.svg?picture=frontier") || !strings.Contains(embed.body, "gives the highest mean affected_success_rate") {
