@@ -27,6 +27,7 @@ func playgroundSearch(t *testing.T, workers string) {
 			objectives: [{metric: "affected_success_rate", goal: "max"}, {metric: "peak_per_100ms", goal: "min"}]};
 		j.value = JSON.stringify(sc, null, 2); j.dispatchEvent(new Event("input")); return ""; })()`)
 	do(t, ctx, ran(2), until(`document.querySelector("#search-result [data-testid=search-frontier]") !== null`))
+	keep(t, ctx, "playground-search-workers-"+workers)
 	summary := text(ctx, t, `document.querySelector("#search-result [data-testid=search-summary]").textContent`)
 	if !strings.HasPrefix(summary, "Search from C: 4 candidates by successive halving") {
 		t.Errorf("the search's summary says %q", summary)
