@@ -94,3 +94,19 @@ func TestFrontierErrors(t *testing.T) {
 }
 
 func itoa(i int) string { return strings.TrimSpace(label(float64(i))) }
+
+func TestFrontierHostileNames(t *testing.T) {
+	sc, base := searched(t, nil)
+	res := *base
+	found := *base.Search
+	res.Scenario = `"><script>alert(1)</script>`
+	found.Strategy = `]]><x onload="alert(1)">`
+	found.Recommendation = &engine.Recommendation{SearchPoint: found.Frontier[0], Reason: "<script>alert(2)</script>"}
+	res.Search = &found
+	for _, w := range []float64{0, 400} {
+		out := string(render(t, &res, Options{Picture: Frontier, Search: sc.Search, Width: w}))
+		if strings.Contains(out, "<script") || strings.Contains(out, "<x ") {
+			t.Errorf("width %v: hostile text came through unescaped", w)
+		}
+	}
+}
