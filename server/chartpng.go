@@ -42,7 +42,7 @@ func (s *Server) handleChartPNG(c echo.Context) error {
 			return nil, err
 		}
 		var svg, out bytes.Buffer
-		if err := chart.Render(&svg, res, withDescriptions(opt, sub.sc)); err != nil {
+		if err := chart.Render(&svg, res, withScenario(opt, sub.sc)); err != nil {
 			return nil, err // a *chart.OptionError is a 400
 		}
 		if err := png.Chart(&out, svg.Bytes(), 1200, 630); err != nil {

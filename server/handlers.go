@@ -430,7 +430,8 @@ func chartOptions(c echo.Context) (chart.Options, error) {
 var themes = []string{"auto", "light", "dark"}
 
 // chartFits checks the chart options against the scenario, before it runs:
-// a sweep draws only the sweep picture, and only a sweep draws it.
+// a sweep draws only the sweep picture, and only a sweep draws it; only a
+// search draws the frontier.
 func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
 	return func(sc *engine.Scenario) error {
 		switch {
@@ -439,10 +440,20 @@ func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
 		case opt.Picture == chart.Calls && planCalls(sc) < 2:
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario's plan has one call; it draws the attempts of each call of a plan of several", opt.Picture))
 		case sc.Sweep == nil && opt.Picture == chart.Sweep:
-			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(slices.DeleteFunc(slices.Clone(chart.Pictures), func(p string) bool { return p == chart.Sweep }), ", ")))
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(picturesOf(sc), ", ")))
+		case sc.Search == nil && opt.Picture == chart.Frontier:
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no search; use one of %s", opt.Picture, strings.Join(picturesOf(sc), ", ")))
 		}
 		return nil
 	}
+}
+
+// picturesOf lists the pictures of a scenario without a sweep: the
+// frontier only when it has a search.
+func picturesOf(sc *engine.Scenario) []string {
+	return slices.DeleteFunc(slices.Clone(chart.Pictures), func(p string) bool {
+		return p == chart.Sweep || (p == chart.Frontier && sc.Search == nil)
+	})
 }
 
 // planCalls counts the calls of a scenario's plan (one without a plan).
@@ -474,7 +485,7 @@ func (s *Server) handleChart(c echo.Context) error {
 			return nil, err
 		}
 		var buf bytes.Buffer
-		if err := chart.Render(&buf, res, withDescriptions(opt, sub.sc)); err != nil {
+		if err := chart.Render(&buf, res, withScenario(opt, sub.sc)); err != nil {
 			return nil, err // a *chart.OptionError is a 400
 		}
 		return buf.Bytes(), nil
@@ -532,13 +543,19 @@ func (s *Server) handleEmbed(c echo.Context) error {
 			// Whether the result has what the query asks for (a resolution
 			// it has a series for: the one option checked only after the
 			// run) is known once it has run.
+			// So is whether a search's frontier has points to draw.
 			var oe *chart.OptionError
-			if opt.Resolution > 0 {
-				if err := chart.Render(io.Discard, res, opt); errors.As(err, &oe) {
+			if opt.Resolution > 0 || opt.Picture == chart.Frontier {
+				if err := chart.Render(io.Discard, res, withScenario(opt, sub.sc)); errors.As(err, &oe) {
 					return nil, oe
 				}
 			}
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
+			if sv := v.Result.Search; opt.Picture == chart.Frontier && sv != nil {
+				// The frontier's caption is the search's recommendation.
+				v.Caption = sv.Recommendation
+				v.Charts[0].Alt = sv.Figure.Alt
+			}
 		}
 		return renderBytes(c, embedPage(s.assets, v))
 	})
@@ -549,9 +566,11 @@ func (s *Server) handleHealth(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": engine.EngineVersion})
 }
 
-// withDescriptions gives a chart's legends the strategies' descriptions, as
-// the page's own figures have them.
-func withDescriptions(opt chart.Options, sc *engine.Scenario) chart.Options {
+// withScenario gives a chart what it needs of the scenario, as the page's
+// own figures have it: the strategies' descriptions for its legends, and
+// the search for the frontier's axes.
+func withScenario(opt chart.Options, sc *engine.Scenario) chart.Options {
 	opt.Descriptions = view.Descriptions(sc)
+	opt.Search = sc.Search
 	return opt
 }

@@ -31,6 +31,12 @@ type scenarioView struct {
 	Charts      []chartView
 	Resolutions []resolutionLink
 	Image       string // the key chart as PNG, for link previews
+	// SearchChart is the frontier figure of the scenario's search, when it
+	// has points to draw (the rest of the search is Result.Search).
+	SearchChart *chartView
+	// Caption replaces the verdict under an embed's chart: the search's
+	// recommendation under its frontier.
+	Caption string
 
 	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
 	Markdown, IFrame, OEmbed                               string
@@ -125,6 +131,10 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 		for _, vr := range f.Variants {
 			v.Resolutions = append(v.Resolutions, resolutionLink{Label: vr.Label, URL: "/s/" + id + "?res=" + vr.Label, Current: vr.Current})
 		}
+	}
+	if sv := v.Result.Search; sv != nil && sv.Figure != nil {
+		q := chartURL + "?" + sv.Figure.Query
+		v.SearchChart = &chartView{URL: q, Narrow: q + "&width=400", Alt: sv.Figure.Alt}
 	}
 	if canDrawPNG {
 		v.Image = base + "/s/" + id + "/chart.png"

@@ -68,11 +68,13 @@ type validation struct {
 	Warnings    []string      `json:"warnings"`
 	Simulations int           `json:"simulations"`
 	PerSeed     int           `json:"per_seed"`
+	Search      bool          `json:"search,omitempty"`
 }
 
 // validate(scenarioJSON) → {errors, estimate, warnings, simulations,
-// per_seed}: simulations numbered as runPart takes them, per_seed of them
-// on each seed.
+// per_seed, search}: simulations numbered as runPart takes them, per_seed
+// of them on each seed; a scenario with a search has search true and no
+// simulations, and runs whole (run), not in parts.
 func validate(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
@@ -87,9 +89,9 @@ func validate(args []js.Value) (any, error) {
 		return validation{Errors: es}, nil
 	}
 	if sc.Search != nil {
-		// Its rounds depend on each other's results: not split over
-		// workers (engine.Simulations refuses it), nor shown here yet.
-		return validation{Errors: engine.Errors{{Path: "search", Value: "a search", Message: "runs on the command line for now (retrylab run FILE, or retrylab search); the playground does not run searches yet: remove the search block here"}}}, nil
+		// Its rounds depend on each other's results: it is not split over
+		// workers (engine.Simulations refuses it) but runs whole (run).
+		return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Search: true}, nil
 	}
 	n, perSeed, err := engine.Simulations(sc)
 	if err != nil {

@@ -40,7 +40,18 @@ func pages(t *testing.T, ctx context.Context, base string) []string {
 		const r = await fetch("/api/scenarios", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(sc)});
 		return (await r.json()).id;
 	})()`)
-	return []string{"/", "/scenarios", "/s/e03b-synchronized-recovery", "/s/token-bucket-sweep", "/s/breaker-timeline",
+	// A policy search: the Search section on the page, the frontier in an
+	// embed, and the search in the playground.
+	search := text(ctx, t, `(async () => {
+		const sc = {version: 1, name: "A searched scenario", runs: 2, workload: {clients: 2, rate: 20, duration: "2s"},
+			dependency: {workers: 2, service_time: {kind: "constant", mean: "5ms"}, phases: [{kind: "errors", from: "500ms", to: "1s", rate: 0.5}]},
+			strategies: [{name: "a", max_attempts: 1}, {name: "b", max_attempts: 3, attempt_timeout: "100ms", backoff: {kind: "exponential", base: "20ms"}}],
+			search: {strategy: "b", knobs: [{path: "max_attempts", values: [1, 2, 3]}, {path: "jitter.kind", values: ["none", "full"]}],
+				objectives: [{metric: "success_rate", goal: "max"}, {metric: "dependency_calls", goal: "min"}]}};
+		const r = await fetch("/api/scenarios", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(sc)});
+		return (await r.json()).id;
+	})()`)
+	return []string{"/s/" + search, "/embed/" + search + "?picture=frontier", "/?s=" + search, "/", "/scenarios", "/s/e03b-synchronized-recovery", "/s/token-bucket-sweep", "/s/breaker-timeline",
 		"/s/" + id, "/s/" + id + "?res=1s", "/embed/" + id, "/embed/e03b-synchronized-recovery?picture=compare&metric=success_rate", "/s/AAAAAAAAAAA",
 		// Several dependencies: the per-call groups and the calls figure,
 		// on the page, in an embed and in the playground.
@@ -110,7 +121,8 @@ func TestPagesPassTheNuHTMLChecker(t *testing.T) {
 		}
 		files = append(files, p)
 	}
-	for i, u := range pages(t, ctx, base) {
+	urls := pages(t, ctx, base)
+	for i, u := range urls {
 		resp, err := http.Get(base + u)
 		if err != nil {
 			t.Fatal(err)
@@ -123,6 +135,8 @@ func TestPagesPassTheNuHTMLChecker(t *testing.T) {
 	save("playground-built.html", "<!DOCTYPE html>\n"+text(ctx, t, `document.documentElement.outerHTML`))
 	do(t, ctx, chromedp.Navigate(base+"/?s=bulkheads"), ran(1))
 	save("playground-several-built.html", "<!DOCTYPE html>\n"+text(ctx, t, `document.documentElement.outerHTML`))
+	do(t, ctx, chromedp.Navigate(base+"/?s="+urls[0][len("/s/"):]), ran(1))
+	save("playground-search-built.html", "<!DOCTYPE html>\n"+text(ctx, t, `document.documentElement.outerHTML`))
 	cmd := exec.Command(java, append([]string{"-jar", vnu, "--errors-only", "--format", "json"}, files...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr // vnu writes its report to standard error

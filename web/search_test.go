@@ -7,18 +7,61 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestPlaygroundSaysWhereSearchesRun: the playground does not run a
-// scenario's search block yet; adding one gets an error at "search" that
-// says where searches run, and the results of the last valid scenario stay.
-func TestPlaygroundSaysWhereSearchesRun(t *testing.T) {
+// TestPlaygroundRunsASearch: a scenario with a search block runs in the
+// playground; the view shows the search's summary, recommendation,
+// frontier picture and table; "Add as strategy" on the recommended row
+// adds its candidate as a new column, under a name of its own, with the
+// numbers the search found for it (the same seeds, the same luck). With
+// two workers the search still runs whole, on one of them.
+func TestPlaygroundRunsASearch(t *testing.T) {
+	for _, workers := range []string{"1", "2"} {
+		t.Run("workers="+workers, func(t *testing.T) { playgroundSearch(t, workers) })
+	}
+}
+
+func playgroundSearch(t *testing.T, workers string) {
 	ctx, base := setup(t)
-	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	do(t, ctx, chromedp.Navigate(base+"/?workers="+workers), ran(1))
 	text(ctx, t, `(() => { const j = document.getElementById("json"); const sc = JSON.parse(j.value);
-		sc.search = {strategy: "C", knobs: [{path: "max_attempts", values: [2, 3]}], objectives: [{metric: "retries", goal: "min"}]};
+		sc.search = {strategy: "C", knobs: [{path: "max_attempts", values: [2, 3]}, {path: "jitter.kind", values: ["full", "decorrelated"]}],
+			objectives: [{metric: "affected_success_rate", goal: "max"}, {metric: "peak_per_100ms", goal: "min"}]};
 		j.value = JSON.stringify(sc, null, 2); j.dispatchEvent(new Event("input")); return ""; })()`)
-	do(t, ctx, until(`[...document.querySelectorAll("#errors li")].some(li => li.dataset.path === "search")`))
-	msg := text(ctx, t, `[...document.querySelectorAll("#errors li")].find(li => li.dataset.path === "search").textContent`)
-	if !strings.Contains(msg, "runs on the command line for now (retrylab run FILE, or retrylab search)") {
-		t.Errorf("the search's error says %q", msg)
+	do(t, ctx, ran(2), until(`document.querySelector("#search-result [data-testid=search-frontier]") !== null`))
+	keep(t, ctx, "playground-search-workers-"+workers)
+	summary := text(ctx, t, `document.querySelector("#search-result [data-testid=search-summary]").textContent`)
+	if !strings.HasPrefix(summary, "Search from C: 4 candidates by successive halving") {
+		t.Errorf("the search's summary says %q", summary)
+	}
+	if rec := text(ctx, t, `document.querySelector("#search-result [data-testid=search-recommendation]")?.textContent || ""`); !strings.Contains(rec, "gives the highest mean affected_success_rate") {
+		t.Errorf("the recommendation says %q", rec)
+	}
+	if got := text(ctx, t, `(() => { const i = document.querySelector('#search-result img[data-chart="frontier"]'); return i && i.src.startsWith("blob:") && i.alt ? "drawn" : "missing"; })()`); got != "drawn" {
+		t.Errorf("the frontier picture is %s", got)
+	}
+	if got := text(ctx, t, `String(document.querySelectorAll("#search-result tr.recommended").length)`); got != "1" {
+		t.Errorf("%s rows marked recommended, want 1", got)
+	}
+	want := text(ctx, t, `document.querySelector('#search-result tr.recommended td .v').textContent`)
+	columns := func() string {
+		return text(ctx, t, `[...document.querySelectorAll("#results thead th")].map(th => th.textContent).join("|")`)
+	}
+	if got := columns(); got != "metric|A|B|C|D" {
+		t.Fatalf("columns before adding: %s", got)
+	}
+	// The recommended point's candidate becomes a fifth column.
+	do(t, ctx, chromedp.Click(`#search-result tr.recommended button[data-action="add-candidate"]`), ran(3))
+	if got := columns(); got != "metric|A|B|C|D|C (search 1)" {
+		t.Fatalf("columns after adding: %s", got)
+	}
+	if got := text(ctx, t, `document.querySelector('#results tr[data-metric="affected_success_rate"] td:last-child .v').textContent`); got != want {
+		t.Errorf("the added strategy's affected success rate is %s; the search found %s", got, want)
+	}
+	if got := text(ctx, t, `String(JSON.parse(document.getElementById("json").value).strategies.map(s => s.name))`); got != "A,B,C,D,C (search 1)" {
+		t.Errorf("the scenario's strategies: %s", got)
+	}
+	// Added again, it gets a name of its own.
+	do(t, ctx, chromedp.Click(`#search-result tr.recommended button[data-action="add-candidate"]`), ran(4))
+	if got := columns(); got != "metric|A|B|C|D|C (search 1)|C (search 1) 2" {
+		t.Errorf("columns after adding twice: %s", got)
 	}
 }

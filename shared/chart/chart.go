@@ -30,10 +30,11 @@ const (
 	Latency  = "latency"  // latency percentiles per strategy
 	Queue    = "queue"    // queue length and operations in flight over time
 	Calls    = "calls"    // per strategy: attempts by plan call over time, and the client pool's slots in use
+	Frontier = "frontier" // a policy search's Pareto frontier on its first two objectives
 )
 
 // Pictures lists the pictures in the order a page shows them.
-var Pictures = []string{Attempts, Outcomes, Calls, Queue, Compare, Latency, Sweep}
+var Pictures = []string{Attempts, Outcomes, Calls, Queue, Compare, Latency, Sweep, Frontier}
 
 // Options choose what Render draws.
 type Options struct {
@@ -52,6 +53,9 @@ type Options struct {
 	Theme string
 	// Width and Height of the viewBox; 0 gives the picture's default.
 	Width, Height float64
+	// Search is the scenario's policy search, which the Frontier picture
+	// needs: its objectives name the axes and say which way each improves.
+	Search *engine.Search
 	// Descriptions of the strategies by name: legends and panel titles say
 	// what each strategy is ("A — immediate retry"), not just its name.
 	Descriptions map[string]string
@@ -115,6 +119,8 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 		c, err = queue(res, opt)
 	case Calls:
 		c, err = calls(res, opt)
+	case Frontier:
+		c, err = frontier(res, opt)
 	default:
 		return optionErr("picture %q is not one of %s", opt.Picture, strings.Join(Pictures, ", "))
 	}

@@ -54,7 +54,9 @@ type View struct {
 	Groups []Group  `json:"groups,omitempty"`
 	Folded []string `json:"folded,omitempty"`
 	// Sweep is the table of a sweep: one row per swept value.
-	Sweep    *SweepTable `json:"sweep,omitempty"`
+	Sweep *SweepTable `json:"sweep,omitempty"`
+	// Search is what the scenario's policy search found, when it has one.
+	Search   *SearchView `json:"search,omitempty"`
 	Warnings []string    `json:"warnings"`
 }
 
@@ -123,9 +125,9 @@ type SweepTable struct {
 	Rows    []Row    `json:"rows"`
 }
 
-// Draw fills in the SVG of every figure of v and of its variants, drawn
-// from res in the theme and width given (width 0: the charts' own), as the
-// playground shows them. A figure chart.Render refuses is left without.
+// Draw fills in the SVG of every figure of v, of its variants and of its
+// search's frontier, drawn from res in the theme and width given (width 0:
+// the charts' own), as the playground shows them. A figure chart.Render refuses is left without.
 func Draw(v *View, res *engine.Result, theme string, width float64) {
 	draw := func(opt chart.Options) string {
 		var b strings.Builder
@@ -134,6 +136,9 @@ func Draw(v *View, res *engine.Result, theme string, width float64) {
 			return ""
 		}
 		return b.String()
+	}
+	if v.Search != nil && v.Search.Figure != nil {
+		v.Search.Figure.SVG = draw(v.Search.Figure.Options)
 	}
 	for i := range v.Figures {
 		f := &v.Figures[i]
@@ -158,6 +163,7 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 		strats = nil
 	}
 	v.Focus = focus(sc, res)
+	v.Search = searchView(sc, res)
 	if v.Runs > 1 {
 		v.Means = fmt.Sprintf("Means over %d seeds; the range under each value is its lowest and highest over the seeds. Charts over time show the first seed (%d).", v.Runs, res.Seeds[0])
 	}

@@ -104,6 +104,9 @@ class Engine {
     const started = performance.now();
     const check = this.checked?.json === json ? this.checked.out : await this.call("validate", json);
     if (check.errors && check.errors.length) return { errors: check.errors };
+    // A search's rounds depend on each other's results: it runs whole, on
+    // one worker, which reports its progress.
+    if (check.search) return whole();
     const n = check.simulations, perSeed = check.per_seed, seeds = n / perSeed;
     const size = Math.min(pool, n);
     if (size <= 1) return whole();
@@ -767,7 +770,7 @@ function showView(v) {
   }
   $("legend").textContent = v.legend || "";
   $("means").textContent = v.means || "";
-  drawFigures(v.figures);
+  drawFigures(v.figures, v.search?.figure?.svg ? [v.search.figure.svg] : []);
   const table = $("results");
   table.replaceChildren();
   const cell = (c) => el("td", { class: c.mark || null }, el("span", { class: "v", text: c.value }), c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null);
@@ -794,12 +797,64 @@ function showView(v) {
   if (v.folded && v.folded.length) {
     folded.append(el("details", { class: "folded muted" }, el("summary", { text: `${v.folded.length} metrics are zero for every strategy` }), el("p", { text: v.folded.join(", ") + "." })));
   }
+  showSearch(v.search);
+}
+
+// showSearch renders what the scenario's search found (view.search): how
+// it went, the recommendation or why there is none, the frontier picture,
+// and the frontier as a table whose rows each add their candidate as a
+// strategy.
+function showSearch(sv) {
+  const box = $("search-result");
+  box.replaceChildren();
+  if (!sv) return;
+  box.append(el("h2", { id: "search", text: "Search" }), el("p", { "data-testid": "search-summary", text: sv.summary }));
+  if (sv.recommendation) box.append(el("p", { class: "verdict", "data-testid": "search-recommendation" }, el("strong", { text: "Recommendation: " }), sv.recommendation));
+  if (sv.note) box.append(el("p", { class: "errors", "data-testid": "search-note", text: sv.note }));
+  if (sv.figure && sv.figure.svg) {
+    box.append(el("figure", { class: "chart" }, el("img", { src: state.chartURLs.get(sv.figure.svg), alt: sv.figure.alt, "data-chart": "frontier" })));
+  }
+  if (!sv.points.length) return;
+  const head = el("tr", {}, el("th", { scope: "col", text: "point" }),
+    ...sv.settings.map((p) => el("th", { scope: "col" }, el("code", { text: p }))),
+    ...sv.metrics.map((m) => el("th", { scope: "col", text: m.label + (m.unit && m.unit !== "%" && m.unit !== "calls" ? ` (${m.unit})` : "") })),
+    el("th", { scope: "col", text: "strategy" }));
+  const rows = sv.points.map((p, i) => {
+    const add = el("button", { type: "button", "data-action": "add-candidate", "aria-label": `Add as strategy: point ${i + 1}, named ${p.name}`, text: "Add as strategy" });
+    add.addEventListener("click", () => addCandidate(p));
+    return el("tr", { "data-point": i + 1, class: p.recommended ? "recommended" : null },
+      el("th", { scope: "row" }, String(i + 1), p.recommended ? el("br") : null, p.recommended ? el("strong", { text: "recommended" }) : null),
+      ...p.settings.map((x) => el("td", {}, el("code", { text: x }))),
+      ...p.cells.map((c) => el("td", {}, el("span", { class: "v", text: c.value }), c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null)),
+      el("td", {}, add));
+  });
+  box.append(el("p", { class: "muted", text: "The frontier: the candidates of the last round that meet the constraints and that no other beats on every objective. Means over the seeds, with their lowest and highest under each." }),
+    el("div", { class: "tablewrap", tabindex: "0", role: "region", "aria-label": "Search frontier" },
+      el("table", { "data-testid": "search-frontier" }, el("thead", {}, head), el("tbody", {}, ...rows))));
+}
+
+// addCandidate adds a frontier point's candidate to the scenario's
+// strategies, under a name no strategy has yet, and runs the scenario.
+function addCandidate(p) {
+  if (!state.scenario || typeof state.scenario !== "object" || !p.strategy) return;
+  const st = JSON.parse(JSON.stringify(p.strategy));
+  const names = new Set((state.scenario.strategies || []).map((x) => x && x.name));
+  let name = p.name;
+  for (let k = 2; names.has(name); k++) name = `${p.name} ${k}`;
+  st.name = name;
+  state.scenario.strategies = [...(state.scenario.strategies || []), st];
+  writeJSON();
+  renderForm();
+  edited();
+  clearTimeout(state.timer);
+  state.pendingNote = `Added ${name}.`;
+  state.pending = run();
 }
 
 // chartURLs holds an object URL per SVG shown; a new run revokes those it
-// no longer shows.
+// no longer shows. others are SVGs shown elsewhere that need one too.
 
-function drawFigures(figures) {
+function drawFigures(figures, others = []) {
   const next = new Map();
   const url = (svg) => {
     const u = state.chartURLs.get(svg) || next.get(svg) || URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
@@ -830,6 +885,7 @@ function drawFigures(figures) {
     }
     box.append(el("figure", { class: "chart" }, img));
   }
+  for (const svg of others) url(svg); // drawn elsewhere (the search's frontier)
   for (const [svg, u] of state.chartURLs) if (!next.has(svg)) URL.revokeObjectURL(u);
   state.chartURLs = next;
 }

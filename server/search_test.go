@@ -1,0 +1,106 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/scenarios"
+)
+
+// searchScenario is E03-B on two seeds with a search from C of 6
+// candidates: attempts and jitter, for the highest affected success and
+// then the lowest peak, with the peak at most limit.
+func searchScenario(t *testing.T, limit float64) string {
+	t.Helper()
+	b, ok := scenarios.Get("e03b-synchronized-recovery")
+	if !ok {
+		t.Fatal("no E03-B")
+	}
+	var sc map[string]any
+	if err := json.Unmarshal(b.Scenario, &sc); err != nil {
+		t.Fatal(err)
+	}
+	sc["name"] = "E03-B searched"
+	sc["runs"] = 2
+	sc["search"] = map[string]any{
+		"strategy": "C",
+		"knobs": []any{
+			map[string]any{"path": "max_attempts", "values": []any{2, 4}},
+			map[string]any{"path": "jitter.kind", "values": []any{"full", "equal", "decorrelated"}},
+		},
+		"objectives":  []any{map[string]any{"metric": "affected_success_rate", "goal": "max"}, map[string]any{"metric": "peak_per_100ms", "goal": "min"}},
+		"constraints": []any{map[string]any{"metric": "peak_per_100ms", "op": "<=", "value": limit}},
+	}
+	out, _ := json.Marshal(sc)
+	return string(out)
+}
+
+func postScenario(t *testing.T, s *Server, body string) string {
+	t.Helper()
+	r := do(t, s, "POST", "/api/scenarios", body)
+	if r.code != http.StatusCreated {
+		t.Fatalf("POST: %d %s", r.code, r.body)
+	}
+	var got struct{ ID string }
+	json.Unmarshal([]byte(r.body), &got)
+	return got.ID
+}
+
+// TestSearchOnPages: a stored scenario with a search gets a Search
+// section on its page (summary, recommendation, frontier table and
+// picture) and the frontier picture on its embed, captioned by the
+// recommendation; a scenario without a search is refused the frontier
+// picture, and one whose frontier is empty says why instead of a table.
+func TestSearchOnPages(t *testing.T) {
+	s, _ := testServer(t)
+	id := postScenario(t, s, searchScenario(t, 1000))
+	page := do(t, s, "GET", "/s/"+id, "")
+	if page.code != 200 {
+		t.Fatalf("page: %d %.300s", page.code, page.body)
+	}
+	checkHTML(t, "page", page.body)
+	for _, want := range []string{`<h2 id="search">Search</h2>`, "Search from C: 6 candidates by successive halving", `data-testid="search-recommendation"`,
+		`data-testid="search-frontier"`, `<strong class="recommended">recommended</strong>`, `/s/` + id + `/chart.svg?picture=frontier`, `<code>jitter.kind</code>`} {
+		if !strings.Contains(page.body, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Count(page.body, "<strong class=\"recommended\">") != 1 {
+		t.Error("the page marks more or fewer than one point recommended")
+	}
+	for _, q := range []string{"?picture=frontier", "?picture=frontier&width=400&theme=dark"} {
+		r := do(t, s, "GET", "/s/"+id+"/chart.svg"+q, "")
+		if r.code != 200 || !strings.Contains(r.body, ">recommended<") {
+			t.Fatalf("chart%s: %d %.300s", q, r.code, r.body)
+		}
+		checkSVG(t, r.body)
+	}
+	if canDrawPNG {
+		if r := do(t, s, "GET", "/s/"+id+"/chart.png?picture=frontier", ""); r.code != 200 || !strings.HasPrefix(r.body, "\x89PNG") {
+			t.Errorf("PNG of the frontier: %d %.300q", r.code, r.body)
+		}
+	}
+	embed := do(t, s, "GET", "/embed/"+id+"?picture=frontier", "")
+	checkHTML(t, "embed", embed.body)
+	if !strings.Contains(embed.body, "chart.svg?picture=frontier") || !strings.Contains(embed.body, "gives the highest mean affected_success_rate") {
+		t.Errorf("the frontier's embed lacks its chart or its recommendation:\n%.2000s", embed.body)
+	}
+	if r := do(t, s, "GET", "/s/e03b-synchronized-recovery/chart.svg?picture=frontier", ""); r.code != 400 || !strings.Contains(r.body, "has no search") {
+		t.Errorf("frontier of a scenario without a search: %d %.300s", r.code, r.body)
+	}
+	if r := do(t, s, "GET", "/s/e03b-synchronized-recovery", ""); strings.Contains(r.body, `id="search"`) {
+		t.Error("a page without a search has a Search section")
+	}
+
+	none := postScenario(t, s, searchScenario(t, 1))
+	page = do(t, s, "GET", "/s/"+none, "")
+	checkHTML(t, "page", page.body)
+	if !strings.Contains(page.body, `data-testid="search-note"`) || strings.Contains(page.body, `data-testid="search-frontier"`) || strings.Contains(page.body, "picture=frontier") {
+		t.Error("a search none of whose candidates meets its constraints does not say so, or shows a frontier")
+	}
+	if r := do(t, s, "GET", "/embed/"+none+"?picture=frontier", ""); r.code != 400 || !strings.Contains(r.body, "frontier is empty") {
+		t.Errorf("embed of an empty frontier: %d %.300s", r.code, r.body)
+	}
+}

@@ -1,0 +1,32 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// SearchCandidate returns the strategy a point of sc's search stands for:
+// the search's strategy with each knob set to the value settings (a
+// SearchPoint's) give it. Views use it to offer a point as a strategy.
+func (sc *Scenario) SearchCandidate(settings map[string]json.RawMessage) (Strategy, error) {
+	s := sc.Search
+	if s == nil {
+		return Strategy{}, errors.New("engine: the scenario has no search")
+	}
+	si := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
+	if si < 0 {
+		return Strategy{}, fmt.Errorf("engine: search.strategy %q is not a strategy of the scenario", s.Strategy)
+	}
+	idx := make([]int, len(s.Knobs))
+	for k, kn := range s.Knobs {
+		want := compactValue(settings[kn.Path])
+		idx[k] = slices.IndexFunc(kn.Values, func(v json.RawMessage) bool { return bytes.Equal(compactValue(v), want) })
+		if idx[k] < 0 {
+			return Strategy{}, fmt.Errorf("engine: %s %s is not one of the knob's values", kn.Path, want)
+		}
+	}
+	return sc.knobbed(si, idx)
+}
