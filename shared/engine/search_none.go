@@ -31,3 +31,9 @@ func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchR
 }
 
 func (s *Search) settings(idx []int) map[string]json.RawMessage { return nil }
+
+// SearchCandidate is not available in this build: no scenario of it has
+// a search.
+func (sc *Scenario) SearchCandidate(settings map[string]json.RawMessage) (Strategy, error) {
+	return Strategy{}, Errors{{Path: "search", Value: "a search", Message: "is not run by this build"}}
+}
