@@ -234,16 +234,28 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		return res, nil
 	}
 	res.Metastable = true
-	var parts []string
+	var found, others []string
 	for _, k := range RemedyKinds {
 		r, err := p.bisect(ctx, k)
 		if err != nil {
 			return nil, err
 		}
 		res.Remedies = append(res.Remedies, r)
-		parts = append(parts, r.Text)
+		if r.Outcome == ProbeFound {
+			found = append(found, r.Text)
+		} else {
+			others = append(others, string(r.Kind)+": "+r.Text)
+		}
 	}
-	res.Summary = fmt.Sprintf("Recovery of %s (%s) needs %s.", res.Strategy, p.criterion(), strings.Join(parts, ", or "))
+	if len(found) > 0 {
+		res.Summary = fmt.Sprintf("Recovery of %s needs %s", res.Strategy, strings.Join(found, ", or "))
+	} else {
+		res.Summary = fmt.Sprintf("No remedy tried ends the storm of %s", res.Strategy)
+	}
+	if len(others) > 0 {
+		res.Summary += "; " + strings.Join(others, "; ")
+	}
+	res.Summary += fmt.Sprintf(". Criterion: %s.", p.criterion())
 	return res, nil
 }
 
