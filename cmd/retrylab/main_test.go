@@ -254,9 +254,10 @@ func TestProbeCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"probe of C in E03-B synchronized recovery: remedy from 15s, success judged from 25s to 30s over 2 seeds\n",
-		"\nload      not metastable: the storm ends without a remedy (0 simulations)\n",
-		"\nNot metastable: ",
+		"probe of C in E03-B synchronized recovery: the storm has ended when at least 99% of the operations started from 25s to 30s succeed, on each of 2 seeds, with the load reduction or the workers added from 15s\n",
+		"\nwithout a remedy: 100.00%..100.00% succeed\n",
+		"\nload      not metastable: the storm ends without a remedy, 0 simulations\n",
+		"\n2 simulations, ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)

@@ -83,13 +83,13 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return 0
 }
 
-// writeProbe prints a probe's figures, one remedy a line.
+// writeProbe prints a probe's figures: the criterion, the success
+// without a remedy, then one remedy a line.
 func writeProbe(w io.Writer, res *engine.ProbeResult) {
-	fmt.Fprintf(w, "probe of %s in %s: remedy from %s, success judged from %s to %s over %d seeds\n",
-		res.Strategy, res.Scenario, res.At, res.WindowFrom, res.WindowTo, res.Seeds)
-	fmt.Fprintf(w, "without a remedy: %.2f%%..%.2f%% of the operations started then succeed\n", res.Baseline.Min*100, res.Baseline.Max*100)
+	fmt.Fprintf(w, "probe of %s in %s: %s\n", res.Strategy, res.Scenario, res.Criterion)
+	fmt.Fprintf(w, "without a remedy: %.2f%%..%.2f%% succeed\n", res.Baseline.Min*100, res.Baseline.Max*100)
 	for _, r := range res.Remedies {
-		fmt.Fprintf(w, "%-9s %s (%d simulations)\n", r.Kind, r.Text, r.Simulations)
+		fmt.Fprintf(w, "%-9s %s, %d simulations\n", r.Kind, r.Text, r.Simulations)
 	}
-	fmt.Fprintf(w, "%s\n%d simulations, %d events\n", res.Summary, res.Simulations, res.Events)
+	fmt.Fprintf(w, "%d simulations, %d events\n", res.Simulations, res.Events)
 }

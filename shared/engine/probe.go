@@ -111,6 +111,8 @@ type ProbeResult struct {
 	WindowFrom Duration `json:"window_from"`
 	WindowTo   Duration `json:"window_to"`
 	Seeds      int      `json:"seeds"`
+	// Criterion says in words when the storm has ended.
+	Criterion string `json:"criterion"`
 	// Baseline is the success rate in the judged window without a
 	// remedy, its lowest and highest over the seeds.
 	Baseline   MinMax         `json:"baseline"`
@@ -216,6 +218,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		WindowFrom: p.from, WindowTo: p.to, Seeds: seeds, Remedies: []RemedyResult{},
 	}
 	p.res = res
+	res.Criterion = p.criterion()
 	if err := p.checkCost(); err != nil {
 		return nil, err
 	}
@@ -230,7 +233,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 			res.Remedies = append(res.Remedies, RemedyResult{Kind: k, Outcome: ProbeNotMetastable, Resolution: p.resolution(k),
 				Text: "not metastable: the storm ends without a remedy"})
 		}
-		res.Summary = fmt.Sprintf("Not metastable: without a remedy, %s already meets the criterion on every seed (%s).", res.Strategy, p.criterion())
+		res.Summary = fmt.Sprintf("Not metastable: without a remedy, %s already meets the criterion.", res.Strategy)
 		return res, nil
 	}
 	res.Metastable = true
@@ -255,14 +258,22 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	if len(others) > 0 {
 		res.Summary += "; " + strings.Join(others, "; ")
 	}
-	res.Summary += fmt.Sprintf(". Criterion: %s.", p.criterion())
+	res.Summary += "."
 	return res, nil
 }
 
 // criterion says in words when the storm has ended.
 func (p *prober) criterion() string {
-	return fmt.Sprintf("at least %g%% of the operations started from %s to %s succeed, on each of %d seeds, with the remedy from %s",
-		ProbeThreshold*100, p.from, p.to, p.res.Seeds, Duration(p.at))
+	return fmt.Sprintf("the storm has ended when at least %g%% of the operations started from %s to %s succeed, on %s, with the load reduction or the workers added from %s",
+		ProbeThreshold*100, p.from, p.to, seedsText(p.res.Seeds), Duration(p.at))
+}
+
+// seedsText writes "each of n seeds", or "its one seed".
+func seedsText(n int) string {
+	if n == 1 {
+		return "its one seed"
+	}
+	return fmt.Sprintf("each of %d seeds", n)
 }
 
 // window sets the judged window.
