@@ -452,7 +452,7 @@ func (p *prober) phrase(k RemedyKind, s int) string {
 func (p *prober) change(k RemedyKind, s int) string {
 	switch k {
 	case RemedyLoad:
-		return fmt.Sprintf("the arrival rate times %g from %s on", 1-p.value(k, s), Duration(p.at))
+		return fmt.Sprintf("the arrival rate times %g from %s on", float64(probeUnits-s)/probeUnits, Duration(p.at))
 	case RemedyCapacity:
 		return fmt.Sprintf("%d workers more from %s on (a capacity phase from then, and %d more in each later capacity phase)", s, Duration(p.at), s)
 	}
@@ -553,7 +553,7 @@ func (p *prober) ends(ctx context.Context, rm *remedy) (bool, MinMax, error) {
 	judged.Report.AffectedFrom, judged.Report.AffectedTo = &from, &to
 	m := compile(&judged)
 	if rm != nil && rm.kind == RemedyLoad {
-		m.work.cut, m.work.cutAt, m.work.cutRate = true, p.at, m.work.rate*(1-p.value(RemedyLoad, rm.strength))
+		m.work.cut, m.work.cutAt, m.work.cutRate = true, p.at, m.work.rate*float64(probeUnits-rm.strength)/probeUnits
 	}
 	set := newSimSet([]*model{m})
 	opt := Options{MaxEvents: p.opt.MaxEvents, NoSeries: true, Parallelism: p.opt.Parallelism}

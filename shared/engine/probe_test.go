@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/retrylab/retrylab/shared/internal/golden"
 )
 
 // stormJSON is a small synthetic metastable scenario: 400 operations/s
@@ -138,6 +141,17 @@ func TestProbeBracketsSyntheticStorm(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// TestProbeGolden pins the synthetic storm's probe, byte for byte: the
+// same natively and under GOOS=js (make test-wasm).
+func TestProbeGolden(t *testing.T) {
+	res := mustProbe(t, stormScenario(t), ProbeOptions{MaxWorkers: 40})
+	got, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "golden", "probe-storm.json"), append(got, '\n'))
+}
 
 func TestProbeDeterministic(t *testing.T) {
 	sc := stormScenario(t)
