@@ -142,9 +142,9 @@ func TestProbeBracketsSyntheticStorm(t *testing.T) {
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
-// TestProbeGolden pins the synthetic storm's probe, byte for byte: the
+// TestGoldenProbe pins the synthetic storm's probe, byte for byte: the
 // same natively and under GOOS=js (make test-wasm).
-func TestProbeGolden(t *testing.T) {
+func TestGoldenProbe(t *testing.T) {
 	res := mustProbe(t, stormScenario(t), ProbeOptions{MaxWorkers: 40})
 	got, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
