@@ -41,8 +41,9 @@ const (
 	// RemedyCapacity adds workers to the dependency from the remedy's
 	// time on.
 	RemedyCapacity RemedyKind = "capacity"
-	// RemedyBudget gives the strategy a ratio retry budget, for the whole
-	// run (a policy has no start time).
+	// RemedyBudget gives the strategy (its outermost level) a ratio retry
+	// budget over DefaultProbeBudgetWindow, in place of its own, for the
+	// whole run (a policy has no start time).
 	RemedyBudget RemedyKind = "budget"
 )
 
@@ -179,7 +180,6 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	sub := *sc
 	sub.Sweep, sub.Search = nil, nil
 	sub.Strategies = []Strategy{sc.Strategies[si]}
-	// The series are not needed: only the metrics are read.
 	p := &prober{sc: &sub, opt: opt}
 	m := compile(&sub)
 	p.at = m.faultEnd
@@ -223,7 +223,6 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		return nil, err
 	}
 	ok, base, err := p.ends(ctx, nil)
-	res.Baseline = base
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,9 @@ func endsWith(t *testing.T, sc *Scenario, res *ProbeResult, kind RemedyKind, val
 		}
 		return ok
 	case RemedyCapacity:
-		sub.Dependency.Phases = addWorkers(sc.Dependency.Phases, sc.Dependency.Workers, int(value), res.At, Duration(3600e9))
+		// The phases the probe adds, up to its horizon: Run validates them.
+		p := &prober{sc: &sub}
+		sub.Dependency.Phases = addWorkers(sc.Dependency.Phases, sc.Dependency.Workers, int(value), res.At, p.horizon())
 	case RemedyBudget:
 		st := sub.Strategies[0]
 		st.Budget = &Budget{Kind: BudgetRatio, Ratio: value, Window: DefaultProbeBudgetWindow}
