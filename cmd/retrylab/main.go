@@ -1,6 +1,7 @@
 // Command retrylab runs retry-policy scenarios: from a file, standard input or
 // a built-in's slug, printing a table or JSON, or drawing a chart; it also
-// searches a strategy's settings (retrylab search), imports and exports
+// searches a strategy's settings (retrylab search), probes the way out of a
+// retry storm (retrylab probe), imports and exports
 // retry configurations (gRPC, AWS, Polly, Go code), lists
 // the built-ins and presets and serves the web app. "retrylab help"
 // prints every command and flag (the usage constant below).

@@ -374,7 +374,7 @@ func (p *prober) checkCost() error {
 	}
 	est := int64(min(per*float64(runs), math.MaxInt64/2))
 	if est > p.opt.MaxEvents {
-		return &CostError{Estimate: est, Limit: p.opt.MaxEvents}
+		return fmt.Errorf("a probe runs the strategy up to %d times on each seed (the baseline, then bisection), and %w", runs, &CostError{Estimate: est, Limit: p.opt.MaxEvents})
 	}
 	return nil
 }
