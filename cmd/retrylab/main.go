@@ -1,6 +1,7 @@
 // Command retrylab runs retry-policy scenarios: from a file, standard input or
 // a built-in's slug, printing a table or JSON, or drawing a chart; it also
-// searches a strategy's settings (retrylab search), imports and exports
+// searches a strategy's settings (retrylab search), probes the way out of a
+// retry storm (retrylab probe), imports and exports
 // retry configurations (gRPC, AWS, Polly, Go code), lists
 // the built-ins and presets and serves the web app. "retrylab help"
 // prints every command and flag (the usage constant below).
@@ -55,6 +56,15 @@ commands:
         equal, decorrelated; no budget, a 10% ratio or a gRPC token bucket
         (192 candidates), maximising affected_success_rate, then minimising
         peak_per_100ms; flags as for run
+  probe FILE.json|SLUG|- [--strategy NAME] [--at DURATION] [flags]
+        find by bisection the smallest load reduction, capacity addition and
+        ratio retry budget that end the strategy's retry storm (default: the
+        first strategy; the first two from --at, default when the trigger
+        ends), judged by 99% success in a window after it on every seed
+        --settle D      the window starts D after the remedy (default 10s)
+        --format F      text (default) or json (the probe's result)
+        --runs N, --seed S, --max-events N, --parallel N
+                        as for run
   chart FILE.json|SLUG|- [flags]
         run the scenario and write a chart of the result as SVG to standard output
         --picture P     ` + strings.Join(chart.Pictures, ", ") + `
@@ -133,6 +143,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run", "search":
 		return cmdRun(ctx, args[0], args[1:], stdin, stdout, stderr)
+	case "probe":
+		return cmdProbe(ctx, args[1:], stdin, stdout, stderr)
 	case "chart":
 		return cmdChart(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":

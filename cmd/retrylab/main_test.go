@@ -160,7 +160,7 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		t.Fatalf("help: exit %d\n%s", code, help)
 	}
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
-	for _, cmd := range []string{"run", "chart", "serve", "import", "export"} {
+	for _, cmd := range []string{"run", "probe", "chart", "serve", "import", "export"} {
 		code, _, errs := run(t, "", cmd, "-h")
 		flags := flagLine.FindAllStringSubmatch(errs, -1)
 		if code != 0 || len(flags) == 0 {
@@ -244,6 +244,39 @@ func TestRunPrintsSearch(t *testing.T) {
 	for _, want := range []string{"\nsearch from C: 18 candidates", "constraints: peak_per_100ms <= 70\n", "\nmax_attempts  jitter.kind  ", "\nrecommendation: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
+func TestProbeCommand(t *testing.T) {
+	code, out, errs := run(t, "", "probe", "e03b-synchronized-recovery", "--strategy", "C", "--runs", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"probe of C in E03-B synchronized recovery: the storm has ended when at least 99% of the operations started from 25s to 30s succeed, on each of 2 seeds, with the load reduction or the workers added from 15s\n",
+		"\nwithout a remedy: 100.00%..100.00% succeed\n",
+		"\nload      not metastable: the storm ends without a remedy, 0 simulations\n",
+		"\n2 simulations, ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	code, out, errs = run(t, "", "probe", "--format", "json", "--runs", "1", "--at", "12s", "e03b-synchronized-recovery")
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errs)
+	}
+	var res engine.ProbeResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Strategy != "A" || res.At != engine.Duration(12e9) || res.Seeds != 1 || len(res.Remedies) != 3 {
+		t.Errorf("result %+v", res)
+	}
+	for _, bad := range [][]string{{"--at", "soon"}, {"--strategy", "Z"}, {"--format", "table"}, {"--settle", "0s"}} {
+		if code, _, _ := run(t, "", append([]string{"probe", "e03b-synchronized-recovery"}, bad...)...); code != 2 {
+			t.Errorf("probe %v: exit %d, want 2", bad, code)
 		}
 	}
 }

@@ -93,6 +93,11 @@ type workModel struct {
 	duration   int64
 	operations int // 0: no limit
 	mix        Mix
+	// cut, when set, changes an open-loop workload's rate to cutRate
+	// from cutAt on: a probe's load reduction (see Probe).
+	cut     bool
+	cutAt   int64
+	cutRate float64
 }
 
 type depModel struct {

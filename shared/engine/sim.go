@@ -56,7 +56,13 @@ func (a *arrivals) next() (arrival, bool) {
 		}
 		x = arrival{at: w.burstAt, client: int32(a.k)}
 	case ArrivalPoisson:
-		a.t += float64(exp1(&a.r) * (1e9 / w.rate))
+		if w.cut {
+			if !a.cutGap() {
+				return arrival{}, false
+			}
+		} else {
+			a.t += float64(exp1(&a.r) * (1e9 / w.rate))
+		}
 		if a.t >= a.end {
 			return arrival{}, false
 		}
@@ -66,6 +72,14 @@ func (a *arrivals) next() (arrival, bool) {
 	case ArrivalUniform:
 		// Evenly spaced: the clients take turns, one operation every 1/rate.
 		t := float64(float64(a.k) * (1e9 / w.rate))
+		if w.cut && t >= float64(w.cutAt) {
+			// The arrivals from cutAt on are spaced at the new rate.
+			kc := math.Ceil(float64(w.cutAt) * w.rate / 1e9)
+			if w.cutRate <= 0 {
+				return arrival{}, false
+			}
+			t = kc*(1e9/w.rate) + (float64(a.k)-kc)*(1e9/w.cutRate)
+		}
 		if t >= a.end {
 			return arrival{}, false
 		}
@@ -73,6 +87,33 @@ func (a *arrivals) next() (arrival, bool) {
 	}
 	a.k++
 	return x, true
+}
+
+// cutGap moves a.t to the next Poisson arrival of a workload whose rate
+// changes at cutAt, and reports false when none comes. A gap that would
+// cross cutAt is drawn again from cutAt at the new rate: the process is
+// memoryless, so this is exact, and the arrivals before cutAt are those
+// of the workload without the change.
+func (a *arrivals) cutGap() bool {
+	w := a.w
+	at := float64(w.cutAt)
+	if a.t >= at {
+		if w.cutRate <= 0 {
+			return false
+		}
+		a.t += float64(exp1(&a.r) * (1e9 / w.cutRate))
+		return true
+	}
+	a.t += float64(exp1(&a.r) * (1e9 / w.rate))
+	if a.t < at {
+		return true
+	}
+	a.t = at
+	if w.cutRate <= 0 {
+		return false
+	}
+	a.t += float64(exp1(&a.r) * (1e9 / w.cutRate))
+	return true
 }
 
 const (

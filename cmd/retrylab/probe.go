@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// cmdProbe runs "probe": the smallest load reduction, capacity addition
+// and retry budget that end a strategy's retry storm (engine.Probe).
+func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	checkSeeds, seeds := seedFlags(fs)
+	format := fs.String("format", "text", "output format: text or json")
+	strategy := fs.String("strategy", "", "the strategy to probe (default: the first)")
+	at := fs.String("at", "", "when the load reduction and the capacity addition start (default: when the trigger ends)")
+	settle := fs.String("settle", "", "how long after the remedy the judged window starts (default 10s)")
+	maxEvents := fs.Int64("max-events", 200_000_000, "refuse a probe estimated above this many events (0: no limit)")
+	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
+	file, code := parseWithFile(fs, args, stderr, "probe", "scenario")
+	if code != 0 {
+		return exit(code)
+	}
+	if err := checkSeeds(); err != nil {
+		fmt.Fprintf(stderr, "retrylab probe: %v\n", err)
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "retrylab probe: --format %q is not text or json\n", *format)
+		return 2
+	}
+	if *maxEvents < 0 || *parallel < 0 {
+		fmt.Fprintf(stderr, "retrylab probe: --max-events and --parallel may not be negative\n")
+		return 2
+	}
+	opt := engine.ProbeOptions{Strategy: *strategy, MaxEvents: *maxEvents, Parallelism: *parallel}
+	if *at != "" {
+		d, err := engine.ParseDuration(*at)
+		if err != nil || d < 0 {
+			fmt.Fprintf(stderr, "retrylab probe: --at %q is not a duration such as \"25s\"\n", *at)
+			return 2
+		}
+		opt.At = &d
+	}
+	if *settle != "" {
+		d, err := engine.ParseDuration(*settle)
+		if err != nil || d <= 0 {
+			fmt.Fprintf(stderr, "retrylab probe: --settle %q is not a positive duration such as \"10s\"\n", *settle)
+			return 2
+		}
+		opt.Settle = d
+	}
+	sc, code := loadScenario(file, stdin, stderr, "probe")
+	if code != 0 {
+		return code
+	}
+	seeds(sc)
+	if *strategy != "" && !slices.ContainsFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == *strategy }) {
+		fmt.Fprintf(stderr, "retrylab probe: --strategy %q is not a strategy of %s; it has %s\n", *strategy, file, strategyNames(sc))
+		return 2
+	}
+	res, err := engine.Probe(ctx, sc, opt)
+	if err != nil {
+		printErrors(stderr, file, err)
+		return 1
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintf(stderr, "retrylab probe: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	writeProbe(stdout, res)
+	return 0
+}
+
+// writeProbe prints a probe's figures: the criterion, the success
+// without a remedy, then one remedy a line.
+func writeProbe(w io.Writer, res *engine.ProbeResult) {
+	fmt.Fprintf(w, "probe of %s in %s: %s\n", res.Strategy, res.Scenario, res.Criterion)
+	fmt.Fprintf(w, "without a remedy: %.2f%%..%.2f%% succeed\n", res.Baseline.Min*100, res.Baseline.Max*100)
+	for _, r := range res.Remedies {
+		fmt.Fprintf(w, "%-9s %s, %d simulations\n", r.Kind, r.Text, r.Simulations)
+	}
+	fmt.Fprintf(w, "%d simulations, %d events\n", res.Simulations, res.Events)
+}
