@@ -104,14 +104,14 @@ conformance:
 # worker builds the Cloudflare Workers version into worker/build: syumai's
 # glue, the static files under their hashed names for Static Assets, and the
 # Go app without what the Worker does not need (tags: no static files,
-# metrics, brotli, PNG, converters or searches), inlining only the engine,
-# so that it fits the Free plan's 3 MiB gzipped.
+# metrics, brotli, PNG, converters or searches) and without inlining, so
+# that it fits the Free plan's 3 MiB gzipped.
 WORKER_ENV = CI=true WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false
 worker: wasm
 	$(GO) tool workers-assets-gen -mode=go -o worker/build
 	$(GO) run ./cmd/worker-assets -o worker/build/public -manifest cmd/worker/manifest.json
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" \
-		-gcflags=all=-l -gcflags=github.com/retrylab/retrylab/shared/engine= \
+		-gcflags=all=-l \
 		-tags nostatic,nometrics,nobrotli,nopng,noconvert,nosearch -o worker/build/app.wasm ./cmd/worker
 
 # worker-deps installs wrangler as pinned by worker/package-lock.json.
