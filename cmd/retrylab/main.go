@@ -217,7 +217,14 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		return code
 	}
 	seeds(sc)
-	if strategy != nil {
+	switch {
+	case strategy != nil && sc.Search != nil && *strategy == "":
+		// The scenario's own search, as written.
+		fmt.Fprintf(stderr, "retrylab search: %s has a search block: running it as written (--strategy NAME runs the default search of NAME instead)\n", file)
+	case strategy != nil:
+		if sc.Search != nil {
+			fmt.Fprintf(stderr, "retrylab search: the default search of --strategy %q replaces %s's own search block\n", *strategy, file)
+		}
 		name := *strategy
 		if name == "" && len(sc.Strategies) > 0 {
 			name = sc.Strategies[0].Name
@@ -297,6 +304,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 1
 	}
 	opt.Descriptions = view.Descriptions(sc)
+	opt.Search = sc.Search // the frontier picture's objectives
 	if err := chart.Render(stdout, res, opt); err != nil {
 		fmt.Fprintf(stderr, "retrylab chart: %v\n", err)
 		var oe *chart.OptionError

@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/retrylab/retrylab/shared/scenarios"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 const scenarioFile = "../../shared/engine/testdata/e03b.json"
@@ -278,5 +279,33 @@ func TestProbeCommand(t *testing.T) {
 		if code, _, _ := run(t, "", append([]string{"probe", "e03b-synchronized-recovery"}, bad...)...); code != 2 {
 			t.Errorf("probe %v: exit %d, want 2", bad, code)
 		}
+	}
+}
+
+// TestSearchKeepsTheScenariosOwnSearch: search on a file with a search
+// block runs that block (and says so), unless --strategy asks for the
+// default search, which replaces it (and says so).
+func TestSearchKeepsTheScenariosOwnSearch(t *testing.T) {
+	b, _ := scenarios.Get("e03b-synchronized-recovery")
+	sc, err := b.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Runs = 1
+	sc.Search = &engine.Search{Strategy: "C",
+		Knobs:       []engine.Knob{{Path: "max_attempts", Values: []json.RawMessage{json.RawMessage("2"), json.RawMessage("3")}}},
+		Objectives:  []engine.Objective{{Metric: "retries", Goal: engine.GoalMin}},
+		Constraints: []engine.Constraint{{Metric: "affected_success_rate", Op: engine.OpAtLeast, Value: 0.5}}}
+	file := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(file, sc.Canonical(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "", "search", file)
+	if code != 0 || !strings.Contains(errs, "has a search block: running it as written") || !strings.Contains(out, "search from C: 2 candidates") || !strings.Contains(out, "constraints: affected_success_rate >= 0.5") {
+		t.Errorf("own search: exit %d\nstderr %s\nstdout %s", code, errs, out)
+	}
+	code, out, errs = run(t, "", "search", "--strategy", "A", file)
+	if code != 0 || !strings.Contains(errs, `the default search of --strategy "A" replaces`) || !strings.Contains(out, "search from A: 192 candidates") {
+		t.Errorf("default search: exit %d\nstderr %s\nstdout %.300s", code, errs, out)
 	}
 }
