@@ -585,6 +585,10 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult) {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+	if r.Recommendation == nil {
+		fmt.Fprintf(w, "\nno recommendation: %s\n", r.Note)
+		return
+	}
 	fmt.Fprintf(w, "\nrecommendation: %s\n", r.Recommendation.Reason)
 }
 

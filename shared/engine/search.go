@@ -144,7 +144,10 @@ func (c *Constraint) String() string {
 // every objective and better on one), best first objective first, each
 // with its means over all seeds and their spread. Recommendation is the
 // first of them. When none meets the constraints, Frontier is empty,
-// Recommendation is nil and Note says which came closest.
+// Recommendation is nil and Note says which came closest; when every
+// candidate that meets them scores the same on every objective, the
+// frontier is all of them, Recommendation is nil and Note says that no
+// objective separates them.
 type SearchResult struct {
 	Strategy string `json:"strategy"`
 	Method   string `json:"method"`

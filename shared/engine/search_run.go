@@ -81,6 +81,9 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		p := fmt.Sprintf("search.constraints[%d]", i)
 		if !slices.Contains(metricNames, c.Metric) {
 			v.add(p+".metric", c.Metric, "is not a metric name (metrics: %s)", strings.Join(metricNames, ", "))
+		} else if info, _ := DescribeMetric(c.Metric); info.Unit == "%" && (c.Value < 0 || c.Value > 1) {
+			// Tables show rates as percentages; the metric is a fraction.
+			v.add(p+".value", c.Value, "is out of range: %s is a rate from 0 to 1 (99.9%% is 0.999)", c.Metric)
 		}
 		oneOf(v, p+".op", c.Op, Ops...)
 	}
@@ -595,6 +598,20 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	slices.SortFunc(front, func(a, b scores) int { return r.compareObjectives(&a, &b) })
 	for _, s := range front {
 		res.Frontier = append(res.Frontier, r.point(s.c, seeds))
+	}
+	if len(ok) > 1 && !slices.ContainsFunc(ok[1:], func(s scores) bool {
+		return !slices.Equal(s.means[:len(r.s.Objectives)], ok[0].means[:len(r.s.Objectives)])
+	}) {
+		// Nothing to choose between: say so rather than recommend the
+		// first of equals.
+		var vals []string
+		for _, ob := range r.s.Objectives {
+			y, _ := res.Frontier[0].Metrics.Metric(ob.Metric)
+			vals = append(vals, fmt.Sprintf("%s %s", ob.Metric, formatMetric(ob.Metric, y)))
+		}
+		res.Note = fmt.Sprintf("No objective separates the candidates: all %d of the last round that meet the constraints have %s over %d seeds, so none is recommended; choose objectives the knobs change in this scenario.",
+			len(ok), strings.Join(vals, " and "), seeds)
+		return
 	}
 	best := res.Frontier[0]
 	o := r.s.Objectives[0]

@@ -405,3 +405,33 @@ func BenchmarkSearchE03B(b *testing.B) {
 	b.ReportMetric(float64(evals)/b.Elapsed().Seconds(), "evaluations/s")
 	b.ReportMetric(float64(evals)/float64(b.N), "evaluations/op")
 }
+
+// TestSearchRateConstraintAsPercent: a constraint on a rate written as a
+// percentage (99.9 for 99.9%) is refused with the fraction to write.
+func TestSearchRateConstraintAsPercent(t *testing.T) {
+	sc := searchE03B(t, 2, `{"strategy": "C", "knobs": [{"path": "max_attempts", "values": [2, 3]}],
+		"objectives": [{"metric": "retries", "goal": "min"}],
+		"constraints": [{"metric": "affected_success_rate", "op": ">=", "value": 99.9}]}`)
+	err := sc.Validate()
+	if err == nil || !strings.Contains(err.Error(), "search.constraints[0].value: 99.9 is out of range: affected_success_rate is a rate from 0 to 1 (99.9% is 0.999)") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestSearchNothingSeparates: when every candidate scores the same on
+// every objective, the search says so and recommends none.
+func TestSearchNothingSeparates(t *testing.T) {
+	// The backoff of a strategy whose single attempt is never retried
+	// changes nothing.
+	sc := searchE03B(t, 2, `{"strategy": "C", "knobs": [{"path": "backoff.base", "values": ["100ms", "200ms", "1s"]}],
+		"objectives": [{"metric": "affected_success_rate", "goal": "max"}]}`)
+	for i := range sc.Strategies {
+		if sc.Strategies[i].Name == "C" {
+			sc.Strategies[i].MaxAttempts = 1
+		}
+	}
+	s := runSearch(t, sc, Options{}).Search
+	if s.Recommendation != nil || !strings.HasPrefix(s.Note, "No objective separates the candidates: all 3 ") {
+		t.Errorf("recommendation %v, note %q", s.Recommendation, s.Note)
+	}
+}

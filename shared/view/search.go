@@ -29,8 +29,8 @@ type SearchView struct {
 	// Points are the frontier's points, best first objective first.
 	Points []SearchPoint `json:"points"`
 	// Recommendation is the engine's sentence on the recommended point;
-	// Note, when no candidate meets the constraints, says which came
-	// closest.
+	// Note says why there is none: which candidate came closest when none
+	// meets the constraints, or that no objective separates them.
 	Recommendation string `json:"recommendation,omitempty"`
 	Note           string `json:"note,omitempty"`
 	// Figure is the frontier picture, when there are points to draw.
