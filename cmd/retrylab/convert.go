@@ -15,14 +15,16 @@ import (
 
 // commentLine is how a format writes a comment line, for the formats whose
 // exports of several strategies can be printed one after the other; the
-// others (JSON) need --strategy. The YAML formats start each strategy's
-// part with "---", so that the whole is one stream of YAML documents.
+// others (JSON) need --strategy. Each part is a document of its own: the
+// YAML parts are not joined into one stream with "---", since they name
+// the same instance, VirtualService or cluster, which one stream would
+// merge or override.
 var commentLine = map[string]string{
 	convert.AWS:              "#",
-	convert.Envoy:            "---\n#",
-	convert.Istio:            "---\n#",
-	convert.Linkerd:          "---\n#",
-	convert.Resilience4j:     "---\n#",
+	convert.Envoy:            "#",
+	convert.Istio:            "#",
+	convert.Linkerd:          "#",
+	convert.Resilience4j:     "#",
 	convert.FailsafeGo:       "//",
 	convert.Cenkalti:         "//",
 	convert.PollyCSharp:      "//",

@@ -91,9 +91,9 @@ commands:
         --to FORMAT     ` + strings.Join(convert.ExportFormats[:7], ", ") + `,
                         ` + strings.Join(convert.ExportFormats[7:], ", ") + `
         --strategy NAME the strategy to export; without it, every strategy,
-                        each after a comment line naming it (the YAML formats:
-                        each its own YAML document); the JSON formats need it
-                        when there are several
+                        each after a comment line naming it (each part is a
+                        document of its own); the JSON formats need it when
+                        there are several
   serve [flags]
         serve the web app (share links, pages, charts, embeds, API) with SQLite,
         until SIGINT or SIGTERM
