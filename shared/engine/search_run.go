@@ -113,19 +113,56 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			n, size, MaxSearchBytes>>10)
 		return
 	}
-	// Each value with the other knobs at their first values, then (when
-	// each is valid so) every combination.
-values:
+	// Each knob's path alone; then each value with the other knobs at
+	// their first values, blamed on that value only for the errors the
+	// first values alone do not give; those are blamed on the first value
+	// that gives them alone, or on the combination. Then (when all that
+	// is valid) every combination.
+	only := func(k, j int) []int {
+		idx := make([]int, len(s.Knobs))
+		for i := range idx {
+			idx[i] = -1
+		}
+		idx[k] = j
+		return idx
+	}
+	for k := range s.Knobs {
+		for _, e := range sc.candidate(si, only(k, 0), deps, calls) {
+			if e.Path == fmt.Sprintf("search.knobs[%d].path", k) {
+				v.addError(e) // the path does not fit the strategy, whatever the value
+			}
+		}
+	}
+	if v.failed() {
+		return
+	}
+	same := func(a, b FieldError) bool { return a.Path == b.Path && a.Value == b.Value && a.Message == b.Message }
+	blame := func(k, j int, e FieldError) {
+		v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value, Message: "at " + e.Path + " " + e.Message})
+	}
+	base := sc.candidate(si, make([]int, len(s.Knobs)), deps, calls)
+	for _, e := range base {
+		k := -1
+		for i := range s.Knobs {
+			if slices.ContainsFunc(sc.candidate(si, only(i, 0), deps, calls), func(x FieldError) bool { return same(x, e) }) {
+				k = i
+				break
+			}
+		}
+		if k < 0 {
+			v.add("search.knobs", nil, "give, with every knob at its first value, a strategy that is not valid: at %s %s %s", e.Path, e.Value, e.Message)
+			continue
+		}
+		blame(k, 0, e)
+	}
 	for k, kn := range s.Knobs {
-		for j := range kn.Values {
+		for j := 1; j < len(kn.Values); j++ {
 			idx := make([]int, len(s.Knobs))
 			idx[k] = j
 			for _, e := range sc.candidate(si, idx, deps, calls) {
-				if e.Path == fmt.Sprintf("search.knobs[%d].path", k) {
-					v.addError(e) // the path does not fit the strategy, whatever the value
-					continue values
+				if !slices.ContainsFunc(base, func(b FieldError) bool { return same(b, e) }) {
+					blame(k, j, e)
 				}
-				v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value, Message: "at " + e.Path + " " + e.Message})
 			}
 		}
 	}
@@ -214,8 +251,9 @@ func compactValue(raw json.RawMessage) json.RawMessage {
 }
 
 // knobbed returns strategy si with the search's knobs set to their values
-// idx. Its errors name the strategy's paths,
-// or the knob's path when the path does not fit the strategy.
+// idx (a knob whose index is negative is left as the strategy has it).
+// Its errors name the strategy's paths, or the knob's path when the path
+// does not fit the strategy.
 func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 	raw, err := json.Marshal(&sc.Strategies[si])
 	if err != nil {
@@ -226,6 +264,9 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 		return Strategy{}, err
 	}
 	for k, kn := range sc.Search.Knobs {
+		if idx[k] < 0 {
+			continue // left as the strategy has it
+		}
 		field := fmt.Sprintf("search.knobs[%d].path", k)
 		steps, err := parsePath(kn.Path, field)
 		if err != nil {

@@ -435,3 +435,18 @@ func TestSearchNothingSeparates(t *testing.T) {
 		t.Errorf("recommendation %v, note %q", s.Recommendation, s.Note)
 	}
 }
+
+// TestSearchBlamesTheKnobAtFault: an invalid first value of one knob is
+// reported once, on that knob's value, not again under every other knob
+// checked with it.
+func TestSearchBlamesTheKnobAtFault(t *testing.T) {
+	sc := searchE03B(t, 2, `{"strategy": "C", "knobs": [
+		{"path": "max_attempts", "values": [2, 3]},
+		{"path": "budget", "values": [{"kind": "token_bucket", "max_tokens": -5, "token_ratio": 0.1}, null]},
+		{"path": "jitter.kind", "values": ["full", "equal"]}],
+		"objectives": [{"metric": "retries", "goal": "min"}]}`)
+	es := AsErrors(sc.Validate())
+	if len(es) != 1 || es[0].Path != "search.knobs[1].values[0]" || !strings.Contains(es[0].Message, "budget.max_tokens") {
+		t.Errorf("errors %v; want one, at search.knobs[1].values[0]", es)
+	}
+}
