@@ -664,7 +664,7 @@ func springDuration(n *notes, path string, v any) (engine.Duration, bool) {
 		}
 		ns = k * u
 		if m[2] == "" && k != 0 {
-			n.info(path, "is a bare number: Spring Boot reads it as %s milliseconds; write a unit (\"%sms\", \"%ss\") to be sure", m[1], m[1], m[1])
+			n.info(path, "is a bare number: Spring Boot reads it as %s ms; write \"%sms\" (or another unit) to say so", m[1], m[1])
 		}
 	} else if m := javaISO.FindStringSubmatch(s); m != nil && (m[2] != "" || m[4] != "" || m[5] != "" || m[6] != "") && (m[3] == "" || !strings.EqualFold(m[3], "T")) {
 		part := func(s string, unit float64) float64 {
