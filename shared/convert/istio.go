@@ -297,7 +297,14 @@ func istioTrafficPolicy(n *notes, path string, v any, dr *istioDR) {
 							dr.maxRetries = k
 						}
 					}
-					h.unread(n, "is not simulated: the proxy's connection pool limits are not RetryLab's client; not read")
+					// ConnectionPoolSettings.HTTPSettings' other fields.
+					for _, k := range []string{"http1MaxPendingRequests", "http2MaxRequests", "maxRequestsPerConnection",
+						"idleTimeout", "h2UpgradePolicy", "useClientProtocol", "maxConcurrentStreams"} {
+						if _, p, ok := h.get(k, false); ok {
+							n.warn(p, "is not simulated: the proxy's connection pool limits are not RetryLab's client; not read")
+						}
+					}
+					h.unread(n, "is not a field of Istio's connectionPool.http (HTTPSettings); not read")
 				}
 			}
 			if _, p, ok := cp.get("tcp", false); ok {

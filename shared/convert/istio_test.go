@@ -226,3 +226,40 @@ spec:
 	}
 	t.Errorf("no warning on spec.http[0].route[0].retries; notes: %v", im.Notes)
 }
+
+// TestIstioMisspeltPoolField: a misspelt connectionPool.http field is
+// named as not a field, not as a pool limit RetryLab does not simulate.
+func TestIstioMisspeltPoolField(t *testing.T) {
+	doc := `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: inv}
+spec:
+  hosts: [inv]
+  http:
+  - route:
+    - destination: {host: inv}
+    retries: {attempts: 2, retryOn: 5xx}
+---
+apiVersion: networking.istio.io/v1
+kind: DestinationRule
+metadata: {name: inv}
+spec:
+  host: inv
+  trafficPolicy:
+    connectionPool:
+      http: {maxRetires: 3}
+`
+	im, err := Import(Istio, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range im.Notes {
+		if strings.HasSuffix(n.Path, "connectionPool.http.maxRetires") {
+			if !strings.Contains(n.Message, "is not a field of Istio's connectionPool.http") {
+				t.Errorf("note %s", n)
+			}
+			return
+		}
+	}
+	t.Errorf("no note on maxRetires: %v", im.Notes)
+}
