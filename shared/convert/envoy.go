@@ -139,7 +139,7 @@ func importEnvoy(data []byte) (*Imported, error) {
 		return nil, err
 	}
 	if len(sts) == 0 {
-		msg := "has no route with a retry_policy (route.retry_policy, or the virtual host's retry_policy); nothing to import"
+		msg := "has no route with a retry_policy (route.retry_policy, or the virtual host's retry_policy); nothing to import" + formatHint(docs, Envoy)
 		if len(r.clusters) > 0 {
 			msg += ": a cluster's circuit_breakers limit the retries of the routes to it; give the route too (a RouteConfiguration, as another YAML document after ---)"
 		}

@@ -233,7 +233,7 @@ func importIstio(data []byte) (*Imported, error) {
 		return nil, err
 	}
 	if len(sts) == 0 {
-		return nil, engine.Errors{{Value: "the document", Message: "has no VirtualService http route nor DestinationRule; nothing to import"}}
+		return nil, engine.Errors{{Value: "the document", Message: "has no VirtualService http route nor DestinationRule; nothing to import" + formatHint(kubeTrees(docs), Istio)}}
 	}
 	return &Imported{Strategies: sts, Notes: n.list}, nil
 }

@@ -106,7 +106,7 @@ func importLinkerd(data []byte) (*Imported, error) {
 		if profiles == 0 {
 			msg = "has no ServiceProfile (linkerd.io/v1alpha2) nor retry annotations; nothing to import"
 		}
-		return nil, engine.Errors{{Value: "the document", Message: msg}}
+		return nil, engine.Errors{{Value: "the document", Message: msg + formatHint(kubeTrees(docs), Linkerd)}}
 	}
 	return &Imported{Strategies: sts, Notes: n.list}, nil
 }

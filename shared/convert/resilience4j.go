@@ -378,7 +378,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 	top := &object{m: root, read: map[string]bool{}}
 	v, p, ok := r4jFind(&n, top, "resilience4j")
 	if !ok {
-		return nil, engine.Errors{{Value: "the document", Message: "has no resilience4j properties; allowed resilience4j.retry, resilience4j.circuitbreaker and resilience4j.timelimiter with instances or configs"}}
+		return nil, engine.Errors{{Value: "the document", Message: "has no resilience4j properties; allowed resilience4j.retry, resilience4j.circuitbreaker and resilience4j.timelimiter with instances or configs" + formatHint(docs, Resilience4j)}}
 	}
 	for _, k := range top.sortedKeys() {
 		if !top.read[k] {

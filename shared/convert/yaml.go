@@ -216,3 +216,45 @@ func encodeYAML(v any) []byte {
 	enc.Close()
 	return b.Bytes()
 }
+
+// kubeTrees returns the documents' trees, for formatHint.
+func kubeTrees(docs []kubeDoc) []any {
+	out := make([]any, len(docs))
+	for i, d := range docs {
+		out[i] = d.root.m
+	}
+	return out
+}
+
+// formatHint guesses, for an importer that found nothing of its own
+// format in docs, which other YAML format they are in: "; it looks like
+// an Istio document: import it with the format istio", or "".
+func formatHint(docs []any, self string) string {
+	for _, d := range docs {
+		m, ok := d.(map[string]any)
+		if !ok {
+			continue
+		}
+		api, _ := m["apiVersion"].(string)
+		if api == "" {
+			api, _ = m["api_version"].(string) // as the Envoy importer renamed it
+		}
+		f, what := "", ""
+		switch {
+		case strings.Contains(api, "istio.io"):
+			f, what = Istio, "an Istio document"
+		case strings.Contains(api, "linkerd.io") || strings.Contains(api, "gateway.networking.k8s.io"):
+			f, what = Linkerd, "a Linkerd document"
+		case m["resilience4j"] != nil:
+			f, what = Resilience4j, "a resilience4j configuration"
+		case m["static_resources"] != nil || m["virtual_hosts"] != nil || m["staticResources"] != nil || m["virtualHosts"] != nil:
+			f, what = Envoy, "an Envoy configuration"
+		case m["methodConfig"] != nil:
+			f, what = GRPC, "a gRPC service config"
+		}
+		if f != "" && f != self {
+			return fmt.Sprintf("; it looks like %s: import it with the format %s", what, f)
+		}
+	}
+	return ""
+}

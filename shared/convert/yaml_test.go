@@ -52,3 +52,15 @@ func TestDecodeYAMLErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatHint: an importer that finds nothing of its format says which
+// format the document looks like.
+func TestFormatHint(t *testing.T) {
+	istio := "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: x}\nspec: {hosts: [x], http: [{route: [{destination: {host: x}}]}]}\n"
+	for _, f := range []string{Envoy, Linkerd, Resilience4j} {
+		_, err := Import(f, []byte(istio))
+		if err == nil || !strings.Contains(err.Error(), "it looks like an Istio document: import it with the format istio") {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
