@@ -449,7 +449,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 	if err := n.err(); err != nil {
 		return nil, err
 	}
-	return &Imported{Strategies: sts, Notes: n.list}, nil
+	return &Imported{Strategies: sts, Notes: dedupNotes(n.list)}, nil // configs.default is read for each instance
 }
 
 func slicesSorted(m map[string]bool) []string {
