@@ -387,12 +387,16 @@ func linkerdRoute(n *notes, path string, v any, budget *engine.Budget) (engine.S
 	} else {
 		n.fail(join(path, "name"), nil, "is missing; the ServiceProfile CRD requires a route's name")
 	}
-	if _, _, ok := o.get("condition", false); !ok {
+	_, cp, hasCondition := o.get("condition", false)
+	if !hasCondition {
 		n.fail(join(path, "condition"), nil, "is missing; the ServiceProfile CRD requires a route's condition")
 	}
 	retryable := false
 	if v, p, ok := o.get("isRetryable", false); ok {
 		retryable, _ = boolean(n, p, v, false)
+	}
+	if hasCondition && retryable {
+		n.info(cp, "selects the requests the route's policy applies to; the strategy applies it to every operation of the scenario, and an export matches every path")
 	}
 	st.Policy = linkerdPolicy()
 	st.Budget = copyBudget(budget)
