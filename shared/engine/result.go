@@ -535,7 +535,6 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		sr.Peaks = first.peaks
 	} else {
 		sr.Metrics, sr.Spread = meanSpread(runs, func(r *runOutput) Metrics { return r.metrics })
-		sr.Quantiles, sr.WorstSeeds, _ = tail(runs, m.seeds, m.sc)
 		for j, p := range first.peaks {
 			var a, b float64
 			for _, r := range runs {
@@ -545,7 +544,11 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 			sr.Peaks = append(sr.Peaks, Peak{p.ResolutionMS, round6(a / float64(len(runs))), round6(b / float64(len(runs)))})
 		}
 	}
-	_, _, sr.Thresholds = tail(runs, m.seeds, m.sc)
+	qs, worst, ths := tail(runs, m.seeds, m.sc)
+	if len(runs) > 1 {
+		sr.Quantiles, sr.WorstSeeds = qs, worst
+	}
+	sr.Thresholds = ths
 	if len(first.levels) > 1 {
 		for l := range first.levels {
 			var sum float64

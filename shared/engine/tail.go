@@ -74,20 +74,28 @@ func worseDirection(key string) int {
 // has a direction (the first such seed on ties), and how often each of
 // the thresholds is crossed.
 func tail(runs []runOutput, seeds []uint64, sc *Scenario) (map[string]Quantiles, map[string]SeedValue, []ThresholdResult) {
-	qs := map[string]Quantiles{}
-	vals := make([]float64, len(runs))
+	// Every metric on every seed, metric after metric, read by reflection
+	// once per seed: a field at a time would allocate per seed and field
+	// under wasm.
 	t := reflect.TypeFor[Metrics]()
-	for i := range t.NumField() {
-		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		zero := true
-		for j := range runs {
-			vals[j] = reflect.ValueOf(&runs[j].metrics).Elem().Field(i).Float()
-			zero = zero && vals[j] == 0
+	n, nf := len(runs), t.NumField()
+	vals := make([]float64, nf*n)
+	for j := range runs {
+		v := reflect.ValueOf(&runs[j].metrics).Elem()
+		for i := range nf {
+			vals[i*n+j] = v.Field(i).Float()
 		}
-		if zero && strings.Contains(opts, "omitempty") {
+	}
+	field := make(map[string]int, nf)
+	qs := map[string]Quantiles{}
+	for i := range nf {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		field[name] = i
+		xs := vals[i*n : (i+1)*n]
+		if strings.Contains(opts, "omitempty") && !slices.ContainsFunc(xs, func(x float64) bool { return x != 0 }) {
 			continue
 		}
-		qs[name] = quantiles(vals)
+		qs[name] = quantiles(xs)
 	}
 	worst := map[string]SeedValue{}
 	for _, key := range worstSeedMetrics(sc) {
@@ -95,25 +103,24 @@ func tail(runs []runOutput, seeds []uint64, sc *Scenario) (map[string]Quantiles,
 		if dir == 0 {
 			continue
 		}
-		w := -1
-		var wv float64
-		for j := range runs {
-			v, _ := runs[j].metrics.Metric(key)
-			if w < 0 || (dir > 0 && v > wv) || (dir < 0 && v < wv) {
-				w, wv = j, v
+		xs := vals[field[key]*n : (field[key]+1)*n]
+		w := 0
+		for j, x := range xs {
+			if (dir > 0 && x > xs[w]) || (dir < 0 && x < xs[w]) {
+				w = j
 			}
 		}
-		worst[key] = SeedValue{Seed: int64(seeds[w]), Value: wv}
+		worst[key] = SeedValue{Seed: int64(seeds[w]), Value: xs[w]}
 	}
 	var ths []ThresholdResult
 	for _, c := range sc.Report.Thresholds {
-		tr := ThresholdResult{Constraint: c, Seeds: len(runs)}
-		for j := range runs {
-			if v, _ := runs[j].metrics.Metric(c.Metric); !c.meets(v) {
+		tr := ThresholdResult{Constraint: c, Seeds: n}
+		for _, x := range vals[field[c.Metric]*n : (field[c.Metric]+1)*n] {
+			if !c.meets(x) {
 				tr.Crossed++
 			}
 		}
-		tr.Share = round6(float64(tr.Crossed) / float64(len(runs)))
+		tr.Share = round6(float64(tr.Crossed) / float64(n))
 		ths = append(ths, tr)
 	}
 	return qs, worst, ths
