@@ -509,11 +509,16 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 		for _, pt := range res.Sweep {
 			v, _ := json.Marshal(pt.Value)
 			fmt.Fprintf(w, "== %s\n", v)
-			metricTable(w, pt.Strategies)
+			metricTable(w, pt.Strategies, false)
 			fmt.Fprintln(w)
 		}
 	} else {
-		metricTable(w, res.Strategies)
+		tails := len(res.Seeds) >= view.TailSeeds
+		if tails {
+			fmt.Fprintf(w, "each cell: the mean [lowest..highest] and p5/p50/p95 over the %d seeds\n", len(res.Seeds))
+		}
+		metricTable(w, res.Strategies, tails)
+		writeTail(w, view.Of(sc, res, view.Options{}))
 	}
 	printTransitions(w, "", res.Strategies)
 	for _, pt := range res.Sweep {
@@ -608,7 +613,36 @@ func printTransitions(w io.Writer, where string, strats []engine.StrategyResult)
 	}
 }
 
-func metricTable(w io.Writer, strats []engine.StrategyResult) {
+// writeTail prints what the view says of the seeds' tail: each strategy's
+// worst seed for the focus metric and how often it crosses each of the
+// scenario's thresholds.
+func writeTail(w io.Writer, v *view.View) {
+	if v.Worst != nil || len(v.Thresholds) > 0 {
+		fmt.Fprintln(w)
+	}
+	if v.Worst != nil {
+		var seeds []string
+		for _, s := range v.Worst.Seeds {
+			seeds = append(seeds, fmt.Sprintf("%s on seed %d (%s)", s.Strategy, s.Seed, s.Value))
+		}
+		fmt.Fprintf(w, "%s %s (--seed S --runs 1 reruns one)\n", lowerFirst(v.Worst.Text), strings.Join(seeds, "; "))
+	}
+	for _, t := range v.Thresholds {
+		fmt.Fprintln(w, t)
+	}
+}
+
+// lowerFirst writes s's first letter in lower case.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// metricTable prints a row per metric and a column per strategy; with
+// tails, each cell has the metric's p5/p50/p95 over the seeds too.
+func metricTable(w io.Writer, strats []engine.StrategyResult, tails bool) {
 	tw := tabwriter.NewWriter(w, 4, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "metric\t")
 	for _, st := range strats {
@@ -619,7 +653,11 @@ func metricTable(w io.Writer, strats []engine.StrategyResult) {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, st := range strats {
 			v, _ := st.Metrics.Metric(name)
-			fmt.Fprintf(tw, "%s\t", tableCell(name, v, st.Spread))
+			cell := tableCell(name, v, st.Spread)
+			if q, ok := st.Quantiles[name]; ok && tails {
+				cell += fmt.Sprintf(" %s/%s/%s", chart.FormatCell(name, q.P5), chart.FormatCell(name, q.P50), chart.FormatCell(name, q.P95))
+			}
+			fmt.Fprintf(tw, "%s\t", cell)
 		}
 		fmt.Fprintln(tw)
 	}

@@ -309,3 +309,44 @@ func TestSearchKeepsTheScenariosOwnSearch(t *testing.T) {
 		t.Errorf("default search: exit %d\nstderr %s\nstdout %.300s", code, errs, out)
 	}
 }
+
+// TestRunTableTail: from 20 seeds each cell has its p5/p50/p95, and the
+// table is followed by the worst seed of the focus metric (the first,
+// peak_per_100ms) and a line per strategy and threshold with the engine's
+// count.
+func TestRunTableTail(t *testing.T) {
+	raw, err := os.ReadFile(scenarioFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["report"] = map[string]any{"focus": []string{"peak_per_100ms"},
+		"thresholds": []map[string]any{{"metric": "peak_per_100ms", "op": "<=", "value": 100}}}
+	b, _ := json.Marshal(doc)
+	code, out, errs := run(t, string(b), "run", "-", "--runs", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "p5/p50/p95 over the 20 seeds") || !regexp.MustCompile(` peak_per_100ms .*\] \d+/\d+/\d+`).MatchString(out) {
+		t.Errorf("no p5/p50/p95 in:\n%s", out)
+	}
+	code, js, _ := run(t, string(b), "run", "-", "--runs", "20", "--format", "json")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	a := res.Strategies[0]
+	w := a.WorstSeeds["peak_per_100ms"]
+	if want := fmt.Sprintf("worst seed for peak calls in 100 ms: A on seed %d (%g calls);", w.Seed, w.Value); !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
+	if want := fmt.Sprintf("A has peak calls in 100 ms above 100 calls on %s of the 20 seeds (%d).", strings.TrimSuffix(fmt.Sprintf("%.1f", a.Thresholds[0].Share*100), ".0")+"%", a.Thresholds[0].Crossed); !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
+}

@@ -70,13 +70,20 @@ type SweepPoint struct {
 }
 
 // A StrategyResult reports one strategy. With several runs, Metrics are means
-// over the runs and Spread holds each metric's minimum and maximum; the
-// series and breaker transitions are those of the first run.
+// over the runs, Spread holds each metric's minimum and maximum, Quantiles
+// its 5th, 50th and 95th percentiles over the seeds and WorstSeeds, for
+// the scenario's report.focus and the Headline metrics, the seed on which
+// each is worst; the series and breaker transitions are those of the
+// first run. Thresholds say how often the strategy crosses each of the
+// scenario's report.thresholds.
 type StrategyResult struct {
-	Name    string            `json:"name"`
-	Metrics Metrics           `json:"metrics"`
-	Spread  map[string]MinMax `json:"spread,omitempty"`
-	Peaks   []Peak            `json:"peaks,omitempty"`
+	Name       string               `json:"name"`
+	Metrics    Metrics              `json:"metrics"`
+	Spread     map[string]MinMax    `json:"spread,omitempty"`
+	Quantiles  map[string]Quantiles `json:"quantiles,omitempty"`
+	WorstSeeds map[string]SeedValue `json:"worst_seeds,omitempty"`
+	Thresholds []ThresholdResult    `json:"thresholds,omitempty"`
+	Peaks      []Peak               `json:"peaks,omitempty"`
 	// LayerAttempts are the attempts made at each level, the client first,
 	// when the strategy has layers.
 	LayerAttempts []float64    `json:"layer_attempts,omitempty"`
@@ -537,6 +544,11 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 			sr.Peaks = append(sr.Peaks, Peak{p.ResolutionMS, round6(a / float64(len(runs))), round6(b / float64(len(runs)))})
 		}
 	}
+	qs, worst, ths := tail(runs, m.seeds, m.sc)
+	if len(runs) > 1 {
+		sr.Quantiles, sr.WorstSeeds = qs, worst
+	}
+	sr.Thresholds = ths
 	if len(first.levels) > 1 {
 		for l := range first.levels {
 			var sum float64

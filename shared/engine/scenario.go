@@ -574,7 +574,15 @@ type Report struct {
 	// about: pages lead with a verdict on the first and chart it. It does
 	// not change the simulation.
 	Focus []string `json:"focus,omitempty"`
+	// Thresholds are conditions each seed's metrics should meet, such as
+	// {"metric": "peak_per_10ms", "op": "<=", "value": 150}: the result
+	// says, for each strategy, on how many seeds it crosses each one
+	// (StrategyResult.Thresholds). At most MaxThresholds.
+	Thresholds []Constraint `json:"thresholds,omitempty"`
 }
+
+// MaxThresholds bounds report.thresholds.
+const MaxThresholds = 8
 
 // A Duration is a length of virtual time, written in JSON as a Go duration
 // string such as "250ms", "1.5s" or "2m".

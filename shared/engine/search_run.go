@@ -78,14 +78,7 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		v.add("search.constraints", nil, "lists %d constraints; at most %d are allowed", n, MaxConstraints)
 	}
 	for i, c := range s.Constraints {
-		p := fmt.Sprintf("search.constraints[%d]", i)
-		if !slices.Contains(metricNames, c.Metric) {
-			v.add(p+".metric", c.Metric, "is not a metric name (metrics: %s)", strings.Join(metricNames, ", "))
-		} else if info, _ := DescribeMetric(c.Metric); info.Unit == "%" && (c.Value < 0 || c.Value > 1) {
-			// Tables show rates as percentages; the metric is a fraction.
-			v.add(p+".value", c.Value, "is out of range: %s is a rate from 0 to 1 (99.9%% is 0.999)", c.Metric)
-		}
-		oneOf(v, p+".op", c.Op, Ops...)
+		v.constraint(fmt.Sprintf("search.constraints[%d]", i), &c)
 	}
 	if s.Budget != 0 {
 		v.intRange("search.budget", s.Budget, 1, MaxSearchCandidates)

@@ -1114,6 +1114,25 @@ func (v *validator) report(sc *Scenario) {
 			}
 		}
 	}
+	if len(r.Thresholds) > MaxThresholds {
+		v.add("report.thresholds", nil, "lists %d thresholds; at most %d are allowed", len(r.Thresholds), MaxThresholds)
+	}
+	for i, c := range r.Thresholds {
+		v.constraint(fmt.Sprintf("report.thresholds[%d]", i), &c)
+	}
+}
+
+// constraint checks a condition on a metric at path p: a search's
+// constraint or a report's threshold.
+func (v *validator) constraint(p string, c *Constraint) {
+	names := MetricNames()
+	if !slices.Contains(names, c.Metric) {
+		v.add(p+".metric", c.Metric, "is not a metric name (metrics: %s)", strings.Join(names, ", "))
+	} else if info, _ := DescribeMetric(c.Metric); info.Unit == "%" && (c.Value < 0 || c.Value > 1) {
+		// Tables show rates as percentages; the metric is a fraction.
+		v.add(p+".value", c.Value, "is out of range: %s is a rate from 0 to 1 (99.9%% is 0.999)", c.Metric)
+	}
+	oneOf(v, p+".op", c.Op, Ops...)
 }
 
 // sweep checks that the path exists and that every value gives a valid scenario.

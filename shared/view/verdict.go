@@ -11,12 +11,9 @@ import (
 )
 
 // headline are the metrics a verdict may be about when the scenario names
-// no focus, in order of preference on ties.
-var headline = []string{
-	"success_rate", "affected_success_rate", "peak_per_100ms", "peak_per_10ms", "peak_per_1s",
-	"dependency_calls", "amplification", "recovery_s", "duplicates", "wasted_work",
-	"goodput_per_s", "success_latency_p99_ms", "settle_s",
-}
+// no focus, in order of preference on ties; a result gives the worst seed
+// of each.
+var headline = engine.Headline
 
 // focus returns the metrics a comparison is about: the scenario's
 // report.focus, or the two headline metrics whose best and worst strategies

@@ -55,6 +55,12 @@ type View struct {
 	Folded []string `json:"folded,omitempty"`
 	// Sweep is the table of a sweep: one row per swept value.
 	Sweep *SweepTable `json:"sweep,omitempty"`
+	// Worst names each strategy's worst seed for the first focus metric,
+	// with several seeds.
+	Worst *Worst `json:"worst,omitempty"`
+	// Thresholds say how often each strategy crosses each of the
+	// scenario's report.thresholds, one sentence each.
+	Thresholds []string `json:"thresholds,omitempty"`
 	// Search is what the scenario's policy search found, when it has one.
 	Search   *SearchView `json:"search,omitempty"`
 	Warnings []string    `json:"warnings"`
@@ -164,7 +170,10 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	}
 	v.Focus = focus(sc, res)
 	v.Search = searchView(sc, res)
-	if v.Runs > 1 {
+	tails := v.Runs >= TailSeeds
+	if tails {
+		v.Means = fmt.Sprintf("Means over %d seeds; the range under each value is its 5th to 95th percentile over the seeds (the marks and the verdict compare the lowest and highest). Charts over time show the first seed (%d).", v.Runs, res.Seeds[0])
+	} else if v.Runs > 1 {
 		v.Means = fmt.Sprintf("Means over %d seeds; the range under each value is its lowest and highest over the seeds. Charts over time show the first seed (%d).", v.Runs, res.Seeds[0])
 	}
 	if len(res.Sweep) > 0 {
@@ -177,8 +186,10 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 		return v
 	}
 	v.Legend = "▲ best and ▼ worst for each metric with a direction; equal values get the same mark, and no mark is given where the strategies' ranges over the seeds overlap."
-	v.Groups, v.Folded = table(strats)
+	v.Groups, v.Folded = table(strats, tails)
 	v.Verdict = verdict(strats, v.Focus, v.Runs)
+	v.Worst = worstOf(strats, v.Focus[0])
+	v.Thresholds = thresholdSentences(strats)
 	var avail []time.Duration // the resolutions the result has series for
 	for _, d := range Resolutions {
 		if chart.HasResolution(res, d) {
@@ -291,13 +302,21 @@ func sweepFigures(res *engine.Result, focus []string) []Figure {
 }
 
 // table builds the metrics table's groups and the labels of the rows it
-// folds away (zero for every strategy).
-func table(strats []engine.StrategyResult) ([]Group, []string) {
+// folds away (zero for every strategy); with tails, the strategies' cells
+// show their 5th to 95th percentiles over the seeds as their range.
+func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 	var groups []Group
 	var folded []string
 	byGroup := map[string][]Row{}
 	for _, m := range Metrics {
 		r, zero := row(strats, m)
+		if tails {
+			for i := range strats {
+				if sp, ok := tailSpread(&strats[i], m); ok {
+					r.Cells[i].Spread = sp
+				}
+			}
+		}
 		if zero {
 			folded = append(folded, m.Label)
 			continue

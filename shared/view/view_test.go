@@ -104,7 +104,7 @@ func TestZeroRowsAreFolded(t *testing.T) {
 		strat("A", map[string][3]float64{"success_rate": {1, 1, 1}}),
 		strat("B", map[string][3]float64{"success_rate": {0.5, 0.5, 0.5}}),
 	}
-	groups, folded := table(strats)
+	groups, folded := table(strats, false)
 	if len(groups) != 1 || len(groups[0].Rows) != 1 || groups[0].Rows[0].Key != "success_rate" {
 		t.Errorf("groups %+v, want only the success rate", groups)
 	}

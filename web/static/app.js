@@ -792,12 +792,36 @@ function showView(v) {
     table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "value" }), ...v.sweep.columns.map((c) => el("th", { scope: "col", text: c })))));
     table.append(el("tbody", {}, ...v.sweep.rows.map((r) => el("tr", {}, el("th", { scope: "row", text: r.label }), ...r.cells.map(cell)))));
   }
+  showTail(v);
   const folded = $("folded");
   folded.replaceChildren();
   if (v.folded && v.folded.length) {
     folded.append(el("details", { class: "folded muted" }, el("summary", { text: `${v.folded.length} metrics are zero for every strategy` }), el("p", { text: v.folded.join(", ") + "." })));
   }
   showSearch(v.search);
+}
+
+// showTail renders each strategy's worst seed for the focus metric
+// (view.worst), each linked to the playground running that seed alone, and
+// the threshold sentences (view.thresholds).
+function showTail(v) {
+  const worst = $("worst-seed");
+  worst.replaceChildren();
+  worst.hidden = !v.worst;
+  if (v.worst) {
+    // The scenario this page opened with (s=), on the seed alone.
+    const s = new URLSearchParams(location.search).get("s");
+    worst.append(v.worst.text + " ");
+    v.worst.seeds.forEach((w, i) => {
+      if (i > 0) worst.append("; ");
+      const href = "/?" + (s ? "s=" + encodeURIComponent(s) + "&" : "") + w.query + (s ? "" : location.hash);
+      worst.append(w.strategy + " on ", el("a", { href, "data-seed": String(w.seed), text: "seed " + w.seed }), ` (${w.value})`);
+    });
+    worst.append(".");
+  }
+  const th = $("thresholds");
+  th.replaceChildren(...(v.thresholds || []).map((t) => el("li", { text: t })));
+  th.hidden = !(v.thresholds && v.thresholds.length);
 }
 
 // showSearch renders what the scenario's search found (view.search): how
@@ -1137,8 +1161,9 @@ function showFirst() {
   const data = document.getElementById("first-result");
   if (!data || chartWidth() !== 0 || location.hash.startsWith("#z=")) return;
   const f = JSON.parse(data.textContent);
-  const wanted = new URLSearchParams(location.search).get("s");
-  if (wanted && wanted !== f.slug) return;
+  const q = new URLSearchParams(location.search);
+  const wanted = q.get("s");
+  if ((wanted && wanted !== f.slug) || q.has("seed") || q.has("runs")) return;
   state.first = f.slug;
   $("pg-title").textContent = f.title;
   $("pg-summary").textContent = f.summary;
@@ -1172,9 +1197,25 @@ async function start() {
     }
   });
   const params = new URLSearchParams(location.search);
+  // seed= and runs= run the scenario loaded on those seeds: a worst seed's
+  // link opens that run alone.
+  const seeded = (doc) => {
+    if (!doc || typeof doc !== "object") return doc;
+    const d = JSON.parse(JSON.stringify(doc));
+    if (params.has("seed")) {
+      d.seed = Number(params.get("seed"));
+      delete d.seeds;
+    }
+    if (params.has("runs")) {
+      const n = Number(params.get("runs"));
+      if (Array.isArray(d.seeds)) d.seeds = d.seeds.slice(0, n);
+      else d.runs = n;
+    }
+    return d;
+  };
   if (location.hash.startsWith("#z=")) {
     try {
-      load(JSON.parse(await fromFragment(location.hash.slice(3))), "Loaded the scenario from the link.");
+      load(seeded(JSON.parse(await fromFragment(location.hash.slice(3)))), "Loaded the scenario from the link.");
       return;
     } catch (err) {
       status("The link's scenario could not be read: " + err.message);
@@ -1184,14 +1225,14 @@ async function start() {
   const builtin = builtins.find((b) => b.slug === id);
   if (builtin) {
     picker.value = builtin.slug;
-    load(builtin.scenario, "", builtin);
+    load(seeded(builtin.scenario), "", builtin);
     return;
   }
   if (id) {
     try {
       const res = await fetch("/api/scenarios/" + encodeURIComponent(id));
       if (!res.ok) throw new Error(res.status === 404 ? "there is no scenario with that ID" : res.statusText);
-      load(await res.json(), "Loaded shared scenario " + id + ".");
+      load(seeded(await res.json()), "Loaded shared scenario " + id + ".");
       return;
     } catch (err) {
       picker.value = builtins[0].slug;
