@@ -1,0 +1,93 @@
+package view
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// ProbeView is what a metastability probe found (engine.Probe), as the
+// comparison page, the playground and the command line show it: a
+// sentence, the criterion, the success rate without a remedy and a row a
+// remedy.
+type ProbeView struct {
+	// Heading names the strategy probed: "What ends the storm of textbook?"
+	Heading   string `json:"heading"`
+	Summary   string `json:"summary"`
+	Criterion string `json:"criterion"`
+	// Baseline says how the judged window goes without a remedy.
+	Baseline string     `json:"baseline"`
+	Rows     []ProbeRow `json:"rows"`
+	// Cost says how many simulations and events the probe took.
+	Cost string `json:"cost"`
+}
+
+// A ProbeRow is one remedy: its label ("Less load"), what the probe
+// found, the change to the scenario that does it, and how many
+// simulations it took.
+type ProbeRow struct {
+	Kind        string `json:"kind"`
+	Remedy      string `json:"remedy"`
+	Found       bool   `json:"found"`
+	Finding     string `json:"finding"`
+	Change      string `json:"change,omitempty"`
+	Simulations string `json:"simulations"`
+}
+
+// probeLabels name the remedies for people.
+var probeLabels = map[engine.RemedyKind]string{
+	engine.RemedyLoad:     "Less load",
+	engine.RemedyCapacity: "More workers",
+	engine.RemedyBudget:   "A retry budget",
+}
+
+// Probe turns a probe's result into what people read.
+func Probe(res *engine.ProbeResult) *ProbeView {
+	rate, _ := MetricOf("success_rate")
+	base := format(rate, res.Baseline.Min, true)
+	if res.Baseline.Max != res.Baseline.Min {
+		base += " to " + format(rate, res.Baseline.Max, true)
+	}
+	v := &ProbeView{
+		Heading:   "What ends the storm of " + res.Strategy + "?",
+		Summary:   res.Summary,
+		Criterion: upperFirst(res.Criterion) + ".",
+		Baseline:  fmt.Sprintf("Without a remedy, %s of those operations succeed.", base),
+		Cost:      fmt.Sprintf("%s simulations, %s events.", strconv.Itoa(res.Simulations), thousands(res.Events)),
+	}
+	for _, r := range res.Remedies {
+		label := probeLabels[r.Kind]
+		if label == "" {
+			label = string(r.Kind)
+		}
+		row := ProbeRow{Kind: string(r.Kind), Remedy: label, Found: r.Outcome == engine.ProbeFound,
+			Finding: upperFirst(r.Text), Simulations: strconv.Itoa(r.Simulations)}
+		if row.Found {
+			row.Change = upperFirst(r.Change)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// upperFirst returns s with its first letter in upper case (ASCII).
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := ""
+	if n < 0 {
+		neg, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return neg + s
+}
