@@ -12,6 +12,9 @@ import (
 	"encoding/json"
 )
 
+// Searches is false: with the nosearch tag, a search block is invalid.
+const Searches = false
+
 func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 	v.add("search", "a search", "is not run by this build (the Cloudflare Worker); run it with retrylab run or a self-hosted retrylab serve")
 }

@@ -17,6 +17,9 @@ import (
 	"strings"
 )
 
+// Searches is true: this build runs a scenario's search block.
+const Searches = true
+
 // search checks a search block: its strategy, knobs, objectives,
 // constraints and budget, then that each knob's values, with the other
 // knobs at their first values, and then each candidate, give a valid

@@ -3,6 +3,11 @@
 // reproduces and saying which parameters that work left open, and the retry
 // defaults of real libraries, each citing where its numbers come from.
 // docs/CATALOGUE.md lists them all.
+//
+// A build that does not run searches (engine.Searches false: the nosearch
+// tag of the Cloudflare Worker, where a scenario with a search block is
+// invalid) leaves out the built-ins whose scenario has one: All, Get and
+// everything that lists the built-ins do not know them there.
 package scenarios
 
 import (
@@ -106,6 +111,9 @@ func load() error {
 		if want := strings.TrimSuffix(strings.TrimPrefix(name, "catalog/"), ".json"); b.Slug != want {
 			return fmt.Errorf("%s: slug %q does not match the file name", name, b.Slug)
 		}
+		if !engine.Searches && b.hasSearch() {
+			continue // invalid in this build
+		}
 		builtins = append(builtins, b)
 	}
 	slices.SortFunc(builtins, func(a, b *Builtin) int { return a.Number - b.Number })
@@ -118,10 +126,20 @@ func decodeStrict(data []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// All returns the built-in scenarios in catalogue order.
+// hasSearch reports whether the built-in's scenario has a search block.
+func (b *Builtin) hasSearch() bool {
+	var sc struct {
+		Search json.RawMessage `json:"search"`
+	}
+	return json.Unmarshal(b.Scenario, &sc) == nil && len(sc.Search) > 0 && string(sc.Search) != "null"
+}
+
+// All returns the built-in scenarios in catalogue order (without those
+// that search in a build that does not run searches; see the package
+// comment).
 func All() []*Builtin { return builtins }
 
-// Get returns the built-in with the given slug.
+// Get returns the built-in with the given slug, one of All's.
 func Get(slug string) (*Builtin, bool) {
 	for _, b := range builtins {
 		if b.Slug == slug {
