@@ -28,9 +28,10 @@ awk -v s="$size" 'BEGIN { if (s == "" || s + 0 > 3072) { print "the Worker is " 
 (cd worker && npx wrangler d1 migrations apply DB --local --persist-to "$tmp/state" >"$tmp/migrate.log" 2>&1) ||
   { cat "$tmp/migrate.log"; exit 1; }
 
-# The native server without PNG charts and import/export, as the Worker is
-# built (nopng, noconvert): the rest of their answers must be the same bytes.
-go build -tags nopng,noconvert -o "$tmp/retrylab" ./cmd/retrylab
+# The native server without PNG charts, import/export and searches, as the
+# Worker is built (nopng, noconvert, nosearch: the gallery then lists the
+# same built-ins): the rest of their answers must be the same bytes.
+go build -tags nopng,noconvert,nosearch -o "$tmp/retrylab" ./cmd/retrylab
 "$tmp/retrylab" serve --addr "127.0.0.1:$NATIVE_PORT" --db "$tmp/native.db" 2>"$tmp/native.log" &
 native_pid=$!
 
