@@ -92,8 +92,8 @@ func TestRunErrors(t *testing.T) {
 		{"bad metric", "", []string{"chart", scenarioFile, "--picture", "compare", "--metric", "nope", "--runs", "1"}, 2, "nope"},
 		{"serve with an argument", "", []string{"serve", "extra"}, 2, "takes no arguments"},
 		{"serve with an unknown flag", "", []string{"serve", "--port", "80"}, 2, "flag provided but not defined: -port"},
-		{"a prefix of a slug", "", []string{"run", "e03b"}, 1, "no built-in e03b; did you mean e03b-synchronized-recovery?\n"},
-		{"a prefix of two slugs", "", []string{"chart", "e03"}, 1, "no built-in e03; did you mean e03b-synchronized-recovery or e03a-transient-failures?"},
+		{"a prefix of a slug", "", []string{"run", "e03b-s"}, 1, "no built-in e03b-s; did you mean e03b-synchronized-recovery?\n"},
+		{"a prefix of several slugs", "", []string{"chart", "e03"}, 1, "no built-in e03; did you mean e03b-synchronized-recovery or e03a-transient-failures or e03b-policy-search?"},
 		{"a typo", "", []string{"run", "metadata-strom"}, 1, "did you mean metadata-storm?"},
 		{"nothing close", "", []string{"run", "zzz"}, 1, "no built-in zzz\n(nor a file of that name; retrylab list shows every built-in)"},
 	} {
