@@ -76,6 +76,42 @@ func TestStoryPolicySearch(t *testing.T) {
 		t.Errorf("the scenario without its search differs from experiment 1's:\n%s\n%s", a, b)
 	}
 
+	// The knobs: 2 to 4 attempts, Brooker's four jitters, no budget or
+	// D's; C's own settings among them (C: 4 attempts, full jitter from
+	// 200 ms capped at 2 s, no budget); the timeouts left as C has them.
+	var paths, values []string
+	for _, k := range sc.Search.Knobs {
+		paths = append(paths, k.Path)
+		var vs []string
+		for _, v := range k.Values {
+			var x any
+			if len(v) == 0 {
+				v = json.RawMessage("null") // as the decoder keeps a null
+			}
+			if err := json.Unmarshal(v, &x); err != nil {
+				t.Fatal(err)
+			}
+			c, _ := json.Marshal(x) // sorted keys
+			vs = append(vs, string(c))
+		}
+		values = append(values, strings.Join(vs, " "))
+	}
+	if !slices.Equal(paths, []string{"max_attempts", "backoff", "jitter", "budget"}) ||
+		values[0] != "2 3 4" || values[2] != `{"kind":"none"} {"kind":"full"} {"kind":"equal"} {"kind":"decorrelated"}` ||
+		!strings.HasPrefix(values[3], "null ") {
+		t.Errorf("knobs %v: %q", paths, values)
+	}
+	for _, st := range sc.Strategies {
+		if st.Name != "C" {
+			continue
+		}
+		if st.MaxAttempts != 4 || st.Backoff.Base.String() != "200ms" || st.Backoff.Multiplier != 2 || st.Backoff.Max.String() != "2s" ||
+			st.Jitter.Kind != engine.JitterFull || st.Budget != nil ||
+			!strings.Contains(values[1], `{"base":"200ms","kind":"exponential","max":"2s","multiplier":2}`) {
+			t.Errorf("C is not 4 attempts with full jitter from 200 ms capped at 2 s among the candidates: %+v", st.Policy)
+		}
+	}
+
 	// Each backoff is a preset's, or C's: base, multiplier and cap.
 	type backoff struct {
 		Base       string  `json:"base"`
