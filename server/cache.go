@@ -116,6 +116,8 @@ func canonicalQuery(c echo.Context) url.Values {
 		if c.QueryParam("as") == "json" {
 			q.Set("as", "json")
 		}
+	case "/s/:id/probe", "/api/scenarios/:id/probe":
+		q = probeValues(c) // probe.go
 	case "/s/:id/chart.svg", "/s/:id/chart.png", "/embed/:id":
 		opt, err := chartOptions(c)
 		if err != nil {
