@@ -1876,7 +1876,7 @@ func resultView(v *scenarioView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if len(v.Probes) > 0 {
+		if canProbe && len(v.Probes) > 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 171, "<section data-testid=\"probes\" aria-labelledby=\"probe\"><h2 id=\"probe\">What ends the storm?</h2><p>The smallest load reduction, capacity addition or retry budget that ends a strategy's retry storm, found by bisection: ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
