@@ -76,6 +76,9 @@ func (s *Server) writeCached(c echo.Context, p *cachedPage) error {
 		}
 	}
 	h.Set("Vary", "Accept-Encoding")
+	if c.Path() == "/api/scenarios/:id/result" {
+		h.Set("Vary", "Accept, Accept-Encoding") // or an event stream (progress.go)
+	}
 	if acceptsEncoding(c.Request().Header.Get("Accept-Encoding"), "gzip") {
 		h.Set("Content-Encoding", "gzip")
 		return c.Blob(http.StatusOK, p.ctype, p.gz)

@@ -131,7 +131,16 @@ func TestResultStream(t *testing.T) {
 			t.Errorf("progress %d: %+v after %+v, of %d simulations", i, p, progress[max(i-1, 0)], total)
 		}
 	}
-	code, plain := get(t, srv.URL+"/api/scenarios/"+id+"/result")
+	resp, err := http.Get(srv.URL + "/api/scenarios/" + id + "/result")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	code, plain := resp.StatusCode, string(b)
+	if v := resp.Header.Get("Vary"); v != "Accept, Accept-Encoding" {
+		t.Errorf("the plain answer varies by %q: a cache could give it to a stream", v)
+	}
 	if code != 200 || last.event != "result" || last.data != plain {
 		t.Errorf("last event %q (%d bytes), plain answer %d (%d bytes): not the same", last.event, len(last.data), code, len(plain))
 	}
