@@ -194,3 +194,17 @@ func TestProbeBudgetTakesTheMetastableBuiltins(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeTimeout: a probe that outlasts its timeout (twice a run's) is
+// a 503 saying so, and is remembered: asked again, it is the same answer
+// at once, with Retry-After.
+func TestProbeTimeout(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.RunTimeout = 1 }) // 1 ns: over before the first simulation
+	id := postScenario(t, s, shortRunaway(t))
+	for i := range 2 {
+		r := do(t, s, "GET", "/api/scenarios/"+id+"/probe?strategy=textbook", "")
+		if r.code != 503 || !strings.Contains(r.body, "the probe took longer than the server allows (2ns)") || r.header.Get("Retry-After") == "" {
+			t.Errorf("request %d: %d %q %s", i+1, r.code, r.header.Get("Retry-After"), r.body)
+		}
+	}
+}
