@@ -99,7 +99,7 @@ func TestProbeAPI(t *testing.T) {
 	for _, want := range []string{`<h1 data-testid="title">What ends the storm of textbook?</h1>`, `data-testid="probe-summary"`,
 		`Recovery of textbook needs 6% less load (between 5% and 6%), or 3 more workers (between 2 and 3)`,
 		`data-testid="probe-criterion">The storm has ended when at least 99%`, `Without a remedy, 94.5`,
-		`<tr data-remedy="load"><th scope="row">Less load</th><td>6% less load (between 5% and 6%)</td><td>The arrival rate times 0.94 from 0s on</td><td>7</td>`,
+		`<tr data-remedy="load"><th scope="row">Less load</th><td class="text">6% less load (between 5% and 6%)</td><td class="text">The arrival rate times 0.94 from 0s on</td><td>7</td>`,
 		`18 simulations, 948,601 events.`, `href="/s/` + id + `"`, `href="/api/scenarios/` + id + `/probe?strategy=textbook"`,
 		`href="/s/` + id + `/probe?strategy=fixed"`, `<meta name="robots" content="noindex">`} {
 		if !strings.Contains(page.body, want) {

@@ -3173,7 +3173,7 @@ func probePage(a *assets, v *probePageView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 285, "</p><h2 id=\"remedies\">Remedies</h2><p class=\"muted\">Each remedy runs at its strongest first (90% less load, four times the workers, a 1% retry budget), then is bisected between none and that one, to one percentage point or one worker: both ends of each bracket have run on every seed.</p><div class=\"tablewrap\" tabindex=\"0\" role=\"region\" aria-label=\"Remedies\"><table data-testid=\"probe-remedies\"><thead><tr><th scope=\"col\">remedy</th><th scope=\"col\">finding</th><th scope=\"col\">change to the scenario</th><th scope=\"col\">simulations</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 285, "</p><h2 id=\"remedies\">Remedies</h2><p class=\"muted\">Each remedy runs at its strongest first (90% less load, four times the workers, a 1% retry budget), then is bisected between none and that one, to one percentage point or one worker: both ends of each bracket have run on every seed.</p><div class=\"tablewrap\" tabindex=\"0\" role=\"region\" aria-label=\"Remedies\"><table data-testid=\"probe-remedies\"><thead><tr><th scope=\"col\">remedy</th><th scope=\"col\" class=\"text\">finding</th><th scope=\"col\" class=\"text\">change to the scenario</th><th scope=\"col\">simulations</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -3204,27 +3204,27 @@ func probePage(a *assets, v *probePageView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 288, "</th><td>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 288, "</th><td class=\"text\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var164 string
 				templ_7745c5c3_Var164, templ_7745c5c3_Err = templ.JoinStringErrs(r.Finding)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views.templ`, Line: 651, Col: 22}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views.templ`, Line: 651, Col: 35}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var164))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 289, "</td><td>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 289, "</td><td class=\"text\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var165 string
 				templ_7745c5c3_Var165, templ_7745c5c3_Err = templ.JoinStringErrs(r.Change)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views.templ`, Line: 652, Col: 21}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views.templ`, Line: 652, Col: 34}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var165))
 				if templ_7745c5c3_Err != nil {
