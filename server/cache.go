@@ -76,6 +76,9 @@ func (s *Server) writeCached(c echo.Context, p *cachedPage) error {
 		}
 	}
 	h.Set("Vary", "Accept-Encoding")
+	if c.Path() == "/api/scenarios/:id/result" {
+		h.Set("Vary", "Accept, Accept-Encoding") // or an event stream (progress.go)
+	}
 	if acceptsEncoding(c.Request().Header.Get("Accept-Encoding"), "gzip") {
 		h.Set("Content-Encoding", "gzip")
 		return c.Blob(http.StatusOK, p.ctype, p.gz)
@@ -116,6 +119,8 @@ func canonicalQuery(c echo.Context) url.Values {
 		if c.QueryParam("as") == "json" {
 			q.Set("as", "json")
 		}
+	case "/s/:id/probe", "/api/scenarios/:id/probe":
+		q = probeValues(c) // probe.go
 	case "/s/:id/chart.svg", "/s/:id/chart.png", "/embed/:id":
 		opt, err := chartOptions(c)
 		if err != nil {

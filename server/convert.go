@@ -9,6 +9,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"mime"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 // canConvert says whether this build imports and exports configurations.
@@ -132,9 +134,12 @@ func exportQuery(c echo.Context) (format, strategy string, asJSON bool, err erro
 	return format, strategy, asJSON, nil
 }
 
-// exportStrategy finds the strategy a query names: by name, or the only
-// one when none is named.
-func exportStrategy(sc *engine.Scenario, name string) (*engine.Strategy, error) {
+// exportStrategy finds the strategy a query names: by name, the only one
+// when none is named, or a point of the scenario's search frontier by the
+// name its Search section gives it ("C (search 3)": the search's strategy
+// with the point's settings, as the playground adds it), which takes the
+// scenario's result.
+func (s *Server) exportStrategy(ctx context.Context, id string, sc *engine.Scenario, name string) (*engine.Strategy, error) {
 	names := make([]string, len(sc.Strategies))
 	for i := range sc.Strategies {
 		if sc.Strategies[i].Name == name || (name == "" && len(sc.Strategies) == 1) {
@@ -145,25 +150,46 @@ func exportStrategy(sc *engine.Scenario, name string) (*engine.Strategy, error) 
 	if name == "" {
 		return nil, echo.NewHTTPError(http.StatusUnprocessableEntity, "strategy: is missing; this scenario has "+strings.Join(names, ", "))
 	}
+	if sc.Search != nil {
+		res, err := s.runs.result(ctx, id, sc)
+		if err != nil {
+			return nil, err
+		}
+		if sv := view.Of(sc, res, view.Options{}).Search; sv != nil {
+			for _, p := range sv.Points {
+				if p.Name == name {
+					var st engine.Strategy
+					if err := json.Unmarshal(p.Strategy, &st); err != nil {
+						return nil, fmt.Errorf("the search's point %q: %w", name, err)
+					}
+					return &st, nil
+				}
+				names = append(names, strconv.Quote(p.Name))
+			}
+		}
+		return nil, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("strategy: this scenario has no strategy or search frontier point %q; it has %s", name, strings.Join(names, ", ")))
+	}
 	return nil, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("strategy: this scenario has no strategy %q; it has %s", name, strings.Join(names, ", ")))
 }
 
-// handleExport answers GET /s/:id/export?format=…&strategy=…: the strategy's
-// policy as a configuration of that format, or with as=json the
-// configuration and the notes on what it could not express.
+// handleExport answers GET /s/:id/export?format=…&strategy=…: the policy
+// of the strategy, or of the search frontier's point, as a configuration
+// of that format, or with as=json the configuration and the notes on what
+// it could not express.
 func (s *Server) handleExport(c echo.Context) error {
 	format, name, asJSON, err := exportQuery(c)
 	if err != nil {
 		return err
 	}
-	sub, err := s.begin(c, c.Param("id"), func(sc *engine.Scenario) error {
-		_, err := exportStrategy(sc, name)
+	id := c.Param("id")
+	var st *engine.Strategy
+	sub, err := s.begin(c, id, func(sc *engine.Scenario) (err error) {
+		st, err = s.exportStrategy(c.Request().Context(), id, sc, name)
 		return err
 	})
 	if sub == nil {
 		return err
 	}
-	st, _ := exportStrategy(sub.sc, name) // checked in begin
 	c.Response().Header().Set("Access-Control-Allow-Origin", "*")
 	ctype := convert.MediaType(format)
 	if asJSON {
@@ -207,4 +233,25 @@ func exportPanel(id string, i int, st *engine.Strategy) *exportView {
 		ev.Notes = append(ev.Notes, n.String())
 	}
 	return ev
+}
+
+// searchExports are the Export panels of a search's frontier points, in
+// order (nil for a point without its strategy): links to each in every
+// format, with the recommended point's gRPC service config too.
+func searchExports(id string, sv *view.SearchView) []*exportView {
+	var out []*exportView
+	for i, p := range sv.Points {
+		var st engine.Strategy
+		if len(p.Strategy) == 0 || json.Unmarshal(p.Strategy, &st) != nil {
+			out = append(out, nil)
+			continue
+		}
+		ev := exportPanel(id, i, &st)
+		ev.ID = "export-search-" + strconv.Itoa(i+1)
+		if !p.Recommended {
+			ev.Text, ev.Notes = "", nil
+		}
+		out = append(out, ev)
+	}
+	return out
 }

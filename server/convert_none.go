@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 // canConvert says whether this build imports and exports configurations.
@@ -34,3 +35,5 @@ func (s *Server) handleImport(c echo.Context) error {
 func (s *Server) handleExport(c echo.Context) error { return errNoConvert }
 
 func exportPanel(id string, i int, st *engine.Strategy) *exportView { return nil }
+
+func searchExports(id string, sv *view.SearchView) []*exportView { return nil }

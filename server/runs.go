@@ -45,6 +45,9 @@ type flight struct {
 	done chan struct{}
 	res  *engine.Result
 	err  error
+	// progress is how far the run has got, for the event streams waiting
+	// on it (progress.go).
+	progress runProgress
 }
 
 func newRunner(cfg Config, m *metrics) *runner {
@@ -62,6 +65,13 @@ func resultBytes(res *engine.Result) int64 { return 1024 + 8*res.Size() }
 
 // result returns the result of scenario sc, stored under id.
 func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*engine.Result, error) {
+	return r.watched(ctx, id, sc, nil)
+}
+
+// watched is result; watch, when given, is told of the run the request
+// starts (joined false) or joins (true) before it waits for it, not of a
+// result from the cache or a remembered failure.
+func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, watch func(f *flight, joined bool)) (*engine.Result, error) {
 	r.mu.Lock()
 	if res, ok := r.cache.get(id); ok {
 		r.mu.Unlock()
@@ -76,6 +86,9 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 	}
 	if f, ok := r.inflight[id]; ok {
 		r.mu.Unlock()
+		if watch != nil {
+			watch(f, true)
+		}
 		select {
 		case <-f.done:
 			return f.res, f.err
@@ -86,6 +99,9 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 	f := &flight{done: make(chan struct{}), err: errRunFailed}
 	r.inflight[id] = f
 	r.mu.Unlock()
+	if watch != nil {
+		watch(f, false)
+	}
 	defer func() { // also when the run panics: nobody waits for a flight that never lands
 		r.mu.Lock()
 		delete(r.inflight, id)
@@ -103,14 +119,16 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 		r.mu.Unlock()
 		close(f.done)
 	}()
-	f.res, f.err = r.run(ctx, sc)
+	f.res, f.err = r.run(ctx, sc, f.progress.hook())
 	return f.res, f.err
 }
 
 // errRunFailed is what requests sharing a run get when it panicked.
 var errRunFailed = errors.New("the run failed")
 
-func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, error) {
+// run runs sc; progress, when not nil, hears of each simulation
+// (engine.Options.Progress).
+func (r *runner) run(ctx context.Context, sc *engine.Scenario, progress func(done, total int)) (*engine.Result, error) {
 	if err := checkCost(r.cfg, sc); err != nil {
 		return nil, err
 	}
@@ -131,7 +149,7 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario) (*engine.Result, 
 	// busy. The server uses every core by running several requests at
 	// once; a run on all cores would crowd out the others and make slots
 	// mean nothing.
-	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents, Parallelism: 1})
+	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents, Parallelism: 1, Progress: progress})
 	done()
 	return res, err
 }

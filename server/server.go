@@ -129,6 +129,7 @@ type Server struct {
 	echo     *echo.Echo
 	assets   *assets
 	runs     *runner
+	probes   *probeRuns        // probe.go
 	pages    *lru[*cachedPage] // final answers, by cacheKey
 	stored   *lru[*subject]    // shared scenarios, by ID
 	metrics  *metrics
@@ -174,6 +175,7 @@ func New(cfg Config) (*Server, error) {
 		s.builtins[b.Slug] = &subject{id: b.Slug, sc: sc, canonical: sc.Canonical(), builtin: b}
 	}
 	s.runs = newRunner(cfg, s.metrics)
+	s.probes = newProbeRuns(cfg)
 	s.pages = newLRU(4*cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, (*cachedPage).bytes)
 	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, (*subject).bytes)
 	s.echo.HideBanner, s.echo.HidePort = true, true
@@ -237,10 +239,11 @@ func (s *Server) routes() {
 
 	// The routes. Adding one takes a line here and its handler, in the file
 	// of its concern (handlers.go; the answer cache in cache.go, csv.go,
-	// oembed.go, chartpng.go, convert.go): give it gz unless its handler compresses its
-	// own answers (serveCached), and limit if it writes. Its errors are
-	// answered by errorAnswer (errors.go): in JSON under /api/ (and for
-	// /oembed, or when asked), as pages elsewhere.
+	// oembed.go, chartpng.go, convert.go, probe.go, progress.go): give it
+	// gz unless its handler compresses its own answers (serveCached), and
+	// limit if it writes. Its errors are answered by errorAnswer
+	// (errors.go): in JSON under /api/ (and for /oembed, or when asked), as
+	// pages elsewhere.
 	e.GET("/", s.handleHome, gz)
 	e.POST("/share", s.handleShareForm, gz, limit)
 	e.GET("/scenarios", s.handleGallery, gz)
@@ -249,12 +252,14 @@ func (s *Server) routes() {
 	e.GET("/s/:id/chart.png", s.handleChartPNG)
 	e.GET("/s/:id/metrics.csv", s.handleCSV, gz)
 	e.GET("/s/:id/export", s.handleExport)
+	e.GET("/s/:id/probe", s.handleProbePage)
 	e.GET("/embed/:id", s.handleEmbed)
 	e.GET("/oembed", s.handleOEmbed, gz)
 	e.POST("/api/scenarios", s.handleCreate, gz, limit)
 	e.POST("/api/import", s.handleImport, gz, limit)
 	e.GET("/api/scenarios/:id", s.handleGetScenario)
-	e.GET("/api/scenarios/:id/result", s.handleResult)
+	e.GET("/api/scenarios/:id/result", s.handleResultOrStream) // progress.go: Server-Sent Events when asked
+	e.GET("/api/scenarios/:id/probe", s.handleProbeAPI)
 	e.GET("/healthz", s.handleHealth, gz)
 	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
 	e.GET("/static/*", s.assets.serve)

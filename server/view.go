@@ -37,9 +37,26 @@ type scenarioView struct {
 	// Caption replaces the verdict under an embed's chart: the search's
 	// recommendation under its frontier.
 	Caption string
+	// Probes link to the metastability probe of each strategy the server
+	// would probe (probe.go; none in a build without it).
+	Probes []probeLink
 
 	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
 	Markdown, IFrame, OEmbed                               string
+}
+
+// A probeLink is a link to the probe of one strategy.
+type probeLink struct{ Strategy, URL string }
+
+// A probePageView is what a probe's page shows (probe.go).
+type probePageView struct {
+	Title   string // the scenario's
+	Builtin bool
+	Probe   *view.ProbeView
+	// PageURL is the comparison page's, APIURL this probe's as JSON.
+	PageURL, APIURL string
+	// Others are the probes of the scenario's other strategies.
+	Others []probeLink
 }
 
 type strategyView struct {
@@ -126,6 +143,7 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	}
 	d, _ := time.ParseDuration(resolution)
 	v.Result = view.Of(sc, res, view.Options{Resolution: d})
+	v.Probes = s.probeLinks(id, sc)
 	for _, f := range v.Result.Figures {
 		v.Charts = append(v.Charts, chartView{URL: chartURL + "?" + f.Query, Narrow: chartURL + "?" + f.Query + "&width=400", Alt: f.Alt})
 		for _, vr := range f.Variants {
