@@ -49,6 +49,13 @@ type Search struct {
 // "layers[0].max_attempts"), takes each of Values in turn, set as a
 // sweep sets its value: a missing object is created, and null leaves the
 // field out (its default, or no budget, no breaker).
+//
+// A path is checked against the fields of a strategy (labels such as
+// preset and based_on are not settings), and each value is given once.
+// A knob on part of an object the strategy lacks must, with the other
+// knobs, make a valid object; else vary the whole object. A knob on an
+// object is set before the knobs on its fields, which override its
+// values' fields, so its values must be objects (or null).
 type Knob struct {
 	Path   string            `json:"path"`
 	Values []json.RawMessage `json:"values"`

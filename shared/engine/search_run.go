@@ -41,14 +41,16 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		v.add("search.knobs", nil, "lists %d knobs; at most %d are allowed", n, MaxSearchKnobs)
 	}
 	paths := map[string]int{}
+	steps := make([][]pathStep, len(s.Knobs))
 	for k, kn := range s.Knobs {
 		p := fmt.Sprintf("search.knobs[%d]", k)
-		if steps, err := parsePath(kn.Path, p+".path"); err != nil {
+		var err error
+		if steps[k], err = parsePath(kn.Path, p+".path"); err != nil {
 			for _, e := range AsErrors(err) {
 				v.addError(e)
 			}
-		} else if key := steps[0].key; key == "name" || key == "description" {
-			v.add(p+".path", kn.Path, "names the strategy's %s, which changes nothing in a simulation; give a policy field such as \"max_attempts\" or \"backoff.base\"", key)
+		} else if !v.knobPath(k, kn.Path, steps[k], s.Strategy) {
+			// said
 		} else if j, dup := paths[kn.Path]; dup {
 			v.add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
 		} else {
@@ -109,7 +111,12 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			n, size, MaxSearchBytes>>10)
 		return
 	}
-	// Each knob's path alone; then each value with the other knobs at
+	v.knobValues(s, steps)
+	if v.failed() {
+		return
+	}
+	// Each knob's path alone, and the objects the strategy lacks that
+	// knobs set fields of; then each value with the other knobs at
 	// their first values, blamed on that value only for the errors the
 	// first values alone do not give; those are blamed on the first value
 	// that gives them alone, or on the combination. Then (when all that
@@ -128,6 +135,9 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 				v.addError(e) // the path does not fit the strategy, whatever the value
 			}
 		}
+	}
+	if !v.failed() {
+		v.missingObjects(sc, si, steps, deps, calls)
 	}
 	if v.failed() {
 		return
@@ -259,7 +269,8 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 	if err := unmarshalNumbers(raw, &tree); err != nil {
 		return Strategy{}, err
 	}
-	for k, kn := range sc.Search.Knobs {
+	for _, k := range knobOrder(sc.Search) {
+		kn := sc.Search.Knobs[k]
 		if idx[k] < 0 {
 			continue // left as the strategy has it
 		}

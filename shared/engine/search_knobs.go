@@ -1,0 +1,349 @@
+//go:build !nosearch
+
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var strategyType = reflect.TypeFor[Strategy]()
+
+// knobPath checks the path of knob k, read into steps, against the fields
+// of a strategy (the search's, named strategy), and reports what is wrong
+// at the knob's path: a field a strategy does not have (with the near
+// misses and the paths allowed there), a label (preset, based_on, name,
+// description), a path written from the scenario rather than the
+// strategy, or a step into a value that is not an object or a list.
+func (v *validator) knobPath(k int, path string, steps []pathStep, strategy string) bool {
+	field := fmt.Sprintf("search.knobs[%d].path", k)
+	bad := func(format string, args ...any) bool {
+		v.add(field, path, format, args...)
+		return false
+	}
+	if first := steps[0].key; len(steps) > 1 && (first == "strategies" && steps[1].key == "" || first == strategy) {
+		rest := steps[1:]
+		if first == "strategies" {
+			rest = steps[2:]
+		}
+		if len(rest) > 0 {
+			return bad("is written from the scenario; a knob's path is relative to the search's strategy %q: write %q", strategy, pathText(rest))
+		}
+	}
+	t, at := strategyType, ""
+	for i, st := range steps {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if st.key == "" {
+			if t.Kind() != reflect.Slice {
+				return bad("has index [%d] after %s, which is %s, not a list", st.index, at, typeWord(t))
+			}
+			t, at = t.Elem(), fmt.Sprintf("%s[%d]", at, st.index)
+			continue
+		}
+		if t.Kind() == reflect.Map && !reflect.PointerTo(t).Implements(unmarshalerType) {
+			t, at = t.Elem(), join(at, st.key)
+			continue
+		}
+		if t.Kind() != reflect.Struct || reflect.PointerTo(t).Implements(unmarshalerType) {
+			return bad("goes on past %s, which is %s, not an object; write %q", at, typeWord(t), at)
+		}
+		switch st.key {
+		case "preset", "based_on":
+			return bad("is not a setting: a preset is expanded when the scenario is read (based_on is its label), and a knob changes a setting of the strategy; to compare presets, add a strategy for each to the scenario's strategies")
+		case "name", "description":
+			if i == 0 {
+				return bad("names the strategy's %s, which changes nothing in a simulation; give a policy field such as \"max_attempts\" or \"backoff.base\"", st.key)
+			}
+		}
+		idx, ok := structFields(t)[st.key]
+		if !ok {
+			names := knobFields(t, i == 0)
+			paths := make([]string, len(names))
+			for j, n := range names {
+				paths[j] = join(at, n)
+			}
+			what := "is not a setting of a strategy"
+			if at != "" {
+				what = fmt.Sprintf("is not a setting of a strategy: %s has no field %q", at, st.key)
+			}
+			near := nearFields(st.key, names)
+			for j := range near {
+				near[j] = join(at, near[j])
+			}
+			if len(near) == 0 && i == 0 {
+				near = deeperFields(t, st.key)
+			}
+			for j := range near {
+				near[j] = strconv.Quote(near[j])
+			}
+			hint := ""
+			if len(near) > 0 {
+				hint = "; did you mean " + strings.Join(near, " or ") + "?"
+			}
+			if hint == "" {
+				hint = "."
+			}
+			there := "A knob's path starts with one of"
+			if at != "" {
+				there = "The knob paths into " + at + " are"
+			}
+			return bad("%s%s %s %s", what, hint, there, strings.Join(paths, ", "))
+		}
+		t, at = t.FieldByIndex(idx).Type, join(at, st.key)
+	}
+	return true
+}
+
+// pathText writes steps as a path, such as "layers[0].max_attempts".
+func pathText(steps []pathStep) string {
+	s := ""
+	for _, st := range steps {
+		if st.key == "" {
+			s += fmt.Sprintf("[%d]", st.index)
+		} else {
+			s = join(s, st.key)
+		}
+	}
+	return s
+}
+
+// typeWord names what a field of type t holds, for a sentence.
+func typeWord(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[Duration]():
+		return "a duration"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.Int || t.Kind() == reflect.Int64 || t.Kind() == reflect.Float64:
+		return "a number"
+	case t.Kind() == reflect.Slice:
+		return "a list"
+	}
+	return "an object"
+}
+
+// knobFields returns the fields of struct t a knob may set: all but the
+// labels (preset, based_on; and a strategy's name and description at the
+// top).
+func knobFields(t reflect.Type, top bool) []string {
+	var names []string
+	for _, n := range fieldNames(t) {
+		switch {
+		case n == "preset" || n == "based_on":
+		case top && (n == "name" || n == "description"):
+		default:
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// nearFields returns the names within two edits of key (one for keys of
+// up to four letters), nearest first.
+func nearFields(key string, names []string) []string {
+	limit := 2
+	if len(key) <= 4 {
+		limit = 1
+	}
+	var near []string
+	for d := 1; d <= limit; d++ {
+		for _, n := range names {
+			if editDistance(key, n) == d {
+				near = append(near, n)
+			}
+		}
+	}
+	return near
+}
+
+// deeperFields returns the paths "f.key" where f is an object field of
+// struct t that has a field key: "ratio" is budget's and breaker's.
+func deeperFields(t reflect.Type, key string) []string {
+	var out []string
+	for _, n := range knobFields(t, true) {
+		ft := t.FieldByIndex(structFields(t)[n]).Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() != reflect.Struct || reflect.PointerTo(ft).Implements(unmarshalerType) {
+			continue
+		}
+		if _, ok := structFields(ft)[key]; ok {
+			out = append(out, n+"."+key)
+		}
+	}
+	return out
+}
+
+// editDistance returns the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// isPrefix reports whether steps a are a proper prefix of steps b.
+func isPrefix(a, b []pathStep) bool {
+	return len(a) < len(b) && slices.Equal(a, b[:len(a)])
+}
+
+// knobValues checks the values of the knobs, whose paths (read into
+// steps) fit a strategy: each is given once, and a knob over an object
+// another knob sets a field in gives objects (or lists, for an index),
+// or null.
+func (v *validator) knobValues(s *Search, steps [][]pathStep) {
+	for k, kn := range s.Knobs {
+		seen := make(map[string]int, len(kn.Values))
+		for j, val := range kn.Values {
+			key := string(canonicalValue(val))
+			if i, dup := seen[key]; dup {
+				v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)),
+					Message: fmt.Sprintf("is also values[%d]; a knob gives each value once", i)})
+				continue
+			}
+			seen[key] = j
+		}
+		for m := range s.Knobs {
+			if !isPrefix(steps[k], steps[m]) {
+				continue
+			}
+			want, isWant := "an object", func(x any) bool { _, ok := x.(map[string]any); return ok }
+			if steps[m][len(steps[k])].key == "" {
+				want, isWant = "a list", func(x any) bool { _, ok := x.([]any); return ok }
+			}
+			for j, val := range kn.Values {
+				var x any
+				if unmarshalNumbers(val, &x) != nil || x == nil || isWant(x) {
+					continue // not JSON is said elsewhere; null leaves the field out
+				}
+				v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)),
+					Message: fmt.Sprintf("is not %s, and search.knobs[%d] (%q) sets a field in it: give %s values (or null), or drop one of the two knobs",
+						want, m, s.Knobs[m].Path, strings.TrimPrefix(strings.TrimPrefix(want, "an "), "a "))})
+			}
+			break
+		}
+	}
+}
+
+// canonicalValue returns a knob's value as compact JSON with its objects'
+// keys sorted, so that two ways of writing one value compare equal.
+func canonicalValue(raw json.RawMessage) []byte {
+	var x any
+	if len(raw) == 0 || unmarshalNumbers(raw, &x) != nil {
+		return compactValue(raw)
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return compactValue(raw)
+	}
+	return b
+}
+
+// missingObjects checks, for each knob whose path goes through an object
+// strategy si does not have (and that no other knob sets whole), that the
+// object the knobs into it create, with every knob at its first value,
+// is valid; if not, it says so at the first such knob's path and
+// suggests a knob on the whole object.
+func (v *validator) missingObjects(sc *Scenario, si int, steps [][]pathStep, deps depNames, calls map[string]bool) {
+	s := sc.Search
+	raw, err := json.Marshal(&sc.Strategies[si])
+	if err != nil {
+		return
+	}
+	var tree any
+	if unmarshalNumbers(raw, &tree) != nil {
+		return
+	}
+	done := map[string]bool{}
+	for k := range s.Knobs {
+		miss := missingPrefix(tree, steps[k])
+		if miss == nil || done[pathText(miss)] || slices.ContainsFunc(steps, func(o []pathStep) bool {
+			return len(o) <= len(miss) && slices.Equal(o, miss[:len(o)])
+		}) {
+			continue // the strategy has it all, or another knob sets the object
+		}
+		obj := pathText(miss)
+		done[obj] = true
+		idx := make([]int, len(s.Knobs))
+		under := fmt.Sprintf("strategies[%d].%s", si, obj)
+		for _, e := range sc.candidate(si, idx, deps, calls) {
+			if e.Path != under && !strings.HasPrefix(e.Path, under+".") && !strings.HasPrefix(e.Path, under+"[") {
+				continue
+			}
+			such := ""
+			for _, d := range DefaultSearch("").Knobs {
+				if i := slices.IndexFunc(d.Values, func(r json.RawMessage) bool { return string(r) != "null" }); d.Path == obj && i >= 0 {
+					such = fmt.Sprintf(", such as %s", d.Values[i])
+				}
+			}
+			v.add(fmt.Sprintf("search.knobs[%d].path", k), s.Knobs[k].Path,
+				"sets part of %s, which strategy %q does not have, and the knobs into it alone do not make a valid one (at %s %s %s): vary the whole object instead, with a knob %q with object values%s (null for none)",
+				obj, s.Strategy, e.Path, e.Value, e.Message, obj, such)
+			break
+		}
+	}
+}
+
+// missingPrefix returns the steps up to the first object of path (not
+// its last step) that tree does not have, or nil.
+func missingPrefix(tree any, steps []pathStep) []pathStep {
+	cur := tree
+	for i, st := range steps[:len(steps)-1] {
+		switch x := cur.(type) {
+		case map[string]any:
+			next, ok := x[st.key]
+			if st.key == "" || !ok || next == nil {
+				if st.key == "" {
+					return nil
+				}
+				return steps[:i+1]
+			}
+			cur = next
+		case []any:
+			if st.key != "" || st.index >= len(x) {
+				return nil // said by setPath
+			}
+			cur = x[st.index]
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// knobOrder returns the order the knobs are set in: a knob on an object
+// before the knobs on its fields, which override its values' fields;
+// otherwise as listed.
+func knobOrder(s *Search) []int {
+	order := make([]int, len(s.Knobs))
+	depth := make([]int, len(s.Knobs))
+	for k, kn := range s.Knobs {
+		order[k] = k
+		steps, _ := parsePath(kn.Path, "")
+		depth[k] = len(steps)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return depth[a] - depth[b] })
+	return order
+}
