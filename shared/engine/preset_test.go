@@ -57,3 +57,29 @@ func TestPresetErrors(t *testing.T) {
 		t.Errorf("preset without presets: %v", err)
 	}
 }
+
+// TestPresetFieldWithoutMeaning: a preset's field that the policy's own
+// choice leaves without meaning (the preset's jitter fraction beside the
+// policy's full jitter) is refused naming the preset and how to drop it.
+func TestPresetFieldWithoutMeaning(t *testing.T) {
+	presets := map[string]json.RawMessage{"azure-sdk": json.RawMessage(`{"max_attempts": 4,
+		"backoff": {"kind": "exponential", "base": "800ms", "multiplier": 2, "max": "1m"}, "jitter": {"kind": "proportional", "fraction": 0.2}}`)}
+	doc := strings.Replace(valid, `{"name": "a", "max_attempts": 3}`, `{"name": "a", "preset": "azure-sdk", "jitter": {"kind": "full"}}`, 1)
+	_, err := ParseWith([]byte(doc), presets)
+	es := AsErrors(err)
+	if len(es) != 1 || es[0].Path != "strategies[0].jitter.fraction" ||
+		!strings.Contains(es[0].Message, `has no meaning for "full" jitter; it is for "proportional"`) ||
+		!strings.Contains(es[0].Message, `preset "azure-sdk"`) || !strings.Contains(es[0].Message, `"fraction": 0`) {
+		t.Fatalf("got %v; want strategies[0].jitter.fraction naming preset \"azure-sdk\" and how to drop its fraction", err)
+	}
+	// The advice works.
+	doc = strings.Replace(doc, `"jitter": {"kind": "full"}`, `"jitter": {"kind": "full", "fraction": 0}`, 1)
+	if _, err := ParseWith([]byte(doc), presets); err != nil {
+		t.Errorf("with the fraction dropped: %v", err)
+	}
+	// The backoff's multiplier likewise.
+	doc = strings.Replace(valid, `{"name": "a", "max_attempts": 3}`, `{"name": "a", "preset": "azure-sdk", "backoff": {"kind": "constant"}}`, 1)
+	if _, err := ParseWith([]byte(doc), presets); err == nil || !strings.Contains(err.Error(), `preset "azure-sdk"`) || !strings.Contains(err.Error(), `"multiplier": 0`) {
+		t.Errorf("a preset's multiplier with constant backoff: %v", err)
+	}
+}

@@ -815,6 +815,17 @@ func (v *validator) phase(p string, ph *Phase) {
 	}
 }
 
+// fromPreset returns, for a policy based on a preset, what to add to a
+// message about a field that has no meaning beside another: that the
+// preset gives the fields the policy does not set, and how to drop this
+// one (its zero); "" for a policy based on none.
+func fromPreset(pol *Policy, field string) string {
+	if pol.BasedOn == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (the policy is based on preset %q, whose fields it keeps where it does not set them: write \"%s\": 0 beside the kind to drop it)", pol.BasedOn, field)
+}
+
 func (v *validator) policy(p string, pol *Policy) {
 	if pol.Preset != "" {
 		v.add(p+".preset", pol.Preset, "was not expanded; presets are resolved when the scenario is decoded with them")
@@ -844,7 +855,7 @@ func (v *validator) policy(p string, pol *Policy) {
 		}
 		if b.Multiplier != 0 {
 			if kind != BackoffExponential {
-				v.add(p+".backoff.multiplier", b.Multiplier, "has no meaning for %q backoff; it is for \"exponential\"", kind)
+				v.add(p+".backoff.multiplier", b.Multiplier, "has no meaning for %q backoff; it is for \"exponential\"%s", kind, fromPreset(pol, "multiplier"))
 			} else {
 				v.floatRange(p+".backoff.multiplier", b.Multiplier, 1, 100)
 			}
@@ -867,12 +878,12 @@ func (v *validator) policy(p string, pol *Policy) {
 				v.floatRange(p+".jitter.fraction", j.Fraction, 1e-9, 1)
 			}
 		} else if j.Fraction != 0 {
-			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for %s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "fraction")))
+			v.add(p+".jitter.fraction", j.Fraction, "has no meaning for %q jitter; it is for %s%s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "fraction")), fromPreset(pol, "fraction"))
 		}
 		if takes("amount") {
 			v.span(p+".jitter.amount", j.Amount, false)
 		} else if j.Amount != 0 {
-			v.add(p+".jitter.amount", j.Amount, "has no meaning for %q jitter; it is for %s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "amount")))
+			v.add(p+".jitter.amount", j.Amount, "has no meaning for %q jitter; it is for %s%s", jk, quoteList(kindsWith(JitterKinds, JitterFields, "amount")), fromPreset(pol, "amount"))
 		}
 	}
 	if ro := pol.RetryOn; ro != nil {
