@@ -181,13 +181,18 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	sub.Sweep, sub.Search = nil, nil
 	sub.Strategies = []Strategy{sc.Strategies[si]}
 	p := &prober{sc: &sub, opt: opt}
+	if w := &sub.Workload; w.Arrival == ArrivalBurst {
+		return nil, fmt.Errorf("the judged window is empty: the workload is a burst (arrival \"burst\"), %s at %s, so no operation starts after the trigger and there is nothing to judge whether a storm ends; a probe needs arrivals that go on after the trigger (poisson or uniform, over a duration)",
+			countText(w.Clients, "its one operation starting", "all its %d operations starting"), w.BurstAt)
+	}
 	m := compile(&sub)
 	p.at = m.faultEnd
 	if opt.At != nil {
 		p.at = int64(*opt.At)
 	}
 	if p.at < 0 {
-		return nil, fmt.Errorf("the remedy's time %s is negative", Duration(p.at))
+		return nil, fmt.Errorf("at %s must be a non-negative duration within the scenario's duration, 0s..%s: the load reduction and the workers added start then",
+			Duration(p.at), arrivalsEnd(&sub))
 	}
 	deps := estimateDeps(&sub)
 	if opt.Dependency != "" {
@@ -268,11 +273,14 @@ func (p *prober) criterion() string {
 }
 
 // seedsText writes "each of n seeds", or "its one seed".
-func seedsText(n int) string {
+func seedsText(n int) string { return countText(n, "its one seed", "each of %d seeds") }
+
+// countText writes one when n is 1, else many with n.
+func countText(n int, one, many string) string {
 	if n == 1 {
-		return "its one seed"
+		return one
 	}
-	return fmt.Sprintf("each of %d seeds", n)
+	return fmt.Sprintf(many, n)
 }
 
 // window sets the judged window.
@@ -374,10 +382,25 @@ func (p *prober) checkCost() error {
 	}
 	est := int64(min(per*float64(runs), math.MaxInt64/2))
 	if est > p.opt.MaxEvents {
-		return fmt.Errorf("a probe runs the strategy up to %d times on each seed (the baseline, then bisection), and %w", runs, &CostError{Estimate: est, Limit: p.opt.MaxEvents})
+		return &ProbeCostError{Runs: runs, Seeds: p.res.Seeds, CostError: CostError{Estimate: est, Limit: p.opt.MaxEvents}}
 	}
 	return nil
 }
+
+// A ProbeCostError refuses a probe whose every possible simulation is
+// estimated over its event limit: Runs simulations on each of Seeds
+// seeds. IsCost reports it.
+type ProbeCostError struct {
+	Runs, Seeds int
+	CostError
+}
+
+func (e *ProbeCostError) Error() string {
+	return fmt.Sprintf("a probe runs the strategy up to %d times on %s (the baseline, then bisection of each remedy), estimated at %s events in all (every simulation at the costliest remedy's estimate), over the limit of %s; reduce its cost: probe fewer seeds (runs), or raise the probe's event limit",
+		e.Runs, seedsText(e.Seeds), humanCount(e.Estimate), humanCount(e.Limit))
+}
+
+func (e *ProbeCostError) Unwrap() error { return &e.CostError }
 
 // bisect finds remedy k's bracket.
 func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error) {
@@ -428,7 +451,9 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error)
 		r.Text = fmt.Sprintf("%d more workers (between %d and %d)", hi, lo, hi)
 	default:
 		if lo == 0 {
-			r.Text = fmt.Sprintf("a %d%% retry budget (the weakest tried)", probeUnits+1-hi)
+			// hi is 1: the weakest budget tried ends the storm, and so
+			// (bisection assumes) does any stronger one.
+			r.Text = fmt.Sprintf("any retry budget up to %d%% (the weakest tried ends it)", probeUnits+1-hi)
 		} else {
 			r.Text = fmt.Sprintf("a %d%% retry budget (between %d%% and %d%%)", probeUnits+1-hi, probeUnits+1-hi, probeUnits+1-lo)
 		}

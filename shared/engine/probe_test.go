@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/internal/golden"
@@ -194,6 +195,15 @@ func TestProbeRefusesCost(t *testing.T) {
 	if !IsCost(err) {
 		t.Fatalf("err = %v, want a cost refusal", err)
 	}
+	// Its advice is a probe's: fewer seeds, or a larger limit for the probe.
+	for _, want := range []string{"a probe runs the strategy up to 24 times on each of 2 seeds", "probe fewer seeds (runs)", "raise the probe's event limit"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%v\nwant ...%s...", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "sweep values") || strings.Contains(err.Error(), "search candidates") {
+		t.Errorf("%v\nadvises what a probe does not have", err)
+	}
 	p := &prober{opt: ProbeOptions{MaxLoad: DefaultProbeMaxLoad, MaxWorkers: 40}}
 	runs := 1
 	for _, k := range RemedyKinds {
@@ -314,5 +324,56 @@ func TestArrivalsCut(t *testing.T) {
 		if before < 9800 || before > 10200 || after < 2350 || after > 2650 {
 			t.Errorf("%s: %d arrivals before the cut (want about 10,000), %d after (about 2,500)", kind, before, after)
 		}
+	}
+}
+
+// TestProbeBudgetWeakestEnds: when the weakest budget tried (a ratio of
+// 100%) already ends the storm, the finding says any budget up to it does.
+func TestProbeBudgetWeakestEnds(t *testing.T) {
+	sc := stormScenario(t)
+	sc.Workload.Rate = 300
+	res := mustProbe(t, sc, ProbeOptions{MaxWorkers: 40})
+	r := res.Remedies[2]
+	if r.Kind != RemedyBudget || r.Outcome != ProbeFound || r.Enough != 1 || r.NotEnough != 0 {
+		t.Fatalf("budget %+v; want found at a ratio of 1", r)
+	}
+	if want := "any retry budget up to 100% (the weakest tried ends it)"; r.Text != want || !strings.Contains(res.Summary, want) {
+		t.Errorf("text %q, summary %q; want %q", r.Text, res.Summary, want)
+	}
+}
+
+// TestProbeNothingToJudge: a burst workload starts nothing after its
+// trigger; the probe says so instead of judging an empty window.
+func TestProbeNothingToJudge(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "burst", "seed": 1, "runs": 2,
+		"workload": {"clients": 200, "arrival": "burst", "burst_at": "1s"},
+		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "20ms"}, "queue_capacity": 50,
+			"phases": [{"kind": "outage", "from": "1s", "to": "2s", "status": 503}]},
+		"strategies": [{"name": "eager", "max_attempts": 6, "attempt_timeout": "1s", "backoff": {"kind": "constant", "base": "50ms"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []*Duration{nil, new(Duration)} {
+		_, err := Probe(context.Background(), sc, ProbeOptions{At: at, Settle: 1})
+		if err == nil || !strings.Contains(err.Error(), `the judged window is empty: the workload is a burst (arrival "burst")`) ||
+			!strings.Contains(err.Error(), "nothing to judge") || strings.Contains(err.Error(), "1ns") {
+			t.Errorf("at %v: %v; want nothing to judge after a burst", at, err)
+		}
+	}
+}
+
+// TestProbeAtOutside: a remedy's time before 0 is refused with the times
+// allowed; one after the arrivals end leaves no window to judge.
+func TestProbeAtOutside(t *testing.T) {
+	sc := stormScenario(t)
+	at := Duration(-5e9)
+	_, err := Probe(context.Background(), sc, ProbeOptions{At: &at})
+	if err == nil || !strings.Contains(err.Error(), "at -5s must be a non-negative duration within the scenario's duration, 0s..30s") {
+		t.Errorf("at %s: %v", at, err)
+	}
+	at = Duration(500e9)
+	_, err = Probe(context.Background(), sc, ProbeOptions{At: &at})
+	if err == nil || !strings.Contains(err.Error(), "the arrivals or the scenario's next phase end it at 30s; give an earlier remedy time") {
+		t.Errorf("at %s: %v", at, err)
 	}
 }
