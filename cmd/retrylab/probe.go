@@ -42,11 +42,11 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	opt := engine.ProbeOptions{Strategy: *strategy, MaxEvents: *maxEvents, Parallelism: *parallel}
 	if *at != "" {
 		d, err := engine.ParseDuration(*at)
-		if err != nil || d < 0 {
+		if err != nil {
 			fmt.Fprintf(stderr, "retrylab probe: --at %q is not a duration such as \"25s\"\n", *at)
 			return 2
 		}
-		opt.At = &d
+		opt.At = &d // checked against the scenario's duration once it is read
 	}
 	if *settle != "" {
 		d, err := engine.ParseDuration(*settle)
@@ -65,9 +65,16 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "retrylab probe: --strategy %q is not a strategy of %s; it has %s\n", *strategy, file, strategyNames(sc))
 		return 2
 	}
+	if d := opt.At; d != nil && (*d < 0 || sc.Workload.Duration > 0 && *d >= sc.Workload.Duration) {
+		fmt.Fprintf(stderr, "retrylab probe: --at %s must be a non-negative duration within the scenario's duration, 0s..%s\n", *d, sc.Workload.Duration)
+		return 2
+	}
 	res, err := engine.Probe(ctx, sc, opt)
 	if err != nil {
 		printErrors(stderr, file, err)
+		if engine.IsCost(err) {
+			fmt.Fprintf(stderr, "retrylab probe: lower --runs, or give --max-events 0 to run it anyway (no limit)\n")
+		}
 		return 1
 	}
 	if *format == "json" {
