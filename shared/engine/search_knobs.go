@@ -299,8 +299,8 @@ func (v *validator) missingObjects(sc *Scenario, si int, steps [][]pathStep, dep
 				}
 			}
 			v.add(fmt.Sprintf("search.knobs[%d].path", k), s.Knobs[k].Path,
-				"sets part of %s, which strategy %q does not have, and the knobs into it alone do not make a valid one (at %s %s %s): vary the whole object instead, with a knob %q with object values%s (null for none)",
-				obj, s.Strategy, e.Path, e.Value, e.Message, obj, such)
+				"sets part of %s, which strategy %q does not have: the %s the knobs would create is not valid (at %s %s %s); vary the whole object instead, with a knob %q with object values%s (null for none)",
+				obj, s.Strategy, obj, e.Path, e.Value, e.Message, obj, such)
 			break
 		}
 	}

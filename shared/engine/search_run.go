@@ -361,6 +361,17 @@ func halvingSimulations(rounds []SearchRound) int {
 // candidates as the round keeps, on the seeds the round adds. Which
 // candidates survive is not known before the run; that the costliest do
 // is the worst case.
+//
+// It is a bound, and a loose one where retry storms are: each candidate's
+// estimate makes every attempt of every operation at 3 events. In a storm
+// nearly every attempt is made, but most take one event (an answer
+// refused at once has no time-out to fire), and a candidate's budget
+// stops retries the estimate counts: runaway-cascade's default search is
+// estimated at 424 million events and processes 72 million. Which
+// attempts are refused at once, and what a budget lets through (its
+// costs, refunds, windows and scope), are known only by running, so no
+// tighter bound is sound; TestSearchEstimateBoundsBuiltins checks the
+// bound on every built-in.
 func estimateSearch(sc *Scenario) int64 {
 	_, cands, err := sc.searchStrategies()
 	if err != nil || len(cands) == 0 {
