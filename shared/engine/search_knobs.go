@@ -25,7 +25,8 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 		v.add(field, path, format, args...)
 		return false
 	}
-	if first := steps[0].key; len(steps) > 1 && (first == "strategies" && steps[1].key == "" || first == strategy) {
+	_, field0 := structFields(strategyType)[steps[0].key]
+	if first := steps[0].key; len(steps) > 1 && !field0 && (first == "strategies" && steps[1].key == "" || first == strategy) {
 		rest := steps[1:]
 		if first == "strategies" {
 			rest = steps[2:]

@@ -511,8 +511,13 @@ func TestSearchKnobPaths(t *testing.T) {
 		`{"strategy": "A", "knobs": [{"path": "jitter.kind", "values": ["full", "equal"]}, {"path": "backoff", "values": [{"kind": "constant", "base": "1s"}]}], ` + objs + `}`,
 		`{"strategy": "A", "knobs": [{"path": "backoff.kind", "values": ["constant"]}, {"path": "backoff.base", "values": ["1s", "2s"]}], ` + objs + `}`,
 		`{"strategy": "C", "knobs": [{"path": "backoff.base", "values": ["300ms"]}, {"path": "backoff", "values": [{"kind": "constant", "base": "1s"}]}], ` + objs + `}`,
+		// A strategy named as a field: the path is the field's.
+		`{"strategy": "backoff", "knobs": [{"path": "backoff.base", "values": ["300ms", "1s"]}], ` + objs + `}`,
 	} {
 		sc := searchE03B(t, 2, s)
+		if strings.Contains(s, `"strategy": "backoff"`) {
+			sc.Strategies[2].Name = "backoff"
+		}
 		if err := sc.Validate(); err != nil {
 			t.Errorf("%s: %v", s, err)
 			continue
