@@ -242,6 +242,9 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
+		if ce := (*engine.CostError)(nil); sc.Search != nil && errors.As(err, &ce) && ce.Processed == 0 {
+			fmt.Fprintf(stderr, "retrylab %s: the estimate is a bound, often well above what runs where retries storm; --max-events 0 runs it anyway (no limit)\n", cmd)
+		}
 		return 1
 	}
 	if *format == "json" {
