@@ -25,14 +25,12 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 		v.add(field, path, format, args...)
 		return false
 	}
-	_, field0 := structFields(strategyType)[steps[0].key]
-	if first := steps[0].key; len(steps) > 1 && !field0 && (first == "strategies" && steps[1].key == "" || first == strategy) {
-		rest := steps[1:]
-		if first == "strategies" {
-			rest = steps[2:]
-		}
-		if len(rest) > 0 {
-			return bad("is written from the scenario; a knob's path is relative to the search's strategy %q: write %q", strategy, pathText(rest))
+	if first := steps[0].key; len(steps) > 1 && !isField(strategyType, first) {
+		switch {
+		case first == "strategies" && steps[1].key == "" && len(steps) > 2:
+			return bad("is written from the scenario; a knob's path is relative to the search's strategy %q: write %q", strategy, pathText(steps[2:]))
+		case first == strategy:
+			return bad("starts with the strategy's name; a knob's path is relative to the search's strategy %q: write %q", strategy, pathText(steps[1:]))
 		}
 	}
 	t, at := strategyType, ""
@@ -50,6 +48,9 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 		if t.Kind() == reflect.Map && !reflect.PointerTo(t).Implements(unmarshalerType) {
 			t, at = t.Elem(), join(at, st.key)
 			continue
+		}
+		if t.Kind() == reflect.Slice {
+			return bad("goes on past %s, which is a list: give an index, such as %q", at, at+"[0]."+pathText(steps[i:]))
 		}
 		if t.Kind() != reflect.Struct || reflect.PointerTo(t).Implements(unmarshalerType) {
 			return bad("goes on past %s, which is %s, not an object; write %q", at, typeWord(t), at)
@@ -83,12 +84,9 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 			for j := range near {
 				near[j] = strconv.Quote(near[j])
 			}
-			hint := ""
+			hint := "."
 			if len(near) > 0 {
 				hint = "; did you mean " + strings.Join(near, " or ") + "?"
-			}
-			if hint == "" {
-				hint = "."
 			}
 			there := "A knob's path starts with one of"
 			if at != "" {
@@ -99,6 +97,12 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 		t, at = t.FieldByIndex(idx).Type, join(at, st.key)
 	}
 	return true
+}
+
+// isField reports whether struct t has a field named key in JSON.
+func isField(t reflect.Type, key string) bool {
+	_, ok := structFields(t)[key]
+	return ok
 }
 
 // pathText writes steps as a path, such as "layers[0].max_attempts".
