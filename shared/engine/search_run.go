@@ -144,7 +144,8 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 	}
 	same := func(a, b FieldError) bool { return a.Path == b.Path && a.Value == b.Value && a.Message == b.Message }
 	blame := func(k, j int, e FieldError) {
-		v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value, Message: "at " + e.Path + " " + e.Message})
+		v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value,
+			Message: "at " + e.Path + " " + e.Message + s.keptFields(k, si, steps[k], e.Path)})
 	}
 	base := sc.candidate(si, make([]int, len(s.Knobs)), deps, calls)
 	for _, e := range base {
@@ -182,6 +183,27 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			v.add("search.knobs", nil, "give a candidate that is not valid, %s: at %s %s %s", s.settingsText(idx), e.Path, e.Value, e.Message)
 		}
 	}
+}
+
+// keptFields returns, when an error at errPath is in the object knob k
+// sets a field of, but not at that field, what to add to the error: the
+// knob keeps the object's other fields (the strategy's, or its preset's),
+// and a knob on the whole object replaces them. Otherwise "".
+func (s *Search) keptFields(k, si int, steps []pathStep, errPath string) string {
+	if len(steps) < 2 || steps[len(steps)-1].key == "" {
+		return ""
+	}
+	obj := pathText(steps[:len(steps)-1])
+	under := fmt.Sprintf("strategies[%d].%s.", si, obj)
+	if !strings.HasPrefix(errPath, under) || errPath == fmt.Sprintf("strategies[%d].%s", si, s.Knobs[k].Path) {
+		return ""
+	}
+	for _, kn := range s.Knobs {
+		if kn.Path == obj {
+			return "" // the object is a knob of its own
+		}
+	}
+	return fmt.Sprintf("; the knob %q keeps the strategy's other %s fields: vary the whole object instead, with a knob %q with object values", s.Knobs[k].Path, obj, obj)
 }
 
 // candidate returns the errors of the strategy that sets the knobs'

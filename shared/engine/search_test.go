@@ -530,3 +530,19 @@ func TestSearchKnobPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchKnobKeepsOtherFields: a knob on a field keeps the object's
+// other fields (a preset's jitter fraction beside a knob's jitter kind);
+// when one of them is what is wrong, the error names the preset and says
+// to vary the whole object.
+func TestSearchKnobKeepsOtherFields(t *testing.T) {
+	sc := searchE03B(t, 2, `{"strategy": "C", "knobs": [{"path": "jitter.kind", "values": ["full", "equal"]}],
+		"objectives": [{"metric": "retries", "goal": "min"}]}`)
+	sc.Strategies[2].BasedOn = "azure-sdk"
+	sc.Strategies[2].Jitter = Jitter{Kind: JitterProportional, Fraction: 0.2}
+	es := AsErrors(sc.Validate())
+	if len(es) == 0 || es[0].Path != "search.knobs[0].values[0]" || !strings.Contains(es[0].Message, `based on preset "azure-sdk"`) ||
+		!strings.Contains(es[0].Message, `the knob "jitter.kind" keeps the strategy's other jitter fields: vary the whole object instead, with a knob "jitter" with object values`) {
+		t.Errorf("errors %v", es)
+	}
+}
