@@ -314,7 +314,7 @@ func TestHedgingInsideBreakerStopsCopies(t *testing.T) {
 
 // hedgedDigest is the SHA-256 of TestHedgingDeterministic's result JSON.
 // It changes only when the engine changes a hedged scenario's result.
-const hedgedDigest = "97a035ed931f83f497a3bd5b8b21c54b8895bd9ba5ea828ec97e2aacc8f0b768"
+const hedgedDigest = "db11d2e932e3787f14c1a9cfeeb2c369ce8095ef62935a93383c0ec6e98babc0"
 
 func TestHedgingDeterministic(t *testing.T) {
 	sc, err := Parse([]byte(`{"version": 1, "name": "det", "runs": 2,
