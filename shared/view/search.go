@@ -17,8 +17,14 @@ type SearchView struct {
 	// columns), each once.
 	Settings []string `json:"settings"`
 	Metrics  []Metric `json:"metrics"`
-	// Points are the frontier's points, best first objective first.
+	// Points are the frontier's points, best first objective first, every
+	// one of them; Groups say which the table lists.
 	Points []SearchPoint `json:"points"`
+	// Groups are the table's rows in order: each run of consecutive points
+	// with the same figures (every cell, mean and range, as the table shows
+	// it) is a group that lists its first SearchShown points and counts the
+	// others, so that a frontier of many equal points stays readable.
+	Groups []SearchGroup `json:"groups"`
 	// Recommendation is the engine's sentence on the recommended point;
 	// Note says why there is none: which candidate came closest when none
 	// meets the constraints, or that no objective separates them.
@@ -42,4 +48,20 @@ type SearchPoint struct {
 	// point's settings, so that the playground can add it to the scenario.
 	Name     string          `json:"name"`
 	Strategy json.RawMessage `json:"strategy,omitempty"`
+}
+
+// SearchShown is how many points of a run with the same figures the
+// frontier table lists.
+const SearchShown = 3
+
+// A SearchGroup is a run of consecutive frontier points with the same
+// figures. Shown are the indexes in SearchView.Points of the points the
+// table lists (at most SearchShown), Hidden those of the others, in order:
+// they stay reachable where a reader needs them (the playground adds any
+// point as a strategy, a page links any point's export), and More counts
+// them: "and 149 more with the same figures".
+type SearchGroup struct {
+	Shown  []int  `json:"shown"`
+	Hidden []int  `json:"hidden,omitempty"`
+	More   string `json:"more,omitempty"`
 }

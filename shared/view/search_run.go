@@ -66,10 +66,37 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 		}
 		sv.Points = append(sv.Points, pt)
 	}
+	sv.Groups = groupPoints(sv.Points)
 	if len(r.Frontier) > 0 {
 		sv.Figure = frontierFigure(s, len(r.Frontier))
 	}
 	return sv
+}
+
+// groupPoints groups the frontier's points into runs of consecutive points
+// whose cells are the same, each listing its first SearchShown points.
+func groupPoints(points []SearchPoint) []SearchGroup {
+	groups := []SearchGroup{}
+	for i := 0; i < len(points); {
+		j := i + 1
+		for j < len(points) && slices.Equal(points[j].Cells, points[i].Cells) {
+			j++
+		}
+		var g SearchGroup
+		for k := i; k < j; k++ {
+			if k-i < SearchShown {
+				g.Shown = append(g.Shown, k)
+			} else {
+				g.Hidden = append(g.Hidden, k)
+			}
+		}
+		if len(g.Hidden) > 0 {
+			g.More = fmt.Sprintf("and %d more with the same figures", len(g.Hidden))
+		}
+		groups = append(groups, g)
+		i = j
+	}
+	return groups
 }
 
 // frontierFigure is the frontier picture of a search of n points.
