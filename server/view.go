@@ -228,3 +228,23 @@ func (v *scenarioView) preview() *preview {
 	}
 	return p
 }
+
+// pointSettings writes the settings of the search's frontier point i as
+// "max_attempts 2, jitter.kind full", for the points the frontier table
+// counts rather than lists.
+func pointSettings(sv *view.SearchView, i int) string {
+	var parts []string
+	for k, path := range sv.Settings {
+		parts = append(parts, path+" "+sv.Points[i].Settings[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// exportAt is the Export panel of the search's frontier point i, or nil
+// (a build without convert has none).
+func exportAt(exports []*exportView, i int) *exportView {
+	if i < len(exports) {
+		return exports[i]
+	}
+	return nil
+}

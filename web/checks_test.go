@@ -60,7 +60,17 @@ func pages(t *testing.T, ctx context.Context, base string) []string {
 		const r = await fetch("/api/scenarios", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(sc)});
 		return (await r.json()).id;
 	})()`)
-	return []string{"/s/" + search, "/embed/" + search + "?picture=frontier", "/?s=" + search, "/", "/scenarios", "/s/e03b-synchronized-recovery", "/s/token-bucket-sweep", "/s/breaker-timeline",
+	// A search whose frontier is ties (every point fails alike): its table
+	// lists three rows, then one counting the others, which folds them.
+	ties := text(ctx, t, `(async () => {
+		const sc = await (await fetch("/api/scenarios/layered-retries")).json();
+		sc.name = "Layered retries searched"; sc.search = {strategy: "3x3", knobs: [{path: "max_attempts", values: [2, 3, 4, 6]},
+			{path: "backoff", values: [{kind: "exponential", base: "100ms", max: "2s"}, {kind: "exponential", base: "1s", max: "10s"}]}],
+			objectives: [{metric: "affected_success_rate", goal: "max"}, {metric: "peak_per_100ms", goal: "min"}]};
+		const r = await fetch("/api/scenarios", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(sc)});
+		return (await r.json()).id;
+	})()`)
+	return []string{"/s/" + ties, "/?s=" + ties, "/s/" + search, "/embed/" + search + "?picture=frontier", "/?s=" + search, "/", "/scenarios", "/s/e03b-synchronized-recovery", "/s/token-bucket-sweep", "/s/breaker-timeline",
 		"/s/" + id, "/s/" + id + "?res=1s", "/embed/" + id, "/embed/e03b-synchronized-recovery?picture=compare&metric=success_rate", "/s/AAAAAAAAAAA",
 		// Several dependencies: the per-call groups and the calls figure,
 		// on the page, in an embed and in the playground.
@@ -82,6 +92,8 @@ func TestPagesPassAxe(t *testing.T) {
 			if u == "/" || strings.HasPrefix(u, "/?") {
 				do(t, ctx, ran(1)) // the playground, with its results drawn
 			}
+			// A search's folded points, opened.
+			text(ctx, t, `String(Array.from(document.querySelectorAll("tr.more details"), d => d.open = true).length)`)
 			if strings.HasPrefix(u, "/s/") && !strings.Contains(u, "/probe") {
 				// The strategies' Export panels, opened, so that their
 				// fields are checked too.

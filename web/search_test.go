@@ -1,10 +1,13 @@
 package web_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
 // TestPlaygroundRunsASearch: a scenario with a search block runs in the
@@ -63,5 +66,42 @@ func playgroundSearch(t *testing.T, workers string) {
 	do(t, ctx, chromedp.Click(`#search-result tr.recommended button[data-action="add-candidate"]`), ran(4))
 	if got := columns(); got != "metric|A|B|C|D|C (search 1)|C (search 1) 2" {
 		t.Errorf("columns after adding twice: %s", got)
+	}
+}
+
+// TestPlaygroundSearchTies: the frontier table renders the view's groups.
+// The default search on the built-in layered-retries (always failing)
+// finds 152 points with the same figures: the table lists three, then a
+// row "and 149 more with the same figures" whose folded list has the
+// others, and Add as strategy on the last of them adds that candidate.
+func TestPlaygroundSearchTies(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=layered-retries"), ran(1))
+	search, err := json.Marshal(engine.DefaultSearch("3x3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text(ctx, t, `(() => { const j = document.getElementById("json"); const sc = JSON.parse(j.value);
+		sc.search = `+string(search)+`;
+		j.value = JSON.stringify(sc, null, 2); j.dispatchEvent(new Event("input")); return ""; })()`)
+	do(t, ctx, ran(2), until(`document.querySelector("#search-result [data-testid=search-frontier]") !== null`))
+	keep(t, ctx, "playground-search-ties")
+	if got := text(ctx, t, `[...document.querySelectorAll("#search-result tr[data-point]")].map(tr => tr.dataset.point).join(",")`); got != "1,2,3" {
+		t.Errorf("the table's rows are points %s, want 1,2,3", got)
+	}
+	if got := text(ctx, t, `[...document.querySelectorAll("#search-result [data-testid=search-more] summary")].map(s => s.textContent).join("|")`); got != "and 149 more with the same figures" {
+		t.Errorf("the rows counting more points say %q", got)
+	}
+	if got := text(ctx, t, `(() => { const li = [...document.querySelectorAll("#search-result [data-testid=search-more] li")]; return li.length + " " + li[0].dataset.point + " " + li[li.length-1].dataset.point; })()`); got != "149 4 152" {
+		t.Errorf("the folded list has (count, first, last) %s, want 149 4 152", got)
+	}
+	do(t, ctx, chromedp.Click(`#search-result [data-testid=search-more] summary`))
+	keep(t, ctx, "playground-search-ties-open")
+	do(t, ctx, chromedp.Click(`#search-result li[data-point="152"] button[data-action="add-candidate"]`), ran(3))
+	if got := text(ctx, t, `[...document.querySelectorAll("#results thead th")].map(th => th.textContent).join("|")`); !strings.HasSuffix(got, "|3x3 (search 152)") {
+		t.Errorf("columns after adding point 152: %s", got)
+	}
+	if got := text(ctx, t, `JSON.parse(document.getElementById("json").value).strategies.at(-1).description`); !strings.HasPrefix(got, "found by the search from 3x3: max_attempts 6, ") {
+		t.Errorf("the added strategy is described %q", got)
 	}
 }

@@ -41,3 +41,35 @@ func TestWorstSeedLinkOpensThatRun(t *testing.T) {
 		t.Errorf("the playground did not run seed %s alone: %.200s", seed, browser)
 	}
 }
+
+// TestTailMarksComparePercentiles: from 20 seeds the marks compare the
+// ranges the cells show, the 5th to 95th percentiles, in the playground as
+// on the page. E03-B on 20 seeds: A's highest success rate is above C's
+// lowest, but its 95th percentile is below C's 5th, so B and C alone are
+// marked best (by the lowest and highest, A would be too).
+func TestTailMarksComparePercentiles(t *testing.T) {
+	ctx, base := setup(t)
+	const want = ",best,best,worst"
+	marks := `[...document.querySelectorAll('#results tr[data-metric="success_rate"] td, table [data-metric="success_rate"] td')].map(td => td.className).join(",")`
+	do(t, ctx, chromedp.Navigate(base+"/?s=e03b-synchronized-recovery&runs=20"), ran(1))
+	if got := text(ctx, t, `document.getElementById("means").textContent`); !strings.Contains(got, "Means over 20 seeds; the range under each value is its 5th to 95th percentile over the seeds, which the marks and the verdict compare.") {
+		t.Errorf("the playground's means say %q", got)
+	}
+	if got := text(ctx, t, marks); got != want {
+		t.Errorf("the playground marks the success rates %q, want %q", got, want)
+	}
+	id := text(ctx, t, `(async () => {
+		const sc = await (await fetch("/api/scenarios/e03b-synchronized-recovery")).json();
+		sc.runs = 20;
+		delete sc.seeds;
+		const r = await fetch("/api/scenarios", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(sc)});
+		return (await r.json()).id;
+	})()`)
+	do(t, ctx, chromedp.Navigate(base+"/s/"+id))
+	if got := text(ctx, t, marks); got != want {
+		t.Errorf("the page marks the success rates %q, want %q", got, want)
+	}
+	if got := text(ctx, t, `document.querySelector("[data-testid=verdict]").textContent`); !strings.HasSuffix(got, "Means over 20 seeds; their 5th to 95th percentiles do not overlap.") {
+		t.Errorf("the page's verdict: %q", got)
+	}
+}

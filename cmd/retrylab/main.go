@@ -8,6 +8,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -515,21 +516,24 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 			metricTable(w, pt.Strategies, false)
 			fmt.Fprintln(w)
 		}
-	} else {
+	}
+	var v *view.View // what the tail and the search show, as on a page
+	if len(res.Sweep) == 0 {
+		v = view.Of(sc, res, view.Options{})
 		tails := len(res.Seeds) >= view.TailSeeds
 		if tails {
 			fmt.Fprintf(w, "each cell: the mean [lowest..highest] and p5/p50/p95 over the %d seeds\n", len(res.Seeds))
 		}
 		metricTable(w, res.Strategies, tails)
-		writeTail(w, view.Of(sc, res, view.Options{}))
+		writeTail(w, v)
 	}
 	printTransitions(w, "", res.Strategies)
 	for _, pt := range res.Sweep {
 		v, _ := json.Marshal(pt.Value)
 		printTransitions(w, fmt.Sprintf(" at %s", v), pt.Strategies)
 	}
-	if res.Search != nil && sc.Search != nil {
-		writeSearch(w, sc.Search, res.Search)
+	if v != nil && v.Search != nil && res.Search != nil && sc.Search != nil {
+		writeSearch(w, sc.Search, res.Search, v.Search.Groups)
 	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
@@ -540,9 +544,11 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 }
 
 // writeSearch prints how a search went, its frontier (one row per point:
-// the knobs' values, then the objectives' and constraints' metrics) and
-// its recommendation, or why there is none.
-func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult) {
+// the knobs' values, then the objectives' and constraints' metrics; of
+// each run of points with the same figures, the rows the view's groups
+// list, then how many more there are) and its recommendation, or why
+// there is none.
+func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, groups []view.SearchGroup) {
 	var rounds []string
 	for i, rd := range r.Rounds {
 		unit := ""
@@ -575,24 +581,51 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult) {
 	}
 	last := r.Rounds[len(r.Rounds)-1].Candidates
 	fmt.Fprintf(w, "\nfrontier: %d points, of the %d candidates of the last round (%d meet the constraints):\n", len(r.Frontier), last, r.Feasible)
-	tw := tabwriter.NewWriter(w, 4, 0, 2, ' ', 0)
+	// The rows are aligned together, then each group's count of the
+	// points it does not list goes after its rows, outside the columns.
+	var tab bytes.Buffer
+	tw := tabwriter.NewWriter(&tab, 4, 0, 2, ' ', 0)
 	var head []string
 	for _, k := range s.Knobs {
 		head = append(head, k.Path)
 	}
 	fmt.Fprintln(tw, strings.Join(append(head, metrics...), "\t"))
-	for _, p := range r.Frontier {
-		var row []string
-		for _, k := range s.Knobs {
-			row = append(row, string(p.Settings[k.Path]))
+	more := map[int]string{} // after the row of that point
+	hidden := 0
+	for _, g := range groups {
+		for _, i := range g.Shown {
+			p := r.Frontier[i]
+			var row []string
+			for _, k := range s.Knobs {
+				row = append(row, string(p.Settings[k.Path]))
+			}
+			for _, m := range metrics {
+				v, _ := p.Metrics.Metric(m)
+				row = append(row, tableCell(m, v, p.Spread))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
 		}
-		for _, m := range metrics {
-			v, _ := p.Metrics.Metric(m)
-			row = append(row, tableCell(m, v, p.Spread))
+		if g.More != "" {
+			more[g.Shown[len(g.Shown)-1]] = g.More
+			hidden += len(g.Hidden)
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+	lines := strings.SplitAfter(tab.String(), "\n")
+	io.WriteString(w, lines[0])
+	row := 1
+	for _, g := range groups {
+		for _, i := range g.Shown {
+			io.WriteString(w, lines[row])
+			row++
+			if m, ok := more[i]; ok {
+				fmt.Fprintf(w, "... %s\n", m)
+			}
+		}
+	}
+	if hidden > 0 {
+		fmt.Fprintf(w, "(--format json lists all %d points)\n", len(r.Frontier))
+	}
 	if r.Recommendation == nil {
 		fmt.Fprintf(w, "\nno recommendation: %s\n", r.Note)
 		return

@@ -237,6 +237,44 @@ func TestSearchCommand(t *testing.T) {
 	}
 }
 
+// TestSearchTableGroupsTies: the frontier table lists, of each run of
+// points with the same figures, the view's first three and counts the
+// others; the JSON keeps every point. The default search on the built-in
+// layered-retries (always failing) finds 152 points with the same figures.
+func TestSearchTableGroupsTies(t *testing.T) {
+	code, out, errs := run(t, "", "search", "layered-retries")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	table := out[strings.Index(out, "\nfrontier: "):strings.Index(out, "\nrecommendation: ")]
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	want := []string{"frontier: 152 points,", "max_attempts  backoff", "2 ", "2 ", "2 ", "... and 149 more with the same figures", "(--format json lists all 152 points)"}
+	if len(lines) != len(want) {
+		t.Fatalf("the frontier table has %d lines, want %d:\n%s", len(lines), len(want), table)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d is %q, want it to start %q", i+1, lines[i], w)
+		}
+	}
+	// The rows listed are aligned as one table.
+	if a, b := strings.Index(lines[1], "affected_success_rate"), strings.Index(lines[4], "0.00%"); a != b {
+		t.Errorf("the rows' columns do not line up with the header's (%d, %d):\n%s", a, b, table)
+	}
+
+	code, out, errs = run(t, "", "search", "layered-retries", "--format", "json")
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errs)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Search == nil || len(res.Search.Frontier) != 152 {
+		t.Errorf("json: %+v, want the 152 frontier points", res.Search)
+	}
+}
+
 func TestRunPrintsSearch(t *testing.T) {
 	code, out, errs := run(t, "", "run", "../../shared/engine/testdata/search.json")
 	if code != 0 {

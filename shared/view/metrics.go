@@ -16,9 +16,14 @@ var Metrics = engine.MetricInfos
 func MetricOf(key string) (Metric, bool) { return engine.DescribeMetric(key) }
 
 // value returns a strategy's mean of a metric and its range over the seeds
-// (the mean twice with one seed).
-func value(st *engine.StrategyResult, key string) (v, lo, hi float64) {
+// as the table shows it: with tails (TailSeeds seeds or more), its 5th to
+// 95th percentile where the result has them; else its lowest and highest
+// (the mean twice with one seed). The marks and the verdict compare these.
+func value(st *engine.StrategyResult, key string, tails bool) (v, lo, hi float64) {
 	v, _ = st.Metrics.Metric(key)
+	if q, ok := st.Quantiles[key]; ok && tails {
+		return v, q.P5, q.P95
+	}
 	return withSpread(v, st.Spread, key)
 }
 

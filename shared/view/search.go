@@ -1,15 +1,6 @@
 package view
 
-import (
-	"encoding/json"
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
-
-	"github.com/retrylab/retrylab/shared/chart"
-	"github.com/retrylab/retrylab/shared/engine"
-)
+import "encoding/json"
 
 // A SearchView is what a policy search found, as pages and the playground
 // show it: a summary of how it went, its frontier as a table (one row per
@@ -26,8 +17,14 @@ type SearchView struct {
 	// columns), each once.
 	Settings []string `json:"settings"`
 	Metrics  []Metric `json:"metrics"`
-	// Points are the frontier's points, best first objective first.
+	// Points are the frontier's points, best first objective first, every
+	// one of them; Groups say which the table lists.
 	Points []SearchPoint `json:"points"`
+	// Groups are the table's rows in order: each run of consecutive points
+	// with the same figures (every cell, mean and range, as the table shows
+	// it) is a group that lists its first SearchShown points and counts the
+	// others, so that a frontier of many equal points stays readable.
+	Groups []SearchGroup `json:"groups"`
 	// Recommendation is the engine's sentence on the recommended point;
 	// Note says why there is none: which candidate came closest when none
 	// meets the constraints, or that no objective separates them.
@@ -53,132 +50,18 @@ type SearchPoint struct {
 	Strategy json.RawMessage `json:"strategy,omitempty"`
 }
 
-// searchView returns the view of sc's search as res found it, or nil when
-// either has none.
-func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
-	s, r := sc.Search, res.Search
-	if s == nil || r == nil {
-		return nil
-	}
-	sv := &SearchView{Summary: searchSummary(s, r), Note: r.Note, Points: []SearchPoint{}}
-	for _, kn := range s.Knobs {
-		sv.Settings = append(sv.Settings, kn.Path)
-	}
-	var keys []string
-	for _, o := range s.Objectives {
-		keys = append(keys, o.Metric)
-	}
-	for _, c := range s.Constraints {
-		if !slices.Contains(keys, c.Metric) {
-			keys = append(keys, c.Metric)
-		}
-	}
-	for _, k := range keys {
-		m, _ := MetricOf(k)
-		sv.Metrics = append(sv.Metrics, m)
-	}
-	if r.Recommendation != nil {
-		sv.Recommendation = r.Recommendation.Reason
-	}
-	for i, p := range r.Frontier {
-		pt := SearchPoint{Name: fmt.Sprintf("%s (search %d)", s.Strategy, i+1)}
-		for _, kn := range s.Knobs {
-			pt.Settings = append(pt.Settings, settingText(p.Settings[kn.Path]))
-		}
-		for _, m := range sv.Metrics {
-			v, _ := p.Metrics.Metric(m.Key)
-			v, lo, hi := withSpread(v, p.Spread, m.Key)
-			c := Cell{Value: format(m, v, false)}
-			if lo != hi {
-				c.Spread = format(m, lo, false) + "–" + format(m, hi, false)
-			}
-			pt.Cells = append(pt.Cells, c)
-		}
-		pt.Recommended = i == 0 && r.Recommendation != nil
-		if st, err := sc.SearchCandidate(p.Settings); err == nil {
-			st.Name = pt.Name
-			st.Description = "found by the search from " + s.Strategy + ": " + strings.Join(settingsWords(s, p.Settings), ", ")
-			pt.Strategy, _ = json.Marshal(&st)
-		}
-		sv.Points = append(sv.Points, pt)
-	}
-	if len(r.Frontier) > 0 {
-		sv.Figure = frontierFigure(s, len(r.Frontier))
-	}
-	return sv
-}
+// SearchShown is how many points of a run with the same figures the
+// frontier table lists.
+const SearchShown = 3
 
-// frontierFigure is the frontier picture of a search of n points.
-func frontierFigure(s *engine.Search, n int) *Figure {
-	x, _ := MetricOf(s.Objectives[0].Metric)
-	alt := fmt.Sprintf("The search's %d frontier points by %s", n, lower(x.Label))
-	if len(s.Objectives) > 1 {
-		y, _ := MetricOf(s.Objectives[1].Metric)
-		alt += " and " + lower(y.Label)
-	}
-	alt += ", joined, with the recommended one labelled"
-	return &Figure{Name: "frontier", Query: "picture=frontier", Alt: alt, Options: chart.Options{Picture: chart.Frontier, Search: s}}
-}
-
-// settingText writes a knob's value for the table: a string as itself,
-// anything else (numbers, objects, null) as compact JSON.
-func settingText(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "null"
-	}
-	var str string
-	if err := json.Unmarshal(raw, &str); err == nil {
-		return str
-	}
-	return string(raw)
-}
-
-// settingsWords writes a point's settings as "max_attempts 3, jitter.kind
-// full", in the knobs' order.
-func settingsWords(s *engine.Search, settings map[string]json.RawMessage) []string {
-	var out []string
-	for _, kn := range s.Knobs {
-		out = append(out, kn.Path+" "+settingText(settings[kn.Path]))
-	}
-	return out
-}
-
-// searchSummary says how the search went, in two or three sentences.
-func searchSummary(s *engine.Search, r *engine.SearchResult) string {
-	var rounds []string
-	for _, rd := range r.Rounds {
-		seeds := "seeds"
-		if rd.Seeds == 1 {
-			seeds = "seed"
-		}
-		rounds = append(rounds, fmt.Sprintf("%d on %d %s", rd.Candidates, rd.Seeds, seeds))
-	}
-	method := strings.ReplaceAll(r.Method, "_", " ")
-	var b strings.Builder
-	fmt.Fprintf(&b, "Search from %s: %d candidates by %s (%s), %s simulations.", r.Strategy, r.Evaluated, method, strings.Join(rounds, ", "), strconv.Itoa(r.Simulations))
-	var objs []string
-	for _, o := range s.Objectives {
-		m, _ := MetricOf(o.Metric)
-		word := "highest"
-		if o.Goal == engine.GoalMin {
-			word = "lowest"
-		}
-		objs = append(objs, word+" "+lower(m.Label))
-	}
-	fmt.Fprintf(&b, " Objectives: %s.", strings.Join(objs, ", then "))
-	if len(s.Constraints) == 0 {
-		b.WriteString(" Constraints: none.")
-	} else {
-		var cs []string
-		for _, c := range s.Constraints {
-			m, _ := MetricOf(c.Metric)
-			op := "≤"
-			if c.Op == engine.OpAtLeast {
-				op = "≥"
-			}
-			cs = append(cs, fmt.Sprintf("%s %s %s", lower(m.Label), op, format(m, c.Value, true)))
-		}
-		fmt.Fprintf(&b, " Constraints: %s; %d of the last round's %d candidates meet them.", strings.Join(cs, " and "), r.Feasible, r.Rounds[len(r.Rounds)-1].Candidates)
-	}
-	return b.String()
+// A SearchGroup is a run of consecutive frontier points with the same
+// figures. Shown are the indexes in SearchView.Points of the points the
+// table lists (at most SearchShown), Hidden those of the others, in order:
+// they stay reachable where a reader needs them (the playground adds any
+// point as a strategy, a page links any point's export), and More counts
+// them: "and 149 more with the same figures".
+type SearchGroup struct {
+	Shown  []int  `json:"shown"`
+	Hidden []int  `json:"hidden,omitempty"`
+	More   string `json:"more,omitempty"`
 }

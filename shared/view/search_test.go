@@ -1,3 +1,5 @@
+//go:build !nosearch
+
 package view
 
 import (
@@ -51,6 +53,7 @@ func TestSearchView(t *testing.T) {
 	if len(sv.Points) != len(res.Search.Frontier) || len(sv.Points) == 0 {
 		t.Fatalf("%d rows for %d frontier points", len(sv.Points), len(res.Search.Frontier))
 	}
+	checkGroups(t, sv.Points, sv.Groups)
 	for _, want := range []string{"Search from C: 18 candidates by successive halving (18 on 1 seed, 9 on 2 seeds, 8 on 3 seeds)", "Objectives: highest success rate in the affected window, then lowest peak calls in 100 ms.", "Constraints: peak calls in 100 ms ≤ 70 calls;"} {
 		if !strings.Contains(sv.Summary, want) {
 			t.Errorf("summary %q\nlacks %q", sv.Summary, want)

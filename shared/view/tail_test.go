@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 const tailScenario = `{"version": 1, "name": "tail", "runs": %d,
@@ -79,5 +80,91 @@ func TestTailCellsWorstSeedAndThresholds(t *testing.T) {
 	mm = res.Strategies[1].Spread["peak_per_10ms"]
 	if got, want := peakRow(t, v).Cells[1].Spread, format(m, mm.Min, false)+"–"+format(m, mm.Max, false); got != want {
 		t.Errorf("with 10 seeds the cell's range is %q, want the extremes %q", got, want)
+	}
+}
+
+// withTails gives st the quantiles q (metric: p5, p95) over its seeds.
+func withTails(st engine.StrategyResult, q map[string][2]float64) engine.StrategyResult {
+	st.Quantiles = map[string]engine.Quantiles{}
+	for k, v := range q {
+		st.Quantiles[k] = engine.Quantiles{P5: v[0], P50: (v[0] + v[1]) / 2, P95: v[1]}
+	}
+	return st
+}
+
+// TestTailMarks: from TailSeeds seeds, the table's marks and the verdict
+// compare the ranges the cells show, the 5th to 95th percentiles: two
+// strategies whose lowest and highest overlap but whose percentiles do not
+// get marks and a winner; below TailSeeds, the same strategies (whose
+// cells show the lowest and highest) get neither.
+func TestTailMarks(t *testing.T) {
+	strats := []engine.StrategyResult{
+		withTails(strat("A", map[string][3]float64{"peak_per_100ms": {50, 30, 120}, "success_rate": {0.99, 0.99, 0.99}}),
+			map[string][2]float64{"peak_per_100ms": {40, 60}, "success_rate": {0.99, 0.99}}),
+		withTails(strat("B", map[string][3]float64{"peak_per_100ms": {100, 60, 150}, "success_rate": {0.99, 0.99, 0.99}}),
+			map[string][2]float64{"peak_per_100ms": {85, 115}, "success_rate": {0.99, 0.99}}),
+	}
+	peak := func(groups []Group) Row {
+		for _, g := range groups {
+			for _, r := range g.Rows {
+				if r.Key == "peak_per_100ms" {
+					return r
+				}
+			}
+		}
+		t.Fatal("no peak_per_100ms row")
+		return Row{}
+	}
+	for _, tc := range []struct {
+		runs                    int
+		spreads, marks, verdict string
+	}{
+		{TailSeeds, "40–60 85–115", "best,worst", "A has the lowest peak calls in 100 ms: 50 calls against B's 100 calls. Every strategy succeeds on 99% of operations. Means over 20 seeds; their 5th to 95th percentiles do not overlap."},
+		{TailSeeds - 1, "30–120 60–150", ",", "No strategy is clearly best on peak calls in 100 ms: A 50 calls, B 100 calls, and their ranges over the 19 seeds overlap."},
+	} {
+		groups, _ := table(strats, tc.runs >= TailSeeds)
+		r := peak(groups)
+		if got := r.Cells[0].Spread + " " + r.Cells[1].Spread; got != tc.spreads {
+			t.Errorf("%d seeds: the cells show %q, want %q", tc.runs, got, tc.spreads)
+		}
+		if got := marks(r); got != tc.marks {
+			t.Errorf("%d seeds: marks %q, want %q", tc.runs, got, tc.marks)
+		}
+		if got := verdict(strats, []string{"peak_per_100ms"}, tc.runs); got != tc.verdict {
+			t.Errorf("%d seeds: verdict\n%q, want\n%q", tc.runs, got, tc.verdict)
+		}
+	}
+
+	// E03-B on 20 seeds: A's success rate reaches C's over the seeds, but
+	// its 5th to 95th percentiles stay below: A is no longer marked best
+	// with B and C, as it would be by the lowest and highest.
+	b, _ := scenarios.Get("e03b-synchronized-recovery")
+	sc, err := engine.Parse(b.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Runs = TailSeeds
+	res, err := engine.Run(context.Background(), sc, engine.Options{NoSeries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, c := res.Strategies[0], res.Strategies[2]
+	if mm, mc := a.Spread["success_rate"], c.Spread["success_rate"]; mm.Max < mc.Min {
+		t.Fatalf("A's and C's success rates %+v and %+v do not overlap: the test cannot tell the ranges apart", mm, mc)
+	}
+	v := Of(sc, res, Options{})
+	var row Row
+	for _, g := range v.Groups {
+		for _, r := range g.Rows {
+			if r.Key == "success_rate" {
+				row = r
+			}
+		}
+	}
+	if got := marks(row); got != ",best,best,worst" {
+		t.Errorf("E03-B's success rate on 20 seeds: marks %q, want \",best,best,worst\"", got)
+	}
+	if !strings.Contains(v.Means, "5th to 95th percentile over the seeds, which the marks and the verdict compare") {
+		t.Errorf("means %q do not say what the marks compare", v.Means)
 	}
 }

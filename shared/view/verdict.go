@@ -23,6 +23,7 @@ func focus(sc *engine.Scenario, res *engine.Result) []string {
 	if len(sc.Report.Focus) > 0 {
 		return slices.Clone(sc.Report.Focus)
 	}
+	tails := len(res.Seeds) >= TailSeeds
 	points := [][]engine.StrategyResult{res.Strategies}
 	if len(res.Sweep) > 0 {
 		points = points[:0]
@@ -39,12 +40,11 @@ func focus(sc *engine.Scenario, res *engine.Result) []string {
 		m, _ := MetricOf(key)
 		var score float64
 		for _, strats := range points {
-			best, worst := extremes(strats, m)
+			best, worst := extremes(strats, m, tails)
 			if len(best) == 0 {
 				continue
 			}
-			a, _, _ := value(&strats[best[0]], key)
-			b, _, _ := value(&strats[worst[0]], key)
+			a, b := mean(strats[best[0]], key), mean(strats[worst[0]], key)
 			if m.Unit == "%" {
 				// 98% against 99.8% succeeding is 2% against 0.2% failing:
 				// rates differ by what they leave out.
@@ -87,6 +87,11 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 		m, _ := MetricOf(focus[0])
 		return fmt.Sprintf("%s, the only strategy: %s %s; add another to compare.", strats[0].Name, lower(m.Label), format(m, mean(strats[0], m.Key), true))
 	}
+	tails := runs >= TailSeeds
+	ranges := "ranges"
+	if tails {
+		ranges = "5th to 95th percentiles"
+	}
 	var before []string
 	for _, key := range focus {
 		m, _ := MetricOf(key)
@@ -102,12 +107,12 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 			before = append(before, fmt.Sprintf("%s: %s.", m.Label, list(strats, m, indexes(len(strats)))))
 			continue
 		}
-		best, worst := extremes(strats, m)
+		best, worst := extremes(strats, m, tails)
 		if len(best) == 0 {
 			if allEqual(strats, m.Key) {
 				before = append(before, fmt.Sprintf("Every strategy has the same %s: %s.", label, format(m, mean(strats[0], m.Key), true)))
 			} else {
-				before = append(before, fmt.Sprintf("No strategy is clearly best on %s: %s, and their ranges over the %d seeds overlap.", label, list(strats, m, indexes(len(strats))), runs))
+				before = append(before, fmt.Sprintf("No strategy is clearly best on %s: %s, and their %s over the %d seeds overlap.", label, list(strats, m, indexes(len(strats))), ranges, runs))
 			}
 			continue
 		}
@@ -117,8 +122,9 @@ func verdict(strats []engine.StrategyResult, focus []string, runs int) string {
 }
 
 // winner says that the best strategies on m beat the worst, and at what
-// price.
+// price, comparing ranges over the seeds as the table shows them.
 func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs int) string {
+	tails := runs >= TailSeeds
 	most, label := superlative(m)
 	// Of strategies tied for best, the one that succeeds most often speaks
 	// for them.
@@ -140,11 +146,14 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 		fmt.Fprintf(&b, "%s share the %s %s (%s) against %s's %s", names(strats, best), most, label,
 			list(strats, m, best), strats[bottom].Name, format(m, mean(strats[bottom], m.Key), true))
 	}
-	b.WriteString(price(strats, m, w, bottom, subject))
-	if m.FromGivingUp && succeedsLess(strats, w) {
+	b.WriteString(price(strats, m, w, bottom, subject, tails))
+	if m.FromGivingUp && succeedsLess(strats, w, tails) {
 		fmt.Fprintf(&b, " Its %s is low partly because it gives up sooner.", label)
 	}
-	if runs > 1 {
+	switch {
+	case tails:
+		fmt.Fprintf(&b, " Means over %d seeds; their 5th to 95th percentiles do not overlap.", runs)
+	case runs > 1:
 		fmt.Fprintf(&b, " Means over %d seeds; the ranges do not overlap.", runs)
 	}
 	return b.String()
@@ -152,8 +161,9 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 
 // price compares the winner w with the worst strategy on the focus metric
 // on what the winner might give up for it: the success rate, or the load on
-// the dependency when the focus is a success rate.
-func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject string) string {
+// the dependency when the focus is a success rate; with tails, ties are
+// within the 5th to 95th percentiles.
+func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject string, tails bool) string {
 	key := "success_rate"
 	if focus.Key == "success_rate" || focus.Key == "affected_success_rate" {
 		key = "dependency_calls"
@@ -169,15 +179,15 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject 
 		return ". Every operation succeeds, whatever the strategy."
 	case key == "success_rate" && allEqual(strats, key):
 		return fmt.Sprintf(". Every strategy succeeds on %s of operations.", vw)
-	case key == "success_rate" && !tied(strats, key, w, top):
+	case key == "success_rate" && !tied(strats, key, w, top, tails):
 		// The price is against the strategy that succeeds most often, not
 		// only against the worst on the focus metric.
 		return fmt.Sprintf(". The price: %s succeeds less often, %s against %s's %s.", subject, vw, strats[top].Name, format(g, mean(strats[top], key), true))
-	case key == "success_rate" && !tied(strats, key, w, bottom):
+	case key == "success_rate" && !tied(strats, key, w, bottom, tails):
 		return fmt.Sprintf(", and %s succeeds more often: %s against %s.", subject, vw, vb)
 	case key == "success_rate":
 		return fmt.Sprintf(", while succeeding as often as any: %s against %s's %s.", vw, strats[bottom].Name, vb)
-	case tied(strats, key, w, top):
+	case tied(strats, key, w, top, tails):
 		return fmt.Sprintf(", with as few or fewer calls reaching the %s: %s against %s.", dependency(strats), vw, vb)
 	}
 	return fmt.Sprintf(". The price: %s calls reach the %s against %s's %s.", vw, dependency(strats), strats[top].Name, format(g, mean(strats[top], key), true))
@@ -192,6 +202,7 @@ func sweepVerdict(res *engine.Result, key string) string {
 		points = append(points, p.Strategies)
 	}
 	m = directed(m, points...)
+	tails := len(res.Seeds) >= TailSeeds
 	most, label := superlative(m)
 	var parts []string
 	if len(res.Sweep[0].Strategies) == 1 {
@@ -202,7 +213,7 @@ func sweepVerdict(res *engine.Result, key string) string {
 	}
 	winners := map[string]int{}
 	for _, p := range res.Sweep {
-		best, _ := extremes(p.Strategies, m)
+		best, _ := extremes(p.Strategies, m, tails)
 		who := "no clear best"
 		if len(best) > 0 {
 			who = names(p.Strategies, best)

@@ -172,7 +172,7 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	v.Search = searchView(sc, res)
 	tails := v.Runs >= TailSeeds
 	if tails {
-		v.Means = fmt.Sprintf("Means over %d seeds; the range under each value is its 5th to 95th percentile over the seeds (the marks and the verdict compare the lowest and highest). Charts over time show the first seed (%d).", v.Runs, res.Seeds[0])
+		v.Means = fmt.Sprintf("Means over %d seeds; the range under each value is its 5th to 95th percentile over the seeds, which the marks and the verdict compare. Charts over time show the first seed (%d).", v.Runs, res.Seeds[0])
 	} else if v.Runs > 1 {
 		v.Means = fmt.Sprintf("Means over %d seeds; the range under each value is its lowest and highest over the seeds. Charts over time show the first seed (%d).", v.Runs, res.Seeds[0])
 	}
@@ -309,7 +309,7 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 	var folded []string
 	byGroup := map[string][]Row{}
 	for _, m := range Metrics {
-		r, zero := row(strats, m)
+		r, zero := row(strats, m, tails)
 		if tails {
 			for i := range strats {
 				if sp, ok := tailSpread(&strats[i], m); ok {
@@ -344,13 +344,14 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 // calls'.
 type getter func(i int, key string) (v, lo, hi float64)
 
-// ofStrategies reads the strategies' own metrics.
-func ofStrategies(strats []engine.StrategyResult) getter {
-	return func(i int, key string) (float64, float64, float64) { return value(&strats[i], key) }
+// ofStrategies reads the strategies' own metrics, with the range the
+// table shows (value).
+func ofStrategies(strats []engine.StrategyResult, tails bool) getter {
+	return func(i int, key string) (float64, float64, float64) { return value(&strats[i], key, tails) }
 }
 
-func row(strats []engine.StrategyResult, m Metric) (Row, bool) {
-	return rowOf(len(strats), ofStrategies(strats), directed(m, strats), "success_rate")
+func row(strats []engine.StrategyResult, m Metric, tails bool) (Row, bool) {
+	return rowOf(len(strats), ofStrategies(strats, tails), directed(m, strats), "success_rate")
 }
 
 // directed gives m the direction it has in this comparison: failed
@@ -365,8 +366,10 @@ func directed(m Metric, points ...[]engine.StrategyResult) Metric {
 	}
 	for _, strats := range points {
 		for i := range strats {
-			v, lo, hi := value(&strats[i], "operations")
-			w, wlo, whi := value(&strats[0], "operations")
+			// The same seeds' arrivals: the same on every seed, whatever
+			// the table shows.
+			v, lo, hi := value(&strats[i], "operations", false)
+			w, wlo, whi := value(&strats[0], "operations", false)
 			if v != w || lo != wlo || hi != whi {
 				return m
 			}
@@ -414,10 +417,11 @@ func rowOf(n int, get getter, m Metric, success string) (Row, bool) {
 
 // extremes returns the strategies that are best and worst on m: the top and
 // bottom value and every strategy tied with it (equal, or with overlapping
-// ranges over the seeds). Both are empty when m has no direction, when the
-// strategies do not differ, or when best and worst cannot be told apart.
-func extremes(strats []engine.StrategyResult, m Metric) (best, worst []int) {
-	return extremesOf(len(strats), ofStrategies(strats), m)
+// ranges over the seeds: with tails, their 5th to 95th percentiles). Both
+// are empty when m has no direction, when the strategies do not differ, or
+// when best and worst cannot be told apart.
+func extremes(strats []engine.StrategyResult, m Metric, tails bool) (best, worst []int) {
+	return extremesOf(len(strats), ofStrategies(strats, tails), m)
 }
 
 func extremesOf(n int, get getter, m Metric) (best, worst []int) {
@@ -440,10 +444,10 @@ func extremesOf(n int, get getter, m Metric) (best, worst []int) {
 	return best, worst
 }
 
-// ranked orders the strategies from best to worst on m (stable: the
-// scenario's order breaks ties).
+// ranked orders the strategies from best to worst on m's means (stable:
+// the scenario's order breaks ties).
 func ranked(strats []engine.StrategyResult, m Metric) []int {
-	return rankedOf(len(strats), ofStrategies(strats), m)
+	return rankedOf(len(strats), ofStrategies(strats, false), m)
 }
 
 func rankedOf(n int, get getter, m Metric) []int {
@@ -466,9 +470,10 @@ func rankedOf(n int, get getter, m Metric) []int {
 }
 
 // tied reports whether strategies a and b are equal on a metric, or within
-// each other's range over the seeds.
-func tied(strats []engine.StrategyResult, key string, a, b int) bool {
-	return tiedOf(ofStrategies(strats), key, a, b)
+// each other's range over the seeds (with tails, their 5th to 95th
+// percentiles).
+func tied(strats []engine.StrategyResult, key string, a, b int, tails bool) bool {
+	return tiedOf(ofStrategies(strats, tails), key, a, b)
 }
 
 func tiedOf(get getter, key string, a, b int) bool {
@@ -478,9 +483,10 @@ func tiedOf(get getter, key string, a, b int) bool {
 }
 
 // succeedsLess reports whether strategy i succeeds less often than some
-// other strategy, beyond the seeds' spread.
-func succeedsLess(strats []engine.StrategyResult, i int) bool {
-	return succeedsLessOf(len(strats), ofStrategies(strats), "success_rate", i)
+// other strategy, beyond the seeds' spread (with tails, beyond their 5th
+// to 95th percentiles).
+func succeedsLess(strats []engine.StrategyResult, i int, tails bool) bool {
+	return succeedsLessOf(len(strats), ofStrategies(strats, tails), "success_rate", i)
 }
 
 func succeedsLessOf(n int, get getter, success string, i int) bool {

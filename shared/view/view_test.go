@@ -91,7 +91,7 @@ func TestMarks(t *testing.T) {
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			m, _ := MetricOf(tc.key)
-			r, _ := row(tc.strats, m)
+			r, _ := row(tc.strats, m, false)
 			if got := marks(r); got != tc.want {
 				t.Errorf("marks %q, want %q", got, tc.want)
 			}

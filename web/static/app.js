@@ -843,15 +843,30 @@ function showSearch(sv) {
     ...sv.settings.map((p) => el("th", { scope: "col" }, el("code", { text: p }))),
     ...sv.metrics.map((m) => el("th", { scope: "col", text: m.label + (m.unit && m.unit !== "%" && m.unit !== "calls" ? ` (${m.unit})` : "") })),
     el("th", { scope: "col", text: "strategy" }));
-  const rows = sv.points.map((p, i) => {
-    const add = el("button", { type: "button", "data-action": "add-candidate", "aria-label": `Add as strategy: point ${i + 1}, named ${p.name}`, text: "Add as strategy" });
-    add.addEventListener("click", () => addCandidate(p));
-    return el("tr", { "data-point": i + 1, class: p.recommended ? "recommended" : null },
-      el("th", { scope: "row" }, String(i + 1), p.recommended ? el("br") : null, p.recommended ? el("strong", { text: "recommended" }) : null),
-      ...p.settings.map((x) => el("td", {}, el("code", { text: x }))),
-      ...p.cells.map((c) => el("td", {}, el("span", { class: "v", text: c.value }), c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null)),
-      el("td", {}, add));
-  });
+  const add = (p, i) => {
+    const b = el("button", { type: "button", "data-action": "add-candidate", "aria-label": `Add as strategy: point ${i + 1}, named ${p.name}`, text: "Add as strategy" });
+    b.addEventListener("click", () => addCandidate(p));
+    return b;
+  };
+  // The view's groups decide the rows: of each run of points with the same
+  // figures, those it lists, then a row counting the others, which lists
+  // them folded, each with its own Add as strategy.
+  const rows = [];
+  for (const g of sv.groups) {
+    for (const i of g.shown) {
+      const p = sv.points[i];
+      rows.push(el("tr", { "data-point": i + 1, class: p.recommended ? "recommended" : null },
+        el("th", { scope: "row" }, String(i + 1), p.recommended ? el("br") : null, p.recommended ? el("strong", { text: "recommended" }) : null),
+        ...p.settings.map((x) => el("td", {}, el("code", { text: x }))),
+        ...p.cells.map((c) => el("td", {}, el("span", { class: "v", text: c.value }), c.spread ? el("br") : null, c.spread ? el("span", { class: "spread", text: c.spread }) : null)),
+        el("td", {}, add(p, i))));
+    }
+    if (!g.more) continue;
+    const list = el("ul", { class: "hidden-points" }, ...g.hidden.map((i) => el("li", { "data-point": i + 1 },
+      `${i + 1}: `, el("code", { text: sv.settings.map((path, k) => path + " " + sv.points[i].settings[k]).join(", ") }), add(sv.points[i], i))));
+    rows.push(el("tr", { class: "more", "data-testid": "search-more" },
+      el("td", { colspan: 2 + sv.settings.length + sv.metrics.length }, el("details", {}, el("summary", { text: g.more }), list))));
+  }
   box.append(el("p", { class: "muted", text: "The frontier: the candidates of the last round that meet the constraints and that no other beats on every objective. Means over the seeds, with their lowest and highest under each." }),
     el("div", { class: "tablewrap", tabindex: "0", role: "region", "aria-label": "Search frontier" },
       el("table", { "data-testid": "search-frontier" }, el("thead", {}, head), el("tbody", {}, ...rows))));

@@ -1,0 +1,12 @@
+//go:build nosearch
+
+// A build without searches (the Cloudflare Worker, where the engine
+// refuses a search block): no result has a search to view, so the view
+// leaves its code out. search_run.go is the other side of this pair.
+
+package view
+
+import "github.com/retrylab/retrylab/shared/engine"
+
+// searchView is nil: this build runs no search.
+func searchView(sc *engine.Scenario, res *engine.Result) *SearchView { return nil }
