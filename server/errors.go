@@ -50,6 +50,15 @@ type rememberedError struct {
 func (e *rememberedError) Error() string { return e.err.Error() }
 func (e *rememberedError) Unwrap() error { return e.err }
 
+// A panicError is a panic recovered where the Recover middleware cannot
+// (a goroutine of a request's): a 500, its value and stack in the log.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("[PANIC RECOVER] %v %s", e.value, e.stack) }
+
 // costly reports whether err refuses a scenario for what running it on the
 // server would cost (events or result size): the playground can still run
 // it, and a page can still describe it.

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -122,6 +123,14 @@ func (s *Server) streamResult(c echo.Context) error {
 	flights := make(chan watch, 1)
 	out := make(chan outcome, 1)
 	go func() { // buffered: it never blocks, whenever the stream ends
+		defer func() {
+			// Out of the Recover middleware's reach: a panic here would
+			// end the process. It ends the stream as it ends the plain
+			// answer, with a 500 logged with its stack.
+			if p := recover(); p != nil {
+				out <- outcome{err: &panicError{p, debug.Stack()}}
+			}
+		}()
 		res, err := s.runs.watched(ctx, id, sub.sc, func(f *flight, joined bool) { flights <- watch{f, joined} })
 		if err != nil {
 			out <- outcome{err: err}

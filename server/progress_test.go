@@ -4,9 +4,11 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -217,5 +219,53 @@ func TestProgressThrottles(t *testing.T) {
 	}
 	if len(seen) != 101 || seen[0] != 1 || seen[1] != 10 || seen[len(seen)-1] != 1000 {
 		t.Errorf("%d changes: %v", len(seen), seen)
+	}
+}
+
+// events reads a whole event stream's blocks.
+func events(body string) []sseBlock {
+	sc := bufio.NewScanner(strings.NewReader(body))
+	sc.Buffer(nil, 16<<20)
+	st := &sseStream{sc: sc}
+	var out []sseBlock
+	for b, ok := st.next(); ok; b, ok = st.next() {
+		out = append(out, b)
+	}
+	return out
+}
+
+// lastEvent is a stream's last event (not a comment).
+func lastEvent(body string) sseBlock {
+	var last sseBlock
+	for _, b := range events(body) {
+		if b.event != "" {
+			last = b
+		}
+	}
+	return last
+}
+
+// TestStreamRecoversAPanic: a run that panics under an event stream is
+// recovered, logged at ERROR with its stack, and ends the stream with an
+// error event, the plain answer's 500 (a panic there killed the process:
+// the run is on a goroutine of its own, out of the Recover middleware's
+// reach).
+func TestStreamRecoversAPanic(t *testing.T) {
+	var log bytes.Buffer
+	s, _ := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	s.runs.engineRun = func(context.Context, *engine.Scenario, engine.Options) (*engine.Result, error) {
+		panic("boom in the engine")
+	}
+	plain := do(t, s, "GET", "/api/scenarios/layered-retries/result", "")
+	r := do(t, s, "GET", "/api/scenarios/bulkheads/result", "", "Accept", "text/event-stream")
+	last := lastEvent(r.body)
+	if plain.code != 500 || last.event != "error" || last.data+"\n" != strings.Replace(plain.body, "layered-retries", "bulkheads", 1) {
+		t.Errorf("plain answer %d %q; the stream's last event %q %q", plain.code, plain.body, last.event, last.data)
+	}
+	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "boom in the engine") || !strings.Contains(log.String(), "goroutine") {
+		t.Errorf("the panic is not logged at ERROR with its stack:\n%s", log.String())
+	}
+	if r := do(t, s, "GET", "/healthz", ""); r.code != 200 {
+		t.Errorf("after the panic: %d", r.code)
 	}
 }

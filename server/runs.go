@@ -25,6 +25,9 @@ type runner struct {
 	slots   chan struct{}
 	waiting chan struct{}
 	now     func() time.Time
+	// engineRun is engine.Run; tests replace it with one that blocks or
+	// panics.
+	engineRun func(context.Context, *engine.Scenario, engine.Options) (*engine.Result, error)
 
 	cache    *lru[*engine.Result]
 	failed   *lru[failure]
@@ -52,10 +55,11 @@ type flight struct {
 
 func newRunner(cfg Config, m *metrics) *runner {
 	return &runner{cfg: cfg, metrics: m, slots: make(chan struct{}, cfg.MaxRuns), waiting: make(chan struct{}, cfg.MaxWaiting),
-		now:      time.Now,
-		cache:    newLRU(cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, resultBytes),
-		failed:   newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
-		inflight: map[string]*flight{}}
+		now:       time.Now,
+		engineRun: engine.Run,
+		cache:     newLRU(cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, resultBytes),
+		failed:    newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
+		inflight:  map[string]*flight{}}
 }
 
 // resultBytes is what a result is counted for in the cache: its numbers at
@@ -149,7 +153,7 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario, progress func(don
 	// busy. The server uses every core by running several requests at
 	// once; a run on all cores would crowd out the others and make slots
 	// mean nothing.
-	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents, Parallelism: 1, Progress: progress})
+	res, err := r.engineRun(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents, Parallelism: 1, Progress: progress})
 	done()
 	return res, err
 }
