@@ -25,6 +25,10 @@ import (
 // errBusy sheds load: every run slot is taken.
 var errBusy = errors.New("every run slot is taken")
 
+// errTimedOut ends an event stream at the server's request timeout; the
+// run it waited for goes on.
+var errTimedOut = errors.New("the request timed out")
+
 // errRateLimited refuses a POST past the client's rate.
 var errRateLimited = errors.New("too many POSTs from this client")
 
@@ -127,6 +131,10 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 		return errorAnswer{status: http.StatusServiceUnavailable, retryAfter: failedFor, msg: fmt.Sprintf(
 			"the run took longer than the server allows (%s); it is not run again for %s. The playground runs anything in your browser.",
 			s.cfg.RunTimeout, failedFor)}
+	case errors.Is(err, errTimedOut):
+		return errorAnswer{status: http.StatusServiceUnavailable, msg: fmt.Sprintf(
+			"the run took longer than a request may last (%s) and goes on without this one; ask again in a moment: its result is kept once it is done",
+			s.cfg.RequestTimeout)}
 	case errors.Is(err, errBusy):
 		return errorAnswer{status: http.StatusServiceUnavailable,
 			msg: "the server is running as many scenarios as it can; try again in a moment, or run it in the playground"}

@@ -18,7 +18,9 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -158,13 +160,16 @@ func (s *Server) streamResult(c echo.Context) error {
 		case <-changed:
 		case o := <-out:
 			if o.err != nil {
+				if ctx.Err() != nil && errors.Is(o.err, ctx.Err()) {
+					return s.streamEnd(c, ctx.Err())
+				}
 				return s.streamError(c, o.err)
 			}
 			writeEvent(w, "result", o.body)
 			flush()
 			return nil
 		case <-ctx.Done():
-			return nil // the client went away
+			return s.streamEnd(c, ctx.Err())
 		}
 		if f != nil {
 			var ev progressEvent
@@ -177,6 +182,16 @@ func (s *Server) streamResult(c echo.Context) error {
 			}
 		}
 	}
+}
+
+// streamEnd ends an event stream whose request ended (ctx.Err() is err):
+// silently when the client went away, with an error event when the
+// request timed out.
+func (s *Server) streamEnd(c echo.Context, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return s.streamError(c, errTimedOut)
+	}
+	return nil // the client went away
 }
 
 // streamError ends an event stream with an error event: the body the

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -267,5 +268,35 @@ func TestStreamRecoversAPanic(t *testing.T) {
 	}
 	if r := do(t, s, "GET", "/healthz", ""); r.code != 200 {
 		t.Errorf("after the panic: %d", r.code)
+	}
+}
+
+// blockingEngine replaces s's engine with one that tells started of each
+// run and blocks until the test ends (or release is closed), then runs
+// the real engine.
+func blockingEngine(t *testing.T, s *Server) (started <-chan struct{}, release chan struct{}) {
+	t.Helper()
+	st := make(chan struct{}, 16)
+	release = make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	s.runs.engineRun = func(ctx context.Context, sc *engine.Scenario, opt engine.Options) (*engine.Result, error) {
+		st <- struct{}{}
+		<-release
+		return engine.Run(ctx, sc, opt)
+	}
+	return st, release
+}
+
+// TestStreamTimeout: a stream whose request times out (the server's
+// request timeout) ends with an error event saying so and what to do, a
+// 503's, not silently.
+func TestStreamTimeout(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.RequestTimeout = 1 }) // 1 ns: over before the run ends
+	blockingEngine(t, s)
+	r := do(t, s, "GET", "/api/scenarios/layered-retries/result", "", "Accept", "text/event-stream")
+	last := lastEvent(r.body)
+	if last.event != "error" || !strings.Contains(last.data, "a request may last (1ns)") || !strings.Contains(last.data, "ask again in a moment") {
+		t.Errorf("the stream ends with %q %q; want an error event saying it timed out:\n%s", last.event, last.data, r.body)
 	}
 }
