@@ -145,6 +145,20 @@ func (s *Server) streamResult(c echo.Context) error {
 	var f *flight
 	var changed <-chan struct{}
 	last := progressEvent{}
+	// progressed writes how far the run has got, when that changed.
+	progressed := func() {
+		if f == nil {
+			return
+		}
+		var ev progressEvent
+		ev.Done, ev.Total, changed = f.progress.state()
+		if ev.Total > 0 && ev != last {
+			last = ev
+			body, _ := json.Marshal(ev)
+			writeEvent(w, "progress", body)
+			flush()
+		}
+	}
 	for {
 		select {
 		case wf := <-flights:
@@ -165,22 +179,23 @@ func (s *Server) streamResult(c echo.Context) error {
 				}
 				return s.streamError(c, o.err)
 			}
+			// The run's last progress happened before its end: a
+			// stream that learns of both at once writes that progress
+			// first (select picks among ready cases at random), and
+			// of the flight too, told of before the run started.
+			select {
+			case wf := <-flights:
+				f = wf.f
+			default:
+			}
+			progressed()
 			writeEvent(w, "result", o.body)
 			flush()
 			return nil
 		case <-ctx.Done():
 			return s.streamEnd(c, ctx.Err())
 		}
-		if f != nil {
-			var ev progressEvent
-			ev.Done, ev.Total, changed = f.progress.state()
-			if ev.Total > 0 && ev != last {
-				last = ev
-				body, _ := json.Marshal(ev)
-				writeEvent(w, "progress", body)
-				flush()
-			}
-		}
+		progressed()
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -298,5 +299,68 @@ func TestStreamTimeout(t *testing.T) {
 	last := lastEvent(r.body)
 	if last.event != "error" || !strings.Contains(last.data, "a request may last (1ns)") || !strings.Contains(last.data, "ask again in a moment") {
 		t.Errorf("the stream ends with %q %q; want an error event saying it timed out:\n%s", last.event, last.data, r.body)
+	}
+}
+
+// A gatedWriter is a ResponseWriter whose write of the event stream's
+// first progress event tells wrote and then waits for gate.
+type gatedWriter struct {
+	header      http.Header
+	body        bytes.Buffer
+	wrote, gate chan struct{}
+}
+
+func (w *gatedWriter) Header() http.Header { return w.header }
+func (w *gatedWriter) WriteHeader(int)     {}
+func (w *gatedWriter) Flush()              {}
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	if w.wrote != nil && strings.HasPrefix(string(p), "event: progress") {
+		close(w.wrote)
+		w.wrote = nil
+		<-w.gate
+	}
+	return w.body.Write(p)
+}
+
+// TestLastProgressPrecedesTheResult: the last progress event (done ==
+// total) always comes before the result event, even when the stream
+// learns of the last progress and of the result at once. The run's last
+// progress and its end happen while the stream is writing the first
+// progress event; once every goroutine has done what it can
+// (synctest.Wait), the stream goes on. It used to pick the result or the
+// progress at random then, and drop the progress half the time: 64 times
+// over, the old stream passes once in 2^64.
+func TestLastProgressPrecedesTheResult(t *testing.T) {
+	for range 64 {
+		synctest.Test(t, func(t *testing.T) {
+			s, _ := testServer(t)
+			w := &gatedWriter{header: http.Header{}, wrote: make(chan struct{}), gate: make(chan struct{})}
+			wrote := w.wrote
+			s.runs.engineRun = func(ctx context.Context, sc *engine.Scenario, opt engine.Options) (*engine.Result, error) {
+				opt.Progress(1, 2)
+				<-wrote // the stream is writing 1 of 2
+				opt.Progress(2, 2)
+				return &engine.Result{}, nil
+			}
+			req := httptest.NewRequest("GET", "/api/scenarios/layered-retries/result", nil)
+			req.Header.Set("Accept", "text/event-stream")
+			served := make(chan struct{})
+			go func() {
+				s.ServeHTTP(w, req)
+				close(served)
+			}()
+			synctest.Wait() // the run is over; the stream waits in its write
+			close(w.gate)
+			<-served
+			var got []string
+			for _, b := range events(w.body.String()) {
+				if b.event != "" {
+					got = append(got, b.event+" "+b.data)
+				}
+			}
+			if len(got) != 3 || got[1] != `progress {"done":2,"total":2}` || !strings.HasPrefix(got[2], "result ") {
+				t.Fatalf("events %q; want progress 1 of 2, 2 of 2, then the result", got)
+			}
+		})
 	}
 }
