@@ -26,11 +26,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -175,12 +175,18 @@ type probeRuns struct {
 	cache    *lru[*engine.ProbeResult]
 	failed   *lru[failure]
 	inflight map[string]*probeFlight
+	// run is engine.Probe; tests replace it.
+	run func(context.Context, *engine.Scenario, engine.ProbeOptions) (*engine.ProbeResult, error)
 }
 
+// A probeFlight is a probe that requests for it share: no request's own,
+// as a runner's flight is not (runs.go).
 type probeFlight struct {
-	done chan struct{}
-	res  *engine.ProbeResult
-	err  error
+	done    chan struct{}
+	res     *engine.ProbeResult
+	err     error
+	waiters int // under probeRuns.mu
+	stop    context.CancelFunc
 }
 
 func newProbeRuns(cfg Config) *probeRuns {
@@ -188,11 +194,14 @@ func newProbeRuns(cfg Config) *probeRuns {
 		cache:    newLRU(cfg.CacheSize, 4<<20, 64<<10, func(r *engine.ProbeResult) int64 { return 4096 }),
 		failed:   newLRU(cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
 		inflight: map[string]*probeFlight{},
+		run:      engine.Probe,
 	}
 }
 
 // probe returns the probe of sc (stored under id) that q asks for, run at
-// most once at a time and kept: its result is deterministic.
+// most once at a time and kept: its result is deterministic. The request
+// waits until the probe is done or its ctx is; the probe does not depend
+// on its ctx.
 func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q probeQuery) (*engine.ProbeResult, error) {
 	if q.strategy == "" {
 		q.strategy = sc.Strategies[0].Name
@@ -205,24 +214,44 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 		return res, nil
 	}
 	if f, ok := pr.failed.get(key); ok {
-		if left := time.Until(f.until); left > 0 {
+		if left := f.until.Sub(s.runs.now()); left > 0 {
 			pr.mu.Unlock()
 			return nil, &rememberedError{f.err, left}
 		}
 	}
-	if f, ok := pr.inflight[key]; ok {
-		pr.mu.Unlock()
-		select {
-		case <-f.done:
-			return f.res, f.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	f, joined := pr.inflight[key]
+	if joined {
+		f.waiters++
+	} else {
+		var fctx context.Context
+		f = &probeFlight{done: make(chan struct{}), waiters: 1}
+		fctx, f.stop = context.WithCancel(context.WithoutCancel(ctx))
+		pr.inflight[key] = f
+		go s.flyProbe(fctx, key, sc, q, f)
 	}
-	f := &probeFlight{done: make(chan struct{}), err: errRunFailed}
-	pr.inflight[key] = f
 	pr.mu.Unlock()
-	defer func() { // also when the probe panics
+	select {
+	case <-f.done:
+		return f.res, f.err
+	case <-ctx.Done():
+		pr.mu.Lock()
+		if f.waiters--; f.waiters == 0 {
+			f.stop() // nobody waits: stop waiting for a slot
+		}
+		pr.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// flyProbe runs the probe flight f and lands it: its result kept, or its
+// remembered failure; a panic is recovered (every waiting request's 500).
+func (s *Server) flyProbe(ctx context.Context, key string, sc *engine.Scenario, q probeQuery, f *probeFlight) {
+	pr := s.probes
+	defer func() {
+		if p := recover(); p != nil {
+			f.res, f.err = nil, &panicError{p, debug.Stack()}
+		}
+		f.stop()
 		pr.mu.Lock()
 		delete(pr.inflight, key)
 		var re *rememberedError
@@ -230,13 +259,12 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 		case f.err == nil:
 			pr.cache.put(key, f.res)
 		case errors.As(f.err, &re):
-			pr.failed.put(key, failure{re.err, time.Now().Add(re.left)})
+			pr.failed.put(key, failure{re.err, s.runs.now().Add(re.left)})
 		}
 		pr.mu.Unlock()
 		close(f.done)
 	}()
 	f.res, f.err = s.runProbe(ctx, sc, q)
-	return f.res, f.err
 }
 
 // runProbe runs a probe on one of the runner's slots, under the probe
@@ -246,13 +274,12 @@ func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery
 		return nil, err
 	}
 	defer func() { <-s.runs.slots }()
-	// As for a run: the requests sharing it do not depend on the one that
-	// started it staying.
+	// As for a run: once it has a slot, only its timeout stops it.
 	timeout := probeTimeFactor * s.cfg.RunTimeout
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	done := s.metrics.runSeconds.start()
-	res, err := engine.Probe(ctx, sc, s.probeOptions(q))
+	res, err := s.probes.run(ctx, sc, s.probeOptions(q))
 	done()
 	if errors.Is(err, engine.ErrStopped) && errors.Is(err, context.DeadlineExceeded) {
 		return nil, &rememberedError{echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf(

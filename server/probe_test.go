@@ -3,6 +3,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -206,5 +207,21 @@ func TestProbeTimeout(t *testing.T) {
 		if r.code != 503 || !strings.Contains(r.body, "the probe took longer than the server allows (2ns)") || r.header.Get("Retry-After") == "" {
 			t.Errorf("request %d: %d %q %s", i+1, r.code, r.header.Get("Retry-After"), r.body)
 		}
+	}
+}
+
+// TestProbeRecoversAPanic: a probe runs on a goroutine of its own (no
+// request's); a panic there is the requests' 500, not the end of the
+// process.
+func TestProbeRecoversAPanic(t *testing.T) {
+	s, _ := testServer(t)
+	s.probes.run = func(context.Context, *engine.Scenario, engine.ProbeOptions) (*engine.ProbeResult, error) {
+		panic("boom in the probe")
+	}
+	if r := do(t, s, "GET", "/api/scenarios/runaway-cascade/probe?strategy=textbook", ""); r.code != 500 || !strings.Contains(r.body, "something went wrong on our side") {
+		t.Errorf("a probe that panics: %d %s", r.code, r.body)
+	}
+	if r := do(t, s, "GET", "/healthz", ""); r.code != 200 {
+		t.Errorf("after the panic: %d", r.code)
 	}
 }

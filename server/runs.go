@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -44,6 +45,10 @@ type failure struct {
 	until time.Time
 }
 
+// A flight is a run that requests for one ID share. It is no request's
+// own: it waits for a run slot until the last request waiting for it
+// gives up, and runs until it ends or hits the run timeout, whoever
+// stays.
 type flight struct {
 	done chan struct{}
 	res  *engine.Result
@@ -51,6 +56,10 @@ type flight struct {
 	// progress is how far the run has got, for the event streams waiting
 	// on it (progress.go).
 	progress runProgress
+	// waiters counts the requests waiting for it (under runner.mu); when
+	// the last gives up, stop ends its wait for a slot.
+	waiters int
+	stop    context.CancelFunc
 }
 
 func newRunner(cfg Config, m *metrics) *runner {
@@ -74,7 +83,8 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 
 // watched is result; watch, when given, is told of the run the request
 // starts (joined false) or joins (true) before it waits for it, not of a
-// result from the cache or a remembered failure.
+// result from the cache or a remembered failure. The request waits until
+// the run is done or its ctx is; the run does not depend on its ctx.
 func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, watch func(f *flight, joined bool)) (*engine.Result, error) {
 	r.mu.Lock()
 	if res, ok := r.cache.get(id); ok {
@@ -88,25 +98,45 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 			return nil, &rememberedError{f.err, left}
 		}
 	}
-	if f, ok := r.inflight[id]; ok {
-		r.mu.Unlock()
-		if watch != nil {
-			watch(f, true)
-		}
-		select {
-		case <-f.done:
-			return f.res, f.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	f, joined := r.inflight[id]
+	var fctx context.Context
+	if joined {
+		f.waiters++
+	} else {
+		f = &flight{done: make(chan struct{}), waiters: 1}
+		fctx, f.stop = context.WithCancel(context.WithoutCancel(ctx))
+		r.inflight[id] = f
 	}
-	f := &flight{done: make(chan struct{}), err: errRunFailed}
-	r.inflight[id] = f
 	r.mu.Unlock()
 	if watch != nil {
-		watch(f, false)
+		watch(f, joined)
 	}
-	defer func() { // also when the run panics: nobody waits for a flight that never lands
+	if !joined {
+		go r.fly(fctx, id, sc, f)
+	}
+	select {
+	case <-f.done:
+		return f.res, f.err
+	case <-ctx.Done():
+		r.mu.Lock()
+		if f.waiters--; f.waiters == 0 {
+			f.stop()
+		}
+		r.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// fly runs the flight f of id and lands it: its result cached, or its
+// failure remembered when it failed for its cost, and f.done closed. A
+// panic is recovered here, out of the Recover middleware's reach, and is
+// every waiting request's 500.
+func (r *runner) fly(ctx context.Context, id string, sc *engine.Scenario, f *flight) {
+	defer func() {
+		if p := recover(); p != nil {
+			f.res, f.err = nil, &panicError{p, debug.Stack()}
+		}
+		f.stop()
 		r.mu.Lock()
 		delete(r.inflight, id)
 		switch {
@@ -124,11 +154,7 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 		close(f.done)
 	}()
 	f.res, f.err = r.run(ctx, sc, f.progress.hook())
-	return f.res, f.err
 }
-
-// errRunFailed is what requests sharing a run get when it panicked.
-var errRunFailed = errors.New("the run failed")
 
 // run runs sc; progress, when not nil, hears of each simulation
 // (engine.Options.Progress).
@@ -140,8 +166,8 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario, progress func(don
 		return nil, err
 	}
 	defer func() { <-r.slots }()
-	// Other requests may be waiting for this run: the client that started it
-	// going away does not stop it, only the run timeout does.
+	// Once it has a slot, the run stops only at the run timeout: a request
+	// may come for it until it ends.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.RunTimeout)
 	defer cancel()
 	timer := r.metrics.runSeconds
