@@ -119,7 +119,11 @@ func (s *Server) probeOptions(q probeQuery) engine.ProbeOptions {
 // the strategy is one of its own (404 listing them), it has no sweep
 // (422), and engine.Probe would run it: valid, with a judged window, and
 // within the server's probe budget (422 saying why not).
-func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
+//
+// A probe refused for its cost is remembered for failedFor under its
+// key (probeKey), as a run refused for its cost is: the check runs the
+// probe's set-up, which is not free.
+func (s *Server) probeFits(id string, q probeQuery) func(sc *engine.Scenario) error {
 	return func(sc *engine.Scenario) error {
 		if sc.Sweep != nil {
 			return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("this scenario sweeps %s; the probe runs a scenario without a sweep: share one of its values as a scenario of its own and probe that", sc.Sweep.Path))
@@ -131,6 +135,14 @@ func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
 			}
 			return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("strategy: this scenario has no strategy %q; it has %s", q.strategy, strings.Join(names, ", ")))
 		}
+		key := probeKey(id, sc, q)
+		pr := s.probes
+		pr.mu.Lock()
+		f, ok := pr.failed.get(key)
+		pr.mu.Unlock()
+		if left := f.until.Sub(s.runs.now()); ok && left > 0 {
+			return &rememberedError{f.err, left}
+		}
 		err := probeCheck(sc, s.probeOptions(q))
 		var ce *engine.CostError
 		switch {
@@ -139,8 +151,12 @@ func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
 		case engine.AsErrors(err) != nil:
 			return err
 		case errors.As(err, &ce):
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("%v. A probe's budget on this server is %d times a run's; retrylab probe runs any probe on your own machine.",
+			err := echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("%v. A probe's budget on this server is %d times a run's; retrylab probe runs any probe on your own machine.",
 				err, probeCostFactor))
+			pr.mu.Lock()
+			pr.failed.put(key, failure{err, s.runs.now().Add(failedFor)})
+			pr.mu.Unlock()
+			return err
 		}
 		msg := "the probe cannot judge this scenario: " + err.Error()
 		if q.at != nil || q.settle > 0 {
@@ -151,6 +167,16 @@ func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
 		}
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
 	}
+}
+
+// probeKey names the probe of sc (stored under id) that q asks for, in
+// the probes' result cache and remembered failures: the strategy named,
+// the first when none is.
+func probeKey(id string, sc *engine.Scenario, q probeQuery) string {
+	if q.strategy == "" {
+		q.strategy = sc.Strategies[0].Name
+	}
+	return id + "?" + q.values().Encode()
 }
 
 // probeCheck returns what engine.Probe refuses before it simulates
@@ -206,7 +232,7 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 	if q.strategy == "" {
 		q.strategy = sc.Strategies[0].Name
 	}
-	key := id + "?" + q.values().Encode()
+	key := probeKey(id, sc, q)
 	pr := s.probes
 	pr.mu.Lock()
 	if res, ok := pr.cache.get(key); ok {
@@ -301,7 +327,7 @@ func (s *Server) handleProbeAPI(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	sub, err := s.begin(c, id, s.probeFits(q))
+	sub, err := s.begin(c, id, s.probeFits(id, q))
 	if sub == nil {
 		return err
 	}
@@ -321,7 +347,7 @@ func (s *Server) handleProbePage(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	sub, err := s.begin(c, id, s.probeFits(q))
+	sub, err := s.begin(c, id, s.probeFits(id, q))
 	if sub == nil {
 		return err
 	}
