@@ -81,6 +81,14 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 	return r.watched(ctx, id, sc, nil)
 }
 
+// cached returns the result of id when it is at hand, without running
+// anything.
+func (r *runner) cached(id string) (*engine.Result, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cache.get(id)
+}
+
 // watched is result; watch, when given, is told of the run the request
 // starts (joined false) or joins (true) before it waits for it, not of a
 // result from the cache or a remembered failure. The request waits until
