@@ -216,9 +216,7 @@ func (s *Server) streamError(c echo.Context, err error) error {
 	if a.status == 499 {
 		return nil
 	}
-	if serverFault(a.status) {
-		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
-	}
+	s.logError(c, a, err)
 	body, _ := json.Marshal(apiError{Error: a.msg, Errors: a.problems})
 	writeEvent(c.Response(), "error", body)
 	_ = http.NewResponseController(c.Response().Writer).Flush()

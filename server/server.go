@@ -205,6 +205,9 @@ func (s *Server) routes() {
 			if serverFault(v.Status) {
 				level = slog.LevelError
 			}
+			if l, ok := c.Get(logLevelKey).(slog.Level); ok { // the error's, when it said
+				level = l
+			}
 			s.log.LogAttrs(context.Background(), level, "request",
 				slog.String("id", v.RequestID), slog.String("method", v.Method), slog.String("uri", v.URI),
 				slog.Int("status", v.Status), slog.Duration("latency", v.Latency), slog.String("ip", v.RemoteIP))
