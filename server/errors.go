@@ -239,10 +239,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case status >= 400:
 		h.Set("Cache-Control", "no-store")
 	}
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
-	}
 	if wantsJSON(c) {
 		_ = c.JSON(status, apiError{Error: a.msg, Errors: a.problems})
 		return

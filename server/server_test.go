@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -634,5 +637,42 @@ func TestChartPNGIsALinkPreview(t *testing.T) {
 	o := do(t, s, "GET", "/oembed?url=http%3A%2F%2Fexample.com%2Fs%2Flayered-retries", "")
 	if !strings.Contains(o.body, `/s/layered-retries/chart.png`) {
 		t.Errorf("oEmbed thumbnail is not the PNG: %s", o.body)
+	}
+}
+
+// TestHeadAnswersAsGet: HEAD is answered as GET is, on every route, with
+// the same status and headers and no body (it used to be 405 everywhere);
+// the request log says HEAD.
+func TestHeadAnswersAsGet(t *testing.T) {
+	var log strings.Builder
+	s, _ := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	slug := "layered-retries"
+	for _, u := range []string{"/", "/scenarios", "/s/" + slug, "/s/" + slug + "/chart.svg?res=1s", "/s/" + slug + "/metrics.csv",
+		"/embed/" + slug, "/oembed?url=http%3A%2F%2Fexample.com%2Fs%2F" + slug, "/api/scenarios/" + slug, "/api/scenarios/" + slug + "/result",
+		"/healthz", s.assets.path("style.css"), "/s/AAAAAAAAAAA", "/s/" + slug + "/chart.svg?picture=pie", "/api/scenarios/AAAAAAAAAAA", "/no/such/page"} {
+		for _, enc := range []string{"", "gzip"} {
+			get := do(t, s, "GET", u, "", "Accept-Encoding", enc)
+			head := do(t, s, "HEAD", u, "", "Accept-Encoding", enc)
+			if head.code != get.code || head.body != "" {
+				t.Errorf("HEAD %s (%s): %d with %d bytes; GET: %d", u, enc, head.code, len(head.body), get.code)
+				continue
+			}
+			if n := head.header.Get("Content-Length"); n != "" && n != strconv.Itoa(len(get.body)) {
+				t.Errorf("HEAD %s (%s): Content-Length %s; GET's body is %d bytes", u, enc, n, len(get.body))
+			}
+			for _, h := range []http.Header{get.header, head.header} {
+				h.Del("X-Request-Id")
+				h.Del("Content-Length")
+			}
+			if !reflect.DeepEqual(get.header, head.header) {
+				t.Errorf("HEAD %s (%s): headers\n%v\nGET's\n%v", u, enc, head.header, get.header)
+			}
+		}
+	}
+	if !strings.Contains(log.String(), "method=HEAD uri=/healthz status=200") {
+		t.Errorf("the request log does not say HEAD:\n%.2000s", log.String())
+	}
+	if r := do(t, s, "POST", "/healthz", ""); r.code != http.StatusMethodNotAllowed || !strings.Contains(r.header.Get("Allow"), "HEAD") {
+		t.Errorf("POST /healthz: %d, Allow %q", r.code, r.header.Get("Allow"))
 	}
 }
