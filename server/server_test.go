@@ -54,6 +54,18 @@ func testServer(t testing.TB, fns ...func(*Config)) (*Server, *memStore) {
 	return s, store
 }
 
+// postScenario shares body and returns its ID.
+func postScenario(t *testing.T, s *Server, body string) string {
+	t.Helper()
+	r := do(t, s, "POST", "/api/scenarios", body)
+	if r.code != http.StatusCreated {
+		t.Fatalf("POST: %d %s", r.code, r.body)
+	}
+	var got struct{ ID string }
+	json.Unmarshal([]byte(r.body), &got)
+	return got.ID
+}
+
 type response struct {
 	code   int
 	header http.Header
