@@ -13,7 +13,7 @@ import (
 // A runner runs scenarios for the server: results are cached by ID (they are
 // deterministic), concurrent requests for the same ID share one run, no more
 // than MaxRuns run at once, and up to MaxWaiting more wait for a slot (as long
-// as their request lasts). Past that, requests are shed at once with 503:
+// as a request waits for them). Past that, requests are shed at once with 503:
 // a short queue, not an unbounded one.
 //
 // A run that failed for what it costs (it hit the run timeout or the event
