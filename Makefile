@@ -57,8 +57,11 @@ templ-check:
 	@$(GO) tool templ generate -path server >/dev/null 2>&1 || $(GO) tool templ generate -path server
 	@git diff --exit-code --stat -- 'server/*_templ.go' || { echo "server/*_templ.go are stale: run make templ and commit"; exit 1; }
 
+# test-native runs every test, then the server's and shared packages' again
+# built as the Worker is, without searches (nosearch).
 test-native:
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -tags nosearch ./server/... ./shared/...
 
 # The engine's tests, golden results included, under GOOS=js GOARCH=wasm:
 # the same scenario and seed must give the same bytes as natively.
@@ -71,6 +74,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags nosearch ./...
 
 # deps installs what the tests need on a fresh machine (as root, with
 # apt-get): Node.js for the wasm tests, Debian's Chromium for the browser tests,

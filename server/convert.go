@@ -151,25 +151,56 @@ func (s *Server) exportStrategy(ctx context.Context, id string, sc *engine.Scena
 		return nil, echo.NewHTTPError(http.StatusUnprocessableEntity, "strategy: is missing; this scenario has "+strings.Join(names, ", "))
 	}
 	if sc.Search != nil {
-		res, err := s.runs.result(ctx, id, sc)
-		if err != nil {
-			return nil, err
-		}
-		if sv := view.Of(sc, res, view.Options{}).Search; sv != nil {
-			for _, p := range sv.Points {
-				if p.Name == name {
-					var st engine.Strategy
-					if err := json.Unmarshal(p.Strategy, &st); err != nil {
-						return nil, fmt.Errorf("the search's point %q: %w", name, err)
+		// Which points the frontier has takes the result: a name that
+		// cannot be one ("C (search N)") is refused without it, the
+		// points listed when the result is at hand.
+		points := []string{strconv.Quote(sc.Search.Strategy+" (search 1)") + " (the recommendation)", strconv.Quote(sc.Search.Strategy + " (search 2)"), "… as the page's Search section names them"}
+		if isPointName(sc.Search.Strategy, name) {
+			res, err := s.runs.result(ctx, id, sc)
+			if err != nil {
+				return nil, err
+			}
+			points = nil
+			if sv := view.Of(sc, res, view.Options{}).Search; sv != nil {
+				for _, p := range sv.Points {
+					if p.Name == name {
+						var st engine.Strategy
+						if err := json.Unmarshal(p.Strategy, &st); err != nil {
+							return nil, fmt.Errorf("the search's point %q: %w", name, err)
+						}
+						return &st, nil
 					}
-					return &st, nil
+					points = append(points, strconv.Quote(p.Name))
 				}
-				names = append(names, strconv.Quote(p.Name))
+			}
+		} else if res, ok := s.runs.cached(id); ok {
+			points = nil
+			if sv := view.Of(sc, res, view.Options{}).Search; sv != nil {
+				for _, p := range sv.Points {
+					points = append(points, strconv.Quote(p.Name))
+				}
 			}
 		}
-		return nil, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("strategy: this scenario has no strategy or search frontier point %q; it has %s", name, strings.Join(names, ", ")))
+		msg := fmt.Sprintf("strategy: this scenario has no strategy or search frontier point %q; it has %s", name, strings.Join(names, ", "))
+		if len(points) > 0 {
+			msg += ", and the search's frontier points " + strings.Join(points, ", ")
+		}
+		return nil, echo.NewHTTPError(http.StatusNotFound, msg)
 	}
 	return nil, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("strategy: this scenario has no strategy %q; it has %s", name, strings.Join(names, ", ")))
+}
+
+// isPointName reports whether name could name a point of the frontier of
+// a search from strategy: "strategy (search N)", N from 1 and written as
+// the Search section writes it.
+func isPointName(strategy, name string) bool {
+	n, ok := strings.CutPrefix(name, strategy+" (search ")
+	if !ok {
+		return false
+	}
+	n, ok = strings.CutSuffix(n, ")")
+	i, err := strconv.Atoi(n)
+	return ok && err == nil && i >= 1 && strconv.Itoa(i) == n
 }
 
 // handleExport answers GET /s/:id/export?format=…&strategy=…: the policy

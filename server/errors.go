@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,6 +25,10 @@ import (
 
 // errBusy sheds load: every run slot is taken.
 var errBusy = errors.New("every run slot is taken")
+
+// errTimedOut ends an event stream at the server's request timeout; the
+// run it waited for goes on.
+var errTimedOut = errors.New("the request timed out")
 
 // errRateLimited refuses a POST past the client's rate.
 var errRateLimited = errors.New("too many POSTs from this client")
@@ -50,6 +55,15 @@ type rememberedError struct {
 func (e *rememberedError) Error() string { return e.err.Error() }
 func (e *rememberedError) Unwrap() error { return e.err }
 
+// A panicError is a panic recovered where the Recover middleware cannot
+// (a goroutine of a request's): a 500, its value and stack in the log.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("[PANIC RECOVER] %v %s", e.value, e.stack) }
+
 // costly reports whether err refuses a scenario for what running it on the
 // server would cost (events or result size): the playground can still run
 // it, and a page can still describe it.
@@ -70,6 +84,37 @@ type errorAnswer struct {
 	msg        string
 	retryAfter time.Duration // 0: no Retry-After
 	problems   engine.Errors // a bad scenario's, each with its path
+	// limit marks a 503 that sheds load or answers a limit (every slot
+	// taken, a timeout): the server doing its job, a WARN in the log,
+	// where a store fault's 503 or a panic's 500 is an ERROR.
+	limit bool
+}
+
+// level is how an answer is logged: WARN for a limit's 503, ERROR for the
+// server's other faults, INFO otherwise.
+func (a errorAnswer) level() slog.Level {
+	switch {
+	case a.limit:
+		return slog.LevelWarn
+	case serverFault(a.status):
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}
+
+// logLevelKey holds, in an echo.Context, the level of the error its
+// answer gave, for the request's log line.
+const logLevelKey = "retrylab.logLevel"
+
+// logError logs a request's error at its answer's level (nothing below
+// WARN: the request's own line says enough), and keeps the level for
+// that line.
+func (s *Server) logError(c echo.Context, a errorAnswer, err error) {
+	lvl := a.level()
+	c.Set(logLevelKey, lvl)
+	if lvl >= slog.LevelWarn {
+		s.log.Log(c.Request().Context(), lvl, "request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
+	}
 }
 
 // errorAnswer maps an error to its answer: the one place that decides the
@@ -115,11 +160,15 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 	case errors.As(err, &se):
 		return errorAnswer{status: http.StatusUnprocessableEntity, msg: se.Error()}
 	case errors.Is(err, engine.ErrStopped): // before DeadlineExceeded, which it may wrap
-		return errorAnswer{status: http.StatusServiceUnavailable, retryAfter: failedFor, msg: fmt.Sprintf(
+		return errorAnswer{status: http.StatusServiceUnavailable, limit: true, retryAfter: failedFor, msg: fmt.Sprintf(
 			"the run took longer than the server allows (%s); it is not run again for %s. The playground runs anything in your browser.",
 			s.cfg.RunTimeout, failedFor)}
+	case errors.Is(err, errTimedOut):
+		return errorAnswer{status: http.StatusServiceUnavailable, limit: true, msg: fmt.Sprintf(
+			"the run took longer than a request may last (%s) and goes on without this one; ask again in a moment: its result is kept once it is done",
+			s.cfg.RequestTimeout)}
 	case errors.Is(err, errBusy):
-		return errorAnswer{status: http.StatusServiceUnavailable,
+		return errorAnswer{status: http.StatusServiceUnavailable, limit: true,
 			msg: "the server is running as many scenarios as it can; try again in a moment, or run it in the playground"}
 	case unwritable(err):
 		return errorAnswer{status: http.StatusServiceUnavailable, retryAfter: time.Minute,
@@ -130,12 +179,14 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 	case errors.As(err, &oe):
 		return errorAnswer{status: http.StatusBadRequest, msg: oe.Msg}
 	case errors.As(err, &he):
+		// A handler's own 503 answers a limit (a probe's timeout).
+		limit := he.Code == http.StatusServiceUnavailable
 		if m, ok := he.Message.(string); ok {
-			return errorAnswer{status: he.Code, msg: m}
+			return errorAnswer{status: he.Code, msg: m, limit: limit}
 		}
-		return errorAnswer{status: he.Code, msg: http.StatusText(he.Code)}
+		return errorAnswer{status: he.Code, msg: http.StatusText(he.Code), limit: limit}
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorAnswer{status: http.StatusServiceUnavailable, msg: "the server took too long; try again"}
+		return errorAnswer{status: http.StatusServiceUnavailable, limit: true, msg: "the server took too long; try again"}
 	case errors.Is(err, context.Canceled):
 		// The client went away: nobody reads the answer, and it is no error
 		// of ours.
@@ -174,9 +225,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.Response().WriteHeader(499)
 		return
 	}
-	if serverFault(status) {
-		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
-	}
+	s.logError(c, a, err)
 	h := c.Response().Header()
 	if a.retryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(max(1, int(a.retryAfter.Seconds()))))
@@ -189,10 +238,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 		h.Set("Cache-Control", "public, max-age=60")
 	case status >= 400:
 		h.Set("Cache-Control", "no-store")
-	}
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
 	}
 	if wantsJSON(c) {
 		_ = c.JSON(status, apiError{Error: a.msg, Errors: a.problems})

@@ -3,10 +3,14 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
 // TestExportSearchCandidate: the export takes a point of the search's
@@ -72,5 +76,30 @@ func TestExportSearchCandidate(t *testing.T) {
 	}
 	if !strings.Contains(page.body, `id="export-search-1"`) || strings.Contains(page.body, `id="export-search-2"`) {
 		t.Error("the recommendation's gRPC config is not shown, or another point's is")
+	}
+}
+
+// TestExportUnknownNameRunsNothing: on a scenario with a search, a name
+// that is neither a strategy nor could be a frontier point's is a 404 at
+// once, naming it and listing the names, without running the scenario
+// (it used to run it to list the points, or answer 503 under load).
+func TestExportUnknownNameRunsNothing(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.MaxRuns, c.MaxWaiting = 1, -1 })
+	id := postScenario(t, s, searchScenario(t, 1000))
+	s.runs.engineRun = func(context.Context, *engine.Scenario, engine.Options) (*engine.Result, error) {
+		t.Error("the export ran the scenario")
+		return nil, errors.New("not run")
+	}
+	s.runs.slots <- struct{}{} // under load: a run would be shed
+	for _, name := range []string{"Cc", "c", "C (search one)", "D (search 1)", "C (search 01)", "C (search 0)"} {
+		r := do(t, s, "GET", "/s/"+id+"/export?format=grpc&strategy="+url.QueryEscape(name), "", "Accept", "application/json")
+		if r.code != 404 || !strings.Contains(r.body, `\"`+name+`\"`) ||
+			!strings.Contains(r.body, `\"A\", \"B\", \"C\", \"D\"`) || !strings.Contains(r.body, `\"C (search 1)\"`) {
+			t.Errorf("%q: %d %s", name, r.code, r.body)
+		}
+	}
+	page := do(t, s, "GET", "/s/"+id+"/export?format=grpc&strategy=Cc", "")
+	if page.code != 404 || !strings.Contains(page.body, "no strategy or search frontier point &#34;Cc&#34;") {
+		t.Errorf("page: %d %.500s", page.code, page.body)
 	}
 }

@@ -2,12 +2,14 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -349,6 +351,59 @@ func TestOnlyServerFaultsAreErrors(t *testing.T) {
 	r := do(t, s, "GET", "/oembed?url=http%3A%2F%2Fexample.com%2Fs%2Flayered-retries&format=xml", "")
 	if r.code != http.StatusNotImplemented || strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "status=501") {
 		t.Errorf("501: %d, logged:\n%s", r.code, log.String())
+	}
+}
+
+// TestSheddingIsAWarning: a 503 that sheds load or answers a limit (every
+// slot taken, a run over its timeout, remembered) is logged at WARN, its
+// request line too: it is the server doing its job. A store fault's 503
+// and a panic's 500 stay at ERROR.
+func TestSheddingIsAWarning(t *testing.T) {
+	const u = "/api/scenarios/layered-retries/result"
+	for _, tc := range []struct {
+		desc   string
+		config func(*Config)
+		setup  func(*Server, *memStore)
+		method string
+		url    string
+		body   string
+		code   int
+		level  string
+	}{
+		{"shed", func(c *Config) { c.MaxRuns, c.MaxWaiting = 1, -1 }, func(s *Server, _ *memStore) { s.runs.slots <- struct{}{} }, "GET", u, "", 503, "WARN"},
+		{"shed page", func(c *Config) { c.MaxRuns, c.MaxWaiting = 1, -1 }, func(s *Server, _ *memStore) { s.runs.slots <- struct{}{} }, "GET", "/s/layered-retries", "", 503, "WARN"},
+		{"run timeout", func(c *Config) { c.RunTimeout = -1 }, nil, "GET", u, "", 503, "WARN"},
+		{"store full", nil, func(_ *Server, store *memStore) { store.writeErr = fmt.Errorf("disk: %w", syscall.ENOSPC) }, "POST", "/api/scenarios", small, 503, "ERROR"},
+		{"panic", nil, func(s *Server, _ *memStore) {
+			s.runs.engineRun = func(context.Context, *engine.Scenario, engine.Options) (*engine.Result, error) { panic("boom") }
+		}, "GET", u, "", 500, "ERROR"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			var log bytes.Buffer
+			s, store := testServer(t, func(c *Config) {
+				c.Logger = slog.New(slog.NewTextHandler(&log, nil))
+				if tc.config != nil {
+					tc.config(c)
+				}
+			})
+			if tc.setup != nil {
+				tc.setup(s, store)
+			}
+			r := do(t, s, tc.method, tc.url, tc.body)
+			if r.code != tc.code {
+				t.Fatalf("%d %.300s; want %d", r.code, r.body, tc.code)
+			}
+			levels := regexp.MustCompile(`level=(\w+) msg="?request`).FindAllStringSubmatch(log.String(), -1)
+			if len(levels) == 0 {
+				t.Fatalf("nothing logged")
+			}
+			for _, l := range levels {
+				if l[1] != tc.level {
+					t.Errorf("logged at %s, want %s:\n%s", l[1], tc.level, log.String())
+					break
+				}
+			}
+		})
 	}
 }
 

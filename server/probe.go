@@ -26,11 +26,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -119,7 +119,11 @@ func (s *Server) probeOptions(q probeQuery) engine.ProbeOptions {
 // the strategy is one of its own (404 listing them), it has no sweep
 // (422), and engine.Probe would run it: valid, with a judged window, and
 // within the server's probe budget (422 saying why not).
-func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
+//
+// A probe refused for its cost is remembered for failedFor under its
+// key (probeKey), as a run refused for its cost is: the check runs the
+// probe's set-up, which is not free.
+func (s *Server) probeFits(id string, q probeQuery) func(sc *engine.Scenario) error {
 	return func(sc *engine.Scenario) error {
 		if sc.Sweep != nil {
 			return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("this scenario sweeps %s; the probe runs a scenario without a sweep: share one of its values as a scenario of its own and probe that", sc.Sweep.Path))
@@ -131,6 +135,14 @@ func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
 			}
 			return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("strategy: this scenario has no strategy %q; it has %s", q.strategy, strings.Join(names, ", ")))
 		}
+		key := probeKey(id, sc, q)
+		pr := s.probes
+		pr.mu.Lock()
+		f, ok := pr.failed.get(key)
+		pr.mu.Unlock()
+		if left := f.until.Sub(s.runs.now()); ok && left > 0 {
+			return &rememberedError{f.err, left}
+		}
 		err := probeCheck(sc, s.probeOptions(q))
 		var ce *engine.CostError
 		switch {
@@ -139,8 +151,12 @@ func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
 		case engine.AsErrors(err) != nil:
 			return err
 		case errors.As(err, &ce):
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("%v. A probe's budget on this server is %d times a run's; retrylab probe runs any probe on your own machine.",
+			err := echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("%v. A probe's budget on this server is %d times a run's; retrylab probe runs any probe on your own machine.",
 				err, probeCostFactor))
+			pr.mu.Lock()
+			pr.failed.put(key, failure{err, s.runs.now().Add(failedFor)})
+			pr.mu.Unlock()
+			return err
 		}
 		msg := "the probe cannot judge this scenario: " + err.Error()
 		if q.at != nil || q.settle > 0 {
@@ -151,6 +167,16 @@ func (s *Server) probeFits(q probeQuery) func(sc *engine.Scenario) error {
 		}
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
 	}
+}
+
+// probeKey names the probe of sc (stored under id) that q asks for, in
+// the probes' result cache and remembered failures: the strategy named,
+// the first when none is.
+func probeKey(id string, sc *engine.Scenario, q probeQuery) string {
+	if q.strategy == "" {
+		q.strategy = sc.Strategies[0].Name
+	}
+	return id + "?" + q.values().Encode()
 }
 
 // probeCheck returns what engine.Probe refuses before it simulates
@@ -175,12 +201,18 @@ type probeRuns struct {
 	cache    *lru[*engine.ProbeResult]
 	failed   *lru[failure]
 	inflight map[string]*probeFlight
+	// run is engine.Probe; tests replace it.
+	run func(context.Context, *engine.Scenario, engine.ProbeOptions) (*engine.ProbeResult, error)
 }
 
+// A probeFlight is a probe that requests for it share: no request's own,
+// as a runner's flight is not (runs.go).
 type probeFlight struct {
-	done chan struct{}
-	res  *engine.ProbeResult
-	err  error
+	done    chan struct{}
+	res     *engine.ProbeResult
+	err     error
+	waiters int // under probeRuns.mu
+	stop    context.CancelFunc
 }
 
 func newProbeRuns(cfg Config) *probeRuns {
@@ -188,16 +220,19 @@ func newProbeRuns(cfg Config) *probeRuns {
 		cache:    newLRU(cfg.CacheSize, 4<<20, 64<<10, func(r *engine.ProbeResult) int64 { return 4096 }),
 		failed:   newLRU(cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
 		inflight: map[string]*probeFlight{},
+		run:      engine.Probe,
 	}
 }
 
 // probe returns the probe of sc (stored under id) that q asks for, run at
-// most once at a time and kept: its result is deterministic.
+// most once at a time and kept: its result is deterministic. The request
+// waits until the probe is done or its ctx is; the probe does not depend
+// on its ctx.
 func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q probeQuery) (*engine.ProbeResult, error) {
 	if q.strategy == "" {
 		q.strategy = sc.Strategies[0].Name
 	}
-	key := id + "?" + q.values().Encode()
+	key := probeKey(id, sc, q)
 	pr := s.probes
 	pr.mu.Lock()
 	if res, ok := pr.cache.get(key); ok {
@@ -205,24 +240,44 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 		return res, nil
 	}
 	if f, ok := pr.failed.get(key); ok {
-		if left := time.Until(f.until); left > 0 {
+		if left := f.until.Sub(s.runs.now()); left > 0 {
 			pr.mu.Unlock()
 			return nil, &rememberedError{f.err, left}
 		}
 	}
-	if f, ok := pr.inflight[key]; ok {
-		pr.mu.Unlock()
-		select {
-		case <-f.done:
-			return f.res, f.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	f, joined := pr.inflight[key]
+	if joined {
+		f.waiters++
+	} else {
+		var fctx context.Context
+		f = &probeFlight{done: make(chan struct{}), waiters: 1}
+		fctx, f.stop = context.WithCancel(context.WithoutCancel(ctx))
+		pr.inflight[key] = f
+		go s.flyProbe(fctx, key, sc, q, f)
 	}
-	f := &probeFlight{done: make(chan struct{}), err: errRunFailed}
-	pr.inflight[key] = f
 	pr.mu.Unlock()
-	defer func() { // also when the probe panics
+	select {
+	case <-f.done:
+		return f.res, f.err
+	case <-ctx.Done():
+		pr.mu.Lock()
+		if f.waiters--; f.waiters == 0 {
+			f.stop() // nobody waits: stop waiting for a slot
+		}
+		pr.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// flyProbe runs the probe flight f and lands it: its result kept, or its
+// remembered failure; a panic is recovered (every waiting request's 500).
+func (s *Server) flyProbe(ctx context.Context, key string, sc *engine.Scenario, q probeQuery, f *probeFlight) {
+	pr := s.probes
+	defer func() {
+		if p := recover(); p != nil {
+			f.res, f.err = nil, &panicError{p, debug.Stack()}
+		}
+		f.stop()
 		pr.mu.Lock()
 		delete(pr.inflight, key)
 		var re *rememberedError
@@ -230,13 +285,12 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 		case f.err == nil:
 			pr.cache.put(key, f.res)
 		case errors.As(f.err, &re):
-			pr.failed.put(key, failure{re.err, time.Now().Add(re.left)})
+			pr.failed.put(key, failure{re.err, s.runs.now().Add(re.left)})
 		}
 		pr.mu.Unlock()
 		close(f.done)
 	}()
 	f.res, f.err = s.runProbe(ctx, sc, q)
-	return f.res, f.err
 }
 
 // runProbe runs a probe on one of the runner's slots, under the probe
@@ -246,13 +300,12 @@ func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery
 		return nil, err
 	}
 	defer func() { <-s.runs.slots }()
-	// As for a run: the requests sharing it do not depend on the one that
-	// started it staying.
+	// As for a run: once it has a slot, only its timeout stops it.
 	timeout := probeTimeFactor * s.cfg.RunTimeout
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	done := s.metrics.runSeconds.start()
-	res, err := engine.Probe(ctx, sc, s.probeOptions(q))
+	res, err := s.probes.run(ctx, sc, s.probeOptions(q))
 	done()
 	if errors.Is(err, engine.ErrStopped) && errors.Is(err, context.DeadlineExceeded) {
 		return nil, &rememberedError{echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf(
@@ -274,7 +327,7 @@ func (s *Server) handleProbeAPI(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	sub, err := s.begin(c, id, s.probeFits(q))
+	sub, err := s.begin(c, id, s.probeFits(id, q))
 	if sub == nil {
 		return err
 	}
@@ -294,7 +347,7 @@ func (s *Server) handleProbePage(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	sub, err := s.begin(c, id, s.probeFits(q))
+	sub, err := s.begin(c, id, s.probeFits(id, q))
 	if sub == nil {
 		return err
 	}

@@ -3,10 +3,12 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
@@ -206,5 +208,50 @@ func TestProbeTimeout(t *testing.T) {
 		if r.code != 503 || !strings.Contains(r.body, "the probe took longer than the server allows (2ns)") || r.header.Get("Retry-After") == "" {
 			t.Errorf("request %d: %d %q %s", i+1, r.code, r.header.Get("Retry-After"), r.body)
 		}
+	}
+}
+
+// TestProbeRecoversAPanic: a probe runs on a goroutine of its own (no
+// request's); a panic there is the requests' 500, not the end of the
+// process.
+func TestProbeRecoversAPanic(t *testing.T) {
+	s, _ := testServer(t)
+	s.probes.run = func(context.Context, *engine.Scenario, engine.ProbeOptions) (*engine.ProbeResult, error) {
+		panic("boom in the probe")
+	}
+	if r := do(t, s, "GET", "/api/scenarios/runaway-cascade/probe?strategy=textbook", ""); r.code != 500 || !strings.Contains(r.body, "something went wrong on our side") {
+		t.Errorf("a probe that panics: %d %s", r.code, r.body)
+	}
+	if r := do(t, s, "GET", "/healthz", ""); r.code != 200 {
+		t.Errorf("after the panic: %d", r.code)
+	}
+}
+
+// TestProbeOverBudgetIsRemembered: a probe refused for its cost is
+// remembered, as a run refused for its cost is: asked again within 10
+// minutes, the same 422 at once, without checking again (here, the budget
+// raised meanwhile would let it run, and every slot being taken, shed it);
+// after that it is checked again.
+func TestProbeOverBudgetIsRemembered(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.MaxEvents, c.MaxRuns, c.MaxWaiting = 1_000_000, 1, -1 })
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.runs.now = func() time.Time { return now }
+	id := postScenario(t, s, shortRunaway(t))
+	u := "/api/scenarios/" + id + "/probe?strategy=textbook"
+	first := do(t, s, "GET", u, "")
+	if first.code != 422 || !strings.Contains(first.body, "over the limit of 8.0 million") {
+		t.Fatalf("over budget: %d %s", first.code, first.body)
+	}
+	s.cfg.MaxEvents = 30_000_000
+	s.runs.slots <- struct{}{} // every slot taken: a probe that ran would be shed
+	now = now.Add(4 * time.Minute)
+	for _, v := range []string{u, "/api/scenarios/" + id + "/probe", "/s/" + id + "/probe?strategy=textbook"} {
+		if r := do(t, s, "GET", v, ""); r.code != 422 || !strings.Contains(r.body, "over the limit of 8.0 million") {
+			t.Errorf("%s 4 minutes later: %d %.300s; want the remembered refusal", v, r.code, r.body)
+		}
+	}
+	now = now.Add(7 * time.Minute)
+	if r := do(t, s, "GET", u, ""); r.code != 503 || !strings.Contains(r.body, "running as many scenarios as it can") {
+		t.Errorf("11 minutes later: %d %.300s; want it checked again (and shed)", r.code, r.body)
 	}
 }

@@ -18,10 +18,13 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -122,6 +125,14 @@ func (s *Server) streamResult(c echo.Context) error {
 	flights := make(chan watch, 1)
 	out := make(chan outcome, 1)
 	go func() { // buffered: it never blocks, whenever the stream ends
+		defer func() {
+			// Out of the Recover middleware's reach: a panic here would
+			// end the process. It ends the stream as it ends the plain
+			// answer, with a 500 logged with its stack.
+			if p := recover(); p != nil {
+				out <- outcome{err: &panicError{p, debug.Stack()}}
+			}
+		}()
 		res, err := s.runs.watched(ctx, id, sub.sc, func(f *flight, joined bool) { flights <- watch{f, joined} })
 		if err != nil {
 			out <- outcome{err: err}
@@ -134,6 +145,20 @@ func (s *Server) streamResult(c echo.Context) error {
 	var f *flight
 	var changed <-chan struct{}
 	last := progressEvent{}
+	// progressed writes how far the run has got, when that changed.
+	progressed := func() {
+		if f == nil {
+			return
+		}
+		var ev progressEvent
+		ev.Done, ev.Total, changed = f.progress.state()
+		if ev.Total > 0 && ev != last {
+			last = ev
+			body, _ := json.Marshal(ev)
+			writeEvent(w, "progress", body)
+			flush()
+		}
+	}
 	for {
 		select {
 		case wf := <-flights:
@@ -149,25 +174,39 @@ func (s *Server) streamResult(c echo.Context) error {
 		case <-changed:
 		case o := <-out:
 			if o.err != nil {
+				if ctx.Err() != nil && errors.Is(o.err, ctx.Err()) {
+					return s.streamEnd(c, ctx.Err())
+				}
 				return s.streamError(c, o.err)
 			}
+			// The run's last progress happened before its end: a
+			// stream that learns of both at once writes that progress
+			// first (select picks among ready cases at random), and
+			// of the flight too, told of before the run started.
+			select {
+			case wf := <-flights:
+				f = wf.f
+			default:
+			}
+			progressed()
 			writeEvent(w, "result", o.body)
 			flush()
 			return nil
 		case <-ctx.Done():
-			return nil // the client went away
+			return s.streamEnd(c, ctx.Err())
 		}
-		if f != nil {
-			var ev progressEvent
-			ev.Done, ev.Total, changed = f.progress.state()
-			if ev.Total > 0 && ev != last {
-				last = ev
-				body, _ := json.Marshal(ev)
-				writeEvent(w, "progress", body)
-				flush()
-			}
-		}
+		progressed()
 	}
+}
+
+// streamEnd ends an event stream whose request ended (ctx.Err() is err):
+// silently when the client went away, with an error event when the
+// request timed out.
+func (s *Server) streamEnd(c echo.Context, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return s.streamError(c, errTimedOut)
+	}
+	return nil // the client went away
 }
 
 // streamError ends an event stream with an error event: the body the
@@ -177,9 +216,7 @@ func (s *Server) streamError(c echo.Context, err error) error {
 	if a.status == 499 {
 		return nil
 	}
-	if serverFault(a.status) {
-		s.log.Error("request failed", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
-	}
+	s.logError(c, a, err)
 	body, _ := json.Marshal(apiError{Error: a.msg, Errors: a.problems})
 	writeEvent(c.Response(), "error", body)
 	_ = http.NewResponseController(c.Response().Writer).Flush()

@@ -4,13 +4,17 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -217,5 +221,146 @@ func TestProgressThrottles(t *testing.T) {
 	}
 	if len(seen) != 101 || seen[0] != 1 || seen[1] != 10 || seen[len(seen)-1] != 1000 {
 		t.Errorf("%d changes: %v", len(seen), seen)
+	}
+}
+
+// events reads a whole event stream's blocks.
+func events(body string) []sseBlock {
+	sc := bufio.NewScanner(strings.NewReader(body))
+	sc.Buffer(nil, 16<<20)
+	st := &sseStream{sc: sc}
+	var out []sseBlock
+	for b, ok := st.next(); ok; b, ok = st.next() {
+		out = append(out, b)
+	}
+	return out
+}
+
+// lastEvent is a stream's last event (not a comment).
+func lastEvent(body string) sseBlock {
+	var last sseBlock
+	for _, b := range events(body) {
+		if b.event != "" {
+			last = b
+		}
+	}
+	return last
+}
+
+// TestStreamRecoversAPanic: a run that panics under an event stream is
+// recovered, logged at ERROR with its stack, and ends the stream with an
+// error event, the plain answer's 500 (a panic there killed the process:
+// the run is on a goroutine of its own, out of the Recover middleware's
+// reach).
+func TestStreamRecoversAPanic(t *testing.T) {
+	var log bytes.Buffer
+	s, _ := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	s.runs.engineRun = func(context.Context, *engine.Scenario, engine.Options) (*engine.Result, error) {
+		panic("boom in the engine")
+	}
+	plain := do(t, s, "GET", "/api/scenarios/layered-retries/result", "")
+	r := do(t, s, "GET", "/api/scenarios/bulkheads/result", "", "Accept", "text/event-stream")
+	last := lastEvent(r.body)
+	if plain.code != 500 || last.event != "error" || last.data+"\n" != strings.Replace(plain.body, "layered-retries", "bulkheads", 1) {
+		t.Errorf("plain answer %d %q; the stream's last event %q %q", plain.code, plain.body, last.event, last.data)
+	}
+	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "boom in the engine") || !strings.Contains(log.String(), "goroutine") {
+		t.Errorf("the panic is not logged at ERROR with its stack:\n%s", log.String())
+	}
+	if r := do(t, s, "GET", "/healthz", ""); r.code != 200 {
+		t.Errorf("after the panic: %d", r.code)
+	}
+}
+
+// blockingEngine replaces s's engine with one that tells started of each
+// run and blocks until the test ends (or release is closed), then runs
+// the real engine.
+func blockingEngine(t *testing.T, s *Server) (started <-chan struct{}, release chan struct{}) {
+	t.Helper()
+	st := make(chan struct{}, 16)
+	release = make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	s.runs.engineRun = func(ctx context.Context, sc *engine.Scenario, opt engine.Options) (*engine.Result, error) {
+		st <- struct{}{}
+		<-release
+		return engine.Run(ctx, sc, opt)
+	}
+	return st, release
+}
+
+// TestStreamTimeout: a stream whose request times out (the server's
+// request timeout) ends with an error event saying so and what to do, a
+// 503's, not silently.
+func TestStreamTimeout(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.RequestTimeout = 1 }) // 1 ns: over before the run ends
+	blockingEngine(t, s)
+	r := do(t, s, "GET", "/api/scenarios/layered-retries/result", "", "Accept", "text/event-stream")
+	last := lastEvent(r.body)
+	if last.event != "error" || !strings.Contains(last.data, "a request may last (1ns)") || !strings.Contains(last.data, "ask again in a moment") {
+		t.Errorf("the stream ends with %q %q; want an error event saying it timed out:\n%s", last.event, last.data, r.body)
+	}
+}
+
+// A gatedWriter is a ResponseWriter whose write of the event stream's
+// first progress event tells wrote and then waits for gate.
+type gatedWriter struct {
+	header      http.Header
+	body        bytes.Buffer
+	wrote, gate chan struct{}
+}
+
+func (w *gatedWriter) Header() http.Header { return w.header }
+func (w *gatedWriter) WriteHeader(int)     {}
+func (w *gatedWriter) Flush()              {}
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	if w.wrote != nil && strings.HasPrefix(string(p), "event: progress") {
+		close(w.wrote)
+		w.wrote = nil
+		<-w.gate
+	}
+	return w.body.Write(p)
+}
+
+// TestLastProgressPrecedesTheResult: the last progress event (done ==
+// total) always comes before the result event, even when the stream
+// learns of the last progress and of the result at once. The run's last
+// progress and its end happen while the stream is writing the first
+// progress event; once every goroutine has done what it can
+// (synctest.Wait), the stream goes on. It used to pick the result or the
+// progress at random then, and drop the progress half the time: 64 times
+// over, the old stream passes once in 2^64.
+func TestLastProgressPrecedesTheResult(t *testing.T) {
+	for range 64 {
+		synctest.Test(t, func(t *testing.T) {
+			s, _ := testServer(t)
+			w := &gatedWriter{header: http.Header{}, wrote: make(chan struct{}), gate: make(chan struct{})}
+			wrote := w.wrote
+			s.runs.engineRun = func(ctx context.Context, sc *engine.Scenario, opt engine.Options) (*engine.Result, error) {
+				opt.Progress(1, 2)
+				<-wrote // the stream is writing 1 of 2
+				opt.Progress(2, 2)
+				return &engine.Result{}, nil
+			}
+			req := httptest.NewRequest("GET", "/api/scenarios/layered-retries/result", nil)
+			req.Header.Set("Accept", "text/event-stream")
+			served := make(chan struct{})
+			go func() {
+				s.ServeHTTP(w, req)
+				close(served)
+			}()
+			synctest.Wait() // the run is over; the stream waits in its write
+			close(w.gate)
+			<-served
+			var got []string
+			for _, b := range events(w.body.String()) {
+				if b.event != "" {
+					got = append(got, b.event+" "+b.data)
+				}
+			}
+			if len(got) != 3 || got[1] != `progress {"done":2,"total":2}` || !strings.HasPrefix(got[2], "result ") {
+				t.Fatalf("events %q; want progress 1 of 2, 2 of 2, then the result", got)
+			}
+		})
 	}
 }

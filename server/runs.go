@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // A runner runs scenarios for the server: results are cached by ID (they are
 // deterministic), concurrent requests for the same ID share one run, no more
 // than MaxRuns run at once, and up to MaxWaiting more wait for a slot (as long
-// as their request lasts). Past that, requests are shed at once with 503:
+// as a request waits for them). Past that, requests are shed at once with 503:
 // a short queue, not an unbounded one.
 //
 // A run that failed for what it costs (it hit the run timeout or the event
@@ -25,6 +26,9 @@ type runner struct {
 	slots   chan struct{}
 	waiting chan struct{}
 	now     func() time.Time
+	// engineRun is engine.Run; tests replace it with one that blocks or
+	// panics.
+	engineRun func(context.Context, *engine.Scenario, engine.Options) (*engine.Result, error)
 
 	cache    *lru[*engine.Result]
 	failed   *lru[failure]
@@ -41,6 +45,10 @@ type failure struct {
 	until time.Time
 }
 
+// A flight is a run that requests for one ID share. It is no request's
+// own: it waits for a run slot until the last request waiting for it
+// gives up, and runs until it ends or hits the run timeout, whoever
+// stays.
 type flight struct {
 	done chan struct{}
 	res  *engine.Result
@@ -48,14 +56,19 @@ type flight struct {
 	// progress is how far the run has got, for the event streams waiting
 	// on it (progress.go).
 	progress runProgress
+	// waiters counts the requests waiting for it (under runner.mu); when
+	// the last gives up, stop ends its wait for a slot.
+	waiters int
+	stop    context.CancelFunc
 }
 
 func newRunner(cfg Config, m *metrics) *runner {
 	return &runner{cfg: cfg, metrics: m, slots: make(chan struct{}, cfg.MaxRuns), waiting: make(chan struct{}, cfg.MaxWaiting),
-		now:      time.Now,
-		cache:    newLRU(cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, resultBytes),
-		failed:   newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
-		inflight: map[string]*flight{}}
+		now:       time.Now,
+		engineRun: engine.Run,
+		cache:     newLRU(cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, resultBytes),
+		failed:    newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
+		inflight:  map[string]*flight{}}
 }
 
 // resultBytes is what a result is counted for in the cache: its numbers at
@@ -68,9 +81,18 @@ func (r *runner) result(ctx context.Context, id string, sc *engine.Scenario) (*e
 	return r.watched(ctx, id, sc, nil)
 }
 
+// cached returns the result of id when it is at hand, without running
+// anything.
+func (r *runner) cached(id string) (*engine.Result, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cache.get(id)
+}
+
 // watched is result; watch, when given, is told of the run the request
 // starts (joined false) or joins (true) before it waits for it, not of a
-// result from the cache or a remembered failure.
+// result from the cache or a remembered failure. The request waits until
+// the run is done or its ctx is; the run does not depend on its ctx.
 func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, watch func(f *flight, joined bool)) (*engine.Result, error) {
 	r.mu.Lock()
 	if res, ok := r.cache.get(id); ok {
@@ -84,25 +106,45 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 			return nil, &rememberedError{f.err, left}
 		}
 	}
-	if f, ok := r.inflight[id]; ok {
-		r.mu.Unlock()
-		if watch != nil {
-			watch(f, true)
-		}
-		select {
-		case <-f.done:
-			return f.res, f.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	f, joined := r.inflight[id]
+	var fctx context.Context
+	if joined {
+		f.waiters++
+	} else {
+		f = &flight{done: make(chan struct{}), waiters: 1}
+		fctx, f.stop = context.WithCancel(context.WithoutCancel(ctx))
+		r.inflight[id] = f
 	}
-	f := &flight{done: make(chan struct{}), err: errRunFailed}
-	r.inflight[id] = f
 	r.mu.Unlock()
 	if watch != nil {
-		watch(f, false)
+		watch(f, joined)
 	}
-	defer func() { // also when the run panics: nobody waits for a flight that never lands
+	if !joined {
+		go r.fly(fctx, id, sc, f)
+	}
+	select {
+	case <-f.done:
+		return f.res, f.err
+	case <-ctx.Done():
+		r.mu.Lock()
+		if f.waiters--; f.waiters == 0 {
+			f.stop()
+		}
+		r.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// fly runs the flight f of id and lands it: its result cached, or its
+// failure remembered when it failed for its cost, and f.done closed. A
+// panic is recovered here, out of the Recover middleware's reach, and is
+// every waiting request's 500.
+func (r *runner) fly(ctx context.Context, id string, sc *engine.Scenario, f *flight) {
+	defer func() {
+		if p := recover(); p != nil {
+			f.res, f.err = nil, &panicError{p, debug.Stack()}
+		}
+		f.stop()
 		r.mu.Lock()
 		delete(r.inflight, id)
 		switch {
@@ -120,11 +162,7 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 		close(f.done)
 	}()
 	f.res, f.err = r.run(ctx, sc, f.progress.hook())
-	return f.res, f.err
 }
-
-// errRunFailed is what requests sharing a run get when it panicked.
-var errRunFailed = errors.New("the run failed")
 
 // run runs sc; progress, when not nil, hears of each simulation
 // (engine.Options.Progress).
@@ -136,8 +174,8 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario, progress func(don
 		return nil, err
 	}
 	defer func() { <-r.slots }()
-	// Other requests may be waiting for this run: the client that started it
-	// going away does not stop it, only the run timeout does.
+	// Once it has a slot, the run stops only at the run timeout: a request
+	// may come for it until it ends.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.RunTimeout)
 	defer cancel()
 	timer := r.metrics.runSeconds
@@ -149,7 +187,7 @@ func (r *runner) run(ctx context.Context, sc *engine.Scenario, progress func(don
 	// busy. The server uses every core by running several requests at
 	// once; a run on all cores would crowd out the others and make slots
 	// mean nothing.
-	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents, Parallelism: 1, Progress: progress})
+	res, err := r.engineRun(ctx, sc, engine.Options{MaxEvents: r.cfg.MaxEvents, Parallelism: 1, Progress: progress})
 	done()
 	return res, err
 }

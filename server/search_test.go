@@ -4,7 +4,6 @@ package server
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -37,17 +36,6 @@ func searchScenario(t *testing.T, limit float64) string {
 	}
 	out, _ := json.Marshal(sc)
 	return string(out)
-}
-
-func postScenario(t *testing.T, s *Server, body string) string {
-	t.Helper()
-	r := do(t, s, "POST", "/api/scenarios", body)
-	if r.code != http.StatusCreated {
-		t.Fatalf("POST: %d %s", r.code, r.body)
-	}
-	var got struct{ ID string }
-	json.Unmarshal([]byte(r.body), &got)
-	return got.ID
 }
 
 // TestSearchOnPages: a stored scenario with a search gets a Search

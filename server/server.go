@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -195,6 +196,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.Serv
 // routes registers every route in one place.
 func (s *Server) routes() {
 	e := s.echo
+	e.Use(headOnly) // outermost: whatever answers, HEAD's body is dropped
 	e.Use(middleware.Recover())
 	e.Use(middleware.RequestID())
 	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
@@ -204,6 +206,9 @@ func (s *Server) routes() {
 			level := slog.LevelInfo
 			if serverFault(v.Status) {
 				level = slog.LevelError
+			}
+			if l, ok := c.Get(logLevelKey).(slog.Level); ok { // the error's, when it said
+				level = l
 			}
 			s.log.LogAttrs(context.Background(), level, "request",
 				slog.String("id", v.RequestID), slog.String("method", v.Method), slog.String("uri", v.URI),
@@ -237,32 +242,40 @@ func (s *Server) routes() {
 		DenyHandler:         func(echo.Context, string, error) error { return errRateLimited },
 	})
 
-	// The routes. Adding one takes a line here and its handler, in the file
+	// The routes. Adding one takes a line here (get for a GET, which
+	// answers HEAD too) and its handler, in the file
 	// of its concern (handlers.go; the answer cache in cache.go, csv.go,
 	// oembed.go, chartpng.go, convert.go, probe.go, progress.go): give it
 	// gz unless its handler compresses its own answers (serveCached), and
 	// limit if it writes. Its errors are answered by errorAnswer
 	// (errors.go): in JSON under /api/ (and for /oembed, or when asked), as
 	// pages elsewhere.
-	e.GET("/", s.handleHome, gz)
+	//
+	// get registers a GET route and its HEAD, answered by the same handler
+	// (headOnly drops the body).
+	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+		e.GET(path, h, m...)
+		e.HEAD(path, h, m...)
+	}
+	get("/", s.handleHome, gz)
 	e.POST("/share", s.handleShareForm, gz, limit)
-	e.GET("/scenarios", s.handleGallery, gz)
-	e.GET("/s/:id", s.handlePage)
-	e.GET("/s/:id/chart.svg", s.handleChart)
-	e.GET("/s/:id/chart.png", s.handleChartPNG)
-	e.GET("/s/:id/metrics.csv", s.handleCSV, gz)
-	e.GET("/s/:id/export", s.handleExport)
-	e.GET("/s/:id/probe", s.handleProbePage)
-	e.GET("/embed/:id", s.handleEmbed)
-	e.GET("/oembed", s.handleOEmbed, gz)
+	get("/scenarios", s.handleGallery, gz)
+	get("/s/:id", s.handlePage)
+	get("/s/:id/chart.svg", s.handleChart)
+	get("/s/:id/chart.png", s.handleChartPNG)
+	get("/s/:id/metrics.csv", s.handleCSV, gz)
+	get("/s/:id/export", s.handleExport)
+	get("/s/:id/probe", s.handleProbePage)
+	get("/embed/:id", s.handleEmbed)
+	get("/oembed", s.handleOEmbed, gz)
 	e.POST("/api/scenarios", s.handleCreate, gz, limit)
 	e.POST("/api/import", s.handleImport, gz, limit)
-	e.GET("/api/scenarios/:id", s.handleGetScenario)
-	e.GET("/api/scenarios/:id/result", s.handleResultOrStream) // progress.go: Server-Sent Events when asked
-	e.GET("/api/scenarios/:id/probe", s.handleProbeAPI)
-	e.GET("/healthz", s.handleHealth, gz)
-	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
-	e.GET("/static/*", s.assets.serve)
+	get("/api/scenarios/:id", s.handleGetScenario)
+	get("/api/scenarios/:id/result", s.handleResultOrStream) // progress.go: Server-Sent Events when asked
+	get("/api/scenarios/:id/probe", s.handleProbeAPI)
+	get("/healthz", s.handleHealth, gz)
+	get("/metrics", echo.WrapHandler(s.metrics.handler()))
+	get("/static/*", s.assets.serve)
 }
 
 // securityHeaders sets the headers every answer carries; handlers that serve
@@ -276,4 +289,59 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 		return next(c)
 	}
+}
+
+// headOnly answers HEAD as GET is answered, without the body: the handler
+// writes it as for a GET, and it is counted, for Content-Length, and
+// dropped. The status and headers are sent once everything has answered.
+func headOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().Method != http.MethodHead {
+			return next(c)
+		}
+		res := c.Response()
+		w := &headWriter{ResponseWriter: res.Writer}
+		res.Writer = w
+		defer func() {
+			res.Writer = w.ResponseWriter
+			w.finish()
+		}()
+		return next(c)
+	}
+}
+
+// A headWriter is a HEAD request's http.ResponseWriter: it keeps the
+// status, counts the body and drops it.
+type headWriter struct {
+	http.ResponseWriter
+	status int // 0: nothing written yet
+	size   int64
+}
+
+func (w *headWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.size += int64(len(p))
+	return len(p), nil
+}
+
+// Flush does nothing: the header goes when the answer is complete.
+func (w *headWriter) Flush() {}
+
+// finish sends the status and headers, with the Content-Length a GET's
+// body would have had.
+func (w *headWriter) finish() {
+	if w.status == 0 {
+		return // nothing answered (a panic on its way to Recover)
+	}
+	h := w.ResponseWriter.Header()
+	if h.Get("Content-Length") == "" && w.status >= 200 && w.status != http.StatusNoContent && w.status != http.StatusNotModified {
+		h.Set("Content-Length", strconv.FormatInt(w.size, 10))
+	}
+	w.ResponseWriter.WriteHeader(w.status)
 }

@@ -4,15 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -48,6 +52,18 @@ func testServer(t testing.TB, fns ...func(*Config)) (*Server, *memStore) {
 		t.Fatal(err)
 	}
 	return s, store
+}
+
+// postScenario shares body and returns its ID.
+func postScenario(t *testing.T, s *Server, body string) string {
+	t.Helper()
+	r := do(t, s, "POST", "/api/scenarios", body)
+	if r.code != http.StatusCreated {
+		t.Fatalf("POST: %d %s", r.code, r.body)
+	}
+	var got struct{ ID string }
+	json.Unmarshal([]byte(r.body), &got)
+	return got.ID
 }
 
 type response struct {
@@ -478,36 +494,80 @@ func TestResultIsCached(t *testing.T) {
 }
 
 // TestSharedRunOutlivesItsFirstClient: requests for the same ID share one
-// run; the client that started it hanging up must not fail the others.
+// run; the client that started it hanging up, while the run waits for a
+// slot or while it runs, gives up alone: the others get the result. When
+// the last one gives up, the run stops waiting for a slot.
 func TestSharedRunOutlivesItsFirstClient(t *testing.T) {
-	b, _ := scenarios.Get("e03b-synchronized-recovery")
-	sc, err := b.Parse()
+	sc, err := engine.Parse([]byte(small))
 	if err != nil {
 		t.Fatal(err)
-	}
-	sc.Runs, sc.Seeds = 40, nil // long enough to hang up in the middle
-	r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
-	first, hangUp := context.WithCancel(context.Background())
-	go r.result(first, "id", sc)
-	for started := false; !started; time.Sleep(time.Millisecond) {
-		r.mu.Lock()
-		_, started = r.inflight["id"]
-		r.mu.Unlock()
 	}
 	type answer struct {
 		res *engine.Result
 		err error
 	}
-	second := make(chan answer)
-	go func() {
-		res, err := r.result(context.Background(), "id", sc)
-		second <- answer{res, err}
-	}()
-	time.Sleep(10 * time.Millisecond)
-	hangUp()
-	if a := <-second; a.err != nil || a.res == nil || len(a.res.Seeds) != 40 {
-		t.Fatalf("the second request got %v (result %v) after the first hung up", a.err, a.res != nil)
+	for _, phase := range []string{"waiting for a slot", "running"} {
+		t.Run(phase, func(t *testing.T) {
+			r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
+			running, release := make(chan struct{}, 1), make(chan struct{})
+			r.engineRun = func(ctx context.Context, sc *engine.Scenario, opt engine.Options) (*engine.Result, error) {
+				running <- struct{}{}
+				<-release
+				return engine.Run(ctx, sc, opt)
+			}
+			if phase == "waiting for a slot" {
+				r.slots <- struct{}{} // every slot taken
+			}
+			first, hangUp := context.WithCancel(context.Background())
+			started, firstDone := make(chan struct{}), make(chan error, 1)
+			go func() {
+				_, err := r.watched(first, "id", sc, func(*flight, bool) { close(started) })
+				firstDone <- err
+			}()
+			<-started
+			if phase == "running" {
+				<-running
+			}
+			joined, second := make(chan bool, 1), make(chan answer, 1)
+			go func() {
+				res, err := r.watched(context.Background(), "id", sc, func(_ *flight, j bool) { joined <- j })
+				second <- answer{res, err}
+			}()
+			if !<-joined {
+				t.Fatal("the second request started a run of its own")
+			}
+			hangUp()
+			if phase == "waiting for a slot" {
+				if err := <-firstDone; !errors.Is(err, context.Canceled) {
+					t.Errorf("the first request, gone: %v", err)
+				}
+				<-r.slots // a slot frees
+			}
+			close(release)
+			if a := <-second; a.err != nil || a.res == nil || len(a.res.Seeds) != 1 {
+				t.Fatalf("the second request got %v (result %v) after the first hung up", a.err, a.res != nil)
+			}
+			if phase == "running" {
+				if err := <-firstDone; !errors.Is(err, context.Canceled) {
+					t.Errorf("the first request, gone: %v", err)
+				}
+			}
+		})
 	}
+
+	t.Run("everyone gone", func(t *testing.T) {
+		r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
+		r.slots <- struct{}{}
+		ctx, hangUp := context.WithCancel(context.Background())
+		flights := make(chan *flight, 1)
+		go r.watched(ctx, "id", sc, func(f *flight, _ bool) { flights <- f })
+		f := <-flights
+		hangUp()
+		<-f.done // it stops waiting
+		if len(r.waiting) != 0 || len(r.inflight) != 0 || r.failed.len() != 0 {
+			t.Errorf("after everyone left: %d waiting, %d in flight, %d remembered", len(r.waiting), len(r.inflight), r.failed.len())
+		}
+	})
 }
 
 // TestHostCannotPoisonThePageCache: pages hold absolute links built from the
@@ -589,5 +649,42 @@ func TestChartPNGIsALinkPreview(t *testing.T) {
 	o := do(t, s, "GET", "/oembed?url=http%3A%2F%2Fexample.com%2Fs%2Flayered-retries", "")
 	if !strings.Contains(o.body, `/s/layered-retries/chart.png`) {
 		t.Errorf("oEmbed thumbnail is not the PNG: %s", o.body)
+	}
+}
+
+// TestHeadAnswersAsGet: HEAD is answered as GET is, on every route, with
+// the same status and headers and no body (it used to be 405 everywhere);
+// the request log says HEAD.
+func TestHeadAnswersAsGet(t *testing.T) {
+	var log strings.Builder
+	s, _ := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	slug := "layered-retries"
+	for _, u := range []string{"/", "/scenarios", "/s/" + slug, "/s/" + slug + "/chart.svg?res=1s", "/s/" + slug + "/metrics.csv",
+		"/embed/" + slug, "/oembed?url=http%3A%2F%2Fexample.com%2Fs%2F" + slug, "/api/scenarios/" + slug, "/api/scenarios/" + slug + "/result",
+		"/healthz", s.assets.path("style.css"), "/s/AAAAAAAAAAA", "/s/" + slug + "/chart.svg?picture=pie", "/api/scenarios/AAAAAAAAAAA", "/no/such/page"} {
+		for _, enc := range []string{"", "gzip"} {
+			get := do(t, s, "GET", u, "", "Accept-Encoding", enc)
+			head := do(t, s, "HEAD", u, "", "Accept-Encoding", enc)
+			if head.code != get.code || head.body != "" {
+				t.Errorf("HEAD %s (%s): %d with %d bytes; GET: %d", u, enc, head.code, len(head.body), get.code)
+				continue
+			}
+			if n := head.header.Get("Content-Length"); n != "" && n != strconv.Itoa(len(get.body)) {
+				t.Errorf("HEAD %s (%s): Content-Length %s; GET's body is %d bytes", u, enc, n, len(get.body))
+			}
+			for _, h := range []http.Header{get.header, head.header} {
+				h.Del("X-Request-Id")
+				h.Del("Content-Length")
+			}
+			if !reflect.DeepEqual(get.header, head.header) {
+				t.Errorf("HEAD %s (%s): headers\n%v\nGET's\n%v", u, enc, head.header, get.header)
+			}
+		}
+	}
+	if !strings.Contains(log.String(), "method=HEAD uri=/healthz status=200") {
+		t.Errorf("the request log does not say HEAD:\n%.2000s", log.String())
+	}
+	if r := do(t, s, "POST", "/healthz", ""); r.code != http.StatusMethodNotAllowed || !strings.Contains(r.header.Get("Allow"), "HEAD") {
+		t.Errorf("POST /healthz: %d, Allow %q", r.code, r.header.Get("Allow"))
 	}
 }
