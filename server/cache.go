@@ -9,10 +9,14 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -151,19 +155,63 @@ func canonicalQuery(c echo.Context) url.Values {
 	return q
 }
 
+// idCacheControl is how long answers about a shared ID are cached. An ID
+// is the hash of its scenario, but what the server makes of it changes
+// with a release (the engine, the page around the result, the chart's
+// drawing, the hashed names of the static files a page links), so it is
+// not immutable: a day, then a revalidation that costs a 304 while the
+// build is the same (the ETag carries buildID).
+const idCacheControl = "public, max-age=86400"
+
+// buildID names the build that renders answers, for their ETags: the
+// engine's version and the commit the binary was built from (its VCS
+// stamp, marked when the tree had changes). A build without a stamp (go
+// test, go run, a build outside git) is named by its executable's hash
+// where it can be read, and by the engine's version alone where it cannot
+// (the Worker without a stamp): then only a new engine version renews the
+// ETags.
+var buildID = sync.OnceValue(func() string {
+	id := engine.EngineVersion
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var rev, modified string
+		for _, kv := range info.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				rev = kv.Value
+			case "vcs.modified":
+				modified = kv.Value
+			}
+		}
+		if rev != "" && modified != "true" {
+			return id + "+" + rev
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			defer f.Close()
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				return id + "+" + hex.EncodeToString(h.Sum(nil)[:10])
+			}
+		}
+	}
+	return id
+})
+
 // cacheable sets caching headers for an answer about a scenario and reports
 // whether the client's copy is current (then the caller answers 304). Shared
-// IDs are content hashes: their pages never change for an engine version.
-// Built-in slugs may change with a release, so they are cached briefly.
+// IDs are content hashes: their answers change only with the build
+// (idCacheControl). Built-in slugs may change with a release too, and are
+// cached briefly.
 func (s *Server) cacheable(c echo.Context, builtin bool) bool {
-	sum := sha256.Sum256([]byte(engine.EngineVersion + "\x00" + s.cacheKey(c)))
+	sum := sha256.Sum256([]byte(buildID() + "\x00" + s.cacheKey(c)))
 	etag := `"` + hex.EncodeToString(sum[:10]) + `"`
 	h := c.Response().Header()
 	h.Set("ETag", etag)
 	if builtin {
 		h.Set("Cache-Control", "public, max-age=300")
 	} else {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Cache-Control", idCacheControl)
 	}
 	return c.Request().Header.Get("If-None-Match") == etag
 }

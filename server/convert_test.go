@@ -136,7 +136,7 @@ func TestExport(t *testing.T) {
 	r := do(t, s, "POST", "/api/scenarios", one)
 	var created struct{ ID string }
 	json.Unmarshal([]byte(r.body), &created)
-	if r := do(t, s, "GET", "/s/"+created.ID+"/export?format=aws", ""); r.code != 200 || !strings.Contains(r.body, "[default]") || r.header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+	if r := do(t, s, "GET", "/s/"+created.ID+"/export?format=aws", ""); r.code != 200 || !strings.Contains(r.body, "[default]") || r.header.Get("Cache-Control") != idCacheControl {
 		t.Errorf("one strategy: %d %v %q", r.code, r.header, r.body)
 	}
 }
