@@ -42,8 +42,14 @@
 // ("service/method", "service", or "all methods" for {}).
 //
 //	service config                          strategy (import and export)
-//	methodConfig[].name                     name; more names: info; exported as [{}] unless the
-//	                                        name is a service or service/method
+//	methodConfig[].name                     name; more names: info; exported as the service
+//	                                        when the name is a gRPC name as Import writes one:
+//	                                        package.Service, Service/Method (A6's
+//	                                        "EchoService/Echo"), "all methods" ([{}]); any
+//	                                        other name is a label ("C", "C (search 1)", and a
+//	                                        lone service without a package, which a label
+//	                                        cannot be told from): [{}], every method, with an
+//	                                        info saying how to name a service
 //	methodConfig[].timeout                  deadline (the whole call, every attempt)
 //	retryPolicy.maxAttempts                 max_attempts; above 5 imported as 5 with a warning
 //	                                        (grpc-go's limit: "values greater than 5 are
@@ -55,7 +61,10 @@
 //	retryPolicy.retryableStatusCodes        retry_on.statuses: each code's HTTP status
 //	                                        (UNAVAILABLE 503 and connection errors,
 //	                                        RESOURCE_EXHAUSTED 429, INTERNAL/UNKNOWN/DATA_LOSS
-//	                                        500, ...); names or numbers 1..16
+//	                                        500, ...); names or numbers 1..16;
+//	                                        DEADLINE_EXCEEDED is 504, a server's answer, which
+//	                                        gRPC retries when listed (gRFC A6), not
+//	                                        retry_on.timeout
 //	(always)                                jitter proportional 0.2: U(0.8, 1.2), gRFC A6's
 //	                                        2024 revision and grpc-go's stream.go
 //	(always)                                honor_retry_after with retry_after
@@ -78,8 +87,10 @@
 // maxTokens outside (0, 1000], tokenRatio not above 0, both retryPolicy
 // and hedgingPolicy) and a multiplier below 1.
 //
-// Warnings on export: a per-attempt timeout, retrying timeouts (gRPC never
-// retries a passed deadline), statuses with no gRPC code (502, 408, ...),
+// Warnings on export: a per-attempt timeout, retry_on.timeout (gRPC has no
+// per-attempt timeout to retry, and never retries once the call's deadline
+// passed; the warning says whether DEADLINE_EXCEEDED, a server's 504, is
+// listed, which gRPC does retry), statuses with no gRPC code (502, 408, ...),
 // connection errors without 503 or 503 without connection errors (both
 // are UNAVAILABLE), a jitter other than U(0.8, 1.2), a Retry-After mode
 // other than replace_and_reset, linear backoff (written as doubling) and
