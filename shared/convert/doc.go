@@ -122,10 +122,17 @@
 //
 // Other settings of a profile (region, credentials, ...) are not read,
 // and their values never appear in notes; an unknown setting is a warning;
-// other sections are an info. Export writes [default] with retry_mode
-// (adaptive when based_on is aws-adaptive) and max_attempts, and a warning
-// for every field of the policy that differs from standard mode's, which
-// the file cannot change.
+// other sections are an info. Export writes one profile section with
+// retry_mode (adaptive when based_on is aws-adaptive) and max_attempts,
+// and a warning for every field of the policy that differs from standard
+// mode's, which the file cannot change. The section is the profile the
+// strategy was imported from: a strategy based on standard or adaptive
+// mode (aws-standard-2026, aws-adaptive, as Import makes them) is written
+// as [default] when named "default" and as [profile NAME] when its name
+// can name a profile (no spaces, brackets, #, ; or =), so that the
+// exports of a file's profiles, put together, are that file again. Any
+// other strategy is written as [default], with an info saying to rename
+// the section [profile NAME] for another profile.
 //
 // # envoy: Envoy route and cluster (YAML or JSON)
 //
