@@ -291,9 +291,15 @@
 //	                                         routes is a strategy of Istio's default retries
 //
 // Export writes a VirtualService for host "dependency" with one http
-// route (named after the strategy), durations in whole milliseconds as
-// Istio requires, and a DestinationRule only when the budget is such a
-// maxRetries budget.
+// route, durations in whole milliseconds as Istio requires, and a
+// DestinationRule only when the budget is such a maxRetries budget. Both
+// are named after the strategy, so that the exports of a scenario's
+// strategies do not replace one another: a name "VIRTUALSERVICE/ROUTE",
+// as Import writes them, is split back into the two; any other name is
+// the route's, and the VirtualService's (and DestinationRule's) as a
+// Kubernetes name must be written, a DNS-1123 subdomain: lowercase, each
+// run of characters other than a-z, 0-9 and . a dash ("C (search 1)" is
+// c-search-1), "dependency" for a name with no letter or digit.
 //
 // Warnings on import: outlierDetection (ejecting hosts from the
 // load-balancing pool is not a client circuit breaker, and the dependency
@@ -494,8 +500,13 @@
 // what RetryLab does not simulate (over 100 attempts, multipliers outside
 // 1..100, durations over a day, windows over 100000 calls or a day).
 //
-// Export writes the instance "dependency" of retry, circuitbreaker and
-// timelimiter (camelCase keys, Spring's simple durations), with
+// Export writes one instance of retry, circuitbreaker and timelimiter
+// (camelCase keys, Spring's simple durations), named after the strategy
+// as Spring Boot keeps a map key written without brackets: letters,
+// digits and -, each run of other characters a dash ("C (search 1)" is
+// C-search-1; "dependency" for a name with no letter or digit), so that
+// a strategy imported from an instance so named exports to it and the
+// exports of a scenario's strategies do not collide; with
 // retryExceptions of Spring's RestTemplate and RestClient when retry_on is
 // not everything (HttpServerErrorException with ignoreExceptions for the
 // statuses left out, subclasses per status, ResourceAccessException, and
