@@ -299,7 +299,7 @@
 // the route's, and the VirtualService's (and DestinationRule's) as a
 // Kubernetes name must be written, a DNS-1123 subdomain: lowercase, each
 // run of characters other than a-z, 0-9 and . a dash ("C (search 1)" is
-// c-search-1), "dependency" for a name with no letter or digit.
+// c-search-1), "dependency" for a name with no ASCII letter or digit.
 //
 // Warnings on import: outlierDetection (ejecting hosts from the
 // load-balancing pool is not a client circuit breaker, and the dependency
@@ -504,7 +504,7 @@
 // (camelCase keys, Spring's simple durations), named after the strategy
 // as Spring Boot keeps a map key written without brackets: letters,
 // digits and -, each run of other characters a dash ("C (search 1)" is
-// C-search-1; "dependency" for a name with no letter or digit), so that
+// C-search-1; "dependency" for a name with no ASCII letter or digit), so that
 // a strategy imported from an instance so named exports to it and the
 // exports of a scenario's strategies do not collide; with
 // retryExceptions of Spring's RestTemplate and RestClient when retry_on is

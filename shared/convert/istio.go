@@ -640,7 +640,8 @@ const istioHost = "dependency"
 // split back; any other name is the route's, and the VirtualService's
 // once written as Kubernetes names must be (a DNS-1123 subdomain:
 // lowercase letters, digits, - and ., each run of other characters a -).
-// A name with no letter or digit gives the VirtualService istioHost's.
+// A name with no ASCII letter or digit gives the VirtualService
+// istioHost's.
 func istioNamesFor(name string) (vs, route string) {
 	vs, route, ok := strings.Cut(name, "/")
 	if !ok {

@@ -1666,12 +1666,12 @@ type r4jYAMLLimiterInstance struct {
 }
 
 // r4jInstance is the instance name of an export whose strategy's name
-// has no letter or digit.
+// has no ASCII letter or digit.
 const r4jInstance = "dependency"
 
 // r4jInstanceFor names the exported instance after the strategy, as
-// Spring Boot keeps a map key written without brackets: letters, digits
-// and -, each run of other characters written as one - ("C (search 1)"
+// Spring Boot keeps a map key written without brackets: ASCII letters,
+// digits and -, each run of other characters written as one - ("C (search 1)"
 // is C-search-1). Import names a strategy after its instance, so a
 // strategy imported from resilience4j keeps its name.
 func r4jInstanceFor(name string) string {
