@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,13 +10,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -506,37 +507,71 @@ func TestConvertGoSnippetsBuild(t *testing.T) {
 	t.Logf("go vet accepts the failsafe-go and cenkalti/backoff code of %d strategies", len(sts))
 }
 
-// TestConvertAWSExportParses: every AWS export's retry_mode is one
-// aws-sdk-go-v2 reads (aws.ParseRetryMode, which the SDK's config
-// loader calls on retry_mode), and its max_attempts a number above 0,
-// as the SDK's loader requires. (The loader itself, in the
-// aws-sdk-go-v2/config module, is not a dependency of this module.)
+// TestConvertAWSExportParses: aws-sdk-go-v2's shared config loader
+// (config.LoadSharedConfigProfile) reads every AWS export, each under the
+// profile the export names (a strategy imported from a profile exports to
+// it), with its retry_mode and max_attempts; the exports of one config
+// file's profiles, put together, load as that file's profiles.
 func TestConvertAWSExportParses(t *testing.T) {
-	for _, st := range convertStrategies(t) {
+	dir := t.TempDir()
+	load := func(t *testing.T, file, profile string) (awsconfig.SharedConfig, error) {
+		t.Helper()
+		return awsconfig.LoadSharedConfigProfile(context.Background(), profile, func(o *awsconfig.LoadSharedConfigOptions) {
+			o.ConfigFiles, o.CredentialsFiles = []string{file}, []string{filepath.Join(dir, "no-credentials")}
+		})
+	}
+	for i, st := range convertStrategies(t) {
 		out, _, err := convert.Export(convert.AWS, st)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		if lines[0] != "[default]" {
-			t.Errorf("%s: the export starts with %q, not a profile", st.Name, lines[0])
+		header, _, _ := strings.Cut(string(out), "\n")
+		profile := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(header, "[profile "), "["), "]")
+		if header != "[default]" && header != "[profile "+profile+"]" {
+			t.Errorf("%s: the export starts with %q, not a profile", st.Name, header)
+			continue
 		}
-		for _, l := range lines[1:] {
-			key, val, _ := strings.Cut(l, " = ")
-			switch key {
-			case "retry_mode":
-				if _, err := aws.ParseRetryMode(val); err != nil {
-					t.Errorf("%s: aws-sdk-go-v2 refuses retry_mode %q: %v", st.Name, val, err)
-				}
-			case "max_attempts":
-				if k, err := strconv.Atoi(val); err != nil || k < 1 {
-					t.Errorf("%s: max_attempts %q is not a number above 0", st.Name, val)
-				} else if st.MaxAttempts != k {
-					t.Errorf("%s: max_attempts %d exported as %d", st.Name, st.MaxAttempts, k)
-				}
-			default:
-				t.Errorf("%s: unexpected line %q", st.Name, l)
-			}
+		file := filepath.Join(dir, fmt.Sprintf("config%d", i))
+		if err := os.WriteFile(file, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := load(t, file, profile)
+		if err != nil {
+			t.Errorf("%s: aws-sdk-go-v2 does not load profile %q: %v\n%s", st.Name, profile, err, out)
+			continue
+		}
+		if want := strings.Contains(string(out), "retry_mode = adaptive"); (sc.RetryMode == aws.RetryModeAdaptive) != want || sc.RetryMode == "" {
+			t.Errorf("%s: aws-sdk-go-v2 reads retry_mode %q from\n%s", st.Name, sc.RetryMode, out)
+		}
+		if st.MaxAttempts > 0 && sc.RetryMaxAttempts != st.MaxAttempts {
+			t.Errorf("%s: aws-sdk-go-v2 reads max_attempts %d, the policy has %d", st.Name, sc.RetryMaxAttempts, st.MaxAttempts)
+		}
+	}
+	// A real config file's profiles, exported one by one and put together.
+	data, err := os.ReadFile("../shared/convert/testdata/import/aws-sdkref.ini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := convert.Import(convert.AWS, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []byte
+	for _, st := range im.Strategies {
+		out, _, err := convert.Export(convert.AWS, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, out...), '\n')
+	}
+	file := filepath.Join(dir, "together")
+	if err := os.WriteFile(file, all, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range im.Strategies {
+		sc, err := load(t, file, st.Name)
+		if err != nil || sc.RetryMaxAttempts != st.MaxAttempts {
+			t.Errorf("profile %s: aws-sdk-go-v2 reads max_attempts %d (%v), imported %d, from\n%s", st.Name, sc.RetryMaxAttempts, err, st.MaxAttempts, all)
 		}
 	}
 }

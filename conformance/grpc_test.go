@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +17,9 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"github.com/retrylab/retrylab/shared/convert"
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
 // grpcServer is a real grpc-go server on loopback whose Health.Check
@@ -251,5 +256,94 @@ func TestGRPCPushback(t *testing.T) {
 	}
 	if !equalInts(lib, eng) {
 		t.Errorf("with pushback -1 grpc-go made %v attempts per call; the engine %v", lib, eng)
+	}
+}
+
+// deadlineServer answers Health.Check with DEADLINE_EXCEEDED, as a server
+// whose own deadline passed does, until its last attempt, which answers
+// OK; with sleep set it instead sleeps past the client's deadline.
+type deadlineServer struct {
+	healthpb.UnimplementedHealthServer
+	mu       sync.Mutex
+	attempts int
+	fail     int
+	sleep    time.Duration
+}
+
+func (s *deadlineServer) Check(ctx context.Context, _ *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	s.mu.Lock()
+	s.attempts++
+	k := s.attempts
+	s.mu.Unlock()
+	if s.sleep > 0 {
+		select {
+		case <-time.After(s.sleep):
+		case <-ctx.Done():
+		}
+		return nil, status.Error(codes.Unavailable, "too late")
+	}
+	if k <= s.fail {
+		return nil, status.Error(codes.DeadlineExceeded, "the server's own deadline passed")
+	}
+	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
+}
+
+// TestGRPCDeadlineExceeded: what the gRPC export's note on
+// retry_on.timeout says, checked on a real grpc-go client given the
+// export of a strategy retrying 504 and timeouts (E03-B's C): a
+// DEADLINE_EXCEEDED a server answers is retried, since the export lists
+// it, while a call whose own deadline passes is not retried at all.
+func TestGRPCDeadlineExceeded(t *testing.T) {
+	st := engine.Strategy{Name: "grpc.health.v1.Health", Policy: engine.Policy{MaxAttempts: 4,
+		AttemptTimeout: engine.Duration(50 * time.Millisecond),
+		Backoff:        engine.Backoff{Kind: engine.BackoffExponential, Base: engine.Duration(time.Millisecond), Multiplier: 2, Max: engine.Duration(time.Millisecond)},
+		RetryOn:        &engine.RetryOn{Statuses: []int{429, 503, 504}, Timeout: true, Connection: true}}}
+	config, notes, err := convert.Export(convert.GRPC, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(config), `"DEADLINE_EXCEEDED"`) {
+		t.Fatalf("the export does not list DEADLINE_EXCEEDED:\n%s", config)
+	}
+	if !slices.ContainsFunc(notes, func(n convert.Note) bool {
+		return n.Path == "retry_on.timeout" && strings.Contains(n.Message, "DEADLINE_EXCEEDED")
+	}) {
+		t.Errorf("no note on retry_on.timeout says what DEADLINE_EXCEEDED does: %v", notes)
+	}
+	for _, tc := range []struct {
+		desc     string
+		srv      *deadlineServer
+		deadline time.Duration
+		attempts int
+		code     codes.Code
+	}{
+		{"a server's DEADLINE_EXCEEDED is retried", &deadlineServer{fail: 2}, 30 * time.Second, 3, codes.OK},
+		{"the call's own deadline is not", &deadlineServer{sleep: 10 * time.Second}, 200 * time.Millisecond, 1, codes.DeadlineExceeded},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			lis, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := grpc.NewServer()
+			healthpb.RegisterHealthServer(srv, tc.srv)
+			go func() { _ = srv.Serve(lis) }()
+			defer srv.Stop()
+			conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+				grpc.WithDefaultServiceConfig(string(config)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), tc.deadline)
+			defer cancel()
+			_, err = healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
+			tc.srv.mu.Lock()
+			attempts := tc.srv.attempts
+			tc.srv.mu.Unlock()
+			if status.Code(err) != tc.code || attempts != tc.attempts {
+				t.Errorf("grpc-go: %v after %d attempts; want %v after %d", err, attempts, tc.code, tc.attempts)
+			}
+		})
 	}
 }

@@ -152,11 +152,17 @@ func istioRounded(d engine.Duration) time.Duration {
 	return max(time.Duration(d).Round(time.Millisecond), time.Millisecond)
 }
 
+// dns1123Subdomain is what Kubernetes requires of an object's name
+// (k8s.io/apimachinery validation.IsDNS1123Subdomain, with its length
+// of at most 253 checked apart).
+var dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+
 // TestConvertIstioExportParses: every Istio export, of every preset,
 // imported sample and random strategy, is accepted by istio.io/api
 // v1.32.0's networking/v1 VirtualService and DestinationRule messages
 // (sigs.k8s.io/yaml to JSON, then protojson, unknown fields refused, and
-// Istio's own JSON shim, golang/protobuf jsonpb), and the values read
+// Istio's own JSON shim, golang/protobuf jsonpb), each object's name is
+// one Kubernetes takes, and the values read
 // back are the policy's: attempts, per-try timeout, route timeout,
 // back-off base, the retried answers (unless the export warned about
 // them) and maxRetries.
@@ -172,6 +178,10 @@ func TestConvertIstioExportParses(t *testing.T) {
 		for _, o := range objs {
 			if o.APIVersion != "networking.istio.io/v1" {
 				t.Errorf("%s: apiVersion %q", st.Name, o.APIVersion)
+			}
+			var meta struct{ Name string }
+			if err := json.Unmarshal(o.Metadata, &meta); err != nil || !dns1123Subdomain.MatchString(meta.Name) || len(meta.Name) > 253 {
+				t.Errorf("%s: the %s's metadata.name %q is not a DNS-1123 subdomain (%v)", st.Name, o.Kind, meta.Name, err)
 			}
 			var m proto.Message
 			switch o.Kind {
@@ -443,7 +453,7 @@ func linkerdCheck(t *testing.T, data []byte) []string {
 		errs = append(errs, fmt.Sprintf("apiVersion %v, kind %v", m["apiVersion"], m["kind"]))
 	}
 	meta, _ := m["metadata"].(map[string]any)
-	if name, _ := meta["name"].(string); !regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`).MatchString(name) || len(name) > 253 {
+	if name, _ := meta["name"].(string); !dns1123Subdomain.MatchString(name) || len(name) > 253 {
 		errs = append(errs, fmt.Sprintf("metadata.name %q is not a DNS-1123 subdomain", name))
 	}
 	spec, _ := m["spec"].(map[string]any)

@@ -138,13 +138,20 @@ func r4jYAMLCalls(t *testing.T, y []byte) []string {
 		t.Fatalf("the YAML export is not strict: %v\n%s", err, y)
 	}
 	var want []string
-	ri := doc.Resilience4j.Retry.Instances["dependency"]
+	// The export has one instance, named after the strategy.
+	if len(doc.Resilience4j.Retry.Instances) != 1 {
+		t.Fatalf("the YAML export has %d retry instances, not 1:\n%s", len(doc.Resilience4j.Retry.Instances), y)
+	}
+	var name string
+	for name = range doc.Resilience4j.Retry.Instances {
+	}
+	ri := doc.Resilience4j.Retry.Instances[name]
 	want = append(want, fmt.Sprintf("maxAttempts(%d)", *ri.MaxAttempts))
-	if br, ok := doc.Resilience4j.CircuitBreaker.Instances["dependency"]; ok {
+	if br, ok := doc.Resilience4j.CircuitBreaker.Instances[name]; ok {
 		want = append(want, fmt.Sprintf("slidingWindow(%d, %d, SlidingWindowType.%s)", *br.SlidingWindowSize, *br.MinimumNumberOfCalls, *br.SlidingWindowType))
 		want = append(want, fmt.Sprintf("permittedNumberOfCallsInHalfOpenState(%d)", *br.PermittedNumberOfCallsInHalfOpenState))
 	}
-	if tl, ok := doc.Resilience4j.TimeLimiter.Instances["dependency"]; ok {
+	if tl, ok := doc.Resilience4j.TimeLimiter.Instances[name]; ok {
 		d, _ := springDuration(*tl.TimeoutDuration)
 		want = append(want, fmt.Sprintf("timeoutDuration(%s)", javaDurationOf(d)))
 	}

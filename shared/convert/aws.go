@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -197,13 +198,40 @@ func exportAWS(st *engine.Strategy, n *notes) []byte {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("[default]\n")
+	b.WriteString(awsSection(n, st))
 	fmt.Fprintf(&b, "retry_mode = %s\n", mode)
 	if attempts > 0 {
 		fmt.Fprintf(&b, "max_attempts = %d\n", attempts)
 	}
-	n.info("", "written as the [default] profile; rename the section [profile NAME] for another profile")
 	return []byte(b.String())
+}
+
+// awsSection returns the section header a strategy exports under: the
+// profile it came from when it is an AWS profile as Import makes them
+// (based on standard or adaptive mode and named as a profile can be:
+// [default], or [profile NAME]); else [default], with an info.
+func awsSection(n *notes, st *engine.Strategy) string {
+	fromProfile := st.BasedOn == "aws-standard-2026" || st.BasedOn == "aws-adaptive"
+	switch {
+	case fromProfile && st.Name == "default":
+		return "[default]\n"
+	case fromProfile && isProfileName(st.Name):
+		return "[profile " + st.Name + "]\n"
+	case fromProfile:
+		n.info("", "%q cannot be a profile's name (a name without spaces, brackets, #, ; or =): written as the [default] profile; rename the section [profile NAME] for another profile", st.Name)
+	default:
+		n.info("", "the strategy is not an AWS profile (based on standard or adaptive mode, as imported): written as the [default] profile; rename the section [profile NAME] for another profile")
+	}
+	return "[default]\n"
+}
+
+// isProfileName reports whether s can name a profile in a [profile NAME]
+// header, as Import reads one back: no spaces, brackets, comment
+// characters or =.
+func isProfileName(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("[]#;=", r) || !unicode.IsPrint(r)
+	})
 }
 
 // policyMap returns the policy's JSON fields.

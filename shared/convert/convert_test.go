@@ -244,7 +244,7 @@ func randomGRPC(r *rand.Rand) engine.Strategy {
 
 // randomAWS returns a strategy the AWS shared config file expresses.
 func randomAWS(r *rand.Rand) engine.Strategy {
-	st := engine.Strategy{Name: "default", Policy: awsStandard(1 + r.IntN(engine.MaxAttempts))}
+	st := engine.Strategy{Name: []string{"default", "batch", "prod-eu"}[r.IntN(3)], Policy: awsStandard(1 + r.IntN(engine.MaxAttempts))}
 	if r.IntN(2) == 0 {
 		st.BasedOn = "aws-adaptive"
 	}

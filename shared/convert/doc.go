@@ -42,8 +42,14 @@
 // ("service/method", "service", or "all methods" for {}).
 //
 //	service config                          strategy (import and export)
-//	methodConfig[].name                     name; more names: info; exported as [{}] unless the
-//	                                        name is a service or service/method
+//	methodConfig[].name                     name; more names: info; exported as the service
+//	                                        when the name is a gRPC name as Import writes one:
+//	                                        package.Service, Service/Method (A6's
+//	                                        "EchoService/Echo"), "all methods" ([{}]); any
+//	                                        other name is a label ("C", "C (search 1)", and a
+//	                                        lone service without a package, which a label
+//	                                        cannot be told from): [{}], every method, with an
+//	                                        info saying how to name a service
 //	methodConfig[].timeout                  deadline (the whole call, every attempt)
 //	retryPolicy.maxAttempts                 max_attempts; above 5 imported as 5 with a warning
 //	                                        (grpc-go's limit: "values greater than 5 are
@@ -55,7 +61,10 @@
 //	retryPolicy.retryableStatusCodes        retry_on.statuses: each code's HTTP status
 //	                                        (UNAVAILABLE 503 and connection errors,
 //	                                        RESOURCE_EXHAUSTED 429, INTERNAL/UNKNOWN/DATA_LOSS
-//	                                        500, ...); names or numbers 1..16
+//	                                        500, ...); names or numbers 1..16;
+//	                                        DEADLINE_EXCEEDED is 504, a server's answer, which
+//	                                        gRPC retries when listed (gRFC A6), not
+//	                                        retry_on.timeout
 //	(always)                                jitter proportional 0.2: U(0.8, 1.2), gRFC A6's
 //	                                        2024 revision and grpc-go's stream.go
 //	(always)                                honor_retry_after with retry_after
@@ -78,8 +87,10 @@
 // maxTokens outside (0, 1000], tokenRatio not above 0, both retryPolicy
 // and hedgingPolicy) and a multiplier below 1.
 //
-// Warnings on export: a per-attempt timeout, retrying timeouts (gRPC never
-// retries a passed deadline), statuses with no gRPC code (502, 408, ...),
+// Warnings on export: a per-attempt timeout, retry_on.timeout (gRPC has no
+// per-attempt timeout to retry, and never retries once the call's deadline
+// passed; the warning says whether DEADLINE_EXCEEDED, a server's 504, is
+// listed, which gRPC does retry), statuses with no gRPC code (502, 408, ...),
 // connection errors without 503 or 503 without connection errors (both
 // are UNAVAILABLE), a jitter other than U(0.8, 1.2), a Retry-After mode
 // other than replace_and_reset, linear backoff (written as doubling) and
@@ -111,10 +122,17 @@
 //
 // Other settings of a profile (region, credentials, ...) are not read,
 // and their values never appear in notes; an unknown setting is a warning;
-// other sections are an info. Export writes [default] with retry_mode
-// (adaptive when based_on is aws-adaptive) and max_attempts, and a warning
-// for every field of the policy that differs from standard mode's, which
-// the file cannot change.
+// other sections are an info. Export writes one profile section with
+// retry_mode (adaptive when based_on is aws-adaptive) and max_attempts,
+// and a warning for every field of the policy that differs from standard
+// mode's, which the file cannot change. The section is the profile the
+// strategy was imported from: a strategy based on standard or adaptive
+// mode (aws-standard-2026, aws-adaptive, as Import makes them) is written
+// as [default] when named "default" and as [profile NAME] when its name
+// can name a profile (no spaces, brackets, #, ; or =), so that the
+// exports of a file's profiles, put together, are that file again. Any
+// other strategy is written as [default], with an info saying to rename
+// the section [profile NAME] for another profile.
 //
 // # envoy: Envoy route and cluster (YAML or JSON)
 //
@@ -273,9 +291,15 @@
 //	                                         routes is a strategy of Istio's default retries
 //
 // Export writes a VirtualService for host "dependency" with one http
-// route (named after the strategy), durations in whole milliseconds as
-// Istio requires, and a DestinationRule only when the budget is such a
-// maxRetries budget.
+// route, durations in whole milliseconds as Istio requires, and a
+// DestinationRule only when the budget is such a maxRetries budget. Both
+// are named after the strategy, so that the exports of a scenario's
+// strategies do not replace one another: a name "VIRTUALSERVICE/ROUTE",
+// as Import writes them, is split back into the two; any other name is
+// the route's, and the VirtualService's (and DestinationRule's) as a
+// Kubernetes name must be written, a DNS-1123 subdomain: lowercase, each
+// run of characters other than a-z, 0-9 and . a dash ("C (search 1)" is
+// c-search-1), "dependency" for a name with no ASCII letter or digit.
 //
 // Warnings on import: outlierDetection (ejecting hosts from the
 // load-balancing pool is not a client circuit breaker, and the dependency
@@ -476,8 +500,13 @@
 // what RetryLab does not simulate (over 100 attempts, multipliers outside
 // 1..100, durations over a day, windows over 100000 calls or a day).
 //
-// Export writes the instance "dependency" of retry, circuitbreaker and
-// timelimiter (camelCase keys, Spring's simple durations), with
+// Export writes one instance of retry, circuitbreaker and timelimiter
+// (camelCase keys, Spring's simple durations), named after the strategy
+// as Spring Boot keeps a map key written without brackets: letters,
+// digits and -, each run of other characters a dash ("C (search 1)" is
+// C-search-1; "dependency" for a name with no ASCII letter or digit), so that
+// a strategy imported from an instance so named exports to it and the
+// exports of a scenario's strategies do not collide; with
 // retryExceptions of Spring's RestTemplate and RestClient when retry_on is
 // not everything (HttpServerErrorException with ignoreExceptions for the
 // statuses left out, subclasses per status, ResourceAccessException, and

@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,6 +49,29 @@ func TestEveryFormatLabelled(t *testing.T) {
 	for _, f := range ImportFormats {
 		if _, ok := formatInfo[f]; !ok {
 			t.Errorf("import format %s has no label", f)
+		}
+	}
+}
+
+// TestREADMEExportFormats: the API table's /s/{id}/export row lists every
+// format ExportFormats has, the server taking each (convert.CheckFormat).
+func TestREADMEExportFormats(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Skipf("no README.md beside the module: %v", err)
+	}
+	var row string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "| `GET /s/{id}/export") {
+			row = line
+		}
+	}
+	if row == "" {
+		t.Fatal("README.md has no API table row for GET /s/{id}/export")
+	}
+	for _, f := range ExportFormats {
+		if !strings.Contains(row, "`"+f+"`") {
+			t.Errorf("the README's export row does not list %q (convert.ExportFormats)", f)
 		}
 	}
 }

@@ -484,13 +484,22 @@ type grpcThrottlingJSON struct {
 }
 
 // grpcNameFor names the method config after the strategy when its name is
-// a service or service/method, as Import names them.
+// a gRPC name as Import writes one: a service with its package
+// ("shop.Cart") or a method ("shop.Cart/Add", or gRFC A6's
+// "EchoService/Echo"); "all methods" is {}. Any other name is a label
+// ("C", "C (search 1)"; a lone service without a package, which a label
+// cannot be told from): the config applies to every method, with an info
+// saying how to narrow it.
 func grpcNameFor(n *notes, name string) grpcName {
-	svc, method, _ := strings.Cut(name, "/")
-	if !slices.ContainsFunc(strings.Split(svc, "."), func(p string) bool { return !isIdent(p) }) && (method == "" || isIdent(method)) {
+	if name == "all methods" {
+		return grpcName{}
+	}
+	svc, method, slash := strings.Cut(name, "/")
+	parts := strings.Split(svc, ".")
+	if (len(parts) > 1 || slash) && !slices.ContainsFunc(parts, func(p string) bool { return !isIdent(p) }) && (!slash || isIdent(method)) {
 		return grpcName{Service: svc, Method: method}
 	}
-	n.info("name", "%q is not a gRPC service name: the method config applies to every method (\"name\": [{}]); put your service's name there to narrow it", name)
+	n.info("name", "%q is not a gRPC name (package.Service, or Service/Method): the method config applies to every method (\"name\": [{}]); to narrow it, write your service there, {\"service\": \"package.Service\"}, with \"method\" for one method", name)
 	return grpcName{}
 }
 
@@ -520,7 +529,14 @@ func grpcCodesFor(n *notes, path string, ro *engine.RetryOn) []string {
 		n.warn(path, "statuses %s have no gRPC status code (google.rpc.Code's HTTP mapping); not exported", statusList(statusesOf(missing)))
 	}
 	if timeout {
-		n.warn(path, "gRPC does not retry an RPC whose deadline passed, and has no per-attempt timeout: retrying timeouts is not exported")
+		// gRFC A6: retryPolicy has no per-attempt timeout, and the call's
+		// deadline covers every attempt; a DEADLINE_EXCEEDED status a
+		// server answers is retried like any other listed code.
+		also := "DEADLINE_EXCEEDED is not listed either: 504 is not retried"
+		if slices.Contains(statuses, 504) {
+			also = "DEADLINE_EXCEEDED in the list retries only a server's answer with that status (HTTP 504, which the policy retries)"
+		}
+		n.warn(path+".timeout", "retrying an attempt that timed out is not exported: gRPC has no per-attempt timeout, and never retries once the call's deadline (timeout) passed; %s", also)
 	}
 	slices.SortFunc(names, func(a, b string) int {
 		return slices.IndexFunc(grpcCodes, func(c grpcCode) bool { return c.name == a }) - slices.IndexFunc(grpcCodes, func(c grpcCode) bool { return c.name == b })

@@ -635,6 +635,37 @@ type istioDRSpec struct {
 // istioHost is the host an export is written for.
 const istioHost = "dependency"
 
+// istioNamesFor names the exported VirtualService and its route after
+// the strategy: a name "VIRTUALSERVICE/ROUTE", as Import writes them, is
+// split back; any other name is the route's, and the VirtualService's
+// once written as Kubernetes names must be (a DNS-1123 subdomain:
+// lowercase letters, digits, - and ., each run of other characters a -).
+// A name with no ASCII letter or digit gives the VirtualService
+// istioHost's.
+func istioNamesFor(name string) (vs, route string) {
+	vs, route, ok := strings.Cut(name, "/")
+	if !ok {
+		route = name
+	}
+	var labels []string
+	for _, l := range strings.Split(strings.ToLower(vs), ".") {
+		// Each run of characters other than a-z and 0-9 is one dash,
+		// none at either end of the label.
+		words := strings.FieldsFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+		if len(words) > 0 {
+			labels = append(labels, strings.Join(words, "-"))
+		}
+	}
+	vs = strings.Join(labels, ".")
+	if len(vs) > 253 {
+		vs = strings.TrimRight(vs[:253], ".-")
+	}
+	if vs == "" {
+		vs = istioHost
+	}
+	return vs, route
+}
+
 // istioSpan formats d as a protobuf JSON duration in whole milliseconds,
 // which Istio requires, at least 1 ms.
 func istioSpan(n *notes, path string, d engine.Duration) string {
@@ -649,7 +680,8 @@ func istioSpan(n *notes, path string, d engine.Duration) string {
 
 func exportIstio(st *engine.Strategy, n *notes) []byte {
 	unsupported(n, st, "Istio", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on", "budget", "breaker")
-	route := istioHTTPRoute{Name: strings.TrimPrefix(st.Name, istioHost+"/")}
+	name, routeName := istioNamesFor(st.Name)
+	route := istioHTTPRoute{Name: routeName}
 	route.Route = make([]istioDestination, 1)
 	route.Route[0].Destination.Host = istioHost
 	r := &route.Retries
@@ -674,7 +706,7 @@ func exportIstio(st *engine.Strategy, n *notes) []byte {
 		n.warn("breaker", "Istio has no client circuit breaker: a DestinationRule's outlierDetection ejects failing hosts from the load-balancing pool instead; not exported")
 	}
 	out := encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "VirtualService",
-		Metadata: istioMetadata{Name: istioHost}, Spec: istioVSSpec{Hosts: []string{istioHost}, HTTP: []istioHTTPRoute{route}}})
+		Metadata: istioMetadata{Name: name}, Spec: istioVSSpec{Hosts: []string{istioHost}, HTTP: []istioHTTPRoute{route}}})
 	if b := st.Budget; b != nil {
 		switch {
 		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.MinConcurrency == 0:
@@ -684,12 +716,12 @@ func exportIstio(st *engine.Strategy, n *notes) []byte {
 			spec.Host = istioHost
 			spec.TrafficPolicy.ConnectionPool.HTTP.MaxRetries = b.MinConcurrency
 			out = append(append(out, "---\n"...), encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "DestinationRule",
-				Metadata: istioMetadata{Name: istioHost}, Spec: spec})...)
+				Metadata: istioMetadata{Name: name}, Spec: spec})...)
 		default:
 			n.warn("budget", "Istio limits retries only by the number outstanding (DestinationRule connectionPool.http.maxRetries, a concurrency budget of ratio 0 counting attempts); this %q budget cannot be written (Envoy's retry_budget is not exposed by Istio): not exported", b.Kind)
 		}
 	}
-	n.info("", "written as the VirtualService of host %q; set its hosts and route destination to your service's", istioHost)
+	n.info("", "written as the VirtualService %q, after the strategy, of host %q; set its hosts and route destination to your service's", name, istioHost)
 	return out
 }
 

@@ -26,7 +26,7 @@ var istioTokens = []string{"5xx", "gateway-error", "reset", "connect-failure", "
 func randomIstio(r *rand.Rand) engine.Strategy {
 	st := engine.Strategy{Name: "dependency/route", Policy: istioPolicy(1 + r.IntN(engine.MaxAttempts-1))}
 	if r.IntN(2) == 0 {
-		st.Name = "dependency/" + []string{"reviews", "a b", "x/y"}[r.IntN(3)]
+		st.Name = []string{"dependency", "reviews", "shop.svc"}[r.IntN(3)] + "/" + []string{"reviews", "a b", "x/y"}[r.IntN(3)]
 	}
 	if r.IntN(2) == 0 {
 		base := ms(r, 1, 5000)

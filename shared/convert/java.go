@@ -159,7 +159,7 @@ func exportResilience4jJava(st *engine.Strategy, n *notes) []byte {
 		w("        return Retry.decorateSupplier(retry, call);\n")
 	}
 	w("    }\n}\n")
-	n.info("", "a Java class of package retrylab for resilience4j 2 (resilience4j-retry, -circuitbreaker, -timelimiter); create Retry.of(\"dependency\", RetryLabPolicy.retryConfig()) and the others once")
+	n.info("", "a Java class of package retrylab for resilience4j 2 (resilience4j-retry, -circuitbreaker, -timelimiter); create Retry.of(%s, RetryLabPolicy.retryConfig()) and the others once, named as the resilience4j export names the instance", javaString(r4jInstanceFor(st.Name)))
 	return []byte(b.String())
 }
 

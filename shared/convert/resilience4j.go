@@ -1665,11 +1665,28 @@ type r4jYAMLLimiterInstance struct {
 	TimeoutDuration string `yaml:"timeoutDuration"`
 }
 
-// r4jInstance is the name the exports give their instance.
+// r4jInstance is the instance name of an export whose strategy's name
+// has no ASCII letter or digit.
 const r4jInstance = "dependency"
+
+// r4jInstanceFor names the exported instance after the strategy, as
+// Spring Boot keeps a map key written without brackets: ASCII letters,
+// digits and -, each run of other characters written as one - ("C (search 1)"
+// is C-search-1). Import names a strategy after its instance, so a
+// strategy imported from resilience4j keeps its name.
+func r4jInstanceFor(name string) string {
+	words := strings.FieldsFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	if len(words) == 0 {
+		return r4jInstance
+	}
+	return strings.Join(words, "-")
+}
 
 func exportResilience4j(st *engine.Strategy, n *notes) []byte {
 	o := r4jExport(st, n, false)
+	instance := r4jInstanceFor(st.Name)
 	ri := r4jYAMLRetryInstance{MaxAttempts: o.maxAttempts, WaitDuration: springDurationString(o.wait),
 		EnableExponentialBackoff: o.exp, EnableRandomizedWait: o.randomized, RetryExceptions: o.retryEx, IgnoreExceptions: o.ignoreEx}
 	if o.exp {
@@ -1685,7 +1702,7 @@ func exportResilience4j(st *engine.Strategy, n *notes) []byte {
 			ri.ExponentialBackoffMultiplier = o.mult
 		}
 	}
-	doc := r4jYAML{Resilience4j: r4jYAMLModules{Retry: r4jYAMLRetry{Instances: map[string]r4jYAMLRetryInstance{r4jInstance: ri}}}}
+	doc := r4jYAML{Resilience4j: r4jYAMLModules{Retry: r4jYAMLRetry{Instances: map[string]r4jYAMLRetryInstance{instance: ri}}}}
 	// Orders: the lowest runs outermost; written only to move an aspect
 	// outside the retry.
 	if o.breakerOutside || o.limiterOutside {
@@ -1704,7 +1721,7 @@ func exportResilience4j(st *engine.Strategy, n *notes) []byte {
 		if b.slowRate != 100 || b.slowDuration != 60e9 {
 			bi.SlowCallRateThreshold, bi.SlowCallDurationThreshold = b.slowRate, springDurationString(b.slowDuration)
 		}
-		doc.Resilience4j.CircuitBreaker = &r4jYAMLBreaker{Instances: map[string]r4jYAMLBreakerInstance{r4jInstance: bi}}
+		doc.Resilience4j.CircuitBreaker = &r4jYAMLBreaker{Instances: map[string]r4jYAMLBreakerInstance{instance: bi}}
 		if o.breakerOutside {
 			doc.Resilience4j.CircuitBreaker.CircuitBreakerAspectOrder = 1
 		} else if o.limiterOutside {
@@ -1712,7 +1729,7 @@ func exportResilience4j(st *engine.Strategy, n *notes) []byte {
 		}
 	}
 	if o.timeout > 0 {
-		doc.Resilience4j.TimeLimiter = &r4jYAMLLimiter{Instances: map[string]r4jYAMLLimiterInstance{r4jInstance: {TimeoutDuration: springDurationString(o.timeout)}}}
+		doc.Resilience4j.TimeLimiter = &r4jYAMLLimiter{Instances: map[string]r4jYAMLLimiterInstance{instance: {TimeoutDuration: springDurationString(o.timeout)}}}
 		switch {
 		case o.limiterOutside:
 			doc.Resilience4j.TimeLimiter.TimeLimiterAspectOrder = 1
@@ -1720,6 +1737,6 @@ func exportResilience4j(st *engine.Strategy, n *notes) []byte {
 			doc.Resilience4j.TimeLimiter.TimeLimiterAspectOrder = 3
 		}
 	}
-	n.info("", "written as the instance %q: name it in @Retry(name = %q), @CircuitBreaker and @TimeLimiter, or rename it", r4jInstance, r4jInstance)
+	n.info("", "written as the instance %q, after the strategy: name it in @Retry(name = %q), @CircuitBreaker and @TimeLimiter, or rename it", instance, instance)
 	return encodeYAML(doc)
 }

@@ -20,7 +20,7 @@ func init() {
 // randomResilience4j returns a strategy resilience4j's Spring Boot
 // configuration expresses exactly.
 func randomResilience4j(r *rand.Rand) engine.Strategy {
-	st := engine.Strategy{Name: r4jInstance, Policy: r4jPreset()}
+	st := engine.Strategy{Name: []string{r4jInstance, "backendA", "inventory-service"}[r.IntN(3)], Policy: r4jPreset()}
 	st.Breaker = nil
 	st.MaxAttempts = 1 + r.IntN(engine.MaxAttempts)
 	if r.IntN(10) == 0 {
