@@ -530,6 +530,7 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 	}
 	if res.Search != nil && sc.Search != nil {
 		writeSearch(w, sc.Search, res.Search)
+		writeAcross(w, sc.Search, res.Search) // robust.go: each variant's metrics
 	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
