@@ -27,7 +27,7 @@ func writeAcross(w io.Writer, s *engine.Search, r *engine.SearchResult) {
 		}
 		variants = append(variants, fmt.Sprintf("%q (%s)", v.Name, what))
 	}
-	fmt.Fprintf(w, "\nacross %d variants: %s\n", len(s.Across), strings.Join(variants, ", "))
+	fmt.Fprintf(w, "\nacross %d variants, every candidate on each (the %d simulations above): %s\n", len(s.Across), r.Simulations, strings.Join(variants, ", "))
 	fmt.Fprintln(w, "the frontier's metrics above are each point's worst case over the variants; per variant (* the worst case):")
 	var metrics []string
 	for _, o := range s.Objectives {
