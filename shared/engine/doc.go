@@ -525,6 +525,19 @@
 // search runs whole, through Run: Simulations, RunPart and Merge refuse
 // it. Its estimated cost counts every candidate on every seed.
 //
+// A search across variants (Search.Across) asks for settings that hold up
+// under several versions of the fault: each variant is the scenario with
+// one value set at one path, as a sweep sets its values (or the scenario
+// as written), every candidate runs on every variant on the same seeds,
+// and a candidate counts by its worst case over the variants: the lowest
+// mean of a "max" objective, the highest of a "min" one, and a constraint
+// must hold in every variant. The halving, the fronts and the frontier
+// compare those worst cases; each point gives its metrics in every
+// variant and the variant each worst case comes from (the one that
+// binds), and the recommendation's reason names the variant that binds
+// its first objective. At most MaxSearchVariants variants; the estimate
+// counts every candidate on every variant, at that variant's cost.
+//
 // # Cost
 //
 // Estimate gives the events a run is expected to process (operations ×
@@ -532,7 +545,8 @@
 // of every hop and, with contention and a network, two more per hop for
 // the read, plus each simulation's set-up:
 // its clients, instances and the counting bins of its time span; × strategies
-// × runs × sweep values; plus, for a search, every candidate on every seed;
+// × runs × sweep values; plus, for a search, every candidate on every seed
+// of every variant;
 // plus the numbers of its result, which EstimateSize gives alone). A level with unlimited attempts (max_attempts 0) counts as
 // MaxAttempts (100) attempts, in the estimate and in the worst-case bounds
 // on a run's span; it may run longer. Run refuses a scenario above

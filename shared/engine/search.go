@@ -18,6 +18,11 @@ const (
 	MaxKnobValues       = 32 // values of a knob
 	MaxObjectives       = 4  // objectives of a search
 	MaxConstraints      = 8  // constraints of a search
+	// MaxSearchVariants bounds search.across: every variant runs every
+	// candidate again, so 8 variants make a search up to 8 times as long
+	// (and each variant reads the scenario again: variants × its size is
+	// bounded by MaxSweepBytes, as a sweep's values are).
+	MaxSearchVariants = 8
 	// MaxSearchBytes bounds candidates × (the strategy's canonical size
 	// plus its knobs' longest values): checking, estimating and running a
 	// search read the strategy again for every candidate.
@@ -36,12 +41,33 @@ const (
 // Budget bounds the candidates: the product of the knobs' value counts
 // may be at most Budget (DefaultSearchBudget when 0; MaxSearchCandidates
 // at most), and candidates × the strategy's size at most MaxSearchBytes.
+//
+// Across, when given, asks for settings robust to several versions of the
+// scenario's fault: every candidate runs on every variant, on the same
+// seeds, and is judged by its worst case over them (see SearchResult).
+// Without it the candidates run on the scenario as written.
 type Search struct {
 	Strategy    string       `json:"strategy"`
 	Knobs       []Knob       `json:"knobs"`
 	Objectives  []Objective  `json:"objectives"`
 	Constraints []Constraint `json:"constraints,omitempty"`
 	Budget      int          `json:"budget,omitempty"`
+	Across      []Variant    `json:"across,omitempty"`
+}
+
+// A Variant is a version of the scenario a search's candidates run on:
+// the scenario with Value set at Path, as a sweep sets one of its values
+// (such as "dependency.phases" and a list of phases, or
+// "dependency.workers" and 5); a null or missing Value leaves the field
+// out, and a variant without a Path is the scenario as written. A path
+// may change the workload, the dependencies and the report, not the
+// strategies (knobs vary those), the seeds, the labels, the sweep or the
+// search. Name, unique among the variants, labels it in the result.
+// A search has 1..MaxSearchVariants variants.
+type Variant struct {
+	Name  string          `json:"name"`
+	Path  string          `json:"path,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // A Knob is a setting a search varies: Path, relative to the strategy
@@ -155,6 +181,20 @@ func (c *Constraint) String() string {
 // candidate that meets them scores the same on every objective, the
 // frontier is all of them, Recommendation is nil and Note says that no
 // objective separates them.
+//
+// Across variants (Search.Across), a candidate runs on every variant
+// with the same seeds (common random numbers across variants as well as
+// candidates), and each of its objectives' and constraints' metrics
+// counts by its worst case over the variants, from the means over the
+// seeds: for a "max" objective the lowest of the variants' means, for a
+// "min" objective the highest; for a constraint the variant where it is
+// nearest to failing, so that it must hold in every variant. The halving
+// ranks, the fronts and the frontier compare those worst cases, as
+// Wald's maximin criterion does (Wald, "Statistical Decision Functions",
+// 1950; the robust counterpart of an objective, Ben-Tal, El Ghaoui and
+// Nemirovski, "Robust Optimization", 2009). Variants lists the variants'
+// names; each point carries its metrics in every variant and names the
+// variant that binds each one (SearchPoint).
 type SearchResult struct {
 	Strategy string `json:"strategy"`
 	Method   string `json:"method"`
@@ -170,6 +210,9 @@ type SearchResult struct {
 	Frontier       []SearchPoint   `json:"frontier"`
 	Recommendation *Recommendation `json:"recommendation,omitempty"`
 	Note           string          `json:"note,omitempty"`
+	// Variants names the variants every candidate ran on, in the order of
+	// Search.Across; empty for a search of the scenario as written.
+	Variants []string `json:"variants,omitempty"`
 }
 
 // A SearchRound is a round of successive halving: how many candidates
@@ -182,10 +225,30 @@ type SearchRound struct {
 // A SearchPoint is a candidate: the knobs' values it sets (by knob path,
 // as written in the search) and its metrics' means over seeds, with each
 // one's minimum and maximum.
+//
+// Across variants, Metrics holds for each objective's and constraint's
+// metric its worst case over the variants (the mean the search judged it
+// by; Spread the seeds' range in that variant), and for every other
+// metric its mean in the variant that binds the first objective (Spread
+// likewise). A metric that is an objective and a constraint in opposite
+// directions shows its objective's worst case. Variants gives the
+// objectives' and constraints' metrics in each variant, and Binding the
+// variant each of them is worst in (the first of equals).
 type SearchPoint struct {
 	Settings map[string]json.RawMessage `json:"settings"`
 	Metrics  Metrics                    `json:"metrics"`
 	Spread   map[string]MinMax          `json:"spread,omitempty"`
+	Variants []VariantMetrics           `json:"variants,omitempty"`
+	Binding  map[string]string          `json:"binding,omitempty"`
+}
+
+// VariantMetrics is a search point's objectives' and constraints' metrics
+// in one variant: their means over the seeds, and each one's minimum and
+// maximum.
+type VariantMetrics struct {
+	Name    string             `json:"name"`
+	Metrics map[string]float64 `json:"metrics"`
+	Spread  map[string]MinMax  `json:"spread,omitempty"`
 }
 
 // A Recommendation is the candidate a search recommends, and why, in a

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -88,6 +89,7 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 	if s.Budget != 0 {
 		v.intRange("search.budget", s.Budget, 1, MaxSearchCandidates)
 	}
+	v.across(sc)
 	if v.failed() {
 		return
 	}
@@ -183,6 +185,158 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			v.add("search.knobs", nil, "give a candidate that is not valid, %s: at %s %s %s", s.settingsText(idx), e.Path, e.Value, e.Message)
 		}
 	}
+	if !v.failed() {
+		v.variants(sc)
+	}
+}
+
+// across checks the shape of a search's variants (search.across): how
+// many, their names, and that each path is one a variant may change.
+func (v *validator) across(sc *Scenario) {
+	s := sc.Search
+	if s.Across == nil {
+		return
+	}
+	switch n := len(s.Across); {
+	case n == 0:
+		v.add("search.across", nil, "is empty; give 1..%d variants of the scenario, each {\"name\", \"path\", \"value\"}, or leave across out to search the scenario as written", MaxSearchVariants)
+		return
+	case n > MaxSearchVariants:
+		v.add("search.across", nil, "lists %d variants; at most %d are allowed (every variant runs every candidate again)", n, MaxSearchVariants)
+		return
+	}
+	names := map[string]int{}
+	for i, vr := range s.Across {
+		p := fmt.Sprintf("search.across[%d]", i)
+		if vr.Name == "" {
+			v.add(p+".name", nil, "is empty; every variant needs a short name, which the result uses to say where a metric is worst")
+		} else if j, dup := names[vr.Name]; dup {
+			v.add(p+".name", vr.Name, "is also the name of search.across[%d]; names must be unique", j)
+		} else {
+			v.text(p+".name", vr.Name, 100)
+			names[vr.Name] = i
+		}
+		if vr.Path == "" {
+			if len(vr.Value) > 0 {
+				v.add(p+".value", string(compactValue(vr.Value)), "is given without a path; give the path it is set at, such as \"dependency.phases\" (a variant without path and value is the scenario as written)")
+			}
+			continue
+		}
+		if err := variantPath(vr.Path, p+".path"); err != nil {
+			for _, e := range AsErrors(err) {
+				v.addError(e)
+			}
+		}
+	}
+	if v.failed() {
+		return
+	}
+	// Checking, estimating and running the variants read the whole
+	// scenario again for each one, as a sweep's values do.
+	if raw, err := json.Marshal(sc); err == nil && len(raw)*len(s.Across) > MaxSweepBytes {
+		v.add("search.across", nil, "lists %d variants for a scenario of %d bytes; each variant reads the scenario again, and variants × its size may be at most %d KiB: give fewer variants, or shorten the scenario",
+			len(s.Across), len(raw), MaxSweepBytes>>10)
+	}
+}
+
+// variantFields are the fields of a scenario a variant may change.
+var variantFields = []string{"workload", "dependency", "dependencies", "report"}
+
+// variantPath checks a variant's path, written at field: it must parse
+// and start with a field a variant may change.
+func variantPath(path, field string) error {
+	steps, err := parsePath(path, field)
+	if err != nil {
+		return err
+	}
+	bad := func(why string) error {
+		return Errors{{Path: field, Value: strconv.Quote(path), Message: why}}
+	}
+	switch k := steps[0].key; {
+	case slices.Contains(variantFields, k):
+		return nil
+	case k == "strategies":
+		return bad("changes the strategies; a variant changes what the candidates meet (the workload, the dependencies, the report), and the search's knobs vary the strategy")
+	case k == "seed" || k == "runs" || k == "seeds":
+		return bad("changes the seeds; every variant runs the candidates on the scenario's seeds, so that they meet the same luck in each")
+	case k == "name" || k == "description":
+		return bad("changes a label, which changes nothing in a simulation; a variant's path starts with " + strings.Join(variantFields, ", "))
+	case k == "version" || k == "sweep" || k == "search":
+		return bad("a variant cannot change " + k + "; a variant's path starts with " + strings.Join(variantFields, ", "))
+	}
+	hint := ""
+	if near := nearFields(steps[0].key, variantFields); len(near) > 0 {
+		hint = fmt.Sprintf("; did you mean %q?", near[0])
+	}
+	return bad(fmt.Sprintf("is not a part of the scenario a variant may change%s A variant's path starts with %s (such as \"dependency.phases\" or \"dependency.workers\")",
+		cmp.Or(hint, "."), strings.Join(variantFields, ", ")))
+}
+
+// variants checks that each variant gives a valid scenario: errors at
+// the path when it does not lead into the scenario, at the value
+// otherwise (naming where in the scenario it is wrong).
+func (v *validator) variants(sc *Scenario) {
+	for i := range sc.Search.Across {
+		p := fmt.Sprintf("search.across[%d]", i)
+		sub, err := sc.variant(i)
+		if err != nil {
+			for _, e := range AsErrors(err) {
+				if e.Path == p+".path" {
+					v.addError(e)
+					continue
+				}
+				if path := sc.Search.Across[i].Path; e.Path == path && strings.HasPrefix(e.Message, "is not a known field") {
+					// The path itself leads nowhere, whatever the value.
+					v.add(p+".path", path, "is not a path of the scenario: at %s %s", e.Path, e.Message)
+					continue
+				}
+				at := ""
+				if e.Path != "" {
+					at = "at " + e.Path + " "
+				}
+				v.addError(FieldError{Path: p + ".value", Value: e.Value, Message: at + e.Message})
+			}
+			continue
+		}
+		sv := sub.validate()
+		for _, e := range sv.errs {
+			v.addError(FieldError{Path: p + ".value", Value: e.Value, Message: "at " + e.Path + " " + e.Message})
+		}
+		v.more += sv.more
+	}
+}
+
+// variant returns variant i of the search's scenario (search.across[i]),
+// without the sweep and the search: the scenario as written when the
+// variant has no path.
+func (sc *Scenario) variant(i int) (*Scenario, error) {
+	vr := sc.Search.Across[i]
+	if vr.Path == "" {
+		sub := *sc
+		sub.Search, sub.Sweep = nil, nil
+		return &sub, nil
+	}
+	field := fmt.Sprintf("search.across[%d].path", i)
+	if err := variantPath(vr.Path, field); err != nil {
+		return nil, err
+	}
+	return sc.edited(vr.Path, vr.Value, field, "a variant")
+}
+
+// searchVariants returns the scenarios the search's candidates run on:
+// each variant's, or the scenario itself without variants.
+func (sc *Scenario) searchVariants() ([]*Scenario, error) {
+	if len(sc.Search.Across) == 0 {
+		return []*Scenario{sc}, nil
+	}
+	subs := make([]*Scenario, len(sc.Search.Across))
+	for i := range subs {
+		var err error
+		if subs[i], err = sc.variant(i); err != nil {
+			return nil, err
+		}
+	}
+	return subs, nil
 }
 
 // keptFields returns, when an error at errPath is in the object knob k
@@ -399,12 +553,18 @@ func estimateSearch(sc *Scenario) int64 {
 	if err != nil || len(cands) == 0 {
 		return math.MaxInt64 / 2
 	}
-	sub := searchScenario(sc, nil)
+	variants, err := sc.searchVariants()
+	if err != nil {
+		return math.MaxInt64 / 2
+	}
 	seeds := len(seedsOf(sc))
-	perSeed := make([]float64, len(cands))
-	for i := range cands {
-		sub.Strategies = cands[i : i+1]
-		perSeed[i] = float64(estimate(sub, false)) / float64(seeds)
+	perSeed := make([]float64, len(cands)) // on every variant
+	for _, vsc := range variants {
+		sub := searchScenario(vsc, nil)
+		for i := range cands {
+			sub.Strategies = cands[i : i+1]
+			perSeed[i] += float64(estimate(sub, false)) / float64(seeds)
+		}
 	}
 	slices.SortFunc(perSeed, func(a, b float64) int { return cmp.Compare(b, a) })
 	var total float64
@@ -421,20 +581,29 @@ func estimateSearch(sc *Scenario) int64 {
 }
 
 // estimateSearchSize returns about how many numbers a search's result
-// holds: a point's per candidate, a bound.
+// holds: a point's per candidate, a bound; across variants, a point also
+// has its objectives' and constraints' metrics, with their spread, in
+// each variant.
 func estimateSearchSize(sc *Scenario) float64 {
-	n, _ := sc.Search.candidates()
-	return float64(n+1) * (3*80 + float64(len(sc.Search.Knobs))) // the recommendation repeats a point
+	s := sc.Search
+	n, _ := s.candidates()
+	per := 3*80 + float64(len(s.Knobs))
+	if v := len(s.Across); v > 0 {
+		per += float64(v+1) * 3 * float64(len(s.Objectives)+len(s.Constraints))
+	}
+	return float64(n+1) * per // the recommendation repeats a point
 }
 
 // A searchRun is a search being run: its candidates compiled as the
-// strategies of one model, every simulation a candidate on a seed.
+// strategies of one model per variant (one model without variants),
+// every simulation a candidate on a seed of a variant.
 type searchRun struct {
 	sc     *Scenario
 	s      *Search
 	set    *simSet
 	rounds []SearchRound
 	n      int // candidates
+	nv     int // variants: models
 }
 
 func newSearchRun(sc *Scenario) (*searchRun, error) {
@@ -442,14 +611,22 @@ func newSearchRun(sc *Scenario) (*searchRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := compile(searchScenario(sc, cands))
-	r := &searchRun{sc: sc, s: sc.Search, set: newSimSet([]*model{m}), n: len(cands)}
-	r.rounds = halving(r.n, len(m.seeds))
+	variants, err := sc.searchVariants()
+	if err != nil {
+		return nil, err
+	}
+	ms := make([]*model, len(variants))
+	for i, vsc := range variants {
+		ms[i] = compile(searchScenario(vsc, cands))
+	}
+	r := &searchRun{sc: sc, s: sc.Search, set: newSimSet(ms), n: len(cands), nv: len(ms)}
+	r.rounds = halving(r.n, len(ms[0].seeds))
 	return r, nil
 }
 
-// simulations returns how many simulations the search makes.
-func (r *searchRun) simulations() int { return halvingSimulations(r.rounds) }
+// simulations returns how many simulations the search makes: the
+// halving's, on every variant.
+func (r *searchRun) simulations() int { return r.nv * halvingSimulations(r.rounds) }
 
 // run runs the rounds and returns what the search found.
 func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
@@ -465,8 +642,12 @@ func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchR
 		}
 		var ks []int
 		for ri := prev; ri < round.Seeds; ri++ {
-			for _, c := range alive {
-				ks = append(ks, ri*r.n+c) // simulations are numbered seed after seed
+			for v := range r.nv {
+				for _, c := range alive {
+					// Simulations are numbered seed after seed, and
+					// within a seed variant after variant.
+					ks = append(ks, (ri*r.nv+v)*r.n+c)
+				}
 			}
 		}
 		if err := r.set.run(ctx, ks, opt, p, false); err != nil {
@@ -481,6 +662,9 @@ func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchR
 		Simulations: r.simulations(),
 		Rounds:      r.rounds,
 		Frontier:    []SearchPoint{},
+	}
+	for _, vr := range r.s.Across {
+		res.Variants = append(res.Variants, vr.Name)
 	}
 	for _, e := range r.set.events {
 		res.Events += e
@@ -497,27 +681,48 @@ type scores struct {
 	shortfall float64
 }
 
+// Across variants, each mean is the worst of the variants' means.
 func (r *searchRun) score(c, seeds int) scores {
-	outs := r.set.outs[0][c][:seeds]
-	mean := func(name string) float64 {
+	sc := scores{c: c}
+	for _, o := range r.s.Objectives {
+		x, _ := worstOf(r.means(c, seeds, o.Metric), o.Goal == GoalMax)
+		sc.means = append(sc.means, x)
+	}
+	for i := range r.s.Constraints {
+		ct := &r.s.Constraints[i]
+		x, _ := worstOf(r.means(c, seeds, ct.Metric), ct.Op == OpAtLeast)
+		sc.means = append(sc.means, x)
+		sc.shortfall += ct.shortfall(x)
+	}
+	return sc
+}
+
+// means returns candidate c's mean of metric name over the first seeds
+// in each variant (one mean without variants).
+func (r *searchRun) means(c, seeds int, name string) []float64 {
+	xs := make([]float64, r.nv)
+	for v := range xs {
+		outs := r.set.outs[v][c][:seeds]
 		sum := 0.0
 		for i := range outs {
 			x, _ := outs[i].metrics.Metric(name)
 			sum += x
 		}
-		return round6(sum / float64(len(outs)))
+		xs[v] = round6(sum / float64(len(outs)))
 	}
-	sc := scores{c: c}
-	for _, o := range r.s.Objectives {
-		sc.means = append(sc.means, mean(o.Metric))
+	return xs
+}
+
+// worstOf returns the worst of xs, the lowest when higher is better and
+// the highest otherwise, and its index: the first of equals.
+func worstOf(xs []float64, higherBetter bool) (float64, int) {
+	w := 0
+	for i, x := range xs {
+		if higherBetter && x < xs[w] || !higherBetter && x > xs[w] {
+			w = i
+		}
 	}
-	for i := range r.s.Constraints {
-		ct := &r.s.Constraints[i]
-		x := mean(ct.Metric)
-		sc.means = append(sc.means, x)
-		sc.shortfall += ct.shortfall(x)
-	}
-	return sc
+	return xs[w], w
 }
 
 // better reports whether objective i of a is better than b's.
@@ -632,10 +837,68 @@ func (r *searchRun) rank(cands []int, seeds int) []int {
 	return ranked
 }
 
-// point returns candidate c's settings and metrics over the first seeds.
+// point returns candidate c's settings and metrics over the first seeds;
+// across variants, its worst cases, its metrics in each variant and the
+// variants that bind (see SearchPoint).
 func (r *searchRun) point(c, seeds int) SearchPoint {
-	m, spread := meanSpread(r.set.outs[0][c][:seeds], func(o *runOutput) Metrics { return o.metrics })
-	return SearchPoint{Settings: r.s.settings(r.s.indexes(c)), Metrics: m, Spread: spread}
+	ms := make([]Metrics, r.nv)
+	spreads := make([]map[string]MinMax, r.nv)
+	for v := range r.nv {
+		ms[v], spreads[v] = meanSpread(r.set.outs[v][c][:seeds], func(o *runOutput) Metrics { return o.metrics })
+	}
+	p := SearchPoint{Settings: r.s.settings(r.s.indexes(c)), Metrics: ms[0], Spread: spreads[0]}
+	if len(r.s.Across) == 0 {
+		return p
+	}
+	// Each judged metric with the direction its worst case is taken in:
+	// constraints first, so that an objective's overrides.
+	type judged struct {
+		name         string
+		higherBetter bool
+	}
+	var js []judged
+	for _, ct := range r.s.Constraints {
+		js = append(js, judged{ct.Metric, ct.Op == OpAtLeast})
+	}
+	for _, o := range r.s.Objectives {
+		js = append(js, judged{o.Metric, o.Goal == GoalMax})
+	}
+	first := js[len(r.s.Constraints)]
+	_, b := worstOf(r.means(c, seeds, first.name), first.higherBetter)
+	p.Metrics, p.Spread = ms[b], maps.Clone(spreads[b])
+	p.Binding = map[string]string{}
+	for _, j := range js {
+		x, v := worstOf(r.means(c, seeds, j.name), j.higherBetter)
+		setMetric(&p.Metrics, j.name, x)
+		if mm, ok := spreads[v][j.name]; ok {
+			p.Spread[j.name] = mm
+		} else {
+			delete(p.Spread, j.name)
+		}
+		p.Binding[j.name] = r.s.Across[v].Name
+	}
+	for v := range r.nv {
+		vm := VariantMetrics{Name: r.s.Across[v].Name, Metrics: map[string]float64{}, Spread: map[string]MinMax{}}
+		for _, j := range js {
+			vm.Metrics[j.name], _ = ms[v].Metric(j.name)
+			if mm, ok := spreads[v][j.name]; ok {
+				vm.Spread[j.name] = mm
+			}
+		}
+		p.Variants = append(p.Variants, vm)
+	}
+	return p
+}
+
+// setMetric sets m's metric with the given JSON name to x.
+func setMetric(m *Metrics, name string, x float64) {
+	v := reflect.ValueOf(m).Elem()
+	for i := range v.NumField() {
+		if n, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); n == name {
+			v.Field(i).SetFloat(x)
+			return
+		}
+	}
 }
 
 // frontier fills res's frontier, recommendation or note from the
@@ -656,17 +919,26 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	for i := range r.s.Constraints {
 		constraints[i] = r.s.Constraints[i].String()
 	}
+	// Across variants, a metric's worst case says in which variant.
+	everyVariant := ""
+	if len(r.s.Across) > 0 {
+		everyVariant = " in every variant"
+	}
 	if len(ok) == 0 {
-		p := r.point(closest.c, seeds)
 		var misses []string
 		for i := range r.s.Constraints {
 			ct := &r.s.Constraints[i]
-			if x, _ := p.Metrics.Metric(ct.Metric); !ct.meets(x) {
-				misses = append(misses, fmt.Sprintf("%s %s", ct.Metric, formatMetric(ct.Metric, x)))
+			x, v := worstOf(r.means(closest.c, seeds, ct.Metric), ct.Op == OpAtLeast)
+			if !ct.meets(x) {
+				where := ""
+				if len(r.s.Across) > 0 {
+					where = fmt.Sprintf(" (in %q)", r.s.Across[v].Name)
+				}
+				misses = append(misses, fmt.Sprintf("%s %s%s", ct.Metric, formatMetric(ct.Metric, x), where))
 			}
 		}
-		res.Note = fmt.Sprintf("None of the %d candidates of the last round meets %s over %d seeds; the closest, %s, has %s.",
-			len(alive), strings.Join(constraints, " and "), seeds, r.s.settingsText(r.s.indexes(closest.c)), strings.Join(misses, " and "))
+		res.Note = fmt.Sprintf("None of the %d candidates of the last round meets %s%s over %d seeds; the closest, %s, has %s.",
+			len(alive), strings.Join(constraints, " and "), everyVariant, seeds, r.s.settingsText(r.s.indexes(closest.c)), strings.Join(misses, " and "))
 		return
 	}
 	fronts := r.fronts(ok)
@@ -690,8 +962,12 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 			y, _ := res.Frontier[0].Metrics.Metric(ob.Metric)
 			vals = append(vals, fmt.Sprintf("%s %s", ob.Metric, formatMetric(ob.Metric, y)))
 		}
-		res.Note = fmt.Sprintf("No objective separates the candidates: all %d of the last round that meet the constraints have %s over %d seeds, so none is recommended; choose objectives the knobs change in this scenario.",
-			len(ok), strings.Join(vals, " and "), seeds)
+		worst := ""
+		if len(r.s.Across) > 0 {
+			worst = " in their worst variants"
+		}
+		res.Note = fmt.Sprintf("No objective separates the candidates: all %d of the last round that meet the constraints%s have %s%s over %d seeds, so none is recommended; choose objectives the knobs change in this scenario.",
+			len(ok), everyVariant, strings.Join(vals, " and "), worst, seeds)
 		return
 	}
 	best := res.Frontier[0]
@@ -705,14 +981,23 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	if mm, ok := best.Spread[o.Metric]; ok && mm.Min != mm.Max {
 		spread = fmt.Sprintf(", %s..%s over the seeds", formatMetric(o.Metric, mm.Min), formatMetric(o.Metric, mm.Max))
 	}
+	if len(r.s.Across) > 0 {
+		// Which variant binds: the one the first objective is worst in.
+		word = fmt.Sprintf("%s worst-case", word)
+		spread = fmt.Sprintf(" in %q, the variant that binds%s", best.Binding[o.Metric], strings.Replace(spread, ",", ";", 1))
+	}
 	meeting := ""
 	if len(constraints) > 0 {
-		meeting = " that meet " + strings.Join(constraints, " and ")
+		meeting = " that meet " + strings.Join(constraints, " and ") + everyVariant
 	}
 	var others []string
 	for _, ob := range r.s.Objectives[1:] {
 		y, _ := best.Metrics.Metric(ob.Metric)
-		others = append(others, fmt.Sprintf("%s %s", ob.Metric, formatMetric(ob.Metric, y)))
+		where := ""
+		if len(r.s.Across) > 0 {
+			where = fmt.Sprintf(" at worst (in %q)", best.Binding[ob.Metric])
+		}
+		others = append(others, fmt.Sprintf("%s %s%s", ob.Metric, formatMetric(ob.Metric, y), where))
 	}
 	with := ""
 	if len(others) > 0 {
@@ -732,7 +1017,11 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	default:
 		tie = fmt.Sprintf("; the next %d frontier points tie with it on every objective", ties)
 	}
+	over := fmt.Sprintf("%d seeds", seeds)
+	if n := len(r.s.Across); n > 0 {
+		over += fmt.Sprintf(" and %d variants", n)
+	}
 	res.Recommendation = &Recommendation{SearchPoint: best, Reason: fmt.Sprintf(
-		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %d seeds%s%s.",
-		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, seeds, with, tie)}
+		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %s%s%s.",
+		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, over, with, tie)}
 }

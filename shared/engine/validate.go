@@ -1182,8 +1182,17 @@ func (v *validator) sweep(sc *Scenario) {
 // withValue returns a copy of the scenario with sweep value i set at the sweep
 // path, and without the sweep.
 func (sc *Scenario) withValue(i int) (*Scenario, error) {
+	return sc.edited(sc.Sweep.Path, sc.Sweep.Values[i], "sweep.path", "the sweep")
+}
+
+// edited returns a copy of the scenario, without its sweep and search,
+// with value set at path as a sweep sets its values (null leaves the field
+// out); a search's variants (search.across) are made the same way. Errors
+// about the path name field; who (such as "the sweep") is what may not
+// change the version, the sweep or the search.
+func (sc *Scenario) edited(path string, value json.RawMessage, field, who string) (*Scenario, error) {
 	base := *sc
-	base.Sweep = nil
+	base.Sweep, base.Search = nil, nil
 	raw, err := json.Marshal(&base)
 	if err != nil {
 		return nil, err
@@ -1196,19 +1205,19 @@ func (sc *Scenario) withValue(i int) (*Scenario, error) {
 	}
 	// null (which the strict decoder keeps as no bytes) leaves the field
 	// out: its default, or no shedding, no budget, no breaker.
-	if raw := sc.Sweep.Values[i]; len(raw) > 0 && string(raw) != "null" {
-		if err := unmarshalNumbers(raw, &val); err != nil {
+	if len(value) > 0 && string(value) != "null" {
+		if err := unmarshalNumbers(value, &val); err != nil {
 			return nil, Errors{{Message: "is not valid JSON"}}
 		}
 	}
-	steps, err := parsePath(sc.Sweep.Path, "sweep.path")
+	steps, err := parsePath(path, field)
 	if err != nil {
 		return nil, err
 	}
 	if k := steps[0].key; k == "sweep" || k == "version" || k == "search" {
-		return nil, badPath(sc.Sweep.Path, "sweep.path", "the sweep cannot change "+k)
+		return nil, badPath(path, field, who+" cannot change "+k)
 	}
-	if err := setPath(tree, steps, val, sc.Sweep.Path, "sweep.path"); err != nil {
+	if err := setPath(tree, steps, val, path, field); err != nil {
 		return nil, err
 	}
 	raw, err = json.Marshal(tree)

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// writeAcross prints, after writeSearch, what a search across variants
+// (search.across) found in each variant: for every frontier point, one
+// line per variant with the objectives' and constraints' metrics (the
+// mean and the seeds' range), the worst case of each marked with "*".
+// It prints nothing for a search of the scenario as written.
+func writeAcross(w io.Writer, s *engine.Search, r *engine.SearchResult) {
+	if len(s.Across) == 0 || len(r.Frontier) == 0 {
+		return
+	}
+	var variants []string
+	for _, v := range s.Across {
+		what := "the scenario as written"
+		if v.Path != "" {
+			what = "sets " + v.Path
+		}
+		variants = append(variants, fmt.Sprintf("%q (%s)", v.Name, what))
+	}
+	fmt.Fprintf(w, "\nacross %d variants, every candidate on each (the %d simulations above): %s\n", len(s.Across), r.Simulations, strings.Join(variants, ", "))
+	fmt.Fprintln(w, "the frontier's metrics above are each point's worst case over the variants; per variant (* the worst case):")
+	var metrics []string
+	for _, o := range s.Objectives {
+		metrics = append(metrics, o.Metric)
+	}
+	for _, c := range s.Constraints {
+		if !slices.Contains(metrics, c.Metric) {
+			metrics = append(metrics, c.Metric)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 4, 0, 2, ' ', 0)
+	for i, p := range r.Frontier {
+		var settings []string
+		for _, k := range s.Knobs {
+			settings = append(settings, k.Path+" "+string(p.Settings[k.Path]))
+		}
+		fmt.Fprintf(tw, "%d. %s\n", i+1, strings.Join(settings, ", "))
+		for _, v := range p.Variants {
+			row := []string{"  " + v.Name}
+			for _, m := range metrics {
+				cell := m + " " + tableCell(m, v.Metrics[m], v.Spread)
+				if p.Binding[m] == v.Name {
+					cell += " *"
+				}
+				row = append(row, cell)
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+	}
+	tw.Flush()
+}
