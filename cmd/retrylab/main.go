@@ -8,6 +8,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -111,6 +112,9 @@ commands:
                         soft limit of the Go heap (default 512; 0 for none;
                         GOMEMLIMIT, when set, wins)
   list  the built-in scenarios: slug and title
+  show SLUG
+        print a built-in's scenario as JSON, presets expanded, as
+        GET /api/scenarios/SLUG answers it: a scenario file to edit and run
   presets
         the policy presets usable as "preset": NAME, with their sources and
         where the engine cannot express them exactly
@@ -153,6 +157,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdImport(args[1:], stdin, stdout, stderr)
 	case "export":
 		return cmdExport(args[1:], stdin, stdout, stderr)
+	case "show":
+		return cmdShow(args[1:], stdout, stderr)
 	case "list":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, b := range scenarios.All() {
@@ -401,12 +407,74 @@ func loadScenario(file string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		fmt.Fprintf(stderr, "retrylab %s: %v\n", cmd, err)
 		return nil, 1
 	}
+	if slug, ok := catalogueEntry(data); ok {
+		fmt.Fprintf(stderr, "%s: this is a catalogue entry; run it by its slug %s, or `retrylab show %s` prints its scenario\n", file, slug, slug)
+		return nil, 1
+	}
 	sc, err := scenarios.Decode(data)
 	if err != nil {
 		printErrors(stderr, file, err)
 		return nil, 1
 	}
 	return sc, 0
+}
+
+// catalogueEntry reports whether data is a file of the catalogue
+// (shared/scenarios/catalog): an object with a slug and a scenario and no
+// version, whose scenario is a field of it. It returns the slug.
+func catalogueEntry(data []byte) (string, bool) {
+	var entry struct {
+		Version  json.RawMessage `json:"version"`
+		Slug     string          `json:"slug"`
+		Scenario json.RawMessage `json:"scenario"`
+	}
+	if json.Unmarshal(data, &entry) != nil || entry.Version != nil || entry.Slug == "" || len(entry.Scenario) == 0 {
+		return "", false
+	}
+	return entry.Slug, true
+}
+
+// cmdShow prints a built-in's scenario as the API's GET
+// /api/scenarios/SLUG answers it (its canonical JSON, presets expanded),
+// indented.
+func cmdShow(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if code := parseFlags(fs, args); code != 0 {
+		return exit(code)
+	}
+	switch fs.NArg() {
+	case 0:
+		fmt.Fprintln(stderr, "retrylab show: name a built-in's slug (retrylab list shows them)")
+		return 2
+	case 1:
+	default:
+		fmt.Fprintf(stderr, "retrylab show: one built-in at a time; got %s\n", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	slug := fs.Arg(0)
+	b, ok := scenarios.Get(slug)
+	if !ok {
+		msg := "no built-in " + slug
+		if near := closeSlugs(slug); len(near) > 0 {
+			msg += "; did you mean " + strings.Join(near, " or ") + "?"
+		}
+		fmt.Fprintf(stderr, "retrylab show: %s (retrylab list shows every built-in)\n", msg)
+		return 1
+	}
+	sc, err := b.Parse()
+	if err != nil { // the built-ins are valid: the scenarios package's tests
+		printErrors(stderr, slug, err)
+		return 1
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, sc.Canonical(), "", "  "); err != nil {
+		fmt.Fprintf(stderr, "retrylab show: %v\n", err)
+		return 1
+	}
+	out.WriteByte('\n')
+	stdout.Write(out.Bytes())
+	return 0
 }
 
 // helpDone is parseFlags' code for -h or --help: the usage was printed, and
