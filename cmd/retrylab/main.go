@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -72,7 +73,8 @@ commands:
                         (default: sweep for a sweep's result, else attempts)
         --resolution R  bucket of the attempts picture: 10ms, 100ms (default) or 1s
         --metric M      metric of the compare and sweep pictures (a metric name
-                        as in run's table; default attempts, or success_rate for sweep)
+                        as in run's table; default attempts, or success_rate for
+                        sweep); every picture refuses a name that is not a metric
         --theme T       auto (default: follows the reader), light or dark
         --success-only  latency picture of successful operations only
         --runs N, --seed S
@@ -296,6 +298,18 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// The options known before the run are checked before it.
 	if opt.Picture != "" && !slices.Contains(chart.Pictures, opt.Picture) {
 		fmt.Fprintf(stderr, "retrylab chart: --picture %q is not one of %s\n", opt.Picture, strings.Join(chart.Pictures, ", "))
+		return 2
+	}
+	if names := engine.MetricNames(); opt.Metric != "" && !slices.Contains(names, opt.Metric) {
+		// Every picture: one that does not draw a metric would ignore it.
+		hint := ""
+		if near := engine.NearNames(opt.Metric, names); len(near) > 0 {
+			for i, n := range near {
+				near[i] = strconv.Quote(n)
+			}
+			hint = "; did you mean " + strings.Join(near, " or ") + "?"
+		}
+		fmt.Fprintf(stderr, "retrylab chart: --metric %q is not a metric name%s (metrics: %s)\n", opt.Metric, hint, strings.Join(names, ", "))
 		return 2
 	}
 	if !slices.Contains([]string{"auto", "light", "dark"}, opt.Theme) {
