@@ -77,7 +77,7 @@ commands:
                         sweep); every picture refuses a name that is not a metric
         --theme T       auto (default: follows the reader), light or dark
         --success-only  latency picture of successful operations only
-        --runs N, --seed S
+        --runs N, --seed S, --max-events N
                         as for run
   import --from FORMAT FILE|-
         read a retry configuration into a scenario and print it as JSON: the
@@ -250,9 +250,7 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
-		if ce := (*engine.CostError)(nil); sc.Search != nil && errors.As(err, &ce) && ce.Processed == 0 {
-			fmt.Fprintf(stderr, "retrylab %s: the estimate is a bound, often well above what runs where retries storm; --max-events 0 runs it anyway (no limit)\n", cmd)
-		}
+		costHint(stderr, cmd, err, sc.Search != nil)
 		return 1
 	}
 	if *format == "json" {
@@ -266,6 +264,23 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	}
 	writeTable(stdout, sc, res)
 	return 0
+}
+
+// costHint says, after a run refused or stopped for its cost, what
+// --max-events does about it.
+func costHint(w io.Writer, cmd string, err error, search bool) {
+	var ce *engine.CostError
+	switch {
+	case !errors.As(err, &ce):
+	case ce.Processed > 0:
+		fmt.Fprintf(w, "retrylab %s: --max-events N raises the limit on each simulation; --max-events 0 removes it\n", cmd)
+	case ce.Detail != nil && ce.Detail.Unbounded != "":
+		fmt.Fprintf(w, "retrylab %s: --max-events 0 would run it without a limit, and nothing but an interrupt would stop it\n", cmd)
+	case search:
+		fmt.Fprintf(w, "retrylab %s: the estimate is a bound, often well above what runs where retries storm; --max-events 0 runs it anyway (no limit)\n", cmd)
+	default:
+		fmt.Fprintf(w, "retrylab %s: --max-events N raises the limit; --max-events 0 runs it anyway (no limit)\n", cmd)
+	}
 }
 
 // strategyNames lists the scenario's strategies' names, quoted.
@@ -286,6 +301,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&opt.Metric, "metric", "", "metric of the compare and sweep pictures")
 	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")
 	fs.BoolVar(&opt.SuccessOnly, "success-only", false, "latency of successful operations only")
+	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	checkSeeds, seeds := seedFlags(fs)
 	file, code := parseWithFile(fs, args, stderr, "chart", "scenario")
 	if code != 0 {
@@ -293,6 +309,10 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err := checkSeeds(); err != nil {
 		fmt.Fprintf(stderr, "retrylab chart: %v\n", err)
+		return 2
+	}
+	if *maxEvents < 0 {
+		fmt.Fprintf(stderr, "retrylab chart: --max-events %d is negative; give a number of events, or 0 for no limit\n", *maxEvents)
 		return 2
 	}
 	// The options known before the run are checked before it.
@@ -321,9 +341,10 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	seeds(sc)
-	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: 200_000_000})
+	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents})
 	if err != nil {
 		printErrors(stderr, file, err)
+		costHint(stderr, "chart", err, sc.Search != nil)
 		return 1
 	}
 	opt.Descriptions = view.Descriptions(sc)
