@@ -537,10 +537,10 @@
 // estimate, as many attempts as fit in its deadline or max_elapsed, or
 // else in the workload's arrivals, at the shortest time from one attempt
 // to the next (the network's round trip or the attempt time-out, plus
-// the shortest wait the backoff allows), and at least MaxAttempts (100);
-// when that time can be 0 (no backoff, or a jitter that can wait 0, and a
-// dependency that refuses at once), the estimate has no bound and Run
-// refuses the scenario whatever the limit but 0. The worst-case bounds on
+// the backoff's wait at the middle of its jitter's range), and at least
+// MaxAttempts (100); when that time is 0 (no backoff, and a dependency
+// that refuses at once), the estimate has no bound and Run refuses the
+// scenario whatever the limit but 0. The worst-case bounds on
 // a run's span count it as MaxAttempts; it may run longer. Run refuses a scenario above
 // Options.MaxEvents with a CostError before running, stops any single
 // simulation that processes more than that many events with a CostError

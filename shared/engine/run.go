@@ -185,12 +185,8 @@ func costDetail(sc *Scenario) *CostDetail {
 				var text string
 				switch {
 				case math.IsInf(c.n, 1):
-					why := "no backoff"
-					if cmp.Or(p.Backoff.Kind, BackoffNone) != BackoffNone {
-						why = "its jitter can make the wait 0"
-					}
 					if d.Unbounded == "" {
-						d.Unbounded = fmt.Sprintf("%s retries without limit (max_attempts 0) and nothing bounds the time between its attempts: %s, and an attempt ends as soon as the dependency refuses it (a full queue, an outage), so an operation refused again and again retries at the same instant without end; give it max_attempts, or a backoff whose waits are never 0", who, why)
+						d.Unbounded = fmt.Sprintf("%s retries without limit (max_attempts 0) and nothing bounds the time between its attempts: no backoff, and an attempt ends as soon as the dependency refuses it (a full queue, an outage), so an operation refused again and again retries at the same instant without end; give it max_attempts, or a backoff", who)
 					}
 					continue
 				case c.n > MaxAttempts:
@@ -1012,12 +1008,14 @@ type attemptCount struct {
 // (max_attempts 0) are counted as MaxAttempts, or as many as fit in the
 // time they have, if more: the deadline or max_elapsed, else the
 // workload's arrivals (an operation may retry as long as the incident
-// lasts), from one attempt's start to the next at least the shortest an
-// attempt takes (a refusal answered at once takes only the network's
-// round trip, each leg counted as its mean less three standard
-// deviations; the attempt time-out if shorter) plus the shortest wait the
-// backoff and jitter allow before that retry. When both can be 0, nothing
-// bounds them: the count is infinite.
+// lasts), from one attempt's start to the next the shortest an attempt
+// takes (a refusal answered at once takes only the network's round trip,
+// each leg counted as its mean less three standard deviations; the
+// attempt time-out if shorter) plus the backoff's wait before that retry,
+// at the middle of its jitter's range (over many retries the waits add up
+// to about their mean; the shortest a jitter allows, 0 for full jitter,
+// would find no bound for every policy with full jitter). When both are 0,
+// with no backoff, nothing bounds them: the count is infinite.
 func estimateAttempts(sc *Scenario, p *Policy) attemptCount {
 	if p.MaxAttempts > 0 {
 		return attemptCount{n: float64(p.MaxAttempts)}
@@ -1048,7 +1046,7 @@ func estimateAttempts(sc *Scenario, p *Policy) attemptCount {
 	var t, last, prev int64 = 0, -1, 0
 	n := 1.0
 	for k := int64(1); ; k++ {
-		d := w.wait(k, prev, 0)
+		d := w.wait(k, prev, 0.5)
 		prev = d
 		step := attempt + float64(d)
 		if step <= 0 {

@@ -113,3 +113,16 @@ func TestCostAdviceNamesWhatTheScenarioHas(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestUnlimitedAttemptsWithFullJitter: full jitter can wait 0, but over
+// many retries its waits add up to half the backoff's: a policy with it
+// is counted, not refused as unbounded.
+func TestUnlimitedAttemptsWithFullJitter(t *testing.T) {
+	sc := e03bWith(t, `[{"name": "C", "max_attempts": 0, "attempt_timeout": "2s", "deadline": "5s", "backoff": {"kind": "exponential", "base": "200ms", "max": "2s"}, "jitter": {"kind": "full"}}]`)
+	if c := estimateAttempts(sc, &sc.Strategies[0].Policy); c.n != MaxAttempts {
+		t.Errorf("counted %v attempts; want %d (fewer fit in 5s at half the waits)", c.n, MaxAttempts)
+	}
+	if _, err := Run(context.Background(), sc, Options{MaxEvents: 200_000_000, NoSeries: true}); err != nil {
+		t.Fatal(err)
+	}
+}
