@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -72,10 +73,11 @@ commands:
                         (default: sweep for a sweep's result, else attempts)
         --resolution R  bucket of the attempts picture: 10ms, 100ms (default) or 1s
         --metric M      metric of the compare and sweep pictures (a metric name
-                        as in run's table; default attempts, or success_rate for sweep)
+                        as in run's table; default attempts, or success_rate for
+                        sweep); every picture refuses a name that is not a metric
         --theme T       auto (default: follows the reader), light or dark
         --success-only  latency picture of successful operations only
-        --runs N, --seed S
+        --runs N, --seed S, --max-events N
                         as for run
   import --from FORMAT FILE|-
         read a retry configuration into a scenario and print it as JSON: the
@@ -112,6 +114,9 @@ commands:
                         soft limit of the Go heap (default 512; 0 for none;
                         GOMEMLIMIT, when set, wins)
   list  the built-in scenarios: slug and title
+  show SLUG
+        print a built-in's scenario as JSON, presets expanded, as
+        GET /api/scenarios/SLUG answers it: a scenario file to edit and run
   presets
         the policy presets usable as "preset": NAME, with their sources and
         where the engine cannot express them exactly
@@ -154,6 +159,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdImport(args[1:], stdin, stdout, stderr)
 	case "export":
 		return cmdExport(args[1:], stdin, stdout, stderr)
+	case "show":
+		return cmdShow(args[1:], stdout, stderr)
 	case "list":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, b := range scenarios.All() {
@@ -243,9 +250,7 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
-		if ce := (*engine.CostError)(nil); sc.Search != nil && errors.As(err, &ce) && ce.Processed == 0 {
-			fmt.Fprintf(stderr, "retrylab %s: the estimate is a bound, often well above what runs where retries storm; --max-events 0 runs it anyway (no limit)\n", cmd)
-		}
+		costHint(stderr, cmd, err, sc.Search != nil)
 		return 1
 	}
 	if *format == "json" {
@@ -259,6 +264,23 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	}
 	writeTable(stdout, sc, res)
 	return 0
+}
+
+// costHint says, after a run refused or stopped for its cost, what
+// --max-events does about it.
+func costHint(w io.Writer, cmd string, err error, search bool) {
+	var ce *engine.CostError
+	switch {
+	case !errors.As(err, &ce):
+	case ce.Processed > 0:
+		fmt.Fprintf(w, "retrylab %s: --max-events N raises the limit on each simulation; --max-events 0 removes it\n", cmd)
+	case ce.Detail != nil && ce.Detail.Unbounded != "":
+		fmt.Fprintf(w, "retrylab %s: --max-events 0 would run it without a limit, and nothing but an interrupt would stop it\n", cmd)
+	case search:
+		fmt.Fprintf(w, "retrylab %s: the estimate is a bound, often well above what runs where retries storm; --max-events 0 runs it anyway (no limit)\n", cmd)
+	default:
+		fmt.Fprintf(w, "retrylab %s: --max-events N raises the limit; --max-events 0 runs it anyway (no limit)\n", cmd)
+	}
 }
 
 // strategyNames lists the scenario's strategies' names, quoted.
@@ -279,6 +301,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&opt.Metric, "metric", "", "metric of the compare and sweep pictures")
 	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")
 	fs.BoolVar(&opt.SuccessOnly, "success-only", false, "latency of successful operations only")
+	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	checkSeeds, seeds := seedFlags(fs)
 	file, code := parseWithFile(fs, args, stderr, "chart", "scenario")
 	if code != 0 {
@@ -288,9 +311,25 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "retrylab chart: %v\n", err)
 		return 2
 	}
+	if *maxEvents < 0 {
+		fmt.Fprintf(stderr, "retrylab chart: --max-events %d is negative; give a number of events, or 0 for no limit\n", *maxEvents)
+		return 2
+	}
 	// The options known before the run are checked before it.
 	if opt.Picture != "" && !slices.Contains(chart.Pictures, opt.Picture) {
 		fmt.Fprintf(stderr, "retrylab chart: --picture %q is not one of %s\n", opt.Picture, strings.Join(chart.Pictures, ", "))
+		return 2
+	}
+	if names := engine.MetricNames(); opt.Metric != "" && !slices.Contains(names, opt.Metric) {
+		// Every picture: one that does not draw a metric would ignore it.
+		hint := ""
+		if near := engine.NearNames(opt.Metric, names); len(near) > 0 {
+			for i, n := range near {
+				near[i] = strconv.Quote(n)
+			}
+			hint = "; did you mean " + strings.Join(near, " or ") + "?"
+		}
+		fmt.Fprintf(stderr, "retrylab chart: --metric %q is not a metric name%s (metrics: %s)\n", opt.Metric, hint, strings.Join(names, ", "))
 		return 2
 	}
 	if !slices.Contains([]string{"auto", "light", "dark"}, opt.Theme) {
@@ -302,9 +341,10 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	seeds(sc)
-	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: 200_000_000})
+	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents})
 	if err != nil {
 		printErrors(stderr, file, err)
+		costHint(stderr, "chart", err, sc.Search != nil)
 		return 1
 	}
 	opt.Descriptions = view.Descriptions(sc)
@@ -402,12 +442,74 @@ func loadScenario(file string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		fmt.Fprintf(stderr, "retrylab %s: %v\n", cmd, err)
 		return nil, 1
 	}
+	if slug, ok := catalogueEntry(data); ok {
+		fmt.Fprintf(stderr, "%s: this is a catalogue entry; run it by its slug %s, or `retrylab show %s` prints its scenario\n", file, slug, slug)
+		return nil, 1
+	}
 	sc, err := scenarios.Decode(data)
 	if err != nil {
 		printErrors(stderr, file, err)
 		return nil, 1
 	}
 	return sc, 0
+}
+
+// catalogueEntry reports whether data is a file of the catalogue
+// (shared/scenarios/catalog): an object with a slug and a scenario and no
+// version, whose scenario is a field of it. It returns the slug.
+func catalogueEntry(data []byte) (string, bool) {
+	var entry struct {
+		Version  json.RawMessage `json:"version"`
+		Slug     string          `json:"slug"`
+		Scenario json.RawMessage `json:"scenario"`
+	}
+	if json.Unmarshal(data, &entry) != nil || entry.Version != nil || entry.Slug == "" || len(entry.Scenario) == 0 {
+		return "", false
+	}
+	return entry.Slug, true
+}
+
+// cmdShow prints a built-in's scenario as the API's GET
+// /api/scenarios/SLUG answers it (its canonical JSON, presets expanded),
+// indented.
+func cmdShow(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if code := parseFlags(fs, args); code != 0 {
+		return exit(code)
+	}
+	switch fs.NArg() {
+	case 0:
+		fmt.Fprintln(stderr, "retrylab show: name a built-in's slug (retrylab list shows them)")
+		return 2
+	case 1:
+	default:
+		fmt.Fprintf(stderr, "retrylab show: one built-in at a time; got %s\n", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	slug := fs.Arg(0)
+	b, ok := scenarios.Get(slug)
+	if !ok {
+		msg := "no built-in " + slug
+		if near := closeSlugs(slug); len(near) > 0 {
+			msg += "; did you mean " + strings.Join(near, " or ") + "?"
+		}
+		fmt.Fprintf(stderr, "retrylab show: %s (retrylab list shows every built-in)\n", msg)
+		return 1
+	}
+	sc, err := b.Parse()
+	if err != nil { // the built-ins are valid: the scenarios package's tests
+		printErrors(stderr, slug, err)
+		return 1
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, sc.Canonical(), "", "  "); err != nil {
+		fmt.Fprintf(stderr, "retrylab show: %v\n", err)
+		return 1
+	}
+	out.WriteByte('\n')
+	stdout.Write(out.Bytes())
+	return 0
 }
 
 // helpDone is parseFlags' code for -h or --help: the usage was printed, and

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A FieldError is one problem with one field of a scenario: the JSON path of
@@ -297,6 +298,9 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 			return
 		}
 		fields := structFields(v.Type())
+		if _, ok := fields["deadline"]; ok {
+			d.zeroDurations(path, obj) // a policy's
+		}
 		if _, ok := fields["preset"]; ok {
 			d.preset(path, obj, v)
 		}
@@ -308,9 +312,14 @@ func (d *decoder) value(path string, node any, v reflect.Value) {
 		for _, k := range keys {
 			idx, ok := fields[k]
 			if !ok {
+				names := fieldNames(v.Type())
+				hint := "; allowed: "
+				if near := didYouMean(k, names); near != "" {
+					hint = near + " allowed: "
+				}
 				d.errs = append(d.errs, FieldError{
 					Path:    join(path, k),
-					Message: "is not a known field; allowed: " + strings.Join(fieldNames(v.Type()), ", "),
+					Message: "is not a known field" + hint + strings.Join(names, ", "),
 				})
 				continue
 			}
@@ -490,6 +499,41 @@ func (d *decoder) preset(path string, obj map[string]any, v reflect.Value) {
 	d.errs = append(d.errs, inner.errs...)
 	delete(obj, "preset")
 	v.FieldByIndex(structFields(v.Type())["based_on"]).SetString(name)
+}
+
+// zeroMeansNone lists a policy's durations that are unset at 0, and what
+// that means.
+var zeroMeansNone = []struct{ field, what, none string }{
+	{"attempt_timeout", "an attempt time-out", "none"},
+	{"deadline", "a deadline", "none"},
+	{"max_elapsed", "a limit on the time spent retrying", "no limit"},
+}
+
+// zeroDurations refuses a policy's attempt_timeout, deadline or max_elapsed
+// written as 0 ("0s"), which would silently mean none: unless it drops
+// what the policy's preset sets (a policy's fields override its preset's).
+// The other durations that are 0 when unset (a backoff's max, a budget's
+// window, min_attempt_time) say what 0 means where they are documented,
+// and a value of 0 reads as what it does.
+func (d *decoder) zeroDurations(path string, obj map[string]any) {
+	var preset map[string]any
+	if name, ok := obj["preset"].(string); ok {
+		_ = json.Unmarshal(d.presets[name], &preset) // a bad preset is reported by d.preset
+	}
+	for _, z := range zeroMeansNone {
+		s, ok := obj[z.field].(string)
+		if !ok {
+			continue
+		}
+		if dur, err := time.ParseDuration(s); err != nil || dur != 0 {
+			continue
+		}
+		if _, set := preset[z.field]; set {
+			continue
+		}
+		d.errs = append(d.errs, FieldError{Path: join(path, z.field), Value: strconv.Quote(s),
+			Message: fmt.Sprintf("is not %s: leave %s out for %s, or give it more than 0s", z.what, z.field, z.none)})
+	}
 }
 
 // structFields maps the JSON names of t's fields, including those of embedded

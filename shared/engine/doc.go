@@ -547,9 +547,15 @@
 // its clients, instances and the counting bins of its time span; × strategies
 // × runs × sweep values; plus, for a search, every candidate on every seed
 // of every variant;
-// plus the numbers of its result, which EstimateSize gives alone). A level with unlimited attempts (max_attempts 0) counts as
-// MaxAttempts (100) attempts, in the estimate and in the worst-case bounds
-// on a run's span; it may run longer. Run refuses a scenario above
+// plus the numbers of its result, which EstimateSize gives alone). A level with unlimited attempts (max_attempts 0) counts, in the
+// estimate, as many attempts as fit in its deadline or max_elapsed, or
+// else in the workload's arrivals, at the shortest time from one attempt
+// to the next (the network's round trip or the attempt time-out, plus
+// the backoff's wait at the middle of its jitter's range), and at least
+// MaxAttempts (100); when that time is 0 (no backoff, and a dependency
+// that refuses at once), the estimate has no bound and Run refuses the
+// scenario whatever the limit but 0. The worst-case bounds on
+// a run's span count it as MaxAttempts; it may run longer. Run refuses a scenario above
 // Options.MaxEvents with a CostError before running, stops any single
 // simulation that processes more than that many events with a CostError
 // (Processed set) that also wraps ErrStopped, and checks its context every

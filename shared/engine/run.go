@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -35,11 +36,30 @@ type Options struct {
 // A CostError refuses a scenario whose estimated cost is over the caller's
 // limit, or, when Processed is set, reports a simulation that the limit
 // stopped: its estimate fell short (unlimited attempts, which the estimate
-// counts as MaxAttempts, can make it so). The latter also wraps ErrStopped.
+// bounds by the time they have, can make it so). The latter also wraps
+// ErrStopped.
 type CostError struct {
 	Estimate  int64
 	Limit     int64
 	Processed int64
+	// Detail says what the scenario has that its cost comes from, for the
+	// advice. Run sets it (CheckCost); a CostError without it advises in
+	// general.
+	Detail *CostDetail
+}
+
+// A CostDetail is what a refused scenario has that makes its cost: what
+// its refusal advises to reduce.
+type CostDetail struct {
+	Sweep, Search bool
+	// Unlimited describes each level that retries without limit and whose
+	// attempts the estimate counts over the time they have, more than
+	// MaxAttempts, with what would bound them.
+	Unlimited []string
+	// Unbounded, when set, says why nothing bounds the cost: a level that
+	// retries without limit with nothing between its attempts that takes
+	// time. The estimate is then infinite.
+	Unbounded string
 }
 
 func (e *CostError) Error() string {
@@ -47,8 +67,29 @@ func (e *CostError) Error() string {
 		return fmt.Sprintf("it processed more than %d events, the limit for this run; a policy with unlimited attempts (max_attempts 0) and no deadline retries a call that keeps failing until this limit stops it: give it a deadline, or reduce the workload",
 			e.Limit)
 	}
-	return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus one per network leg of every hop, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values, plus every search candidate on every seed; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies, sweep values or search candidates",
-		humanCount(e.Estimate), humanCount(e.Limit))
+	d := e.Detail
+	if d == nil {
+		return fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus one per network leg of every hop, plus each simulation's set-up: clients, instances and time span; × strategies × runs × sweep values, plus every search candidate on every seed; plus the numbers of the result), over the limit of %s; reduce the workload, attempts, clients, runs, strategies, sweep values or search candidates",
+			humanCount(e.Estimate), humanCount(e.Limit))
+	}
+	if d.Unbounded != "" {
+		return "the scenario's cost has no bound: " + d.Unbounded
+	}
+	times, reduce := "× strategies × runs", []string{"the workload", "attempts", "clients", "runs", "strategies"}
+	if d.Sweep {
+		times += " × sweep values"
+		reduce = append(reduce, "sweep values")
+	}
+	if d.Search {
+		times += ", plus every search candidate on every seed"
+		reduce = append(reduce, "search candidates")
+	}
+	msg := fmt.Sprintf("the scenario is estimated at %s events (operations × attempts per operation across layers × 3, plus one per network leg of every hop, plus each simulation's set-up: clients, instances and time span; %s; plus the numbers of the result), over the limit of %s; ",
+		humanCount(e.Estimate), times, humanCount(e.Limit))
+	if len(d.Unlimited) > 0 {
+		msg += strings.Join(d.Unlimited, "; ") + "; or "
+	}
+	return msg + "reduce " + strings.Join(reduce[:len(reduce)-1], ", ") + " or " + reduce[len(reduce)-1]
 }
 
 // ErrStopped is wrapped by the error of a run stopped by its context or by
@@ -104,10 +145,66 @@ func check(sc *Scenario, maxEvents int64) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
+	return CheckCost(sc, maxEvents)
+}
+
+// CheckCost refuses a valid scenario estimated above maxEvents (0: no
+// limit) with a CostError that says what the scenario has to reduce, as
+// Run does before it runs anything.
+func CheckCost(sc *Scenario, maxEvents int64) error {
 	if est := Estimate(sc); maxEvents > 0 && est > maxEvents {
-		return &CostError{Estimate: est, Limit: maxEvents}
+		return &CostError{Estimate: est, Limit: maxEvents, Detail: costDetail(sc)}
 	}
 	return nil
+}
+
+// costDetail finds what a scenario has that makes its cost, in it and in
+// each of its sweep's values.
+func costDetail(sc *Scenario) *CostDetail {
+	d := &CostDetail{Sweep: sc.Sweep != nil, Search: sc.Search != nil}
+	subs := []*Scenario{sc}
+	if sc.Sweep != nil {
+		subs = nil
+		for i := range sc.Sweep.Values {
+			if sub, err := sc.withValue(i); err == nil {
+				subs = append(subs, sub)
+			}
+		}
+	}
+	for _, sub := range subs {
+		for _, st := range sub.Strategies {
+			for j, p := range append([]Policy{st.Policy}, st.Layers...) {
+				if p.MaxAttempts != 0 {
+					continue
+				}
+				who := fmt.Sprintf("strategy %q", st.Name)
+				if j > 0 {
+					who += fmt.Sprintf(" layer %d", j)
+				}
+				c := estimateAttempts(sub, &p)
+				var text string
+				switch {
+				case math.IsInf(c.n, 1):
+					if d.Unbounded == "" {
+						d.Unbounded = fmt.Sprintf("%s retries without limit (max_attempts 0) and nothing bounds the time between its attempts: no backoff, and an attempt ends as soon as the dependency refuses it (a full queue, an outage), so an operation refused again and again retries at the same instant without end; give it max_attempts, or a backoff", who)
+					}
+					continue
+				case c.n > MaxAttempts:
+					fix := "give it max_attempts or a deadline"
+					if p.Deadline > 0 || p.MaxElapsed > 0 {
+						fix = "give it max_attempts, a shorter deadline or longer waits"
+					}
+					text = fmt.Sprintf("%s retries without limit (max_attempts 0): counted as up to %d attempts an operation (%s over %s between attempts); %s", who, int64(c.n), c.window, c.step, fix)
+				default:
+					continue
+				}
+				if !slices.Contains(d.Unlimited, text) {
+					d.Unlimited = append(d.Unlimited, text)
+				}
+			}
+		}
+	}
+	return d
 }
 
 // models compiles the scenario, or each of its sweep values, in order. A
@@ -382,7 +479,7 @@ func runParallel(ctx context.Context, n, workers int, simulate func(context.Cont
 // end in a plan, a wait for a pool slot or a bulkhead, a fallback's
 // latency, and a timer and a cancellation for every copy of a hedged
 // level (copies count as attempts), taking the costliest strategy for
-// all; unlimited attempts count as MaxAttempts — and the work that does not
+// all; unlimited attempts count as estimateAttempts says — and the work that does not
 // depend on the operations: setting up its clients, instances (with a
 // breaker and a budget for every dependency), pools, bulkheads, hedging
 // latency windows and dependencies, and stepping through the counting bins
@@ -433,14 +530,14 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 		// Every attempt at every level is a hop: a level's attempts are
 		// the product of the max attempts down to it. A hedged level's
 		// copies are its attempts.
-		a := float64(attemptsBound(&st.Policy))
+		a := estimateAttempts(sc, &st.Policy).n
 		hops := a
 		copies := 0.0 // copies of hedged levels, each with a timer and a cancellation
 		if st.Hedging != nil {
 			copies += a
 		}
 		for i := range st.Layers {
-			a *= float64(attemptsBound(&st.Layers[i]))
+			a *= estimateAttempts(sc, &st.Layers[i]).n
 			hops += a
 			if st.Layers[i].Hedging != nil {
 				copies += a
@@ -895,6 +992,117 @@ func invocationTime(levels []Policy, drain, rtt float64) float64 {
 		total = min(total, float64(p.Deadline))
 	}
 	return total
+}
+
+// An attemptCount is how many attempts an operation makes at one level
+// of a strategy, as the cost estimate counts them.
+type attemptCount struct {
+	n float64 // math.Inf(1): nothing bounds them
+	// For unlimited attempts: what bounds their time, and the shortest
+	// time from one attempt's start to the next's.
+	window string
+	step   time.Duration
+}
+
+// estimateAttempts counts the attempts of level p. Unlimited attempts
+// (max_attempts 0) are counted as MaxAttempts, or as many as fit in the
+// time they have, if more: the deadline or max_elapsed, else the
+// workload's arrivals (an operation may retry as long as the incident
+// lasts), from one attempt's start to the next the shortest an attempt
+// takes (a refusal answered at once takes only the network's round trip,
+// each leg counted as its mean less three standard deviations; the
+// attempt time-out if shorter) plus the backoff's wait before that retry,
+// at the middle of its jitter's range (over many retries the waits add up
+// to about their mean; the shortest a jitter allows, 0 for full jitter,
+// would find no bound for every policy with full jitter). When both are 0,
+// with no backoff, nothing bounds them: the count is infinite.
+func estimateAttempts(sc *Scenario, p *Policy) attemptCount {
+	if p.MaxAttempts > 0 {
+		return attemptCount{n: float64(p.MaxAttempts)}
+	}
+	var window time.Duration
+	var what string
+	switch {
+	case p.Deadline > 0 && (p.MaxElapsed == 0 || p.Deadline <= p.MaxElapsed):
+		window, what = p.Deadline.D(), fmt.Sprintf("its deadline of %s", p.Deadline)
+	case p.MaxElapsed > 0:
+		window, what = p.MaxElapsed.D(), fmt.Sprintf("its max_elapsed of %s", p.MaxElapsed)
+	default:
+		window = time.Duration(lastArrival(sc))
+		what = fmt.Sprintf("the workload's %s", window)
+	}
+	attempt := math.Inf(1)
+	for _, d := range estimateDeps(sc) {
+		rtt := 0.0
+		if n := d.Network; n != nil {
+			rtt = travelFloor(&n.Request) + travelFloor(&n.Answer)
+		}
+		attempt = min(attempt, rtt)
+	}
+	if p.AttemptTimeout > 0 {
+		attempt = min(attempt, float64(p.AttemptTimeout))
+	}
+	w := compileWait(p)
+	var t, last, prev int64 = 0, -1, 0
+	n := 1.0
+	for k := int64(1); ; k++ {
+		d := w.wait(k, prev, 0.5)
+		prev = d
+		step := attempt + float64(d)
+		if step <= 0 {
+			return attemptCount{n: math.Inf(1), window: what}
+		}
+		// From here on every step is as long (the wait no longer grows),
+		// or the count would take too long to walk: the steps left, at
+		// this one's length, bound it.
+		if d == last || k > 1<<16 {
+			n += math.Floor(float64(int64(window)-t) / step)
+			return attemptCount{n: max(n, MaxAttempts), window: what, step: time.Duration(step)}
+		}
+		last = d
+		if float64(t)+step > float64(window) {
+			return attemptCount{n: max(n, MaxAttempts), window: what, step: time.Duration(step)}
+		}
+		t += int64(step)
+		n++
+	}
+}
+
+// lastArrival returns when the workload's last operation starts at the
+// latest, in nanoseconds: the end of its duration, or of its operations at
+// its rate, or the burst's time.
+func lastArrival(sc *Scenario) float64 {
+	w := &sc.Workload
+	end := float64(w.Duration)
+	switch w.Arrival {
+	case ArrivalBurst:
+		end = float64(w.BurstAt)
+	case ArrivalClosed:
+	default:
+		rate := w.Rate
+		if rate == 0 {
+			rate = w.RatePerClient * float64(w.Clients)
+		}
+		rate = max(rate, 1e-9)
+		if w.Operations > 0 && (w.Duration == 0 || float64(w.Operations)/rate*1e9 < end) {
+			end = float64(w.Operations) / rate * 1e9
+		}
+	}
+	return end
+}
+
+// travelFloor is the shortest one leg's travel is counted as: the mean,
+// less three standard deviations (not below 0), or a lognormal's three
+// below its median.
+func travelFloor(d *Delay) float64 {
+	switch d.Kind {
+	case DelayNormal:
+		return max(0, float64(d.Mean)-3*float64(d.Stddev))
+	case DelayLognormal:
+		mu, sigma := lognormalFit(d.P50, d.P99)
+		return exp(mu - 3*sigma)
+	}
+	return float64(d.Mean)
 }
 
 // estimateOps returns about how many operations one run starts.

@@ -336,7 +336,7 @@ func TestSearchAcrossInvalid(t *testing.T) {
 		{"an unknown path", `[{"name": "outage", "path": "dependncy.phases", "value": ` + phases + `}]`, "search.across[0].path",
 			[]string{`"dependncy.phases" is not a part of the scenario a variant may change; did you mean "dependency"?`, "starts with workload, dependency, dependencies, report"}},
 		{"an unknown field", `[{"name": "outage", "path": "dependency.phase", "value": ` + phases + `}]`, "search.across[0].path",
-			[]string{`"dependency.phase" is not a path of the scenario: at dependency.phase is not a known field; allowed: name, workers`}},
+			[]string{`"dependency.phase" is not a path of the scenario: at dependency.phase is not a known field; did you mean "phases"? allowed: name, workers`}},
 		{"a bad path", `[{"name": "outage", "path": "dependency.phases[x]", "value": 1}]`, "search.across[0].path", []string{`"dependency.phases[x]" is not a path such as`, "an index must be a number in brackets"}},
 		{"a missing index", `[{"name": "second", "path": "dependencies[1].workers", "value": 5}]`, "search.across[0].path", []string{"has index [1], which does not exist"}},
 		{"a strategy", `[{"name": "more", "path": "strategies[2].max_attempts", "value": 5}]`, "search.across[0].path", []string{"changes the strategies", "the search's knobs vary the strategy"}},

@@ -151,24 +151,6 @@ func knobFields(t reflect.Type, top bool) []string {
 	return names
 }
 
-// nearFields returns the names within two edits of key (one for keys of
-// up to four letters), nearest first.
-func nearFields(key string, names []string) []string {
-	limit := 2
-	if len(key) <= 4 {
-		limit = 1
-	}
-	var near []string
-	for d := 1; d <= limit; d++ {
-		for _, n := range names {
-			if editDistance(key, n) == d {
-				near = append(near, n)
-			}
-		}
-	}
-	return near
-}
-
 // deeperFields returns the paths "f.key" where f is an object field of
 // struct t that has a field key: "ratio" is budget's and breaker's.
 func deeperFields(t reflect.Type, key string) []string {
@@ -186,27 +168,6 @@ func deeperFields(t reflect.Type, key string) []string {
 		}
 	}
 	return out
-}
-
-// editDistance returns the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // isPrefix reports whether steps a are a proper prefix of steps b.

@@ -1120,8 +1120,11 @@ func (v *validator) report(sc *Scenario) {
 		v.add("report.focus", nil, "lists %d metrics; at most 3 are allowed", len(r.Focus))
 	} else {
 		for i, m := range r.Focus {
-			if !slices.Contains(MetricNames(), m) || slices.Contains(r.Focus[:i], m) {
-				v.add(fmt.Sprintf("report.focus[%d]", i), m, "is not a metric name, or is named twice (metrics: %s)", strings.Join(MetricNames(), ", "))
+			switch {
+			case !slices.Contains(MetricNames(), m):
+				v.add(fmt.Sprintf("report.focus[%d]", i), m, "is not a metric name%s (metrics: %s)", didYouMean(m, MetricNames()), strings.Join(MetricNames(), ", "))
+			case slices.Contains(r.Focus[:i], m):
+				v.add(fmt.Sprintf("report.focus[%d]", i), m, "is named twice; name a metric once")
 			}
 		}
 	}
@@ -1138,10 +1141,14 @@ func (v *validator) report(sc *Scenario) {
 func (v *validator) constraint(p string, c *Constraint) {
 	names := MetricNames()
 	if !slices.Contains(names, c.Metric) {
-		v.add(p+".metric", c.Metric, "is not a metric name (metrics: %s)", strings.Join(names, ", "))
+		v.add(p+".metric", c.Metric, "is not a metric name%s (metrics: %s)", didYouMean(c.Metric, names), strings.Join(names, ", "))
 	} else if info, _ := DescribeMetric(c.Metric); info.Unit == "%" && (c.Value < 0 || c.Value > 1) {
 		// Tables show rates as percentages; the metric is a fraction.
 		v.add(p+".value", c.Value, "is out of range: %s is a rate from 0 to 1 (99.9%% is 0.999)", c.Metric)
+	} else if c.Value < 0 {
+		// Every other metric counts, times or divides counts: none is
+		// below 0, and a condition below it is met by every seed or none.
+		v.add(p+".value", c.Value, "is out of range: %s is at least 0", c.Metric)
 	}
 	oneOf(v, p+".op", c.Op, Ops...)
 }

@@ -41,6 +41,17 @@ func TestErrorsNameFieldValueAndRule(t *testing.T) {
 		{"threshold on a rate as a percentage", `"strategies"`, `"report": {"thresholds": [{"metric": "success_rate", "op": ">=", "value": 99.9}]}, "strategies"`, "report.thresholds[0].value", "99.9% is 0.999"},
 		{"threshold on no metric", `"strategies"`, `"report": {"thresholds": [{"metric": "peak", "op": "<=", "value": 150}]}, "strategies"`, "report.thresholds[0].metric", "is not a metric name"},
 		{"threshold with an unknown op", `"strategies"`, `"report": {"thresholds": [{"metric": "peak_per_10ms", "op": "<", "value": 150}]}, "strategies"`, "report.thresholds[0].op", `is not one of`},
+		{"threshold on a misspelt metric", `"strategies"`, `"report": {"thresholds": [{"metric": "affected_sucess_rate", "op": ">=", "value": 0.95}]}, "strategies"`, "report.thresholds[0].metric", `"affected_sucess_rate" is not a metric name; did you mean "affected_success_rate"? (metrics: operations,`},
+		{"threshold below a latency's range", `"strategies"`, `"report": {"thresholds": [{"metric": "latency_p99_ms", "op": "<=", "value": -5}]}, "strategies"`, "report.thresholds[0].value", "-5 is out of range: latency_p99_ms is at least 0"},
+		{"threshold below a count's range", `"strategies"`, `"report": {"thresholds": [{"metric": "peak_per_100ms", "op": ">=", "value": -1}]}, "strategies"`, "report.thresholds[0].value", "-1 is out of range: peak_per_100ms is at least 0"},
+		{"threshold below a rate's range", `"strategies"`, `"report": {"thresholds": [{"metric": "success_rate", "op": ">=", "value": -0.5}]}, "strategies"`, "report.thresholds[0].value", "is out of range: success_rate is a rate from 0 to 1"},
+		{"focus on a misspelt metric", `"strategies"`, `"report": {"focus": ["peak_per_100"]}, "strategies"`, "report.focus[0]", `did you mean "peak_per_10ms" or "peak_per_100ms"`},
+		{"misspelt field", `"max_attempts": 3`, `"max_attempts": 3, "backof": {"kind": "constant", "base": "10ms"}`, "strategies[0].backof", `is not a known field; did you mean "backoff"? allowed: name,`},
+		{"misspelt top-level field", `"version": 1`, `"version": 1, "strategys": []`, "strategys", `did you mean "strategies"?`},
+		{"zero deadline", `"max_attempts": 3`, `"max_attempts": 3, "deadline": "0s"`, "strategies[0].deadline", `"0s" is not a deadline: leave deadline out for none, or give it more than 0s`},
+		{"zero attempt timeout", `"max_attempts": 3`, `"max_attempts": 3, "attempt_timeout": "0ms"`, "strategies[0].attempt_timeout", `"0ms" is not an attempt time-out: leave attempt_timeout out for none, or give it more than 0s`},
+		{"zero max_elapsed", `"max_attempts": 3`, `"max_attempts": 3, "max_elapsed": "0s"`, "strategies[0].max_elapsed", `leave max_elapsed out for no limit`},
+		{"zero deadline of a layer", `"max_attempts": 3`, `"max_attempts": 3, "layers": [{"max_attempts": 2, "deadline": "0s"}]`, "strategies[0].layers[0].deadline", `leave deadline out for none`},
 		{"version", `"version": 1`, `"version": 2`, "version", "2 is not supported"},
 		{"duplicate names", `[{"name": "a", "max_attempts": 3}]`, `[{"name": "a", "max_attempts": 3}, {"name": "a", "max_attempts": 1}]`, "strategies[1].name", "names must be unique"},
 		{"no strategies", `[{"name": "a", "max_attempts": 3}]`, `[]`, "strategies", "at least one strategy"},
@@ -756,5 +767,25 @@ func TestSweepNullLeavesFieldOut(t *testing.T) {
 	on, err := sc.withValue(1)
 	if err != nil || on.Dependency.Shedding == nil || on.Dependency.Shedding.Thresholds[ClassSheddable] != 1 {
 		t.Fatalf("object: shedding %+v, error %v", on.Dependency.Shedding, err)
+	}
+}
+
+// TestZeroDurationDropsAPresets: "deadline": "0s" beside a preset that sets
+// a deadline drops it (the policy's fields override the preset's); without
+// one it is refused (TestErrorsNameFieldValueAndRule).
+func TestZeroDurationDropsAPresets(t *testing.T) {
+	presets := map[string]json.RawMessage{"p": json.RawMessage(`{"max_attempts": 3, "deadline": "5s", "attempt_timeout": "1s"}`)}
+	doc := strings.Replace(valid, `"max_attempts": 3`, `"preset": "p", "deadline": "0s", "attempt_timeout": "0s"`, 1)
+	sc, err := ParseWith([]byte(doc), presets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := sc.Strategies[0].Policy; p.Deadline != 0 || p.AttemptTimeout != 0 || p.MaxAttempts != 3 {
+		t.Errorf("deadline %s, attempt_timeout %s, max_attempts %d; want the preset's deadline and time-out dropped", p.Deadline, p.AttemptTimeout, p.MaxAttempts)
+	}
+	doc = strings.Replace(valid, `"max_attempts": 3`, `"preset": "p", "max_elapsed": "0s"`, 1)
+	_, err = ParseWith([]byte(doc), presets)
+	if es := AsErrors(err); len(es) != 1 || es[0].Path != "strategies[0].max_elapsed" {
+		t.Errorf("a zero the preset does not set: %v; want one error at strategies[0].max_elapsed", err)
 	}
 }
