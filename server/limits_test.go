@@ -198,6 +198,14 @@ func TestCostIsCheckedBeforeTheWork(t *testing.T) {
 			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
 			"strategies": [` + strategies(20) + `]}`,
 			"estimated at 1.3 billion events"},
+		{"no sweep, no search in the advice", `{"version": 1, "runs": 1000, "workload": {"clients": 1000000, "arrival": "burst", "operations": 1},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
+			"strategies": [` + strategies(20) + `]}`,
+			"; reduce the workload, attempts, clients, runs or strategies"},
+		{"unbounded", `{"version": 1, "workload": {"clients": 1, "rate": 1, "duration": "10s"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1, "error_rate": 1},
+			"strategies": [{"name": "forever", "max_attempts": 0}]}`,
+			"the scenario's cost has no bound"},
 	} {
 		r := do(t, s, "POST", "/api/scenarios", tc.body, "Content-Type", "application/json")
 		if r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, tc.contains) {

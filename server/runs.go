@@ -219,8 +219,8 @@ func (r *runner) acquire(ctx context.Context) error {
 // checkCost refuses, before it runs, a scenario over the server's budgets:
 // its estimated events, and the size of its result.
 func checkCost(cfg Config, sc *engine.Scenario) error {
-	if est := engine.Estimate(sc); est > cfg.MaxEvents {
-		return &engine.CostError{Estimate: est, Limit: cfg.MaxEvents}
+	if err := engine.CheckCost(sc, cfg.MaxEvents); err != nil {
+		return err // with what in the scenario makes its cost
 	}
 	if est := 1024 + 8*engine.EstimateSize(sc); est > cfg.MaxResultBytes {
 		return &sizeError{est, cfg.MaxResultBytes}
