@@ -309,6 +309,10 @@ type runOutput struct {
 	base         int64 // the bins' width
 	transitions  []transition
 	outerBreaker int // the outermost level with a breaker, -1 if none
+	// affectedCalls are the calls that reached the dependency for the
+	// operations started in the affected window (a probe's amplification
+	// there); a Part does not carry them.
+	affectedCalls int64
 }
 
 // output measures a finished run.
@@ -384,7 +388,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.HedgesWon = float64(c.hedgesWon)
 	x.Events = float64(s.events)
 
-	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1}
+	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
+		affectedCalls: c.affectedCalls}
 	for i := range c.calls {
 		cc := &c.calls[i]
 		cm := CallMetrics{
