@@ -255,16 +255,18 @@ func TestProbeCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"probe of C in E03-B synchronized recovery: the storm has ended when at least 99% of the operations started from 25s to 30s succeed, on each of 2 seeds, with the load reduction or the workers added from 15s\n",
-		"\nwithout a remedy: 100.00%..100.00% succeed\n",
-		"\nload      not metastable: the storm ends without a remedy, 0 simulations\n",
-		"\n2 simulations, ",
+		"probe of C in E03-B synchronized recovery: the storm has ended when the operations started from 25s to 30s, on each of 2 seeds, succeed within 1 percentage point of the strategy's own healthy success rate, or make at most 10% more calls per operation than its own healthy amplification",
+		"with the load reduction or the workers added from 15s, when the trigger ends\n",
+		"\nhealthy:          100.00% succeed, amplification 1.000\n",
+		"\nwithout a remedy: 100.00% succeed, amplification 1.000\n",
+		"\nnot in a storm: after the trigger it is at its own baseline (100.00% success, amplification 1.000, as without the trigger)\n",
+		"\n4 simulations, ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
-	code, out, errs = run(t, "", "probe", "--format", "json", "--runs", "1", "--at", "12s", "e03b-synchronized-recovery")
+	code, out, errs = run(t, "", "probe", "--format", "json", "--runs", "1", "--at", "16s", "e03b-synchronized-recovery")
 	if code != 0 {
 		t.Fatalf("json: exit %d: %s", code, errs)
 	}
@@ -272,7 +274,7 @@ func TestProbeCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Strategy != "A" || res.At != engine.Duration(12e9) || res.Seeds != 1 || len(res.Remedies) != 3 {
+	if res.Strategy != "A" || res.At != engine.Duration(16e9) || res.Seeds != 1 || len(res.Remedies) != 3 {
 		t.Errorf("result %+v", res)
 	}
 	for _, bad := range [][]string{{"--at", "soon"}, {"--strategy", "Z"}, {"--format", "table"}, {"--settle", "0s"}} {
