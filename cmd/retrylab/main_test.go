@@ -352,3 +352,26 @@ func TestRunTableTail(t *testing.T) {
 		t.Errorf("want %q in:\n%s", want, out)
 	}
 }
+
+// TestRunRecoveryNotApplicable: without a fault to recover from, the
+// table says recovery does not apply, never 0 s and 100% beside a
+// dependency that fails a call in five.
+func TestRunRecoveryNotApplicable(t *testing.T) {
+	sc := `{"version": 1, "name": "errors all along", "seed": 1,
+  "workload": {"clients": 10, "arrival": "poisson", "rate": 50, "duration": "5s"},
+  "dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "20ms"}, "error_rate": 0.2},
+  "strategies": [{"name": "once", "max_attempts": 1}]}`
+	code, out, errs := run(t, sc, "run", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`\s+recovery_s\s+n/a\s*\n`, `\s+recovered\s+n/a\s*\n`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, sc, "run", "-", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"recovery_s": null`) || !strings.Contains(out, `"recovered": null`) {
+		t.Errorf("json: exit %d, recovery not null:\n%s", code, out)
+	}
+}
