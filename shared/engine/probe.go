@@ -74,7 +74,8 @@ type ProbeOptions struct {
 	// At is when the load reduction and the capacity addition start. By
 	// default, when the trigger ends: the scenario's report.recovery_from,
 	// or the end of its last phase that harms the dependency (0 without
-	// one).
+	// one). At inside the trigger is refused; at or before its start the
+	// remedies prevent a storm rather than end it (ProbeResult.Prevents).
 	At *Duration
 	// Settle is how long after At the judged window starts
 	// (DefaultProbeSettle when 0).
@@ -140,8 +141,9 @@ type ProbeOptions struct {
 //
 // The load reduction and the workers added start at At and stay: from
 // the trigger's end (the default) they end a storm; from before the
-// trigger starts, or without a trigger, they keep one from forming
-// (Prevents), which the texts say. At inside the trigger is refused.
+// trigger starts, or from 0 without a trigger, they keep one from
+// forming (Prevents), which the texts say. At inside the trigger is
+// refused: remedies from then would both shape the storm and end it.
 type ProbeResult struct {
 	Scenario   string   `json:"scenario"`
 	Strategy   string   `json:"strategy"`
@@ -150,8 +152,8 @@ type ProbeResult struct {
 	WindowTo   Duration `json:"window_to"`
 	Seeds      int      `json:"seeds"`
 	// Prevents is set when the load reduction and the workers start
-	// before the trigger does, or the scenario has none: they keep a
-	// storm from forming rather than end one.
+	// before the trigger does, or at 0 in a scenario without one: they
+	// keep a storm from forming rather than end one.
 	Prevents bool `json:"prevents,omitempty"`
 	// Criterion says in words when the storm has ended.
 	Criterion string `json:"criterion"`
@@ -306,7 +308,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	res := &ProbeResult{
 		Scenario: sc.Name, Strategy: sub.Strategies[0].Name, At: Duration(p.at),
 		WindowFrom: p.from, WindowTo: p.to, Seeds: seeds, Remedies: []RemedyResult{},
-		Prevents: !hasTrigger || p.at <= int64(trigFrom),
+		Prevents: hasTrigger && p.at <= int64(trigFrom) || !hasTrigger && p.at == 0,
 	}
 	p.res = res
 	res.Criterion = p.criterion(trigFrom, hasTrigger)
@@ -463,8 +465,10 @@ func numRange(mm MinMax) string {
 func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
 	when := ", when the trigger ends"
 	switch {
+	case !hasTrigger && p.at == 0:
+		when = " on; the scenario has no trigger, so from the start they keep a storm from forming rather than end one"
 	case !hasTrigger:
-		when = " on; the scenario has no trigger, so they keep a storm from forming rather than end one"
+		when = " on; the scenario has no trigger: a storm builds from the start, and they come after it"
 	case p.at <= int64(trigFrom):
 		when = fmt.Sprintf(" on, before the trigger starts at %s: they prevent a storm rather than end one", trigFrom)
 	case p.at > compile(p.sc).faultEnd:

@@ -282,7 +282,7 @@ func TestProbeRunawayCascade(t *testing.T) {
 	if !res.Metastable || !res.Prevents {
 		t.Fatalf("not in a storm, or remedies that end it without a trigger: %v succeed, healthy %v; %s", res.Baseline, res.Healthy, res.NoStorm)
 	}
-	if !strings.Contains(res.Criterion, "from 0s on; the scenario has no trigger, so they keep a storm from forming rather than end one") ||
+	if !strings.Contains(res.Criterion, "from 0s on; the scenario has no trigger, so from the start they keep a storm from forming rather than end one") ||
 		!strings.HasPrefix(res.Summary, "Keeping textbook out of a storm needs ") {
 		t.Errorf("criterion %q, summary %q; want remedies from 0s said to prevent the storm", res.Criterion, res.Summary)
 	}
@@ -408,6 +408,14 @@ func TestProbeAtInTrigger(t *testing.T) {
 	res := mustProbe(t, sc, ProbeOptions{At: &at, MaxWorkers: 40})
 	if !res.Prevents || !strings.Contains(res.Criterion, "from 5s on, before the trigger starts at 5s: they prevent a storm rather than end one") {
 		t.Errorf("at 5s: prevents %v, criterion %q", res.Prevents, res.Criterion)
+	}
+	// Without a trigger, remedies from 0 prevent the storm; later ones
+	// come after it has built.
+	sc.Dependency.Phases = nil
+	at = Duration(10e9)
+	res = mustProbe(t, sc, ProbeOptions{At: &at, Settle: Duration(5e9), MaxWorkers: 40})
+	if res.Prevents || !strings.Contains(res.Criterion, "from 10s on; the scenario has no trigger: a storm builds from the start, and they come after it") {
+		t.Errorf("no trigger, at 10s: prevents %v, criterion %q", res.Prevents, res.Criterion)
 	}
 }
 
