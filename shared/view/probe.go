@@ -60,7 +60,7 @@ func Probe(res *engine.ProbeResult) *ProbeView {
 		Criterion: upperFirst(res.Criterion) + ".",
 		Baseline: fmt.Sprintf("Without a remedy, %s of those operations succeed, with %s calls per operation; healthy (without the trigger), %s, with %s.",
 			spread(rate, res.Baseline), spread(amp, res.BaselineAmplification), spread(rate, res.Healthy.Success), spread(amp, res.Healthy.Amplification)),
-		Cost:      fmt.Sprintf("%s simulations, %s events.", strconv.Itoa(res.Simulations), thousands(res.Events)),
+		Cost: fmt.Sprintf("%s simulations, %s events.", strconv.Itoa(res.Simulations), thousands(res.Events)),
 	}
 	for _, r := range res.Remedies {
 		label := probeLabels[r.Kind]
