@@ -60,7 +60,9 @@ commands:
         find by bisection the smallest load reduction, capacity addition and
         ratio retry budget that end the strategy's retry storm (default: the
         first strategy; the first two from --at, default when the trigger
-        ends), judged by 99% success in a window after it on every seed
+        ends), judged in a window after it on every seed against the same
+        strategy without the trigger (its healthy baseline): a strategy at
+        its baseline is not in a storm and gets no remedy
         --settle D      the window starts D after the remedy (default 10s)
         --format F      text (default) or json (the probe's result)
         --runs N, --seed S, --max-events N, --parallel N
