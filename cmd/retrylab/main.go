@@ -62,7 +62,9 @@ commands:
         find by bisection the smallest load reduction, capacity addition and
         ratio retry budget that end the strategy's retry storm (default: the
         first strategy; the first two from --at, default when the trigger
-        ends), judged by 99% success in a window after it on every seed
+        ends), judged in a window after it on every seed against the same
+        strategy without the trigger (its healthy baseline): a strategy at
+        its baseline is not in a storm and gets no remedy
         --settle D      the window starts D after the remedy (default 10s)
         --format F      text (default) or json (the probe's result)
         --runs N, --seed S, --max-events N, --parallel N
@@ -793,6 +795,9 @@ func metricTable(w io.Writer, strats []engine.StrategyResult, tails bool) {
 		for _, st := range strats {
 			v, _ := st.Metrics.Metric(name)
 			cell := tableCell(name, v, st.Spread)
+			if !st.Metrics.Applies(name) {
+				cell = "n/a" // recovery without a fault to recover from
+			}
 			if q, ok := st.Quantiles[name]; ok && tails {
 				cell += fmt.Sprintf(" %s/%s/%s", chart.FormatCell(name, q.P5), chart.FormatCell(name, q.P50), chart.FormatCell(name, q.P95))
 			}

@@ -293,16 +293,18 @@ func TestProbeCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"probe of C in E03-B synchronized recovery: the storm has ended when at least 99% of the operations started from 25s to 30s succeed, on each of 2 seeds, with the load reduction or the workers added from 15s\n",
-		"\nwithout a remedy: 100.00%..100.00% succeed\n",
-		"\nload      not metastable: the storm ends without a remedy, 0 simulations\n",
-		"\n2 simulations, ",
+		"probe of C in E03-B synchronized recovery: the storm has ended when the operations started from 25s to 30s, on each of 2 seeds, succeed within 1 percentage point of the strategy's own healthy success rate, or make at most 10% more calls per operation than its own healthy amplification",
+		"with the load reduction or the workers added from 15s, when the trigger ends\n",
+		"\nhealthy:          100.00% succeed, amplification 1.000\n",
+		"\nwithout a remedy: 100.00% succeed, amplification 1.000\n",
+		"\nnot in a storm: after the trigger it is at its own baseline (100.00% success, amplification 1.000, as without the trigger)\n",
+		"\n4 simulations, ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
-	code, out, errs = run(t, "", "probe", "--format", "json", "--runs", "1", "--at", "12s", "e03b-synchronized-recovery")
+	code, out, errs = run(t, "", "probe", "--format", "json", "--runs", "1", "--at", "16s", "e03b-synchronized-recovery")
 	if code != 0 {
 		t.Fatalf("json: exit %d: %s", code, errs)
 	}
@@ -310,7 +312,7 @@ func TestProbeCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Strategy != "A" || res.At != engine.Duration(12e9) || res.Seeds != 1 || len(res.Remedies) != 3 {
+	if res.Strategy != "A" || res.At != engine.Duration(16e9) || res.Seeds != 1 || len(res.Remedies) != 3 {
 		t.Errorf("result %+v", res)
 	}
 	for _, bad := range [][]string{{"--at", "soon"}, {"--strategy", "Z"}, {"--format", "table"}, {"--settle", "0s"}} {
@@ -386,5 +388,28 @@ func TestRunTableTail(t *testing.T) {
 	}
 	if want := fmt.Sprintf("A has peak calls in 100 ms above 100 calls on %s of the 20 seeds (%d).", strings.TrimSuffix(fmt.Sprintf("%.1f", a.Thresholds[0].Share*100), ".0")+"%", a.Thresholds[0].Crossed); !strings.Contains(out, want) {
 		t.Errorf("want %q in:\n%s", want, out)
+	}
+}
+
+// TestRunRecoveryNotApplicable: without a fault to recover from, the
+// table says recovery does not apply, never 0 s and 100% beside a
+// dependency that fails a call in five.
+func TestRunRecoveryNotApplicable(t *testing.T) {
+	sc := `{"version": 1, "name": "errors all along", "seed": 1,
+  "workload": {"clients": 10, "arrival": "poisson", "rate": 50, "duration": "5s"},
+  "dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "20ms"}, "error_rate": 0.2},
+  "strategies": [{"name": "once", "max_attempts": 1}]}`
+	code, out, errs := run(t, sc, "run", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`\s+recovery_s\s+n/a\s*\n`, `\s+recovered\s+n/a\s*\n`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, sc, "run", "-", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"recovery_s": null`) || !strings.Contains(out, `"recovered": null`) {
+		t.Errorf("json: exit %d, recovery not null:\n%s", code, out)
 	}
 }

@@ -90,13 +90,43 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return 0
 }
 
-// writeProbe prints a probe's figures: the criterion, the success
-// without a remedy, then one remedy a line.
+// writeProbe prints a probe's figures: the criterion, the judged window
+// without the trigger (the strategy's healthy baseline) and as it is,
+// then why it is not in a storm, or one remedy a line.
 func writeProbe(w io.Writer, res *engine.ProbeResult) {
 	fmt.Fprintf(w, "probe of %s in %s: %s\n", res.Strategy, res.Scenario, res.Criterion)
-	fmt.Fprintf(w, "without a remedy: %.2f%%..%.2f%% succeed\n", res.Baseline.Min*100, res.Baseline.Max*100)
+	fmt.Fprintf(w, "healthy:          %s succeed, amplification %s\n", pctRange(res.Healthy.Success), numRange(res.Healthy.Amplification))
+	fmt.Fprintf(w, "without a remedy: %s succeed, amplification %s\n", pctRange(res.Baseline), numRange(res.BaselineAmplification))
+	if !res.Metastable {
+		fmt.Fprintf(w, "%s\n", res.NoStorm)
+	}
 	for _, r := range res.Remedies {
-		fmt.Fprintf(w, "%-9s %s, %d simulations\n", r.Kind, r.Text, r.Simulations)
+		if r.Outcome == engine.ProbeNoStorm {
+			continue
+		}
+		fmt.Fprintf(w, "%-9s %s, %d simulations", r.Kind, r.Text, r.Simulations)
+		if j := r.Judged; j != nil {
+			fmt.Fprintf(w, "; then %s succeed, amplification %s", pctRange(j.Success), numRange(j.Amplification))
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%d simulations, %d events\n", res.Simulations, res.Events)
+}
+
+// pctRange writes a success rate's lowest and highest over the seeds.
+func pctRange(mm engine.MinMax) string {
+	lo, hi := fmt.Sprintf("%.2f%%", mm.Min*100), fmt.Sprintf("%.2f%%", mm.Max*100)
+	if lo == hi {
+		return lo
+	}
+	return lo + ".." + hi
+}
+
+// numRange writes an amplification's lowest and highest over the seeds.
+func numRange(mm engine.MinMax) string {
+	lo, hi := fmt.Sprintf("%.3f", mm.Min), fmt.Sprintf("%.3f", mm.Max)
+	if lo == hi {
+		return lo
+	}
+	return lo + ".." + hi
 }

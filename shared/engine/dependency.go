@@ -76,6 +76,9 @@ func (s *sim) reach(r request) {
 		s.observe(s, "call", r.call)
 	}
 	s.bin(binCalls)
+	if st := s.ops[r.op].start; st >= s.m.affectedFrom && st < s.m.affectedTo {
+		s.c.affectedCalls++
+	}
 	if retry {
 		s.bin(binRetries)
 	}
@@ -91,7 +94,9 @@ func (s *sim) reach(r request) {
 		// Dropped here too: scripted answers and outages return before
 		// the load is looked at, and would keep every time.
 		ds.loadTimes.dropBefore(s.now - d.loadWindow + 1)
-		ds.loadTimes.push(s.now)
+		if !retry || !s.m.firstLoad {
+			ds.loadTimes.push(s.now)
+		}
 	}
 	if d.script != nil {
 		if a, ok := s.scripted(&r, d.script, ds); ok {

@@ -487,8 +487,12 @@
 // remedy). recovery_s is the time from then until the success rate of
 // operations starting in every 1 s window (stepped by 100 ms) stays at or
 // above 99% to the end; recovered is 0 when that never happened (and
-// recovery_s then runs to the last operation). Without a fault recovery_s is 0
-// and recovered 1; with no operation starting after the fault, both are 0. Goodput is successful operations per
+// recovery_s then runs to the last operation). Without a fault that ends
+// (no phase that harms a dependency, no report.recovery_from) there is
+// nothing to recover from and both do not apply: null in JSON, "n/a" in
+// tables, 0 from Metrics.Metric (Metrics.Applies says so), even when the
+// dependency fails all along (error_rate, load_errors); with no operation
+// starting after the fault, both are 0. Goodput is successful operations per
 // second of the workload's duration (or of the run, if longer).
 //
 // With several runs, metrics are means over runs and spread gives each

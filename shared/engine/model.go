@@ -82,6 +82,10 @@ type model struct {
 	resolutions              []int64
 	seriesBucket             int64   // 0: chosen after the run
 	callsPerOp               float64 // the calls an operation makes, on average: the shares of the plan's calls added up
+	// firstLoad makes load_errors count the first attempts only, not
+	// the retries: a probe's counterfactual without the retries' feedback
+	// (see Probe).
+	firstLoad bool
 }
 
 type workModel struct {
@@ -453,12 +457,24 @@ func compileDependency(d *Dependency) (depModel, int64) {
 			pm.status = DefaultStatus
 		}
 		dm.phases = append(dm.phases, pm)
-		harms := kind != PhaseCapacity && kind != PhaseLatency || kind == PhaseCapacity && ph.Workers < d.Workers || kind == PhaseLatency && ph.Factor > 1
-		if harms {
+		if harms(&ph, d.Workers) {
 			faultEnd = max(faultEnd, pm.to)
 		}
 	}
 	return dm, faultEnd
+}
+
+// harms reports whether phase ph harms a dependency of workers workers:
+// every kind does but a capacity phase that does not remove workers and a
+// latency phase that does not slow service.
+func harms(ph *Phase, workers int) bool {
+	switch ph.Kind {
+	case PhaseCapacity:
+		return ph.Workers < workers
+	case PhaseLatency:
+		return ph.Factor > 1
+	}
+	return true
 }
 
 // compilePlan compiles the workload's plan: without one, an operation

@@ -22,9 +22,18 @@ const (
 	// gives the strategy (Google SRE's per-client ratio over a short
 	// window, as DefaultSearch's).
 	DefaultProbeBudgetWindow = Duration(time.Second)
-	// ProbeThreshold is the success rate, in the judged window, at or
-	// above which a seed's storm has ended: recovery_s's 99%.
-	ProbeThreshold = 0.99
+	// ProbeSuccessTolerance is how far below the strategy's own healthy
+	// success rate (the counterfactual's, on the same seed) the judged
+	// window's may be and still count as back: one percentage point of
+	// its operations, the share of failures the probe's earlier absolute
+	// criterion (99%) allowed a healthy run.
+	ProbeSuccessTolerance = 0.01
+	// ProbeLoadTolerance is how far above the strategy's own healthy
+	// amplification (calls reaching the dependency per operation, the
+	// counterfactual's on the same seed) the judged window's may be and
+	// still count as back: 10% more calls, the extra load a retry budget
+	// of Google SRE's 10% of requests allows.
+	ProbeLoadTolerance = 0.10
 	// probeUnits is the resolution of a load reduction and of a budget
 	// ratio: one percentage point.
 	probeUnits = 100
@@ -54,8 +63,8 @@ var RemedyKinds = []RemedyKind{RemedyLoad, RemedyCapacity, RemedyBudget}
 const (
 	ProbeFound         = "found"          // a bracket was found
 	ProbeNotFound      = "not_found"      // the strongest remedy tried does not end the storm
-	ProbeNotMetastable = "not_metastable" // the storm ends without any remedy
-	ProbeNotApplicable = "not_applicable" // the remedy cannot be applied to this scenario
+	ProbeNoStorm       = "no_storm"       // the strategy is not in a storm: no remedy is looked for
+	ProbeNotApplicable = "not_applicable" // the remedy cannot be applied to this scenario or strategy
 )
 
 // ProbeOptions set a probe.
@@ -65,7 +74,8 @@ type ProbeOptions struct {
 	// At is when the load reduction and the capacity addition start. By
 	// default, when the trigger ends: the scenario's report.recovery_from,
 	// or the end of its last phase that harms the dependency (0 without
-	// one).
+	// one). At inside the trigger is refused; at or before its start the
+	// remedies prevent a storm rather than end it (ProbeResult.Prevents).
 	At *Duration
 	// Settle is how long after At the judged window starts
 	// (DefaultProbeSettle when 0).
@@ -93,18 +103,47 @@ type ProbeOptions struct {
 
 // A ProbeResult is what a metastability probe found.
 //
-// The criterion: the storm has ended on a seed when at least
-// ProbeThreshold (99%, recovery_s's threshold) of the operations that
-// start in the judged window [WindowFrom, WindowTo) succeed; a remedy
-// ends the storm when it does so on every seed. The probe first runs
-// the strategy without a remedy: if that ends the storm, the scenario is
-// not metastable and no remedy is looked for. Otherwise, for each
-// remedy, it runs the strongest it tries (not found when that does not
-// end the storm either), then bisects between none and that one until
-// the two are one step apart: one percentage point of load or of budget
-// ratio, one worker. Bisection assumes that a stronger remedy never does
-// worse; both ends of each bracket have run, so the bracket is a fact
-// whatever the curve between them.
+// The criterion compares the strategy with itself. A metastable failure
+// is a bad state that outlives its trigger because a sustaining effect,
+// typically work amplification such as retries, keeps the system
+// overloaded (Bronson et al., "Metastable Failures in Distributed
+// Systems", HotOS 2021; Huang et al., "Metastable Failures in the Wild",
+// OSDI 2022): low goodput with amplified load. So the probe first runs
+// the strategy's healthy counterfactual, on the same seeds (the same
+// arrivals and draws: common random numbers): the scenario without its
+// trigger (every dependency phase that harms it removed, those of every
+// kind but capacity added and faster service) and without the retries'
+// feedback on load-dependent errors (load_errors count the first
+// attempts only, so the dependency fails as often as its own curve
+// gives at the load the operations offer, whatever the retries add).
+// In the judged window [WindowFrom, WindowTo), a seed is in a storm when
+// both symptoms are there against that seed's counterfactual: the
+// operations that start in it succeed less, by more than
+// ProbeSuccessTolerance (one percentage point), and make more calls
+// reach the dependency per operation (amplification), by more than
+// ProbeLoadTolerance (10%). The storm has ended on a seed when either is
+// back within its tolerance: a success rate as healthy, or the retry
+// load of a healthy run, whose remaining failures are then the
+// dependency's own errors or the remedy's price (a budget refuses
+// retries that would have succeeded), not a storm's. A remedy ends the
+// storm when it does so on every seed.
+//
+// The probe runs the strategy without a remedy: when no seed is in a
+// storm, it is not (NoStorm's text says why) and no remedy is looked
+// for. Otherwise, for each remedy, it runs the strongest it tries (not
+// found when that does not end the storm either), then bisects between
+// none and that one until the two are one step apart: one percentage
+// point of load or of budget ratio, one worker. Bisection assumes that a
+// stronger remedy never does worse; both ends of each bracket have run,
+// so the bracket is a fact whatever the curve between them. A retry
+// budget is not tried on a strategy that never retries (one attempt at
+// every level, no hedging).
+//
+// The load reduction and the workers added start at At and stay: from
+// the trigger's end (the default) they end a storm; from before the
+// trigger starts, or from 0 without a trigger, they keep one from
+// forming (Prevents), which the texts say. At inside the trigger is
+// refused: remedies from then would both shape the storm and end it.
 type ProbeResult struct {
 	Scenario   string   `json:"scenario"`
 	Strategy   string   `json:"strategy"`
@@ -112,25 +151,49 @@ type ProbeResult struct {
 	WindowFrom Duration `json:"window_from"`
 	WindowTo   Duration `json:"window_to"`
 	Seeds      int      `json:"seeds"`
+	// Prevents is set when the load reduction and the workers start
+	// before the trigger does, or at 0 in a scenario without one: they
+	// keep a storm from forming rather than end one.
+	Prevents bool `json:"prevents,omitempty"`
 	// Criterion says in words when the storm has ended.
 	Criterion string `json:"criterion"`
+	// Healthy is how the judged window goes in the counterfactual: the
+	// strategy's own healthy baseline.
+	Healthy WindowStats `json:"healthy"`
 	// Baseline is the success rate in the judged window without a
-	// remedy, its lowest and highest over the seeds.
-	Baseline   MinMax         `json:"baseline"`
-	Metastable bool           `json:"metastable"`
-	Remedies   []RemedyResult `json:"remedies"`
+	// remedy, its lowest and highest over the seeds, and
+	// BaselineAmplification the amplification there.
+	Baseline              MinMax `json:"baseline"`
+	BaselineAmplification MinMax `json:"baseline_amplification"`
+	// Metastable says whether the strategy is in a storm after the
+	// trigger: on at least one seed, without a remedy.
+	Metastable bool `json:"metastable"`
+	// NoStorm says why the strategy is not in a storm, when it is not.
+	NoStorm  string         `json:"no_storm,omitempty"`
+	Remedies []RemedyResult `json:"remedies"`
 	// Simulations is how many runs of the strategy on one seed the probe
-	// made, the baseline's included, and Events what they processed.
+	// made, the counterfactual's and the baseline's included, and Events
+	// what they processed.
 	Simulations int    `json:"simulations"`
 	Events      int64  `json:"events"`
 	Summary     string `json:"summary"`
+}
+
+// WindowStats are how the operations that start in the judged window
+// went: their success rate and their amplification (calls reaching the
+// dependency per operation, and per call of the plan with several), each
+// its lowest and highest over the seeds.
+type WindowStats struct {
+	Success       MinMax `json:"success"`
+	Amplification MinMax `json:"amplification"`
 }
 
 // A RemedyResult is one remedy's bracket. With outcome "found", Enough
 // ends the storm and NotEnough, one step weaker, does not: a fraction of
 // the load removed, a number of workers added, or a budget's ratio (a
 // smaller ratio is the stronger remedy). With "not_found", NotEnough is
-// the strongest remedy tried.
+// the strongest remedy tried. Judged is how the judged window went with
+// Enough (found) or with the strongest tried (not found).
 type RemedyResult struct {
 	Kind      RemedyKind `json:"kind"`
 	Outcome   string     `json:"outcome"`
@@ -139,7 +202,8 @@ type RemedyResult struct {
 	// Resolution is the step between remedies tried.
 	Resolution float64 `json:"resolution"`
 	// Simulations is how many runs on one seed this remedy's probe made.
-	Simulations int `json:"simulations"`
+	Simulations int          `json:"simulations"`
+	Judged      *WindowStats `json:"judged,omitempty"`
 	// Change says what the remedy changes in the scenario, as a user
 	// would write it.
 	Change string `json:"change,omitempty"`
@@ -154,15 +218,33 @@ type prober struct {
 	from, to Duration
 	dep      int // index of the dependency that gets workers
 	workers  int
+	healthy  []windowStat // the counterfactual's, per seed
 	res      *ProbeResult
+}
+
+// A windowStat is how the judged window went on one seed.
+type windowStat struct {
+	ops, calls float64 // operations started in it, calls they made reach the dependency
+	success    float64
+	amp        float64
+}
+
+// ended reports whether w, on a seed whose counterfactual went as h, is
+// out of a storm: its success or its amplification is back within its
+// tolerance of h's. A window without operations cannot be judged: not
+// ended.
+func ended(w, h windowStat) bool {
+	return w.ops > 0 && (w.success >= h.success-ProbeSuccessTolerance || w.amp <= h.amp*(1+ProbeLoadTolerance))
 }
 
 // Probe looks for the smallest remedy that ends the retry storm of a
 // strategy of a metastable scenario: a load reduction, a capacity
-// addition and a ratio retry budget, each by bisection (see
+// addition and a ratio retry budget, each by bisection. The storm is
+// judged against the strategy's own healthy counterfactual (see
 // ProbeResult). The scenario is validated, and the probe refused when
-// every simulation it can make is estimated over opt.MaxEvents. The
-// result is the same whatever opt.Parallelism.
+// every simulation it can make is estimated over opt.MaxEvents, or when
+// opt.At is inside the trigger. The result is the same whatever
+// opt.Parallelism.
 func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
@@ -194,6 +276,11 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		return nil, fmt.Errorf("at %s must be a non-negative duration within the scenario's duration, 0s..%s: the load reduction and the workers added start then",
 			Duration(p.at), arrivalsEnd(&sub))
 	}
+	trigFrom, trigTo, hasTrigger := trigger(&sub, m)
+	if hasTrigger && Duration(p.at) > trigFrom && Duration(p.at) < trigTo {
+		return nil, fmt.Errorf("at %s is inside the trigger (%s to %s): the load reduction and the workers added stay from then on, so from inside the trigger they would both change the storm it starts and end it; give at %s or earlier to see whether they prevent the storm, or %s or later to see whether they end it",
+			Duration(p.at), trigFrom, trigTo, trigFrom, trigTo)
+	}
 	deps := estimateDeps(&sub)
 	if opt.Dependency != "" {
 		p.dep = slices.IndexFunc(deps, func(d *Dependency) bool { return d.Name == opt.Dependency })
@@ -221,23 +308,35 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	res := &ProbeResult{
 		Scenario: sc.Name, Strategy: sub.Strategies[0].Name, At: Duration(p.at),
 		WindowFrom: p.from, WindowTo: p.to, Seeds: seeds, Remedies: []RemedyResult{},
+		Prevents: hasTrigger && p.at <= int64(trigFrom) || !hasTrigger && p.at == 0,
 	}
 	p.res = res
-	res.Criterion = p.criterion()
+	res.Criterion = p.criterion(trigFrom, hasTrigger)
 	if err := p.checkCost(); err != nil {
 		return nil, err
 	}
-	ok, base, err := p.ends(ctx, nil)
+	healthy, err := p.simulate(ctx, p.counterfactual(), nil, true)
 	if err != nil {
 		return nil, err
 	}
-	res.Baseline = base
-	if ok {
+	p.healthy = healthy
+	res.Healthy = stats(healthy)
+	ws, err := p.window1(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	base := stats(ws)
+	res.Baseline, res.BaselineAmplification = base.Success, base.Amplification
+	if p.allEnded(ws) {
+		res.NoStorm = p.noStorm(ws)
 		for _, k := range RemedyKinds {
-			res.Remedies = append(res.Remedies, RemedyResult{Kind: k, Outcome: ProbeNotMetastable, Resolution: p.resolution(k),
-				Text: "not metastable: the storm ends without a remedy"})
+			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: "not tried: not in a storm"}
+			if k == RemedyBudget && !retries(&sub.Strategies[0]) {
+				r.Outcome, r.Text = ProbeNotApplicable, neverRetries
+			}
+			res.Remedies = append(res.Remedies, r)
 		}
-		res.Summary = fmt.Sprintf("Not metastable: without a remedy, %s already meets the criterion.", res.Strategy)
+		res.Summary = fmt.Sprintf("%s is %s.", res.Strategy, res.NoStorm)
 		return res, nil
 	}
 	res.Metastable = true
@@ -254,8 +353,12 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 			others = append(others, string(r.Kind)+": "+r.Text)
 		}
 	}
+	verb := "Ending the storm of %s needs %s"
+	if res.Prevents {
+		verb = "Keeping %s out of a storm needs %s"
+	}
 	if len(found) > 0 {
-		res.Summary = fmt.Sprintf("Recovery of %s needs %s", res.Strategy, strings.Join(found, ", or "))
+		res.Summary = fmt.Sprintf(verb, res.Strategy, strings.Join(found, ", or "))
 	} else {
 		res.Summary = fmt.Sprintf("No remedy tried ends the storm of %s", res.Strategy)
 	}
@@ -266,10 +369,113 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	return res, nil
 }
 
-// criterion says in words when the storm has ended.
-func (p *prober) criterion() string {
-	return fmt.Sprintf("the storm has ended when at least %g%% of the operations started from %s to %s succeed, on %s, with the load reduction or the workers added from %s",
-		ProbeThreshold*100, p.from, p.to, seedsText(p.res.Seeds), Duration(p.at))
+// trigger returns when the scenario's trigger starts and ends: from the
+// start of its first phase that harms a dependency to the end of the
+// last (report.recovery_from when set), and whether it has one.
+func trigger(sc *Scenario, m *model) (from, to Duration, ok bool) {
+	from = Duration(never)
+	for _, d := range estimateDeps(sc) {
+		for _, ph := range d.Phases {
+			if harms(&ph, d.Workers) {
+				from = min(from, ph.From)
+			}
+		}
+	}
+	if from == Duration(never) {
+		return 0, 0, false
+	}
+	return from, Duration(m.faultEnd), true
+}
+
+// counterfactual returns the probed scenario without its trigger: every
+// phase that harms a dependency removed.
+func (p *prober) counterfactual() *Scenario {
+	sub := *p.sc
+	keep := func(d *Dependency) {
+		d.Phases = slices.DeleteFunc(slices.Clone(d.Phases), func(ph Phase) bool { return harms(&ph, d.Workers) })
+	}
+	keep(&sub.Dependency)
+	sub.Dependencies = slices.Clone(sub.Dependencies)
+	for i := range sub.Dependencies {
+		keep(&sub.Dependencies[i])
+	}
+	return &sub
+}
+
+// stats returns the spread of ws over the seeds.
+func stats(ws []windowStat) WindowStats {
+	s := WindowStats{Success: MinMax{math.Inf(1), math.Inf(-1)}, Amplification: MinMax{math.Inf(1), math.Inf(-1)}}
+	for _, w := range ws {
+		s.Success.Min, s.Success.Max = min(s.Success.Min, w.success), max(s.Success.Max, w.success)
+		s.Amplification.Min, s.Amplification.Max = min(s.Amplification.Min, w.amp), max(s.Amplification.Max, w.amp)
+	}
+	return s
+}
+
+// noStorm says why the strategy, which went as ws without a remedy on
+// each seed, is not in a storm.
+func (p *prober) noStorm(ws []windowStat) string {
+	h, base := p.res.Healthy, stats(ws)
+	after := fmt.Sprintf("from %s on", p.from)
+	if !p.res.Prevents {
+		after = "after the trigger"
+	}
+	same := true
+	for i, w := range ws {
+		same = same && w.success >= p.healthy[i].success-ProbeSuccessTolerance
+	}
+	if same {
+		healthy := fmt.Sprintf("; healthy %s and %s", pctRange(h.Success), numRange(h.Amplification))
+		if pctRange(h.Success) == pctRange(base.Success) && numRange(h.Amplification) == numRange(base.Amplification) {
+			healthy = ", as without the trigger"
+		}
+		floor := ""
+		if h.Success.Min < 1-ProbeSuccessTolerance {
+			floor = "; the floor is the dependency's own errors"
+		}
+		return fmt.Sprintf("not in a storm: %s it is at its own baseline (%s success, amplification %s%s%s)",
+			after, pctRange(base.Success), numRange(base.Amplification), healthy, floor)
+	}
+	return fmt.Sprintf("not in a storm: %s its retry load is at its own baseline (amplification %s, healthy %s), so the gap in success (%s, healthy %s) is not sustained by retries: it is the dependency's own errors at the load the strategy offers",
+		after, numRange(base.Amplification), numRange(h.Amplification), pctRange(base.Success), pctRange(h.Success))
+}
+
+// pctRange writes a success rate's spread over the seeds: "95.28%", or
+// "94.05%..95.28%".
+func pctRange(mm MinMax) string {
+	lo, hi := fmt.Sprintf("%.2f%%", mm.Min*100), fmt.Sprintf("%.2f%%", mm.Max*100)
+	if lo == hi {
+		return lo
+	}
+	return lo + ".." + hi
+}
+
+// numRange writes an amplification's spread over the seeds: "1.102", or
+// "1.10..1.12".
+func numRange(mm MinMax) string {
+	lo, hi := fmt.Sprintf("%.3f", mm.Min), fmt.Sprintf("%.3f", mm.Max)
+	if lo == hi {
+		return lo
+	}
+	return lo + ".." + hi
+}
+
+// criterion says in words when the storm has ended, and from when the
+// load reduction and the workers added apply.
+func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
+	when := ", when the trigger ends"
+	switch {
+	case !hasTrigger && p.at == 0:
+		when = " on; the scenario has no trigger, so from the start they keep a storm from forming rather than end one"
+	case !hasTrigger:
+		when = " on; the scenario has no trigger: a storm builds from the start, and they come after it"
+	case p.at <= int64(trigFrom):
+		when = fmt.Sprintf(" on, before the trigger starts at %s: they prevent a storm rather than end one", trigFrom)
+	case p.at > compile(p.sc).faultEnd:
+		when = " on, after the trigger ends"
+	}
+	return fmt.Sprintf("the storm has ended when the operations started from %s to %s, on %s, succeed within %g percentage point of the strategy's own healthy success rate, or make at most %g%% more calls per operation than its own healthy amplification (healthy: the same seed without the trigger and without the retries' feedback on load-dependent errors), with the load reduction or the workers added from %s%s",
+		p.from, p.to, seedsText(p.res.Seeds), ProbeSuccessTolerance*100, ProbeLoadTolerance*100, Duration(p.at), when)
 }
 
 // seedsText writes "each of n seeds", or "its one seed".
@@ -372,7 +578,7 @@ func (p *prober) checkCost() error {
 	if p.opt.MaxEvents <= 0 {
 		return nil
 	}
-	runs := 1
+	runs := 2 // the counterfactual and the baseline
 	for _, k := range RemedyKinds {
 		runs += runsFor(p.steps(k))
 	}
@@ -396,7 +602,7 @@ type ProbeCostError struct {
 }
 
 func (e *ProbeCostError) Error() string {
-	return fmt.Sprintf("a probe runs the strategy up to %d times on %s (the baseline, then bisection of each remedy), estimated at %s events in all (every simulation at the costliest remedy's estimate), over the limit of %s; reduce its cost: probe fewer seeds (runs), or raise the probe's event limit",
+	return fmt.Sprintf("a probe runs the strategy up to %d times on %s (the strategy without the trigger, then as it is, then bisection of each remedy), estimated at %s events in all (every simulation at the costliest remedy's estimate), over the limit of %s; reduce its cost: probe fewer seeds (runs), or raise the probe's event limit",
 		e.Runs, seedsText(e.Seeds), humanCount(e.Estimate), humanCount(e.Limit))
 }
 
@@ -412,7 +618,12 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error)
 		r.Text = fmt.Sprintf("no load reduction (the probe reduces poisson and uniform arrivals only, not %s)", p.sc.Workload.Arrival)
 		return r, nil
 	}
-	ok, _, err := p.ends(ctx, &remedy{k, hi})
+	if k == RemedyBudget && !retries(&p.sc.Strategies[0]) {
+		r.Outcome = ProbeNotApplicable
+		r.Text = neverRetries
+		return r, nil
+	}
+	ok, ws, err := p.ends(ctx, &remedy{k, hi})
 	if err != nil {
 		return r, err
 	}
@@ -420,6 +631,7 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error)
 	if !ok {
 		r.Outcome = ProbeNotFound
 		r.NotEnough = p.value(k, hi)
+		r.Judged = &ws
 		r.Text = fmt.Sprintf("not found in range (%s does not end it)", p.phrase(k, hi))
 		r.Simulations = p.res.Simulations - before
 		return r, nil
@@ -427,16 +639,17 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error)
 	lo := 0 // no remedy: known not to end it
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		ok, _, err := p.ends(ctx, &remedy{k, mid})
+		ok, w, err := p.ends(ctx, &remedy{k, mid})
 		if err != nil {
 			return r, err
 		}
 		if ok {
-			hi = mid
+			hi, ws = mid, w
 		} else {
 			lo = mid
 		}
 	}
+	r.Judged = &ws
 	r.Outcome = ProbeFound
 	r.Enough = p.value(k, hi)
 	r.Change = p.change(k, hi)
@@ -446,18 +659,23 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error)
 	r.Simulations = p.res.Simulations - before
 	switch k {
 	case RemedyLoad:
-		r.Text = fmt.Sprintf("%d%% less load (between %d%% and %d%%)", hi, lo, hi)
+		r.Text = fmt.Sprintf("%d%% less load (between %d%% and %d%%", hi, lo, hi)
 	case RemedyCapacity:
-		r.Text = fmt.Sprintf("%d more workers (between %d and %d)", hi, lo, hi)
+		r.Text = fmt.Sprintf("%d more workers (between %d and %d", hi, lo, hi)
 	default:
 		if lo == 0 {
 			// hi is 1: the weakest budget tried ends the storm, and so
 			// (bisection assumes) does any stronger one.
-			r.Text = fmt.Sprintf("any retry budget up to %d%% (the weakest tried ends it)", probeUnits+1-hi)
+			r.Text = fmt.Sprintf("any retry budget up to %d%% (the weakest tried ends it", probeUnits+1-hi)
 		} else {
-			r.Text = fmt.Sprintf("a %d%% retry budget (between %d%% and %d%%)", probeUnits+1-hi, probeUnits+1-hi, probeUnits+1-lo)
+			r.Text = fmt.Sprintf("a %d%% retry budget (between %d%% and %d%%", probeUnits+1-hi, probeUnits+1-hi, probeUnits+1-lo)
 		}
 	}
+	if h := p.res.Healthy.Success; ws.Success.Min < h.Min-ProbeSuccessTolerance {
+		// It ends the storm by the retry load alone: say what it costs.
+		r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", pctRange(ws.Success), pctRange(h))
+	}
+	r.Text += ")"
 	return r, nil
 }
 
@@ -561,39 +779,90 @@ func addWorkers(phases []Phase, workers, add int, at, horizon Duration) []Phase 
 	return out
 }
 
+// neverRetries is why a retry budget is not tried on a strategy that
+// never retries.
+const neverRetries = "not tried: the strategy never retries (one attempt at every level, no hedging), so a retry budget has nothing to limit"
+
+// retries reports whether strategy st can send a call more than once: a
+// level with more than one attempt (or no limit), or hedging.
+func retries(st *Strategy) bool {
+	for _, pl := range append([]Policy{st.Policy}, st.Layers...) {
+		if pl.MaxAttempts != 1 || pl.Hedging != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // ends runs the strategy with rm (none when nil) on every seed and
-// reports whether the storm ended on each, and the spread of the judged
-// window's success rate over the seeds.
-func (p *prober) ends(ctx context.Context, rm *remedy) (bool, MinMax, error) {
+// reports whether the storm ended on each (see ended), and the judged
+// window's success rate and amplification over the seeds.
+func (p *prober) ends(ctx context.Context, rm *remedy) (bool, WindowStats, error) {
+	ws, err := p.window1(ctx, rm)
+	if err != nil {
+		return false, WindowStats{}, err
+	}
+	return p.allEnded(ws), stats(ws), nil
+}
+
+// allEnded reports whether the storm has ended on every seed, ws being
+// how the judged window went on each.
+func (p *prober) allEnded(ws []windowStat) bool {
+	for i, w := range ws {
+		if !ended(w, p.healthy[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// window1 runs the strategy with rm (none when nil) on every seed and
+// returns how the judged window went on each.
+func (p *prober) window1(ctx context.Context, rm *remedy) ([]windowStat, error) {
 	sub := p.sc
 	if rm != nil && rm.kind != RemedyLoad {
 		var err error
 		if sub, err = p.remedied(rm.kind, rm.strength); err != nil {
-			return false, MinMax{}, err
+			return nil, err
 		}
 	}
-	judged := *sub
+	var cut func(m *model)
+	if rm != nil && rm.kind == RemedyLoad {
+		cut = func(m *model) {
+			m.work.cut, m.work.cutAt, m.work.cutRate = true, p.at, m.work.rate*float64(probeUnits-rm.strength)/probeUnits
+		}
+	}
+	return p.simulate(ctx, sub, cut, false)
+}
+
+// simulate runs sc (the probed strategy alone) on every seed, tune
+// applied to its model, and returns how the judged window went on each;
+// with firstLoad, load_errors count the first attempts only (the
+// counterfactual).
+func (p *prober) simulate(ctx context.Context, sc *Scenario, tune func(*model), firstLoad bool) ([]windowStat, error) {
+	judged := *sc
 	from, to := p.from, p.to
 	judged.Report.AffectedFrom, judged.Report.AffectedTo = &from, &to
 	m := compile(&judged)
-	if rm != nil && rm.kind == RemedyLoad {
-		m.work.cut, m.work.cutAt, m.work.cutRate = true, p.at, m.work.rate*float64(probeUnits-rm.strength)/probeUnits
+	m.firstLoad = firstLoad
+	if tune != nil {
+		tune(m)
 	}
 	set := newSimSet([]*model{m})
 	opt := Options{MaxEvents: p.opt.MaxEvents, NoSeries: true, Parallelism: p.opt.Parallelism}
 	if err := set.run(ctx, nil, opt, &progress{total: set.len()}, false); err != nil {
-		return false, MinMax{}, err
+		return nil, err
 	}
 	p.res.Simulations += set.len()
-	ok := true
-	mm := MinMax{Min: math.Inf(1), Max: math.Inf(-1)}
+	ws := make([]windowStat, len(m.seeds))
 	for ri := range m.seeds {
 		out := &set.outs[0][0][ri]
-		x := out.metrics.AffectedSuccessRate
 		p.res.Events += set.events[ri]
-		// A window without operations cannot be judged: not ended.
-		ok = ok && out.metrics.AffectedOperations > 0 && x >= ProbeThreshold
-		mm.Min, mm.Max = min(mm.Min, x), max(mm.Max, x)
+		w := windowStat{ops: out.metrics.AffectedOperations, calls: float64(out.affectedCalls), success: out.metrics.AffectedSuccessRate}
+		if w.ops > 0 {
+			w.amp = w.calls / (w.ops * m.callsPerOp)
+		}
+		ws[ri] = w
 	}
-	return ok, mm, nil
+	return ws, nil
 }

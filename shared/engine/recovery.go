@@ -108,12 +108,16 @@ func (r *recoveryCounts) settle() {
 // recovery returns the time from the end of the last fault until the
 // success rate of operations started in every 1 s window from then on
 // (stepped by 100 ms) stays at or above 99%, and whether that happened
-// before the last operation started. Without a fault recovery is 0 and
-// recovered 1; without operations after it, it cannot be measured: 0 and
-// 0.
+// before the last operation started. Without operations after the fault
+// it cannot be measured: 0 and 0. Without a fault window (no phase that
+// harms a dependency, no report.recovery_from) there is nothing to
+// recover from: 0 and 0 here, and the result says recovery does not
+// apply (summarize), even when the dependency fails all along (errors of
+// its own, load_errors: a property of the dependency, with no end to
+// measure from).
 func (r *recoveryCounts) recovery(m *model) (sec, recovered float64) {
 	if m.faultEnd == 0 {
-		return 0, 1
+		return 0, 0
 	}
 	if r.steps == 0 {
 		return 0, 0

@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -11,7 +14,7 @@ import (
 // step after the fault.
 func recoveryOf(m *model, total, ok []int32) (sec, recovered float64) {
 	if m.faultEnd == 0 {
-		return 0, 1
+		return 0, 0 // not applicable: see summarize
 	}
 	if len(total) == 0 {
 		return 0, 0
@@ -128,5 +131,56 @@ func TestRecoveryAtSettle(t *testing.T) {
 	rc.end(109, true)
 	if s, rec := rc.recovery(m); s != 10.1 || rec != 1 {
 		t.Errorf("recovery %v s, recovered %v; want 10.1 s, 1", s, rec)
+	}
+}
+
+// TestRecoveryNotApplicable: without a fault window there is nothing to
+// recover from, and a dependency that fails all along (its own errors,
+// load_errors) does not make one: recovery_s and recovered are null, with
+// no spread, quantiles or worst seed, never 0 s and 100% beside a success
+// rate of 20%. With a fault they are numbers.
+func TestRecoveryNotApplicable(t *testing.T) {
+	sc := stormScenario(t)
+	sc.Dependency.Phases = nil
+	sc.Workload.Rate = 700 // the load errors' curve fails most calls
+	res, err := Run(context.Background(), sc, Options{NoSeries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.Strategies[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := string(b)
+	for _, want := range []string{`"recovery_s":null`, `"recovered":null`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("no %s in %s", want, js)
+		}
+	}
+	var back struct {
+		Spread, Quantiles, WorstSeeds map[string]json.RawMessage
+	}
+	back.Spread, back.Quantiles, back.WorstSeeds = map[string]json.RawMessage{}, map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(b, &raw)
+	_ = json.Unmarshal(raw["spread"], &back.Spread)
+	_ = json.Unmarshal(raw["quantiles"], &back.Quantiles)
+	_ = json.Unmarshal(raw["worst_seeds"], &back.WorstSeeds)
+	for _, k := range []string{"recovery_s", "recovered"} {
+		if back.Spread[k] != nil || back.Quantiles[k] != nil || back.WorstSeeds[k] != nil {
+			t.Errorf("%s has a spread, quantiles or a worst seed: %s", k, js)
+		}
+	}
+	if res.Strategies[0].Metrics.SuccessRate > 0.5 {
+		t.Errorf("success rate %v; the scenario meant a failing dependency", res.Strategies[0].Metrics.SuccessRate)
+	}
+	// With the outage, recovery applies and is measured.
+	res, err = Run(context.Background(), stormScenario(t), Options{NoSeries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(res.Strategies[0].Metrics)
+	if strings.Contains(string(b), "null") || !strings.Contains(string(b), `"recovered":`) {
+		t.Errorf("with a fault: %s", b)
 	}
 }

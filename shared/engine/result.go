@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"math"
 	"math/bits"
 	"reflect"
@@ -210,65 +211,113 @@ type FineSeries struct {
 // an operation's start to its end, over all operations (failures included:
 // a fast failure lowers them) and, as success_latency_*, over successful ones.
 type Metrics struct {
-	Operations           float64 `json:"operations"`
-	Succeeded            float64 `json:"succeeded"`
-	Degraded             float64 `json:"degraded,omitempty"`
-	Failed               float64 `json:"failed"`
-	SuccessRate          float64 `json:"success_rate"`
-	DegradedRate         float64 `json:"degraded_rate,omitempty"`
-	AffectedOperations   float64 `json:"affected_operations"`
-	AffectedSuccessRate  float64 `json:"affected_success_rate"`
-	Attempts             float64 `json:"attempts"`
-	FirstAttempts        float64 `json:"first_attempts"`
-	Retries              float64 `json:"retries"`
-	RetriesDenied        float64 `json:"retries_denied"`
-	FastFailed           float64 `json:"fast_failed"`
-	DependencyCalls      float64 `json:"dependency_calls"`
-	Amplification        float64 `json:"amplification"`
-	Rejections           float64 `json:"rejections"`
-	Shed                 float64 `json:"shed,omitempty"`
-	PoolRejected         float64 `json:"pool_rejected,omitempty"`
-	BulkheadRejected     float64 `json:"bulkhead_rejected,omitempty"`
-	PeakPer10ms          float64 `json:"peak_per_10ms"`
-	PeakPer100ms         float64 `json:"peak_per_100ms"`
-	PeakPer1s            float64 `json:"peak_per_1s"`
-	RetryPeakPer10ms     float64 `json:"retry_peak_per_10ms"`
-	RetryPeakPer100ms    float64 `json:"retry_peak_per_100ms"`
-	RetryPeakPer1s       float64 `json:"retry_peak_per_1s"`
-	LatencyP50ms         float64 `json:"latency_p50_ms"`
-	LatencyP95ms         float64 `json:"latency_p95_ms"`
-	LatencyP99ms         float64 `json:"latency_p99_ms"`
-	LatencyMaxms         float64 `json:"latency_max_ms"`
-	SuccessLatencyP50ms  float64 `json:"success_latency_p50_ms"`
-	SuccessLatencyP95ms  float64 `json:"success_latency_p95_ms"`
-	SuccessLatencyP99ms  float64 `json:"success_latency_p99_ms"`
-	SuccessLatencyMaxms  float64 `json:"success_latency_max_ms"`
-	RecoveryS            float64 `json:"recovery_s"`
-	Recovered            float64 `json:"recovered"`
-	GoodputPerS          float64 `json:"goodput_per_s"`
-	SettleS              float64 `json:"settle_s"`
-	Duplicates           float64 `json:"duplicates"`
-	WastedWork           float64 `json:"wasted_work"`
-	DroppedAbandoned     float64 `json:"dropped_abandoned"`
-	DeadLettered         float64 `json:"dead_lettered"`
-	DeadLetteredAttempts float64 `json:"dead_lettered_max_deliveries"`
-	DeadLetteredPerm     float64 `json:"dead_lettered_non_transient"`
-	DeadLetteredUnread   float64 `json:"dead_lettered_unreadable"`
-	GaveUpAttempts       float64 `json:"gave_up_attempts"`
-	GaveUpDeadline       float64 `json:"gave_up_deadline"`
-	GaveUpBudget         float64 `json:"gave_up_budget"`
-	GaveUpBreaker        float64 `json:"gave_up_breaker"`
-	GaveUpNotRetryable   float64 `json:"gave_up_not_retryable"`
-	GaveUpNonIdempotent  float64 `json:"gave_up_non_idempotent"`
-	GaveUpUnreadable     float64 `json:"gave_up_unreadable"`
-	GaveUpPool           float64 `json:"gave_up_pool,omitempty"`
-	GaveUpBulkhead       float64 `json:"gave_up_bulkhead,omitempty"`
+	Operations          float64 `json:"operations"`
+	Succeeded           float64 `json:"succeeded"`
+	Degraded            float64 `json:"degraded,omitempty"`
+	Failed              float64 `json:"failed"`
+	SuccessRate         float64 `json:"success_rate"`
+	DegradedRate        float64 `json:"degraded_rate,omitempty"`
+	AffectedOperations  float64 `json:"affected_operations"`
+	AffectedSuccessRate float64 `json:"affected_success_rate"`
+	Attempts            float64 `json:"attempts"`
+	FirstAttempts       float64 `json:"first_attempts"`
+	Retries             float64 `json:"retries"`
+	RetriesDenied       float64 `json:"retries_denied"`
+	FastFailed          float64 `json:"fast_failed"`
+	DependencyCalls     float64 `json:"dependency_calls"`
+	Amplification       float64 `json:"amplification"`
+	Rejections          float64 `json:"rejections"`
+	Shed                float64 `json:"shed,omitempty"`
+	PoolRejected        float64 `json:"pool_rejected,omitempty"`
+	BulkheadRejected    float64 `json:"bulkhead_rejected,omitempty"`
+	PeakPer10ms         float64 `json:"peak_per_10ms"`
+	PeakPer100ms        float64 `json:"peak_per_100ms"`
+	PeakPer1s           float64 `json:"peak_per_1s"`
+	RetryPeakPer10ms    float64 `json:"retry_peak_per_10ms"`
+	RetryPeakPer100ms   float64 `json:"retry_peak_per_100ms"`
+	RetryPeakPer1s      float64 `json:"retry_peak_per_1s"`
+	LatencyP50ms        float64 `json:"latency_p50_ms"`
+	LatencyP95ms        float64 `json:"latency_p95_ms"`
+	LatencyP99ms        float64 `json:"latency_p99_ms"`
+	LatencyMaxms        float64 `json:"latency_max_ms"`
+	SuccessLatencyP50ms float64 `json:"success_latency_p50_ms"`
+	SuccessLatencyP95ms float64 `json:"success_latency_p95_ms"`
+	SuccessLatencyP99ms float64 `json:"success_latency_p99_ms"`
+	SuccessLatencyMaxms float64 `json:"success_latency_max_ms"`
+	// RecoveryS and Recovered do not apply to a scenario without a fault
+	// window to recover from (see recoveryCounts.recovery): null then.
+	RecoveryS            Optional `json:"recovery_s"`
+	Recovered            Optional `json:"recovered"`
+	GoodputPerS          float64  `json:"goodput_per_s"`
+	SettleS              float64  `json:"settle_s"`
+	Duplicates           float64  `json:"duplicates"`
+	WastedWork           float64  `json:"wasted_work"`
+	DroppedAbandoned     float64  `json:"dropped_abandoned"`
+	DeadLettered         float64  `json:"dead_lettered"`
+	DeadLetteredAttempts float64  `json:"dead_lettered_max_deliveries"`
+	DeadLetteredPerm     float64  `json:"dead_lettered_non_transient"`
+	DeadLetteredUnread   float64  `json:"dead_lettered_unreadable"`
+	GaveUpAttempts       float64  `json:"gave_up_attempts"`
+	GaveUpDeadline       float64  `json:"gave_up_deadline"`
+	GaveUpBudget         float64  `json:"gave_up_budget"`
+	GaveUpBreaker        float64  `json:"gave_up_breaker"`
+	GaveUpNotRetryable   float64  `json:"gave_up_not_retryable"`
+	GaveUpNonIdempotent  float64  `json:"gave_up_non_idempotent"`
+	GaveUpUnreadable     float64  `json:"gave_up_unreadable"`
+	GaveUpPool           float64  `json:"gave_up_pool,omitempty"`
+	GaveUpBulkhead       float64  `json:"gave_up_bulkhead,omitempty"`
 	// Hedges are the copies of hedged invocations sent after the first,
 	// and HedgesWon the invocations a copy after the first won, summed
 	// over levels. Left out when 0.
 	Hedges    float64 `json:"hedges,omitempty"`
 	HedgesWon float64 `json:"hedges_won,omitempty"`
 	Events    float64 `json:"events"`
+}
+
+// An Optional is a metric that does not apply to every result: NaN
+// (NotApplicable) where it does not, which JSON writes as null and
+// Metrics.Metric reads as 0, not applicable (see Metrics.Applies).
+type Optional float64
+
+// NotApplicable is an Optional that does not apply.
+var NotApplicable = Optional(math.NaN())
+
+// Applies reports whether x applies.
+func (x Optional) Applies() bool { return !math.IsNaN(float64(x)) }
+
+// MarshalJSON writes x as a number, or null when it does not apply.
+func (x Optional) MarshalJSON() ([]byte, error) {
+	if !x.Applies() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(x))
+}
+
+// UnmarshalJSON reads a number, or null as NotApplicable.
+func (x *Optional) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*x = NotApplicable
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*x = Optional(f)
+	return nil
+}
+
+// Applies reports whether the metric with the given JSON name applies
+// to the result (see Optional).
+func (m *Metrics) Applies(name string) bool {
+	v := reflect.ValueOf(m).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		if n, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); n == name {
+			return !math.IsNaN(v.Field(i).Float())
+		}
+	}
+	return false
 }
 
 // MetricNames lists the JSON names of the metrics in display order.
@@ -291,7 +340,10 @@ func fieldByName[T any](m *T, name string) (float64, bool) {
 	t := v.Type()
 	for i := range t.NumField() {
 		if n, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); n == name {
-			return v.Field(i).Float(), true
+			if x := v.Field(i).Float(); !math.IsNaN(x) {
+				return x, true
+			}
+			return 0, true // not applicable: see Metrics.Applies
 		}
 	}
 	return 0, false
@@ -309,6 +361,10 @@ type runOutput struct {
 	base         int64 // the bins' width
 	transitions  []transition
 	outerBreaker int // the outermost level with a breaker, -1 if none
+	// affectedCalls are the calls that reached the dependency for the
+	// operations started in the affected window (a probe's amplification
+	// there); a Part does not carry them.
+	affectedCalls int64
 }
 
 // output measures a finished run.
@@ -354,7 +410,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = c.lat.percentiles()
 	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = c.okLat.percentiles()
 
-	x.RecoveryS, x.Recovered = c.rec.recovery(m)
+	rs, rec := c.rec.recovery(m)
+	x.RecoveryS, x.Recovered = Optional(rs), Optional(rec)
 	span := float64(max(m.work.duration, c.lastEnd)) / 1e9
 	if span > 0 {
 		x.GoodputPerS = round3(x.Succeeded / span)
@@ -384,7 +441,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.HedgesWon = float64(c.hedgesWon)
 	x.Events = float64(s.events)
 
-	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1}
+	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
+		affectedCalls: c.affectedCalls}
 	for i := range c.calls {
 		cc := &c.calls[i]
 		cm := CallMetrics{
@@ -551,6 +609,9 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		sr.Quantiles, sr.WorstSeeds = qs, worst
 	}
 	sr.Thresholds = ths
+	if m.faultEnd == 0 {
+		notApplicable(&sr, "recovery_s", "recovered")
+	}
 	if len(first.levels) > 1 {
 		for l := range first.levels {
 			var sum float64
@@ -583,6 +644,28 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		sr.Series = buildSeries(&first, m, bucket, span)
 	}
 	return sr
+}
+
+// notApplicable marks metrics keys of sr as not applying: NaN, without
+// spread, quantiles or worst seed, and no threshold crossed on them.
+func notApplicable(sr *StrategyResult, keys ...string) {
+	v := reflect.ValueOf(&sr.Metrics).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		if n, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); slices.Contains(keys, n) {
+			v.Field(i).SetFloat(math.NaN())
+		}
+	}
+	for _, k := range keys {
+		delete(sr.Spread, k)
+		delete(sr.Quantiles, k)
+		delete(sr.WorstSeeds, k)
+	}
+	for i := range sr.Thresholds {
+		if th := &sr.Thresholds[i]; slices.Contains(keys, th.Metric) {
+			th.Crossed, th.Share = 0, 0
+		}
+	}
 }
 
 // meanSpread returns the means over runs of the metrics get takes from

@@ -382,6 +382,7 @@ type callCounters struct {
 // counters are what a run measures, turned into Metrics at the end.
 type counters struct {
 	operations, succeeded, affected, affectedOK        int64
+	affectedCalls                                      int64 // calls reaching the dependency for operations started in the affected window
 	lastEnd                                            int64
 	lat, okLat                                         latencies      // operation latencies
 	rec                                                recoveryCounts // operations by start, per 100 ms after the fault

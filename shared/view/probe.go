@@ -9,14 +9,15 @@ import (
 
 // ProbeView is what a metastability probe found (engine.Probe), as the
 // comparison page, the playground and the command line show it: a
-// sentence, the criterion, the success rate without a remedy and a row a
-// remedy.
+// sentence, the criterion, the success rate and amplification without a
+// remedy and healthy, and a row a remedy.
 type ProbeView struct {
 	// Heading names the strategy probed: "What ends the storm of textbook?"
 	Heading   string `json:"heading"`
 	Summary   string `json:"summary"`
 	Criterion string `json:"criterion"`
-	// Baseline says how the judged window goes without a remedy.
+	// Baseline says how the judged window goes without a remedy, and
+	// in the strategy's healthy counterfactual.
 	Baseline string     `json:"baseline"`
 	Rows     []ProbeRow `json:"rows"`
 	// Cost says how many simulations and events the probe took.
@@ -45,16 +46,21 @@ var probeLabels = map[engine.RemedyKind]string{
 // Probe turns a probe's result into what people read.
 func Probe(res *engine.ProbeResult) *ProbeView {
 	rate, _ := MetricOf("success_rate")
-	base := format(rate, res.Baseline.Min, true)
-	if res.Baseline.Max != res.Baseline.Min {
-		base += " to " + format(rate, res.Baseline.Max, true)
+	amp, _ := MetricOf("amplification")
+	spread := func(m Metric, mm engine.MinMax) string {
+		s := format(m, mm.Min, m.Unit == "%")
+		if mm.Max != mm.Min {
+			s += " to " + format(m, mm.Max, m.Unit == "%")
+		}
+		return s
 	}
 	v := &ProbeView{
 		Heading:   "What ends the storm of " + res.Strategy + "?",
 		Summary:   res.Summary,
 		Criterion: upperFirst(res.Criterion) + ".",
-		Baseline:  fmt.Sprintf("Without a remedy, %s of those operations succeed.", base),
-		Cost:      fmt.Sprintf("%s simulations, %s events.", strconv.Itoa(res.Simulations), thousands(res.Events)),
+		Baseline: fmt.Sprintf("Without a remedy, %s of those operations succeed, with %s calls per operation; healthy (without the trigger), %s, with %s.",
+			spread(rate, res.Baseline), spread(amp, res.BaselineAmplification), spread(rate, res.Healthy.Success), spread(amp, res.Healthy.Amplification)),
+		Cost: fmt.Sprintf("%s simulations, %s events.", strconv.Itoa(res.Simulations), thousands(res.Events)),
 	}
 	for _, r := range res.Remedies {
 		label := probeLabels[r.Kind]
