@@ -1,3 +1,9 @@
+//go:build !nosearch
+
+// The frontier picture is left out of a build without searches (the
+// Cloudflare Worker, for its size): no result there has a search to draw.
+// frontier_none.go is the other side of this pair.
+
 package chart
 
 import (
