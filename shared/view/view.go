@@ -317,6 +317,14 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 				}
 			}
 		}
+		// A metric that does not apply (recovery, without a fault that
+		// ends) reads n/a, not 0, and is not folded away as zero.
+		for i := range strats {
+			if !applies(&strats[i], m.Key) {
+				r.Cells[i] = Cell{Value: "n/a"}
+				zero = false
+			}
+		}
 		if zero {
 			folded = append(folded, m.Label)
 			continue
@@ -337,6 +345,13 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 	}
 	groups = append(groups, calls...)
 	return groups, append(folded, callsFolded...)
+}
+
+// applies reports whether the strategy's metric key applies to it (see
+// engine.Optional); the plan calls' metrics and derived ones always do.
+func applies(st *engine.StrategyResult, key string) bool {
+	_, known := st.Metrics.Metric(key)
+	return !known || st.Metrics.Applies(key)
 }
 
 // A getter returns column i's mean of a metric and its range over the seeds

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
@@ -206,4 +207,42 @@ func ExampleOf() {
 	// top-only has the lowest amplification: 3 calls per operation against 5x3's 243 calls per operation. Every operation fails, whatever the strategy.
 	// picture=attempts&res=100ms
 	// picture=compare&metric=amplification
+}
+
+// TestNotApplicableReadsNA: a metric that does not apply (recovery, where
+// no fault ends: the runaway cascade's load-dependent errors) reads n/a in
+// every cell, unmarked, and is not folded away as zero.
+func TestNotApplicableReadsNA(t *testing.T) {
+	b, ok := scenarios.Get("runaway-cascade")
+	if !ok {
+		t.Fatal("no runaway-cascade")
+	}
+	sc, err := engine.Parse(b.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Runs = 1
+	sc.Workload.Duration = engine.Duration(60 * time.Second)
+	res, err := engine.Run(context.Background(), sc, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Of(sc, res, Options{})
+	found := false
+	for _, g := range v.Groups {
+		for _, r := range g.Rows {
+			if r.Metric.Key != "recovered" && r.Metric.Key != "recovery_s" {
+				continue
+			}
+			found = true
+			for i, c := range r.Cells {
+				if c.Value != "n/a" || c.Mark != "" || c.Spread != "" {
+					t.Errorf("%s, %s: %+v, want n/a unmarked", r.Metric.Key, v.Strategies[i].Name, c)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no recovery row; folded %q", v.Folded)
+	}
 }
