@@ -64,8 +64,16 @@ func thresholdSentences(strats []engine.StrategyResult) []string {
 			if th.Op == engine.OpAtLeast {
 				side = "below"
 			}
-			out = append(out, fmt.Sprintf("%s has %s %s %s on %s of the %d seeds (%d).", st.Name, lower(m.Label), side,
-				format(m, th.Value, true), format(rate, th.Share, true), th.Seeds, th.Crossed))
+			what := fmt.Sprintf("%s %s %s", lower(m.Label), side, format(m, th.Value, true))
+			switch {
+			case th.Seeds == 1 && th.Crossed == 1:
+				out = append(out, fmt.Sprintf("On its one seed, %s has %s.", st.Name, what))
+			case th.Seeds == 1:
+				out = append(out, fmt.Sprintf("On its one seed, %s does not have %s.", st.Name, what))
+			default:
+				out = append(out, fmt.Sprintf("%s has %s on %s of the %d seeds (%d).", st.Name, what,
+					format(rate, th.Share, true), th.Seeds, th.Crossed))
+			}
 		}
 	}
 	return out

@@ -83,6 +83,25 @@ func TestTailCellsWorstSeedAndThresholds(t *testing.T) {
 	}
 }
 
+// TestThresholdOnOneSeed: with one seed, a threshold's sentence says
+// whether that seed crosses it, not "on 0% of the 1 seeds (0)".
+func TestThresholdOnOneSeed(t *testing.T) {
+	res, v := runTail(t, 1)
+	if len(v.Thresholds) != 2 {
+		t.Fatalf("threshold sentences %q", v.Thresholds)
+	}
+	for i, s := range v.Thresholds {
+		st := &res.Strategies[i]
+		want := "On its one seed, " + st.Name + " does not have peak calls in 10 ms above 20 calls."
+		if st.Thresholds[0].Crossed == 1 {
+			want = "On its one seed, " + st.Name + " has peak calls in 10 ms above 20 calls."
+		}
+		if s != want {
+			t.Errorf("sentence %q, want %q", s, want)
+		}
+	}
+}
+
 // withTails gives st the quantiles q (metric: p5, p95) over its seeds.
 func withTails(st engine.StrategyResult, q map[string][2]float64) engine.StrategyResult {
 	st.Quantiles = map[string]engine.Quantiles{}
