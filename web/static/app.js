@@ -18,15 +18,15 @@ const el = (tag, attrs = {}, ...kids) => {
 
 // EngineWorker is one worker with the engine. The module, compiled once by
 // the page, is handed to it: it instantiates it without fetching or
-// compiling it again.
+// compiling it again. onProgress hears the progress the engine posts.
 class EngineWorker {
-  constructor(module, wasm = root.dataset.wasm) {
+  constructor(module, wasm = root.dataset.wasm, onProgress = progress) {
     this.worker = new Worker(root.dataset.worker);
     this.next = 0;
     this.pending = new Map();
     this.worker.onmessage = (e) => {
       if (e.data.progress !== undefined) {
-        progress(e.data.progress, e.data.total);
+        onProgress(e.data.progress, e.data.total);
         return;
       }
       const p = this.pending.get(e.data.id);
@@ -201,6 +201,8 @@ const state = {
   shown: null, // the JSON whose results are on screen
   first: null, // the built-in whose result the server drew is on screen (its slug), until the engine's run
   chartURLs: new Map(), // an object URL per SVG on screen
+  probe: null, // the metastability probe under way: {worker, json, name, timer}
+  probeChecks: 0, // the number of the latest check of which strategies a probe can run
 };
 const engine = new Engine();
 
@@ -249,6 +251,7 @@ function writeJSON() {
 
 function load(doc, msg, builtin) {
   const note = msg;
+  scenarioChanged();
   state.scenario = doc;
   writeJSON();
   state.loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
@@ -264,6 +267,7 @@ function load(doc, msg, builtin) {
 // published experiment, and the address bar carries the scenario so that a
 // reload or a copied address keeps the edits.
 function edited(rename = true) {
+  scenarioChanged();
   if ($("builtin").value !== "") {
     $("builtin").value = "";
     // Not while the JSON is being typed in: rewriting it would move the caret.
@@ -706,6 +710,7 @@ async function run() {
     showErrors([]);
     showView(out.view);
     state.shown = json;
+    probeChoices(json, out.view);
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
     window.retrylabView = out.view;
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
@@ -927,6 +932,125 @@ function drawFigures(figures, others = []) {
   for (const svg of others) url(svg); // drawn elsewhere (the search's frontier)
   for (const [svg, u] of state.chartURLs) if (!next.has(svg)) URL.revokeObjectURL(u);
   state.chartURLs = next;
+}
+
+// ---- what ends the storm: the metastability probe --------------------------
+
+// A probe is refused, as on the server by default, when every simulation
+// its bisection can make is estimated above this many events.
+const PROBE_MAX_EVENTS = 240e6;
+
+// probeSection adds the "What ends the storm?" section under the results:
+// a control per strategy whose probe the engine would run, the probe's
+// progress, its Cancel, and what it found.
+function probeSection() {
+  $("search-result").after(el("section", { id: "probes", "data-testid": "probes", "aria-labelledby": "probe", hidden: true },
+    el("h2", { id: "probe", text: "What ends the storm?" }),
+    el("p", {}, "The smallest load reduction, capacity addition or retry budget that ends a strategy's retry storm, found by bisection: ",
+      el("span", { id: "probe-choices", "data-testid": "probe-choices" })),
+    el("p", { class: "row" }, el("span", { id: "probe-status", class: "muted", role: "status", "aria-live": "polite", "data-testid": "probe-status" }),
+      el("button", { type: "button", id: "probe-cancel", hidden: true, "data-testid": "probe-cancel", text: "Cancel the probe" })),
+    el("div", { id: "probe-result", "data-testid": "probe-result" })));
+  $("probe-cancel").addEventListener("click", () => stopProbe("Cancelled: the probe was stopped before it found anything."));
+}
+
+// probeChoices offers a probe of each strategy of the scenario just run
+// (json) that the engine would probe: the same strategies the server's
+// page links to. The engine checks each without simulating anything.
+async function probeChoices(json, view) {
+  const mine = ++state.probeChecks;
+  const names = [];
+  for (const s of view.strategies) {
+    try {
+      await engine.call("probe", json, s.name, PROBE_MAX_EVENTS, true);
+      names.push(s.name);
+    } catch {} // refused: a sweep, no judged window, too costly, …
+    if (mine !== state.probeChecks) return; // the scenario changed meanwhile
+  }
+  $("probe-choices").replaceChildren(...names.flatMap((name, i) => {
+    const b = el("button", { type: "button", "data-probe": name, "aria-label": `What ends the storm of ${name}?`, text: name });
+    b.addEventListener("click", () => runProbe(json, name));
+    return i > 0 ? [" · ", b] : [b];
+  }));
+  $("probes").hidden = names.length === 0 && !state.probe;
+}
+
+// scenarioChanged stops a probe under way and takes away what a probe of
+// the scenario as it was found: its answer would be stale.
+function scenarioChanged() {
+  state.probeChecks++;
+  if (!$("probes")) return;
+  if (state.probe) stopProbe(`Stopped the probe of ${state.probe.name}: the scenario changed. Probe it again once the new results are in.`);
+  else $("probe-status").textContent = "";
+  $("probe-result").replaceChildren();
+  $("probe-choices").replaceChildren();
+}
+
+// stopProbe ends the probe under way, saying msg.
+function stopProbe(msg) {
+  const p = state.probe;
+  if (!p) return;
+  state.probe = null;
+  p.worker.end();
+  clearInterval(p.timer);
+  $("probe-cancel").hidden = true;
+  delete root.dataset.probing;
+  $("probe-status").textContent = msg;
+}
+
+// runProbe probes a strategy of the scenario json in a worker of its own,
+// so that runs go on meanwhile; an edit or Cancel ends the worker.
+async function runProbe(json, name) {
+  stopProbe("");
+  if (json !== $("json").value) return;
+  const say = (msg) => ($("probe-status").textContent = msg);
+  const started = performance.now();
+  const seconds = () => Math.round((performance.now() - started) / 1000);
+  const worker = new EngineWorker(engine.module, root.dataset.wasm, (done, total) =>
+    say(`Probing ${name}: ${done} of at most ${total} simulations, ${seconds()} s…`));
+  const p = (state.probe = { worker, json, name });
+  $("probe-result").replaceChildren();
+  $("probe-cancel").hidden = false;
+  say(`Probing ${name}: the strategy without a remedy, then each remedy by bisection (tens of runs on each seed)…`);
+  p.timer = setInterval(() => say(`Probing ${name}: the strategy without a remedy, then each remedy by bisection, ${seconds()} s so far…`), 1000);
+  try {
+    await worker.ready;
+    if (state.probe !== p) return;
+    root.dataset.probing = name; // for tests: the probe's worker is at work
+    const out = JSON.parse(await worker.call("probe", json, name, PROBE_MAX_EVENTS));
+    if (state.probe !== p || json !== $("json").value) return; // stopped meanwhile: never shown
+    showProbe(out.view);
+    window.retrylabProbeView = out.view; // for tests
+    stopProbe(`Probed ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s, in your browser.`);
+  } catch (err) {
+    if (state.probe === p) stopProbe(`The probe of ${name} failed: ${err.message}`);
+  }
+}
+
+// showProbe renders what a probe found (view.Probe) as the server's probe
+// page does: its fields, in the view's order, the remedies as a table.
+// Text fields this page does not place are shown after the baseline.
+function showProbe(v) {
+  const placed = new Set(["heading", "summary", "criterion", "baseline", "rows", "cost"]);
+  const extra = Object.entries(v).filter(([k, x]) => !placed.has(k) && typeof x === "string" && x)
+    .map(([k, x]) => el("p", { "data-testid": "probe-" + k, text: x }));
+  const cols = [["remedy", ""], ["finding", "text"], ["change to the scenario", "text"], ["simulations", ""]];
+  $("probe-result").replaceChildren(
+    el("h3", { "data-testid": "probe-title", text: v.heading }),
+    el("p", { class: "verdict", "data-testid": "probe-summary" }, el("strong", { text: "Finding:" }), " " + v.summary),
+    el("h4", { text: "Criterion" }),
+    el("p", { "data-testid": "probe-criterion", text: v.criterion }),
+    el("p", { "data-testid": "probe-baseline", text: v.baseline }),
+    ...extra,
+    el("h4", { text: "Remedies" }),
+    el("p", { class: "muted", text: "Each remedy runs at its strongest first (90% less load, four times the workers, a 1% retry budget), then is bisected between none and that one, to one percentage point or one worker: both ends of each bracket have run on every seed." }),
+    el("div", { class: "tablewrap", tabindex: "0", role: "region", "aria-label": "Remedies" },
+      el("table", { "data-testid": "probe-remedies" },
+        el("thead", {}, el("tr", {}, ...cols.map(([c, cls]) => el("th", { scope: "col", class: cls || null, text: c })))),
+        el("tbody", {}, ...(v.rows || []).map((r) => el("tr", { "data-remedy": r.kind },
+          el("th", { scope: "row", text: r.remedy }), el("td", { class: "text", text: r.finding }),
+          el("td", { class: "text", text: r.change || "" }), el("td", { text: r.simulations })))))),
+    el("p", { class: "muted", "data-testid": "probe-cost", text: v.cost }));
 }
 
 // ---- import and export: the converters, a second module -------------------
@@ -1201,6 +1325,7 @@ async function start() {
   state.presets = presetList;
   state.kinds = vocabulary;
   panels();
+  probeSection();
   const picker = $("builtin");
   picker.append(el("option", { value: "", text: "Your scenario" }));
   for (const b of builtins) picker.append(el("option", { value: b.slug, text: b.title }));
