@@ -31,6 +31,7 @@ func main() {
 	api.Set("presets", jsapi.Promise("engine", presets))
 	api.Set("vocabulary", jsapi.Promise("engine", func([]js.Value) (any, error) { return engine.Kinds(), nil }))
 	api.Set("probe", jsapi.Promise("engine", probe))
+	api.Set("limits", jsapi.Promise("engine", limits))
 	api.Set("engineVersion", engine.EngineVersion)
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls
@@ -271,6 +272,17 @@ func probe(args []js.Value) (any, error) {
 	}
 	return probeAnswer{Probe: res, View: view.Probe(res)}, nil
 }
+
+// limits() → {runs: [1, most], seed: [0, most]}: the seeds a link's runs=
+// and seed= may ask for, as the command line's --runs and --seed take
+// them.
+func limits(args []js.Value) (any, error) {
+	return map[string][2]int64{"runs": {1, engine.MaxRuns}, "seed": {0, maxSeed}}, nil
+}
+
+// maxSeed is the engine's largest seed (its validator's bound): seeds
+// survive a round trip through JavaScript.
+const maxSeed = 1<<53 - 1
 
 type builtinInfo struct {
 	Slug     string          `json:"slug"`

@@ -193,6 +193,7 @@ const state = {
   kinds: {}, // the engine's vocabulary: the lists of kinds the form offers
   loadedFrom: null, // the built-in as loaded, to share it by its slug while unchanged
   pendingNote: "", // a note for the status line after the next run
+  pendingLink: null, // a link after it: {text, href}
   addressTimer: null, // the pending update of the address bar
   timer: null, // the pending check-and-run after an edit
   pending: null, // its promise, for Share to wait on
@@ -214,7 +215,12 @@ const AUTO_RUN_EVENTS = 20e6;
 // Charts are drawn for the width they are shown at: narrow screens get
 // charts laid out for 400 px, with text that stays readable.
 const chartWidth = () => (window.innerWidth < 600 ? 400 : 0);
-const status = (msg) => ($("status").textContent = msg);
+// status says msg in the status line, with a link ({text, href, after})
+// after it, and the link's text after.
+const status = (msg, link) => {
+  $("status").textContent = msg;
+  if (link) $("status").append(" ", el("a", { href: link.href, "data-testid": "status-link", text: link.text }), "." + (link.after ? " " + link.after : ""));
+};
 
 // Paths are the engine's, as its errors name them: "strategies[1].backoff.base".
 const keysOf = (path) => path.match(/[^.[\]]+/g).map((k) => (/^\d+$/.test(k) ? Number(k) : k));
@@ -249,7 +255,7 @@ function writeJSON() {
 }
 
 
-function load(doc, msg, builtin) {
+function load(doc, msg, builtin, link) {
   const note = msg;
   scenarioChanged();
   state.scenario = doc;
@@ -259,6 +265,7 @@ function load(doc, msg, builtin) {
   $("pg-summary").textContent = builtin ? builtin.summary : doc.description || "";
   renderForm();
   state.pendingNote = note || "";
+  state.pendingLink = link || null;
   run();
 }
 
@@ -716,8 +723,9 @@ async function run() {
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
     window.retrylabFirstRunMs ??= performance.now(); // the engine's own first run
     const where = out.workers > 1 ? `in your browser, on ${out.workers} workers` : "in your browser";
-    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, ${where}).` + (state.pendingNote ? " " + state.pendingNote : ""));
+    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, ${where}).` + (state.pendingNote ? " " + state.pendingNote : ""), state.pendingLink);
     state.pendingNote = "";
+    state.pendingLink = null;
     root.dataset.ran = String(Number(root.dataset.ran || 0) + 1);
   } catch (err) {
     if (mine === state.running) status(err.message === "cancelled" ? "Cancelled." : "The run failed: " + err.message);
@@ -1321,7 +1329,7 @@ async function start() {
     status("The engine did not load: " + err.message);
     return;
   }
-  const [builtins, presetList, vocabulary] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary")]);
+  const [builtins, presetList, vocabulary, limits] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary"), engine.call("limits")]);
   state.presets = presetList;
   state.kinds = vocabulary;
   panels();
@@ -1338,24 +1346,51 @@ async function start() {
   });
   const params = new URLSearchParams(location.search);
   // seed= and runs= run the scenario loaded on those seeds: a worst seed's
-  // link opens that run alone.
+  // link opens that run alone. Each is a whole number in the range the
+  // command line's --seed and --runs take (the engine's limits); another
+  // value is ignored, and the status line says so.
+  const asked = {};
+  const ignored = [];
+  for (const [name, what] of [["seed", "the first seed"], ["runs", "how many seeds to run"]]) {
+    if (!params.has(name)) continue;
+    const v = params.get(name);
+    const [lo, hi] = limits[name];
+    if (/^[0-9]+$/.test(v) && Number(v) >= lo && Number(v) <= hi) asked[name] = Number(v);
+    else ignored.push(`The link's ${name}=${v} is ${/^[0-9]+$/.test(v) ? "out of range" : "not a whole number in"} ${lo}..${hi} (${what}); it was ignored.`);
+  }
   const seeded = (doc) => {
     if (!doc || typeof doc !== "object") return doc;
     const d = JSON.parse(JSON.stringify(doc));
-    if (params.has("seed")) {
-      d.seed = Number(params.get("seed"));
+    if (asked.seed !== undefined) {
+      d.seed = asked.seed;
       delete d.seeds;
     }
-    if (params.has("runs")) {
-      const n = Number(params.get("runs"));
-      if (Array.isArray(d.seeds)) d.seeds = d.seeds.slice(0, n);
-      else d.runs = n;
+    if (asked.runs !== undefined) {
+      if (Array.isArray(d.seeds)) d.seeds = d.seeds.slice(0, asked.runs);
+      else d.runs = asked.runs;
     }
     return d;
   };
+  // note is what the status line says once the scenario has run: where it
+  // came from (from), the seeds the link asked for, with a link back to
+  // the scenario's own, and the parameters ignored.
+  const all = new URLSearchParams(location.search);
+  all.delete("seed");
+  all.delete("runs");
+  const link = asked.seed === undefined && asked.runs === undefined ? null
+    : { text: asked.seed !== undefined ? "Run all seeds" : "Run its own seeds", href: location.pathname + (all.size ? "?" + all : "") + location.hash, after: ignored.join(" ") };
+  const note = (from) => {
+    const { seed, runs } = asked;
+    const which = seed !== undefined && runs === 1 ? `seed ${seed} alone, as the worst-seed link asked;`
+      : seed !== undefined && runs !== undefined ? `${runs} seeds from seed ${seed}, as the link asked;`
+      : seed !== undefined ? `its seeds counted from seed ${seed}, as the link asked;`
+      : runs !== undefined ? `its first ${runs} ${runs === 1 ? "seed" : "seeds"}, as the link asked;` : "";
+    const says = which ? (from ? from + ": " + which : which[0].toUpperCase() + which.slice(1)) : from ? from + "." : "";
+    return [says, ...(link ? [] : ignored)].filter(Boolean).join(" ");
+  };
   if (location.hash.startsWith("#z=")) {
     try {
-      load(seeded(JSON.parse(await fromFragment(location.hash.slice(3)))), "Loaded the scenario from the link.");
+      load(seeded(JSON.parse(await fromFragment(location.hash.slice(3)))), note("Loaded the scenario from the link"), null, link);
       return;
     } catch (err) {
       status("The link's scenario could not be read: " + err.message);
@@ -1365,14 +1400,14 @@ async function start() {
   const builtin = builtins.find((b) => b.slug === id);
   if (builtin) {
     picker.value = builtin.slug;
-    load(seeded(builtin.scenario), "", builtin);
+    load(seeded(builtin.scenario), note(""), builtin, link);
     return;
   }
   if (id) {
     try {
       const res = await fetch("/api/scenarios/" + encodeURIComponent(id));
       if (!res.ok) throw new Error(res.status === 404 ? "there is no scenario with that ID" : res.statusText);
-      load(seeded(await res.json()), "Loaded shared scenario " + id + ".");
+      load(seeded(await res.json()), note("Loaded shared scenario " + id), null, link);
       return;
     } catch (err) {
       picker.value = builtins[0].slug;
@@ -1382,7 +1417,7 @@ async function start() {
     }
   }
   picker.value = builtins[0].slug;
-  load(builtins[0].scenario, "", builtins[0]);
+  load(seeded(builtins[0].scenario), note(""), builtins[0], link);
 }
 
 start();
