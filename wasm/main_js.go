@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"syscall/js"
 	"time"
@@ -29,6 +30,8 @@ func main() {
 	api.Set("builtins", jsapi.Promise("engine", builtins))
 	api.Set("presets", jsapi.Promise("engine", presets))
 	api.Set("vocabulary", jsapi.Promise("engine", func([]js.Value) (any, error) { return engine.Kinds(), nil }))
+	api.Set("probe", jsapi.Promise("engine", probe))
+	api.Set("limits", jsapi.Promise("engine", limits))
 	api.Set("engineVersion", engine.EngineVersion)
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls
@@ -215,6 +218,71 @@ func merge(args []js.Value) (any, error) {
 	}
 	return present(sc, res, args, 2, start), nil
 }
+
+// probeAnswer is what GET /api/scenarios/:id/probe answers: the probe's
+// result and what people read of it.
+type probeAnswer struct {
+	Probe *engine.ProbeResult `json:"probe"`
+	View  *view.ProbeView     `json:"view"`
+}
+
+// probe(scenarioJSON, strategy, maxEvents, check) → {probe, view}: the
+// metastability probe of the strategy ("" for the first; engine.Probe, as
+// the server's /api/scenarios/{id}/probe answers it), refused when its
+// estimate is above maxEvents (0: no limit). With check true it answers
+// {} without simulating anything when the probe would run: engine.Probe
+// makes every check before its first simulation, which checks the
+// context first. Every refusal and failure rejects the Promise with its
+// reason. The page runs a probe in a worker of its own, which it ends to
+// stop it.
+func probe(args []js.Value) (any, error) {
+	doc, err := jsapi.String(args, 0, "the scenario")
+	if err != nil {
+		return nil, err
+	}
+	strategy, err := jsapi.String(args, 1, "the strategy")
+	if err != nil {
+		return nil, err
+	}
+	if len(args) < 3 || args[2].Type() != js.TypeNumber || args[2].Float() < 0 {
+		return nil, fmt.Errorf("the event limit must be a number, 0 or more")
+	}
+	check := len(args) > 3 && args[3].Truthy()
+	sc, err := parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	opt := engine.ProbeOptions{Strategy: strategy, MaxEvents: int64(args[2].Float()), Parallelism: 1}
+	if check {
+		stopped, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := engine.Probe(stopped, sc, opt)
+		if errors.Is(err, engine.ErrStopped) && errors.Is(err, context.Canceled) {
+			return struct{}{}, nil
+		}
+		if err == nil {
+			return nil, fmt.Errorf("the probe's check ran it") // engine.Probe checks the context before it simulates
+		}
+		return nil, err
+	}
+	res, err := engine.Probe(ctx, sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	return probeAnswer{Probe: res, View: view.Probe(res)}, nil
+}
+
+// limits() → {runs: [1, most], seed: [0, most]}: the seeds a link's runs=
+// and seed= may ask for, as the command line's --runs and --seed take
+// them.
+func limits(args []js.Value) (any, error) {
+	return map[string][2]int64{"runs": {1, engine.MaxRuns}, "seed": {0, maxSeed}}, nil
+}
+
+// maxSeed is the engine's largest seed (its validator's bound): seeds
+// survive a round trip through JavaScript.
+const maxSeed = 1<<53 - 1
 
 type builtinInfo struct {
 	Slug     string          `json:"slug"`

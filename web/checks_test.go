@@ -75,7 +75,25 @@ func pages(t *testing.T, ctx context.Context, base string) []string {
 		// Several dependencies: the per-call groups and the calls figure,
 		// on the page, in an embed and in the playground.
 		"/s/bulkheads", "/embed/bulkheads?picture=calls", "/?s=bulkheads",
-		"/s/" + runaway, "/s/" + runaway + "/probe?strategy=textbook"}
+		"/?s=" + runaway, "/s/" + runaway, "/s/" + runaway + "/probe?strategy=textbook"}
+}
+
+// probed is the playground of pages' metastable storm, whose textbook
+// the checks probe.
+func probed(urls []string) string {
+	for _, u := range urls {
+		if id, ok := strings.CutSuffix(u, "/probe?strategy=textbook"); ok {
+			return "/?s=" + strings.TrimPrefix(id, "/s/")
+		}
+	}
+	return ""
+}
+
+// probe runs the playground's probe of textbook and waits for what it
+// found.
+func probe() chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(until(`document.querySelector("[data-probe=textbook]") !== null`), chromedp.Click(`[data-probe=textbook]`),
+		until(`document.querySelector("[data-testid=probe-summary]") !== null`))
 }
 
 func TestPagesPassAxe(t *testing.T) {
@@ -91,6 +109,9 @@ func TestPagesPassAxe(t *testing.T) {
 			do(t, ctx, chromedp.Navigate(base+u))
 			if u == "/" || strings.HasPrefix(u, "/?") {
 				do(t, ctx, ran(1)) // the playground, with its results drawn
+			}
+			if u == probed(urls) {
+				do(t, ctx, probe()) // with what the probe found
 			}
 			// A search's folded points, opened.
 			text(ctx, t, `String(Array.from(document.querySelectorAll("tr.more details"), d => d.open = true).length)`)
@@ -159,6 +180,8 @@ func TestPagesPassTheNuHTMLChecker(t *testing.T) {
 	save("playground-several-built.html", "<!DOCTYPE html>\n"+text(ctx, t, `document.documentElement.outerHTML`))
 	do(t, ctx, chromedp.Navigate(base+"/?s="+urls[0][len("/s/"):]), ran(1))
 	save("playground-search-built.html", "<!DOCTYPE html>\n"+text(ctx, t, `document.documentElement.outerHTML`))
+	do(t, ctx, chromedp.Navigate(base+probed(urls)), ran(1), probe())
+	save("playground-probe-built.html", "<!DOCTYPE html>\n"+text(ctx, t, `document.documentElement.outerHTML`))
 	cmd := exec.Command(java, append([]string{"-jar", vnu, "--errors-only", "--format", "json"}, files...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr // vnu writes its report to standard error

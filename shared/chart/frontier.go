@@ -84,9 +84,17 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 	if c.w < 520 {
 		size = 13
 	}
-	sv.text(marginL, 42, "m", "", fit(sub, c.w-marginL-marginR, size))
-	left := marginL + 18
-	p := struct{ x0, y0, x1, y1 float64 }{left, 62, c.w - marginR - 12, c.h - 56}
+	// The subtitle and the axes' labels take a second line rather than be
+	// cut (a narrow chart's larger text), the plot giving way to them.
+	lead := size + 3 // from one line's baseline to the next
+	subs := labelLines(sub, c.w-marginL-marginR, size)
+	for i, l := range subs {
+		sv.text(marginL, 42+float64(i)*lead, "m", "", l)
+	}
+	top := 62 + float64(len(subs)-1)*lead
+	ylines := labelLines(ya.label, c.h-56-top, size)
+	left := marginL + 18 + float64(len(ylines)-1)*lead
+	p := struct{ x0, y0, x1, y1 float64 }{left, top, c.w - marginR - 12, c.h - 56}
 	// scale fits an axis's values and ranges to round ticks, padded so that
 	// no point sits on the frame.
 	scale := func(a axis, n int) (lo, hi, step float64) {
@@ -133,8 +141,13 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	sv.line(p.x0, p.y1, p.x1, p.y1, "a")
 	sv.line(p.x0, p.y0, p.x0, p.y1, "a")
-	sv.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", fit(xa.label, p.x1-p.x0, size))
-	sv.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-62), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, fit(ya.label, p.y1-p.y0, size), "</text>\n")
+	for i, l := range labelLines(xa.label, p.x1-p.x0, size) {
+		sv.text((p.x0+p.x1)/2, p.y1+34+float64(i)*lead, "m", "middle", l)
+	}
+	for i, l := range ylines {
+		x := p.x0 - 62 - float64(len(ylines)-1-i)*lead
+		sv.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(x), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, l, "</text>\n")
+	}
 	// The points in order along x (then y) for the line that joins them.
 	order := make([]int, n)
 	for i := range order {

@@ -112,3 +112,27 @@ func TestFrontierHostileNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontierLabelsWhole: the frontier's subtitle and axis labels take a
+// second line rather than be cut, at the default width, at 600 (an
+// embed's) and at a phone's 400, with the success rate on the y-axis as
+// the built-in e03b-policy-search has it.
+func TestFrontierLabelsWhole(t *testing.T) {
+	sc, res := searched(t, func(s *engine.Search) {
+		s.Objectives[0], s.Objectives[1] = s.Objectives[1], s.Objectives[0]
+	})
+	for _, w := range []float64{0, 600, 400} {
+		out := string(render(t, res, Options{Picture: Frontier, Search: sc.Search, Width: w}))
+		body := out[strings.Index(out, "</desc>"):]
+		body = body[strings.Index(body, `class="t"`):] // the title may be cut, the chart's name being the scenario's
+		body = body[strings.Index(body, "</text>"):]
+		if strings.Contains(body, "…") {
+			t.Errorf("width %v: a label is cut:\n%s", w, body)
+		}
+		for _, want := range []string{"Success rate in the affected window", "higher is better", "Peak calls in 100 ms", "lower is better", "numbered as in the table"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("width %v: the labels lack %q", w, want)
+			}
+		}
+	}
+}

@@ -16,6 +16,32 @@ const (
 	marginR = 18.0
 )
 
+// labelLines breaks a label into at most two lines that each fit in room
+// at the font size: whole when it fits, else after its last ", " (a
+// frontier axis's "higher is better" goes to the second line) or at the
+// last space that lets the first line fit. A second line still too long is
+// cut with an ellipsis, as is a label without such a break.
+func labelLines(s string, room, size float64) []string {
+	if textWidth(s, size) <= room {
+		return []string{fit(s, room, size)}
+	}
+	cut := -1
+	if i := strings.LastIndex(s, ", "); i > 0 && textWidth(s[:i+1], size) <= room {
+		cut = i + 1
+	} else {
+		for i := len(s) - 1; i > 0; i-- {
+			if s[i] == ' ' && textWidth(s[:i], size) <= room {
+				cut = i
+				break
+			}
+		}
+	}
+	if cut < 0 {
+		return []string{fit(s, room, size)}
+	}
+	return []string{fit(strings.TrimSpace(s[:cut]), room, size), fit(strings.TrimSpace(s[cut:]), room, size)}
+}
+
 // widthOf is the width a chart will have: the option's, or the default.
 func widthOf(opt Options, def float64) float64 {
 	if opt.Width > 0 {

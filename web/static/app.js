@@ -18,15 +18,15 @@ const el = (tag, attrs = {}, ...kids) => {
 
 // EngineWorker is one worker with the engine. The module, compiled once by
 // the page, is handed to it: it instantiates it without fetching or
-// compiling it again.
+// compiling it again. onProgress hears the progress the engine posts.
 class EngineWorker {
-  constructor(module, wasm = root.dataset.wasm) {
+  constructor(module, wasm = root.dataset.wasm, onProgress = progress) {
     this.worker = new Worker(root.dataset.worker);
     this.next = 0;
     this.pending = new Map();
     this.worker.onmessage = (e) => {
       if (e.data.progress !== undefined) {
-        progress(e.data.progress, e.data.total);
+        onProgress(e.data.progress, e.data.total);
         return;
       }
       const p = this.pending.get(e.data.id);
@@ -193,6 +193,7 @@ const state = {
   kinds: {}, // the engine's vocabulary: the lists of kinds the form offers
   loadedFrom: null, // the built-in as loaded, to share it by its slug while unchanged
   pendingNote: "", // a note for the status line after the next run
+  pendingLink: null, // a link after it: {text, href}
   addressTimer: null, // the pending update of the address bar
   timer: null, // the pending check-and-run after an edit
   pending: null, // its promise, for Share to wait on
@@ -201,6 +202,8 @@ const state = {
   shown: null, // the JSON whose results are on screen
   first: null, // the built-in whose result the server drew is on screen (its slug), until the engine's run
   chartURLs: new Map(), // an object URL per SVG on screen
+  probe: null, // the metastability probe under way: {worker, json, name, timer}
+  probeChecks: 0, // the number of the latest check of which strategies a probe can run
 };
 const engine = new Engine();
 
@@ -212,7 +215,12 @@ const AUTO_RUN_EVENTS = 20e6;
 // Charts are drawn for the width they are shown at: narrow screens get
 // charts laid out for 400 px, with text that stays readable.
 const chartWidth = () => (window.innerWidth < 600 ? 400 : 0);
-const status = (msg) => ($("status").textContent = msg);
+// status says msg in the status line, with a link ({text, href, after})
+// after it, and the link's text after.
+const status = (msg, link) => {
+  $("status").textContent = msg;
+  if (link) $("status").append(" ", el("a", { href: link.href, "data-testid": "status-link", text: link.text }), "." + (link.after ? " " + link.after : ""));
+};
 
 // Paths are the engine's, as its errors name them: "strategies[1].backoff.base".
 const keysOf = (path) => path.match(/[^.[\]]+/g).map((k) => (/^\d+$/.test(k) ? Number(k) : k));
@@ -247,8 +255,9 @@ function writeJSON() {
 }
 
 
-function load(doc, msg, builtin) {
+function load(doc, msg, builtin, link) {
   const note = msg;
+  scenarioChanged();
   state.scenario = doc;
   writeJSON();
   state.loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
@@ -256,6 +265,7 @@ function load(doc, msg, builtin) {
   $("pg-summary").textContent = builtin ? builtin.summary : doc.description || "";
   renderForm();
   state.pendingNote = note || "";
+  state.pendingLink = link || null;
   run();
 }
 
@@ -264,6 +274,7 @@ function load(doc, msg, builtin) {
 // published experiment, and the address bar carries the scenario so that a
 // reload or a copied address keeps the edits.
 function edited(rename = true) {
+  scenarioChanged();
   if ($("builtin").value !== "") {
     $("builtin").value = "";
     // Not while the JSON is being typed in: rewriting it would move the caret.
@@ -706,13 +717,15 @@ async function run() {
     showErrors([]);
     showView(out.view);
     state.shown = json;
+    probeChoices(json, out.view);
     window.retrylabLast = JSON.stringify(out.result); // for tests and the curious
     window.retrylabView = out.view;
     window.retrylabFirstResultMs ??= performance.now(); // since navigation began
     window.retrylabFirstRunMs ??= performance.now(); // the engine's own first run
     const where = out.workers > 1 ? `in your browser, on ${out.workers} workers` : "in your browser";
-    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, ${where}).` + (state.pendingNote ? " " + state.pendingNote : ""));
+    status(`Ran in ${out.millis.toFixed(1)} ms (${out.result.events.toLocaleString()} events, ${where}).` + (state.pendingNote ? " " + state.pendingNote : ""), state.pendingLink);
     state.pendingNote = "";
+    state.pendingLink = null;
     root.dataset.ran = String(Number(root.dataset.ran || 0) + 1);
   } catch (err) {
     if (mine === state.running) status(err.message === "cancelled" ? "Cancelled." : "The run failed: " + err.message);
@@ -927,6 +940,125 @@ function drawFigures(figures, others = []) {
   for (const svg of others) url(svg); // drawn elsewhere (the search's frontier)
   for (const [svg, u] of state.chartURLs) if (!next.has(svg)) URL.revokeObjectURL(u);
   state.chartURLs = next;
+}
+
+// ---- what ends the storm: the metastability probe --------------------------
+
+// A probe is refused, as on the server by default, when every simulation
+// its bisection can make is estimated above this many events.
+const PROBE_MAX_EVENTS = 240e6;
+
+// probeSection adds the "What ends the storm?" section under the results:
+// a control per strategy whose probe the engine would run, the probe's
+// progress, its Cancel, and what it found.
+function probeSection() {
+  $("search-result").after(el("section", { id: "probes", "data-testid": "probes", "aria-labelledby": "probe", hidden: true },
+    el("h2", { id: "probe", text: "What ends the storm?" }),
+    el("p", {}, "The smallest load reduction, capacity addition or retry budget that ends a strategy's retry storm, found by bisection: ",
+      el("span", { id: "probe-choices", "data-testid": "probe-choices" })),
+    el("p", { class: "row" }, el("span", { id: "probe-status", class: "muted", role: "status", "aria-live": "polite", "data-testid": "probe-status" }),
+      el("button", { type: "button", id: "probe-cancel", hidden: true, "data-testid": "probe-cancel", text: "Cancel the probe" })),
+    el("div", { id: "probe-result", "data-testid": "probe-result" })));
+  $("probe-cancel").addEventListener("click", () => stopProbe("Cancelled: the probe was stopped before it found anything."));
+}
+
+// probeChoices offers a probe of each strategy of the scenario just run
+// (json) that the engine would probe: the same strategies the server's
+// page links to. The engine checks each without simulating anything.
+async function probeChoices(json, view) {
+  const mine = ++state.probeChecks;
+  const names = [];
+  for (const s of view.strategies) {
+    try {
+      await engine.call("probe", json, s.name, PROBE_MAX_EVENTS, true);
+      names.push(s.name);
+    } catch {} // refused: a sweep, no judged window, too costly, …
+    if (mine !== state.probeChecks) return; // the scenario changed meanwhile
+  }
+  $("probe-choices").replaceChildren(...names.flatMap((name, i) => {
+    const b = el("button", { type: "button", "data-probe": name, "aria-label": `What ends the storm of ${name}?`, text: name });
+    b.addEventListener("click", () => runProbe(json, name));
+    return i > 0 ? [" · ", b] : [b];
+  }));
+  $("probes").hidden = names.length === 0 && !state.probe;
+}
+
+// scenarioChanged stops a probe under way and takes away what a probe of
+// the scenario as it was found: its answer would be stale.
+function scenarioChanged() {
+  state.probeChecks++;
+  if (!$("probes")) return;
+  if (state.probe) stopProbe(`Stopped the probe of ${state.probe.name}: the scenario changed. Probe it again once the new results are in.`);
+  else $("probe-status").textContent = "";
+  $("probe-result").replaceChildren();
+  $("probe-choices").replaceChildren();
+}
+
+// stopProbe ends the probe under way, saying msg.
+function stopProbe(msg) {
+  const p = state.probe;
+  if (!p) return;
+  state.probe = null;
+  p.worker.end();
+  clearInterval(p.timer);
+  $("probe-cancel").hidden = true;
+  delete root.dataset.probing;
+  $("probe-status").textContent = msg;
+}
+
+// runProbe probes a strategy of the scenario json in a worker of its own,
+// so that runs go on meanwhile; an edit or Cancel ends the worker.
+async function runProbe(json, name) {
+  stopProbe("");
+  if (json !== $("json").value) return;
+  const say = (msg) => ($("probe-status").textContent = msg);
+  const started = performance.now();
+  const seconds = () => Math.round((performance.now() - started) / 1000);
+  const worker = new EngineWorker(engine.module, root.dataset.wasm, (done, total) =>
+    say(`Probing ${name}: ${done} of at most ${total} simulations, ${seconds()} s…`));
+  const p = (state.probe = { worker, json, name });
+  $("probe-result").replaceChildren();
+  $("probe-cancel").hidden = false;
+  say(`Probing ${name}: the strategy without a remedy, then each remedy by bisection (tens of runs on each seed)…`);
+  p.timer = setInterval(() => say(`Probing ${name}: the strategy without a remedy, then each remedy by bisection, ${seconds()} s so far…`), 1000);
+  try {
+    await worker.ready;
+    if (state.probe !== p) return;
+    root.dataset.probing = name; // for tests: the probe's worker is at work
+    const out = JSON.parse(await worker.call("probe", json, name, PROBE_MAX_EVENTS));
+    if (state.probe !== p || json !== $("json").value) return; // stopped meanwhile: never shown
+    showProbe(out.view);
+    window.retrylabProbeView = out.view; // for tests
+    stopProbe(`Probed ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s, in your browser.`);
+  } catch (err) {
+    if (state.probe === p) stopProbe(`The probe of ${name} failed: ${err.message}`);
+  }
+}
+
+// showProbe renders what a probe found (view.Probe) as the server's probe
+// page does: its fields, in the view's order, the remedies as a table.
+// Text fields this page does not place are shown after the baseline.
+function showProbe(v) {
+  const placed = new Set(["heading", "summary", "criterion", "baseline", "rows", "cost"]);
+  const extra = Object.entries(v).filter(([k, x]) => !placed.has(k) && typeof x === "string" && x)
+    .map(([k, x]) => el("p", { "data-testid": "probe-" + k, text: x }));
+  const cols = [["remedy", ""], ["finding", "text"], ["change to the scenario", "text"], ["simulations", ""]];
+  $("probe-result").replaceChildren(
+    el("h3", { "data-testid": "probe-title", text: v.heading }),
+    el("p", { class: "verdict", "data-testid": "probe-summary" }, el("strong", { text: "Finding:" }), " " + v.summary),
+    el("h4", { text: "Criterion" }),
+    el("p", { "data-testid": "probe-criterion", text: v.criterion }),
+    el("p", { "data-testid": "probe-baseline", text: v.baseline }),
+    ...extra,
+    el("h4", { text: "Remedies" }),
+    el("p", { class: "muted", text: "Each remedy runs at its strongest first (90% less load, four times the workers, a 1% retry budget), then is bisected between none and that one, to one percentage point or one worker: both ends of each bracket have run on every seed." }),
+    el("div", { class: "tablewrap", tabindex: "0", role: "region", "aria-label": "Remedies" },
+      el("table", { "data-testid": "probe-remedies" },
+        el("thead", {}, el("tr", {}, ...cols.map(([c, cls]) => el("th", { scope: "col", class: cls || null, text: c })))),
+        el("tbody", {}, ...(v.rows || []).map((r) => el("tr", { "data-remedy": r.kind },
+          el("th", { scope: "row", text: r.remedy }), el("td", { class: "text", text: r.finding }),
+          el("td", { class: "text", text: r.change || "" }), el("td", { text: r.simulations })))))),
+    el("p", { class: "muted", "data-testid": "probe-cost", text: v.cost }));
 }
 
 // ---- import and export: the converters, a second module -------------------
@@ -1197,10 +1329,11 @@ async function start() {
     status("The engine did not load: " + err.message);
     return;
   }
-  const [builtins, presetList, vocabulary] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary")]);
+  const [builtins, presetList, vocabulary, limits] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary"), engine.call("limits")]);
   state.presets = presetList;
   state.kinds = vocabulary;
   panels();
+  probeSection();
   const picker = $("builtin");
   picker.append(el("option", { value: "", text: "Your scenario" }));
   for (const b of builtins) picker.append(el("option", { value: b.slug, text: b.title }));
@@ -1213,24 +1346,51 @@ async function start() {
   });
   const params = new URLSearchParams(location.search);
   // seed= and runs= run the scenario loaded on those seeds: a worst seed's
-  // link opens that run alone.
+  // link opens that run alone. Each is a whole number in the range the
+  // command line's --seed and --runs take (the engine's limits); another
+  // value is ignored, and the status line says so.
+  const asked = {};
+  const ignored = [];
+  for (const [name, what] of [["seed", "the first seed"], ["runs", "how many seeds to run"]]) {
+    if (!params.has(name)) continue;
+    const v = params.get(name);
+    const [lo, hi] = limits[name];
+    if (/^[0-9]+$/.test(v) && Number(v) >= lo && Number(v) <= hi) asked[name] = Number(v);
+    else ignored.push(`The link's ${name}=${v} is ${/^[0-9]+$/.test(v) ? "out of range" : "not a whole number in"} ${lo}..${hi} (${what}); it was ignored.`);
+  }
   const seeded = (doc) => {
     if (!doc || typeof doc !== "object") return doc;
     const d = JSON.parse(JSON.stringify(doc));
-    if (params.has("seed")) {
-      d.seed = Number(params.get("seed"));
+    if (asked.seed !== undefined) {
+      d.seed = asked.seed;
       delete d.seeds;
     }
-    if (params.has("runs")) {
-      const n = Number(params.get("runs"));
-      if (Array.isArray(d.seeds)) d.seeds = d.seeds.slice(0, n);
-      else d.runs = n;
+    if (asked.runs !== undefined) {
+      if (Array.isArray(d.seeds)) d.seeds = d.seeds.slice(0, asked.runs);
+      else d.runs = asked.runs;
     }
     return d;
   };
+  // note is what the status line says once the scenario has run: where it
+  // came from (from), the seeds the link asked for, with a link back to
+  // the scenario's own, and the parameters ignored.
+  const all = new URLSearchParams(location.search);
+  all.delete("seed");
+  all.delete("runs");
+  const link = asked.seed === undefined && asked.runs === undefined ? null
+    : { text: asked.seed !== undefined ? "Run all seeds" : "Run its own seeds", href: location.pathname + (all.size ? "?" + all : "") + location.hash, after: ignored.join(" ") };
+  const note = (from) => {
+    const { seed, runs } = asked;
+    const which = seed !== undefined && runs === 1 ? `seed ${seed} alone, as the worst-seed link asked;`
+      : seed !== undefined && runs !== undefined ? `${runs} seeds from seed ${seed}, as the link asked;`
+      : seed !== undefined ? `its seeds counted from seed ${seed}, as the link asked;`
+      : runs !== undefined ? `its first ${runs} ${runs === 1 ? "seed" : "seeds"}, as the link asked;` : "";
+    const says = which ? (from ? from + ": " + which : which[0].toUpperCase() + which.slice(1)) : from ? from + "." : "";
+    return [says, ...(link ? [] : ignored)].filter(Boolean).join(" ");
+  };
   if (location.hash.startsWith("#z=")) {
     try {
-      load(seeded(JSON.parse(await fromFragment(location.hash.slice(3)))), "Loaded the scenario from the link.");
+      load(seeded(JSON.parse(await fromFragment(location.hash.slice(3)))), note("Loaded the scenario from the link"), null, link);
       return;
     } catch (err) {
       status("The link's scenario could not be read: " + err.message);
@@ -1240,14 +1400,14 @@ async function start() {
   const builtin = builtins.find((b) => b.slug === id);
   if (builtin) {
     picker.value = builtin.slug;
-    load(seeded(builtin.scenario), "", builtin);
+    load(seeded(builtin.scenario), note(""), builtin, link);
     return;
   }
   if (id) {
     try {
       const res = await fetch("/api/scenarios/" + encodeURIComponent(id));
       if (!res.ok) throw new Error(res.status === 404 ? "there is no scenario with that ID" : res.statusText);
-      load(seeded(await res.json()), "Loaded shared scenario " + id + ".");
+      load(seeded(await res.json()), note("Loaded shared scenario " + id), null, link);
       return;
     } catch (err) {
       picker.value = builtins[0].slug;
@@ -1257,7 +1417,7 @@ async function start() {
     }
   }
   picker.value = builtins[0].slug;
-  load(builtins[0].scenario, "", builtins[0]);
+  load(seeded(builtins[0].scenario), note(""), builtins[0], link);
 }
 
 start();
