@@ -127,21 +127,25 @@ func run(args []js.Value) (any, error) {
 		}
 		return nil, err
 	}
-	// Progress goes straight to the page: postMessage works while the
-	// worker is busy in this call.
+	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents, Progress: postProgress()})
+	if err != nil {
+		return nil, err
+	}
+	return present(sc, res, args, 2, start), nil
+}
+
+// postProgress returns a progress hook that posts {progress, total} to the
+// page: postMessage works while the worker is busy in a call.
+func postProgress() func(done, total int) {
 	post := js.Global().Get("postMessage")
-	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents, Progress: func(done, total int) {
+	return func(done, total int) {
 		if total > 1 && post.Type() == js.TypeFunction {
 			msg := js.Global().Get("Object").New()
 			msg.Set("progress", done)
 			msg.Set("total", total)
 			post.Invoke(msg)
 		}
-	}})
-	if err != nil {
-		return nil, err
 	}
-	return present(sc, res, args, 2, start), nil
 }
 
 // present returns the result with its view, every figure drawn in the
@@ -253,7 +257,7 @@ func probe(args []js.Value) (any, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	opt := engine.ProbeOptions{Strategy: strategy, MaxEvents: int64(args[2].Float()), Parallelism: 1}
+	opt := engine.ProbeOptions{Strategy: strategy, MaxEvents: int64(args[2].Float()), Parallelism: 1, Progress: postProgress()}
 	if check {
 		stopped, cancel := context.WithCancel(ctx)
 		cancel()

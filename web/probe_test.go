@@ -3,6 +3,7 @@
 package web_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -28,13 +29,19 @@ func TestPlaygroundProbeMatchesServer(t *testing.T) {
 	if choices != links {
 		t.Errorf("the playground offers to probe %q, the page links to the probes of %q", choices, links)
 	}
+	// Every status the probe shows is recorded: the engine's progress
+	// reaches the page before its answer does, in the worker's order.
 	do(t, ctx, chromedp.Navigate(base+"/?s=runaway-cascade"), ran(1),
 		until(`document.querySelector("[data-probe=textbook]") !== null`),
+		until(`(window.probeStatuses = [], new MutationObserver(() => probeStatuses.push(document.querySelector("[data-testid=probe-status]").textContent)).observe(document.querySelector("[data-testid=probe-status]"), {childList: true, characterData: true, subtree: true}), true)`),
 		chromedp.Click(`[data-probe=textbook]`),
 		until(`document.querySelector("[data-testid=probe-summary]") !== null`))
 	status := text(ctx, t, `document.querySelector("[data-testid=probe-status]").textContent`)
 	if !strings.HasPrefix(status, "Probed textbook in ") {
 		t.Errorf("the probe's status: %q", status)
+	}
+	if shown := text(ctx, t, `probeStatuses.join("\n")`); !regexp.MustCompile(`Probing textbook: \d+ of at most \d+ simulations`).MatchString(shown) {
+		t.Errorf("the probe showed no progress of its simulations:\n%s", shown)
 	}
 	browser := text(ctx, t, `JSON.stringify(window.retrylabProbeView)`)
 	server := text(ctx, t, `(async () => JSON.stringify((await (await fetch("/api/scenarios/runaway-cascade/probe?strategy=textbook")).json()).view))()`)
@@ -47,7 +54,7 @@ func TestPlaygroundProbeMatchesServer(t *testing.T) {
 	if onPage := text(ctx, t, probeShown); inBrowser != onPage {
 		t.Errorf("the playground shows\n%s\n\nthe probe page shows\n%s", inBrowser, onPage)
 	}
-	if !strings.Contains(summary, "Recovery of textbook needs") {
+	if !strings.Contains(summary, "textbook out of a storm needs") {
 		t.Errorf("the summary: %q", summary)
 	}
 }

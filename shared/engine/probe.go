@@ -99,6 +99,12 @@ type ProbeOptions struct {
 	// Parallelism is Options.Parallelism for each step's simulations (one
 	// per seed); the result does not depend on it.
 	Parallelism int
+	// Progress, when set, is called as the probe goes: done simulations
+	// (one strategy on one seed) of at most total, the most it can still
+	// make, which falls as bisection narrows and as remedies are decided.
+	// done reaches total when the probe ends. It is called on the
+	// probe's goroutine.
+	Progress func(done, total int)
 }
 
 // A ProbeResult is what a metastability probe found.
@@ -220,6 +226,25 @@ type prober struct {
 	workers  int
 	healthy  []windowStat // the counterfactual's, per seed
 	res      *ProbeResult
+	// left is how many steps (simulations on every seed) the probe may
+	// still make: the counterfactual's and the baseline's, then each
+	// remedy's bisection's; for Progress.
+	left struct {
+		base   int
+		remedy []int
+	}
+}
+
+// progress tells ProbeOptions.Progress how far the probe has got.
+func (p *prober) progress() {
+	if p.opt.Progress == nil {
+		return
+	}
+	steps := p.left.base
+	for _, n := range p.left.remedy {
+		steps += n
+	}
+	p.opt.Progress(p.res.Simulations, p.res.Simulations+steps*p.res.Seeds)
 }
 
 // A windowStat is how the judged window went on one seed.
@@ -315,10 +340,17 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	if err := p.checkCost(); err != nil {
 		return nil, err
 	}
+	p.left.base = 2
+	for _, k := range RemedyKinds {
+		p.left.remedy = append(p.left.remedy, runsFor(p.steps(k)))
+	}
+	p.progress()
 	healthy, err := p.simulate(ctx, p.counterfactual(), nil, true)
 	if err != nil {
 		return nil, err
 	}
+	p.left.base--
+	p.progress()
 	p.healthy = healthy
 	res.Healthy = stats(healthy)
 	ws, err := p.window1(ctx, nil)
@@ -327,7 +359,10 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	}
 	base := stats(ws)
 	res.Baseline, res.BaselineAmplification = base.Success, base.Amplification
+	p.left.base--
 	if p.allEnded(ws) {
+		clear(p.left.remedy)
+		p.progress()
 		res.NoStorm = p.noStorm(ws)
 		for _, k := range RemedyKinds {
 			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: "not tried: not in a storm"}
@@ -340,12 +375,15 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		return res, nil
 	}
 	res.Metastable = true
+	p.progress()
 	var found, others []string
-	for _, k := range RemedyKinds {
-		r, err := p.bisect(ctx, k)
+	for i, k := range RemedyKinds {
+		r, err := p.bisect(ctx, k, &p.left.remedy[i])
 		if err != nil {
 			return nil, err
 		}
+		p.left.remedy[i] = 0
+		p.progress()
 		res.Remedies = append(res.Remedies, r)
 		if r.Outcome == ProbeFound {
 			found = append(found, r.Text)
@@ -608,8 +646,9 @@ func (e *ProbeCostError) Error() string {
 
 func (e *ProbeCostError) Unwrap() error { return &e.CostError }
 
-// bisect finds remedy k's bracket.
-func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error) {
+// bisect finds remedy k's bracket, keeping *left, the steps it may still
+// make, up to date for Progress.
+func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyResult, error) {
 	r := RemedyResult{Kind: k, Resolution: p.resolution(k)}
 	before := p.res.Simulations
 	hi := p.steps(k)
@@ -626,6 +665,10 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error)
 	ok, ws, err := p.ends(ctx, &remedy{k, hi})
 	if err != nil {
 		return r, err
+	}
+	if ok {
+		*left = runsFor(hi) - 1 // the bisection of (0, hi]
+		p.progress()
 	}
 	r.Change = p.change(k, hi)
 	if !ok {
@@ -647,6 +690,9 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind) (RemedyResult, error)
 			hi, ws = mid, w
 		} else {
 			lo = mid
+		}
+		if *left = runsFor(hi-lo) - 1; *left > 0 {
+			p.progress()
 		}
 	}
 	r.Judged = &ws

@@ -143,6 +143,44 @@ func TestProbeBracketsSyntheticStorm(t *testing.T) {
 	checkBrackets(t, sc, 0, res)
 }
 
+// TestProbeProgress: Progress counts every simulation the probe makes, of
+// a total that never grows and starts at what checkCost bounds, and ends
+// at done == total == Simulations; the result is the same without it.
+// Also a strategy not in a storm: its total falls to the two runs made.
+func TestProbeProgress(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sc   *Scenario
+		opt  ProbeOptions
+	}{
+		{"storm", stormScenario(t), ProbeOptions{MaxWorkers: 40}},
+		{"no storm", builtin(t, "e03b-synchronized-recovery"), ProbeOptions{Strategy: "C"}},
+	} {
+		var calls [][2]int
+		opt := tc.opt
+		opt.Progress = func(done, total int) { calls = append(calls, [2]int{done, total}) }
+		res := mustProbe(t, tc.sc, opt)
+		if len(calls) < 2 || calls[0][0] != 0 {
+			t.Fatalf("%s: progress %v, want it to start at 0", tc.name, calls)
+		}
+		for i, c := range calls {
+			if c[0] > c[1] || i > 0 && (c[0] < calls[i-1][0] || c[1] > calls[i-1][1]) {
+				t.Errorf("%s: progress %v at %d: done must not fall or pass total, total must not grow", tc.name, calls, i)
+				break
+			}
+		}
+		if last := calls[len(calls)-1]; last[0] != res.Simulations || last[1] != res.Simulations {
+			t.Errorf("%s: progress ends at %v, want done == total == %d simulations", tc.name, last, res.Simulations)
+		}
+		plain := mustProbe(t, tc.sc, tc.opt)
+		a, _ := json.Marshal(res)
+		b, _ := json.Marshal(plain)
+		if string(a) != string(b) {
+			t.Errorf("%s: the probe differs with Progress", tc.name)
+		}
+	}
+}
+
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 // TestGoldenProbe pins the synthetic storm's probe, byte for byte: the
@@ -376,7 +414,7 @@ func TestProbeNoBudgetWithoutRetries(t *testing.T) {
 	st := &sc.Strategies[0]
 	st.MaxAttempts = 1
 	p := &prober{sc: sc, res: &ProbeResult{}}
-	r, err := p.bisect(context.Background(), RemedyBudget)
+	r, err := p.bisect(context.Background(), RemedyBudget, new(int))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1014,13 +1014,18 @@ async function runProbe(json, name) {
   const say = (msg) => ($("probe-status").textContent = msg);
   const started = performance.now();
   const seconds = () => Math.round((performance.now() - started) / 1000);
-  const worker = new EngineWorker(engine.module, root.dataset.wasm, (done, total) =>
-    say(`Probing ${name}: ${done} of at most ${total} simulations, ${seconds()} s…`));
+  // The engine's progress (simulations made, of at most the total it
+  // may still make: it falls as bisection narrows), refreshed each second.
+  let last = null;
+  const show = () => say(last
+    ? `Probing ${name}: ${last[0]} of at most ${last[1]} simulations, ${seconds()} s…`
+    : `Probing ${name}: the strategy without a remedy, then each remedy by bisection, ${seconds()} s so far…`);
+  const worker = new EngineWorker(engine.module, root.dataset.wasm, (done, total) => { last = [done, total]; show(); });
   const p = (state.probe = { worker, json, name });
   $("probe-result").replaceChildren();
   $("probe-cancel").hidden = false;
   say(`Probing ${name}: the strategy without a remedy, then each remedy by bisection (tens of runs on each seed)…`);
-  p.timer = setInterval(() => say(`Probing ${name}: the strategy without a remedy, then each remedy by bisection, ${seconds()} s so far…`), 1000);
+  p.timer = setInterval(show, 1000);
   try {
     await worker.ready;
     if (state.probe !== p) return;
