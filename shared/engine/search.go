@@ -185,9 +185,13 @@ func (c *Constraint) String() string {
 // with its means over all seeds and their spread. Recommendation is the
 // first of them. When none meets the constraints, Frontier is empty,
 // Recommendation is nil and Note says which came closest; when every
-// candidate that meets them scores the same on every objective, the
-// frontier is all of them, Recommendation is nil and Note says that no
-// objective separates them.
+// frontier point scores the same on every objective (the mean over the
+// seeds; the candidates they dominate, if any, do worse), nothing on the
+// frontier is a choice: Recommendation is nil and Note says that no
+// objective separates them. Constraints are met on average over the
+// seeds, not necessarily on each; Reason and Note say so. They name
+// settings and metrics as the search writes them; the view (package
+// view) says the same in words.
 //
 // Across variants (Search.Across), a candidate runs on every variant
 // with the same seeds (common random numbers across variants as well as
