@@ -186,7 +186,7 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string {
 		return ""
 	}
 	if r.Recommendation == nil {
-		return fmt.Sprintf("The search from %s recommends no setting (the search below says why).", s.Strategy)
+		return fmt.Sprintf("The search from %s recommends no setting (the Search section says why).", s.Strategy)
 	}
 	p := r.Frontier[0]
 	var vals []string
@@ -195,5 +195,5 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string {
 		x, _ := p.Metrics.Metric(o.Metric)
 		vals = append(vals, lower(m.Label)+" "+sentenceValue(m, x))
 	}
-	return fmt.Sprintf("The search from %s recommends %s: %s (the search below says why).", s.Strategy, settingsSentence(s, p.Settings), strings.Join(vals, ", "))
+	return fmt.Sprintf("The search from %s recommends %s: %s (the Search section says why).", s.Strategy, settingsSentence(s, p.Settings), strings.Join(vals, ", "))
 }
