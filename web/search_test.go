@@ -35,8 +35,14 @@ func playgroundSearch(t *testing.T, workers string) {
 	if !strings.HasPrefix(summary, "Search from C: 4 candidates by successive halving") {
 		t.Errorf("the search's summary says %q", summary)
 	}
-	if rec := text(ctx, t, `document.querySelector("#search-result [data-testid=search-recommendation]")?.textContent || ""`); !strings.Contains(rec, "gives the highest mean affected_success_rate") {
+	// The recommendation in words, and the verdict leading with it, as
+	// the view says them for pages too.
+	rec := text(ctx, t, `document.querySelector("#search-result [data-testid=search-recommendation]")?.textContent || ""`)
+	if !strings.Contains(rec, "gives the highest success rate in the affected window on average over ") || strings.Contains(rec, "affected_success_rate") {
 		t.Errorf("the recommendation says %q", rec)
+	}
+	if v := text(ctx, t, `document.getElementById("verdict").textContent`); !strings.HasPrefix(v, "Verdict: The search from C recommends ") || !strings.Contains(v, " Of the strategies as written: ") {
+		t.Errorf("the verdict says %q", v)
 	}
 	if got := text(ctx, t, `(() => { const i = document.querySelector('#search-result img[data-chart="frontier"]'); return i && i.src.startsWith("blob:") && i.alt ? "drawn" : "missing"; })()`); got != "drawn" {
 		t.Errorf("the frontier picture is %s", got)

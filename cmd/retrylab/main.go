@@ -57,7 +57,10 @@ commands:
         backoff 100ms..2s, 200ms..2s, 500ms..5s, 1s..10s; jitter none, full,
         equal, decorrelated; no budget, a 10% ratio or a gRPC token bucket
         (192 candidates), maximising affected_success_rate, then minimising
-        peak_per_100ms; flags as for run
+        peak_per_100ms, without constraints (a hedged strategy: no backoff
+        or jitter knobs, 12 candidates); a scenario with a search block of
+        its own runs that one, unless --strategy names a strategy, whose
+        default search then replaces it; flags as for run
   probe FILE.json|SLUG|- [--strategy NAME] [--at DURATION] [flags]
         find by bisection the smallest load reduction, capacity addition and
         ratio retry budget that end the strategy's retry storm (default: the
@@ -227,13 +230,24 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		return code
 	}
 	seeds(sc)
+	defaulted := false // the search is the default one, not the scenario's
 	switch {
 	case strategy != nil && sc.Search != nil && *strategy == "":
 		// The scenario's own search, as written.
 		fmt.Fprintf(stderr, "retrylab search: %s has a search block: running it as written (--strategy NAME runs the default search of NAME instead)\n", file)
 	case strategy != nil:
-		if sc.Search != nil {
-			fmt.Fprintf(stderr, "retrylab search: the default search of --strategy %q replaces %s's own search block\n", *strategy, file)
+		if own := sc.Search; own != nil {
+			// The default search replaces the scenario's own, constraints
+			// and all: they were written for its strategy.
+			cs := "no constraints"
+			if len(own.Constraints) > 0 {
+				var parts []string
+				for i := range own.Constraints {
+					parts = append(parts, own.Constraints[i].String())
+				}
+				cs = "constraints " + strings.Join(parts, ", ")
+			}
+			fmt.Fprintf(stderr, "retrylab search: the scenario's own search (from %s, with %s) is replaced by the default search from %s, which has no constraints; leave out --strategy to run the scenario's own\n", own.Strategy, cs, *strategy)
 		}
 		name := *strategy
 		if name == "" && len(sc.Strategies) > 0 {
@@ -247,11 +261,15 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 			fmt.Fprintf(stderr, "retrylab search: %s sweeps %s; a search varies a strategy of a scenario without a sweep\n", file, sc.Sweep.Path)
 			return 1
 		}
-		sc.Search = engine.DefaultSearch(name)
+		sc.Search = engine.DefaultSearchFor(sc, name)
+		defaulted = true
 	}
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
+		if defaulted && slices.ContainsFunc(engine.AsErrors(err), func(e engine.FieldError) bool { return strings.HasPrefix(e.Path, "search") }) {
+			fmt.Fprintf(stderr, "retrylab search: the errors at search... are in the default search retrylab search added from %q (retrylab help lists its knobs), not in %s; search that strategy with a search block of your own\n", sc.Search.Strategy, file)
+		}
 		costHint(stderr, cmd, err, sc.Search != nil)
 		return 1
 	}
@@ -637,7 +655,7 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 		printTransitions(w, fmt.Sprintf(" at %s", v), pt.Strategies)
 	}
 	if v != nil && v.Search != nil && res.Search != nil && sc.Search != nil {
-		writeSearch(w, sc.Search, res.Search, v.Search.Groups)
+		writeSearch(w, sc.Search, res.Search, v.Search)
 		writeAcross(w, sc.Search, res.Search) // robust.go: each variant's metrics
 	}
 	if len(res.Warnings) > 0 {
@@ -652,8 +670,9 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 // the knobs' values, then the objectives' and constraints' metrics; of
 // each run of points with the same figures, the rows the view's groups
 // list, then how many more there are) and its recommendation, or why
-// there is none.
-func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, groups []view.SearchGroup) {
+// there is none, in the view's words, as pages say them.
+func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view.SearchView) {
+	groups := sv.Groups
 	var rounds []string
 	for i, rd := range r.Rounds {
 		unit := ""
@@ -681,7 +700,7 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, groups [
 	}
 	fmt.Fprintf(w, "objectives: %s; constraints: %s\n", strings.Join(objectives, ", "), cmp.Or(strings.Join(constraints, ", "), "none"))
 	if len(r.Frontier) == 0 {
-		fmt.Fprintf(w, "\n%s\n", r.Note)
+		fmt.Fprintf(w, "\n%s\n", sv.Note)
 		return
 	}
 	last := r.Rounds[len(r.Rounds)-1].Candidates
@@ -731,11 +750,11 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, groups [
 	if hidden > 0 {
 		fmt.Fprintf(w, "(--format json lists all %d points)\n", len(r.Frontier))
 	}
-	if r.Recommendation == nil {
-		fmt.Fprintf(w, "\nno recommendation: %s\n", r.Note)
+	if sv.Recommendation == "" {
+		fmt.Fprintf(w, "\nno recommendation: %s\n", sv.Note)
 		return
 	}
-	fmt.Fprintf(w, "\nrecommendation: %s\n", r.Recommendation.Reason)
+	fmt.Fprintf(w, "\nrecommendation: %s\n", sv.Recommendation)
 }
 
 func printTransitions(w io.Writer, where string, strats []engine.StrategyResult) {

@@ -202,16 +202,16 @@ func TestSearchCommand(t *testing.T) {
 		"search from C: 192 candidates by successive halving (192 on 1 seed, 96 on 2), 288 simulations\n",
 		"objectives: affected_success_rate max, peak_per_100ms min; constraints: none\n",
 		"\nmax_attempts  backoff  ",
-		"\nrecommendation: max_attempts ",
+		"\nrecommendation: ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
-	// The recommendation is the frontier's first row.
+	// The recommendation is the frontier's first row, in words.
 	rows := strings.Split(out[strings.Index(out, "\nmax_attempts  backoff"):], "\n")
-	rec := out[strings.Index(out, "\nrecommendation: max_attempts ")+len("\nrecommendation: max_attempts "):]
-	if first := strings.Fields(rows[2])[0]; !strings.HasPrefix(rec, first+",") {
+	rec := out[strings.Index(out, "\nrecommendation: ")+len("\nrecommendation: "):]
+	if first := strings.Fields(rows[2])[0]; !strings.HasPrefix(rec, first+" attempts, backoff exponential ") {
 		t.Errorf("first row %q, recommendation %q", rows[2], rec[:40])
 	}
 
@@ -246,7 +246,7 @@ func TestSearchTableGroupsTies(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	table := out[strings.Index(out, "\nfrontier: "):strings.Index(out, "\nrecommendation: ")]
+	table := out[strings.Index(out, "\nfrontier: "):strings.Index(out, "\nno recommendation: ")]
 	lines := strings.Split(strings.TrimSpace(table), "\n")
 	want := []string{"frontier: 152 points,", "max_attempts  backoff", "2 ", "2 ", "2 ", "... and 149 more with the same figures", "(--format json lists all 152 points)"}
 	if len(lines) != len(want) {
@@ -345,7 +345,7 @@ func TestSearchKeepsTheScenariosOwnSearch(t *testing.T) {
 		t.Errorf("own search: exit %d\nstderr %s\nstdout %s", code, errs, out)
 	}
 	code, out, errs = run(t, "", "search", "--strategy", "A", file)
-	if code != 0 || !strings.Contains(errs, `the default search of --strategy "A" replaces`) || !strings.Contains(out, "search from A: 192 candidates") {
+	if code != 0 || !strings.Contains(errs, `the scenario's own search (from C, with constraints affected_success_rate >= 0.5) is replaced by the default search from A, which has no constraints`) || !strings.Contains(out, "search from A: 192 candidates") {
 		t.Errorf("default search: exit %d\nstderr %s\nstdout %.300s", code, errs, out)
 	}
 }
@@ -411,5 +411,40 @@ func TestRunRecoveryNotApplicable(t *testing.T) {
 	code, out, _ = run(t, sc, "run", "-", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"recovery_s": null`) || !strings.Contains(out, `"recovered": null`) {
 		t.Errorf("json: exit %d, recovery not null:\n%s", code, out)
+	}
+}
+
+// TestSearchDefaultOfAHedgedStrategy: the default search of a hedged
+// strategy varies only what copies have (their number and a budget): no
+// error about a backoff the user never wrote.
+func TestSearchDefaultOfAHedgedStrategy(t *testing.T) {
+	b, _ := scenarios.Get("hedged-requests")
+	sc, err := b.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Sweep, sc.Runs = nil, 1
+	file := filepath.Join(t.TempDir(), "hedged.json")
+	if err := os.WriteFile(file, sc.Canonical(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "", "search", file, "--strategy", "hedge at 50 ms")
+	if code != 0 || strings.Contains(errs, "backoff") || !strings.Contains(out, "search from hedge at 50 ms: 12 candidates") || !strings.Contains(out, "\nmax_attempts  budget  ") {
+		t.Errorf("exit %d\nstderr %s\nstdout %.600s", code, errs, out)
+	}
+}
+
+// TestSearchSentencesInWords: the command line prints the view's
+// sentences: the recommendation in words, with the caution of one seed,
+// and, where the frontier ties, why none is recommended.
+func TestSearchSentencesInWords(t *testing.T) {
+	code, out, errs := run(t, "", "search", "e03b-synchronized-recovery", "--strategy", "C", "--runs", "1")
+	if code != 0 || !strings.Contains(out, "\nrecommendation: 2 attempts, backoff exponential 1 s → 10 s, jitter full, no budget gives the highest success rate in the affected window on its 1 seed") ||
+		!strings.Contains(out, "It rests on 1 seed only: run more seeds before trusting it.") {
+		t.Errorf("one seed: exit %d\nstderr %s\nstdout %s", code, errs, out)
+	}
+	code, out, errs = run(t, "", "search", "thundering-herd-jitter")
+	if code != 0 || !strings.Contains(out, "\nno recommendation: No objective separates the 140 frontier points: ") {
+		t.Errorf("ties: exit %d\nstderr %s\nstdout %s", code, errs, out)
 	}
 }

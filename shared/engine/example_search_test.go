@@ -59,5 +59,5 @@ func ExampleRun_search() {
 	// max_attempts 2, backoff.base "500ms", budget {"kind":"ratio","ratio":0.1,"window":"1s"}: affected success 0.7907, peak 20
 	// max_attempts 4, backoff.base "100ms", budget {"kind":"ratio","ratio":0.1,"window":"1s"}: affected success 0.7907, peak 20
 	// max_attempts 4, backoff.base "500ms", budget {"kind":"ratio","ratio":0.1,"window":"1s"}: affected success 0.7907, peak 20
-	// max_attempts 4, backoff.base "500ms", budget null gives the highest mean affected_success_rate (100.00%) of the 5 frontier points that meet peak_per_100ms <= 60, out of 8 candidates over 4 seeds, with peak_per_100ms 42.5.
+	// max_attempts 4, backoff.base "500ms", budget null gives the highest mean affected_success_rate (100.00%) of the 5 frontier points that meet peak_per_100ms <= 60 on average, out of 8 candidates over 4 seeds, with peak_per_100ms 42.5.
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -32,6 +33,12 @@ const (
 	// points to choose from.
 	searchFloor = 8
 )
+
+// TailSeeds is how many seeds a result needs before its ranges are
+// compared by their 5th to 95th percentiles rather than their lowest and
+// highest values (as the view's table marks and verdicts compare them);
+// from as many, a search's frontier points carry their quantiles.
+const TailSeeds = 20
 
 // A Search looks for the settings of one strategy that serve the
 // objectives best within the constraints. It starts from Strategy (a
@@ -178,9 +185,13 @@ func (c *Constraint) String() string {
 // with its means over all seeds and their spread. Recommendation is the
 // first of them. When none meets the constraints, Frontier is empty,
 // Recommendation is nil and Note says which came closest; when every
-// candidate that meets them scores the same on every objective, the
-// frontier is all of them, Recommendation is nil and Note says that no
-// objective separates them.
+// frontier point scores the same on every objective (the mean over the
+// seeds; the candidates they dominate, if any, do worse), nothing on the
+// frontier is a choice: Recommendation is nil and Note says that no
+// objective separates them. Constraints are met on average over the
+// seeds, not necessarily on each; Reason and Note say so. They name
+// settings and metrics as the search writes them; the view (package
+// view) says the same in words.
 //
 // Across variants (Search.Across), a candidate runs on every variant
 // with the same seeds (common random numbers across variants as well as
@@ -234,12 +245,18 @@ type SearchRound struct {
 // directions shows its objective's worst case. Variants gives the
 // objectives' and constraints' metrics in each variant, and Binding the
 // variant each of them is worst in (the first of equals).
+//
+// From TailSeeds seeds, Quantiles gives the objectives' and constraints'
+// metrics' 5th, 50th and 95th percentiles over the seeds (across
+// variants, in the variant each is worst in), which a comparison of
+// points then compares, as the view's marks compare strategies.
 type SearchPoint struct {
-	Settings map[string]json.RawMessage `json:"settings"`
-	Metrics  Metrics                    `json:"metrics"`
-	Spread   map[string]MinMax          `json:"spread,omitempty"`
-	Variants []VariantMetrics           `json:"variants,omitempty"`
-	Binding  map[string]string          `json:"binding,omitempty"`
+	Settings  map[string]json.RawMessage `json:"settings"`
+	Metrics   Metrics                    `json:"metrics"`
+	Spread    map[string]MinMax          `json:"spread,omitempty"`
+	Quantiles map[string]Quantiles       `json:"quantiles,omitempty"`
+	Variants  []VariantMetrics           `json:"variants,omitempty"`
+	Binding   map[string]string          `json:"binding,omitempty"`
 }
 
 // VariantMetrics is a search point's objectives' and constraints' metrics
@@ -309,4 +326,20 @@ func DefaultSearch(strategy string) *Search {
 		},
 		Objectives: []Objective{{"affected_success_rate", GoalMax}, {"peak_per_100ms", GoalMin}},
 	}
+}
+
+// DefaultSearchFor returns the default search of sc's strategy name
+// (DefaultSearch) with only the knobs that have a meaning for that
+// strategy: a hedged strategy (hedging at its own level) sends its copies
+// hedging.delay apart, without backoff, so its search leaves the backoff
+// and jitter knobs out and varies the copies (max_attempts) and the
+// budget (12 candidates). Without such a strategy it is DefaultSearch.
+func DefaultSearchFor(sc *Scenario, name string) *Search {
+	s := DefaultSearch(name)
+	for i := range sc.Strategies {
+		if st := &sc.Strategies[i]; st.Name == name && st.Hedging != nil {
+			s.Knobs = slices.DeleteFunc(s.Knobs, func(k Knob) bool { return k.Path == "backoff" || k.Path == "jitter" })
+		}
+	}
+	return s
 }

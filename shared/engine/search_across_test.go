@@ -102,7 +102,7 @@ func TestSearchWorstCase(t *testing.T) {
 	if res.Feasible != 3 || len(res.Frontier) != 1 || res.Recommendation == nil {
 		t.Fatalf("feasible %d, frontier %d, recommendation %v; want 3, 1, candidate 2", res.Feasible, len(res.Frontier), res.Recommendation)
 	}
-	want := `max_attempts 3 gives the highest worst-case mean affected_success_rate (90.00% in "a", the variant that binds) of the 1 frontier points that meet peak_per_100ms <= 50 in every variant, out of 4 candidates over 1 seeds and 2 variants, with peak_per_100ms 25 at worst (in "b").`
+	want := `max_attempts 3 gives the highest worst-case mean affected_success_rate (90.00% in "a", the variant that binds) of the 1 frontier points that meet peak_per_100ms <= 50 in every variant on average, out of 4 candidates over 1 seed and 2 variants, with peak_per_100ms 25 at worst (in "b").`
 	if got := res.Recommendation.Reason; got != want {
 		t.Errorf("reason\n%s\nwant\n%s", got, want)
 	}
@@ -111,7 +111,7 @@ func TestSearchWorstCase(t *testing.T) {
 	s.Constraints = []Constraint{{"peak_per_100ms", OpAtMost, 24}}
 	res = &SearchResult{Frontier: []SearchPoint{}}
 	r.frontier(res, []int{0, 1, 2, 3}, 1)
-	if want := `None of the 4 candidates of the last round meets peak_per_100ms <= 24 in every variant over 1 seeds; the closest, max_attempts 3, has peak_per_100ms 25 (in "b").`; res.Note != want {
+	if want := `None of the 4 candidates of the last round meets peak_per_100ms <= 24 in every variant on average over 1 seed; the closest, max_attempts 3, has peak_per_100ms 25 (in "b").`; res.Note != want {
 		t.Errorf("note\n%s\nwant\n%s", res.Note, want)
 	}
 }

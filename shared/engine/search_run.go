@@ -847,7 +847,29 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 		ms[v], spreads[v] = meanSpread(r.set.outs[v][c][:seeds], func(o *runOutput) Metrics { return o.metrics })
 	}
 	p := SearchPoint{Settings: r.s.settings(r.s.indexes(c)), Metrics: ms[0], Spread: spreads[0]}
+	tails := seeds >= TailSeeds
+	if tails {
+		p.Quantiles = map[string]Quantiles{}
+	}
+	// quantile sets the judged metric name's quantiles in variant v.
+	quantile := func(name string, v int) {
+		if !tails {
+			return
+		}
+		outs := r.set.outs[v][c][:seeds]
+		xs := make([]float64, len(outs))
+		for i := range outs {
+			xs[i], _ = outs[i].metrics.Metric(name)
+		}
+		p.Quantiles[name] = quantiles(xs)
+	}
 	if len(r.s.Across) == 0 {
+		for _, o := range r.s.Objectives {
+			quantile(o.Metric, 0)
+		}
+		for _, ct := range r.s.Constraints {
+			quantile(ct.Metric, 0)
+		}
 		return p
 	}
 	// Each judged metric with the direction its worst case is taken in:
@@ -876,6 +898,7 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 			delete(p.Spread, j.name)
 		}
 		p.Binding[j.name] = r.s.Across[v].Name
+		quantile(j.name, v)
 	}
 	for v := range r.nv {
 		vm := VariantMetrics{Name: r.s.Across[v].Name, Metrics: map[string]float64{}, Spread: map[string]MinMax{}}
@@ -937,8 +960,8 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 				misses = append(misses, fmt.Sprintf("%s %s%s", ct.Metric, formatMetric(ct.Metric, x), where))
 			}
 		}
-		res.Note = fmt.Sprintf("None of the %d candidates of the last round meets %s%s over %d seeds; the closest, %s, has %s.",
-			len(alive), strings.Join(constraints, " and "), everyVariant, seeds, r.s.settingsText(r.s.indexes(closest.c)), strings.Join(misses, " and "))
+		res.Note = fmt.Sprintf("None of the %d candidates of the last round meets %s%s on average over %s; the closest, %s, has %s.",
+			len(alive), strings.Join(constraints, " and "), everyVariant, overSeeds(seeds), r.s.settingsText(r.s.indexes(closest.c)), strings.Join(misses, " and "))
 		return
 	}
 	fronts := r.fronts(ok)
@@ -952,11 +975,12 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	for _, s := range front {
 		res.Frontier = append(res.Frontier, r.point(s.c, seeds))
 	}
-	if len(ok) > 1 && !slices.ContainsFunc(ok[1:], func(s scores) bool {
-		return !slices.Equal(s.means[:len(r.s.Objectives)], ok[0].means[:len(r.s.Objectives)])
+	if len(front) > 1 && !slices.ContainsFunc(front[1:], func(s scores) bool {
+		return !slices.Equal(s.means[:len(r.s.Objectives)], front[0].means[:len(r.s.Objectives)])
 	}) {
-		// Nothing to choose between: say so rather than recommend the
-		// first of equals.
+		// Nothing to choose between on the frontier: say so rather than
+		// recommend the first of equals. (The candidates it dominates, if
+		// any, do worse; the objectives do not tell its points apart.)
 		var vals []string
 		for _, ob := range r.s.Objectives {
 			y, _ := res.Frontier[0].Metrics.Metric(ob.Metric)
@@ -966,8 +990,12 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 		if len(r.s.Across) > 0 {
 			worst = " in their worst variants"
 		}
-		res.Note = fmt.Sprintf("No objective separates the candidates: all %d of the last round that meet the constraints%s have %s%s over %d seeds, so none is recommended; choose objectives the knobs change in this scenario.",
-			len(ok), everyVariant, strings.Join(vals, " and "), worst, seeds)
+		others := ""
+		if n := len(ok) - len(front); n > 0 {
+			others = fmt.Sprintf(" (the other %d candidates of the last round that meet the constraints%s do worse)", n, everyVariant)
+		}
+		res.Note = fmt.Sprintf("No objective separates the %d frontier points: all have %s%s on average over %s%s, so none is recommended; choose objectives the knobs change in this scenario.",
+			len(front), strings.Join(vals, " and "), worst, overSeeds(seeds), others)
 		return
 	}
 	best := res.Frontier[0]
@@ -988,7 +1016,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	}
 	meeting := ""
 	if len(constraints) > 0 {
-		meeting = " that meet " + strings.Join(constraints, " and ") + everyVariant
+		meeting = " that meet " + strings.Join(constraints, " and ") + everyVariant + " on average"
 	}
 	var others []string
 	for _, ob := range r.s.Objectives[1:] {
@@ -1017,7 +1045,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	default:
 		tie = fmt.Sprintf("; the next %d frontier points tie with it on every objective", ties)
 	}
-	over := fmt.Sprintf("%d seeds", seeds)
+	over := overSeeds(seeds)
 	if n := len(r.s.Across); n > 0 {
 		over += fmt.Sprintf(" and %d variants", n)
 	}
@@ -1025,3 +1053,6 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %s%s%s.",
 		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, over, with, tie)}
 }
+
+// overSeeds writes "1 seed" or "n seeds".
+func overSeeds(n int) string { return countText(n, "1 seed", "%d seeds") }

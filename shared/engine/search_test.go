@@ -205,7 +205,7 @@ func TestSearchConstraints(t *testing.T) {
 	sc.Search.Constraints = []Constraint{{"dependency_calls", OpAtMost, 0}}
 	s = runSearch(t, sc, Options{}).Search
 	if s.Recommendation != nil || len(s.Frontier) != 0 || s.Feasible != 0 ||
-		!strings.HasPrefix(s.Note, "None of the 8 candidates of the last round meets dependency_calls <= 0 over 4 seeds; the closest, ") {
+		!strings.HasPrefix(s.Note, "None of the 8 candidates of the last round meets dependency_calls <= 0 on average over 4 seeds; the closest, ") {
 		t.Errorf("impossible constraint: recommendation %v, frontier %d, note %q", s.Recommendation, len(s.Frontier), s.Note)
 	}
 }
@@ -432,7 +432,7 @@ func TestSearchNothingSeparates(t *testing.T) {
 		}
 	}
 	s := runSearch(t, sc, Options{}).Search
-	if s.Recommendation != nil || !strings.HasPrefix(s.Note, "No objective separates the candidates: all 3 ") {
+	if s.Recommendation != nil || !strings.HasPrefix(s.Note, "No objective separates the 3 frontier points: all have affected_success_rate ") {
 		t.Errorf("recommendation %v, note %q", s.Recommendation, s.Note)
 	}
 }

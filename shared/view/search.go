@@ -25,9 +25,15 @@ type SearchView struct {
 	// it) is a group that lists its first SearchShown points and counts the
 	// others, so that a frontier of many equal points stays readable.
 	Groups []SearchGroup `json:"groups"`
-	// Recommendation is the engine's sentence on the recommended point;
-	// Note says why there is none: which candidate came closest when none
-	// meets the constraints, or that no objective separates them.
+	// Recommendation says, in words, which point the search recommends
+	// and why (settings as "backoff exponential 1 s → 10 s", metrics by
+	// their labels, what the points that tie with it share, whether it
+	// rests on one seed and whether the next distinct point's range on
+	// the first objective overlaps its own); Note says why there is none:
+	// which candidate came closest when none meets the constraints (the
+	// engine's), or that no objective separates the frontier's points,
+	// with objectives the knobs could change. The command line, pages,
+	// embeds and the playground all show these.
 	Recommendation string `json:"recommendation,omitempty"`
 	Note           string `json:"note,omitempty"`
 	// Figure is the frontier picture, when there are points to draw.

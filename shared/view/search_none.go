@@ -10,3 +10,6 @@ import "github.com/retrylab/retrylab/shared/engine"
 
 // searchView is nil: this build runs no search.
 func searchView(sc *engine.Scenario, res *engine.Result) *SearchView { return nil }
+
+// searchLead is "": this build runs no search.
+func searchLead(sc *engine.Scenario, res *engine.Result) string { return "" }

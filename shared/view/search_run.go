@@ -41,8 +41,11 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 		m, _ := MetricOf(k)
 		sv.Metrics = append(sv.Metrics, m)
 	}
-	if r.Recommendation != nil {
-		sv.Recommendation = r.Recommendation.Reason
+	// The sentences in words, from the result's numbers: the engine's own
+	// (Reason, Note) name settings as JSON and metrics by their keys.
+	sv.Recommendation = recommendationText(s, r, len(res.Seeds))
+	if note := tieNote(s, r, len(res.Seeds)); note != "" {
+		sv.Note = note
 	}
 	for i, p := range r.Frontier {
 		pt := SearchPoint{Name: fmt.Sprintf("%s (search %d)", s.Strategy, i+1)}
@@ -172,4 +175,25 @@ func searchSummary(s *engine.Search, r *engine.SearchResult) string {
 		fmt.Fprintf(&b, " Constraints: %s; %d of the last round's %d candidates meet them.", strings.Join(cs, " and "), r.Feasible, r.Rounds[len(r.Rounds)-1].Candidates)
 	}
 	return b.String()
+}
+
+// searchLead is the verdict's first sentence when the scenario has a
+// search: what it recommends (in short: the settings and the objectives'
+// values), or that it recommends none; "" without a search.
+func searchLead(sc *engine.Scenario, res *engine.Result) string {
+	s, r := sc.Search, res.Search
+	if s == nil || r == nil {
+		return ""
+	}
+	if r.Recommendation == nil {
+		return fmt.Sprintf("The search from %s recommends no setting (the Search section says why).", s.Strategy)
+	}
+	p := r.Frontier[0]
+	var vals []string
+	for _, o := range s.Objectives {
+		m, _ := MetricOf(o.Metric)
+		x, _ := p.Metrics.Metric(o.Metric)
+		vals = append(vals, lower(m.Label)+" "+sentenceValue(m, x))
+	}
+	return fmt.Sprintf("The search from %s recommends %s: %s (the Search section says why).", s.Strategy, settingsSentence(s, p.Settings), strings.Join(vals, ", "))
 }

@@ -188,6 +188,11 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	v.Legend = "▲ best and ▼ worst for each metric with a direction; equal values get the same mark, and no mark is given where the strategies' ranges over the seeds overlap."
 	v.Groups, v.Folded = table(strats, tails)
 	v.Verdict = verdict(strats, v.Focus, v.Runs)
+	if lead := searchLead(sc, res); lead != "" {
+		// A scenario with a search is about the search: its
+		// recommendation comes first, then the strategies as written.
+		v.Verdict = lead + " Of the strategies as written: " + v.Verdict
+	}
 	v.Worst = worstOf(strats, v.Focus[0])
 	v.Thresholds = thresholdSentences(strats)
 	var avail []time.Duration // the resolutions the result has series for

@@ -1,0 +1,566 @@
+//go:build !nosearch
+
+// Words for a search's settings and its recommendation; left out, with
+// the rest of the search's view, from builds without searches.
+
+package view
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// settingWords writes one knob's value for a sentence: "4 attempts",
+// "backoff exponential 1 s → 10 s", "jitter full", "no budget",
+// "budget ratio 10% per 1 s"; a path it has no words for as the path and
+// the value ("backoff.base 200 ms").
+func settingWords(path string, raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "no " + path
+	}
+	if path == "max_attempts" {
+		if n, err := strconv.Atoi(string(raw)); err == nil {
+			if n == 1 {
+				return "1 attempt"
+			}
+			return string(raw) + " attempts"
+		}
+	}
+	// A kind is the object's name: "jitter full" for jitter.kind "full".
+	return strings.TrimSuffix(path, ".kind") + " " + valueWords(raw)
+}
+
+// valueWords writes a knob's value without its path: a duration in
+// milliseconds or seconds ("500 ms", "2 s"), a string as itself, an
+// object by its kind and then its other fields ("exponential 1 s → 10 s",
+// "ratio 10% per 1 s", "token_bucket 10 tokens, +0.1 per success"), any
+// other value as compact JSON.
+func valueWords(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	return anyWords(v)
+}
+
+func anyWords(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "none"
+	case string:
+		if d, err := engine.ParseDuration(x); err == nil && x != "0" {
+			return durationWords(d.D())
+		}
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case map[string]any:
+		return objectWords(x)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// durationWords writes d as "500 ms" under a second, else "2 s" or "1.5 s".
+func durationWords(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'g', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'g', -1, 64) + " s"
+}
+
+// objectWords writes an object knob's value: its kind, then the fields a
+// reader of that kind looks for first, then the others by name.
+func objectWords(m map[string]any) string {
+	kind, _ := m["kind"].(string)
+	used := map[string]bool{"kind": true}
+	get := func(k string) (any, bool) {
+		v, ok := m[k]
+		if ok {
+			used[k] = true
+		}
+		return v, ok
+	}
+	var parts []string
+	head := kind
+	switch kind {
+	case string(engine.BackoffExponential), string(engine.BackoffConstant), string(engine.BackoffLinear):
+		if base, ok := get("base"); ok {
+			head += " " + anyWords(base)
+			if mx, ok := get("max"); ok {
+				head += " → " + anyWords(mx)
+			}
+		}
+		if mul, ok := get("multiplier"); ok {
+			if f, _ := mul.(float64); f != engine.DefaultMultiplier {
+				parts = append(parts, "×"+anyWords(mul))
+			}
+		}
+	case string(engine.BudgetRatio):
+		if r, ok := get("ratio"); ok {
+			if f, ok := r.(float64); ok {
+				head += " " + strconv.FormatFloat(f*100, 'g', -1, 64) + "%"
+			}
+			if w, ok := get("window"); ok {
+				head += " per " + anyWords(w)
+			}
+		}
+	case string(engine.BudgetTokenBucket):
+		if t, ok := get("max_tokens"); ok {
+			head += " " + anyWords(t) + " tokens"
+			if r, ok := get("token_ratio"); ok {
+				head += ", +" + anyWords(r) + " per success"
+			}
+		}
+	}
+	var rest []string
+	for k := range m {
+		if !used[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		parts = append(parts, k+" "+anyWords(m[k]))
+	}
+	out := strings.TrimSpace(strings.Join(append([]string{head}, parts...), ", "))
+	if kind == "" {
+		out = strings.TrimPrefix(out, ", ")
+	}
+	return out
+}
+
+// suggestions are the metrics each kind of knob (a knob path's first
+// step) can change where the objectives do not tell its values apart:
+// jitter spreads retries within short windows, backoff moves them in time,
+// a budget or the attempts change how many calls reach the dependency,
+// time-outs and hedging change how long operations take.
+var suggestions = map[string][]string{
+	"jitter":          {"peak_per_10ms", "retry_peak_per_10ms"},
+	"backoff":         {"peak_per_10ms", "peak_per_1s", "success_latency_p99_ms"},
+	"budget":          {"amplification", "dependency_calls", "retries"},
+	"max_attempts":    {"amplification", "retries", "success_latency_p99_ms"},
+	"attempt_timeout": {"success_latency_p99_ms", "wasted_work"},
+	"deadline":        {"latency_p99_ms", "success_rate"},
+	"breaker":         {"dependency_calls", "recovery_s"},
+	"hedging":         {"success_latency_p99_ms", "amplification"},
+	"adaptive":        {"peak_per_1s", "amplification"},
+	"retry_on":        {"success_rate", "amplification"},
+}
+
+// knobKind returns the first step of a knob's path: "backoff" of
+// "backoff.base", "layers" of "layers[0].max_attempts".
+func knobKind(path string) string {
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return path
+}
+
+// listOr writes "a", "a or b" or "a, b or c".
+func listOr(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}
+
+// listNor writes "a", "neither a nor b" or "neither a, b nor c".
+func listNor(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return "neither " + strings.Join(ws[:len(ws)-1], ", ") + " nor " + ws[len(ws)-1]
+}
+
+// countWords writes "1 seed" or "10 seeds".
+func countWords(n int, one string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", one)
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// recommendationText says which frontier point the search recommends and
+// why, in words: its settings, the objectives and constraints by their
+// labels, whether the constraints hold on every seed or on average only,
+// which knobs make no difference among the points that tie with it, that
+// one seed is not enough, and whether its range on the first objective
+// overlaps the next distinct point's (compared as the table's marks
+// compare strategies: from TailSeeds seeds, by their 5th to 95th
+// percentiles). It is "" when the search recommends none.
+func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int) string {
+	if r.Recommendation == nil || len(r.Frontier) == 0 {
+		return ""
+	}
+	p := r.Frontier[0]
+	across := len(s.Across) > 0
+	o := s.Objectives[0]
+	m, _ := MetricOf(o.Metric)
+	most := "highest"
+	if o.Goal == engine.GoalMin {
+		most = "lowest"
+	}
+	if across {
+		most += " worst-case"
+	}
+	over := "on average over " + countWords(seeds, "seed")
+	if seeds == 1 {
+		over = "on its 1 seed"
+	}
+	x, _ := p.Metrics.Metric(o.Metric)
+	detail := sentenceValue(m, x)
+	if across {
+		detail += fmt.Sprintf(" in %q, the variant that binds", p.Binding[o.Metric])
+	}
+	if _, lo, hi := withSpread(x, p.Spread, o.Metric); lo != hi {
+		detail += fmt.Sprintf("; %s over the seeds", rangeWords(m, lo, hi))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s gives the %s %s %s (%s) of the %d frontier points", settingsSentence(s, p.Settings), most, lower(m.Label), over, detail, len(r.Frontier))
+	if len(s.Constraints) > 0 {
+		var cs []string
+		for _, c := range s.Constraints {
+			cs = append(cs, constraintWords(c)+worstSeed(c, p, seeds))
+		}
+		b.WriteString(" that meet " + strings.Join(cs, " and "))
+		if across {
+			b.WriteString(" in every variant")
+		}
+		if seeds > 1 {
+			b.WriteString(" on average over the seeds")
+		}
+	}
+	fmt.Fprintf(&b, ", out of %d candidates", r.Evaluated)
+	if across {
+		fmt.Fprintf(&b, " on %d variants", len(s.Across))
+	}
+	var with []string
+	for _, ob := range s.Objectives[1:] {
+		mo, _ := MetricOf(ob.Metric)
+		y, _ := p.Metrics.Metric(ob.Metric)
+		w := fmt.Sprintf("%s at %s", lower(mo.Label), sentenceValue(mo, y))
+		if across {
+			w += fmt.Sprintf(" at worst (in %q)", p.Binding[ob.Metric])
+		}
+		with = append(with, w)
+	}
+	if len(with) > 0 {
+		b.WriteString(", with " + strings.Join(with, " and "))
+	}
+	b.WriteString(".")
+	ties := 1
+	for ties < len(r.Frontier) && sameObjectives(s, &r.Frontier[0], &r.Frontier[ties]) {
+		ties++
+	}
+	if ties > 1 {
+		next := "the next frontier point"
+		if ties > 2 {
+			next = fmt.Sprintf("the next %d frontier points", ties-1)
+		}
+		fmt.Fprintf(&b, " It ties on every objective with %s: %s; none of them is a better choice on these objectives.", next, noDifference(s, r.Frontier[:ties]))
+	}
+	if seeds == 1 {
+		b.WriteString(" It rests on 1 seed only: run more seeds before trusting it.")
+	}
+	if ties < len(r.Frontier) {
+		q := r.Frontier[ties]
+		if overlap, tails := overlaps(o.Metric, &p, &q, seeds); overlap && seeds > 1 {
+			y, _ := q.Metrics.Metric(o.Metric)
+			_, lo, hi := rangeOf(o.Metric, &q, seeds)
+			rng := ""
+			if lo != hi {
+				rng = ", " + rangeWords(m, lo, hi)
+			}
+			what := "ranges over the seeds"
+			if tails {
+				what = "5th to 95th percentiles over the seeds"
+			}
+			fmt.Fprintf(&b, " Over these %d seeds it is not distinguishable on %s from the next distinct frontier point, %s (%s%s): their %s overlap.",
+				seeds, lower(m.Label), settingsSentence(s, q.Settings), sentenceValue(m, y), rng, what)
+		}
+	}
+	return b.String()
+}
+
+// tieNote says, when the search recommends none because every frontier
+// point has the same objectives, what they have, which knobs make no
+// difference among them, and which objectives the knobs could change
+// instead (from the knobs' kinds: suggestions), those that differ among
+// the points first. It is "" otherwise.
+func tieNote(s *engine.Search, r *engine.SearchResult, seeds int) string {
+	if r.Recommendation != nil || len(r.Frontier) < 2 || !sameObjectives(s, &r.Frontier[0], &r.Frontier[len(r.Frontier)-1]) {
+		return ""
+	}
+	p := r.Frontier[0]
+	var vals []string
+	for _, o := range s.Objectives {
+		m, _ := MetricOf(o.Metric)
+		x, _ := p.Metrics.Metric(o.Metric)
+		vals = append(vals, lower(m.Label)+" "+sentenceValue(m, x))
+	}
+	over := "on average over " + countWords(seeds, "seed")
+	if seeds == 1 {
+		over = "on 1 seed only"
+	}
+	if len(s.Across) > 0 {
+		over = "in their worst variants " + over
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "No objective separates the %d frontier points: all have %s %s", len(r.Frontier), strings.Join(vals, " and "), over)
+	if n := r.Feasible - len(r.Frontier); n > 0 {
+		fmt.Fprintf(&b, ", and the other %s of the last round that meet the constraints do worse", countWords(n, "candidate"))
+	}
+	fmt.Fprintf(&b, ". Among them, %s. None is recommended: choose objectives the knobs change", noDifference(s, r.Frontier))
+	if sug := suggest(s, r.Frontier); sug != "" {
+		b.WriteString(", such as " + sug)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// settingsSentence writes a point's settings in words, in the knobs'
+// order: "4 attempts, backoff exponential 1 s → 10 s, jitter full, no budget".
+func settingsSentence(s *engine.Search, settings map[string]json.RawMessage) string {
+	var out []string
+	for _, kn := range s.Knobs {
+		out = append(out, settingWords(kn.Path, settings[kn.Path]))
+	}
+	return strings.Join(out, ", ")
+}
+
+// constraintWords writes a constraint by its metric's label:
+// "peak calls in 100 ms ≤ 89.4 calls".
+func constraintWords(c engine.Constraint) string {
+	m, _ := MetricOf(c.Metric)
+	op := "≤"
+	if c.Op == engine.OpAtLeast {
+		op = "≥"
+	}
+	return fmt.Sprintf("%s %s %s", lower(m.Label), op, format(m, c.Value, true))
+}
+
+// worstSeed writes " (its worst seed: 99.05%)" when point p meets
+// constraint c on average but not on its worst seed, else "".
+func worstSeed(c engine.Constraint, p engine.SearchPoint, seeds int) string {
+	mm, ok := p.Spread[c.Metric]
+	if !ok || seeds < 2 {
+		return ""
+	}
+	w, bad := mm.Max, mm.Max > c.Value
+	if c.Op == engine.OpAtLeast {
+		w, bad = mm.Min, mm.Min < c.Value
+	}
+	if !bad {
+		return ""
+	}
+	m, _ := MetricOf(c.Metric)
+	return fmt.Sprintf(" (its worst seed: %s)", sentenceValue(m, w))
+}
+
+// sameObjectives reports whether points a and b have the same mean (or,
+// across variants, worst case) on every objective, as the engine compares
+// them.
+func sameObjectives(s *engine.Search, a, b *engine.SearchPoint) bool {
+	for _, o := range s.Objectives {
+		x, _ := a.Metrics.Metric(o.Metric)
+		y, _ := b.Metrics.Metric(o.Metric)
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// rangeOf returns point p's mean of metric key and the range the table's
+// marks would compare: from TailSeeds seeds its 5th to 95th percentiles
+// (tails true), else its lowest and highest over the seeds.
+func rangeOf(key string, p *engine.SearchPoint, seeds int) (v, lo, hi float64) {
+	v, _ = p.Metrics.Metric(key)
+	if q, ok := p.Quantiles[key]; ok && seeds >= TailSeeds {
+		return v, q.P5, q.P95
+	}
+	return withSpread(v, p.Spread, key)
+}
+
+// overlaps reports whether points a and b cannot be told apart on metric
+// key over the seeds, as the table's marks decide (tiedOf), and whether
+// that compared their percentiles.
+func overlaps(key string, a, b *engine.SearchPoint, seeds int) (overlap, tails bool) {
+	pts := []*engine.SearchPoint{a, b}
+	get := func(i int, k string) (float64, float64, float64) { return rangeOf(k, pts[i], seeds) }
+	_, ok := a.Quantiles[key]
+	return tiedOf(get, key, 0, 1), ok && seeds >= TailSeeds
+}
+
+// noDifference says which knobs make no difference among the points (each
+// knob whose every value, put in any of the points, gives another of
+// them), and which others take several values among them: "jitter and
+// budget change neither A nor B here, and max_attempts 4 or 6 does the
+// same", or, for a knob that takes all its values but not in every
+// combination, "backoff takes each of its values among them, in some
+// combinations only".
+func noDifference(s *engine.Search, points []engine.SearchPoint) string {
+	key := func(settings map[string]json.RawMessage, k int, v json.RawMessage) string {
+		var parts []string
+		for i, kn := range s.Knobs {
+			val := settings[kn.Path]
+			if i == k {
+				val = v
+			}
+			parts = append(parts, string(val))
+		}
+		return strings.Join(parts, "\x00")
+	}
+	in := map[string]bool{}
+	for _, p := range points {
+		in[key(p.Settings, -1, nil)] = true
+	}
+	var free, some, every []string
+	for k, kn := range s.Knobs {
+		var seen []string
+		for _, p := range points {
+			if v := string(p.Settings[kn.Path]); !slices.Contains(seen, v) {
+				seen = append(seen, v)
+			}
+		}
+		if len(seen) < 2 {
+			continue
+		}
+		all := true
+		for _, p := range points {
+			for _, raw := range kn.Values {
+				v, err := json.Marshal(json.RawMessage(raw))
+				if err != nil || !in[key(p.Settings, k, v)] {
+					all = false
+				}
+			}
+		}
+		if all {
+			free = append(free, kn.Path)
+			continue
+		}
+		if len(seen) == len(kn.Values) {
+			every = append(every, kn.Path)
+			continue
+		}
+		var words []string
+		for _, v := range seen {
+			if v == "null" {
+				words = append(words, "none")
+			} else {
+				words = append(words, valueWords(json.RawMessage(v)))
+			}
+		}
+		some = append(some, kn.Path+" "+listOr(words))
+	}
+	var labels []string
+	for _, o := range s.Objectives {
+		m, _ := MetricOf(o.Metric)
+		labels = append(labels, lower(m.Label))
+	}
+	var parts []string
+	if len(free) > 0 {
+		subject := listWords(free)
+		switch {
+		case len(labels) == 1 && len(free) == 1:
+			parts = append(parts, fmt.Sprintf("%s does not change %s here", subject, labels[0]))
+		case len(labels) == 1:
+			parts = append(parts, fmt.Sprintf("%s do not change %s here", subject, labels[0]))
+		case len(free) == 1:
+			parts = append(parts, fmt.Sprintf("%s changes %s here", subject, listNor(labels)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s change %s here", subject, listNor(labels)))
+		}
+	}
+	if len(some) > 0 {
+		verb := "does"
+		if len(some) > 1 {
+			verb = "do"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s the same", listWords(some), verb))
+	}
+	if len(every) > 0 {
+		verb := "takes"
+		if len(every) > 1 {
+			verb = "take"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s each of %s values among them, in some combinations only", listWords(every), verb, its(len(every))))
+	}
+	return strings.Join(parts, ", and ")
+}
+
+// suggest names up to three metrics the search's knobs could change, one
+// for each kind of knob that takes several values among the points (from
+// suggestions, by the knob path's first step), other than the
+// objectives: of each kind's, the first that differs among the points,
+// with its range there, else the first.
+func suggest(s *engine.Search, points []engine.SearchPoint) string {
+	var keys, out []string
+	for _, kn := range s.Knobs {
+		varies := slices.ContainsFunc(points, func(p engine.SearchPoint) bool {
+			return string(p.Settings[kn.Path]) != string(points[0].Settings[kn.Path])
+		})
+		if !varies {
+			continue
+		}
+		pick, text := "", ""
+		for _, k := range suggestions[knobKind(kn.Path)] {
+			if slices.Contains(keys, k) || slices.ContainsFunc(s.Objectives, func(o engine.Objective) bool { return o.Metric == k }) {
+				continue
+			}
+			m, _ := MetricOf(k)
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, p := range points {
+				x, _ := p.Metrics.Metric(k)
+				lo, hi = min(lo, x), max(hi, x)
+			}
+			if lo != hi {
+				pick, text = k, fmt.Sprintf("%s, which %s can change (from %s among these points)", lower(m.Label), kn.Path, strings.Replace(rangeWords(m, lo, hi), "–", " to ", 1))
+				break
+			}
+			if pick == "" {
+				pick, text = k, lower(m.Label)+", which "+kn.Path+" can change"
+			}
+		}
+		if pick != "" && len(out) < 3 {
+			keys, out = append(keys, pick), append(out, text)
+		}
+	}
+	return listOr(out)
+}
+
+// its says "its" for one and "their" for several.
+func its(n int) string {
+	if n == 1 {
+		return "its"
+	}
+	return "their"
+}
+
+// sentenceValue writes a metric's value for a sentence: a rate with two
+// decimals, as the frontier table writes it (99.05%, not 99%, beside a
+// bound of 99.1%), anything else with its unit.
+func sentenceValue(m Metric, v float64) string {
+	if m.Unit == "%" {
+		return format(m, v, false)
+	}
+	return format(m, v, true)
+}
+
+// rangeWords writes a range over the seeds: "99.68%–100.00%", "20–30 calls".
+func rangeWords(m Metric, lo, hi float64) string {
+	if m.Unit == "%" {
+		return format(m, lo, false) + "–" + format(m, hi, false)
+	}
+	return format(m, lo, false) + "–" + format(m, hi, true)
+}

@@ -1,0 +1,52 @@
+//go:build !nosearch
+
+package view
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+func TestSettingWords(t *testing.T) {
+	for _, tc := range []struct{ path, raw, want string }{
+		{"max_attempts", `3`, "3 attempts"},
+		{"max_attempts", `1`, "1 attempt"},
+		{"backoff", `{"kind":"exponential","base":"2s","max":"20s","multiplier":2}`, "backoff exponential 2 s → 20 s"},
+		{"backoff", `{"kind":"exponential","base":"500ms","max":"5s","multiplier":3}`, "backoff exponential 500 ms → 5 s, ×3"},
+		{"jitter", `{"kind":"full"}`, "jitter full"},
+		{"jitter.kind", `"decorrelated"`, "jitter decorrelated"},
+		{"budget", `null`, "no budget"},
+		{"budget", `{"kind":"ratio","ratio":0.1,"window":"1s"}`, "budget ratio 10% per 1 s"},
+		{"budget", `{"kind":"token_bucket","max_tokens":10,"token_ratio":0.1}`, "budget token_bucket 10 tokens, +0.1 per success"},
+		{"backoff.base", `"200ms"`, "backoff.base 200 ms"},
+		{"breaker", `{"kind":"consecutive","failures":5,"break":"10s"}`, "breaker consecutive, break 10 s, failures 5"},
+	} {
+		if got := settingWords(tc.path, json.RawMessage(tc.raw)); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.path, tc.raw, got, tc.want)
+		}
+	}
+}
+
+// TestSearchOverlapFromTailSeeds: two points whose lowest and highest
+// overlap but whose 5th to 95th percentiles do not are told apart from
+// TailSeeds seeds on, as the table's marks tell strategies apart.
+func TestSearchOverlapFromTailSeeds(t *testing.T) {
+	if TailSeeds != engine.TailSeeds {
+		t.Fatalf("the view compares percentiles from %d seeds, the engine gives them from %d", TailSeeds, engine.TailSeeds)
+	}
+	point := func(mean, lo, hi, p5, p95 float64) *engine.SearchPoint {
+		p := &engine.SearchPoint{Spread: map[string]engine.MinMax{"peak_per_100ms": {Min: lo, Max: hi}},
+			Quantiles: map[string]engine.Quantiles{"peak_per_100ms": {P5: p5, P50: mean, P95: p95}}}
+		p.Metrics.PeakPer100ms = mean
+		return p
+	}
+	a, b := point(25, 20, 33, 22, 28), point(32, 26, 39, 29, 36)
+	if overlap, _ := overlaps("peak_per_100ms", a, b, TailSeeds-1); !overlap {
+		t.Error("below TailSeeds seeds, ranges 20..33 and 26..39 should overlap")
+	}
+	if overlap, tails := overlaps("peak_per_100ms", a, b, TailSeeds); overlap || !tails {
+		t.Errorf("from TailSeeds seeds, percentiles 22..28 and 29..36: overlap %v, tails %v", overlap, tails)
+	}
+}
