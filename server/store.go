@@ -13,8 +13,9 @@ import (
 // with an error wrapping fs.ErrNotExist. A store that cannot take writes now
 // (a full disk, a read-only file) fails Put with an error wrapping
 // syscall.ENOSPC, syscall.EROFS or syscall.EIO and keeps serving Get. The SQL
-// store (package server/sqlstore, over SQLite in server/sqlite and over D1 in
-// cmd/worker) and memStore, its twin for tests, implement it.
+// store (package server/sqlstore, over SQLite in server/sqlite), the D1
+// store of the Worker (package server/d1, with sqlstore's statements) and
+// memStore, their twin for tests, implement it.
 type Store interface {
 	PutScenario(ctx context.Context, id string, body []byte) error
 	GetScenario(ctx context.Context, id string) ([]byte, error)

@@ -3,14 +3,14 @@
 // Command worker serves RetryLab's web app on Cloudflare Workers through
 // github.com/syumai/workers: the same Echo app as `retrylab serve`, storing
 // scenarios in D1 (binding "DB", schema by `wrangler d1 migrations` from
-// server/sqlite/migrations, queries by server/sqlstore as for SQLite), its static files served by Workers Static Assets
+// server/sqlite/migrations, through server/d1 with server/sqlstore's
+// statements), its static files served by Workers Static Assets
 // under the names in manifest.json (written by cmd/worker-assets). The entry
 // point worker/persistent.mjs starts this program once per isolate, so its
 // caches and rate limiter last as long as the isolate.
 package main
 
 import (
-	"database/sql"
 	_ "embed"
 	"encoding/json"
 	"io"
@@ -19,10 +19,9 @@ import (
 	"os"
 
 	"github.com/syumai/workers"
-	"github.com/syumai/workers/cloudflare/d1"
 
 	"github.com/retrylab/retrylab/server"
-	"github.com/retrylab/retrylab/server/sqlstore"
+	"github.com/retrylab/retrylab/server/d1"
 )
 
 //go:embed manifest.json
@@ -34,13 +33,12 @@ func main() {
 	if err := json.Unmarshal(manifest, &names); err != nil {
 		panic("worker: manifest.json: " + err.Error())
 	}
-	c, err := d1.OpenConnector("DB")
+	store, err := d1.Open("DB")
 	if err != nil {
-		panic("worker: D1 binding DB: " + err.Error())
+		panic("worker: " + err.Error())
 	}
-	db := sql.OpenDB(c)
 	srv, err := server.New(server.Config{
-		Store:          sqlstore.New(db, db, nil),
+		Store:          store,
 		Logger:         log,
 		StaticManifest: names,
 		// Go under WebAssembly runs the engine at about 2 M events/s, and a

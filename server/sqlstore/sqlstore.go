@@ -1,8 +1,8 @@
 // Package sqlstore stores shared scenarios through database/sql in any
 // database that speaks SQLite's SQL: a SQLite file (package server/sqlite,
-// which opens it and applies the schema) and Cloudflare D1 (cmd/worker). The
-// drivers differ; the SQL is the same, and it lives here only. The schema is
-// server/sqlite/migrations.
+// which opens it and applies the schema), and Cloudflare D1, where package
+// server/d1 runs the same statements (PutSQL, GetSQL) through D1's own API.
+// The SQL lives here only. The schema is server/sqlite/migrations.
 package sqlstore
 
 import (
@@ -13,6 +13,14 @@ import (
 	"io/fs"
 	"syscall"
 	"time"
+)
+
+// The store's two statements, shared with package server/d1, which runs
+// them through D1's own API: PutSQL binds id, body and the Unix time;
+// GetSQL binds id and reads body.
+const (
+	PutSQL = `INSERT INTO scenarios(id, body, created_at) VALUES(?, ?, ?) ON CONFLICT(id) DO NOTHING`
+	GetSQL = `SELECT body FROM scenarios WHERE id = ?`
 )
 
 // A Store keeps shared scenarios in the table scenarios(id, body,
@@ -47,9 +55,7 @@ func (s *Store) PutScenario(ctx context.Context, id string, body []byte) error {
 	if body == nil {
 		body = []byte{} // a nil slice would bind as NULL
 	}
-	_, err := s.write.ExecContext(ctx,
-		`INSERT INTO scenarios(id, body, created_at) VALUES(?, ?, ?) ON CONFLICT(id) DO NOTHING`,
-		id, body, time.Now().Unix())
+	_, err := s.write.ExecContext(ctx, PutSQL, id, body, time.Now().Unix())
 	return s.writeError(err)
 }
 
@@ -57,7 +63,7 @@ func (s *Store) PutScenario(ctx context.Context, id string, body []byte) error {
 // with an *fs.PathError wrapping fs.ErrNotExist.
 func (s *Store) GetScenario(ctx context.Context, id string) ([]byte, error) {
 	var body []byte
-	err := s.read.QueryRowContext(ctx, `SELECT body FROM scenarios WHERE id = ?`, id).Scan(&body)
+	err := s.read.QueryRowContext(ctx, GetSQL, id).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &fs.PathError{Op: "get", Path: id, Err: fs.ErrNotExist}
 	}
