@@ -566,33 +566,12 @@ func closeSlugs(name string) []string {
 		case len(name) >= 2 && strings.HasPrefix(b.Slug, name),
 			len(name) >= 3 && strings.Contains(b.Slug, name):
 			part = append(part, b.Slug)
-		case editDistance(name, b.Slug) <= 1+len(b.Slug)/5:
+		case engine.EditDistance(name, b.Slug) <= 1+len(b.Slug)/5:
 			typo = append(typo, b.Slug)
 		}
 	}
 	near := append(part, typo...)
 	return near[:min(len(near), 5)]
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func readInput(file string, stdin io.Reader) ([]byte, error) {

@@ -36,7 +36,7 @@ func nearFields(key string, names []string) []string {
 	var near []string
 	for d := 1; d <= limit; d++ {
 		for _, n := range names {
-			if editDistance(key, n) == d {
+			if EditDistance(key, n) == d {
 				near = append(near, n)
 			}
 		}
@@ -44,8 +44,9 @@ func nearFields(key string, names []string) []string {
 	return near
 }
 
-// editDistance returns the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
+// EditDistance returns the Levenshtein distance between a and b, in bytes
+// (the command line's did-you-mean for built-ins' slugs uses it too).
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
