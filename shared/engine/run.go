@@ -815,26 +815,14 @@ func modelBase(sc *Scenario) int64 {
 // invocation can last and the queue takes to drain (hi).
 func estimateSpan(sc *Scenario) (lo, hi float64) {
 	w := &sc.Workload
-	end := float64(w.Duration)
-	switch w.Arrival {
-	case ArrivalBurst:
-		end = float64(w.BurstAt)
-		lo = end
-	case ArrivalClosed:
-		lo = end
-	default:
+	end := lastArrival(sc)
+	lo = end
+	if w.Arrival != ArrivalBurst && w.Arrival != ArrivalClosed && w.Arrival != ArrivalUniform {
 		rate := w.Rate
 		if rate == 0 {
 			rate = w.RatePerClient * float64(w.Clients)
 		}
-		rate = max(rate, 1e-9)
-		if w.Operations > 0 && (w.Duration == 0 || float64(w.Operations)/rate*1e9 < end) {
-			end = float64(w.Operations) / rate * 1e9
-		}
-		lo = end
-		if w.Arrival != ArrivalUniform {
-			lo = max(0, end-10e9/rate)
-		}
+		lo = max(0, end-10e9/max(rate, 1e-9))
 	}
 	// A simulation ends with its last event: phases and report times after
 	// the last operation do not lengthen it, but a freeze holds the calls
