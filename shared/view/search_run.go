@@ -189,11 +189,6 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string {
 		return fmt.Sprintf("The search from %s recommends no setting (the Search section says why).", s.Strategy)
 	}
 	p := r.Frontier[0]
-	var vals []string
-	for _, o := range s.Objectives {
-		m, _ := MetricOf(o.Metric)
-		x, _ := p.Metrics.Metric(o.Metric)
-		vals = append(vals, lower(m.Label)+" "+sentenceValue(m, x))
-	}
+	vals := objectiveValues(s, &p)
 	return fmt.Sprintf("The search from %s recommends %s: %s (the Search section says why).", s.Strategy, settingsSentence(s, p.Settings), strings.Join(vals, ", "))
 }

@@ -292,6 +292,18 @@ func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int) str
 	return b.String()
 }
 
+// objectiveValues says point p's value of each of the search's
+// objectives: "peak calls in 100 ms 25.4 calls".
+func objectiveValues(s *engine.Search, p *engine.SearchPoint) []string {
+	var vals []string
+	for _, o := range s.Objectives {
+		m, _ := MetricOf(o.Metric)
+		x, _ := p.Metrics.Metric(o.Metric)
+		vals = append(vals, lower(m.Label)+" "+sentenceValue(m, x))
+	}
+	return vals
+}
+
 // tieNote says, when the search recommends none because every frontier
 // point has the same objectives, what they have, which knobs make no
 // difference among them, and which objectives the knobs could change
@@ -302,12 +314,7 @@ func tieNote(s *engine.Search, r *engine.SearchResult, seeds int) string {
 		return ""
 	}
 	p := r.Frontier[0]
-	var vals []string
-	for _, o := range s.Objectives {
-		m, _ := MetricOf(o.Metric)
-		x, _ := p.Metrics.Metric(o.Metric)
-		vals = append(vals, lower(m.Label)+" "+sentenceValue(m, x))
-	}
+	vals := objectiveValues(s, &p)
 	over := "on average over " + countWords(seeds, "seed")
 	if seeds == 1 {
 		over = "on 1 seed only"
