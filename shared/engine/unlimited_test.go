@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 )
 
 // e03bWith returns E03-B (testdata/e03b.json) with its strategies replaced.
@@ -38,14 +37,10 @@ func e03bWith(t *testing.T, strategies string) *Scenario {
 // saying why and what to change.
 func TestUnlimitedAttemptsRefusedBeforeTheRun(t *testing.T) {
 	sc := e03bWith(t, `[{"name": "A", "max_attempts": 0, "attempt_timeout": "1ms"}]`)
-	start := time.Now()
 	_, err := Run(context.Background(), sc, Options{MaxEvents: 200_000_000})
 	var ce *CostError
 	if !errors.As(err, &ce) || ce.Processed != 0 {
-		t.Fatalf("err = %v; want a CostError before the run", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("refused after %s; the refusal comes before the run", d)
+		t.Fatalf("err = %v; want a CostError before the run (nothing processed)", err)
 	}
 	for _, want := range []string{
 		`strategy "A" retries without limit (max_attempts 0) and nothing bounds the time between its attempts`,
