@@ -1016,8 +1016,10 @@ func estimateAttempts(sc *Scenario, p *Policy) attemptCount {
 	case p.MaxElapsed > 0:
 		window, what = p.MaxElapsed.D(), fmt.Sprintf("its max_elapsed of %s", p.MaxElapsed)
 	default:
-		window = time.Duration(lastArrival(sc))
-		what = fmt.Sprintf("the workload's %s", window)
+		// Operations keep retrying while a fault lasts, and arrive until
+		// the workload ends: the later of the two.
+		window = time.Duration(max(lastArrival(sc), float64(phasesEnd(sc))))
+		what = fmt.Sprintf("the %s to the end of its arrivals and faults", window)
 	}
 	attempt := math.Inf(1)
 	for _, d := range estimateDeps(sc) {
@@ -1054,6 +1056,18 @@ func estimateAttempts(sc *Scenario, p *Policy) attemptCount {
 		t += int64(step)
 		n++
 	}
+}
+
+// phasesEnd returns when the last phase of any dependency ends, in
+// nanoseconds (0 without phases).
+func phasesEnd(sc *Scenario) int64 {
+	var end int64
+	for _, d := range estimateDeps(sc) {
+		for _, ph := range d.Phases {
+			end = max(end, int64(ph.To))
+		}
+	}
+	return end
 }
 
 // lastArrival returns when the workload's last operation starts at the

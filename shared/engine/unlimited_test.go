@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // e03bWith returns E03-B (testdata/e03b.json) with its strategies replaced.
@@ -68,7 +69,7 @@ func TestUnlimitedAttemptsCountedOverTheWorkload(t *testing.T) {
 		t.Fatalf("err = %v; want a CostError before the run, estimated over 500 million", err)
 	}
 	for _, want := range []string{
-		`strategy "A" retries without limit (max_attempts 0): counted as up to 30001 attempts an operation (the workload's 30s over 1ms between attempts)`,
+		`strategy "A" retries without limit (max_attempts 0): counted as up to 30001 attempts an operation (the 30s to the end of its arrivals and faults over 1ms between attempts)`,
 		"give it max_attempts or a deadline",
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -119,5 +120,31 @@ func TestUnlimitedAttemptsWithFullJitter(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), sc, Options{MaxEvents: 200_000_000, NoSeries: true}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnlimitedAttemptsCountTheFault: without a deadline, operations retry
+// until the fault ends, even when they all arrive before it (a burst at
+// 0s under a 20 s freeze): the estimate counts attempts until then, not
+// the burst's instant, and stays above what the run processes.
+func TestUnlimitedAttemptsCountTheFault(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "burst under a freeze",
+		"workload": {"clients": 200, "arrival": "burst", "operations": 1},
+		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 8,
+			"phases": [{"kind": "freeze", "from": "0s", "to": "20s"}]},
+		"strategies": [{"name": "forever", "max_attempts": 0, "attempt_timeout": "100ms", "backoff": {"kind": "constant", "base": "1ms"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := estimateAttempts(sc, &sc.Strategies[0].Policy)
+	if c.n < 20e9/float64(101*time.Millisecond) {
+		t.Errorf("counted %v attempts an operation; the freeze lasts 20s, one attempt every 101ms", c.n)
+	}
+	res, err := Run(context.Background(), sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est := Estimate(sc); res.Events > est {
+		t.Errorf("the run processed %d events, over its estimate %d", res.Events, est)
 	}
 }
