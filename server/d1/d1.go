@@ -43,7 +43,7 @@ func (s *Store) PutScenario(ctx context.Context, id string, body []byte) error {
 	blob := js.Global().Get("Uint8Array").New(len(body))
 	js.CopyBytesToJS(blob, body)
 	_, err := await(ctx, s.db.Call("prepare", sqlstore.PutSQL).Call("bind", id, blob, time.Now().Unix()).Call("run"))
-	return err
+	return writeError(err)
 }
 
 // GetScenario returns the body stored under id.
@@ -55,9 +55,21 @@ func (s *Store) GetScenario(ctx context.Context, id string) ([]byte, error) {
 	if v.IsNull() || v.IsUndefined() {
 		return nil, &fs.PathError{Op: "get", Path: id, Err: fs.ErrNotExist}
 	}
-	// A BLOB comes back as an ArrayBuffer (an array of bytes from older
-	// D1 versions): either makes a Uint8Array.
-	b := js.Global().Get("Uint8Array").New(v)
+	return blob(v, id)
+}
+
+// blob reads a body as D1 returns it: a BLOB as an ArrayBuffer (an array
+// of bytes from older D1 versions, a typed array from some tools), TEXT
+// (a row written by hand with wrangler d1 execute) as a string.
+func blob(v js.Value, id string) ([]byte, error) {
+	if v.Type() == js.TypeString {
+		return []byte(v.String()), nil
+	}
+	g := js.Global()
+	if v.Type() != js.TypeObject || !(v.InstanceOf(g.Get("ArrayBuffer")) || g.Get("ArrayBuffer").Call("isView", v).Bool() || g.Get("Array").Call("isArray", v).Bool()) {
+		return nil, fmt.Errorf("d1: the body of %s is %s, not a BLOB or TEXT", id, g.Get("String").Invoke(v).String())
+	}
+	b := g.Get("Uint8Array").New(v)
 	body := make([]byte, b.Length())
 	js.CopyBytesToGo(body, b)
 	return body, nil
@@ -78,13 +90,23 @@ func await(ctx context.Context, promise js.Value) (js.Value, error) {
 	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		then.Release()
 		catch.Release()
-		ch <- settled{v: args[0]}
+		v := js.Undefined()
+		if len(args) > 0 {
+			v = args[0]
+		}
+		ch <- settled{v: v}
 		return nil
 	})
 	catch = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		then.Release()
 		catch.Release()
-		ch <- settled{err: fmt.Errorf("d1: %s", args[0].Call("toString").String())}
+		reason := js.Undefined()
+		if len(args) > 0 {
+			reason = args[0]
+		}
+		// String(), not reason.toString(): a promise may reject with
+		// undefined or null, and a panic here would end the isolate.
+		ch <- settled{err: fmt.Errorf("d1: %s", js.Global().Get("String").Invoke(reason).String())}
 		return nil
 	})
 	promise.Call("then", then, catch)
