@@ -257,7 +257,7 @@ func probe(args []js.Value) (any, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	opt := engine.ProbeOptions{Strategy: strategy, MaxEvents: int64(args[2].Float()), Parallelism: 1, Progress: postProgress()}
+	opt := engine.ProbeOptions{Strategy: strategy, MaxEvents: int64(args[2].Float()), Parallelism: 1}
 	if check {
 		stopped, cancel := context.WithCancel(ctx)
 		cancel()
@@ -270,6 +270,9 @@ func probe(args []js.Value) (any, error) {
 		}
 		return nil, err
 	}
+	// Only a probe that runs reports its progress: a check's would reach
+	// the page as the progress of whatever that worker runs next.
+	opt.Progress = postProgress()
 	res, err := engine.Probe(ctx, sc, opt)
 	if err != nil {
 		return nil, err
