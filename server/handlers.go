@@ -552,8 +552,10 @@ func (s *Server) handleEmbed(c echo.Context) error {
 			}
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
 			if sv := v.Result.Search; opt.Picture == chart.Frontier && sv != nil {
-				// The frontier's caption is the search's recommendation.
-				v.Caption = sv.Recommendation
+				// The frontier's caption is the search's recommendation in
+				// short (the page, a click away, says why), or why there is
+				// none.
+				v.Caption = cmp.Or(sv.Lead, sv.Note)
 				v.Charts[0].Alt = sv.Figure.Alt
 			}
 		}

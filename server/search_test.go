@@ -74,7 +74,7 @@ func TestSearchOnPages(t *testing.T) {
 	}
 	embed := do(t, s, "GET", "/embed/"+id+"?picture=frontier", "")
 	checkHTML(t, "embed", embed.body)
-	if !strings.Contains(embed.body, "chart.svg?picture=frontier") || !strings.Contains(embed.body, "gives the highest success rate in the affected window on average over ") {
+	if !strings.Contains(embed.body, "chart.svg?picture=frontier") || !strings.Contains(embed.body, `data-testid="verdict" tabindex="0">The search from C recommends `) {
 		t.Errorf("the frontier's embed lacks its chart or its recommendation:\n%.2000s", embed.body)
 	}
 	if r := do(t, s, "GET", "/s/e03b-synchronized-recovery/chart.svg?picture=frontier", ""); r.code != 400 || !strings.Contains(r.body, "has no search") {

@@ -36,6 +36,9 @@ type SearchView struct {
 	// embeds and the playground all show these.
 	Recommendation string `json:"recommendation,omitempty"`
 	Note           string `json:"note,omitempty"`
+	// Lead is the recommendation in one short sentence (the settings and
+	// the objectives' values), for a caption under the frontier picture.
+	Lead string `json:"lead,omitempty"`
 	// Figure is the frontier picture, when there are points to draw.
 	Figure *Figure `json:"figure,omitempty"`
 }

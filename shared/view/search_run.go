@@ -44,6 +44,9 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	// The sentences in words, from the result's numbers: the engine's own
 	// (Reason, Note) name settings as JSON and metrics by their keys.
 	sv.Recommendation = recommendationText(s, r, len(res.Seeds))
+	if r.Recommendation != nil && len(r.Frontier) > 0 {
+		sv.Lead = leadText(s, r) + "."
+	}
 	if note := tieNote(s, r, len(res.Seeds)); note != "" {
 		sv.Note = note
 	}
@@ -188,7 +191,13 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string {
 	if r.Recommendation == nil {
 		return fmt.Sprintf("The search from %s recommends no setting (the Search section says why).", s.Strategy)
 	}
+	return leadText(s, r) + " (the Search section says why)."
+}
+
+// leadText says in short what search s recommends (r has a
+// recommendation): "The search from C recommends 3 attempts, …: peak
+// calls in 100 ms 25.4 calls, …", without a final stop.
+func leadText(s *engine.Search, r *engine.SearchResult) string {
 	p := r.Frontier[0]
-	vals := objectiveValues(s, &p)
-	return fmt.Sprintf("The search from %s recommends %s: %s (the Search section says why).", s.Strategy, settingsSentence(s, p.Settings), strings.Join(vals, ", "))
+	return fmt.Sprintf("The search from %s recommends %s: %s", s.Strategy, settingsSentence(s, p.Settings), strings.Join(objectiveValues(s, &p), ", "))
 }
