@@ -167,7 +167,7 @@ func (a *assets) serve(c echo.Context) error {
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("ETag", f.etag)
 	h.Set("Vary", "Accept-Encoding")
-	if c.Request().Header.Get("If-None-Match") == f.etag {
+	if etagMatches(c.Request().Header.Get("If-None-Match"), f.etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	accept := c.Request().Header.Get("Accept-Encoding")

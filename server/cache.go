@@ -10,10 +10,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -163,15 +165,11 @@ func canonicalQuery(c echo.Context) url.Values {
 // build is the same (the ETag carries buildID).
 const idCacheControl = "public, max-age=86400"
 
-// buildID names the build that renders answers, for their ETags: the
-// engine's version and the commit the binary was built from (its VCS
-// stamp, marked when the tree had changes). A build without a stamp (go
-// test, go run, a build outside git) is named by its executable's hash
-// where it can be read, and by the engine's version alone where it cannot
-// (the Worker without a stamp): then only a new engine version renews the
-// ETags.
-var buildID = sync.OnceValue(func() string {
-	id := engine.EngineVersion
+// binaryID names the binary that renders answers: the commit it was built
+// from (its VCS stamp, when the tree had no changes), else its
+// executable's hash where it can be read (go test, go run, a build outside
+// git), else "" (the Worker without a stamp). Read once per process.
+var binaryID = sync.OnceValue(func() string {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		var rev, modified string
 		for _, kv := range info.Settings {
@@ -183,7 +181,7 @@ var buildID = sync.OnceValue(func() string {
 			}
 		}
 		if rev != "" && modified != "true" {
-			return id + "+" + rev
+			return rev
 		}
 	}
 	if exe, err := os.Executable(); err == nil {
@@ -191,12 +189,39 @@ var buildID = sync.OnceValue(func() string {
 			defer f.Close()
 			h := sha256.New()
 			if _, err := io.Copy(h, f); err == nil {
-				return id + "+" + hex.EncodeToString(h.Sum(nil)[:10])
+				return hex.EncodeToString(h.Sum(nil)[:10])
 			}
 		}
 	}
-	return id
+	return ""
 })
+
+// buildID names the build that renders answers, for their ETags: the
+// engine's version, the binary (binaryID) and the hashed names of the
+// static files its pages link, so that a release whose pages link other
+// files renews every ETag even where the binary cannot be named (the
+// Worker). New computes it once.
+func buildID(a *assets) string {
+	h := sha256.New()
+	io.WriteString(h, binaryID())
+	for _, name := range slices.Sorted(maps.Keys(a.byName)) {
+		io.WriteString(h, "\x00"+name+"="+a.byName[name])
+	}
+	return engine.EngineVersion + "+" + hex.EncodeToString(h.Sum(nil)[:10])
+}
+
+// etagMatches reports whether an If-None-Match header names etag: one of
+// its comma-separated tags, compared weakly (a CDN that compresses an
+// answer marks its ETag weak, W/"…"), or "*".
+func etagMatches(header, etag string) bool {
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimSpace(tag)
+		if tag == "*" || strings.TrimPrefix(tag, "W/") == strings.TrimPrefix(etag, "W/") {
+			return true
+		}
+	}
+	return false
+}
 
 // cacheable sets caching headers for an answer about a scenario and reports
 // whether the client's copy is current (then the caller answers 304). Shared
@@ -204,7 +229,7 @@ var buildID = sync.OnceValue(func() string {
 // (idCacheControl). Built-in slugs may change with a release too, and are
 // cached briefly.
 func (s *Server) cacheable(c echo.Context, builtin bool) bool {
-	sum := sha256.Sum256([]byte(buildID() + "\x00" + s.cacheKey(c)))
+	sum := sha256.Sum256([]byte(s.build + "\x00" + s.cacheKey(c)))
 	etag := `"` + hex.EncodeToString(sum[:10]) + `"`
 	h := c.Response().Header()
 	h.Set("ETag", etag)
@@ -213,7 +238,7 @@ func (s *Server) cacheable(c echo.Context, builtin bool) bool {
 	} else {
 		h.Set("Cache-Control", idCacheControl)
 	}
-	return c.Request().Header.Get("If-None-Match") == etag
+	return etagMatches(c.Request().Header.Get("If-None-Match"), etag)
 }
 
 // cachedPage is the final bytes of an answer about an ID, plain and gzipped:

@@ -135,6 +135,7 @@ type Server struct {
 	stored   *lru[*subject]    // shared scenarios, by ID
 	metrics  *metrics
 	builtins map[string]*subject // by slug
+	build    string              // buildID, in every ETag of an answer about a scenario
 
 	firstMu sync.Mutex
 	first   map[string]*firstResult // by built-in slug, once drawn
@@ -166,6 +167,7 @@ func New(cfg Config) (*Server, error) {
 		echo:    echo.New(),
 		assets:  a,
 		metrics: newMetrics(),
+		build:   buildID(a),
 	}
 	s.builtins = map[string]*subject{} // parsed once
 	for _, b := range scenarios.All() {

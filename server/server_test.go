@@ -690,14 +690,30 @@ func TestHeadAnswersAsGet(t *testing.T) {
 	}
 }
 
-// TestBuildIDNamesTheBuild checks that answers' ETags carry more than the
-// engine's version: a test binary has no VCS stamp, so its build is named
-// by its executable's hash, and two builds of the same engine version get
-// different ETags.
+// TestBuildIDNamesTheBuild: answers' ETags carry the build, not only the
+// engine's version: a test binary (no VCS stamp) is named by its
+// executable's hash, and builds whose pages link other static files (a
+// release of the Worker, which cannot read its executable) get other
+// ETags for the same request; a revalidation with the ETag a CDN made
+// weak, or among others, is still a 304.
 func TestBuildIDNamesTheBuild(t *testing.T) {
-	id := buildID()
-	rest, ok := strings.CutPrefix(id, engine.EngineVersion+"+")
-	if !ok || len(rest) < 20 {
-		t.Fatalf("buildID() = %q, want the engine version, + and the build's name", id)
+	if binaryID() == "" {
+		t.Fatal("a test binary is not named by its executable's hash")
+	}
+	one := &assets{byName: map[string]string{"app.js": "/static/app.0123456789.js"}}
+	two := &assets{byName: map[string]string{"app.js": "/static/app.9876543210.js"}}
+	if a, b := buildID(one), buildID(two); a == b || !strings.HasPrefix(a, engine.EngineVersion+"+") {
+		t.Errorf("builds linking other static files: %q and %q", a, b)
+	}
+	s, _ := testServer(t)
+	r := do(t, s, "GET", "/s/layered-retries/chart.svg", "")
+	etag := r.header.Get("ETag")
+	for _, inm := range []string{etag, "W/" + etag, `"other", ` + etag, "*"} {
+		if nm := do(t, s, "GET", "/s/layered-retries/chart.svg", "", "If-None-Match", inm); nm.code != http.StatusNotModified {
+			t.Errorf("If-None-Match %s: %d, want 304", inm, nm.code)
+		}
+	}
+	if nm := do(t, s, "GET", "/s/layered-retries/chart.svg", "", "If-None-Match", `"other"`); nm.code != http.StatusOK {
+		t.Errorf("If-None-Match of another ETag: %d, want 200", nm.code)
 	}
 }
