@@ -2,11 +2,13 @@ package engine
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"math/bits"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -306,6 +308,24 @@ func (x *Optional) UnmarshalJSON(b []byte) error {
 	*x = Optional(f)
 	return nil
 }
+
+// optionalMetrics names the metrics of type Optional, which may not
+// apply (found once, by reflection).
+var optionalMetrics = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	t := reflect.TypeFor[Metrics]()
+	for i := range t.NumField() {
+		if t.Field(i).Type == reflect.TypeFor[Optional]() {
+			n, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			out[n] = true
+		}
+	}
+	return out
+})
+
+// applies reports whether the metric with the given JSON name applies to
+// the model's results: an Optional one (recovery) only where a fault ends.
+func (m *model) applies(name string) bool { return m.faultEnd != 0 || !optionalMetrics()[name] }
 
 // Applies reports whether the metric with the given JSON name applies
 // to the result (see Optional).
@@ -610,7 +630,7 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 	}
 	sr.Thresholds = ths
 	if m.faultEnd == 0 {
-		notApplicable(&sr, "recovery_s", "recovered")
+		notApplicable(&sr, slices.Sorted(maps.Keys(optionalMetrics()))...)
 	}
 	if len(first.levels) > 1 {
 		for l := range first.levels {

@@ -64,7 +64,7 @@ func TestSearchWorstCase(t *testing.T) {
 		Constraints: []Constraint{{"peak_per_100ms", OpAtMost, 50}},
 		Across:      []Variant{{Name: "a"}, {Name: "b"}},
 	}
-	r := &searchRun{s: s, n: len(cands), nv: 2, set: &simSet{outs: make([][][]runOutput, 2)}}
+	r := &searchRun{s: s, n: len(cands), nv: 2, set: &simSet{ms: []*model{{}, {}}, outs: make([][][]runOutput, 2)}}
 	for v := range 2 {
 		r.set.outs[v] = make([][]runOutput, len(cands))
 		for c, m := range cands {
@@ -249,6 +249,25 @@ func TestSearchAcrossCommonRandomNumbers(t *testing.T) {
 	}
 	if c := res.Strategies[2].Metrics; got.Variants[0].Metrics["peak_per_100ms"] != c.PeakPer100ms {
 		t.Errorf("the variant without a path measures a peak of %v; strategy C in the scenario %v", got.Variants[0].Metrics["peak_per_100ms"], c.PeakPer100ms)
+	}
+}
+
+// TestSearchAcrossNotApplicable: a metric that does not apply in a
+// variant (recovery, in a variant without a fault) is not that variant's
+// worst case: the worst case and its binding variant come from the
+// variants where it applies.
+func TestSearchAcrossNotApplicable(t *testing.T) {
+	sc := searchE03B(t, 2, `{"strategy": "C", "knobs": [{"path": "max_attempts", "values": [2, 4]}],
+		"objectives": [{"metric": "recovered", "goal": "max"}],
+		"across": [{"name": "as written"}, {"name": "healthy", "path": "dependency.phases", "value": []}]}`)
+	res := runSearch(t, sc, Options{})
+	for _, p := range res.Search.Frontier {
+		if p.Binding["recovered"] != "as written" || p.Metrics.Recovered != Optional(p.Variants[0].Metrics["recovered"]) {
+			t.Errorf("%v: recovered %v, binding %q; variants %+v", p.Settings, p.Metrics.Recovered, p.Binding["recovered"], p.Variants)
+		}
+		if _, ok := p.Variants[1].Metrics["recovered"]; ok {
+			t.Errorf("%v: recovered is given in the healthy variant, where it does not apply", p.Settings)
+		}
 	}
 }
 

@@ -703,6 +703,12 @@ func (r *searchRun) means(c, seeds int, name string) []float64 {
 	xs := make([]float64, r.nv)
 	for v := range xs {
 		outs := r.set.outs[v][c][:seeds]
+		if !r.set.ms[v].applies(name) {
+			// Not applicable in this variant (recovery where no fault
+			// ends): not its worst case either (worstOf skips it).
+			xs[v] = math.NaN()
+			continue
+		}
 		sum := 0.0
 		for i := range outs {
 			x, _ := outs[i].metrics.Metric(name)
@@ -716,11 +722,17 @@ func (r *searchRun) means(c, seeds int, name string) []float64 {
 // worstOf returns the worst of xs, the lowest when higher is better and
 // the highest otherwise, and its index: the first of equals.
 func worstOf(xs []float64, higherBetter bool) (float64, int) {
-	w := 0
+	w := -1
 	for i, x := range xs {
-		if higherBetter && x < xs[w] || !higherBetter && x > xs[w] {
+		if math.IsNaN(x) {
+			continue // does not apply there
+		}
+		if w < 0 || higherBetter && x < xs[w] || !higherBetter && x > xs[w] {
 			w = i
 		}
+	}
+	if w < 0 {
+		return 0, 0 // applies nowhere: 0, as Metrics.Metric reads it
 	}
 	return xs[w], w
 }
@@ -903,6 +915,9 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 	for v := range r.nv {
 		vm := VariantMetrics{Name: r.s.Across[v].Name, Metrics: map[string]float64{}, Spread: map[string]MinMax{}}
 		for _, j := range js {
+			if !r.set.ms[v].applies(j.name) {
+				continue // left out: it does not apply in this variant
+			}
 			vm.Metrics[j.name], _ = ms[v].Metric(j.name)
 			if mm, ok := spreads[v][j.name]; ok {
 				vm.Spread[j.name] = mm
