@@ -34,7 +34,9 @@ import (
 // handleResultOrStream answers GET /api/scenarios/:id/result: as an event
 // stream when the client asks for one, else as handleResult.
 func (s *Server) handleResultOrStream(c echo.Context) error {
-	if !wantsEventStream(c) {
+	if !wantsEventStream(c) || c.Request().Method == http.MethodHead {
+		// HEAD is the plain answer's: a stream's headers would wait for
+		// the whole run, with nothing to flush.
 		return s.handleResult(c)
 	}
 	return s.streamResult(c)
