@@ -246,6 +246,8 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 		}
 	}
 	f, joined := pr.inflight[key]
+	// A flight every waiter has left is stopping: start another.
+	joined = joined && f.waiters > 0
 	if joined {
 		f.waiters++
 	} else {
@@ -279,7 +281,9 @@ func (s *Server) flyProbe(ctx context.Context, key string, sc *engine.Scenario, 
 		}
 		f.stop()
 		pr.mu.Lock()
-		delete(pr.inflight, key)
+		if pr.inflight[key] == f { // not a later flight that replaced it
+			delete(pr.inflight, key)
+		}
 		var re *rememberedError
 		switch {
 		case f.err == nil:

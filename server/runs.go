@@ -107,6 +107,9 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 		}
 	}
 	f, joined := r.inflight[id]
+	// A flight every waiter has left is stopping (its wait for a slot
+	// ends): a new request starts another rather than share its end.
+	joined = joined && f.waiters > 0
 	var fctx context.Context
 	if joined {
 		f.waiters++
@@ -146,7 +149,9 @@ func (r *runner) fly(ctx context.Context, id string, sc *engine.Scenario, f *fli
 		}
 		f.stop()
 		r.mu.Lock()
-		delete(r.inflight, id)
+		if r.inflight[id] == f { // not a later flight that replaced it
+			delete(r.inflight, id)
+		}
 		switch {
 		case f.err == nil:
 			if !r.cache.put(id, f.res) {

@@ -569,6 +569,35 @@ func TestSharedRunOutlivesItsFirstClient(t *testing.T) {
 			t.Errorf("after everyone left: %d waiting, %d in flight, %d remembered", len(r.waiting), len(r.inflight), r.failed.len())
 		}
 	})
+
+	// A request that comes once everyone has left a flight, while it is
+	// still stopping, starts a flight of its own and gets its result, not
+	// the stopped one's "every run slot is taken".
+	t.Run("a request after everyone left", func(t *testing.T) {
+		r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Minute, MaxRuns: 1, MaxWaiting: 2, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
+		r.slots <- struct{}{}
+		ctx, hangUp := context.WithCancel(context.Background())
+		started, firstDone := make(chan struct{}), make(chan error, 1)
+		go func() {
+			_, err := r.watched(ctx, "id", sc, func(*flight, bool) { close(started) })
+			firstDone <- err
+		}()
+		<-started
+		hangUp()
+		<-firstDone // everyone has left: the flight is stopping, or gone
+		joined, second := make(chan bool, 1), make(chan answer, 1)
+		go func() {
+			res, err := r.watched(context.Background(), "id", sc, func(_ *flight, j bool) { joined <- j })
+			second <- answer{res, err}
+		}()
+		if <-joined {
+			t.Error("the request joined a flight everyone had left")
+		}
+		<-r.slots // a slot frees
+		if a := <-second; a.err != nil || a.res == nil {
+			t.Errorf("the request got %v (result %v)", a.err, a.res != nil)
+		}
+	})
 }
 
 // TestHostCannotPoisonThePageCache: pages hold absolute links built from the
