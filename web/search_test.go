@@ -111,3 +111,36 @@ func TestPlaygroundSearchTies(t *testing.T) {
 		t.Errorf("the added strategy is described %q", got)
 	}
 }
+
+// BenchmarkPlaygroundSearchE03B measures the built-in e03b-policy-search
+// (192 candidates by successive halving, 504 candidate-seed simulations)
+// run warm in the playground: evals/s is simulations a second, from the
+// click on Run to the result on screen, as BenchmarkSearchE03B measures
+// them natively. A search runs whole on one worker (its rounds depend on
+// each other's results), so more workers do not speed it up.
+func BenchmarkPlaygroundSearchE03B(b *testing.B) {
+	ctx, base := setup(b)
+	do(b, ctx, chromedp.Navigate(base+"/?s=e03b-policy-search"), ran(1))
+	run := func() (ms, sims float64) {
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`new Promise((resolve) => {
+			const root = document.getElementById("playground"), n = Number(root.dataset.ran || 0);
+			const t0 = performance.now();
+			new MutationObserver((_, o) => { if (Number(root.dataset.ran) > n) { o.disconnect(); resolve([performance.now() - t0, JSON.parse(window.retrylabLast).search.simulations]); } })
+				.observe(root, {attributes: true, attributeFilter: ["data-ran"]});
+			document.getElementById("run").click();
+		})`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return out[0], out[1]
+	}
+	run() // warm
+	var ms, sims float64
+	for b.Loop() {
+		t, n := run()
+		ms += t
+		sims += n
+	}
+	b.ReportMetric(ms/float64(b.N), "ms/op")
+	b.ReportMetric(sims/(ms/1000), "evals/s")
+}
