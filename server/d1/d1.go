@@ -40,9 +40,9 @@ func Open(binding string) (*Store, error) {
 
 // PutScenario stores body under id unless id is stored already.
 func (s *Store) PutScenario(ctx context.Context, id string, body []byte) error {
-	blob := js.Global().Get("Uint8Array").New(len(body))
-	js.CopyBytesToJS(blob, body)
-	_, err := await(ctx, s.db.Call("prepare", sqlstore.PutSQL).Call("bind", id, blob, time.Now().Unix()).Call("run"))
+	bytes := js.Global().Get("Uint8Array").New(len(body))
+	js.CopyBytesToJS(bytes, body)
+	_, err := await(ctx, s.db.Call("prepare", sqlstore.PutSQL).Call("bind", id, bytes, time.Now().Unix()).Call("run"))
 	return writeError(err)
 }
 
