@@ -170,15 +170,20 @@ func TestSearchCommonRandomNumbers(t *testing.T) {
 	}
 }
 
+// TestSearchDeterministic: a search, and one across variants, give the
+// same bytes whatever the parallelism.
 func TestSearchDeterministic(t *testing.T) {
-	var outs [][]byte
-	for _, par := range []int{1, 2, 1} {
-		res := runSearch(t, searchE03B(t, 4, smallSearch), Options{Parallelism: par})
-		outs = append(outs, mustJSON(t, res))
-	}
-	for i := 1; i < len(outs); i++ {
-		if !bytes.Equal(outs[0], outs[i]) {
-			t.Fatalf("run %d differs from run 0", i)
+	for _, tc := range []struct{ name, search string }{{"search", smallSearch}, {"across variants", smallAcross}} {
+		name, search := tc.name, tc.search
+		var outs [][]byte
+		for _, par := range []int{1, 2, 1} {
+			res := runSearch(t, searchE03B(t, 4, search), Options{Parallelism: par})
+			outs = append(outs, mustJSON(t, res))
+		}
+		for i := 1; i < len(outs); i++ {
+			if !bytes.Equal(outs[0], outs[i]) {
+				t.Fatalf("%s: run %d differs from run 0", name, i)
+			}
 		}
 	}
 }
