@@ -59,6 +59,11 @@ func TestPlaygroundProbeMatchesServer(t *testing.T) {
 	}
 }
 
+// probeState is the probe box's state: status|Cancel hidden|result
+// elements|the strategy being probed.
+const probeState = `[document.querySelector("[data-testid=probe-status]").textContent, document.querySelector("[data-testid=probe-cancel]").hidden,
+	document.querySelector("[data-testid=probe-result]").children.length, document.getElementById("playground").dataset.probing ?? "none"].join("|")`
+
 // probeUnderWay clicks the probe of strategy name and waits until its
 // worker is at work.
 func probeUnderWay(name string) chromedp.Action[chromedp.Void] {
@@ -81,8 +86,7 @@ func TestPlaygroundProbeCancels(t *testing.T) {
 	if got != "" {
 		t.Fatal(got)
 	}
-	st := text(ctx, t, `[document.querySelector("[data-testid=probe-status]").textContent, document.querySelector("[data-testid=probe-cancel]").hidden,
-		document.querySelector("[data-testid=probe-result]").children.length, document.getElementById("playground").dataset.probing ?? "none"].join("|")`)
+	st := text(ctx, t, probeState)
 	if st != "Cancelled: the probe was stopped before it found anything.|true|0|none" {
 		t.Errorf("after Cancel: %q", st)
 	}
@@ -104,8 +108,7 @@ func TestPlaygroundEditStopsProbe(t *testing.T) {
 	if got != "" {
 		t.Fatal(got)
 	}
-	st := text(ctx, t, `[document.querySelector("[data-testid=probe-status]").textContent, document.querySelector("[data-testid=probe-cancel]").hidden,
-		document.querySelector("[data-testid=probe-result]").children.length, document.getElementById("playground").dataset.probing ?? "none"].join("|")`)
+	st := text(ctx, t, probeState)
 	if st != "Stopped the probe of textbook: the scenario changed. Probe it again once the new results are in.|true|0|none" {
 		t.Errorf("after the edit: %q", st)
 	}
