@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -29,15 +28,7 @@ func writeAcross(w io.Writer, s *engine.Search, r *engine.SearchResult) {
 	}
 	fmt.Fprintf(w, "\nacross %d variants, every candidate on each (the %d simulations above): %s\n", len(s.Across), r.Simulations, strings.Join(variants, ", "))
 	fmt.Fprintln(w, "the frontier's metrics above are each point's worst case over the variants; per variant (* the worst case):")
-	var metrics []string
-	for _, o := range s.Objectives {
-		metrics = append(metrics, o.Metric)
-	}
-	for _, c := range s.Constraints {
-		if !slices.Contains(metrics, c.Metric) {
-			metrics = append(metrics, c.Metric)
-		}
-	}
+	metrics := s.JudgedMetrics()
 	tw := tabwriter.NewWriter(w, 4, 0, 2, ' ', 0)
 	for i, p := range r.Frontier {
 		var settings []string

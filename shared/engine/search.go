@@ -77,6 +77,21 @@ type Variant struct {
 	Value json.RawMessage `json:"value,omitempty"`
 }
 
+// JudgedMetrics names the metrics the search judges candidates on: its
+// objectives', then its constraints' not already named.
+func (s *Search) JudgedMetrics() []string {
+	var names []string
+	for _, o := range s.Objectives {
+		names = append(names, o.Metric)
+	}
+	for _, c := range s.Constraints {
+		if !slices.Contains(names, c.Metric) {
+			names = append(names, c.Metric)
+		}
+	}
+	return names
+}
+
 // A Knob is a setting a search varies: Path, relative to the strategy
 // (such as "max_attempts", "backoff.base", "jitter.kind", "budget.ratio",
 // "layers[0].max_attempts"), takes each of Values in turn, set as a

@@ -28,16 +28,7 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	for _, kn := range s.Knobs {
 		sv.Settings = append(sv.Settings, kn.Path)
 	}
-	var keys []string
-	for _, o := range s.Objectives {
-		keys = append(keys, o.Metric)
-	}
-	for _, c := range s.Constraints {
-		if !slices.Contains(keys, c.Metric) {
-			keys = append(keys, c.Metric)
-		}
-	}
-	for _, k := range keys {
+	for _, k := range s.JudgedMetrics() {
 		m, _ := MetricOf(k)
 		sv.Metrics = append(sv.Metrics, m)
 	}
@@ -168,12 +159,7 @@ func searchSummary(s *engine.Search, r *engine.SearchResult) string {
 	} else {
 		var cs []string
 		for _, c := range s.Constraints {
-			m, _ := MetricOf(c.Metric)
-			op := "≤"
-			if c.Op == engine.OpAtLeast {
-				op = "≥"
-			}
-			cs = append(cs, fmt.Sprintf("%s %s %s", lower(m.Label), op, format(m, c.Value, true)))
+			cs = append(cs, constraintWords(c))
 		}
 		fmt.Fprintf(&b, " Constraints: %s; %d of the last round's %d candidates meet them.", strings.Join(cs, " and "), r.Feasible, r.Rounds[len(r.Rounds)-1].Candidates)
 	}
