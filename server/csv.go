@@ -41,7 +41,7 @@ func (s *Server) handleCSV(c echo.Context) error {
 	write := func(prefix []string, strats []engine.StrategyResult) {
 		for _, st := range strats {
 			for _, name := range engine.MetricNames() {
-				if !st.Metrics.Applies(name) {
+				if engine.MayNotApply(name) && !st.Metrics.Applies(name) {
 					// Not applicable (no fault to recover from): an
 					// empty value, not 0.
 					w.Write(append(append([]string(nil), prefix...), csvSafe(st.Name), csvSafe(name), "", "", ""))

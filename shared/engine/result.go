@@ -323,6 +323,10 @@ var optionalMetrics = sync.OnceValue(func() map[string]bool {
 	return out
 })
 
+// MayNotApply reports whether the metric with the given JSON name is an
+// Optional one, which does not apply to every result.
+func MayNotApply(name string) bool { return optionalMetrics()[name] }
+
 // applies reports whether the metric with the given JSON name applies to
 // the model's results: an Optional one (recovery) only where a fault ends.
 func (m *model) applies(name string) bool { return m.faultEnd != 0 || !optionalMetrics()[name] }

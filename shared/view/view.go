@@ -355,8 +355,7 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 // applies reports whether the strategy's metric key applies to it (see
 // engine.Optional); the plan calls' metrics and derived ones always do.
 func applies(st *engine.StrategyResult, key string) bool {
-	_, known := st.Metrics.Metric(key)
-	return !known || st.Metrics.Applies(key)
+	return !engine.MayNotApply(key) || st.Metrics.Applies(key)
 }
 
 // A getter returns column i's mean of a metric and its range over the seeds
