@@ -14,13 +14,17 @@ import (
 	"github.com/retrylab/retrylab/shared/engine"
 )
 
-// maxYAMLNodes bounds the values one document may expand to, aliases
-// included, so that a few bytes of nested aliases (a "billion laughs")
-// cannot make a tree of gigabytes; maxYAMLDepth bounds its nesting, far
-// beyond any configuration's, so that paths stay short.
+// The budget of one YAML stream, all its documents together: what a few
+// bytes of aliases and merge keys may expand to (a "billion laughs") is
+// bounded in values (maxYAMLNodes: every value, alias and merged mapping
+// counts each time it is reached), in nesting (maxYAMLDepth, far beyond
+// any configuration's) and in the bytes of the keys, strings and paths it
+// makes (maxYAMLBytes), so that no document, however small, can cost more
+// than a few milliseconds and a few megabytes to read.
 const (
 	maxYAMLNodes = 100_000
 	maxYAMLDepth = 64
+	maxYAMLBytes = 8 << 20
 )
 
 // decodeYAML reads every document of a YAML stream (JSON is YAML too)
@@ -29,9 +33,12 @@ const (
 // importers read YAML and JSON with the same code. Empty documents are
 // left out. Timestamps and other tagged scalars stay the strings they are
 // written as. A key given twice in one mapping is an error, as it is for
-// Kubernetes and Spring Boot.
+// Kubernetes and Spring Boot; so is an alias to a node that contains it
+// (through a merge key too), and an alias to an anchor of an earlier
+// document (YAML 1.2 scopes anchors to their document).
 func decodeYAML(data []byte) ([]any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	d := yamlDecoder{nodes: maxYAMLNodes, bytes: maxYAMLBytes}
 	var docs []any
 	for i := 1; ; i++ {
 		var node yaml.Node
@@ -46,7 +53,9 @@ func decodeYAML(data []byte) ([]any, error) {
 			}
 			return nil, engine.Errors{{Value: "the document", Message: "is not YAML: " + msg}}
 		}
-		d := yamlDecoder{budget: maxYAMLNodes}
+		if err := d.document(&node); err != nil {
+			return nil, err
+		}
 		v, err := d.value(&node, "")
 		if err != nil {
 			return nil, err
@@ -61,27 +70,80 @@ func decodeYAML(data []byte) ([]any, error) {
 	return docs, nil
 }
 
+// A yamlDecoder turns the nodes of a YAML stream into values, within one
+// budget for the whole stream.
 type yamlDecoder struct {
-	budget int
-	depth  int
-	open   map[*yaml.Node]bool // the nodes being decoded, for aliases to themselves
+	nodes int   // values it may still make
+	bytes int64 // bytes of keys, strings and paths it may still make
+	depth int
+	open  map[*yaml.Node]bool // the nodes being decoded, for aliases to themselves
+	alias int                 // the line of the alias last followed
+	own   map[*yaml.Node]bool // the nodes of the document being decoded, for aliases out of it
 }
 
-func (d *yamlDecoder) value(n *yaml.Node, path string) (any, error) {
-	if d.budget--; d.budget < 0 {
-		return nil, engine.Errors{{Value: "the document", Message: fmt.Sprintf("expands to more than %d values (through its aliases); allowed a configuration, not a data set", maxYAMLNodes)}}
+// document makes root's nodes the ones its aliases may refer to. It walks
+// the document as written, without following aliases, so that it costs
+// what the document's text does.
+func (d *yamlDecoder) document(root *yaml.Node) error {
+	d.own = map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if d.own[n] {
+			return nil
+		}
+		d.own[n] = true
+		for _, c := range n.Content {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		return err
+	}
+	for n := range d.own {
+		if n.Kind == yaml.AliasNode && n.Alias != nil && !d.own[n.Alias] {
+			return engine.Errors{{Value: "an alias", Message: fmt.Sprintf("at line %d refers to the anchor %q of an earlier document; allowed anchors of its own document", n.Line, n.Value)}}
+		}
+	}
+	return nil
+}
+
+// enter counts n against the budget and marks it open; leave undoes the
+// marks. Every node the decoder reaches, by its place, an alias or a merge
+// key, goes through enter.
+func (d *yamlDecoder) enter(n *yaml.Node, path string) error {
+	if d.nodes--; d.nodes < 0 {
+		return engine.Errors{{Value: "the document", Message: fmt.Sprintf("expands to more than %d values (through its aliases and merge keys, at line %d); allowed a configuration, not a data set", maxYAMLNodes, n.Line)}}
+	}
+	if d.bytes -= int64(len(path) + len(n.Value)); d.bytes < 0 {
+		return engine.Errors{{Value: "the document", Message: fmt.Sprintf("expands to more than %d MiB of keys and strings (through its aliases and merge keys, at line %d); allowed a configuration, not a data set", maxYAMLBytes>>20, n.Line)}}
 	}
 	if d.open[n] {
-		return nil, engine.Errors{{Path: path, Value: "an alias", Message: fmt.Sprintf("at line %d refers to a node that contains it; allowed aliases to other nodes", n.Line)}}
+		return engine.Errors{{Path: path, Value: "an alias", Message: fmt.Sprintf("at line %d refers to a node that contains it; allowed aliases to other nodes", d.alias)}}
 	}
 	if d.depth++; d.depth > maxYAMLDepth {
-		return nil, engine.Errors{{Value: "the document", Message: fmt.Sprintf("nests deeper than %d levels; allowed a configuration", maxYAMLDepth)}}
+		d.depth--
+		return engine.Errors{{Value: "the document", Message: fmt.Sprintf("nests deeper than %d levels (at line %d); allowed a configuration", maxYAMLDepth, n.Line)}}
 	}
 	if d.open == nil {
 		d.open = map[*yaml.Node]bool{}
 	}
 	d.open[n] = true
-	defer func() { d.depth--; delete(d.open, n) }()
+	return nil
+}
+
+func (d *yamlDecoder) leave(n *yaml.Node) {
+	d.depth--
+	delete(d.open, n)
+}
+
+func (d *yamlDecoder) value(n *yaml.Node, path string) (any, error) {
+	if err := d.enter(n, path); err != nil {
+		return nil, err
+	}
+	defer d.leave(n)
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
@@ -89,6 +151,7 @@ func (d *yamlDecoder) value(n *yaml.Node, path string) (any, error) {
 		}
 		return d.value(n.Content[0], path)
 	case yaml.AliasNode:
+		d.alias = n.Line
 		return d.value(n.Alias, path)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
@@ -137,21 +200,28 @@ func (d *yamlDecoder) mapping(n *yaml.Node, path string, out map[string]any) err
 		out[key] = val
 	}
 	for _, v := range merges {
-		if err := d.merge(v, path, out); err != nil {
+		if err := d.merge(v, path, out, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// merge adds the pairs of a merge key's mapping (or mappings, the first
-// winning) that out does not have yet.
-func (d *yamlDecoder) merge(v *yaml.Node, path string, out map[string]any) error {
-	for v.Kind == yaml.AliasNode {
-		v = v.Alias
+// merge adds the pairs of a merge key's mapping (or list of mappings, the
+// first winning) to out, the mapping at path, where it has no such key
+// yet. Like value, it counts every node it reaches, aliases included, and
+// refuses one that contains itself; inList says v is an item of the list.
+func (d *yamlDecoder) merge(v *yaml.Node, path string, out map[string]any, inList bool) error {
+	at := join(path, "<<")
+	if err := d.enter(v, at); err != nil {
+		return err
 	}
-	switch v.Kind {
-	case yaml.MappingNode:
+	defer d.leave(v)
+	switch {
+	case v.Kind == yaml.AliasNode:
+		d.alias = v.Line
+		return d.merge(v.Alias, path, out, inList)
+	case v.Kind == yaml.MappingNode:
 		m := map[string]any{}
 		if err := d.mapping(v, path, m); err != nil {
 			return err
@@ -162,15 +232,19 @@ func (d *yamlDecoder) merge(v *yaml.Node, path string, out map[string]any) error
 			}
 		}
 		return nil
-	case yaml.SequenceNode:
+	case v.Kind == yaml.SequenceNode && !inList:
 		for _, c := range v.Content {
-			if err := d.merge(c, path, out); err != nil {
+			if err := d.merge(c, path, out, true); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return engine.Errors{{Path: join(path, "<<"), Value: strconv.Quote(v.Value), Message: "is not a mapping; a merge key takes a mapping or a list of them"}}
+	what := "a list"
+	if v.Kind != yaml.SequenceNode {
+		what = show(v.Value)
+	}
+	return engine.Errors{{Path: at, Value: what, Message: fmt.Sprintf("at line %d is not a mapping; a merge key takes a mapping or a list of mappings", v.Line)}}
 }
 
 // scalar converts a resolved YAML scalar: numbers to json.Number in Go's
