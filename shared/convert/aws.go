@@ -54,13 +54,15 @@ type awsProfile struct {
 	modePath string
 	attempts int
 	attPath  string
+	seen     map[string]int // the line each setting is given at
 }
 
 func importAWS(data []byte) (*Imported, error) {
 	var n notes
 	var profiles []*awsProfile
 	var cur *awsProfile
-	skipping := false // inside a section that is not a profile
+	skipping := false            // inside a section that is not a profile
+	sections := map[string]int{} // the line each profile's header is at
 	lines := strings.Split(string(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))), "\n")
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)
@@ -86,6 +88,13 @@ func importAWS(data []byte) (*Imported, error) {
 				n.info("["+name+"]", "is not a profile; not read")
 			}
 			if cur != nil {
+				if first, ok := sections[cur.path]; ok {
+					n.fail(at, line, "is given twice (first at line %d); allowed once, with all its settings", first)
+					cur, skipping = nil, true
+					continue
+				}
+				sections[cur.path] = i + 1
+				cur.seen = map[string]int{}
 				profiles = append(profiles, cur)
 			}
 			continue
@@ -111,6 +120,11 @@ func importAWS(data []byte) (*Imported, error) {
 			continue
 		}
 		p := cur.path + "." + key
+		if first, ok := cur.seen[key]; ok {
+			n.fail(p, val, "is given twice (first at line %d, again at line %d); allowed once", first, i+1)
+			continue
+		}
+		cur.seen[key] = i + 1
 		switch key {
 		case "retry_mode":
 			cur.mode, cur.modePath = strings.ToLower(val), p

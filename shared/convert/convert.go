@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -85,6 +86,9 @@ var ExportFormats = []string{GRPC, Envoy, Istio, Linkerd, Resilience4j, Polly, A
 func Import(format string, data []byte) (*Imported, error) {
 	var im *Imported
 	var err error
+	// A byte order mark (Windows editors write one) is no part of the
+	// document; JSON readers refuse it and YAML ones skip it.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	switch format {
 	case GRPC:
 		im, err = importGRPC(data)
@@ -113,8 +117,32 @@ func Import(format string, data []byte) (*Imported, error) {
 			Envoy: "routes", Istio: "http", Linkerd: "routes", Resilience4j: "resilience4j.retry.instances"}[format]
 		return nil, engine.Errors{{Path: path, Value: strconv.Itoa(n), Message: fmt.Sprintf("policies are more than a scenario compares (at most %d strategies); import the configuration in parts", engine.MaxStrategies)}}
 	}
+	fitNames(im)
 	uniqueNames(im.Strategies)
 	return im, nil
+}
+
+// fitNames gives every imported strategy a name a scenario takes: a name
+// that is not UTF-8 is mended, an empty one is "policy N", a long one is
+// cut (leaving room for uniqueNames' " (N)"), each with a note.
+func fitNames(im *Imported) {
+	const room = 8
+	for i := range im.Strategies {
+		st := &im.Strategies[i]
+		was := st.Name
+		st.Name = strings.ToValidUTF8(st.Name, "\ufffd")
+		if st.Name != was {
+			im.Notes = append(im.Notes, Note{Level: Warning, Message: fmt.Sprintf("policy %d's name is not UTF-8: its other bytes are shown as \ufffd, in %s", i+1, show(st.Name))})
+		}
+		if st.Name == "" {
+			st.Name = fmt.Sprintf("policy %d", i+1)
+			im.Notes = append(im.Notes, Note{Level: Info, Message: fmt.Sprintf("policy %d has no name: named %q", i+1, st.Name)})
+		}
+		if n := utf8.RuneCountInString(st.Name); n > engine.MaxStrategyName-room {
+			st.Name = string([]rune(st.Name)[:engine.MaxStrategyName-room])
+			im.Notes = append(im.Notes, Note{Level: Info, Message: fmt.Sprintf("policy %d's name is %d characters long: cut to %d, %s", i+1, n, engine.MaxStrategyName-room, show(st.Name))})
+		}
+	}
 }
 
 // Export writes the strategy's policy in the given format (one of
@@ -202,12 +230,24 @@ func (n *notes) err() error {
 	return nil
 }
 
-// show formats a value of a decoded JSON document as it was written.
+// maxShown is the most runes of a string an error quotes: a long string
+// (one an alias repeats, in every error about it) is cut, and its length
+// said, so that an error is never much larger than a line.
+const maxShown = 64
+
+// show formats a value of a decoded JSON document as it was written, a
+// string of more than maxShown runes cut to its start.
 func show(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return ""
 	case string:
+		n := 0
+		for i := range v {
+			if n++; n > maxShown {
+				return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(v[:i]), len(v))
+			}
+		}
 		return strconv.Quote(v)
 	case json.Number:
 		return v.String()
@@ -235,12 +275,14 @@ func join(path, key string) string {
 
 func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
-// decodeJSON reads one JSON value, numbers as json.Number.
+// decodeJSON reads one JSON value, numbers as json.Number. A key given
+// twice in one object is an error, as it is in YAML, naming its line:
+// JSON leaves duplicates to the reader, and readers disagree on which
+// one wins.
 func decodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		var se *json.SyntaxError
 		msg := "is not JSON: " + err.Error()
 		if errors.As(err, &se) {
@@ -255,7 +297,64 @@ func decodeJSON(data []byte) (any, error) {
 		line, col := position(data, int(dec.InputOffset()))
 		return nil, engine.Errors{{Value: "the document", Message: fmt.Sprintf("has data after its JSON value, at line %d, column %d; one JSON object is needed", line, col)}}
 	}
-	return v, nil
+	return jsonTree(data, raw)
+}
+
+// jsonTree reads raw, valid JSON that starts at its offset in data, into
+// objects, arrays, json.Number, strings, booleans and nil, refusing a key
+// given twice in one object.
+func jsonTree(data, raw []byte) (any, error) {
+	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var walk func(path string) (any, error)
+	walk = func(path string) (any, error) {
+		tok, _ := dec.Token() // raw is valid JSON: no error
+		switch tok {
+		case json.Delim('{'):
+			obj := map[string]any{}
+			for dec.More() {
+				key, _ := dec.Token()
+				k := key.(string)
+				if _, dup := obj[k]; dup {
+					line, _ := position(data, start+int(dec.InputOffset()))
+					return nil, engine.Errors{{Path: join(path, k), Value: "the key", Message: fmt.Sprintf("is given twice (again at line %d); allowed once", line)}}
+				}
+				v, err := walk(join(path, k))
+				if err != nil {
+					return nil, err
+				}
+				obj[k] = v
+			}
+			dec.Token() // '}'
+			return obj, nil
+		case json.Delim('['):
+			arr := []any{}
+			for i := 0; dec.More(); i++ {
+				v, err := walk(index(path, i))
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			dec.Token() // ']'
+			return arr, nil
+		}
+		return tok, nil
+	}
+	return walk("")
+}
+
+// UniqueKeys returns an error naming the first key given twice in one
+// object of the JSON document data, or nil: for JSON that is read with
+// encoding/json, which keeps the last.
+func UniqueKeys(data []byte) error {
+	var raw json.RawMessage
+	if json.Unmarshal(data, &raw) != nil {
+		return nil // encoding/json says what is wrong with it
+	}
+	_, err := jsonTree(data, bytes.TrimSpace(raw))
+	return err
 }
 
 func position(data []byte, off int) (line, col int) {

@@ -376,25 +376,30 @@ func FuzzImport(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
-		format := ImportFormats[int(k)%len(ImportFormats)]
-		im, err := Import(format, data)
-		if err != nil {
-			if len(engine.AsErrors(err)) == 0 {
-				t.Fatalf("the error is not an engine.Errors: %v", err)
-			}
-			return
-		}
-		validate(t, im.Strategies)
-		for _, st := range im.Strategies {
-			out, _, err := Export(format, st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := Import(format, out); err != nil {
-				t.Fatalf("the export of %s does not import: %v\n%s", st.Name, err, out)
-			}
-		}
+		checkImport(t, ImportFormats[int(k)%len(ImportFormats)], data)
 	})
+}
+
+// checkImport imports data as format: strategies that validate and whose
+// export imports again, or an engine.Errors.
+func checkImport(t *testing.T, format string, data []byte) {
+	im, err := Import(format, data)
+	if err != nil {
+		if len(engine.AsErrors(err)) == 0 {
+			t.Fatalf("the error is not an engine.Errors: %v", err)
+		}
+		return
+	}
+	validate(t, im.Strategies)
+	for _, st := range im.Strategies {
+		out, _, err := Export(format, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Import(format, out); err != nil {
+			t.Fatalf("the export of %s does not import: %v\n%s", st.Name, err, out)
+		}
+	}
 }
 
 func TestTimeSpan(t *testing.T) {

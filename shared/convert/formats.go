@@ -6,22 +6,29 @@ import (
 	"strconv"
 )
 
-// formatInfo labels each format for people, and gives the media type to
-// serve what Export writes with: JSON as JSON, everything else (YAML, INI,
-// code) as UTF-8 text, which browsers show rather than download.
-var formatInfo = map[string]struct{ label, mediaType string }{
-	GRPC:             {"gRPC service config (JSON)", "application/json"},
-	Envoy:            {"Envoy route and cluster (YAML)", "text/plain; charset=UTF-8"},
-	Istio:            {"Istio VirtualService (YAML)", "text/plain; charset=UTF-8"},
-	Linkerd:          {"Linkerd ServiceProfile (YAML)", "text/plain; charset=UTF-8"},
-	Resilience4j:     {"resilience4j, Spring Boot (YAML)", "text/plain; charset=UTF-8"},
-	Polly:            {".NET resilience handler, Polly (appsettings JSON)", "application/json"},
-	AWS:              {"AWS shared config (INI)", "text/plain; charset=UTF-8"},
-	FailsafeGo:       {"failsafe-go (Go)", "text/plain; charset=UTF-8"},
-	Cenkalti:         {"cenkalti/backoff (Go)", "text/plain; charset=UTF-8"},
-	PollyCSharp:      {"Polly v8 (C#)", "text/plain; charset=UTF-8"},
-	Resilience4jJava: {"resilience4j (Java)", "text/plain; charset=UTF-8"},
+// formatInfo labels each format for people, says the syntax its documents
+// are written in (JSON, YAML, of which JSON is a part, INI, or code), and
+// gives the media type to serve what Export writes with: JSON as JSON,
+// everything else (YAML, INI, code) as UTF-8 text, which browsers show
+// rather than download.
+var formatInfo = map[string]struct{ label, syntax, mediaType string }{
+	GRPC:             {"gRPC service config (JSON)", "json", "application/json"},
+	Envoy:            {"Envoy route and cluster (YAML)", "yaml", "text/plain; charset=UTF-8"},
+	Istio:            {"Istio VirtualService (YAML)", "yaml", "text/plain; charset=UTF-8"},
+	Linkerd:          {"Linkerd ServiceProfile (YAML)", "yaml", "text/plain; charset=UTF-8"},
+	Resilience4j:     {"resilience4j, Spring Boot (YAML)", "yaml", "text/plain; charset=UTF-8"},
+	Polly:            {".NET resilience handler, Polly (appsettings JSON)", "json", "application/json"},
+	AWS:              {"AWS shared config (INI)", "ini", "text/plain; charset=UTF-8"},
+	FailsafeGo:       {"failsafe-go (Go)", "go", "text/plain; charset=UTF-8"},
+	Cenkalti:         {"cenkalti/backoff (Go)", "go", "text/plain; charset=UTF-8"},
+	PollyCSharp:      {"Polly v8 (C#)", "csharp", "text/plain; charset=UTF-8"},
+	Resilience4jJava: {"resilience4j (Java)", "java", "text/plain; charset=UTF-8"},
 }
+
+// Syntax is the syntax of a format's documents: "json", "yaml" (which
+// reads JSON too), "ini", or the language of its code ("go", "csharp",
+// "java"); "" for a name that is not a format.
+func Syntax(format string) string { return formatInfo[format].syntax }
 
 // Label names a format for people: "gRPC service config (JSON)". It is
 // the format itself for a name that is not a format.

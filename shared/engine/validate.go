@@ -34,6 +34,7 @@ const (
 	MaxDependencies = 16        // dependencies a scenario lists
 	MaxPlanCalls    = 16        // calls of a plan, all its steps together
 	MaxScript       = 100_000   // answers of a dependency's script, and operations it lists
+	MaxStrategyName = 100       // characters of a strategy's name
 	maxSeed         = 1<<53 - 1 // seeds survive a round trip through JavaScript
 	maxNameLen      = 200
 	maxTextLen      = 10_000
@@ -253,7 +254,7 @@ func (v *validator) scenario(sc *Scenario) {
 
 // strategy checks strategy st, at path p, but for its name's uniqueness.
 func (v *validator) strategy(p string, st *Strategy, deps depNames, calls map[string]bool) {
-	v.text(p+".name", st.Name, 100)
+	v.text(p+".name", st.Name, MaxStrategyName)
 	v.text(p+".description", st.Description, maxTextLen)
 	v.policy(p, &st.Policy)
 	v.pools(p, st, deps)
