@@ -55,13 +55,22 @@ func (s *Server) handleImport(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf(`Content-Type %q is not %s; send {"format": …, "config": …} as JSON, or the configuration itself with ?format=`, ct, echo.MIMEApplicationJSON))
 	case raw && (mt == echo.MIMEApplicationForm || mt == echo.MIMEMultipartForm):
 		// A form would arrive encoded, not as the document.
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is a form; send the configuration as it is, as text/plain or application/json (curl: -H 'Content-Type: text/plain' --data-binary @FILE)", mt))
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q is a form; send the configuration as it is, as %s (curl: -H 'Content-Type: %s' --data-binary @FILE)", mt, rawTypes, rawType(format)))
+	case raw && (err != nil || mt == echo.MIMETextPlain):
+		// A page of any site can make its visitors' browsers send text/plain
+		// (or no type) without asking: only this site's pages may.
+		if err := s.fromThisSite(c); err != nil {
+			return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q can be sent by a page of any site; send the configuration as %s (curl: -H 'Content-Type: %s' --data-binary @FILE)", ct, rawTypes, rawType(format)))
+		}
 	}
 	body, err := readBody(c.Request().Body, "configuration")
 	if err != nil {
 		return err
 	}
 	if !raw {
+		if err := convert.UniqueKeys(body); err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, `the body is not {"format": …, "config": …} as JSON: `+err.Error())
+		}
 		var req importRequest
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.DisallowUnknownFields()
@@ -105,6 +114,21 @@ func (s *Server) handleImport(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, importAnswer{Scenario: sc.Canonical(), Notes: orEmpty(im.Notes)})
+}
+
+// rawTypes are the media types to send a raw configuration with: types a
+// cross-site page cannot make a browser send without asking.
+const rawTypes = "application/yaml, application/json or, for an AWS config, application/octet-stream"
+
+// rawType is the media type to send a configuration of format with.
+func rawType(format string) string {
+	switch convert.Syntax(format) {
+	case "json":
+		return echo.MIMEApplicationJSON
+	case "yaml":
+		return "application/yaml"
+	}
+	return echo.MIMEOctetStream
 }
 
 // exportAnswer is GET /s/:id/export's answer with as=json.

@@ -77,6 +77,18 @@ func (s *Server) sameHost(c echo.Context, u string) bool {
 	return err == nil && strings.EqualFold(a.Host, b.Host)
 }
 
+// fromThisSite refuses, with 403, a request a page of another site made a
+// browser send: its Origin is another site's, or, without one, the
+// browser says it is cross-site. A request from no browser (curl) has
+// neither, and passes.
+func (s *Server) fromThisSite(c echo.Context) error {
+	h := c.Request().Header
+	if o := h.Get("Origin"); (o != "" && !s.sameHost(c, o)) || (o == "" && h.Get("Sec-Fetch-Site") == "cross-site") {
+		return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("this request is sent from %q; it can only be sent from this site's own pages (%s)", cmp.Or(o, "another site"), s.baseURL(c)))
+	}
+	return nil
+}
+
 // errTooLarge refuses a scenario over maxBody bytes.
 var errTooLarge = tooLarge("scenario")
 
@@ -172,9 +184,8 @@ func (s *Server) handleShareForm(c echo.Context) error {
 	// The form is this site's: another site's page may not share
 	// scenarios through its visitors. The host decides (a proxy may end
 	// TLS in front of a server that was not told its public scheme).
-	h := c.Request().Header
-	if o := h.Get("Origin"); (o != "" && !s.sameHost(c, o)) || (o == "" && h.Get("Sec-Fetch-Site") == "cross-site") {
-		return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("this form is sent from %q; it can only be sent from this site's own pages (%s)", cmp.Or(o, "another site"), s.baseURL(c)))
+	if err := s.fromThisSite(c); err != nil {
+		return err
 	}
 	body, err := readForm(c)
 	if err != nil {
