@@ -41,7 +41,17 @@ func (s *Server) serveCachedIf(c echo.Context, builtin bool, ctype string, build
 	key := s.cacheKey(c)
 	p, ok := s.pages.get(key)
 	if !ok {
+		// Building an answer is charged to the client (spend.go): its
+		// time, less the time it waited for runs and probes, which are
+		// paid for by whoever started them.
+		ctx := c.Request().Context()
+		client := clientOf(ctx)
+		if err := s.spend.ready(client); err != nil {
+			return err
+		}
+		start, waited := s.spend.now(), waitedSoFar(ctx)
 		body, keep, err := build()
+		s.spend.charge(client, s.spend.now().Sub(start)-(waitedSoFar(ctx)-waited))
 		if err != nil {
 			return err
 		}

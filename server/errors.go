@@ -137,6 +137,7 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 		oe *chart.OptionError
 		he *echo.HTTPError
 		ie *importError
+		os *overspentError
 	)
 	switch {
 	case errors.As(err, &re):
@@ -165,7 +166,7 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 			s.cfg.RunTimeout, failedFor)}
 	case errors.Is(err, errTimedOut):
 		return errorAnswer{status: http.StatusServiceUnavailable, limit: true, msg: fmt.Sprintf(
-			"the run took longer than a request may last (%s) and goes on without this one; ask again in a moment: its result is kept once it is done",
+			"the run took longer than a request may last (%s); it goes on while another request waits for it, and its result is kept once it is done: ask again in a moment",
 			s.cfg.RequestTimeout)}
 	case errors.Is(err, errBusy):
 		return errorAnswer{status: http.StatusServiceUnavailable, limit: true,
@@ -173,6 +174,8 @@ func (s *Server) errorAnswerOf(err error) errorAnswer {
 	case unwritable(err):
 		return errorAnswer{status: http.StatusServiceUnavailable, retryAfter: time.Minute,
 			msg: "the server cannot store scenarios right now; shared scenarios can still be opened. Try again later, or share from the playground, whose links carry the scenario itself."}
+	case errors.As(err, &os):
+		return errorAnswer{status: http.StatusTooManyRequests, limit: true, retryAfter: os.wait, msg: os.Error()}
 	case errors.Is(err, errRateLimited):
 		return errorAnswer{status: http.StatusTooManyRequests, retryAfter: time.Duration(max(1, int(1/s.cfg.PostRate+0.999))) * time.Second,
 			msg: "too many scenarios shared from this address; wait a moment and try again"}

@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -226,8 +227,8 @@ func newProbeRuns(cfg Config) *probeRuns {
 
 // probe returns the probe of sc (stored under id) that q asks for, run at
 // most once at a time and kept: its result is deterministic. The request
-// waits until the probe is done or its ctx is; the probe does not depend
-// on its ctx.
+// waits until the probe is done or its ctx is; the probe stops when every
+// request waiting for it has gone.
 func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q probeQuery) (*engine.ProbeResult, error) {
 	if q.strategy == "" {
 		q.strategy = sc.Strategies[0].Name
@@ -251,20 +252,28 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 	if joined {
 		f.waiters++
 	} else {
+		// Its client pays for the time it holds a slot, as for a run.
+		settle, err := s.spend.reserve(clientOf(ctx), probeTimeFactor*s.cfg.RunTimeout)
+		if err != nil {
+			pr.mu.Unlock()
+			return nil, err
+		}
 		var fctx context.Context
 		f = &probeFlight{done: make(chan struct{}), waiters: 1}
 		fctx, f.stop = context.WithCancel(context.WithoutCancel(ctx))
 		pr.inflight[key] = f
-		go s.flyProbe(fctx, key, sc, q, f)
+		go s.flyProbe(fctx, key, sc, q, f, settle)
 	}
 	pr.mu.Unlock()
+	// The wait is paid for by the probe: not by the answer being built.
+	defer func(start time.Time) { waitedFor(ctx, s.runs.now().Sub(start)) }(s.runs.now())
 	select {
 	case <-f.done:
 		return f.res, f.err
 	case <-ctx.Done():
 		pr.mu.Lock()
 		if f.waiters--; f.waiters == 0 {
-			f.stop() // nobody waits: stop waiting for a slot
+			f.stop() // nobody waits: stop it, waiting for a slot or running
 		}
 		pr.mu.Unlock()
 		return nil, ctx.Err()
@@ -273,9 +282,11 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 
 // flyProbe runs the probe flight f and lands it: its result kept, or its
 // remembered failure; a panic is recovered (every waiting request's 500).
-func (s *Server) flyProbe(ctx context.Context, key string, sc *engine.Scenario, q probeQuery, f *probeFlight) {
+func (s *Server) flyProbe(ctx context.Context, key string, sc *engine.Scenario, q probeQuery, f *probeFlight, settle func(used time.Duration)) {
 	pr := s.probes
+	var used time.Duration
 	defer func() {
+		settle(used)
 		if p := recover(); p != nil {
 			f.res, f.err = nil, &panicError{p, debug.Stack()}
 		}
@@ -294,19 +305,20 @@ func (s *Server) flyProbe(ctx context.Context, key string, sc *engine.Scenario, 
 		pr.mu.Unlock()
 		close(f.done)
 	}()
-	f.res, f.err = s.runProbe(ctx, sc, q)
+	f.res, f.err = s.runProbe(ctx, sc, q, &used)
 }
 
 // runProbe runs a probe on one of the runner's slots, under the probe
-// timeout. One that hits it is not run again for failedFor.
-func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery) (*engine.ProbeResult, error) {
+// timeout, or until ctx ends (every request for it has left); used is set
+// to the time it held the slot. One that hits the timeout is not run
+// again for failedFor.
+func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery, used *time.Duration) (*engine.ProbeResult, error) {
 	if err := s.runs.acquire(ctx); err != nil {
 		return nil, err
 	}
-	defer func() { <-s.runs.slots }()
-	// As for a run: once it has a slot, only its timeout stops it.
+	defer func(start time.Time) { *used = s.runs.now().Sub(start); <-s.runs.slots }(s.runs.now())
 	timeout := probeTimeFactor * s.cfg.RunTimeout
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	done := s.metrics.runSeconds.start()
 	res, err := s.probes.run(ctx, sc, s.probeOptions(q))

@@ -23,6 +23,7 @@ import (
 type runner struct {
 	cfg     Config
 	metrics *metrics
+	spend   *spending // what each client may start; nil: no limit
 	slots   chan struct{}
 	waiting chan struct{}
 	now     func() time.Time
@@ -46,9 +47,8 @@ type failure struct {
 }
 
 // A flight is a run that requests for one ID share. It is no request's
-// own: it waits for a run slot until the last request waiting for it
-// gives up, and runs until it ends or hits the run timeout, whoever
-// stays.
+// own: it waits for a run slot, and runs, until it ends, hits the run
+// timeout, or the last request waiting for it gives up, whoever stays.
 type flight struct {
 	done chan struct{}
 	res  *engine.Result
@@ -92,7 +92,8 @@ func (r *runner) cached(id string) (*engine.Result, bool) {
 // watched is result; watch, when given, is told of the run the request
 // starts (joined false) or joins (true) before it waits for it, not of a
 // result from the cache or a remembered failure. The request waits until
-// the run is done or its ctx is; the run does not depend on its ctx.
+// the run is done or its ctx is; the run stops when every request waiting
+// for it has gone (not with the ctx of the one that started it).
 func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, watch func(f *flight, joined bool)) (*engine.Result, error) {
 	r.mu.Lock()
 	if res, ok := r.cache.get(id); ok {
@@ -107,13 +108,21 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 		}
 	}
 	f, joined := r.inflight[id]
-	// A flight every waiter has left is stopping (its wait for a slot
-	// ends): a new request starts another rather than share its end.
+	// A flight every waiter has left is stopping: a new request starts
+	// another rather than share its end.
 	joined = joined && f.waiters > 0
 	var fctx context.Context
+	var settle func(time.Duration)
 	if joined {
 		f.waiters++
 	} else {
+		// The client that starts a run pays for the time it holds a
+		// slot; one that could not pay for the whole timeout starts none.
+		var err error
+		if settle, err = r.spend.reserve(clientOf(ctx), r.cfg.RunTimeout); err != nil {
+			r.mu.Unlock()
+			return nil, err
+		}
 		f = &flight{done: make(chan struct{}), waiters: 1}
 		fctx, f.stop = context.WithCancel(context.WithoutCancel(ctx))
 		r.inflight[id] = f
@@ -123,18 +132,26 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 		watch(f, joined)
 	}
 	if !joined {
-		go r.fly(fctx, id, sc, f)
+		go r.fly(fctx, id, sc, f, settle)
 	}
+	// The wait is paid for by the run: not by the answer being built.
+	defer func(start time.Time) { waitedFor(ctx, r.now().Sub(start)) }(r.now())
 	select {
 	case <-f.done:
 		return f.res, f.err
 	case <-ctx.Done():
-		r.mu.Lock()
-		if f.waiters--; f.waiters == 0 {
-			f.stop()
-		}
-		r.mu.Unlock()
+		r.leave(f)
 		return nil, ctx.Err()
+	}
+}
+
+// leave is a request's giving up on flight f: the last to leave stops
+// it, waiting for a slot or running.
+func (r *runner) leave(f *flight) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if f.waiters--; f.waiters == 0 {
+		f.stop()
 	}
 }
 
@@ -142,8 +159,10 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 // failure remembered when it failed for its cost, and f.done closed. A
 // panic is recovered here, out of the Recover middleware's reach, and is
 // every waiting request's 500.
-func (r *runner) fly(ctx context.Context, id string, sc *engine.Scenario, f *flight) {
+func (r *runner) fly(ctx context.Context, id string, sc *engine.Scenario, f *flight, settle func(used time.Duration)) {
+	var used time.Duration
 	defer func() {
+		settle(used)
 		if p := recover(); p != nil {
 			f.res, f.err = nil, &panicError{p, debug.Stack()}
 		}
@@ -160,28 +179,30 @@ func (r *runner) fly(ctx context.Context, id string, sc *engine.Scenario, f *fli
 				// again for every later one.
 				r.failed.put(id, failure{&sizeError{resultBytes(f.res), r.cfg.MaxResultBytes}, r.now().Add(failedFor)})
 			}
-		case costly(f.err) || errors.Is(f.err, engine.ErrStopped):
+		case costly(f.err) || errors.Is(f.err, engine.ErrStopped) && !errors.Is(f.err, context.Canceled):
+			// Too costly, or stopped by the run timeout; not a run
+			// stopped because every request for it left.
 			r.failed.put(id, failure{f.err, r.now().Add(failedFor)})
 		}
 		r.mu.Unlock()
 		close(f.done)
 	}()
-	f.res, f.err = r.run(ctx, sc, f.progress.hook())
+	f.res, f.err = r.run(ctx, sc, f.progress.hook(), &used)
 }
 
 // run runs sc; progress, when not nil, hears of each simulation
-// (engine.Options.Progress).
-func (r *runner) run(ctx context.Context, sc *engine.Scenario, progress func(done, total int)) (*engine.Result, error) {
+// (engine.Options.Progress). It stops at the run timeout, or when ctx
+// ends (every request for it has left); used is set to the time it held a
+// slot.
+func (r *runner) run(ctx context.Context, sc *engine.Scenario, progress func(done, total int), used *time.Duration) (*engine.Result, error) {
 	if err := checkCost(r.cfg, sc); err != nil {
 		return nil, err
 	}
 	if err := r.acquire(ctx); err != nil {
 		return nil, err
 	}
-	defer func() { <-r.slots }()
-	// Once it has a slot, the run stops only at the run timeout: a request
-	// may come for it until it ends.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.RunTimeout)
+	defer func(start time.Time) { *used = r.now().Sub(start); <-r.slots }(r.now())
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.RunTimeout)
 	defer cancel()
 	timer := r.metrics.runSeconds
 	done := timer.start()

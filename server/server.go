@@ -48,6 +48,13 @@ type Config struct {
 	// PostRate and PostBurst limit POSTs per client IP.
 	PostRate  float64
 	PostBurst int
+	// SpendRate and SpendBurst bound the computing time each client IP
+	// may buy (spend.go): it earns SpendRate core-seconds a second
+	// (default 0.25, a quarter of a core; negative for no limit) up to
+	// SpendBurst (default 4 × RunTimeout). A run reserves RunTimeout of
+	// it and a probe its own timeout, and get back what they do not use.
+	SpendRate  float64
+	SpendBurst time.Duration
 	// NoFirstResult leaves out of the playground page the result it shows
 	// before its engine has loaded (the Worker: a run per isolate on the
 	// home page costs more CPU time than its plan gives).
@@ -105,6 +112,15 @@ func (c *Config) defaults() {
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = 20 * time.Second
 	}
+	switch {
+	case c.SpendRate == 0:
+		c.SpendRate = 0.25
+	case c.SpendRate < 0:
+		c.SpendRate = 0 // no limit
+	}
+	if c.SpendBurst == 0 {
+		c.SpendBurst = 4 * max(c.RunTimeout, time.Second)
+	}
 	if c.PostRate == 0 {
 		c.PostRate = 2
 	}
@@ -130,6 +146,7 @@ type Server struct {
 	echo     *echo.Echo
 	assets   *assets
 	runs     *runner
+	spend    *spending         // spend.go
 	probes   *probeRuns        // probe.go
 	pages    *lru[*cachedPage] // final answers, by cacheKey
 	stored   *lru[*subject]    // shared scenarios, by ID
@@ -178,6 +195,8 @@ func New(cfg Config) (*Server, error) {
 		s.builtins[b.Slug] = &subject{id: b.Slug, sc: sc, canonical: sc.Canonical(), builtin: b}
 	}
 	s.runs = newRunner(cfg, s.metrics)
+	s.spend = newSpending(cfg.SpendRate, cfg.SpendBurst, time.Now)
+	s.runs.spend = s.spend
 	s.probes = newProbeRuns(cfg)
 	s.pages = newLRU(4*cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, (*cachedPage).bytes)
 	s.stored = newLRU(4*cfg.CacheSize, cfg.CacheBytes/4, cfg.CacheBytes/4, (*subject).bytes)
@@ -220,6 +239,13 @@ func (s *Server) routes() {
 	}))
 	e.Use(s.metrics.middleware)
 	e.Use(middleware.ContextTimeout(s.cfg.RequestTimeout))
+	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc { // whom the work a request starts is charged to
+		return func(c echo.Context) error {
+			r := c.Request()
+			c.SetRequest(r.WithContext(withClient(r.Context(), c.RealIP())))
+			return next(c)
+		}
+	})
 	e.Use(securityHeaders)
 	// gz compresses a route's answers as it writes them, its errors too;
 	// routes whose handlers compress their own answers (static files, the
