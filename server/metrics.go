@@ -54,6 +54,14 @@ func newMetrics() *metrics {
 	return m
 }
 
+// watchSlots reports how many of the run slots are taken, by runs and
+// probes under way: retrylab_runs_running.
+func (m *metrics) watchSlots(slots chan struct{}) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "retrylab_runs_running", Help: "Runs and probes holding a run slot now.",
+	}, func() float64 { return float64(len(slots)) }))
+}
+
 func (m *metrics) handler() http.Handler { return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}) }
 
 // middleware counts requests by route pattern (not by URL, which would make

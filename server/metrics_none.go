@@ -27,6 +27,8 @@ func (histogram) start() func() { return func() {} }
 
 func newMetrics() *metrics { return &metrics{} }
 
+func (m *metrics) watchSlots(chan struct{}) {}
+
 func (m *metrics) handler() http.Handler { return http.NotFoundHandler() }
 
 func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc { return next }

@@ -63,12 +63,14 @@ type flight struct {
 }
 
 func newRunner(cfg Config, m *metrics) *runner {
-	return &runner{cfg: cfg, metrics: m, slots: make(chan struct{}, cfg.MaxRuns), waiting: make(chan struct{}, cfg.MaxWaiting),
+	r := &runner{cfg: cfg, metrics: m, slots: make(chan struct{}, cfg.MaxRuns), waiting: make(chan struct{}, cfg.MaxWaiting),
 		now:       time.Now,
 		engineRun: engine.Run,
 		cache:     newLRU(cfg.CacheSize, cfg.CacheBytes, cfg.MaxResultBytes, resultBytes),
 		failed:    newLRU(4*cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
 		inflight:  map[string]*flight{}}
+	m.watchSlots(r.slots)
+	return r
 }
 
 // resultBytes is what a result is counted for in the cache: its numbers at

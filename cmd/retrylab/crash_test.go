@@ -407,3 +407,53 @@ func checkScenario(ctx context.Context, client *http.Client, base, id, name stri
 	}
 	return nil
 }
+
+// TestShutdownStopsTheWorkRequestsWaitFor: SIGTERM while a request waits
+// for a probe (seconds of work, 20 s of timeout) stops the probe and ends
+// the process gracefully, with status 0, instead of holding shutdown until
+// the probe's timeout and exiting with an error.
+func TestShutdownStopsTheWorkRequestsWaitFor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server binary; skipped with -short")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("uses SIGTERM")
+	}
+	dir := t.TempDir()
+	srv := startServer(t, buildBinary(t, dir), filepath.Join(dir, "db", "retrylab.db"))
+	client := loopbackClient()
+	probe := make(chan error, 1)
+	go func() {
+		resp, err := client.Get(srv.base + "/api/scenarios/metadata-storm/probe?at=61s")
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			err = fmt.Errorf("status %d", resp.StatusCode)
+		}
+		probe <- err
+	}()
+	// The probe holds a run slot once retrylab_runs_running says 1.
+	for {
+		resp, err := client.Get(srv.base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(body), "\nretrylab_runs_running 1") {
+			break
+		}
+		select {
+		case err := <-probe:
+			t.Fatalf("the probe ended before shutdown (%v): pick a longer one\n%s", err, srv.stderrTail())
+		default:
+		}
+	}
+	srv.stop(t)
+	if err := <-probe; strings.Contains(err.Error(), "status 200") {
+		t.Errorf("the probe ran to its end after SIGTERM (%v); want it stopped", err)
+	}
+	if !strings.Contains(srv.stderr.String(), `"msg":"shutting down"`) || strings.Contains(srv.stderr.String(), "closing the connections still open") {
+		t.Errorf("shutdown was not graceful:\n%s", srv.stderrTail())
+	}
+}

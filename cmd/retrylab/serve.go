@@ -18,7 +18,8 @@ import (
 )
 
 // cmdServe runs the web app until ctx ends, then shuts down gracefully:
-// requests in flight get up to 10 s to finish.
+// the work requests wait for (runs, probes) stops, and requests in flight
+// get up to 10 s to finish before their connections are closed.
 func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -55,7 +56,13 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
 		return 1
 	}
+	// Every request's context ends when shutdown begins, so that the
+	// runs and probes requests wait for stop instead of holding shutdown
+	// until their timeouts.
+	base, cancelRequests := context.WithCancel(context.Background())
+	defer cancelRequests()
 	hs := &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return base },
 		Handler:           srv,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
@@ -79,10 +86,12 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 	case <-ctx.Done():
 		log.Info("shutting down")
+		cancelRequests()
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := hs.Shutdown(sctx); err != nil {
-			log.Error("shutdown", "err", err)
+			log.Error("shutdown: closing the connections still open", "err", err)
+			hs.Close()
 			return 1
 		}
 	}
