@@ -114,3 +114,14 @@ func TestConvertErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestImportHostileYAML: the 17-byte merge key that overflowed the stack
+// of retrylab import is a usage error naming the line, exit 1.
+func TestImportHostileYAML(t *testing.T) {
+	for _, f := range []string{"istio", "envoy", "linkerd", "resilience4j"} {
+		code, _, errs := run(t, "a:\n  <<: &s [*s]\n", "import", "--from", f, "-")
+		if code != 1 || !strings.Contains(errs, "a.<<: an alias at line 2 refers to a node that contains it") {
+			t.Errorf("%s: exit %d: %s", f, code, errs)
+		}
+	}
+}
