@@ -94,8 +94,13 @@ deps:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./shared/engine/ ./server/png/
 
+# fuzz runs every fuzz target for FUZZTIME each: the scenario parser, the
+# YAML reader, and each importer (go test -fuzz takes one target at a time).
+FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./shared/engine/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./shared/engine/
+	@for f in $$($(GO) test -list '^Fuzz' ./shared/convert/ | grep '^Fuzz'); do \
+		echo "==> $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./shared/convert/ || exit 1; done
 
 # conformance drives the real retry libraries (failsafe-go, cenkalti/backoff,
 # grpc-go on loopback, aws-sdk-go-v2, go-retryablehttp) and the engine's

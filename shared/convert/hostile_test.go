@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -188,5 +189,40 @@ func TestEveryImporterIsFuzzed(t *testing.T) {
 		if !have["fuzzimport"+format] {
 			t.Errorf("the format %s has no fuzz target FuzzImport…(%s)", format, format)
 		}
+	}
+}
+
+// BenchmarkHostileYAML measures the costliest documents of at most 64 KiB
+// the YAML reader knows of, each refused at its budget: the README's
+// figures for what one import can cost (time a document, B/op).
+func BenchmarkHostileYAML(b *testing.B) {
+	doubling := "a0: &a0 {x: 1}\n"
+	for i := 1; i <= 60; i++ {
+		doubling += fmt.Sprintf("a%d: &a%d {<<: [*a%d, *a%d]}\n", i, i, i-1, i-1)
+	}
+	laughs := "a: &a [" + strings.Repeat("x, ", 99) + "x]\n"
+	for i, prev := range "abcdefgh" {
+		name := string(rune('b' + i))
+		laughs += name + ": &" + name + " [" + strings.Repeat("*"+string(prev)+", ", 99) + "*" + string(prev) + "]\n"
+	}
+	long := "s: &s " + strings.Repeat("x", 60_000) + "\nl: [" + strings.Repeat("*s, ", 1000) + "*s]\n"
+	var stream strings.Builder
+	for stream.Len() < 60_000 {
+		stream.WriteString("---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n")
+	}
+	for _, tc := range []struct{ name, doc string }{
+		{"doubling merge keys", doubling}, {"nested aliases", laughs}, {"a long string aliased", long}, {"a stream of documents", stream.String()},
+	} {
+		if len(tc.doc) > 64<<10 {
+			b.Fatalf("%s: %d bytes, over 64 KiB", tc.name, len(tc.doc))
+		}
+		b.Run(strings.ReplaceAll(tc.name, " ", "-"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decodeYAML([]byte(tc.doc)); err == nil {
+					b.Fatal("accepted")
+				}
+			}
+		})
 	}
 }
