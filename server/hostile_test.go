@@ -170,15 +170,22 @@ func TestProbesAtNewTimesCost(t *testing.T) {
 	}
 }
 
-// TestRunStopsWhenEveryoneLeaves: a run whose every request has gone
-// stops, running or waiting, and is not remembered as failed: the next
-// request runs it afresh.
-func TestRunStopsWhenEveryoneLeaves(t *testing.T) {
+// smallRunner is a runner of maxRuns slots without limits that matter
+// here, and the scenario small.
+func smallRunner(t *testing.T, maxRuns int) (*runner, *engine.Scenario) {
+	t.Helper()
 	sc, err := engine.Parse([]byte(small))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Hour, MaxRuns: 1, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
+	return newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Hour, MaxRuns: maxRuns, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics()), sc
+}
+
+// TestRunStopsWhenEveryoneLeaves: a run whose every request has gone
+// stops, running or waiting, and is not remembered as failed: the next
+// request runs it afresh.
+func TestRunStopsWhenEveryoneLeaves(t *testing.T) {
+	r, sc := smallRunner(t, 1)
 	var runs atomic.Int32
 	running, stopped := make(chan struct{}), make(chan error, 1)
 	r.engineRun = func(ctx context.Context, sc *engine.Scenario, opt engine.Options) (*engine.Result, error) {
@@ -215,11 +222,7 @@ func TestRunStopsWhenEveryoneLeaves(t *testing.T) {
 // early), share one run: none starts a run of its own while another waits
 // for the run under way, and the last gets its result.
 func TestRequestsThatHangUpShareOneRun(t *testing.T) {
-	sc, err := engine.Parse([]byte(small))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newRunner(Config{MaxEvents: 1 << 40, MaxResultBytes: 1 << 30, RunTimeout: time.Hour, MaxRuns: 2, MaxWaiting: 1, CacheSize: 4, CacheBytes: 1 << 30}, newMetrics())
+	r, sc := smallRunner(t, 2)
 	var runs atomic.Int32
 	release := make(chan struct{})
 	r.engineRun = func(ctx context.Context, sc *engine.Scenario, opt engine.Options) (*engine.Result, error) {
