@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -159,6 +160,46 @@ func TestRecoveryNotJudged(t *testing.T) {
 		}
 		if w, _ := st.Metrics.Missing("recovery_s"); w != "n/a" {
 			t.Errorf("%s: recovery_s reads %q, want n/a", st.Name, w)
+		}
+	}
+}
+
+// TestSearchRanksNotRecoveredLast: a search minimising recovery_s from
+// failover-incident's every-layer, over the retries of its top two
+// layers: the candidates that keep retrying at every layer do not recover
+// under load and have no recovery time, which must rank them worst, not
+// as the 0 s a missing value reads as. The recommendation recovers, and
+// the result is valid JSON (no NaN).
+func TestSearchRanksNotRecoveredLast(t *testing.T) {
+	if !engine.Searches {
+		t.Skip("built without searches")
+	}
+	sc := builtin(t, "failover-incident")
+	sc.Search = &engine.Search{
+		Strategy: "every-layer",
+		Knobs: []engine.Knob{
+			{Path: "max_attempts", Values: []json.RawMessage{json.RawMessage("1"), json.RawMessage("4")}},
+			{Path: "layers[0].max_attempts", Values: []json.RawMessage{json.RawMessage("1"), json.RawMessage("4")}},
+		},
+		Objectives: []engine.Objective{{Metric: "recovery_s", Goal: engine.GoalMin}},
+	}
+	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents, NoSeries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Fatalf("the result does not marshal: %v", err)
+	}
+	rec := res.Search.Recommendation
+	if rec == nil {
+		t.Fatalf("no recommendation: %s", res.Search.Note)
+	}
+	if !rec.Metrics.RecoveryS.Applies() || rec.Metrics.Recovered != 1 {
+		t.Errorf("recommended %v: recovered %v, recovery time %v; want a recovery", rec.Settings, float64(rec.Metrics.Recovered), float64(rec.Metrics.RecoveryS))
+	}
+	for _, p := range res.Search.Frontier {
+		if !p.Metrics.RecoveryS.Applies() {
+			t.Errorf("frontier point %v has no recovery time, yet others recover", p.Settings)
 		}
 	}
 }
