@@ -395,3 +395,18 @@ func TestCompareWithoutAValue(t *testing.T) {
 		t.Errorf("%d bars, want 2 (one-layer's and budget's):\n%s", n, s)
 	}
 }
+
+// TestSweepWithoutAValue: in priority-shedding's sweep, "retry
+// everything" does not recover under load without shedding: its recovery
+// time line has no point there (three points of four, not a fourth at
+// 0 s).
+func TestSweepWithoutAValue(t *testing.T) {
+	res := result(t, "priority-shedding")
+	if res.Sweep[0].Strategies[0].Metrics.RecoveryS.Applies() {
+		t.Fatal("retry everything recovers without shedding: the test needs a point without a value")
+	}
+	s := string(render(t, res, Options{Picture: Sweep, Metric: "recovery_s"}))
+	if n := strings.Count(s, `<circle class="o c`); n != 3 {
+		t.Errorf("%d points, want 3:\n%s", n, s)
+	}
+}

@@ -627,6 +627,12 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 			if err != nil {
 				return nil, err
 			}
+			if _, missing := pt.Strategies[i].Metrics.Missing(metric); missing {
+				// No value here (not recovered under load, n/a): a gap
+				// in the line, not a point at 0.
+				vals[i] = append(vals[i], math.NaN())
+				continue
+			}
 			vals[i] = append(vals[i], v)
 			top = max(top, v, hi)
 		}
@@ -654,13 +660,23 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 	s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-48), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, esc(metricLabel(metric), 60), "</text>\n")
 	s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", esc(res.SweepPath, 80))
 	for i := range strats {
-		var pts []point
-		for j, x := range xs {
-			pts = append(pts, point{p.X(x), p.Y(vals[i][j])})
-		}
 		k := strconv.Itoa(i % len(dashes))
-		s.path("l c"+k+" d"+k, "", pts)
-		for _, pt := range pts {
+		var pts, all []point // the line's current run of values, and every point
+		for j, x := range xs {
+			if math.IsNaN(vals[i][j]) {
+				if len(pts) > 0 {
+					s.path("l c"+k+" d"+k, "", pts)
+				}
+				pts = nil
+				continue
+			}
+			pts = append(pts, point{p.X(x), p.Y(vals[i][j])})
+			all = append(all, pts[len(pts)-1])
+		}
+		if len(pts) > 0 {
+			s.path("l c"+k+" d"+k, "", pts)
+		}
+		for _, pt := range all {
 			s.raw(`<circle class="o c`, k, `" cx="`, num(pt.x), `" cy="`, num(pt.y), `" r="3"/>`, "\n")
 		}
 	}
