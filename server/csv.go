@@ -42,8 +42,9 @@ func (s *Server) handleCSV(c echo.Context) error {
 		for _, st := range strats {
 			for _, name := range engine.MetricNames() {
 				if engine.MayNotApply(name) && !st.Metrics.Applies(name) {
-					// Not applicable (no fault to recover from): an
-					// empty value, not 0.
+					// Not applicable (no fault to recover from, no
+					// span to judge it in), or no recovery time (not
+					// recovered under load): an empty value, not 0.
 					w.Write(append(append([]string(nil), prefix...), csvSafe(st.Name), csvSafe(name), "", "", ""))
 					continue
 				}

@@ -132,6 +132,7 @@ func TestRoutes(t *testing.T) {
 		{"embed caption is the verdict", "GET", "/embed/" + slug, 200, "text/html", `data-testid="verdict">D has the lowest`},
 		{"csv", "GET", "/s/layered-retries/metrics.csv", 200, "text/csv", "3x3,amplification,27"},
 		{"csv of a metric that does not apply (no fault ends)", "GET", "/s/time-budget/metrics.csv", 200, "text/csv", ",recovered,,,\n"},
+		{"csv of a recovery time that did not come (not recovered under load)", "GET", "/s/failover-incident/metrics.csv", 200, "text/csv", "every-layer,recovery_s,,,\nevery-layer,recovered,0,,\n"},
 		{"csv of several calls", "GET", "/s/bulkheads/metrics.csv", 200, "text/csv", "bulkhead of 20 for payment,catalog: success_rate,1,1,1"},
 		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
 		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},

@@ -793,8 +793,8 @@ func metricTable(w io.Writer, strats []engine.StrategyResult, tails bool) {
 		for _, st := range strats {
 			v, _ := st.Metrics.Metric(name)
 			cell := tableCell(name, v, st.Spread)
-			if !st.Metrics.Applies(name) {
-				cell = "n/a" // recovery without a fault to recover from
+			if words, ok := st.Metrics.Missing(name); ok {
+				cell = words // n/a, or no recovery time: not recovered under load
 			}
 			if q, ok := st.Quantiles[name]; ok && tails {
 				cell += fmt.Sprintf(" %s/%s/%s", chart.FormatCell(name, q.P5), chart.FormatCell(name, q.P50), chart.FormatCell(name, q.P95))

@@ -414,6 +414,21 @@ func TestRunRecoveryNotApplicable(t *testing.T) {
 	}
 }
 
+// TestRunNotRecoveredUnderLoad: failover-incident's every-layer does not
+// recover while arrivals run: the table says so in words, with no time,
+// and recovered reads 0%.
+func TestRunNotRecoveredUnderLoad(t *testing.T) {
+	code, out, errs := run(t, "", "run", "failover-incident")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`\s+recovery_s\s+not recovered under load\s+0\s+not recovered under load\s+0\s*\n`, `\s+recovered\s+0\.00%\s+100\.00%\s+0\.00%\s+100\.00%\s*\n`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
+	}
+}
+
 // TestSearchDefaultOfAHedgedStrategy: the default search of a hedged
 // strategy varies only what copies have (their number and a budget): no
 // error about a backoff the user never wrote.

@@ -381,3 +381,32 @@ func TestSeveralBuiltins(t *testing.T) {
 		t.Error("the bulkheads' calls picture lacks its pool or its payment call")
 	}
 }
+
+// TestCompareWithoutAValue: failover-incident's recovery time by
+// strategy (its page's first figure) draws no bar for every-layer and
+// jitter, which do not recover under load, and says so in words, rather
+// than a bar at 0 s; one-layer and budget keep their bars.
+func TestCompareWithoutAValue(t *testing.T) {
+	s := string(render(t, result(t, "failover-incident"), Options{Picture: Compare, Metric: "recovery_s"}))
+	if n := strings.Count(s, ">"+engine.NotRecovered+"<"); n != 2 {
+		t.Errorf("%d strategies read %q, want 2:\n%s", n, engine.NotRecovered, s)
+	}
+	if n := strings.Count(s, `class="kb c`); n != 2 {
+		t.Errorf("%d bars, want 2 (one-layer's and budget's):\n%s", n, s)
+	}
+}
+
+// TestSweepWithoutAValue: in priority-shedding's sweep, "retry
+// everything" does not recover under load without shedding: its recovery
+// time line has no point there (three points of four, not a fourth at
+// 0 s).
+func TestSweepWithoutAValue(t *testing.T) {
+	res := result(t, "priority-shedding")
+	if res.Sweep[0].Strategies[0].Metrics.RecoveryS.Applies() {
+		t.Fatal("retry everything recovers without shedding: the test needs a point without a value")
+	}
+	s := string(render(t, res, Options{Picture: Sweep, Metric: "recovery_s"}))
+	if n := strings.Count(s, `<circle class="o c`); n != 3 {
+		t.Errorf("%d points, want 3:\n%s", n, s)
+	}
+}

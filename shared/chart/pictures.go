@@ -442,11 +442,19 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	vals := make([][3]float64, len(strats))
+	// words stand for a value a strategy does not have (a recovery that
+	// did not come under load, a metric that does not apply): no bar, the
+	// words instead of a number.
+	words := make([]string, len(strats))
 	var top float64
 	for i := range strats {
 		v, lo, hi, err := metricValue(&strats[i], metric)
 		if err != nil {
 			return nil, err
+		}
+		if w, ok := strats[i].Metrics.Missing(metric); ok {
+			words[i] = w
+			continue
 		}
 		vals[i] = [3]float64{v, lo, hi}
 		top = max(top, hi, v)
@@ -457,8 +465,10 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	// alike as bars from zero: the axis then spans just their range, and
 	// the values are dots, since a bar from a cut axis would mislead.
 	least := top
-	for _, v := range vals {
-		least = min(least, v[0], v[1])
+	for i, v := range vals {
+		if words[i] == "" {
+			least = min(least, v[0], v[1])
+		}
 	}
 	zoom := len(strats) > 1 && least > 0 && least < top && least > 0.6*top
 	format := FormatMetric
@@ -486,6 +496,10 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 		y := p.y0 + float64(i)*rowH
 		cls := fmt.Sprintf("kb c%d", i%len(dashes))
 		s.text(left-8, y+rowH/2+4, "", "end", esc(st.Name, 20))
+		if words[i] != "" {
+			s.text(p.X(p.lo)+6, y+rowH/2+4, "m", "", esc(words[i], 40))
+			continue
+		}
 		if zoom {
 			s.raw(`<circle class="k c`, strconv.Itoa(i%len(dashes)), `" cx="`, num(p.X(vals[i][0])), `" cy="`, num(y+rowH/2), `" r="6"/>`, "\n")
 		} else {
@@ -613,6 +627,12 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 			if err != nil {
 				return nil, err
 			}
+			if _, missing := pt.Strategies[i].Metrics.Missing(metric); missing {
+				// No value here (not recovered under load, n/a): a gap
+				// in the line, not a point at 0.
+				vals[i] = append(vals[i], math.NaN())
+				continue
+			}
 			vals[i] = append(vals[i], v)
 			top = max(top, v, hi)
 		}
@@ -640,13 +660,23 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 	s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-48), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, esc(metricLabel(metric), 60), "</text>\n")
 	s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", esc(res.SweepPath, 80))
 	for i := range strats {
-		var pts []point
-		for j, x := range xs {
-			pts = append(pts, point{p.X(x), p.Y(vals[i][j])})
-		}
 		k := strconv.Itoa(i % len(dashes))
-		s.path("l c"+k+" d"+k, "", pts)
-		for _, pt := range pts {
+		var pts, all []point // the line's current run of values, and every point
+		for j, x := range xs {
+			if math.IsNaN(vals[i][j]) {
+				if len(pts) > 0 {
+					s.path("l c"+k+" d"+k, "", pts)
+				}
+				pts = nil
+				continue
+			}
+			pts = append(pts, point{p.X(x), p.Y(vals[i][j])})
+			all = append(all, pts[len(pts)-1])
+		}
+		if len(pts) > 0 {
+			s.path("l c"+k+" d"+k, "", pts)
+		}
+		for _, pt := range all {
 			s.raw(`<circle class="o c`, k, `" cx="`, num(pt.x), `" cy="`, num(pt.y), `" r="3"/>`, "\n")
 		}
 	}

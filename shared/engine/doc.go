@@ -484,16 +484,36 @@
 // default the span of the dependencies' phases. Recovery is measured after the
 // fault ends: report.recovery_from, by default the end of the last phase that
 // harms a dependency (a phase adding workers or speeding service is a
-// remedy). recovery_s is the time from then until the success rate of
-// operations starting in every 1 s window (stepped by 100 ms) stays at or
-// above 99% to the end; recovered is 0 when that never happened (and
-// recovery_s then runs to the last operation). Without a fault that ends
-// (no phase that harms a dependency, no report.recovery_from) there is
-// nothing to recover from and both do not apply: null in JSON, "n/a" in
+// remedy). Recovery is judged only on the operations that start while the
+// workload still arrives at its nominal rate and whose horizon ends by
+// then: the judged span runs from the fault's end to the end of arrivals
+// (the workload's duration, or operations / rate with an operation cap,
+// as the cost estimate takes it)
+// less the strategy's horizon, the longest one of its operations can
+// last as the span estimate bounds it (its deadline or max_elapsed, else
+// its attempts' time-outs and the longest backoff waits, or the queue's
+// drain where nothing times out). An operation starting later may succeed
+// only because arrivals stopped and the backlog drained, which proves
+// nothing: a metastable failure persists at unchanged load (Bronson et
+// al., HotOS 2021; Huang et al., OSDI 2022), so a recovery must show
+// under it. recovery_s is the time from the fault's end until the success
+// rate of operations starting in every 1 s window (stepped by 100 ms)
+// wholly inside the judged span stays at or above 99% to its end;
+// recovered is 1. When the bad state lasts to the end of the judged span
+// the run did not recover under load: recovered is 0 and recovery_s has
+// no time (null in JSON, "not recovered under load" in tables); over
+// several seeds recovery_s is the mean only when every seed recovered.
+// Without a fault that ends (no phase that harms a dependency, no
+// report.recovery_from) there is nothing to recover from, and with a
+// judged span shorter than one window (arrivals end too soon after the
+// fault) nothing to judge: both do not apply, null in JSON, "n/a" in
 // tables, 0 from Metrics.Metric (Metrics.Applies says so), even when the
-// dependency fails all along (error_rate, load_errors); with no operation
-// starting after the fault, both are 0. Goodput is successful operations per
-// second of the workload's duration (or of the run, if longer).
+// dependency fails all along (error_rate, load_errors). A burst has no
+// nominal rate after its instant: no judged span. In a search, a seed
+// that did not recover counts as worse than any recovery time, and a
+// report.thresholds condition on recovery_s is crossed on it. Goodput is
+// successful operations per second of the workload's duration (or of the
+// run, if longer).
 //
 // With several runs, metrics are means over runs and spread gives each
 // metric's minimum and maximum; series and breaker transitions are those of

@@ -314,7 +314,7 @@ func TestHedgingInsideBreakerStopsCopies(t *testing.T) {
 
 // hedgedDigest is the SHA-256 of TestHedgingDeterministic's result JSON.
 // It changes only when the engine changes a hedged scenario's result.
-const hedgedDigest = "db11d2e932e3787f14c1a9cfeeb2c369ce8095ef62935a93383c0ec6e98babc0"
+const hedgedDigest = "f2b2cb1128765f156aa373fe8dc7c54708a2bbfff3501ca21c37d271503f6c6a"
 
 func TestHedgingDeterministic(t *testing.T) {
 	sc, err := Parse([]byte(`{"version": 1, "name": "det", "runs": 2,

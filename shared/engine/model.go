@@ -247,6 +247,9 @@ type strategyModel struct {
 	pool      limitModel   // per instance of level 0
 	bulkheads []limitModel // per dependency, per instance of level 0; nil without bulkheads
 	fallback  []int64      // per plan call: its fallback's latency, or -1 for none; nil without fallbacks
+	// judged is how many recoveryStep steps from the end of the fault
+	// recovery is judged over (see judgedSteps); 0 without a fault.
+	judged int
 }
 
 type levelModel struct {
@@ -362,6 +365,13 @@ func compile(sc *Scenario) *model {
 			sm.fallback[m.callIndex(f.Call)] = int64(f.Latency)
 		}
 		m.strategies = append(m.strategies, sm)
+	}
+
+	if m.faultEnd > 0 {
+		ops, _, _ := operationBounds(sc)
+		for i := range m.strategies {
+			m.strategies[i].judged = judgedSteps(m.faultEnd, lastArrival(sc), ops[i])
+		}
 	}
 
 	m.seeds = seedsOf(sc)

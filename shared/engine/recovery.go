@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // recoveryStep is the step of the windows recovery is measured over.
 const recoveryStep = int64(100 * time.Millisecond)
@@ -12,9 +15,31 @@ const recoveryWindow = 10
 // the windows it can and drops their steps.
 const settleSteps = 2048
 
+// judgedSteps returns how many recoveryStep steps from faultEnd on hold
+// the starts of the operations recovery is judged on: those that start
+// while the workload still arrives at its nominal rate (until
+// arrivalsEnd, lastArrival's estimate) and whose whole horizon, the
+// longest an operation of the strategy can last (horizon, the bound
+// estimateOperation gives the span estimate: its deadline or
+// max_elapsed, else its attempts' time-outs and backoff waits), ends by
+// then. An operation started later may succeed only because arrivals
+// stopped and the backlog drained: that proves nothing about recovery,
+// which is successes returning under the load that the trigger met
+// (Bronson et al., HotOS 2021; Huang et al., OSDI 2022: a metastable
+// failure persists at unchanged load). Times in nanoseconds; 0 when no
+// step is judged.
+func judgedSteps(faultEnd int64, arrivalsEnd, horizon float64) int {
+	span := arrivalsEnd - horizon - float64(faultEnd)
+	if !(span >= float64(recoveryStep)) {
+		return 0
+	}
+	return int(math.Floor(span / float64(recoveryStep)))
+}
+
 // recoveryCounts counts the operations that started after the end of the
-// last fault by their start, per recoveryStep: how many, how many
-// succeeded, and how many have not ended. Operations start in time order,
+// last fault and before the end of the judged span (judgedSteps) by their
+// start, per recoveryStep: how many, how many succeeded, and how many have
+// not ended. Operations started later are not counted. Operations start in time order,
 // so no operation ending later can have started before the oldest one
 // still open: every window of steps before it is decided as the run goes,
 // and those steps dropped. A run holds the steps from its oldest open
@@ -26,14 +51,17 @@ type recoveryCounts struct {
 	steps           int     // one past the latest step an operation that ended started in
 	// from is one past the latest window start known to fail: the
 	// earliest step from which no window decided fails.
-	from int
-	keep int // settle when more steps than this (or settleSteps) are held
+	from   int
+	keep   int // settle when more steps than this (or settleSteps) are held
+	judged int // the steps judged: those before it are counted
 }
 
-// reset empties r for another run, keeping its memory.
-func (r *recoveryCounts) reset() {
+// reset empties r for another run of a strategy judged over judged steps
+// (strategyModel.judged), keeping its memory.
+func (r *recoveryCounts) reset(judged int) {
 	r.total, r.ok, r.open = r.total[:0], r.ok[:0], r.open[:0]
 	r.first, r.steps, r.from, r.keep = 0, 0, 0, 0
+	r.judged = judged
 }
 
 // grow makes room for step k.
@@ -44,8 +72,11 @@ func (r *recoveryCounts) grow(k int) {
 }
 
 // start counts an operation starting at step k, no earlier than any
-// operation counted before.
+// operation counted before; after the judged span, none.
 func (r *recoveryCounts) start(k int) {
+	if k >= r.judged {
+		return
+	}
 	r.grow(k)
 	r.open[k-r.first]++
 	if len(r.total) > max(r.keep, settleSteps) {
@@ -54,8 +85,12 @@ func (r *recoveryCounts) start(k int) {
 	}
 }
 
-// end counts an operation that started at step k ending.
+// end counts an operation that started at step k ending; after the
+// judged span, none.
 func (r *recoveryCounts) end(k int, ok bool) {
+	if k >= r.judged {
+		return
+	}
 	r.grow(k)
 	i := k - r.first
 	r.total[i]++
@@ -107,32 +142,33 @@ func (r *recoveryCounts) settle() {
 
 // recovery returns the time from the end of the last fault until the
 // success rate of operations started in every 1 s window from then on
-// (stepped by 100 ms) stays at or above 99%, and whether that happened
-// before the last operation started. Without operations after the fault
-// it cannot be measured: 0 and 0. Without a fault window (no phase that
-// harms a dependency, no report.recovery_from) there is nothing to
-// recover from: 0 and 0 here, and the result says recovery does not
-// apply (summarize), even when the dependency fails all along (errors of
-// its own, load_errors: a property of the dependency, with no end to
-// measure from).
-func (r *recoveryCounts) recovery(m *model) (sec, recovered float64) {
-	if m.faultEnd == 0 {
-		return 0, 0
+// (stepped by 100 ms) stays at or above 99%, to the end of the judged span
+// (judgedSteps), and 1; only windows wholly inside the judged span are
+// judged. When the window starting then is not inside it, or no judged
+// operation starts then or later, the bad state lasted as long as the
+// workload arrived and the run did not recover under load: no time
+// (NotApplicable) and 0. Without a fault window (no phase that harms a
+// dependency, no report.recovery_from) there is nothing to recover from,
+// and with a judged span shorter than one window there is nothing to
+// judge: recovery does not apply, both NotApplicable (even when the
+// dependency fails all along: errors of its own, load_errors, a property
+// of the dependency, with no end to measure from).
+func (r *recoveryCounts) recovery(m *model) (sec, recovered Optional) {
+	if m.faultEnd == 0 || r.judged < recoveryWindow {
+		return NotApplicable, NotApplicable
 	}
-	if r.steps == 0 {
-		return 0, 0
-	}
+	last := r.judged - recoveryWindow // the last window judged
 	// The earliest step from which no window fails: walk back from the
-	// end over the windows not decided yet.
+	// last window judged over the windows not decided yet.
 	from := r.from
-	for k := r.steps - 1; k >= max(r.first, from); k-- {
+	for k := min(r.steps-1, last); k >= max(r.first, from); k-- {
 		if r.fails(k) {
 			from = k + 1
 			break
 		}
 	}
-	if from < r.steps {
-		return round3(float64(int64(from)*recoveryStep) / 1e9), 1
+	if from <= last && from < r.steps {
+		return Optional(round3(float64(int64(from)*recoveryStep) / 1e9)), 1
 	}
-	return round3(float64(int64(r.steps)*recoveryStep) / 1e9), 0
+	return NotApplicable, 0
 }

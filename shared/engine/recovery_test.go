@@ -11,16 +11,15 @@ import (
 
 // recoveryOf is recovery over every step at once, as the engine measured
 // it before recoveryCounts: total and ok count operations by start, per
-// step after the fault.
-func recoveryOf(m *model, total, ok []int32) (sec, recovered float64) {
-	if m.faultEnd == 0 {
-		return 0, 0 // not applicable: see summarize
+// step after the fault; only the first judged steps are judged.
+func recoveryOf(m *model, total, ok []int32, judged int) (sec, recovered Optional) {
+	if m.faultEnd == 0 || judged < recoveryWindow {
+		return NotApplicable, NotApplicable
 	}
-	if len(total) == 0 {
-		return 0, 0
-	}
-	from := len(total)
-	for k := len(total) - 1; k >= 0; k-- {
+	total, ok = total[:min(len(total), judged)], ok[:min(len(ok), judged)]
+	last := judged - recoveryWindow
+	from := min(len(total), last+1)
+	for k := from - 1; k >= 0; k-- {
 		var t, o int32
 		for j := k; j < min(k+recoveryWindow, len(total)); j++ {
 			t += total[j]
@@ -31,11 +30,14 @@ func recoveryOf(m *model, total, ok []int32) (sec, recovered float64) {
 		}
 		from = k
 	}
-	if from == len(total) {
-		return round3(float64(int64(len(total))*recoveryStep) / 1e9), 0
+	if from <= last && from < len(total) {
+		return Optional(round3(float64(int64(from)*recoveryStep) / 1e9)), 1
 	}
-	return round3(float64(int64(from)*recoveryStep) / 1e9), 1
+	return NotApplicable, 0
 }
+
+// same reports whether a and b are equal or both do not apply.
+func same(a, b Optional) bool { return a == b || !a.Applies() && !b.Applies() }
 
 // TestRecoveryCounts checks recoveryCounts, which decides windows as the
 // run goes, against recoveryOf on random runs: operations starting in
@@ -94,10 +96,13 @@ func TestRecoveryCounts(t *testing.T) {
 				ok[o.start]++
 			}
 		}
-		wantS, wantR := recoveryOf(m, total, ok)
+		// The judged span: all of it, none, less than a window, or part.
+		judged := []int{1 << 30, 0, recoveryWindow - 1, recoveryWindow, r.IntN(steps + 30)}[seed/5%5]
+		wantS, wantR := recoveryOf(m, total, ok, judged)
 		var rc recoveryCounts
+		rc.reset(judged)
 		most := run(&rc)
-		if s, rec := rc.recovery(m); s != wantS || rec != wantR {
+		if s, rec := rc.recovery(m); !same(s, wantS) || !same(rec, wantR) {
 			t.Errorf("seed %d, %d steps: recovery %v s, recovered %v; want %v, %v", seed, steps, s, rec, wantS, wantR)
 		}
 		// Long operations hold their steps (3,000 and a few), and rc
@@ -107,9 +112,9 @@ func TestRecoveryCounts(t *testing.T) {
 			t.Errorf("seed %d, %d steps: %d steps held at once", seed, steps, most)
 		}
 		// Reset, for another run of the same.
-		rc.reset()
+		rc.reset(judged)
 		run(&rc)
-		if s, rec := rc.recovery(m); s != wantS || rec != wantR {
+		if s, rec := rc.recovery(m); !same(s, wantS) || !same(rec, wantR) {
 			t.Errorf("seed %d, after a reset: recovery %v s, recovered %v; want %v, %v", seed, s, rec, wantS, wantR)
 		}
 	}
@@ -121,7 +126,7 @@ func TestRecoveryCounts(t *testing.T) {
 // the last.
 func TestRecoveryAtSettle(t *testing.T) {
 	m := &model{faultEnd: 1}
-	var rc recoveryCounts
+	rc := recoveryCounts{judged: 1 << 30}
 	for k := range 3 * settleSteps {
 		rc.start(k)
 		if k != 109 {
@@ -174,13 +179,14 @@ func TestRecoveryNotApplicable(t *testing.T) {
 	if res.Strategies[0].Metrics.SuccessRate > 0.5 {
 		t.Errorf("success rate %v; the scenario meant a failing dependency", res.Strategies[0].Metrics.SuccessRate)
 	}
-	// With the outage, recovery applies and is measured.
+	// With the outage, recovery applies and is judged: the storm lasts
+	// while the load arrives, so recovered is 0 and there is no time.
 	res, err = Run(context.Background(), stormScenario(t), Options{NoSeries: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ = json.Marshal(res.Strategies[0].Metrics)
-	if strings.Contains(string(b), "null") || !strings.Contains(string(b), `"recovered":`) {
+	if !strings.Contains(string(b), `"recovered":0,`) || !strings.Contains(string(b), `"recovery_s":null`) {
 		t.Errorf("with a fault: %s", b)
 	}
 }

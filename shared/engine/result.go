@@ -16,7 +16,10 @@ import (
 // different result. Stored results are keyed by it. Version 2: percentiles
 // of runs beyond 2^19 operations come from a bounded histogram (within
 // 0.049%), results carry the tail over seeds, scenarios may carry a search.
-const EngineVersion = "2"
+// Version 3: recovery is judged only on operations that start while the
+// workload arrives and whose horizon ends by then (recoveryCounts), and a
+// run that did not recover under load has no recovery time.
+const EngineVersion = "3"
 
 // A Result is what a run of a scenario reports. It is a public format: field
 // names are stable and snake_case.
@@ -247,7 +250,10 @@ type Metrics struct {
 	SuccessLatencyP99ms float64 `json:"success_latency_p99_ms"`
 	SuccessLatencyMaxms float64 `json:"success_latency_max_ms"`
 	// RecoveryS and Recovered do not apply to a scenario without a fault
-	// window to recover from (see recoveryCounts.recovery): null then.
+	// window to recover from, nor to a strategy whose judged span is
+	// shorter than a window (see recoveryCounts.recovery): null then.
+	// RecoveryS is null too where a run did not recover under load
+	// (Recovered below 1): it has no time then.
 	RecoveryS            Optional `json:"recovery_s"`
 	Recovered            Optional `json:"recovered"`
 	GoodputPerS          float64  `json:"goodput_per_s"`
@@ -344,6 +350,29 @@ func (m *Metrics) Applies(name string) bool {
 	return false
 }
 
+// NotRecovered is what a table writes in place of the recovery time of a
+// strategy that did not recover while the workload still arrived at its
+// nominal rate (recovered 0; see recoveryCounts.recovery): there is no
+// time to show.
+const NotRecovered = "not recovered under load"
+
+// Missing returns the words a table writes in place of the value of the
+// metric with the given JSON name where it has none: NotRecovered for the
+// recovery time where recovery was judged and a run did not recover (",
+// on some seeds" when others did), "n/a" where the metric does not apply;
+// "" and false where it has a value.
+func (m *Metrics) Missing(name string) (string, bool) {
+	switch {
+	case m.Applies(name) || !MayNotApply(name):
+		return "", false
+	case name == "recovery_s" && m.Recovered.Applies() && m.Recovered > 0:
+		return NotRecovered + ", on some seeds", true
+	case name == "recovery_s" && m.Recovered.Applies():
+		return NotRecovered, true
+	}
+	return "n/a", true
+}
+
 // MetricNames lists the JSON names of the metrics in display order.
 func MetricNames() []string { return fieldNames(reflect.TypeFor[Metrics]()) }
 
@@ -434,8 +463,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.LatencyP50ms, x.LatencyP95ms, x.LatencyP99ms, x.LatencyMaxms = c.lat.percentiles()
 	x.SuccessLatencyP50ms, x.SuccessLatencyP95ms, x.SuccessLatencyP99ms, x.SuccessLatencyMaxms = c.okLat.percentiles()
 
-	rs, rec := c.rec.recovery(m)
-	x.RecoveryS, x.Recovered = Optional(rs), Optional(rec)
+	x.RecoveryS, x.Recovered = c.rec.recovery(m)
 	span := float64(max(m.work.duration, c.lastEnd)) / 1e9
 	if span > 0 {
 		x.GoodputPerS = round3(x.Succeeded / span)
@@ -633,7 +661,8 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		sr.Quantiles, sr.WorstSeeds = qs, worst
 	}
 	sr.Thresholds = ths
-	if m.faultEnd == 0 {
+	if m.faultEnd == 0 || st.judged < recoveryWindow {
+		// No fault to recover from, or no span to judge recovery in.
 		notApplicable(&sr, slices.Sorted(maps.Keys(optionalMetrics()))...)
 	}
 	if len(first.levels) > 1 {
@@ -695,7 +724,10 @@ func notApplicable(sr *StrategyResult, keys ...string) {
 // meanSpread returns the means over runs of the metrics get takes from
 // each run, rounded to six decimals, and each metric's minimum and maximum
 // (left out for a metric that may be omitted and is 0 in every run, so
-// results without the feature it measures do not list it).
+// results without the feature it measures do not list it). An Optional
+// metric that does not apply on one run does not apply to the mean either
+// (NaN, without a range): a recovery time exists only when every run
+// recovered.
 func meanSpread[T any](runs []runOutput, get func(*runOutput) T) (T, map[string]MinMax) {
 	var mean T
 	spread := map[string]MinMax{}
@@ -713,6 +745,12 @@ func meanSpread[T any](runs []runOutput, get func(*runOutput) T) (T, map[string]
 		}
 		mv.Field(i).SetFloat(round6(sum / float64(len(runs))))
 		if lo == 0 && hi == 0 && strings.Contains(opts, "omitempty") {
+			continue
+		}
+		if math.IsNaN(sum) {
+			// An Optional metric that does not apply on some run (the
+			// recovery time of a run that did not recover): no mean,
+			// no range.
 			continue
 		}
 		spread[name] = MinMax{lo, hi}

@@ -827,21 +827,40 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	// A simulation ends with its last event: phases and report times after
 	// the last operation do not lengthen it, but a freeze holds the calls
 	// that arrive during it until it ends.
-	deps := estimateDeps(sc)
-	drains, rtts := make([]float64, len(deps)), make([]float64, len(deps))
-	hold, drain, rtt := 0.0, 0.0, 0.0 // the longest of any dependency
-	for i, d := range deps {
-		factor := 1.0
+	hold := 0.0 // the longest of any dependency
+	for _, d := range estimateDeps(sc) {
 		for _, ph := range d.Phases {
 			switch ph.Kind {
-			case PhaseLatency:
-				factor = max(factor, ph.Factor)
 			case PhaseOutage, PhaseErrors:
 				hold = max(hold, float64(ph.Latency))
 			case PhaseFreeze:
 				if float64(ph.From) <= end {
 					hold = max(hold, float64(ph.To)-end)
 				}
+			}
+		}
+	}
+	ops, drain, rtt := operationBounds(sc)
+	longest := 0.0
+	for _, op := range ops {
+		longest = max(longest, op)
+	}
+	return lo, end + hold + longest + drain + rtt
+}
+
+// operationBounds returns how long an operation of each of sc's
+// strategies can last (estimateOperation), and the longest any
+// dependency's queue takes to drain and any hop's round trip, in
+// nanoseconds. The span bound and recovery's judged span (see
+// recoveryCounts) both take them from here.
+func operationBounds(sc *Scenario) (ops []float64, drain, rtt float64) {
+	deps := estimateDeps(sc)
+	drains, rtts := make([]float64, len(deps)), make([]float64, len(deps))
+	for i, d := range deps {
+		factor := 1.0
+		for _, ph := range d.Phases {
+			if ph.Kind == PhaseLatency {
+				factor = max(factor, ph.Factor)
 			}
 		}
 		st := d.ServiceTime
@@ -866,13 +885,12 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 		}
 		drain, rtt = max(drain, drains[i]), max(rtt, rtts[i])
 	}
-	end += hold
 	calls := estimateCalls(sc, deps)
-	longest := 0.0
+	ops = make([]float64, len(sc.Strategies))
 	for i := range sc.Strategies {
-		longest = max(longest, estimateOperation(&sc.Strategies[i], calls, drains, rtts))
+		ops[i] = estimateOperation(&sc.Strategies[i], calls, drains, rtts)
 	}
-	return lo, end + longest + drain + rtt
+	return ops, drain, rtt
 }
 
 // scriptLatency returns the longest latency of a script's answers, in

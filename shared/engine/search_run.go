@@ -712,6 +712,14 @@ func (r *searchRun) means(c, seeds int, name string) []float64 {
 		sum := 0.0
 		for i := range outs {
 			x, _ := outs[i].metrics.Metric(name)
+			if MayNotApply(name) && !outs[i].metrics.Applies(name) {
+				// It applies in this variant but not on this run (no
+				// recovery time: the run did not recover under load;
+				// or no span to judge recovery in for this
+				// candidate): worse than any value, not the 0 Metric
+				// reads.
+				x = math.Inf(worseDirection(name))
+			}
 			sum += x
 		}
 		xs[v] = round6(sum / float64(len(outs)))
@@ -871,6 +879,9 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 		outs := r.set.outs[v][c][:seeds]
 		xs := make([]float64, len(outs))
 		for i := range outs {
+			if MayNotApply(name) && !outs[i].metrics.Applies(name) {
+				return // no quantiles where it does not apply on a seed (see meanSpread)
+			}
 			xs[i], _ = outs[i].metrics.Metric(name)
 		}
 		p.Quantiles[name] = quantiles(xs)
@@ -903,6 +914,9 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 	p.Binding = map[string]string{}
 	for _, j := range js {
 		x, v := worstOf(r.means(c, seeds, j.name), j.higherBetter)
+		if math.IsInf(x, 0) {
+			x = math.NaN() // does not apply on some run (see means)
+		}
 		setMetric(&p.Metrics, j.name, x)
 		if mm, ok := spreads[v][j.name]; ok {
 			p.Spread[j.name] = mm

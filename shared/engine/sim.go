@@ -543,7 +543,7 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 		}
 	}
 	s.c.rec = old.c.rec
-	s.c.rec.reset()
+	s.c.rec.reset(st.judged)
 	s.peaks = old.peaks[:0]
 	for _, r := range m.resolutions {
 		s.peaks = append(s.peaks, peakTracker{res: r})

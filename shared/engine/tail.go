@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -95,6 +96,9 @@ func tail(runs []runOutput, seeds []uint64, sc *Scenario) (map[string]Quantiles,
 		if strings.Contains(opts, "omitempty") && !slices.ContainsFunc(xs, func(x float64) bool { return x != 0 }) {
 			continue
 		}
+		if slices.ContainsFunc(xs, math.IsNaN) {
+			continue // does not apply on some seed: see meanSpread
+		}
 		qs[name] = quantiles(xs)
 	}
 	worst := map[string]SeedValue{}
@@ -104,6 +108,9 @@ func tail(runs []runOutput, seeds []uint64, sc *Scenario) (map[string]Quantiles,
 			continue
 		}
 		xs := vals[field[key]*n : (field[key]+1)*n]
+		if slices.ContainsFunc(xs, math.IsNaN) {
+			continue // does not apply on some seed: see meanSpread
+		}
 		w := 0
 		for j, x := range xs {
 			if (dir > 0 && x > xs[w]) || (dir < 0 && x < xs[w]) {

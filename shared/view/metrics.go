@@ -1,6 +1,11 @@
 package view
 
-import "github.com/retrylab/retrylab/shared/engine"
+import (
+	"math"
+	"strings"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
 
 // A Metric describes one of the engine's metrics for people (the engine
 // keeps the list, so that its charts use the same words).
@@ -19,7 +24,14 @@ func MetricOf(key string) (Metric, bool) { return engine.DescribeMetric(key) }
 // as the table shows it: with tails (TailSeeds seeds or more), its 5th to
 // 95th percentile where the result has them; else its lowest and highest
 // (the mean twice with one seed). The marks and the verdict compare these.
+// A recovery time that did not come (engine.NotRecovered) is worse than
+// any: infinite, which format writes in words.
 func value(st *engine.StrategyResult, key string, tails bool) (v, lo, hi float64) {
+	if words, ok := st.Metrics.Missing(key); ok && strings.HasPrefix(words, engine.NotRecovered) {
+		m, _ := MetricOf(key)
+		x := math.Inf(-m.Better)
+		return x, x, x
+	}
 	v, _ = st.Metrics.Metric(key)
 	if q, ok := st.Quantiles[key]; ok && tails {
 		return v, q.P5, q.P95

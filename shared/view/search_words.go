@@ -390,8 +390,14 @@ func sameObjectives(s *engine.Search, a, b *engine.SearchPoint) bool {
 
 // rangeOf returns point p's mean of metric key and the range the table's
 // marks would compare: from TailSeeds seeds its 5th to 95th percentiles
-// (tails true), else its lowest and highest over the seeds.
+// (tails true), else its lowest and highest over the seeds. A recovery
+// time that did not come is worse than any, as value has it.
 func rangeOf(key string, p *engine.SearchPoint, seeds int) (v, lo, hi float64) {
+	if words, ok := p.Metrics.Missing(key); ok && strings.HasPrefix(words, engine.NotRecovered) {
+		m, _ := MetricOf(key)
+		x := math.Inf(-m.Better)
+		return x, x, x
+	}
 	v, _ = p.Metrics.Metric(key)
 	if q, ok := p.Quantiles[key]; ok && seeds >= TailSeeds {
 		return v, q.P5, q.P95
@@ -526,6 +532,9 @@ func suggest(s *engine.Search, points []engine.SearchPoint) string {
 				continue
 			}
 			m, _ := MetricOf(k)
+			if slices.ContainsFunc(points, func(p engine.SearchPoint) bool { _, missing := p.Metrics.Missing(k); return missing }) {
+				continue // no value to give a range on some point (see rangeOf)
+			}
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, p := range points {
 				x, _ := p.Metrics.Metric(k)

@@ -256,7 +256,7 @@ func sweepValue(v any) string {
 }
 
 func mean(st engine.StrategyResult, key string) float64 {
-	v, _ := st.Metrics.Metric(key)
+	v, _, _ := value(&st, key, false) // a recovery that did not come is worst
 	return v
 }
 

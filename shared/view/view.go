@@ -323,10 +323,12 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 			}
 		}
 		// A metric that does not apply (recovery, without a fault that
-		// ends) reads n/a, not 0, and is not folded away as zero.
+		// ends) reads n/a, and a recovery time that did not come (not
+		// recovered under load) says so: not 0, and not folded away as
+		// zero.
 		for i := range strats {
-			if !applies(&strats[i], m.Key) {
-				r.Cells[i] = Cell{Value: "n/a"}
+			if words, ok := strats[i].Metrics.Missing(m.Key); ok {
+				r.Cells[i] = Cell{Value: words}
 				zero = false
 			}
 		}
@@ -350,12 +352,6 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 	}
 	groups = append(groups, calls...)
 	return groups, append(folded, callsFolded...)
-}
-
-// applies reports whether the strategy's metric key applies to it (see
-// engine.Optional); the plan calls' metrics and derived ones always do.
-func applies(st *engine.StrategyResult, key string) bool {
-	return !engine.MayNotApply(key) || st.Metrics.Applies(key)
 }
 
 // A getter returns column i's mean of a metric and its range over the seeds
@@ -523,6 +519,9 @@ func succeedsLessOf(n int, get getter, success string, i int) bool {
 // rates with as many decimals as keep them off 100% and 0% unless they are
 // exactly that, milliseconds from a second on as seconds.
 func format(m Metric, v float64, withUnit bool) string {
+	if math.IsInf(v, 0) && m.Key == "recovery_s" {
+		return "none (" + engine.NotRecovered + ")" // see value
+	}
 	if !withUnit {
 		return chart.FormatCell(m.Key, v)
 	}

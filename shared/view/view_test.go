@@ -246,3 +246,46 @@ func TestNotApplicableReadsNA(t *testing.T) {
 		t.Errorf("no recovery row; folded %q", v.Folded)
 	}
 }
+
+// TestNotRecoveredReadsSo: in failover-incident, every-layer and jitter
+// do not recover while the load arrives (recovered 0): their recovery
+// time reads "not recovered under load", never a number, and the verdict
+// on recovery time (the scenario's focus) ranks them last instead of
+// calling every strategy's recovery 0 s; one-layer and budget keep their
+// times.
+func TestNotRecoveredReadsSo(t *testing.T) {
+	b, ok := scenarios.Get("failover-incident")
+	if !ok {
+		t.Fatal("no failover-incident")
+	}
+	sc, err := engine.Parse(b.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), sc, engine.Options{NoSeries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Of(sc, res, Options{})
+	want := map[string]string{"every-layer": engine.NotRecovered, "one-layer": "0", "jitter": engine.NotRecovered, "budget": "0"}
+	found := false
+	for _, g := range v.Groups {
+		for _, r := range g.Rows {
+			if r.Metric.Key != "recovery_s" {
+				continue
+			}
+			found = true
+			for i, c := range r.Cells {
+				if name := v.Strategies[i].Name; c.Value != want[name] {
+					t.Errorf("recovery_s, %s: %q, want %q", name, c.Value, want[name])
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no recovery_s row; folded %q", v.Folded)
+	}
+	if strings.Contains(v.Verdict, "same recovery time") || !strings.Contains(v.Verdict, engine.NotRecovered) {
+		t.Errorf("verdict: %s", v.Verdict)
+	}
+}
