@@ -161,7 +161,7 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 		fmt.Fprintf(&b, "%s share the %s %s (%s) against %s's %s", names(strats, honest), most, label,
 			list(strats, m, honest), strats[bottom].Name, vb)
 	}
-	b.WriteString(price(strats, m, w, bottom, subject, tails))
+	b.WriteString(price(strats, m, w, bottom, honest, subject, tails))
 	for _, i := range failing {
 		top, _ := failsMany(strats, i, s, tails)
 		vi, vt := formatBoth(sr, mean(strats[i], s), mean(strats[top], s))
@@ -296,8 +296,9 @@ func formatBoth(m Metric, a, b float64) (string, string) {
 // strategies that succeed as often: fewer calls from failing more is no
 // gain (Yanacek, "Using load shedding to avoid overload": goodput, not
 // throughput). With no price to pay it says what the winner keeps. subject
-// is "it" or the winner's name.
-func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject string, tails bool) string {
+// is "it" or, for the winners tied with w (best, w among them), w's name;
+// each of them that succeeds less often is named with its success rate.
+func price(strats []engine.StrategyResult, focus Metric, w, bottom int, best []int, subject string, tails bool) string {
 	s := judged(strats)
 	g, _ := MetricOf(s)
 	where := window(s)
@@ -318,9 +319,21 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, subject 
 		}
 	}
 	var costs []string
-	if same == "" && focus.Key != s && better(strats, g, top, w, tails) {
+	var less []int // the winners that succeed less often than top
+	for _, i := range best {
+		if same == "" && focus.Key != s && better(strats, g, top, i, tails) {
+			less = append(less, i)
+		}
+	}
+	switch {
+	case len(less) == 1 && less[0] == w:
 		vw, vt := formatBoth(g, mean(strats[w], s), mean(strats[top], s))
 		costs = append(costs, fmt.Sprintf("%s succeeds less often%s, %s against %s's %s", subject, where, vw, strats[top].Name, vt))
+	case len(less) == 1:
+		vi, vt := formatBoth(g, mean(strats[less[0]], s), mean(strats[top], s))
+		costs = append(costs, fmt.Sprintf("%s succeeds less often%s, %s against %s's %s", strats[less[0]].Name, where, vi, strats[top].Name, vt))
+	case len(less) > 1:
+		costs = append(costs, fmt.Sprintf("%s succeed less often%s (%s) against %s's %s", names(strats, less), where, list(strats, g, less), strats[top].Name, format(g, mean(strats[top], s), true)))
 	}
 	costs = append(costs, callCosts(strats, w, subject)...)
 	if same == "" && len(costs) == 0 && tails {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ var comparisons = []struct {
 	{regexp.MustCompile(`as many or more[^:]*: ` + num + ` against (?:[^']+'s )?` + num), 2},
 }
 
-var shared = regexp.MustCompile(`share the (lowest|fewest|highest) [^(]*\(([^)]*)\)(?: only by failing operations,)? against [^']+'s ` + num)
+var shared = regexp.MustCompile(`(?:share the (lowest|fewest|highest) [^(]*|succeed (less) often(?: in the affected window)? )\(([^)]*)\)(?: only by failing operations,)? against [^']+'s ` + num)
 
 var numbers = regexp.MustCompile(`\d+(?:\.\d+)?`)
 
@@ -97,6 +98,7 @@ func checkVerdict(t *testing.T, desc, verdict string, res *engine.Result) (claim
 		if m[1] == "highest" {
 			rel = 1
 		}
+		m = slices.Delete(m, 1, 2) // "less" or ""
 		for _, item := range strings.Split(m[2], ", ") {
 			f := strings.Fields(item)
 			v := f[len(f)-1]

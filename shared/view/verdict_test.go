@@ -127,3 +127,16 @@ func TestVerdictPricesTheTail(t *testing.T) {
 	wantIn(t, "the verdict", got, "The price: its successful operations are slower, 3 s at the 99th percentile against C's 1 s, which succeeds as often.")
 	checkVerdict(t, "latency", got, nil)
 }
+
+// TestVerdictPricesEveryCoWinner: an imported policy without retries put
+// on E03-B ties with D on the lowest peak; the price names what each of
+// them pays in the incident window, not only D's.
+func TestVerdictPricesEveryCoWinner(t *testing.T) {
+	res, v := runBuiltin(t, "e03b-synchronized-recovery", func(sc *engine.Scenario) {
+		sc.Strategies = append(sc.Strategies, engine.Strategy{Name: "imported", Policy: engine.Policy{MaxAttempts: 1,
+			AttemptTimeout: engine.Duration(2 * time.Second), Deadline: engine.Duration(5 * time.Second)}})
+	})
+	wantIn(t, "the verdict", v.Verdict, "imported and D share the lowest peak calls in 100 ms (imported 19.4 calls, D 19.6 calls) against A's 244 calls.",
+		"The price: imported and D succeed less often in the affected window (imported 76.9%, D 78.4%) against C's 99.1%.")
+	checkVerdict(t, "e03b with an imported policy", v.Verdict, res)
+}
