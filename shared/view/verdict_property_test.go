@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,12 +14,8 @@ import (
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
-// num is a number as a verdict writes it: "19.6", "99.4k", "78.4%", "9.5 s",
-// "40 ms".
-const num = `(\d+(?:\.\d+)?(?:k|M)?%?(?: ms\b| s\b)?)`
-
-// parseNum reads a number as num matches it, rates as fractions and times
-// in milliseconds.
+// parseNum reads a number as Number matches it, rates as fractions and
+// times in milliseconds.
 func parseNum(s string) float64 {
 	scale := 1.0
 	switch {
@@ -42,76 +37,66 @@ func parseNum(s string) float64 {
 	return v * scale
 }
 
-// comparisons are the comparative phrases a verdict may write, each with
-// the relation that must hold between the first number it quotes and the
-// second: -1 less, 1 more, 2 at least, -2 at most.
-var comparisons = []struct {
-	re  *regexp.Regexp
-	rel int
-}{
-	{regexp.MustCompile(`(?:lowest|fewest) [^:(]*: ` + num + `[a-z ]* against [^']+'s ` + num), -1},
-	{regexp.MustCompile(`highest [^:(]*: ` + num + `[a-z ]* against [^']+'s ` + num), 1},
-	{regexp.MustCompile(`succeeds less often(?: in the affected window)?, ` + num + ` against [^']+'s ` + num), -1},
-	{regexp.MustCompile(`succeed less often, ` + num + ` against [^']+'s ` + num), -1},
-	{regexp.MustCompile(`succeeds more often(?: in the affected window)?: ` + num + ` against [^']+'s ` + num), 1},
-	{regexp.MustCompile(`as often as any(?: in the affected window)?: ` + num + ` against [^']+'s ` + num), 2},
-	{regexp.MustCompile(`fewer calls reaching the dependenc(?:y|ies): ` + num + ` against [^']+'s ` + num), -1},
-	{regexp.MustCompile(num + ` calls reach the dependenc(?:y|ies) against [^']+'s ` + num + `, which succeeds as often`), 1},
-	{regexp.MustCompile(`slower, ` + num + ` at the 99th percentile against [^']+'s ` + num), 1},
-	{regexp.MustCompile(`succeeds? on ` + num + ` of (?:its operations|them|operations)(?: in the affected window)? against [^']+'s ` + num), -1},
-	{regexp.MustCompile(`succeeds on ` + num + ` of operations(?: in the affected window)? against ` + num + ` on`), -1},
-	{regexp.MustCompile(`as few or fewer[^:]*: ` + num + ` against (?:[^']+'s )?` + num), -2},
-	{regexp.MustCompile(`as many or more[^:]*: ` + num + ` against (?:[^']+'s )?` + num), 2},
+var (
+	numbers = regexp.MustCompile(`\d+(?:\.\d+)?`)
+	// listed is one "name value" of a list in a sentence ("A 19.6 calls").
+	listed = regexp.MustCompile(Number + `(?: calls(?: per operation)?)?$`)
+	// comparative are the words that compare; each must be inside a
+	// sentence a Judgement checks.
+	comparative = regexp.MustCompile(`\b(?:lowest|highest|fewest|fewer|more often|less often|as often as|slower|faster|as few|as many|more calls)\b`)
+)
+
+// holds reports whether a stands in order o to b.
+func holds(o Order, a, b float64) bool {
+	switch o {
+	case Below:
+		return a < b
+	case Above:
+		return a > b
+	case AtLeast:
+		return a >= b
+	}
+	return true
 }
 
-var shared = regexp.MustCompile(`(?:share the (lowest|fewest|highest) [^(]*|succeed (less) often(?: in the affected window)? )\(([^)]*)\)(?: only by failing operations,)? against [^']+'s ` + num)
-
-var numbers = regexp.MustCompile(`\d+(?:\.\d+)?`)
-
 // checkVerdict fails t when verdict contradicts res: a comparison that
-// does not hold for the numbers it quotes, a number the result does not
-// have (res nil: not checked), or a named winner that fails most of its
-// operations where another strategy clearly succeeds more often.
+// does not hold for the numbers it quotes (see Judgements), a comparative
+// word no Judgement checks, a number the result does not have (res nil:
+// not checked), or a named winner that fails most of its operations where
+// another strategy clearly succeeds more often. It returns how many
+// claims it checked.
 func checkVerdict(t *testing.T, desc, verdict string, res *engine.Result) (claims int) {
 	t.Helper()
-	holds := func(rel int, a, b float64) bool {
-		switch rel {
-		case -1:
-			return a < b
-		case 1:
-			return a > b
-		case 2:
-			return a >= b
-		}
-		return a <= b
-	}
-	for _, c := range comparisons {
-		for _, m := range c.re.FindAllStringSubmatch(verdict, -1) {
-			claims++
-			if a, b := parseNum(m[1]), parseNum(m[2]); !holds(c.rel, a, b) {
-				t.Errorf("%s: %q does not hold (%v against %v) in\n%s", desc, m[0], a, b, verdict)
+	covered := make([]bool, len(verdict))
+	for _, j := range Judgements {
+		for _, m := range j.Says.FindAllStringSubmatchIndex(verdict, -1) {
+			for i := m[0]; i < m[1]; i++ {
+				covered[i] = true
 			}
-		}
-	}
-	for _, m := range shared.FindAllStringSubmatch(verdict, -1) {
-		rel := -1
-		if m[1] == "highest" {
-			rel = 1
-		}
-		m = slices.Delete(m, 1, 2) // "less" or ""
-		for _, item := range strings.Split(m[2], ", ") {
-			f := strings.Fields(item)
-			v := f[len(f)-1]
-			if len(f) > 1 && (f[len(f)-1] == "s" || f[len(f)-1] == "ms" || f[len(f)-1] == "calls") {
-				v = f[len(f)-2]
-				if f[len(f)-1] != "calls" {
-					v += " " + f[len(f)-1]
+			claims++
+			if j.Holds == Unordered {
+				continue
+			}
+			first, second := verdict[m[2]:m[3]], parseNum(verdict[m[4]:m[5]])
+			items := []string{first}
+			if j.List {
+				items = strings.Split(first, ", ")
+			}
+			for _, item := range items {
+				n := listed.FindStringSubmatch(item)
+				if n == nil {
+					t.Errorf("%s: %s: no number in %q of %q", desc, j.Kind, item, verdict[m[0]:m[1]])
+					continue
+				}
+				if a := parseNum(n[1]); !holds(j.Holds, a, second) {
+					t.Errorf("%s: %s %q does not hold (%v against %v) in\n%s", desc, j.Kind, verdict[m[0]:m[1]], a, second, verdict)
 				}
 			}
-			claims++
-			if a, b := parseNum(v), parseNum(m[3]); !holds(rel, a, b) {
-				t.Errorf("%s: %q does not hold for %q in\n%s", desc, m[0], item, verdict)
-			}
+		}
+	}
+	for _, m := range comparative.FindAllStringIndex(verdict, -1) {
+		if !covered[m[0]] {
+			t.Errorf("%s: %q compares, and no Judgement checks it, in\n%s", desc, verdict[m[0]:m[1]], verdict)
 		}
 	}
 	if res == nil {

@@ -2,6 +2,8 @@ package view
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,4 +141,30 @@ func TestVerdictPricesEveryCoWinner(t *testing.T) {
 	wantIn(t, "the verdict", v.Verdict, "imported and D share the lowest peak calls in 100 ms (imported 19.4 calls, D 19.6 calls) against A's 244 calls.",
 		"The price: imported and D succeed less often in the affected window (imported 76.9%, D 78.4%) against C's 99.1%.")
 	checkVerdict(t, "e03b with an imported policy", v.Verdict, res)
+}
+
+// TestREADMEListsEveryJudgement: the README's table of the verdict's
+// sentences has a row for every kind of Judgement, citing its sources.
+func TestREADMEListsEveryJudgement(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Skipf("no README.md beside the module: %v", err)
+	}
+	for _, j := range Judgements {
+		var row string
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "  | `") && strings.Contains(strings.SplitN(line, " | ", 3)[1], "`"+j.Kind+"`") {
+				row = line
+			}
+		}
+		if row == "" {
+			t.Errorf("the README has no row for the verdict's %s sentences", j.Kind)
+			continue
+		}
+		for _, src := range j.Sources {
+			if !strings.Contains(row, src) {
+				t.Errorf("the README's %s row does not cite %q", j.Kind, src)
+			}
+		}
+	}
 }
