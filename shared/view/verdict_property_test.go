@@ -69,7 +69,7 @@ func checkVerdict(t *testing.T, desc, verdict string, res *engine.Result) (claim
 	t.Helper()
 	covered := make([]bool, len(verdict))
 	for _, j := range Judgements {
-		for _, m := range j.Says.FindAllStringSubmatchIndex(verdict, -1) {
+		for _, m := range regexp.MustCompile(j.Says).FindAllStringSubmatchIndex(verdict, -1) {
 			for i := m[0]; i < m[1]; i++ {
 				covered[i] = true
 			}
