@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -262,4 +263,36 @@ func TestVerdictNeverContradictsTheRun(t *testing.T) {
 		t.Errorf("%d variants ran, %d claims checked", ran, claims)
 	}
 	t.Logf("%d variants, %d claims checked, in %v", ran, claims, time.Since(start))
+}
+
+// TestJudgementsMatchWhatTheVerdictWrites: every Judgement's pattern
+// matches a sentence the verdict writes (from the built-ins and the tests
+// above), so that none checks nothing.
+func TestJudgementsMatchWhatTheVerdictWrites(t *testing.T) {
+	written := []string{
+		"D has the lowest peak calls in 100 ms: 19.6 calls against A's 244 calls. The price: it succeeds less often in the affected window, 78.4% against C's 99.1%.",
+		"fixed has the highest success rate: 89.5% against textbook's 20.7%, with fewer calls reaching the dependency: 99.4k against textbook's 518.4k.",
+		"imported and D share the lowest peak calls in 100 ms (imported 19.4 calls, D 19.6 calls) against A's 244 calls. The price: imported and D succeed less often in the affected window (imported 76.9%, D 78.4%) against C's 99.1%.",
+		"A, B and C share the highest success rate (A 100%, B 100%, C 100%) against D's 99.8%.",
+		"storage-5 has the lowest amplification only by failing operations: 1.952 calls per operation against max-10's 2.05 calls per operation. It succeeds on 0% of its operations in the affected window against max-10's 98.6%.",
+		"A and B share the lowest peak calls in 100 ms (A 20 calls, B 21.5 calls) only by failing operations, against C's 90 calls. They succeed on A 62.5%, B 60% of their operations against C's 99%.",
+		"one-layer has the lowest recovery time: 0 s against jitter's 90 s, and it succeeds more often in the affected window: 53.3% against jitter's 25.1%. budget ties on recovery time only by failing operations: it succeeds on 33% of them in the affected window against one-layer's 53.3%.",
+		"bulkhead of 20 for payment has the highest success rate in the affected window: 79.8% against shared pool only's 69.3%. The price: its calls to payment succeed less often, 71.2% against shared pool only's 92.1%.",
+		"A has the lowest peak calls in 100 ms: 20 calls against C's 90 calls. The price: on its worst seed it succeeds on 80% of operations against 95% on C's worst.",
+		"full and equal share the lowest calls reaching the dependency (full 797, equal 812) against no-backoff's 2426. The price: full's successful operations are slower, 4.433 s at the 99th percentile against no-backoff's 1.994 s, which succeeds as often. Every operation succeeds, whatever the strategy.",
+		"A has the highest success rate: 99% against B's 90%. The price: 3004 calls reach the dependency against C's 2900, which succeeds as often.",
+		"C has the lowest peak calls in 100 ms: 89 calls against A's 244 calls, while succeeding as often as any: 99.8% against A's 98.4%.",
+		"D has the lowest peak calls in 100 ms: 62 calls against A's 244 calls, while succeeding as often as C within the seeds' spread: 98.3% against C's 99.8%.",
+		"a breaker per dependency has the fewest failed operations: 0 against one breaker for all calls's 497, and its calls to payment succeed more often: 100% against one breaker for all calls's 74.8%. No operation in the affected window succeeds, whatever the strategy.",
+		"A has the lowest latency p99, all operations: 50 ms against C's 900 ms. Its latency p99, all operations is low partly because it gives up sooner.",
+	}
+	for i, j := range Judgements {
+		re := regexp.MustCompile(j.Says)
+		if !slices.ContainsFunc(written, re.MatchString) {
+			t.Errorf("Judgements[%d] (%s) matches no sentence the verdict writes: %s", i, j.Kind, j.Says)
+		}
+	}
+	for _, w := range written {
+		checkVerdict(t, "written", w, nil)
+	}
 }
