@@ -222,11 +222,19 @@ const ManyFailed = 0.25
 // failsMany reports whether strategy i fails many of its operations on the
 // success metric s: at least ManyFailed of them, while the strategy that
 // succeeds most often, top, succeeds more often beyond the seeds' spread.
+// In a run where operations end degraded (a fallback answered) a success
+// rate does not say how many failed, and none is said to fail many.
 func failsMany(strats []engine.StrategyResult, i int, s string, tails bool) (top int, many bool) {
 	sr, _ := MetricOf(s)
 	top = ranked(strats, sr)[0]
+	if slices.ContainsFunc(strats, degrades) {
+		return top, false
+	}
 	return top, 1-mean(strats[i], s) >= ManyFailed && better(strats, sr, top, i, tails)
 }
+
+// degrades reports whether some of a strategy's operations end degraded.
+func degrades(st engine.StrategyResult) bool { return st.Metrics.Degraded > 0 }
 
 // judged returns the success metric a run is judged on: the success rate in
 // the affected window when the run has one narrower than the whole run (a
@@ -307,7 +315,7 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, best []i
 	var same string // what every strategy shares on s, when they do not differ on it
 	if !success && allEqual(strats, s) {
 		switch v := mean(strats[w], s); {
-		case v == 0 && slices.ContainsFunc(strats, func(st engine.StrategyResult) bool { return st.Metrics.Degraded > 0 }):
+		case v == 0 && slices.ContainsFunc(strats, degrades):
 			// "Fails" would be untrue of operations that end degraded.
 			same = fmt.Sprintf("No operation%s succeeds, whatever the strategy.", where)
 		case v == 0:
@@ -510,7 +518,7 @@ func sweepVerdict(res *engine.Result, key string) string {
 		best, _ := extremes(p.Strategies, m, tails)
 		who := "no clear best"
 		if len(best) > 0 {
-			who = names(p.Strategies, best)
+			who = sweepWinners(p.Strategies, best, tails)
 		}
 		winners[who]++
 		parts = append(parts, fmt.Sprintf("%s → %s", sweepValue(p.Value), who))
@@ -524,6 +532,28 @@ func sweepVerdict(res *engine.Result, key string) string {
 		}
 	}
 	return fmt.Sprintf("The %s %s by %s: %s.", most, label, res.SweepPath, strings.Join(parts, "; "))
+}
+
+// sweepWinners names the best strategies at one value of a sweep: those
+// that do not fail many of their operations (failsMany), or, when all of
+// them do, the best saying that they are best only by failing them, with
+// the success rate of the first and of the strategy that succeeds most
+// often.
+func sweepWinners(strats []engine.StrategyResult, best []int, tails bool) string {
+	s := judged(strats)
+	var honest []int
+	for _, i := range best {
+		if _, many := failsMany(strats, i, s, tails); !many {
+			honest = append(honest, i)
+		}
+	}
+	if len(honest) > 0 {
+		return names(strats, honest)
+	}
+	sr, _ := MetricOf(s)
+	top, _ := failsMany(strats, best[0], s, tails)
+	vw, vt := formatBoth(sr, mean(strats[best[0]], s), mean(strats[top], s))
+	return fmt.Sprintf("%s only by failing operations (%s succeeds on %s%s against %s's %s)", names(strats, best), strats[best[0]].Name, vw, window(s), strats[top].Name, vt)
 }
 
 func has(who string) string {

@@ -168,3 +168,12 @@ func TestREADMEListsEveryJudgement(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepVerdictNoWinnerByFailing: at an error rate of 50% the token
+// bucket makes the fewest attempts by giving up on half the calls; the
+// sweep's verdict does not name it the winner there without saying so.
+func TestSweepVerdictNoWinnerByFailing(t *testing.T) {
+	_, v := runBuiltin(t, "token-bucket-sweep", nil)
+	wantIn(t, "the verdict", v.Verdict, "0.2 → token-bucket; 0.5 → token-bucket only by failing operations (token-bucket succeeds on 50.5% against no-budget's 96.9%); 1 → token-bucket.")
+	checkVerdict(t, "token-bucket-sweep", v.Verdict, nil)
+}
