@@ -168,7 +168,7 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 		fmt.Fprintf(&b, " %s ties on %s only by failing operations: it succeeds on %s of them%s against %s's %s.",
 			strats[i].Name, label, vi, window(s), strats[top].Name, vt)
 	}
-	if m.FromGivingUp && succeedsLessOf(len(strats), ofStrategies(strats, tails), s, w) {
+	if m.FromGivingUp && succeedsLess(strats, w, s, tails) {
 		fmt.Fprintf(&b, " Its %s is low partly because it gives up sooner.", label)
 	}
 	b.WriteString(means(runs))
