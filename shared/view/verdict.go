@@ -158,8 +158,8 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 		fmt.Fprintf(&b, "%s has the %s %s: %s against %s's %s", strats[w].Name, most, label, vw, strats[bottom].Name, vb)
 	} else {
 		subject = strats[w].Name
-		fmt.Fprintf(&b, "%s share the %s %s (%s) against %s's %s", names(strats, honest), most, label,
-			list(strats, m, honest), strats[bottom].Name, vb)
+		l, vb := listAgainst(strats, m, m.Key, honest, bottom)
+		fmt.Fprintf(&b, "%s share the %s %s (%s) against %s's %s", names(strats, honest), most, label, l, strats[bottom].Name, vb)
 	}
 	b.WriteString(price(strats, m, w, bottom, honest, subject, tails))
 	for _, i := range failing {
@@ -195,7 +195,6 @@ func onlyByFailing(strats []engine.StrategyResult, m Metric, best []int, bottom,
 	s := judged(strats)
 	sr, _ := MetricOf(s)
 	top, _ := failsMany(strats, best[0], s, runs >= TailSeeds)
-	vt := format(sr, mean(strats[top], s), true)
 	var b strings.Builder
 	if len(best) == 1 {
 		w := best[0]
@@ -204,9 +203,10 @@ func onlyByFailing(strats []engine.StrategyResult, m Metric, best []int, bottom,
 		fmt.Fprintf(&b, "%s has the %s %s only by failing operations: %s against %s's %s. It succeeds on %s of its operations%s against %s's %s.",
 			strats[w].Name, most, label, vw, strats[bottom].Name, vb, ws, window(s), strats[top].Name, ts)
 	} else {
+		l, vb := listAgainst(strats, m, m.Key, best, bottom)
+		ls, vt := listAgainst(strats, sr, s, best, top)
 		fmt.Fprintf(&b, "%s share the %s %s (%s) only by failing operations, against %s's %s. They succeed on %s of their operations%s against %s's %s.",
-			names(strats, best), most, label, list(strats, m, best), strats[bottom].Name, format(m, mean(strats[bottom], m.Key), true),
-			list(strats, sr, best), window(s), strats[top].Name, vt)
+			names(strats, best), most, label, l, strats[bottom].Name, vb, ls, window(s), strats[top].Name, vt)
 	}
 	b.WriteString(means(runs))
 	return b.String()
@@ -292,6 +292,24 @@ func formatBoth(m Metric, a, b float64) (string, string) {
 	return format(m, a, false) + unit, format(m, b, false) + unit
 }
 
+// listAgainst writes "A 98.4%, B 99.7%" for the strategies which, to be
+// compared with other's value of m (read from key: a strategy's metric),
+// and other's value, each with the table's precision when format would
+// write one of them like other's.
+func listAgainst(strats []engine.StrategyResult, m Metric, key string, which []int, other int) (string, string) {
+	vo := mean(strats[other], key)
+	var parts []string
+	fo := format(m, vo, true)
+	for _, i := range which {
+		a, b := formatBoth(m, mean(strats[i], key), vo)
+		if b != fo {
+			fo = b
+		}
+		parts = append(parts, strats[i].Name+" "+a)
+	}
+	return strings.Join(parts, ", "), fo
+}
+
 // price says what the winner w pays for being best on the focus metric,
 // where the scenario is judged: failure is partial, so success is measured
 // where clients meet it (AWS, "Availability and Beyond", Measuring
@@ -341,7 +359,8 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, best []i
 		vi, vt := formatBoth(g, mean(strats[less[0]], s), mean(strats[top], s))
 		costs = append(costs, fmt.Sprintf("%s succeeds less often%s, %s against %s's %s", strats[less[0]].Name, where, vi, strats[top].Name, vt))
 	case len(less) > 1:
-		costs = append(costs, fmt.Sprintf("%s succeed less often%s (%s) against %s's %s", names(strats, less), where, list(strats, g, less), strats[top].Name, format(g, mean(strats[top], s), true)))
+		l, vt := listAgainst(strats, g, s, less, top)
+		costs = append(costs, fmt.Sprintf("%s succeed less often%s (%s) against %s's %s", names(strats, less), where, l, strats[top].Name, vt))
 	}
 	costs = append(costs, callCosts(strats, w, subject)...)
 	if same == "" && len(costs) == 0 && tails {

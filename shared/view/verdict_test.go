@@ -177,3 +177,15 @@ func TestSweepVerdictNoWinnerByFailing(t *testing.T) {
 	wantIn(t, "the verdict", v.Verdict, "0.2 → token-bucket; 0.5 → token-bucket only by failing operations (token-bucket succeeds on 50.5% against no-budget's 96.9%); 1 → token-bucket.")
 	checkVerdict(t, "token-bucket-sweep", v.Verdict, nil)
 }
+
+// TestVerdictNumbersDifferWhereItCompares: rates that round alike get the
+// table's digits, so that "share the highest" never reads 99.8% against
+// 99.8%.
+func TestVerdictNumbersDifferWhereItCompares(t *testing.T) {
+	a := strat("A", map[string][3]float64{"success_rate": {0.9981, 0.998, 0.999}})
+	b := strat("B", map[string][3]float64{"success_rate": {0.9983, 0.998, 0.999}})
+	c := strat("C", map[string][3]float64{"success_rate": {0.9979, 0.9979, 0.9979}})
+	got := verdict([]engine.StrategyResult{a, b, c}, []string{"success_rate"}, 3)
+	wantIn(t, "the verdict", got, "B and A share the highest success rate (B 99.83%, A 99.81%) against C's 99.79%.")
+	checkVerdict(t, "rounding", got, nil)
+}
