@@ -205,7 +205,8 @@ func TestVerdictNeverContradictsTheRun(t *testing.T) {
 		t.Skip("runs many scenarios")
 	}
 	shapes := map[string]*engine.Scenario{}
-	slugs := []string{"e03b-synchronized-recovery", "e03a-transient-failures", "bulkheads", "shared-breaker", "dead-letters", "idempotency-keys", "failover-incident"}
+	slugs := []string{"e03b-synchronized-recovery", "e03a-transient-failures", "bulkheads", "shared-breaker", "dead-letters", "idempotency-keys", "failover-incident",
+		"brooker-contention", "thundering-herd-jitter", "sre-retry-budget", "resilience-pipeline-60"}
 	for _, slug := range slugs {
 		b, _ := scenarios.Get(slug)
 		sc, err := b.Parse()
