@@ -144,7 +144,7 @@ func TestVerdictOnAbsentOrUndirectedMetrics(t *testing.T) {
 	}
 	// With as many operations each, fewer failed is better.
 	strats[1].Metrics.Operations = 100
-	if got := verdict(strats, []string{"failed"}, 1); !strings.HasPrefix(got, "A has the fewest failed operations: 10 against B's 30, and it succeeds more often: 90% against 67%.") {
+	if got := verdict(strats, []string{"failed"}, 1); !strings.HasPrefix(got, "A has the fewest failed operations: 10 against B's 30, and it succeeds more often: 90% against B's 67%.") {
 		t.Errorf("verdict %q", got)
 	}
 	strats[0].Metrics.PoolRejected, strats[1].Metrics.PoolRejected = 5, 50

@@ -498,10 +498,10 @@ func tiedOf(get getter, key string, a, b int) bool {
 }
 
 // succeedsLess reports whether strategy i succeeds less often than some
-// other strategy, beyond the seeds' spread (with tails, beyond their 5th
-// to 95th percentiles).
-func succeedsLess(strats []engine.StrategyResult, i int, tails bool) bool {
-	return succeedsLessOf(len(strats), ofStrategies(strats, tails), "success_rate", i)
+// other strategy on the success metric s (see judged), beyond the seeds'
+// spread (with tails, beyond their 5th to 95th percentiles).
+func succeedsLess(strats []engine.StrategyResult, i int, s string, tails bool) bool {
+	return succeedsLessOf(len(strats), ofStrategies(strats, tails), s, i)
 }
 
 func succeedsLessOf(n int, get getter, success string, i int) bool {
