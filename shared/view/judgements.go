@@ -55,6 +55,11 @@ var Judgements = []Judgement{
 		Says: `(?:lowest|fewest) [^:(]*: ` + Number + `[a-z ]*` + whose + Number, Holds: Below},
 	{Kind: "winner", Sources: []string{srcE03},
 		Says: `highest [^:(]*: ` + Number + `[a-z ]*` + whose + Number, Holds: Above},
+	// A recovery time against a strategy that did not recover under load
+	// (engine.Metrics.NotRecovered): no number to compare, and none is
+	// claimed; ranked, not recovering is the worst.
+	{Kind: "winner", Sources: []string{srcE03},
+		Says: `(?:lowest|fewest) [^:(]*: ` + Number + `[a-z ]*` + whose + `none \(not recovered under load\)`, Holds: Unordered},
 	{Kind: "winners", Sources: []string{srcE03},
 		Says: `share the (?:lowest|fewest) [^(]*\(([^)]*)\)(?: only by failing operations,)?` + whose + Number, Holds: Below, List: true},
 	{Kind: "winners", Sources: []string{srcE03},
