@@ -325,6 +325,7 @@ type prober struct {
 	quarter  int          // segments in each quarter of the span judged for persistence
 	span     int          // segments in that span, [from, spanTo)
 	spanTo   Duration     // its end (see segments)
+	life     Duration     // the longest an operation can last (lifetime), 0 when unbounded
 	perOp    float64      // the calls an operation makes, on average (model.callsPerOp)
 	res      *ProbeResult
 	// left is how many steps (simulations on every seed) the probe may
@@ -694,8 +695,15 @@ func (p *prober) byQuarter() string {
 		got = append(got, pctRange(p.res.Quarters[q].Success))
 		healthy = append(healthy, pctRange(p.healthyQuarter(q).Success))
 	}
-	return fmt.Sprintf("the operations started from %s to %s (those that live their longest before the judged window ends) succeed, quarter by quarter, %s (healthy %s)",
-		p.from, p.spanTo, quarterList(got), quarterList(healthy))
+	which := "those that can live their longest before the judged window ends"
+	switch {
+	case p.life == 0:
+		which = "the whole judged window: the strategy does not bound how long an operation lasts"
+	case p.spanTo == p.to:
+		which = fmt.Sprintf("the whole judged window, shorter than the %s an operation can last", p.life)
+	}
+	return fmt.Sprintf("the operations started from %s to %s (%s) succeed, quarter by quarter, %s (healthy %s)",
+		p.from, p.spanTo, which, quarterList(got), quarterList(healthy))
 }
 
 // quarterList writes the quarters' rates, once when they are the same.
@@ -853,7 +861,7 @@ func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
 	when := ", when the trigger ends"
 	switch {
 	case !hasTrigger && p.at == 0:
-		when = " on; the scenario has no trigger, so from the start they keep a storm from forming rather than end one"
+		when = " on; the scenario has no trigger, so from the start they keep its operating point out of overload rather than end a storm"
 	case !hasTrigger:
 		when = " on; the scenario has no trigger: a storm builds from the start, and they come after it"
 	case p.at <= int64(trigFrom):
@@ -918,9 +926,9 @@ func (p *prober) segments() {
 	if p.to <= p.from {
 		return
 	}
-	p.spanTo = p.to
-	if life := lifetime(&p.sc.Strategies[0]); life > 0 && p.to-life > p.from {
-		p.spanTo = p.to - life
+	p.spanTo, p.life = p.to, lifetime(&p.sc.Strategies[0])
+	if p.life > 0 && p.to-p.life > p.from {
+		p.spanTo = p.to - p.life
 	}
 	q := (int64(p.spanTo-p.from) + 3) / 4
 	p.quarter = int(min(max((q+int64(time.Second)-1)/int64(time.Second), 1), probeSegmentsPerQuarter))

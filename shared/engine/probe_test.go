@@ -380,7 +380,7 @@ func TestProbeRunawayCascade(t *testing.T) {
 	if res.Finding != FindingUnstable || res.Metastable || !res.Prevents {
 		t.Fatalf("finding %s, metastable %v, prevents %v: %v succeed, healthy %v; %s", res.Finding, res.Metastable, res.Prevents, res.Baseline, res.Healthy, res.Summary)
 	}
-	if !strings.Contains(res.Criterion, "from 0s on; the scenario has no trigger, so from the start they keep a storm from forming rather than end one") ||
+	if !strings.Contains(res.Criterion, "the overload has ended when") || !strings.Contains(res.Criterion, "from 0s on; the scenario has no trigger, so from the start they keep its operating point out of overload rather than end a storm") ||
 		!strings.HasPrefix(res.Summary, "textbook is unstable without a trigger: the scenario has no trigger for a bad state to outlive") ||
 		!strings.Contains(res.Summary, ". Keeping it out of overload needs ") || !strings.Contains(res.Summary, "not the end of a storm") ||
 		strings.Contains(res.Summary, "metastable") {
