@@ -583,7 +583,7 @@ func (p *prober) judge(ws []windowStat, hasTrigger bool) {
 	}
 	if back, ok := p.backFrom(ws, ended); ok {
 		res.Finding, res.Back = FindingRecovering, &back
-		res.Persistence = fmt.Sprintf("slow to recover but recovering: in a storm %s (%s; healthy %s), it is back by itself from %s on, at unchanged load (%s; healthy %s)%s",
+		res.Persistence = fmt.Sprintf("slow to recover but recovering: in a storm %s (%s; healthy %s), it is back by itself from %s on, at unchanged load (in the span's last quarter, %s; healthy %s)%s",
 			p.after(hasTrigger), p.quarterText(0), p.quarterHealthy(0), back, p.quarterText(3), p.quarterHealthy(3), p.sinceTrigger(back))
 		return
 	}
@@ -600,7 +600,7 @@ func (p *prober) judge(ws []windowStat, hasTrigger bool) {
 		return
 	}
 	res.Finding = FindingMetastable
-	res.Persistence = fmt.Sprintf("metastable: the bad state outlives its trigger, which ended at %s, at unchanged load and without closing: %s",
+	res.Persistence = fmt.Sprintf("metastable: the bad state outlives its trigger, which ended at %s, at unchanged load, and is not closing fast enough to be back within one more window's length: %s",
 		Duration(p.end), last)
 }
 
@@ -730,12 +730,12 @@ func statsText(ws WindowStats) string {
 	return s
 }
 
-// after writes when the judged window starts, after the trigger or not.
+// after writes when the span judged starts, after the trigger or not.
 func (p *prober) after(hasTrigger bool) string {
 	if hasTrigger && !p.res.Prevents {
-		return fmt.Sprintf("after the trigger (from %s on, the window's first quarter)", p.from)
+		return fmt.Sprintf("after the trigger, in the first quarter of the span judged from %s", p.from)
 	}
-	return fmt.Sprintf("from %s on (the window's first quarter)", p.from)
+	return fmt.Sprintf("in the first quarter of the span judged from %s", p.from)
 }
 
 // sinceTrigger writes how long after the trigger's end back is.

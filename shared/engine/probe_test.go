@@ -733,3 +733,58 @@ func TestProbeAtOutside(t *testing.T) {
 		t.Errorf("at %s: %v", at, err)
 	}
 }
+
+// TestProbeJudgeTrend: the persistence rule on hand-made windows of 40
+// segments (four quarters of 10), one seed, healthy at 100% with one
+// call per operation. A gap that narrows quarter after quarter fast
+// enough is recovering, back at the projection, said as one; a gap
+// that swings (breakers opening and closing) or holds is not; a state
+// back from a segment on is recovering, back from it.
+func TestProbeJudgeTrend(t *testing.T) {
+	seg := func(ok, calls int64) segCounts { return segCounts{ops: 100, ok: ok, calls: calls} }
+	window := func(ok func(i int) int64) windowStat {
+		segs := make([]segCounts, 40)
+		for i := range segs {
+			segs[i] = seg(ok(i), 300) // amplification 3: a storm's load
+		}
+		return windowStat{segs: segs}
+	}
+	for _, tc := range []struct {
+		name      string
+		ok        func(i int) int64
+		trigger   bool
+		finding   ProbeFinding
+		back      Duration // 0: none
+		projected bool
+	}{
+		{"holds", func(int) int64 { return 10 }, true, FindingMetastable, 0, false},
+		{"holds without a trigger", func(int) int64 { return 10 }, false, FindingUnstable, 0, false},
+		{"swings", func(i int) int64 { return []int64{10, 80, 10, 80}[i/10] }, true, FindingMetastable, 0, false},
+		// Gaps of 80, 60, 40 and 20 points: at 20 points a quarter, the
+		// last quarter's mid (35 s) plus 19/20 of a quarter (9.5 s).
+		{"narrows", func(i int) int64 { return []int64{20, 40, 60, 80}[i/10] }, true, FindingRecovering, Duration(45e9), true},
+		// Gaps of 80, 70, 60, 50: 49/10 quarters after 35 s, past the
+		// window's end (40 s) plus its length.
+		{"narrows too slowly", func(i int) int64 { return []int64{20, 30, 40, 50}[i/10] }, true, FindingMetastable, 0, false},
+		{"back", func(i int) int64 { return map[bool]int64{true: 10, false: 100}[i < 13] }, true, FindingRecovering, Duration(13e9), false},
+	} {
+		p := &prober{from: 0, to: Duration(40e9), seg: 1e9, quarter: 10, span: 40, spanTo: Duration(40e9), perOp: 1, end: 0, trig: tc.trigger,
+			sc: &Scenario{}, res: &ProbeResult{}}
+		h := window(func(int) int64 { return 100 })
+		for i := range h.segs {
+			h.segs[i].calls = 100
+		}
+		p.healthy = []windowStat{p.stat(h.segs)}
+		w := window(tc.ok)
+		p.judge([]windowStat{p.stat(w.segs)}, tc.trigger)
+		r := p.res
+		var back Duration
+		if r.Back != nil {
+			back = *r.Back
+		}
+		t.Logf("%s: %s", tc.name, r.Persistence)
+		if r.Finding != tc.finding || back != tc.back || r.BackProjected != tc.projected {
+			t.Errorf("%s: %s, back %s (projected %v); want %s, %s (%v): %s", tc.name, r.Finding, back, r.BackProjected, tc.finding, tc.back, tc.projected, r.Persistence)
+		}
+	}
+}
