@@ -788,3 +788,30 @@ func TestProbeJudgeTrend(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeFailoverMetastable: the failover-incident built-in is the
+// catalogue's metastable failure of retries at every layer: its
+// description says a 20 s failover becomes a long incident. Retrying at
+// every layer (with or without jitter) the bad state outlives the
+// failover at unchanged load, to the end of the span judged, and the
+// run's series shows it; retrying at one layer, or with a budget, the
+// strategy is healthy after it.
+func TestProbeFailoverMetastable(t *testing.T) {
+	sc := builtin(t, "failover-incident")
+	for _, tc := range []struct {
+		name    string
+		finding ProbeFinding
+	}{{"every-layer", FindingMetastable}, {"jitter", FindingMetastable}, {"one-layer", FindingHealthy}, {"budget", FindingHealthy}} {
+		res := mustProbe(t, sc, ProbeOptions{Strategy: tc.name})
+		if res.Finding != tc.finding || res.Metastable != (tc.finding == FindingMetastable) {
+			t.Errorf("%s: %s; want %s: %s", tc.name, res.Finding, tc.finding, res.Summary)
+			continue
+		}
+		if tc.finding == FindingMetastable {
+			if want := tc.name + " is metastable: the bad state outlives its trigger, which ended at 30s, at unchanged load"; !strings.HasPrefix(res.Summary, want) {
+				t.Errorf("%s: summary %q\nwant %s...", tc.name, res.Summary, want)
+			}
+			checkPersists(t, sc, res)
+		}
+	}
+}
