@@ -35,8 +35,8 @@ const (
 	// of Google SRE's 10% of requests allows.
 	ProbeLoadTolerance = 0.10
 	// probeSegmentsPerQuarter is the most segments each quarter of the
-	// judged window is counted in: of 1 s each, or longer in a window
-	// of more than 10 minutes.
+	// span judged for persistence is counted in: of 1 s each, or longer
+	// in a span of more than 10 minutes.
 	probeSegmentsPerQuarter = 150
 	// probeUnits is the resolution of a load reduction and of a budget
 	// ratio: one percentage point.
@@ -50,24 +50,29 @@ type ProbeFinding string
 // Findings.
 const (
 	// FindingMetastable: in a storm after the trigger, and still in it in
-	// the judged window's last quarter, at unchanged load, without
-	// closing the gap (Huang et al., OSDI 2022: the bad state outlives
-	// its trigger). Remedies are looked for.
+	// the last quarter of the span judged, at unchanged load, not closing
+	// fast enough to be back within one more window's length (Huang et
+	// al., OSDI 2022: the bad state outlives its trigger). Remedies are
+	// looked for.
 	FindingMetastable ProbeFinding = "metastable"
 	// FindingRecovering: slow to recover but recovering: in a bad state
 	// after the trigger that ends by itself at unchanged load, within
-	// the judged window (ProbeResult.Back) or, at the trend of its last
-	// two quarters, within one more window's length (BackProjected). No
-	// remedy is looked for: there is no storm for one to end.
+	// the span judged (ProbeResult.Back) or, narrowing quarter after
+	// quarter at the pace of its last two, within one more window's
+	// length (BackProjected). No remedy is looked for: there is no storm
+	// for one to end.
 	FindingRecovering ProbeFinding = "recovering"
 	// FindingUnstable: unstable without a trigger: the scenario has no
-	// trigger and the strategy is in a storm's state at its nominal load
-	// all the same: its operating point is overloaded. Remedies are
+	// trigger and the strategy is in the bad state at its nominal load
+	// all the same, to the end of the span judged: its operating point
+	// is overloaded. Remedies are
 	// looked for, as changes of the load or the capacity, not as the end
 	// of a storm.
 	FindingUnstable ProbeFinding = "unstable"
 	// FindingHealthy: not in a storm: the judged window is back within
-	// the criterion (its success, or its load, is its healthy self's).
+	// the criterion (its success, or its load, is its healthy self's),
+	// and its success is not worse at first and back later (that is
+	// FindingRecovering).
 	FindingHealthy ProbeFinding = "healthy"
 )
 
@@ -247,7 +252,9 @@ type ProbeResult struct {
 	Finding     ProbeFinding `json:"finding"`
 	Persistence string       `json:"persistence"`
 	// Metastable is Finding == FindingMetastable: in a storm that
-	// outlives its trigger at unchanged load.
+	// outlives its trigger at unchanged load. (Before findings it was set
+	// for every strategy the probe looked for remedies for; an unstable
+	// one gets remedies, but is not metastable.)
 	Metastable bool `json:"metastable"`
 	// Back is when a recovering strategy is back (the start of the
 	// segment it is back from), and BackProjected says that it is not
@@ -258,7 +265,8 @@ type ProbeResult struct {
 	// SpanTo ends the span of the judged window that persistence is
 	// judged over, [WindowFrom, SpanTo): the operations that can live
 	// their longest (every attempt timing out, the longest waits) before
-	// WindowTo. Segment is the width of the segments it is counted in,
+	// WindowTo; WindowTo itself when none can, or the strategy does not
+	// bound how long an operation lasts. Segment is the width of the segments it is counted in,
 	// and Quarters how each quarter of it went without a remedy.
 	SpanTo   Duration      `json:"span_to"`
 	Segment  Duration      `json:"segment"`
