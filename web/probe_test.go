@@ -54,7 +54,7 @@ func TestPlaygroundProbeMatchesServer(t *testing.T) {
 	if onPage := text(ctx, t, probeShown); inBrowser != onPage {
 		t.Errorf("the playground shows\n%s\n\nthe probe page shows\n%s", inBrowser, onPage)
 	}
-	if !strings.Contains(summary, "textbook out of a storm needs") {
+	if !strings.Contains(summary, "textbook is unstable without a trigger") || !strings.Contains(summary, "Keeping it out of overload needs") {
 		t.Errorf("the summary: %q", summary)
 	}
 }

@@ -92,14 +92,15 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // writeProbe prints a probe's figures: the criterion, the judged window
 // without the trigger (the strategy's healthy baseline) and as it is,
-// then why it is not in a storm, or one remedy a line.
+// its finding and what it rests on, then one remedy a line.
 func writeProbe(w io.Writer, res *engine.ProbeResult) {
 	fmt.Fprintf(w, "probe of %s in %s: %s\n", res.Strategy, res.Scenario, res.Criterion)
 	fmt.Fprintf(w, "healthy:          %s succeed, amplification %s\n", pctRange(res.Healthy.Success), numRange(res.Healthy.Amplification))
 	fmt.Fprintf(w, "without a remedy: %s succeed, amplification %s\n", pctRange(res.Baseline), numRange(res.BaselineAmplification))
-	if !res.Metastable {
-		fmt.Fprintf(w, "%s\n", res.NoStorm)
+	if res.BaselineFastFailed.Max > 0 || res.Healthy.FastFailed.Max > 0 {
+		fmt.Fprintf(w, "failed fast:      %s, healthy %s\n", pctRange(res.BaselineFastFailed), pctRange(res.Healthy.FastFailed))
 	}
+	fmt.Fprintf(w, "%s\n", res.Persistence)
 	for _, r := range res.Remedies {
 		if r.Outcome == engine.ProbeNoStorm {
 			continue

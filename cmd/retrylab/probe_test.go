@@ -43,8 +43,7 @@ func TestProbeOverTheLimit(t *testing.T) {
 // TestProbeNotInAStorm: a client that never retries, against a
 // dependency with 5% errors of its own, is at its own baseline after an
 // outage: not in a storm, though under 99%, and offered no retry budget.
-// The runaway's fixed policy, whose retry load is its healthy one, is not
-// in a storm either.
+// A backlog that drains by itself is recovering, and offered no remedy.
 func TestProbeNotInAStorm(t *testing.T) {
 	once := `{"version": 1, "name": "errors and an outage", "seed": 1, "runs": 2,
   "workload": {"clients": 100, "arrival": "poisson", "rate": 200, "duration": "30s"},
@@ -64,8 +63,16 @@ func TestProbeNotInAStorm(t *testing.T) {
 	if strings.Contains(out, "\nload ") || strings.Contains(out, "\ncapacity ") {
 		t.Errorf("%s\nlists remedies for a strategy not in a storm", out)
 	}
-	code, out, errs = run(t, "", "probe", "runaway-cascade", "--strategy", "fixed")
-	if want := "not in a storm: from 10s on its retry load is at its own baseline (amplification 1.101, healthy 1.101)"; code != 0 || !strings.Contains(out, want) || strings.Contains(out, "less load") {
-		t.Errorf("fixed: exit %d, %q %q; want ...%s...", code, out, errs, want)
+	// A backlog that drains without retries is slow to recover, not the
+	// dependency's errors (it has none), and gets no remedy either.
+	drain := `{"version": 1, "name": "a backlog", "seed": 1, "runs": 2,
+  "workload": {"clients": 100, "arrival": "poisson", "rate": 350, "duration": "90s"},
+  "dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "20ms"}, "queue_capacity": 10000,
+    "phases": [{"kind": "freeze", "from": "5s", "to": "15s"}]},
+  "strategies": [{"name": "once", "max_attempts": 1, "attempt_timeout": "1s"}]}`
+	code, out, errs = run(t, drain, "probe", "-")
+	if want := "\nslow to recover but recovering: after the trigger its load on the dependency is its healthy one (amplification 1.000, healthy 1.000), so nothing sustains the bad state"; code != 0 || !strings.Contains(out, want) ||
+		!strings.Contains(out, "is back by itself from ") || strings.Contains(out, "own errors") || strings.Contains(out, "\nload ") {
+		t.Errorf("drain: exit %d, %q %q; want ...%s...", code, out, errs, want)
 	}
 }

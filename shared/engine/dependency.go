@@ -78,6 +78,9 @@ func (s *sim) reach(r request) {
 	s.bin(binCalls)
 	if st := s.ops[r.op].start; st >= s.m.affectedFrom && st < s.m.affectedTo {
 		s.c.affectedCalls++
+		if g := s.c.seg(s.m, st); g != nil {
+			g.calls++
+		}
 	}
 	if retry {
 		s.bin(binRetries)

@@ -86,6 +86,10 @@ type model struct {
 	// the retries: a probe's counterfactual without the retries' feedback
 	// (see Probe).
 	firstLoad bool
+	// segment, when set, counts the operations started in the affected
+	// window by segments of this width: a probe's judged window, segment
+	// by segment (see Probe).
+	segment int64
 }
 
 type workModel struct {

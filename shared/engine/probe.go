@@ -34,10 +34,50 @@ const (
 	// still count as back: 10% more calls, the extra load a retry budget
 	// of Google SRE's 10% of requests allows.
 	ProbeLoadTolerance = 0.10
+	// probeSegmentsPerQuarter is the most segments each quarter of the
+	// span judged for persistence is counted in: of 1 s each, or longer
+	// in a span of more than 10 minutes.
+	probeSegmentsPerQuarter = 150
 	// probeUnits is the resolution of a load reduction and of a budget
 	// ratio: one percentage point.
 	probeUnits = 100
 )
+
+// A ProbeFinding is what a probe found of the strategy's state after the
+// trigger, without a remedy (see ProbeResult).
+type ProbeFinding string
+
+// Findings.
+const (
+	// FindingMetastable: in a storm after the trigger, and still in it in
+	// the last quarter of the span judged, at unchanged load, not closing
+	// fast enough to be back within one more window's length (Huang et
+	// al., OSDI 2022: the bad state outlives its trigger). Remedies are
+	// looked for.
+	FindingMetastable ProbeFinding = "metastable"
+	// FindingRecovering: slow to recover but recovering: in a bad state
+	// after the trigger that ends by itself at unchanged load, within
+	// the span judged (ProbeResult.Back) or, narrowing quarter after
+	// quarter at the pace of its last two, within one more window's
+	// length (BackProjected). No remedy is looked for: there is no storm
+	// for one to end.
+	FindingRecovering ProbeFinding = "recovering"
+	// FindingUnstable: unstable without a trigger: the scenario has no
+	// trigger and the strategy is in the bad state at its nominal load
+	// all the same, to the end of the span judged: its operating point
+	// is overloaded. Remedies are
+	// looked for, as changes of the load or the capacity, not as the end
+	// of a storm.
+	FindingUnstable ProbeFinding = "unstable"
+	// FindingHealthy: not in a storm: the judged window is back within
+	// the criterion (its success, or its load, is its healthy self's),
+	// and its success is not worse at first and back later (that is
+	// FindingRecovering).
+	FindingHealthy ProbeFinding = "healthy"
+)
+
+// ProbeFindings lists the findings.
+var ProbeFindings = []ProbeFinding{FindingMetastable, FindingRecovering, FindingUnstable, FindingHealthy}
 
 // A RemedyKind is a remedy a probe looks for.
 type RemedyKind string
@@ -125,25 +165,57 @@ type ProbeOptions struct {
 // In the judged window [WindowFrom, WindowTo), a seed is in a storm when
 // both symptoms are there against that seed's counterfactual: the
 // operations that start in it succeed less, by more than
-// ProbeSuccessTolerance (one percentage point), and make more calls
-// reach the dependency per operation (amplification), by more than
-// ProbeLoadTolerance (10%). The storm has ended on a seed when either is
-// back within its tolerance: a success rate as healthy, or the retry
-// load of a healthy run, whose remaining failures are then the
-// dependency's own errors or the remedy's price (a budget refuses
-// retries that would have succeeded), not a storm's. A remedy ends the
-// storm when it does so on every seed.
+// ProbeSuccessTolerance (one percentage point), and they load the
+// dependency more: more calls reach it per operation (amplification),
+// by more than ProbeLoadTolerance (10%), or more of them are failed fast
+// by the client's own protection (an open breaker, a budget refusing
+// the retry, the pool or a bulkhead), by more than ProbeSuccessTolerance
+// of the operations. A fast-failed operation makes no call, so without
+// that count a strategy whose breakers fail most operations would look
+// less loaded than its healthy self; it is a failure the overload
+// causes, not health. The storm has ended on a seed when either symptom
+// is back within its tolerance: a success rate as healthy, or the load
+// of a healthy run, whose remaining failures are then the dependency's
+// own or the remedy's price, not a storm's. A remedy ends the storm when
+// it does so on every seed.
 //
-// The probe runs the strategy without a remedy: when no seed is in a
-// storm, it is not (NoStorm's text says why) and no remedy is looked
-// for. Otherwise, for each remedy, it runs the strongest it tries (not
-// found when that does not end the storm either), then bisects between
-// none and that one until the two are one step apart: one percentage
-// point of load or of budget ratio, one worker. Bisection assumes that a
-// stronger remedy never does worse; both ends of each bracket have run,
-// so the bracket is a fact whatever the curve between them. A retry
-// budget is not tried on a strategy that never retries (one attempt at
-// every level, no hedging).
+// Then the finding (Finding): whether the bad state outlives its
+// trigger. It is judged over the operations that start early enough in
+// the judged window to live their longest (every attempt timing out
+// after the longest waits, or the deadline) before it ends, at the
+// scenario's own load: [WindowFrom, SpanTo). Later ones' last attempts
+// meet the drain after the arrivals stop, or the next phase, and prove
+// nothing about recovery. That span is counted in quarters (Quarters),
+// each of whole segments (Segment, 1 s, longer in a span of more than
+// 10 minutes). Without a storm over the whole window, the strategy is
+// healthy, unless its success is below its healthy self's at first and
+// back later: then, as nothing sustains it (its load is its healthy
+// one), it is recovering, back from the earliest segment from which
+// every run of a quarter's segments, to the span's end, succeeds as
+// healthy on every seed (Back). In a storm over the whole window, the
+// strategy is recovering when, by the same rule on the storm's
+// criterion, it is back from some segment (Back), or when, on every seed
+// still in a storm in the last quarter, its success gap to healthy
+// narrows quarter after quarter at a pace (the third quarter's to the
+// last's) that, carried on in a straight line, closes it no later than
+// one more window's length after the window's end (Back, BackProjected:
+// a projection, not seen in the run). Otherwise the bad state persists
+// to the span's end at unchanged load: metastable when the scenario has
+// a trigger it outlives, unstable when it has none (its operating point
+// itself is overloaded: there is no trigger to outlive). The span, the
+// segments, the quarters and the straight line are assumptions of the
+// probe, not fitted to a built-in.
+//
+// The probe looks for remedies for a metastable or unstable strategy
+// only (a healthy or recovering one is not in a storm a remedy could
+// end; NoStorm's text says why). For each remedy it runs the strongest
+// it tries (not found when that does not end the storm either), then
+// bisects between none and that one until the two are one step apart:
+// one percentage point of load or of budget ratio, one worker.
+// Bisection assumes that a stronger remedy never does worse; both ends
+// of each bracket have run, so the bracket is a fact whatever the curve
+// between them. A retry budget is not tried on a strategy that never
+// retries (one attempt at every level, no hedging).
 //
 // The load reduction and the workers added start at At and stay: from
 // the trigger's end (the default) they end a storm; from before the
@@ -171,10 +243,36 @@ type ProbeResult struct {
 	// BaselineAmplification the amplification there.
 	Baseline              MinMax `json:"baseline"`
 	BaselineAmplification MinMax `json:"baseline_amplification"`
-	// Metastable says whether the strategy is in a storm after the
-	// trigger: on at least one seed, without a remedy.
+	// BaselineFastFailed is the share of the judged window's operations
+	// failed fast without a remedy (Healthy.FastFailed: healthy).
+	BaselineFastFailed MinMax `json:"baseline_fast_failed"`
+	// Finding says whether the bad state outlives the trigger (see
+	// above), and Persistence says it in words, with the figures it
+	// rests on.
+	Finding     ProbeFinding `json:"finding"`
+	Persistence string       `json:"persistence"`
+	// Metastable is Finding == FindingMetastable: in a storm that
+	// outlives its trigger at unchanged load. (Before findings it was set
+	// for every strategy the probe looked for remedies for; an unstable
+	// one gets remedies, but is not metastable.)
 	Metastable bool `json:"metastable"`
-	// NoStorm says why the strategy is not in a storm, when it is not.
+	// Back is when a recovering strategy is back (the start of the
+	// segment it is back from), and BackProjected says that it is not
+	// back within the judged window but closing at a pace that brings it
+	// back then: a projection.
+	Back          *Duration `json:"back,omitempty"`
+	BackProjected bool      `json:"back_projected,omitempty"`
+	// SpanTo ends the span of the judged window that persistence is
+	// judged over, [WindowFrom, SpanTo): the operations that can live
+	// their longest (every attempt timing out, the longest waits) before
+	// WindowTo; WindowTo itself when none can, or the strategy does not
+	// bound how long an operation lasts. Segment is the width of the segments it is counted in,
+	// and Quarters how each quarter of it went without a remedy.
+	SpanTo   Duration      `json:"span_to"`
+	Segment  Duration      `json:"segment"`
+	Quarters []WindowStats `json:"quarters"`
+	// NoStorm says why the strategy is not in a storm, when it is
+	// healthy or recovering.
 	NoStorm  string         `json:"no_storm,omitempty"`
 	Remedies []RemedyResult `json:"remedies"`
 	// Simulations is how many runs of the strategy on one seed the probe
@@ -187,11 +285,15 @@ type ProbeResult struct {
 
 // WindowStats are how the operations that start in the judged window
 // went: their success rate and their amplification (calls reaching the
-// dependency per operation, and per call of the plan with several), each
-// its lowest and highest over the seeds.
+// dependency per operation, and per call of the plan with several) and
+// the share of them failed fast, each its lowest and highest over the
+// seeds.
 type WindowStats struct {
 	Success       MinMax `json:"success"`
 	Amplification MinMax `json:"amplification"`
+	// FastFailed is the share of the operations failed fast: by an open
+	// breaker, a budget refusing their retry, the pool or a bulkhead.
+	FastFailed MinMax `json:"fast_failed"`
 }
 
 // A RemedyResult is one remedy's bracket. With outcome "found", Enough
@@ -225,6 +327,14 @@ type prober struct {
 	dep      int // index of the dependency that gets workers
 	workers  int
 	healthy  []windowStat // the counterfactual's, per seed
+	end      int64        // when the trigger ends (model.faultEnd)
+	trig     bool         // whether the scenario has a trigger
+	seg      int64        // the width of the judged window's segments
+	quarter  int          // segments in each quarter of the span judged for persistence
+	span     int          // segments in that span, [from, spanTo)
+	spanTo   Duration     // its end (see segments)
+	life     Duration     // the longest an operation can last (lifetime), 0 when unbounded
+	perOp    float64      // the calls an operation makes, on average (model.callsPerOp)
 	res      *ProbeResult
 	// left is how many steps (simulations on every seed) the probe may
 	// still make: the counterfactual's and the baseline's, then each
@@ -247,19 +357,57 @@ func (p *prober) progress() {
 	p.opt.Progress(p.res.Simulations, p.res.Simulations+steps*p.res.Seeds)
 }
 
-// A windowStat is how the judged window went on one seed.
+// A windowStat is how the judged window, or a part of it, went on one
+// seed.
 type windowStat struct {
 	ops, calls float64 // operations started in it, calls they made reach the dependency
 	success    float64
 	amp        float64
+	fast       float64     // the share of its operations failed fast
+	segs       []segCounts // the judged window's, segment by segment
+}
+
+// stat returns how segments segs of a seed's judged window went; a part
+// without operations succeeds (as affected_success_rate does).
+func (p *prober) stat(segs []segCounts) windowStat {
+	var t segCounts
+	for _, g := range segs {
+		t.ops, t.ok, t.fast, t.calls = t.ops+g.ops, t.ok+g.ok, t.fast+g.fast, t.calls+g.calls
+	}
+	w := windowStat{ops: float64(t.ops), calls: float64(t.calls), success: 1, segs: segs}
+	if t.ops > 0 {
+		w.success = float64(t.ok) / w.ops
+		w.amp = w.calls / (w.ops * p.perOp)
+		w.fast = float64(t.fast) / w.ops
+	}
+	return w
+}
+
+// part returns how segments [i, j) of the judged window went on the
+// seed w is of.
+func (p *prober) part(w windowStat, i, j int) windowStat {
+	return p.stat(w.segs[min(i, len(w.segs)):min(j, len(w.segs))])
 }
 
 // ended reports whether w, on a seed whose counterfactual went as h, is
-// out of a storm: its success or its amplification is back within its
-// tolerance of h's. A window without operations cannot be judged: not
-// ended.
+// out of a storm: its success or its load is back within its tolerance
+// of h's. A window without operations cannot be judged: not ended.
 func ended(w, h windowStat) bool {
-	return w.ops > 0 && (w.success >= h.success-ProbeSuccessTolerance || w.amp <= h.amp*(1+ProbeLoadTolerance))
+	return w.ops > 0 && (succeeds(w, h) || loadBack(w, h))
+}
+
+// succeeds reports whether w succeeds within ProbeSuccessTolerance of h.
+func succeeds(w, h windowStat) bool {
+	return w.ops > 0 && w.success >= h.success-ProbeSuccessTolerance
+}
+
+// loadBack reports whether w's load on the dependency is back within its
+// tolerance of h's: its amplification within ProbeLoadTolerance, and
+// its share of operations failed fast within ProbeSuccessTolerance (a
+// fast-failed operation makes no call: counted, it cannot pass for less
+// load).
+func loadBack(w, h windowStat) bool {
+	return w.amp <= h.amp*(1+ProbeLoadTolerance) && w.fast <= h.fast+ProbeSuccessTolerance
 }
 
 // Probe looks for the smallest remedy that ends the retry storm of a
@@ -293,7 +441,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 			countText(w.Clients, "its one operation starting", "all its %d operations starting"), w.BurstAt)
 	}
 	m := compile(&sub)
-	p.at = m.faultEnd
+	p.at, p.end = m.faultEnd, m.faultEnd
 	if opt.At != nil {
 		p.at = int64(*opt.At)
 	}
@@ -302,6 +450,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 			Duration(p.at), arrivalsEnd(&sub))
 	}
 	trigFrom, trigTo, hasTrigger := trigger(&sub, m)
+	p.trig = hasTrigger
 	if hasTrigger && Duration(p.at) > trigFrom && Duration(p.at) < trigTo {
 		return nil, fmt.Errorf("at %s is inside the trigger (%s to %s): the load reduction and the workers added stay from then on, so from inside the trigger they would both change the storm it starts and end it; give at %s or earlier to see whether they prevent the storm, or %s or later to see whether they end it",
 			Duration(p.at), trigFrom, trigTo, trigFrom, trigTo)
@@ -358,14 +507,19 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		return nil, err
 	}
 	base := stats(ws)
-	res.Baseline, res.BaselineAmplification = base.Success, base.Amplification
+	res.Baseline, res.BaselineAmplification, res.BaselineFastFailed = base.Success, base.Amplification, base.FastFailed
 	p.left.base--
-	if p.allEnded(ws) {
+	p.judge(ws, hasTrigger)
+	if res.Finding == FindingHealthy || res.Finding == FindingRecovering {
 		clear(p.left.remedy)
 		p.progress()
-		res.NoStorm = p.noStorm(ws)
+		res.NoStorm = res.Persistence
+		why := "not tried: not in a storm"
+		if res.Finding == FindingRecovering {
+			why = "not tried: it recovers by itself, so there is no storm for a remedy to end"
+		}
 		for _, k := range RemedyKinds {
-			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: "not tried: not in a storm"}
+			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: why}
 			if k == RemedyBudget && !retries(&sub.Strategies[0]) {
 				r.Outcome, r.Text = ProbeNotApplicable, neverRetries
 			}
@@ -374,7 +528,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		res.Summary = fmt.Sprintf("%s is %s.", res.Strategy, res.NoStorm)
 		return res, nil
 	}
-	res.Metastable = true
+	res.Metastable = res.Finding == FindingMetastable
 	p.progress()
 	var found, others []string
 	for i, k := range RemedyKinds {
@@ -391,20 +545,214 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 			others = append(others, string(r.Kind)+": "+r.Text)
 		}
 	}
-	verb := "Ending the storm of %s needs %s"
-	if res.Prevents {
-		verb = "Keeping %s out of a storm needs %s"
+	verb, none := "Ending its storm needs %s", "No remedy tried ends its storm"
+	switch {
+	case res.Finding == FindingUnstable && res.Prevents:
+		verb, none = "Keeping it out of overload needs %s (changes of the load it offers or of the capacity it meets, not the end of a storm)", "No remedy tried keeps it out of overload"
+	case res.Finding == FindingUnstable:
+		verb, none = "Bringing it out of overload from "+Duration(p.at).String()+" on needs %s (changes of the load it offers or of the capacity it meets, not the end of a storm)", "No remedy tried brings it out of overload"
+	case res.Prevents:
+		verb, none = "Keeping it out of the storm needs %s", "No remedy tried keeps it out of the storm"
 	}
+	res.Summary = fmt.Sprintf("%s is %s. ", res.Strategy, res.Persistence)
 	if len(found) > 0 {
-		res.Summary = fmt.Sprintf(verb, res.Strategy, strings.Join(found, ", or "))
+		res.Summary += fmt.Sprintf(verb, strings.Join(found, ", or "))
 	} else {
-		res.Summary = fmt.Sprintf("No remedy tried ends the storm of %s", res.Strategy)
+		res.Summary += none
 	}
 	if len(others) > 0 {
 		res.Summary += "; " + strings.Join(others, "; ")
 	}
 	res.Summary += "."
 	return res, nil
+}
+
+// judge sets the finding of the strategy that went as ws without a
+// remedy on each seed (see ProbeResult): its Finding, Persistence, Back
+// and Quarters.
+func (p *prober) judge(ws []windowStat, hasTrigger bool) {
+	res := p.res
+	res.Segment, res.SpanTo = Duration(p.seg), p.spanTo
+	quarters := make([][]windowStat, 4)
+	for q := range quarters {
+		for _, w := range ws {
+			quarters[q] = append(quarters[q], p.quarterOf(w, q))
+		}
+		res.Quarters = append(res.Quarters, stats(quarters[q]))
+	}
+	if p.allEnded(ws) {
+		res.Finding = FindingHealthy
+		if back, ok := p.backFrom(ws, succeeds); ok && back > p.from {
+			// Worse at first, at its healthy load: nothing sustains it.
+			res.Finding, res.Back = FindingRecovering, &back
+		}
+		res.Persistence = p.noStorm(ws)
+		return
+	}
+	if back, ok := p.backFrom(ws, ended); ok {
+		res.Finding, res.Back = FindingRecovering, &back
+		res.Persistence = fmt.Sprintf("slow to recover but recovering: in a storm %s (%s; healthy %s), it is back by itself from %s on, at unchanged load (in the span's last quarter, %s; healthy %s)%s",
+			p.after(hasTrigger), p.quarterText(0), p.quarterHealthy(0), back, p.quarterText(3), p.quarterHealthy(3), p.sinceTrigger(back))
+		return
+	}
+	if back, ok := p.projected(ws); ok {
+		res.Finding, res.Back, res.BackProjected = FindingRecovering, &back, true
+		res.Persistence = fmt.Sprintf("slow to recover but recovering: still in a storm at the window's end, %s, at unchanged load, but closing: its success rises from %s in the third quarter to %s in the last (healthy %s), a pace that, carried on in a straight line, brings it back around %s (a projection, not seen in the run)",
+			p.to, pctRange(res.Quarters[2].Success), pctRange(res.Quarters[3].Success), pctRange(p.healthyQuarter(3).Success), back)
+		return
+	}
+	last := fmt.Sprintf("%s; in the last, %s, healthy %s", p.byQuarter(), p.quarterText(3), p.quarterHealthy(3))
+	if !hasTrigger {
+		res.Finding = FindingUnstable
+		res.Persistence = "unstable without a trigger: the scenario has no trigger for a bad state to outlive, yet at its nominal load the strategy is in the bad state all the same, its operating point itself overloaded: " + last
+		return
+	}
+	res.Finding = FindingMetastable
+	res.Persistence = fmt.Sprintf("metastable: the bad state outlives its trigger, which ended at %s, at unchanged load, and is not closing fast enough to be back within one more window's length: %s",
+		Duration(p.end), last)
+}
+
+// backFrom returns when every seed of ws is back by test (against its
+// counterfactual over the same operations): the start of the earliest
+// segment from which every run of a quarter's segments, to the span's
+// end, passes it on every seed; false when the last quarter's does not
+// on some seed. Runs of a quarter, not the rest of the span: over the
+// rest, a short bad spell would pass diluted in the good that follows.
+func (p *prober) backFrom(ws []windowStat, test func(w, h windowStat) bool) (Duration, bool) {
+	first := 0
+	for i, w := range ws {
+		h, n := p.healthy[i], min(p.span, len(w.segs))
+		j := max(n-p.quarter, 0)
+		if n == 0 || !test(p.part(w, j, n), p.part(h, j, n)) {
+			return 0, false
+		}
+		for j > 0 && test(p.part(w, j-1, j-1+p.quarter), p.part(h, j-1, j-1+p.quarter)) {
+			j--
+		}
+		first = max(first, j)
+	}
+	return p.from + Duration(int64(first)*p.seg), true
+}
+
+// projected returns when, at the pace of the success gap's closing from
+// the third quarter to the last, every seed still in a storm in the last
+// quarter would be back within ProbeSuccessTolerance of its healthy
+// success; false when on one the gap does not narrow quarter after
+// quarter (a storm that swings, as breakers opening and closing make
+// one, is not closing), or would close only after one more window's
+// length from the window's end.
+func (p *prober) projected(ws []windowStat) (Duration, bool) {
+	mid := func(q int) float64 {
+		lo, hi := p.quarterFrom(q), p.quarterFrom(q+1)
+		return float64(lo+hi) / 2
+	}
+	limit := float64(p.to + (p.to - p.from))
+	back := float64(p.to)
+	for i, w := range ws {
+		h := p.healthy[i]
+		if ended(p.quarterOf(w, 3), p.quarterOf(h, 3)) {
+			continue
+		}
+		var g [4]float64 // the success gap to healthy, quarter by quarter
+		for q := range g {
+			wq := p.quarterOf(w, q)
+			if wq.ops == 0 {
+				return 0, false
+			}
+			g[q] = p.quarterOf(h, q).success - wq.success
+			if q > 0 && g[q] >= g[q-1] {
+				return 0, false // not closing quarter after quarter
+			}
+		}
+		g3, g4 := g[2], g[3]
+		t := mid(3) + (g4-ProbeSuccessTolerance)*(mid(3)-mid(2))/(g3-g4)
+		if t > limit {
+			return 0, false
+		}
+		back = max(back, t)
+	}
+	return Duration(math.Ceil(back/float64(time.Second))) * Duration(time.Second), true
+}
+
+// quarterOf returns how quarter q of the span judged for persistence
+// went on the seed w is of.
+func (p *prober) quarterOf(w windowStat, q int) windowStat {
+	return p.part(w, min(q*p.quarter, p.span), min((q+1)*p.quarter, p.span))
+}
+
+// quarterFrom returns when quarter q of the span judged for persistence
+// starts (q 4: when it ends).
+func (p *prober) quarterFrom(q int) Duration {
+	return min(p.from+Duration(int64(q*p.quarter)*p.seg), p.spanTo)
+}
+
+// healthyQuarter returns how quarter q went in the counterfactual.
+func (p *prober) healthyQuarter(q int) WindowStats {
+	var hs []windowStat
+	for _, h := range p.healthy {
+		hs = append(hs, p.quarterOf(h, q))
+	}
+	return stats(hs)
+}
+
+// byQuarter writes the success rates of the span judged, quarter by
+// quarter, without a remedy and healthy.
+func (p *prober) byQuarter() string {
+	var got, healthy []string
+	for q := range 4 {
+		got = append(got, pctRange(p.res.Quarters[q].Success))
+		healthy = append(healthy, pctRange(p.healthyQuarter(q).Success))
+	}
+	which := "those that can live their longest before the judged window ends"
+	switch {
+	case p.life == 0:
+		which = "the whole judged window: the strategy does not bound how long an operation lasts"
+	case p.spanTo == p.to:
+		which = fmt.Sprintf("the whole judged window, shorter than the %s an operation can last", p.life)
+	}
+	return fmt.Sprintf("the operations started from %s to %s (%s) succeed, quarter by quarter, %s (healthy %s)",
+		p.from, p.spanTo, which, quarterList(got), quarterList(healthy))
+}
+
+// quarterList writes the quarters' rates, once when they are the same.
+func quarterList(rates []string) string {
+	if !slices.ContainsFunc(rates, func(r string) bool { return r != rates[0] }) {
+		return rates[0] + " in each"
+	}
+	return strings.Join(rates, ", ")
+}
+
+// quarterText writes how quarter q went without a remedy.
+func (p *prober) quarterText(q int) string { return statsText(p.res.Quarters[q]) }
+
+// quarterHealthy writes how quarter q went in the counterfactual.
+func (p *prober) quarterHealthy(q int) string { return statsText(p.healthyQuarter(q)) }
+
+// statsText writes window stats: "16.36%..17.03% succeed, amplification
+// 5.974..5.997", and the share failed fast when there is one.
+func statsText(ws WindowStats) string {
+	s := fmt.Sprintf("%s succeed, amplification %s", pctRange(ws.Success), numRange(ws.Amplification))
+	if ws.FastFailed.Max > 0 {
+		s += fmt.Sprintf(", %s failed fast", pctRange(ws.FastFailed))
+	}
+	return s
+}
+
+// after writes when the span judged starts, after the trigger or not.
+func (p *prober) after(hasTrigger bool) string {
+	if hasTrigger && !p.res.Prevents {
+		return fmt.Sprintf("after the trigger, in the first quarter of the span judged from %s", p.from)
+	}
+	return fmt.Sprintf("in the first quarter of the span judged from %s", p.from)
+}
+
+// sinceTrigger writes how long after the trigger's end back is.
+func (p *prober) sinceTrigger(back Duration) string {
+	end := Duration(p.end)
+	if !p.trig || back <= end {
+		return ""
+	}
+	return fmt.Sprintf(", %s after the trigger ended at %s", back-end, end)
 }
 
 // trigger returns when the scenario's trigger starts and ends: from the
@@ -442,25 +790,36 @@ func (p *prober) counterfactual() *Scenario {
 
 // stats returns the spread of ws over the seeds.
 func stats(ws []windowStat) WindowStats {
-	s := WindowStats{Success: MinMax{math.Inf(1), math.Inf(-1)}, Amplification: MinMax{math.Inf(1), math.Inf(-1)}}
+	inf := MinMax{math.Inf(1), math.Inf(-1)}
+	s := WindowStats{Success: inf, Amplification: inf, FastFailed: inf}
 	for _, w := range ws {
 		s.Success.Min, s.Success.Max = min(s.Success.Min, w.success), max(s.Success.Max, w.success)
 		s.Amplification.Min, s.Amplification.Max = min(s.Amplification.Min, w.amp), max(s.Amplification.Max, w.amp)
+		s.FastFailed.Min, s.FastFailed.Max = min(s.FastFailed.Min, w.fast), max(s.FastFailed.Max, w.fast)
 	}
 	return s
 }
 
 // noStorm says why the strategy, which went as ws without a remedy on
-// each seed, is not in a storm.
+// each seed, is not in a storm: healthy, or recovering at its healthy
+// load (judge has set the finding).
 func (p *prober) noStorm(ws []windowStat) string {
 	h, base := p.res.Healthy, stats(ws)
 	after := fmt.Sprintf("from %s on", p.from)
 	if !p.res.Prevents {
 		after = "after the trigger"
 	}
+	load := fmt.Sprintf("amplification %s, healthy %s", numRange(base.Amplification), numRange(h.Amplification))
+	if base.FastFailed.Max > 0 || h.FastFailed.Max > 0 {
+		load += fmt.Sprintf("; %s failed fast, healthy %s", pctRange(base.FastFailed), pctRange(h.FastFailed))
+	}
+	if p.res.Finding == FindingRecovering {
+		return fmt.Sprintf("slow to recover but recovering: %s its load on the dependency is its healthy one (%s), so nothing sustains the bad state, and its success, %s in the judged window's first quarter (healthy %s), is back by itself from %s on, at unchanged load%s",
+			after, load, pctRange(p.res.Quarters[0].Success), pctRange(p.healthyQuarter(0).Success), *p.res.Back, p.sinceTrigger(*p.res.Back))
+	}
 	same := true
 	for i, w := range ws {
-		same = same && w.success >= p.healthy[i].success-ProbeSuccessTolerance
+		same = same && succeeds(w, p.healthy[i])
 	}
 	if same {
 		healthy := fmt.Sprintf("; healthy %s and %s", pctRange(h.Success), numRange(h.Amplification))
@@ -474,8 +833,14 @@ func (p *prober) noStorm(ws []windowStat) string {
 		return fmt.Sprintf("not in a storm: %s it is at its own baseline (%s success, amplification %s%s%s)",
 			after, pctRange(base.Success), numRange(base.Amplification), healthy, floor)
 	}
-	return fmt.Sprintf("not in a storm: %s its retry load is at its own baseline (amplification %s, healthy %s), so the gap in success (%s, healthy %s) is not sustained by retries: it is the dependency's own errors at the load the strategy offers",
-		after, numRange(base.Amplification), numRange(h.Amplification), pctRange(base.Success), pctRange(h.Success))
+	cause := ""
+	for _, d := range compile(p.sc).deps {
+		if d.loadErrors {
+			cause = ": it is the dependency's load-dependent errors at the load the strategy offers, its retries included (the healthy run's load_errors count the first attempts only)"
+		}
+	}
+	return fmt.Sprintf("not in a storm: %s its load on the dependency is at its own baseline (%s), so the gap in success (%s, healthy %s), which does not close by the judged window's last quarter (%s, healthy %s), is not sustained by retries%s",
+		after, load, pctRange(base.Success), pctRange(h.Success), pctRange(p.res.Quarters[3].Success), pctRange(p.healthyQuarter(3).Success), cause)
 }
 
 // pctRange writes a success rate's spread over the seeds: "95.28%", or
@@ -504,7 +869,7 @@ func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
 	when := ", when the trigger ends"
 	switch {
 	case !hasTrigger && p.at == 0:
-		when = " on; the scenario has no trigger, so from the start they keep a storm from forming rather than end one"
+		when = " on; the scenario has no trigger, so from the start they keep its operating point out of overload rather than end a storm"
 	case !hasTrigger:
 		when = " on; the scenario has no trigger: a storm builds from the start, and they come after it"
 	case p.at <= int64(trigFrom):
@@ -512,8 +877,12 @@ func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
 	case p.at > compile(p.sc).faultEnd:
 		when = " on, after the trigger ends"
 	}
-	return fmt.Sprintf("the storm has ended when the operations started from %s to %s, on %s, succeed within %g percentage point of the strategy's own healthy success rate, or make at most %g%% more calls per operation than its own healthy amplification (healthy: the same seed without the trigger and without the retries' feedback on load-dependent errors), with the load reduction or the workers added from %s%s",
-		p.from, p.to, seedsText(p.res.Seeds), ProbeSuccessTolerance*100, ProbeLoadTolerance*100, Duration(p.at), when)
+	what := "the storm"
+	if !hasTrigger {
+		what = "the overload"
+	}
+	return fmt.Sprintf("%s has ended when the operations started from %s to %s, on %s, succeed within %g percentage point of the strategy's own healthy success rate, or make at most %g%% more calls per operation than its own healthy amplification with at most %g percentage point more of them failed fast (healthy: the same seed without the trigger and without the retries' feedback on load-dependent errors), with the load reduction or the workers added from %s%s",
+		what, p.from, p.to, seedsText(p.res.Seeds), ProbeSuccessTolerance*100, ProbeLoadTolerance*100, ProbeSuccessTolerance*100, Duration(p.at), when)
 }
 
 // seedsText writes "each of n seeds", or "its one seed".
@@ -544,11 +913,53 @@ func (p *prober) window() error {
 			}
 		}
 	}
+	p.segments()
 	if p.to <= p.from {
 		return fmt.Errorf("the judged window is empty: it starts %s after the remedy, at %s, and the arrivals or the scenario's next phase end it at %s; give an earlier remedy time or a shorter settle",
 			settle, p.from, p.to)
 	}
 	return nil
+}
+
+// segments sets the span of the judged window that persistence is
+// judged over, and cuts it into quarters of whole segments of 1 s, or
+// of more when a quarter would hold more than probeSegmentsPerQuarter
+// of them. The span holds the operations that start early enough to
+// live their longest (lifetime) before the window ends: later ones'
+// last attempts meet the drain after the arrivals stop, or the
+// scenario's next phase, and prove nothing about recovery at unchanged
+// load. When no operation does, or their longest is not bounded, the
+// span is the whole window.
+func (p *prober) segments() {
+	if p.to <= p.from {
+		return
+	}
+	p.spanTo, p.life = p.to, lifetime(&p.sc.Strategies[0])
+	if p.life > 0 && p.to-p.life > p.from {
+		p.spanTo = p.to - p.life
+	}
+	q := (int64(p.spanTo-p.from) + 3) / 4
+	p.quarter = int(min(max((q+int64(time.Second)-1)/int64(time.Second), 1), probeSegmentsPerQuarter))
+	ms := int64(time.Millisecond)
+	p.seg = ((q+int64(p.quarter)-1)/int64(p.quarter) + ms - 1) / ms * ms // whole milliseconds
+	p.span = int((int64(p.spanTo-p.from) + p.seg - 1) / p.seg)
+}
+
+// lifetime returns the longest an operation of strategy st can last, as
+// its outermost level bounds it: every attempt timing out after the
+// longest waits (worstCase), or its deadline when shorter; 0 when
+// neither bounds it.
+func lifetime(st *Strategy) Duration {
+	pl := &st.Policy
+	total, _, ok := worstCase(pl)
+	ok = ok && pl.MaxAttempts > 0
+	if pl.Deadline > 0 && (!ok || pl.Deadline.D() < total) {
+		total, ok = pl.Deadline.D(), true
+	}
+	if !ok {
+		return 0
+	}
+	return Duration(total)
 }
 
 // arrivalsEnd returns when the workload stops starting operations, as far
@@ -891,6 +1302,8 @@ func (p *prober) simulate(ctx context.Context, sc *Scenario, tune func(*model), 
 	judged.Report.AffectedFrom, judged.Report.AffectedTo = &from, &to
 	m := compile(&judged)
 	m.firstLoad = firstLoad
+	m.segment = p.seg
+	p.perOp = m.callsPerOp
 	if tune != nil {
 		tune(m)
 	}
@@ -904,11 +1317,7 @@ func (p *prober) simulate(ctx context.Context, sc *Scenario, tune func(*model), 
 	for ri := range m.seeds {
 		out := &set.outs[0][0][ri]
 		p.res.Events += set.events[ri]
-		w := windowStat{ops: out.metrics.AffectedOperations, calls: float64(out.affectedCalls), success: out.metrics.AffectedSuccessRate}
-		if w.ops > 0 {
-			w.amp = w.calls / (w.ops * m.callsPerOp)
-		}
-		ws[ri] = w
+		ws[ri] = p.stat(out.segs)
 	}
 	return ws, nil
 }

@@ -418,6 +418,9 @@ type runOutput struct {
 	// operations started in the affected window (a probe's amplification
 	// there); a Part does not carry them.
 	affectedCalls int64
+	// segs are the affected window's operations by segment, with a
+	// model's segment (a probe's).
+	segs []segCounts
 }
 
 // output measures a finished run.
@@ -494,7 +497,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.Events = float64(s.events)
 
 	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
-		affectedCalls: c.affectedCalls}
+		affectedCalls: c.affectedCalls, segs: c.segs}
 	for i := range c.calls {
 		cc := &c.calls[i]
 		cm := CallMetrics{

@@ -401,6 +401,34 @@ type counters struct {
 	// level, last, with a pool).
 	xbins [][]int32
 	calls []callCounters // per plan call, with several
+	// segs count the operations started in the affected window by
+	// model.segment of their start: a probe's judged window, segment by
+	// segment (nil unless the model has a segment).
+	segs []segCounts
+}
+
+// A segCounts is how the operations started in one segment of a probe's
+// judged window went: how many, how many succeeded, how many were failed
+// fast (a breaker, a budget, the pool or a bulkhead ended them), and the
+// calls they made reach the dependency.
+type segCounts struct {
+	ops, ok, fast, calls int64
+}
+
+// seg returns the segment of the operations started at start, nil when
+// they are not counted by segment.
+func (c *counters) seg(m *model, start int64) *segCounts {
+	if c.segs == nil || start < m.affectedFrom || start >= m.affectedTo {
+		return nil
+	}
+	return &c.segs[(start-m.affectedFrom)/m.segment]
+}
+
+// failsFast reports whether an operation that ended for reason was
+// failed fast by the client's own protection against overload: an open
+// breaker, a budget refusing its retry, the pool or a bulkhead.
+func failsFast(reason uint8) bool {
+	return reason == reasonBreaker || reason == reasonBudget || reason == reasonPool || reason == reasonBulkhead
 }
 
 // record measures an operation that ended.
@@ -544,6 +572,10 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	}
 	s.c.rec = old.c.rec
 	s.c.rec.reset(st.judged)
+	if m.segment > 0 {
+		// New for every run: a runOutput keeps them.
+		s.c.segs = make([]segCounts, (m.affectedTo-m.affectedFrom+m.segment-1)/m.segment)
+	}
 	s.peaks = old.peaks[:0]
 	for _, r := range m.resolutions {
 		s.peaks = append(s.peaks, peakTracker{res: r})
@@ -1539,6 +1571,15 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	op := &s.ops[id]
 	ok := out == outOK && op.flags&opDegraded == 0
 	s.c.record(s.m, op.start, s.now, ok)
+	if g := s.c.seg(s.m, op.start); g != nil {
+		g.ops++
+		switch {
+		case ok:
+			g.ok++
+		case out != outOK && failsFast(reason):
+			g.fast++
+		}
+	}
 	s.inflightOp--
 	switch {
 	case ok:

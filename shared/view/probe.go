@@ -12,8 +12,14 @@ import (
 // sentence, the criterion, the success rate and amplification without a
 // remedy and healthy, and a row a remedy.
 type ProbeView struct {
-	// Heading names the strategy probed: "What ends the storm of textbook?"
-	Heading   string `json:"heading"`
+	// Heading names the strategy probed, as a question its finding
+	// answers: "What ends the storm of eager?" (metastable), "What keeps
+	// textbook out of overload?" (unstable), "Is once in a storm?"
+	// (healthy or recovering: it is not).
+	Heading string `json:"heading"`
+	// Finding is the probe's finding (engine.ProbeFinding); the summary
+	// says it in words, with what it rests on.
+	Finding   string `json:"finding"`
 	Summary   string `json:"summary"`
 	Criterion string `json:"criterion"`
 	// Baseline says how the judged window goes without a remedy, and
@@ -54,12 +60,18 @@ func Probe(res *engine.ProbeResult) *ProbeView {
 		}
 		return s
 	}
+	fast := ""
+	if res.BaselineFastFailed.Max > 0 || res.Healthy.FastFailed.Max > 0 {
+		fast = fmt.Sprintf(" (%s of them failed fast by a breaker, a budget, the pool or a bulkhead; healthy, %s)",
+			spread(rate, res.BaselineFastFailed), spread(rate, res.Healthy.FastFailed))
+	}
 	v := &ProbeView{
-		Heading:   "What ends the storm of " + res.Strategy + "?",
+		Heading:   probeHeading(res),
+		Finding:   string(res.Finding),
 		Summary:   res.Summary,
 		Criterion: upperFirst(res.Criterion) + ".",
-		Baseline: fmt.Sprintf("Without a remedy, %s of those operations succeed, with %s calls per operation; healthy (without the trigger), %s, with %s.",
-			spread(rate, res.Baseline), spread(amp, res.BaselineAmplification), spread(rate, res.Healthy.Success), spread(amp, res.Healthy.Amplification)),
+		Baseline: fmt.Sprintf("Without a remedy, %s of those operations succeed, with %s calls per operation%s; healthy (without the trigger), %s, with %s.",
+			spread(rate, res.Baseline), spread(amp, res.BaselineAmplification), fast, spread(rate, res.Healthy.Success), spread(amp, res.Healthy.Amplification)),
 		Cost: fmt.Sprintf("%s simulations, %s events.", strconv.Itoa(res.Simulations), thousands(res.Events)),
 	}
 	for _, r := range res.Remedies {
@@ -75,6 +87,20 @@ func Probe(res *engine.ProbeResult) *ProbeView {
 		v.Rows = append(v.Rows, row)
 	}
 	return v
+}
+
+// probeHeading asks the question the probe's finding answers: what ends
+// a storm that outlives its trigger, what keeps an overloaded operating
+// point out of overload, and, of a strategy that is not in a storm or
+// recovers by itself, whether it is in one.
+func probeHeading(res *engine.ProbeResult) string {
+	switch {
+	case res.Finding == engine.FindingMetastable, res.Finding == "" && res.Metastable: // "": a result from before findings
+		return "What ends the storm of " + res.Strategy + "?"
+	case res.Finding == engine.FindingUnstable:
+		return "What keeps " + res.Strategy + " out of overload?"
+	}
+	return "Is " + res.Strategy + " in a storm?"
 }
 
 // upperFirst returns s with its first letter in upper case (ASCII).

@@ -1044,7 +1044,7 @@ async function runProbe(json, name) {
 // page does: its fields, in the view's order, the remedies as a table.
 // Text fields this page does not place are shown after the baseline.
 function showProbe(v) {
-  const placed = new Set(["heading", "summary", "criterion", "baseline", "rows", "cost"]);
+  const placed = new Set(["heading", "finding", "summary", "criterion", "baseline", "rows", "cost"]);
   const extra = Object.entries(v).filter(([k, x]) => !placed.has(k) && typeof x === "string" && x)
     .map(([k, x]) => el("p", { "data-testid": "probe-" + k, text: x }));
   const cols = [["remedy", ""], ["finding", "text"], ["change to the scenario", "text"], ["simulations", ""]];
