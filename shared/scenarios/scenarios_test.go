@@ -332,41 +332,6 @@ func TestStoryRunawayCascade(t *testing.T) {
 	}
 }
 
-func TestStoryFailoverIncident(t *testing.T) {
-	sc := builtin(t, "failover-incident")
-	res := run(t, sc)
-	every := strategyResult(t, res, "every-layer")
-	// The failover ends at 30 s; the incident does not.
-	if s := successShare(t, every, 40, 110); s > 0.05 {
-		t.Errorf("every layer retrying: %.1f%% succeeded from 40 s to 110 s; the storm should outlive the failover", 100*s)
-	}
-	for _, name := range []string{"one-layer", "budget"} {
-		if s := successShare(t, strategyResult(t, res, name), 40, 110); s < 0.99 {
-			t.Errorf("%s: %.1f%% succeeded from 40 s to 110 s, want a quick recovery", name, 100*s)
-		}
-	}
-	// Without the failover the same traffic is healthy: the storm is
-	// metastable, kept alive by retries alone.
-	calm := *sc
-	calm.Dependency.Phases = nil
-	if m := metrics(t, run(t, &calm), "every-layer"); m.SuccessRate < 0.999 {
-		t.Errorf("without a failover: %.2f%% succeeded", 100*m.SuccessRate)
-	}
-	// Capacity added ends it.
-	scaled := run(t, withPhase(sc, engine.Phase{Kind: "capacity", From: dur(t, "60s"), To: dur(t, "1h"), Workers: 40}))
-	if s := successShare(t, strategyResult(t, scaled, "every-layer"), 75, 120); s < 0.99 {
-		t.Errorf("with capacity added at 60 s: %.1f%% succeeded from 75 s, want recovery", 100*s)
-	}
-	// Load removed ends it: with no user requests after 60 s, the database
-	// drains and is idle well before the run ends.
-	short := *sc
-	short.Workload.Duration = dur(t, "60s")
-	st := strategyResult(t, run(t, &short), "every-layer")
-	if n := len(st.Series.QueueLength); n == 0 || st.Series.QueueLength[n-1] != 0 || st.Metrics.SettleS > 100 {
-		t.Errorf("with the load removed at 60 s the storm should end: settled at %v s", st.Metrics.SettleS)
-	}
-}
-
 func TestStoryMetadataStorm(t *testing.T) {
 	sc := builtin(t, "metadata-storm")
 	res := run(t, sc)

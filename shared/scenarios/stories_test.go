@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -20,6 +21,7 @@ type story func(t *testing.T, sc *engine.Scenario)
 // been checked against its run has its entry here.
 var stories = map[string]story{
 	"e03a-transient-failures": storyE03A,
+	"failover-incident":       storyFailover,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -130,4 +132,67 @@ func storyE03A(t *testing.T, sc *engine.Scenario) {
 func round(x float64, n int) float64 {
 	p := math.Pow(10, float64(n))
 	return math.Round(x*p) / p
+}
+
+// storyFailover: three layers of retries turn a 20 s failover into an
+// incident that lasts while requests arrive; one layer or a budget
+// recovers at once, jitter at every layer does not.
+func storyFailover(t *testing.T, sc *engine.Scenario) {
+	if ws := strings.Join(engine.Warnings(sc), "\n"); !strings.Contains(ws, `"every-layer": retries at 3 levels multiply to up to 64 dependency calls per operation`) {
+		t.Errorf("warnings:\n%s\nwant every-layer's up to 64 database calls per request", ws)
+	}
+	res := run(t, sc)
+	arrivalsEnd := time.Duration(sc.Workload.Duration)
+	capacity := int32(sc.Dependency.QueueCapacity)
+	for _, name := range []string{"every-layer", "jitter"} {
+		st := strategyResult(t, res, name)
+		if n := successesIn(st, 40*time.Second, arrivalsEnd); n != 0 {
+			t.Errorf("%s: %d successes from 40 s until arrivals stop; the text says none", name, n)
+		}
+		notRecovered(t, st)
+		// The queue fills within seconds of the database's return at 30 s
+		// and stays full (each bucket's peak) until arrivals stop.
+		s := st.Series
+		b := time.Duration(s.BucketMS * float64(time.Millisecond))
+		for i, q := range s.QueueLength {
+			if at := time.Duration(i) * b; at >= 35*time.Second && at+b <= arrivalsEnd && q < capacity*9/10 {
+				t.Errorf("%s: queue at %d at %v; the text says it stays full", name, q, at)
+				break
+			}
+		}
+	}
+	for _, name := range []string{"one-layer", "budget"} {
+		st := strategyResult(t, res, name)
+		if m := st.Metrics; m.Recovered != 1 || !m.RecoveryS.Applies() || m.RecoveryS != 0 {
+			t.Errorf("%s: recovered %v, recovery_s %v; the text says it recovers at once", name, float64(m.Recovered), float64(m.RecoveryS))
+		}
+		if s := successShare(t, st, 40, 110); s < 0.99 {
+			t.Errorf("%s: %.1f%% succeeded from 40 s to 110 s, want a quick recovery", name, 100*s)
+		}
+	}
+	every, jitter := metrics(t, res, "every-layer"), metrics(t, res, "jitter")
+	if math.Round(jitter.Amplification) != 10 || math.Round(every.Amplification) != 6 || jitter.PeakPer1s != 1261 || every.PeakPer1s != 749 {
+		t.Errorf("jitter: %v calls per request, %v in the busiest second; no jitter: %v and %v; the text says about 10 and 1,261, 6 and 749",
+			jitter.Amplification, jitter.PeakPer1s, every.Amplification, every.PeakPer1s)
+	}
+	// Without the failover the same traffic is healthy: the storm is
+	// metastable, kept alive by retries alone.
+	calm := *sc
+	calm.Dependency.Phases = nil
+	if m := metrics(t, run(t, &calm), "every-layer"); m.SuccessRate < 0.999 {
+		t.Errorf("without a failover: %.2f%% succeeded", 100*m.SuccessRate)
+	}
+	// Capacity added ends it.
+	scaled := run(t, withPhase(sc, engine.Phase{Kind: "capacity", From: dur(t, "60s"), To: dur(t, "1h"), Workers: 40}))
+	if s := successShare(t, strategyResult(t, scaled, "every-layer"), 75, 120); s < 0.99 {
+		t.Errorf("with capacity added at 60 s: %.1f%% succeeded from 75 s, want recovery", 100*s)
+	}
+	// Load removed ends it: with no user requests after 60 s, the database
+	// drains and is idle well before the run ends.
+	short := *sc
+	short.Workload.Duration = dur(t, "60s")
+	st := strategyResult(t, run(t, &short), "every-layer")
+	if n := len(st.Series.QueueLength); n == 0 || st.Series.QueueLength[n-1] != 0 || st.Metrics.SettleS > 100 {
+		t.Errorf("with the load removed at 60 s the storm should end: settled at %v s", st.Metrics.SettleS)
+	}
 }
