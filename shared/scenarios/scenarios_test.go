@@ -332,46 +332,6 @@ func TestStoryRunawayCascade(t *testing.T) {
 	}
 }
 
-func TestStoryMetadataStorm(t *testing.T) {
-	sc := builtin(t, "metadata-storm")
-	res := run(t, sc)
-	servers := strategyResult(t, res, "storage-servers")
-	if s := successShare(t, servers, 30, 60); s > 0.2 {
-		t.Errorf("storage servers: %.1f%% succeeded from 30 s to 60 s; the storm should outlive the 5 s disruption", 100*s)
-	}
-	if s := successShare(t, servers, 75, 120); s < 0.99 {
-		t.Errorf("storage servers: %.1f%% succeeded after the pause and the added capacity, want recovery", 100*s)
-	}
-	if servers.Metrics.WastedWork < servers.Metrics.Succeeded/10 {
-		t.Errorf("the storm should be made of wasted work: %v served after their caller left", servers.Metrics.WastedWork)
-	}
-	if s := successShare(t, strategyResult(t, res, "retry-at-once"), 30, 60); s < 0.99 {
-		t.Errorf("retrying at once builds no backlog: %.1f%% succeeded from 30 s to 60 s", 100*s)
-	}
-	// Without the remedy the storm lasts to the end; without the trigger there is none.
-	unremedied := *sc
-	unremedied.Dependency.Phases = sc.Dependency.Phases[:1]
-	if s := successShare(t, strategyResult(t, run(t, &unremedied), "storage-servers"), 75, 120); s > 0.2 {
-		t.Errorf("without the remedy: %.1f%% succeeded from 75 s, the storm should persist", 100*s)
-	}
-	// Of the remedy, the pause alone ends the storm; twice the capacity alone does not.
-	pauseOnly := *sc
-	pauseOnly.Dependency.Phases = sc.Dependency.Phases[:2]
-	if s := successShare(t, strategyResult(t, run(t, &pauseOnly), "storage-servers"), 75, 120); s < 0.99 {
-		t.Errorf("with the pause alone: %.1f%% succeeded from 75 s, want recovery", 100*s)
-	}
-	capacityOnly := *sc
-	capacityOnly.Dependency.Phases = []engine.Phase{sc.Dependency.Phases[0], sc.Dependency.Phases[2]}
-	if s := successShare(t, strategyResult(t, run(t, &capacityOnly), "storage-servers"), 75, 120); s > 0.2 {
-		t.Errorf("with twice the capacity alone: %.1f%% succeeded from 75 s; the storm should persist", 100*s)
-	}
-	untriggered := *sc
-	untriggered.Dependency.Phases = nil
-	if m := metrics(t, run(t, &untriggered), "storage-servers"); m.SuccessRate < 0.999 {
-		t.Errorf("without the disruption: %.2f%% succeeded", 100*m.SuccessRate)
-	}
-}
-
 func TestStoryTimeBudget(t *testing.T) {
 	sc := builtin(t, "time-budget")
 	ws := strings.Join(engine.Warnings(sc), "\n")

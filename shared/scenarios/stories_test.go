@@ -22,6 +22,7 @@ type story func(t *testing.T, sc *engine.Scenario)
 var stories = map[string]story{
 	"e03a-transient-failures": storyE03A,
 	"failover-incident":       storyFailover,
+	"metadata-storm":          storyMetadataStorm,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -194,5 +195,101 @@ func storyFailover(t *testing.T, sc *engine.Scenario) {
 	st := strategyResult(t, run(t, &short), "every-layer")
 	if n := len(st.Series.QueueLength); n == 0 || st.Series.QueueLength[n-1] != 0 || st.Metrics.SettleS > 100 {
 		t.Errorf("with the load removed at 60 s the storm should end: settled at %v s", st.Metrics.SettleS)
+	}
+}
+
+// seriesIn sums the values of series v (one per bucket of bucketMS) in
+// the buckets that lie within [from, to).
+func seriesIn(v []int32, bucketMS float64, from, to time.Duration) (n int) {
+	b := time.Duration(bucketMS * float64(time.Millisecond))
+	for i, x := range v {
+		if at := time.Duration(i) * b; at >= from && at+b <= to {
+			n += int(x)
+		}
+	}
+	return n
+}
+
+// storyMetadataStorm: the storm outlives the disruption and ends with the
+// pause; retrying at once escapes it only because a connection error takes
+// no time; both recovery times are the pause's end.
+func storyMetadataStorm(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	servers, atOnce := strategyResult(t, res, "storage-servers"), strategyResult(t, res, "retry-at-once")
+	// The look_at: waiting out the disruption, then no success from 27 s to
+	// the remedy at 60 s.
+	if s := successShare(t, servers, 25, 27); s < 0.9 {
+		t.Errorf("storage servers: %.1f%% succeeded from 25 s to 27 s; the text says they succeed as the disruption ends", 100*s)
+	}
+	if n := successesIn(servers, 27*time.Second, 60*time.Second); n != 0 {
+		t.Errorf("storage servers: %d successes from 27 s to 60 s; the text says none", n)
+	}
+	if s := successShare(t, servers, 75, 120); s < 0.99 {
+		t.Errorf("storage servers: %.1f%% succeeded after the pause and the added capacity, want recovery", 100*s)
+	}
+	if servers.Metrics.WastedWork < servers.Metrics.Succeeded/10 {
+		t.Errorf("the storm should be made of wasted work: %v served after their caller left", servers.Metrics.WastedWork)
+	}
+	// Both read 45 s: the pause refuses every request until 70 s, and
+	// retrying at once in fact succeeds from 25 s to the pause.
+	for _, st := range []*engine.StrategyResult{servers, atOnce} {
+		if m := st.Metrics; m.Recovered != 1 || m.RecoveryS != 45 {
+			t.Errorf("%s: recovered %v, recovery_s %v; the text says 45 s for both", st.Name, float64(m.Recovered), float64(m.RecoveryS))
+		}
+		if n := successesIn(st, 61*time.Second, 70*time.Second); n != 0 {
+			t.Errorf("%s: %d successes during the pause; it refuses every request", st.Name, n)
+		}
+	}
+	if s := successShare(t, atOnce, 25, 60); s < 0.99 {
+		t.Errorf("retry-at-once: %.1f%% succeeded from 25 s to 60 s; the text says it succeeds again from 25 s", 100*s)
+	}
+	// The notes: in the storm the servers offer several times the
+	// capacity (about 2,500 requests/s), most of it retries.
+	s := servers.Series
+	attempts := seriesIn(s.Attempts, s.BucketMS, 30*time.Second, 60*time.Second)
+	if perS := float64(attempts) / 30; perS < 3*2500 {
+		t.Errorf("storage servers: %.0f attempts/s from 30 s to 60 s; the notes say several times the capacity of about 2,500", perS)
+	}
+	if r := seriesIn(s.Retries, s.BucketMS, 30*time.Second, 60*time.Second); 2*r <= attempts {
+		t.Errorf("storage servers: %d retries of %d attempts from 30 s to 60 s; the notes say most are retries", r, attempts)
+	}
+	// Without the remedy the storm lasts to the end; without the trigger there is none.
+	phases := sc.Dependency.Phases
+	variant := func(ph ...engine.Phase) *engine.Scenario {
+		c := *sc
+		c.Dependency.Phases = ph
+		return &c
+	}
+	if s := successShare(t, strategyResult(t, run(t, variant(phases[0])), "storage-servers"), 75, 120); s > 0.2 {
+		t.Errorf("without the remedy: %.1f%% succeeded from 75 s, the storm should persist", 100*s)
+	}
+	if m := metrics(t, run(t, variant()), "storage-servers"); m.SuccessRate < 0.999 {
+		t.Errorf("without the disruption: %.2f%% succeeded", 100*m.SuccessRate)
+	}
+	// Of the remedy, the pause alone ends the storm; twice the capacity
+	// alone does not, nor a pause answered 503 with it.
+	if s := successShare(t, strategyResult(t, run(t, variant(phases[0], phases[1])), "storage-servers"), 75, 120); s < 0.99 {
+		t.Errorf("with the pause alone: %.1f%% succeeded from 75 s, want recovery", 100*s)
+	}
+	if s := successShare(t, strategyResult(t, run(t, variant(phases[0], phases[2])), "storage-servers"), 75, 120); s > 0.2 {
+		t.Errorf("with twice the capacity alone: %.1f%% succeeded from 75 s; the storm should persist", 100*s)
+	}
+	pause503 := phases[1]
+	pause503.Status = 503
+	if s := successShare(t, strategyResult(t, run(t, variant(phases[0], pause503, phases[2])), "storage-servers"), 75, 120); s > 0.2 {
+		t.Errorf("with a pause answered 503 and twice the capacity: %.1f%% succeeded from 75 s; the storm should persist", 100*s)
+	}
+	// Retrying at once escapes only because a connection error takes no
+	// time here: at 200 ms or 1 s it storms too.
+	if phases[0].Latency != 0 {
+		t.Fatalf("the disruption's connection errors take %v; the notes say no time", phases[0].Latency)
+	}
+	for _, d := range []string{"200ms", "1s"} {
+		slow := phases[0]
+		slow.Latency = dur(t, d)
+		st := strategyResult(t, run(t, variant(slow, phases[1], phases[2])), "retry-at-once")
+		if n := successesIn(st, 30*time.Second, 60*time.Second); n != 0 {
+			t.Errorf("retry-at-once with connection errors of %s: %d successes from 30 s to 60 s; the notes say it storms", d, n)
+		}
 	}
 }
