@@ -536,28 +536,3 @@ func TestStoryPriorityShedding(t *testing.T) {
 		}
 	}
 }
-
-// TestStoryHedgedRequests: on a healthy long-tailed service hedging cuts
-// the p99 for a few more calls; when the service is short of workers the
-// copies add load and calls fail, unless a budget limits them.
-func TestStoryHedgedRequests(t *testing.T) {
-	res := run(t, builtin(t, "hedged-requests"))
-	healthy, short := res.Sweep[0].Strategies, res.Sweep[1].Strategies
-	plain := healthy[0].Metrics
-	for _, st := range healthy[1:] {
-		x := st.Metrics
-		if x.LatencyP99ms > 0.6*plain.LatencyP99ms || x.DependencyCalls > 1.2*plain.DependencyCalls || x.Hedges == 0 {
-			t.Errorf("healthy, %s: p99 %v (no hedging %v), calls %v (%v), hedges %v; want the tail cut for at most 20%% more calls",
-				st.Name, x.LatencyP99ms, plain.LatencyP99ms, x.DependencyCalls, plain.DependencyCalls, x.Hedges)
-		}
-	}
-	plain = short[0].Metrics
-	if x := short[1].Metrics; x.SuccessRate >= plain.SuccessRate || x.DependencyCalls < 1.3*plain.DependencyCalls {
-		t.Errorf("short of workers, hedge at 50 ms: success %v (no hedging %v), calls %v (%v); want more load and more failures",
-			x.SuccessRate, plain.SuccessRate, x.DependencyCalls, plain.DependencyCalls)
-	}
-	if x := short[3].Metrics; x.SuccessRate < plain.SuccessRate-0.01 || x.RetriesDenied == 0 {
-		t.Errorf("short of workers, hedge with budget: success %v (no hedging %v), denied %v; want the budget to hold the extra copies back",
-			x.SuccessRate, plain.SuccessRate, x.RetriesDenied)
-	}
-}

@@ -23,6 +23,7 @@ var stories = map[string]story{
 	"e03a-transient-failures": storyE03A,
 	"failover-incident":       storyFailover,
 	"metadata-storm":          storyMetadataStorm,
+	"hedged-requests":         storyHedgedRequests,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -290,6 +291,74 @@ func storyMetadataStorm(t *testing.T, sc *engine.Scenario) {
 		st := strategyResult(t, run(t, variant(slow, phases[1], phases[2])), "retry-at-once")
 		if n := successesIn(st, 30*time.Second, 60*time.Second); n != 0 {
 			t.Errorf("retry-at-once with connection errors of %s: %d successes from 30 s to 60 s; the notes say it storms", d, n)
+		}
+	}
+}
+
+// storyHedgedRequests: hedging cuts a healthy service's tail for 8.5% to
+// 14% more calls; short of workers, it fails calls because the copies
+// whose call has ended are still served.
+func storyHedgedRequests(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	if len(res.Sweep) != 2 {
+		t.Fatalf("%d sweep points, want 2 (500 and 6 workers)", len(res.Sweep))
+	}
+	healthy, short := res.Sweep[0].Strategies, res.Sweep[1].Strategies
+	byName := func(sts []engine.StrategyResult, name string) engine.Metrics {
+		return metrics(t, &engine.Result{Strategies: sts}, name)
+	}
+	// Healthy: the p99 from about 200 ms to about half of it or less (77
+	// to 102 ms), for 8.5% to 14% more calls.
+	plain := byName(healthy, "no hedging")
+	if plain.LatencyP99ms < 180 || plain.LatencyP99ms > 220 {
+		t.Errorf("healthy, no hedging: p99 %v ms; the text says about 200", plain.LatencyP99ms)
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, st := range healthy[1:] {
+		x := st.Metrics
+		if math.Round(x.LatencyP99ms) < 77 || math.Round(x.LatencyP99ms) > 102 || x.LatencyP99ms > 0.52*plain.LatencyP99ms || x.Hedges == 0 {
+			t.Errorf("healthy, %s: p99 %v ms against %v without hedging (%v hedges); the text says 77 to 102 ms, about half or less", st.Name, x.LatencyP99ms, plain.LatencyP99ms, x.Hedges)
+		}
+		extra := x.DependencyCalls/plain.DependencyCalls - 1
+		lo, hi = min(lo, extra), max(hi, extra)
+	}
+	if round(lo, 3) != 0.085 || round(hi, 2) != 0.14 {
+		t.Errorf("healthy: %.1f%% to %.1f%% more calls; the text says 8.5%% to 14%%", 100*lo, 100*hi)
+	}
+	// The notes: hedging at p95 hedges about 14% of calls, not 5%, more
+	// than the fixed 50 ms.
+	p95, at50 := byName(healthy, "hedge at p95"), byName(healthy, "hedge at 50 ms")
+	if share := p95.Hedges / p95.FirstAttempts; round(share, 2) != 0.14 || p95.Hedges <= at50.Hedges {
+		t.Errorf("healthy, hedge at p95: %.1f%% of calls hedge (%v copies, %v at 50 ms); the notes say about 14%%, more than at 50 ms", 100*share, p95.Hedges, at50.Hedges)
+	}
+	// Short of workers: about half the calls send their second copy, the
+	// copies are served after their call ended, and calls fail: 35% at
+	// 50 ms, 28% at p95; none with a budget, nor without hedging.
+	plain = byName(short, "no hedging")
+	if plain.SuccessRate != 1 {
+		t.Errorf("short of workers, no hedging: %.2f%% succeeded; the text has hedging as the cause of the failures", 100*plain.SuccessRate)
+	}
+	for name, failed := range map[string]float64{"hedge at 50 ms": 0.35, "hedge at p95": 0.28} {
+		x := byName(short, name)
+		if share := x.Hedges / x.FirstAttempts; share < 0.4 || share > 0.6 {
+			t.Errorf("short of workers, %s: %.1f%% of calls hedge; the text says about half", name, 100*share)
+		}
+		if x.WastedWork == 0 {
+			t.Errorf("short of workers, %s: no copy served after its call ended", name)
+		}
+		if got := round(1-x.SuccessRate, 2); got != failed {
+			t.Errorf("short of workers, %s: %.1f%% failed; the text says %.0f%%", name, 100*(1-x.SuccessRate), 100*failed)
+		}
+	}
+	if x := byName(short, "hedge with budget"); x.SuccessRate != 1 || x.RetriesDenied == 0 {
+		t.Errorf("short of workers, hedge with budget: %.2f%% succeeded, %v copies denied; want the budget to hold the copies back and no call to fail", 100*x.SuccessRate, x.RetriesDenied)
+	}
+	// A service that drops the copies whose call has ended fails no call.
+	drop := *sc
+	drop.Dependency.DropAbandoned = true
+	for _, st := range run(t, &drop).Sweep[1].Strategies {
+		if st.Metrics.SuccessRate != 1 {
+			t.Errorf("short of workers, dropping abandoned copies, %s: %.2f%% succeeded; the text says none fails", st.Name, 100*st.Metrics.SuccessRate)
 		}
 	}
 }
