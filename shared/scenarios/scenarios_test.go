@@ -196,18 +196,6 @@ func TestStoryE03B(t *testing.T) {
 	}
 }
 
-func TestStoryThunderingHerd(t *testing.T) {
-	res := run(t, builtin(t, "thundering-herd-jitter"))
-	if p := metrics(t, res, "no-jitter").RetryPeakPer10ms; p != 1000 {
-		t.Errorf("without jitter: %v retries in the busiest 10 ms, want 1000", p)
-	}
-	for _, name := range []string{"full", "equal", "decorrelated"} {
-		if p := metrics(t, res, name).RetryPeakPer10ms; p > 300 {
-			t.Errorf("%s jitter: %v retries in the busiest 10 ms, want far below 1000", name, p)
-		}
-	}
-}
-
 func TestStoryLayeredRetries(t *testing.T) {
 	res := run(t, builtin(t, "layered-retries"))
 	for name, want := range map[string]float64{"3x3": 27, "top-only": 3, "5x3": 243, "3x4": 64} {

@@ -24,6 +24,7 @@ var stories = map[string]story{
 	"failover-incident":       storyFailover,
 	"metadata-storm":          storyMetadataStorm,
 	"hedged-requests":         storyHedgedRequests,
+	"thundering-herd-jitter":  storyThunderingHerd,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -361,4 +362,70 @@ func storyHedgedRequests(t *testing.T, sc *engine.Scenario) {
 			t.Errorf("short of workers, dropping abandoned copies, %s: %.2f%% succeeded; the text says none fails", st.Name, 100*st.Metrics.SuccessRate)
 		}
 	}
+}
+
+// storyThunderingHerd: jitter cuts the busiest 10 ms; over 100 ms and 1 s
+// full jitter is worse than none, and only decorrelated jitter is better
+// at every resolution.
+func storyThunderingHerd(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	none := strategyResult(t, res, "no-jitter")
+	// Without jitter: each round of 1,000 in one 10 ms slot, at 100, 300,
+	// 700 and 1,500 ms.
+	s := none.Series
+	var at []time.Duration
+	for i, n := range s.Retries {
+		if n != 0 {
+			if n != 1000 {
+				t.Errorf("no-jitter: %d retries in one bucket; the text says each round of 1,000 in one slot", n)
+			}
+			at = append(at, time.Duration(float64(i)*s.BucketMS*float64(time.Millisecond)))
+		}
+	}
+	if want := []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 700 * time.Millisecond, 1500 * time.Millisecond}; !slices.Equal(at, want) || s.BucketMS != 10 {
+		t.Errorf("no-jitter: retries at %v in buckets of %v ms; the notes say %v", at, s.BucketMS, want)
+	}
+	plain := none.Metrics
+	if plain.RetryPeakPer10ms != 1000 || plain.RetryPeakPer100ms != 1000 || plain.RetryPeakPer1s != 3000 {
+		t.Errorf("no-jitter: retry peaks %v, %v, %v; the text says 1,000, 1,000 and 3,000", plain.RetryPeakPer10ms, plain.RetryPeakPer100ms, plain.RetryPeakPer1s)
+	}
+	// Any jitter: a quarter of that or less in the busiest 10 ms.
+	for _, name := range []string{"full", "equal", "decorrelated"} {
+		if p := metrics(t, res, name).RetryPeakPer10ms; p > 250 {
+			t.Errorf("%s jitter: %v retries in the busiest 10 ms; the text says a quarter of 1,000 or less", name, p)
+		}
+	}
+	// Full jitter: the rounds come sooner and overlap, worse than none
+	// over 100 ms and 1 s (1,260 and 3,819).
+	full := strategyResult(t, res, "full")
+	if m := full.Metrics; m.RetryPeakPer100ms != 1260 || m.RetryPeakPer1s != 3819 {
+		t.Errorf("full jitter: retry peaks %v per 100 ms, %v per 1 s; the text says 1,260 and 3,819", m.RetryPeakPer100ms, m.RetryPeakPer1s)
+	}
+	if a, b := meanRetryAt(full.Series), meanRetryAt(none.Series); a >= b {
+		t.Errorf("full jitter: retries at %v on average, no jitter at %v; the text says sooner", a, b)
+	}
+	// Equal jitter: as no jitter over 100 ms, above it over 1 s.
+	if m := metrics(t, res, "equal"); m.RetryPeakPer100ms != plain.RetryPeakPer100ms || m.RetryPeakPer1s <= plain.RetryPeakPer1s {
+		t.Errorf("equal jitter: retry peaks %v per 100 ms, %v per 1 s; the text says as no jitter's %v, above its %v", m.RetryPeakPer100ms, m.RetryPeakPer1s, plain.RetryPeakPer100ms, plain.RetryPeakPer1s)
+	}
+	// Decorrelated: the only one below no jitter at every resolution.
+	for _, st := range res.Strategies {
+		m := st.Metrics
+		below := m.RetryPeakPer10ms < plain.RetryPeakPer10ms && m.RetryPeakPer100ms < plain.RetryPeakPer100ms && m.RetryPeakPer1s < plain.RetryPeakPer1s
+		if below != (st.Name == "decorrelated") {
+			t.Errorf("%s: retry peaks %v, %v, %v against no jitter's %v, %v, %v; the text says only decorrelated is below at every resolution",
+				st.Name, m.RetryPeakPer10ms, m.RetryPeakPer100ms, m.RetryPeakPer1s, plain.RetryPeakPer10ms, plain.RetryPeakPer100ms, plain.RetryPeakPer1s)
+		}
+	}
+}
+
+// meanRetryAt returns the mean time of the retries in s (each at its
+// bucket's start).
+func meanRetryAt(s *engine.Series) time.Duration {
+	var sum, n float64
+	for i, r := range s.Retries {
+		sum += float64(i) * s.BucketMS * float64(r)
+		n += float64(r)
+	}
+	return time.Duration(sum / n * float64(time.Millisecond))
 }
