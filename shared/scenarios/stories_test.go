@@ -287,6 +287,17 @@ func storyMetadataStorm(t *testing.T, sc *engine.Scenario) {
 	if s := successShare(t, atOnce, 25, 60); s < 0.99 {
 		t.Errorf("retry-at-once: %.1f%% succeeded from 25 s to 60 s; the text says it succeeds again from 25 s", 100*s)
 	}
+	// The notes: retrying at once, its operations fail during the
+	// disruption instead, and it builds no backlog.
+	if s := successShare(t, atOnce, 21, 25); s > 0.01 {
+		t.Errorf("retry-at-once: %.1f%% succeeded from 21 s to 25 s; the notes say its operations fail during the disruption", 100*s)
+	}
+	for i, q := range atOnce.Series.QueueLength {
+		if q > int32(sc.Dependency.Workers) {
+			t.Errorf("retry-at-once: %d queued at %v; the notes say it builds no backlog", q, time.Duration(float64(i)*atOnce.Series.BucketMS*float64(time.Millisecond)))
+			break
+		}
+	}
 	// The notes: in the storm the servers offer several times the
 	// capacity (about 2,500 requests/s), most of it retries.
 	s := servers.Series
@@ -377,7 +388,10 @@ func storyHedgedRequests(t *testing.T, sc *engine.Scenario) {
 	// Short of workers: about half the calls send their second copy, the
 	// copies are served after their call ended, and calls fail: 35% at
 	// 50 ms, 28% at p95; none with a budget, nor without hedging.
-	plain = byName(short, "no hedging")
+	healthyPlain, plain := plain, byName(short, "no hedging")
+	if plain.LatencyP50ms <= healthyPlain.LatencyP50ms || plain.LatencyP99ms <= healthyPlain.LatencyP99ms {
+		t.Errorf("no hedging: p50 %v ms and p99 %v short of workers, %v and %v healthy; the text says latencies grow", plain.LatencyP50ms, plain.LatencyP99ms, healthyPlain.LatencyP50ms, healthyPlain.LatencyP99ms)
+	}
 	if plain.SuccessRate != 1 {
 		t.Errorf("short of workers, no hedging: %.2f%% succeeded; the text has hedging as the cause of the failures", 100*plain.SuccessRate)
 	}
