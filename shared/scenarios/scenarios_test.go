@@ -196,25 +196,6 @@ func TestStoryE03B(t *testing.T) {
 	}
 }
 
-func TestStoryLayeredRetries(t *testing.T) {
-	res := run(t, builtin(t, "layered-retries"))
-	for name, want := range map[string]float64{"3x3": 27, "top-only": 3, "5x3": 243, "3x4": 64} {
-		if got := metrics(t, res, name).Amplification; got != want {
-			t.Errorf("%s: %v database calls per request, want %v", name, got, want)
-		}
-	}
-}
-
-func TestStorySREBudget(t *testing.T) {
-	res := run(t, builtin(t, "sre-retry-budget"))
-	if got := metrics(t, res, "no-budget").Attempts; got != 30000 {
-		t.Errorf("no budget: %v attempts, want 30,000", got)
-	}
-	if got := metrics(t, res, "sre-budget").Attempts; got != 11000 {
-		t.Errorf("SRE budget: %v attempts, want 11,000", got)
-	}
-}
-
 func TestStoryTokenBucket(t *testing.T) {
 	res := run(t, builtin(t, "token-bucket-sweep"))
 	if len(res.Sweep) != 4 {
@@ -232,18 +213,6 @@ func TestStoryTokenBucket(t *testing.T) {
 	all := res.Sweep[3].Strategies
 	if all[0].Metrics.Attempts != 50000 || all[1].Metrics.Attempts != 10004 {
 		t.Errorf("at 100%%: %v and %v attempts, want 50,000 and 10,004", all[0].Metrics.Attempts, all[1].Metrics.Attempts)
-	}
-}
-
-func TestStoryBreakerTimeline(t *testing.T) {
-	res := run(t, builtin(t, "breaker-timeline"))
-	var got []string
-	for _, tr := range res.Strategies[0].Transitions {
-		got = append(got, strings.TrimRight(strings.TrimRight(jsonNumber(tr.AtS), "0"), ".")+" "+tr.To)
-	}
-	want := "0.45 open,2.45 half_open,2.45 open,4.45 half_open,4.45 open,6.45 half_open,6.45 closed"
-	if strings.Join(got, ",") != want {
-		t.Errorf("transitions %s, want %s", strings.Join(got, ","), want)
 	}
 }
 
@@ -331,20 +300,6 @@ func TestStoryTimeBudget(t *testing.T) {
 		if st.Metrics.LatencyMaxms > 10000 {
 			t.Errorf("%s: an operation took %v ms, past its 10 s deadline", st.Name, st.Metrics.LatencyMaxms)
 		}
-	}
-}
-
-func TestStorySDKDoubleRetry(t *testing.T) {
-	res := run(t, builtin(t, "sdk-double-retry"))
-	sdk, app := metrics(t, res, "sdk-only"), metrics(t, res, "app-loop")
-	if sdk.DependencyCalls != 6 || app.DependencyCalls != 30 {
-		t.Errorf("requests: %v and %v, want 6 and 30", sdk.DependencyCalls, app.DependencyCalls)
-	}
-	if s := sdk.LatencyMaxms / 1000; s < 20 || s > 32 {
-		t.Errorf("the SDK alone took %.1f s, want about 26", s)
-	}
-	if s := app.LatencyMaxms / 1000; s < 100 || s > 160 {
-		t.Errorf("the loop took %.1f s, want about 2 minutes", s)
 	}
 }
 

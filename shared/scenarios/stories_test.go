@@ -25,6 +25,10 @@ var stories = map[string]story{
 	"metadata-storm":          storyMetadataStorm,
 	"hedged-requests":         storyHedgedRequests,
 	"thundering-herd-jitter":  storyThunderingHerd,
+	"layered-retries":         storyLayeredRetries,
+	"sre-retry-budget":        storySREBudget,
+	"breaker-timeline":        storyBreakerTimeline,
+	"sdk-double-retry":        storySDKDoubleRetry,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -484,4 +488,65 @@ func meanRetryAt(s *engine.Series) time.Duration {
 		n += float64(r)
 	}
 	return time.Duration(sum / n * float64(time.Millisecond))
+}
+
+// storyLayeredRetries: the published oracles, from one request.
+func storyLayeredRetries(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	for name, want := range map[string]float64{"3x3": 27, "top-only": 3, "5x3": 243, "3x4": 64} {
+		m := metrics(t, res, name)
+		if m.FirstAttempts != 1 || m.Amplification != want || m.DependencyCalls != want {
+			t.Errorf("%s: %v requests, %v database calls per request; the text says one request and %v", name, m.FirstAttempts, m.Amplification, want)
+		}
+	}
+}
+
+// storySREBudget: the published oracles, 30,000 and 11,000 attempts,
+// whatever the rate of arrival.
+func storySREBudget(t *testing.T, sc *engine.Scenario) {
+	check := func(res *engine.Result, rate float64) {
+		none, budget := metrics(t, res, "no-budget"), metrics(t, res, "sre-budget")
+		if none.FirstAttempts != 10000 || none.SuccessRate != 0 || none.Attempts != 30000 || budget.Attempts != 11000 || budget.RetriesDenied == 0 {
+			t.Errorf("at %v requests/s: %v requests, %.0f%% succeeded; %v attempts without the budget, %v with it (%v denied); the text says 10,000, none, 30,000 and 11,000",
+				rate, none.FirstAttempts, 100*none.SuccessRate, none.Attempts, budget.Attempts, budget.RetriesDenied)
+		}
+	}
+	check(run(t, sc), sc.Workload.Rate)
+	other := *sc
+	other.Workload.Rate = 37
+	check(run(t, &other), other.Workload.Rate)
+}
+
+// storyBreakerTimeline: one call every 50 ms for 12 s, and the published
+// transitions.
+func storyBreakerTimeline(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	st := &res.Strategies[0]
+	var got []string
+	for _, tr := range st.Transitions {
+		got = append(got, strings.TrimRight(strings.TrimRight(jsonNumber(tr.AtS), "0"), ".")+" "+tr.To)
+	}
+	want := "0.45 open,2.45 half_open,2.45 open,4.45 half_open,4.45 open,6.45 half_open,6.45 closed"
+	if strings.Join(got, ",") != want {
+		t.Errorf("transitions %s, want %s", strings.Join(got, ","), want)
+	}
+	if m := st.Metrics; m.Operations != 240 || m.FastFailed+m.DependencyCalls != 240 {
+		t.Errorf("%v calls, %v failed fast and %v sent; the text says one every 50 ms for 12 s, each failed fast or sent", m.Operations, m.FastFailed, m.DependencyCalls)
+	}
+}
+
+// storySDKDoubleRetry: 6 requests over about 26 s, and 30 over about 2
+// minutes.
+func storySDKDoubleRetry(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	sdk, app := metrics(t, res, "sdk-only"), metrics(t, res, "app-loop")
+	if sdk.Amplification != 6 || app.Amplification != 30 {
+		t.Errorf("requests per operation: %v and %v, want 6 and 30", sdk.Amplification, app.Amplification)
+	}
+	if s := sdk.LatencyMaxms / 1000; s < 20 || s > 32 {
+		t.Errorf("the SDK alone took %.1f s, want about 26", s)
+	}
+	if s := app.LatencyMaxms / 1000; s < 100 || s > 160 {
+		t.Errorf("the loop took %.1f s, want about 2 minutes", s)
+	}
 }
