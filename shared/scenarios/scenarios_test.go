@@ -176,26 +176,6 @@ func successShare(t testing.TB, st *engine.StrategyResult, from, to float64) flo
 	return float64(ok) / float64(all)
 }
 
-func TestStoryE03B(t *testing.T) {
-	res := run(t, builtin(t, "e03b-synchronized-recovery"))
-	a, b, c, d := metrics(t, res, "A"), metrics(t, res, "B"), metrics(t, res, "C"), metrics(t, res, "D")
-	if diff := c.Attempts/b.Attempts - 1; diff > 0.05 || diff < -0.05 {
-		t.Errorf("B and C should send nearly the same requests: %v and %v", b.Attempts, c.Attempts)
-	}
-	if c.PeakPer100ms > 0.75*b.PeakPer100ms {
-		t.Errorf("C's 100 ms peak %v should be far below B's %v", c.PeakPer100ms, b.PeakPer100ms)
-	}
-	if r := c.PeakPer1s / b.PeakPer1s; r < 0.8 || r > 1.25 {
-		t.Errorf("B's and C's 1 s peaks should be close: %v and %v", b.PeakPer1s, c.PeakPer1s)
-	}
-	if d.Attempts >= min(a.Attempts, b.Attempts, c.Attempts) || d.SuccessRate >= min(a.SuccessRate, b.SuccessRate, c.SuccessRate) {
-		t.Errorf("D should send the fewest requests (%v) and succeed least (%v)", d.Attempts, d.SuccessRate)
-	}
-	if a.PeakPer10ms <= max(b.PeakPer10ms, c.PeakPer10ms, d.PeakPer10ms) || a.PeakPer100ms <= max(b.PeakPer100ms, c.PeakPer100ms, d.PeakPer100ms) {
-		t.Errorf("A should have the highest peaks: %v / 10 ms, %v / 100 ms", a.PeakPer10ms, a.PeakPer100ms)
-	}
-}
-
 func TestStoryTokenBucket(t *testing.T) {
 	res := run(t, builtin(t, "token-bucket-sweep"))
 	if len(res.Sweep) != 4 {

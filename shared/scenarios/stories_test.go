@@ -20,15 +20,16 @@ type story func(t *testing.T, sc *engine.Scenario)
 // stories is the registry of stories, by slug: a built-in whose text has
 // been checked against its run has its entry here.
 var stories = map[string]story{
-	"e03a-transient-failures": storyE03A,
-	"failover-incident":       storyFailover,
-	"metadata-storm":          storyMetadataStorm,
-	"hedged-requests":         storyHedgedRequests,
-	"thundering-herd-jitter":  storyThunderingHerd,
-	"layered-retries":         storyLayeredRetries,
-	"sre-retry-budget":        storySREBudget,
-	"breaker-timeline":        storyBreakerTimeline,
-	"sdk-double-retry":        storySDKDoubleRetry,
+	"e03b-synchronized-recovery": storyE03B,
+	"e03a-transient-failures":    storyE03A,
+	"failover-incident":          storyFailover,
+	"metadata-storm":             storyMetadataStorm,
+	"hedged-requests":            storyHedgedRequests,
+	"thundering-herd-jitter":     storyThunderingHerd,
+	"layered-retries":            storyLayeredRetries,
+	"sre-retry-budget":           storySREBudget,
+	"breaker-timeline":           storyBreakerTimeline,
+	"sdk-double-retry":           storySDKDoubleRetry,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -548,5 +549,70 @@ func storySDKDoubleRetry(t *testing.T, sc *engine.Scenario) {
 	}
 	if s := app.LatencyMaxms / 1000; s < 100 || s > 160 {
 		t.Errorf("the loop took %.1f s, want about 2 minutes", s)
+	}
+}
+
+// storyE03B: jitter lowers the fine peaks, not the 1 s one; D's budget
+// denies most of its retries; and the notes' figures for other windows.
+func storyE03B(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	if len(res.Seeds) != 10 {
+		t.Fatalf("%d seeds; the text says ten", len(res.Seeds))
+	}
+	a, b, c, d := metrics(t, res, "A"), metrics(t, res, "B"), metrics(t, res, "C"), metrics(t, res, "D")
+	if diff := c.Attempts/b.Attempts - 1; diff > 0.05 || diff < -0.05 {
+		t.Errorf("B and C should send nearly the same requests: %v and %v", b.Attempts, c.Attempts)
+	}
+	if c.PeakPer100ms > 0.75*b.PeakPer100ms {
+		t.Errorf("C's 100 ms peak %v should be far below B's %v", c.PeakPer100ms, b.PeakPer100ms)
+	}
+	if r := c.PeakPer1s / b.PeakPer1s; r < 0.8 || r > 1.25 {
+		t.Errorf("B's and C's 1 s peaks should be close: %v and %v", b.PeakPer1s, c.PeakPer1s)
+	}
+	if d.Attempts >= min(a.Attempts, b.Attempts, c.Attempts) || d.Failed <= max(a.Failed, b.Failed, c.Failed) {
+		t.Errorf("D should send the fewest requests (%v) and give up the most (%v failed)", d.Attempts, d.Failed)
+	}
+	if d.RetriesDenied <= d.Retries {
+		t.Errorf("D: %v retries denied, %v sent; the text says its budget denies most", d.RetriesDenied, d.Retries)
+	}
+	for _, x := range []struct {
+		name  string
+		a, bc float64
+	}{
+		{"10 ms", a.PeakPer10ms, max(b.PeakPer10ms, c.PeakPer10ms, d.PeakPer10ms)},
+		{"100 ms", a.PeakPer100ms, max(b.PeakPer100ms, c.PeakPer100ms, d.PeakPer100ms)},
+		{"1 s", a.PeakPer1s, max(b.PeakPer1s, c.PeakPer1s, d.PeakPer1s)},
+	} {
+		if x.a <= x.bc {
+			t.Errorf("A's %s peak %v, the others' highest %v; the text says A has the highest peaks", x.name, x.a, x.bc)
+		}
+	}
+	// The notes: D's budget over other windows (over ten seeds).
+	if round(d.Retries, 0) != 9 || round(d.RetriesDenied, 0) != 135 || round(d.PeakPer100ms, 0) != 20 || round(d.AffectedSuccessRate, 3) != 0.784 {
+		t.Errorf("D over 1 s: %v retries, %v denied, 100 ms peak %v, affected success %v; the notes say 9, 135, 20 and 78.4%%", d.Retries, d.RetriesDenied, d.PeakPer100ms, d.AffectedSuccessRate)
+	}
+	window := func(w string) engine.Metrics {
+		v := *sc
+		v.Strategies = slices.Clone(sc.Strategies)
+		bud := *v.Strategies[3].Budget
+		bud.Window = 0
+		if w != "" {
+			bud.Window = dur(t, w)
+		}
+		v.Strategies[3].Budget = &bud
+		return metrics(t, run(t, &v), "D")
+	}
+	if ff := 0.1 * sc.Workload.Rate * 10; round(ff, 0) != 95 {
+		t.Errorf("10 s of first attempts at %v/s bank %v retries at 10%%; the notes say about 95", sc.Workload.Rate, ff)
+	}
+	for _, w := range []string{"", "10s", "30s"} {
+		if m := window(w); round(m.Retries, 0) != 94 || round(m.RetriesDenied, 0) != 50 || round(m.PeakPer100ms, 0) != 62 || round(m.AffectedSuccessRate, 3) != 0.920 {
+			t.Errorf("D over %q: %v retries, %v denied, 100 ms peak %v, affected success %v; the notes say 94, 50, 62 and 92.0%%", w, m.Retries, m.RetriesDenied, m.PeakPer100ms, m.AffectedSuccessRate)
+		}
+	}
+	for w, want := range map[string]float64{"2s": 18, "5s": 47, "8.5s": 80} {
+		if m := window(w); round(m.Retries, 0) != want {
+			t.Errorf("D over %s: %v retries; the notes say %v", w, m.Retries, want)
+		}
 	}
 }
