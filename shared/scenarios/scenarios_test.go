@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -266,45 +265,6 @@ func TestStoryRunawayCascade(t *testing.T) {
 	scaled := run(t, withPhase(sc, engine.Phase{Kind: "capacity", From: dur(t, "60s"), To: dur(t, "1h"), Workers: 400}))
 	if late := successShare(t, strategyResult(t, scaled, "textbook"), 120, 180); late < 0.95 {
 		t.Errorf("textbook with capacity added: %.1f%% succeeded in the last minute, want recovery", 100*late)
-	}
-}
-
-func TestStoryTimeBudget(t *testing.T) {
-	sc := builtin(t, "time-budget")
-	ws := strings.Join(engine.Warnings(sc), "\n")
-	if !strings.Contains(ws, `"cut": worst case 11.5s (4 attempts × 2s + 3.5s of waits) exceeds its deadline 10s`) || strings.Contains(ws, `"fits"`) {
-		t.Errorf("warnings:\n%s\nwant one for \"cut\" (11.5 s) and none for \"fits\"", ws)
-	}
-	res := run(t, sc)
-	for _, st := range res.Strategies {
-		if st.Metrics.LatencyMaxms > 10000 {
-			t.Errorf("%s: an operation took %v ms, past its 10 s deadline", st.Name, st.Metrics.LatencyMaxms)
-		}
-	}
-}
-
-func TestStoryDeadLetters(t *testing.T) {
-	res := run(t, builtin(t, "dead-letters"))
-	ten, five := metrics(t, res, "max-10"), metrics(t, res, "storage-5")
-	for name, m := range map[string]engine.Metrics{"max-10": ten, "storage-5": five} {
-		if m.DeadLettered != m.Failed || m.DeadLetteredUnread == 0 || m.DeadLetteredPerm == 0 {
-			t.Errorf("%s: %v dead-lettered (%v unreadable, %v non-transient) of %v failed; every failure goes to the DLQ by its reason",
-				name, m.DeadLettered, m.DeadLetteredUnread, m.DeadLetteredPerm, m.Failed)
-		}
-	}
-	if ten.DeadLetteredAttempts != 0 || five.DeadLetteredAttempts == 0 {
-		t.Errorf("out of deliveries: %v with 10 and capped backoff, %v with 5 at once; the outage outlasts only the second", ten.DeadLetteredAttempts, five.DeadLetteredAttempts)
-	}
-}
-
-func TestStoryIdempotencyKeys(t *testing.T) {
-	res := run(t, builtin(t, "idempotency-keys"))
-	none, noKey, key := metrics(t, res, "no-retry"), metrics(t, res, "retry-no-key"), metrics(t, res, "with-key")
-	if noKey.Duplicates == 0 || key.Duplicates != 0 || none.Duplicates != 0 {
-		t.Errorf("duplicates: no retry %v, retries without a key %v, with a key %v; want 0, some, 0", none.Duplicates, noKey.Duplicates, key.Duplicates)
-	}
-	if key.SuccessRate <= none.SuccessRate {
-		t.Errorf("retrying with a key should still help: %.3f against %.3f", key.SuccessRate, none.SuccessRate)
 	}
 }
 

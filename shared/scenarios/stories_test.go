@@ -29,6 +29,9 @@ var stories = map[string]story{
 	"layered-retries":            storyLayeredRetries,
 	"sre-retry-budget":           storySREBudget,
 	"breaker-timeline":           storyBreakerTimeline,
+	"time-budget":                storyTimeBudget,
+	"dead-letters":               storyDeadLetters,
+	"idempotency-keys":           storyIdempotencyKeys,
 	"sdk-double-retry":           storySDKDoubleRetry,
 }
 
@@ -614,5 +617,80 @@ func storyE03B(t *testing.T, sc *engine.Scenario) {
 		if m := window(w); round(m.Retries, 0) != want {
 			t.Errorf("D over %s: %v retries; the notes say %v", w, m.Retries, want)
 		}
+	}
+}
+
+// storyTimeBudget: the warning's arithmetic, and how the deadline cuts
+// the last retry short.
+func storyTimeBudget(t *testing.T, sc *engine.Scenario) {
+	ws := strings.Join(engine.Warnings(sc), "\n")
+	if !strings.Contains(ws, `"cut": worst case 11.5s (4 attempts × 2s + 3.5s of waits) exceeds its deadline 10s`) || strings.Contains(ws, `"fits"`) {
+		t.Errorf("warnings:\n%s\nwant one for \"cut\" (11.5 s) and none for \"fits\"", ws)
+	}
+	res := run(t, sc)
+	cut, fits := metrics(t, res, "cut"), metrics(t, res, "fits")
+	for name, m := range map[string]engine.Metrics{"cut": cut, "fits": fits} {
+		if m.LatencyMaxms > 10000 || m.Amplification != 4 || m.Succeeded != 0 {
+			t.Errorf("%s: longest operation %v ms, %v attempts per operation, %v succeeded; the text says at most 10 s, 4 attempts, every attempt timing out", name, m.LatencyMaxms, m.Amplification, m.Succeeded)
+		}
+	}
+	if cut.GaveUpDeadline != cut.Operations || cut.LatencyP50ms != 10000 {
+		t.Errorf("cut: %v of %v operations gave up on the deadline, p50 %v ms; the text says every one, at 10 s", cut.GaveUpDeadline, cut.Operations, cut.LatencyP50ms)
+	}
+	if fits.GaveUpAttempts != fits.Operations || fits.LatencyMaxms != 9500 {
+		t.Errorf("fits: %v of %v operations ran out of attempts, the longest %v ms; the text says every one, at 9.5 s", fits.GaveUpAttempts, fits.Operations, fits.LatencyMaxms)
+	}
+}
+
+// storyDeadLetters: every failure dead-lettered by its reason; out of
+// deliveries only with 5 tries at once.
+func storyDeadLetters(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	ten, five := metrics(t, res, "max-10"), metrics(t, res, "storage-5")
+	for name, m := range map[string]engine.Metrics{"max-10": ten, "storage-5": five} {
+		if m.DeadLettered != m.Failed || m.DeadLetteredUnread == 0 || m.DeadLetteredPerm == 0 || m.DeadLetteredUnread != m.GaveUpUnreadable {
+			t.Errorf("%s: %v dead-lettered (%v unreadable, %v non-transient) of %v failed; every failure goes to the DLQ by its reason",
+				name, m.DeadLettered, m.DeadLetteredUnread, m.DeadLetteredPerm, m.Failed)
+		}
+	}
+	if ten.DeadLetteredAttempts != 0 || five.DeadLetteredAttempts == 0 {
+		t.Errorf("out of deliveries: %v with 10 and capped backoff, %v with 5 at once; the outage outlasts only the second", ten.DeadLetteredAttempts, five.DeadLetteredAttempts)
+	}
+	// The notes: 10 deliveries span up to about 2.5 minutes, longer than
+	// the 15 s outage.
+	p := sc.Strategies[0]
+	var span time.Duration
+	for k, wait := 1, time.Duration(p.Backoff.Base); k < p.MaxAttempts; k++ {
+		span += min(wait, time.Duration(p.Backoff.Max))
+		wait = time.Duration(float64(wait) * p.Backoff.Multiplier)
+	}
+	if span < 140*time.Second || span > 160*time.Second {
+		t.Errorf("max-10: its 9 waits add up to %v at most; the notes say about 2.5 minutes", span)
+	}
+}
+
+// storyIdempotencyKeys: duplicates only without a key; with one, 409s
+// while the first attempt runs, retried.
+func storyIdempotencyKeys(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	none, noKey, key := metrics(t, res, "no-retry"), metrics(t, res, "retry-no-key"), metrics(t, res, "with-key")
+	if noKey.Duplicates == 0 || key.Duplicates != 0 || none.Duplicates != 0 {
+		t.Errorf("duplicates: no retry %v, retries without a key %v, with a key %v; want 0, some, 0", none.Duplicates, noKey.Duplicates, key.Duplicates)
+	}
+	if key.SuccessRate <= none.SuccessRate {
+		t.Errorf("retrying with a key should still help: %.3f against %.3f", key.SuccessRate, none.SuccessRate)
+	}
+	if share := none.Failed / none.Operations; round(share, 2) != 0.08 || none.Failed != none.GaveUpNonIdempotent {
+		t.Errorf("no-retry: %v of %v payments timed out (%.1f%%); the notes say 8%% take longer than 2 s", none.Failed, none.Operations, 100*share)
+	}
+	// The server answers 409 while the first attempt runs: with-key
+	// retries them; without 409 in retry_on, they end operations.
+	v := *sc
+	v.Strategies = slices.Clone(sc.Strategies)
+	on := *v.Strategies[2].RetryOn
+	on.Statuses = slices.DeleteFunc(slices.Clone(on.Statuses), func(s int) bool { return s == 409 })
+	v.Strategies[2].RetryOn = &on
+	if m := metrics(t, run(t, &v), "with-key"); m.GaveUpNotRetryable == 0 {
+		t.Errorf("with-key, 409 not retried: no operation ended on a status it does not retry; the text says the server answers 409 while the first attempt runs")
 	}
 }
