@@ -175,52 +175,9 @@ func successShare(t testing.TB, st *engine.StrategyResult, from, to float64) flo
 	return float64(ok) / float64(all)
 }
 
-func TestStoryTokenBucket(t *testing.T) {
-	res := run(t, builtin(t, "token-bucket-sweep"))
-	if len(res.Sweep) != 4 {
-		t.Fatalf("%d sweep points, want 4", len(res.Sweep))
-	}
-	for i, pt := range res.Sweep {
-		nb, tb := pt.Strategies[0].Metrics, pt.Strategies[1].Metrics
-		switch {
-		case i == 0 && (tb.RetriesDenied != 0 || tb.Attempts != nb.Attempts):
-			t.Errorf("at 1%% failures the bucket should never interfere: %v denied", tb.RetriesDenied)
-		case i > 0 && tb.Attempts >= nb.Attempts:
-			t.Errorf("p=%v: the bucket should save attempts (%v against %v)", pt.Value, tb.Attempts, nb.Attempts)
-		}
-	}
-	all := res.Sweep[3].Strategies
-	if all[0].Metrics.Attempts != 50000 || all[1].Metrics.Attempts != 10004 {
-		t.Errorf("at 100%%: %v and %v attempts, want 50,000 and 10,004", all[0].Metrics.Attempts, all[1].Metrics.Attempts)
-	}
-}
-
 func jsonNumber(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
-}
-
-func TestStoryResiliencePipeline(t *testing.T) {
-	res := run(t, builtin(t, "resilience-pipeline-60"))
-	st := strategyResult(t, res, "standard-handler")
-	probes := 0
-	for _, tr := range st.Transitions {
-		if tr.To == "half_open" {
-			probes++
-		}
-	}
-	m := st.Metrics
-	// The breaker opens on its 100th sample (all failures); after that only
-	// half-open probes reach the dependency. Its fast failures are not retried.
-	if m.DependencyCalls != float64(100+probes) {
-		t.Errorf("%v calls reached the dependency, want 100 + %d half-open probes", m.DependencyCalls, probes)
-	}
-	if m.GaveUpBreaker+m.GaveUpAttempts != 60 || m.GaveUpBreaker < 50 {
-		t.Errorf("calls should end failed fast by the breaker: %v by the breaker, %v out of attempts", m.GaveUpBreaker, m.GaveUpAttempts)
-	}
-	if got := metrics(t, res, "retry-only").DependencyCalls; got != 240 {
-		t.Errorf("without the breaker %v calls, want 60 × 4", got)
-	}
 }
 
 // withPhase returns the scenario with an extra dependency phase.
@@ -265,21 +222,6 @@ func TestStoryRunawayCascade(t *testing.T) {
 	scaled := run(t, withPhase(sc, engine.Phase{Kind: "capacity", From: dur(t, "60s"), To: dur(t, "1h"), Workers: 400}))
 	if late := successShare(t, strategyResult(t, scaled, "textbook"), 120, 180); late < 0.95 {
 		t.Errorf("textbook with capacity added: %.1f%% succeeded in the last minute, want recovery", 100*late)
-	}
-}
-
-func TestStoryLoadShedding(t *testing.T) {
-	res := run(t, builtin(t, "load-shedding-goodput"))
-	var goodput, wasted []float64
-	for _, pt := range res.Sweep {
-		goodput = append(goodput, pt.Strategies[0].Metrics.GoodputPerS)
-		wasted = append(wasted, pt.Strategies[0].Metrics.WastedWork)
-	}
-	if goodput[0] > 10 || goodput[len(goodput)-1] < 90 {
-		t.Errorf("goodput by queue capacity %v: want near 0 when queueing everything, near the capacity of 100/s when shedding early", goodput)
-	}
-	if !slices.IsSortedFunc(wasted, func(a, b float64) int { return -cmpFloat(a, b) }) {
-		t.Errorf("wasted work should fall as the queue shortens: %v", wasted)
 	}
 }
 

@@ -32,6 +32,9 @@ var stories = map[string]story{
 	"time-budget":                storyTimeBudget,
 	"dead-letters":               storyDeadLetters,
 	"idempotency-keys":           storyIdempotencyKeys,
+	"token-bucket-sweep":         storyTokenBucket,
+	"resilience-pipeline-60":     storyResiliencePipeline,
+	"load-shedding-goodput":      storyLoadShedding,
 	"sdk-double-retry":           storySDKDoubleRetry,
 }
 
@@ -692,5 +695,78 @@ func storyIdempotencyKeys(t *testing.T, sc *engine.Scenario) {
 	v.Strategies[2].RetryOn = &on
 	if m := metrics(t, run(t, &v), "with-key"); m.GaveUpNotRetryable == 0 {
 		t.Errorf("with-key, 409 not retried: no operation ended on a status it does not retry; the text says the server answers 409 while the first attempt runs")
+	}
+}
+
+// storyTokenBucket: at 1% the bucket never interferes; at 100% it allows
+// four retries in all; whatever the timing of the calls.
+func storyTokenBucket(t *testing.T, sc *engine.Scenario) {
+	check := func(res *engine.Result, rate float64) {
+		if len(res.Sweep) != 4 {
+			t.Fatalf("%d sweep points, want 4", len(res.Sweep))
+		}
+		for i, pt := range res.Sweep {
+			nb, tb := pt.Strategies[0].Metrics, pt.Strategies[1].Metrics
+			if nb.Operations != 10000 || nb.Attempts > 5*nb.Operations {
+				t.Errorf("at %v/s, p=%v: %v calls, %v attempts; the text says 10,000 calls of at most 5 attempts", rate, pt.Value, nb.Operations, nb.Attempts)
+			}
+			switch {
+			case i == 0 && (tb.RetriesDenied != 0 || tb.Attempts != nb.Attempts):
+				t.Errorf("at %v/s, 1%% failures: %v denied; the text says the bucket never interferes", rate, tb.RetriesDenied)
+			case i > 0 && tb.Attempts >= nb.Attempts:
+				t.Errorf("at %v/s, p=%v: the bucket should save attempts (%v against %v)", rate, pt.Value, tb.Attempts, nb.Attempts)
+			}
+		}
+		all := res.Sweep[3].Strategies
+		if all[0].Metrics.Attempts != 50000 || all[1].Metrics.Attempts != 10004 || all[1].Metrics.Retries != 4 {
+			t.Errorf("at %v/s, 100%%: %v and %v attempts (%v retries with the bucket), want 50,000 and 10,004 (four retries in all)", rate, all[0].Metrics.Attempts, all[1].Metrics.Attempts, all[1].Metrics.Retries)
+		}
+	}
+	check(run(t, sc), sc.Workload.Rate)
+	// The notes: the timing does not change the story.
+	fast := *sc
+	fast.Workload.Rate = 1000
+	check(run(t, &fast), fast.Workload.Rate)
+}
+
+// storyResiliencePipeline: the breaker inside the retry opens on its
+// 100th sample and its fast failures are not retried.
+func storyResiliencePipeline(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	st := strategyResult(t, res, "standard-handler")
+	probes := 0
+	for _, tr := range st.Transitions {
+		if tr.To == "half_open" {
+			probes++
+		}
+	}
+	m := st.Metrics
+	// The breaker opens on its 100th sample (all failures); after that only
+	// half-open probes reach the dependency. Its fast failures are not retried.
+	if m.DependencyCalls != float64(100+probes) {
+		t.Errorf("%v calls reached the dependency, want 100 + %d half-open probes", m.DependencyCalls, probes)
+	}
+	if m.Operations != 60 || m.GaveUpBreaker+m.GaveUpAttempts != 60 || m.GaveUpBreaker < 50 || m.FastFailed != m.GaveUpBreaker {
+		t.Errorf("%v calls, %v failed fast, %v given up by the breaker, %v out of attempts; the text says 60, each fast failure ending its call", m.Operations, m.FastFailed, m.GaveUpBreaker, m.GaveUpAttempts)
+	}
+	if got := metrics(t, res, "retry-only").DependencyCalls; got != 240 {
+		t.Errorf("without the breaker %v calls, want 60 × 4", got)
+	}
+}
+
+// storyLoadShedding: goodput near 0 queueing everything, or with a queue
+// of a timeout's work; near capacity with a queue of 10.
+func storyLoadShedding(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	var goodput, wasted []float64
+	for _, pt := range res.Sweep {
+		goodput = append(goodput, pt.Strategies[0].Metrics.GoodputPerS)
+		wasted = append(wasted, pt.Strategies[0].Metrics.WastedWork)
+	}
+	if len(goodput) != 4 || goodput[0] > 10 || goodput[1] > 10 || goodput[2] > 10 || goodput[3] < 95 {
+		t.Errorf("goodput by queue capacity (100,000, 1,000, 100, 10) %v: the text says near 0 but with a queue of 10, near the capacity of 100/s there", goodput)
+	}
+	if !slices.IsSortedFunc(wasted, func(a, b float64) int { return -cmpFloat(a, b) }) || wasted[3] != 0 {
+		t.Errorf("wasted work should fall as the queue shortens, to none: %v", wasted)
 	}
 }
