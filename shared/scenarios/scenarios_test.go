@@ -297,12 +297,12 @@ func callOf(t *testing.T, st *engine.StrategyResult, name string) engine.CallMet
 	return engine.CallMetrics{}
 }
 
-// TestStoryBulkheads: without a bulkhead the slow payment calls fill the
+// storyBulkheads: without a bulkhead the slow payment calls fill the
 // shared pool and catalog calls are refused for want of a slot; with a
 // bulkhead for payment the catalog path keeps working and payment calls
 // beyond the bulkhead fail fast.
-func TestStoryBulkheads(t *testing.T) {
-	res := run(t, builtin(t, "bulkheads"))
+func storyBulkheads(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
 	pool, bulk := &res.Strategies[0], &res.Strategies[1]
 	catPool, catBulk := callOf(t, pool, "catalog"), callOf(t, bulk, "catalog")
 	if catPool.PoolRejected == 0 || catPool.SuccessRate > 0.95 {
@@ -319,11 +319,11 @@ func TestStoryBulkheads(t *testing.T) {
 	}
 }
 
-// TestStorySharedBreaker: one breaker for all calls opens on the
+// storySharedBreaker: one breaker for all calls opens on the
 // recommendation service's outage and fails healthy payment calls fast;
 // a breaker per dependency leaves payment alone.
-func TestStorySharedBreaker(t *testing.T) {
-	res := run(t, builtin(t, "shared-breaker"))
+func storySharedBreaker(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
 	shared, perDep := &res.Strategies[0], &res.Strategies[1]
 	if p := callOf(t, shared, "payment"); p.FastFailed == 0 || p.Failed == 0 {
 		t.Errorf("one breaker: payment %+v; want payment calls failed fast", p)
@@ -339,11 +339,11 @@ func TestStorySharedBreaker(t *testing.T) {
 	}
 }
 
-// TestStoryPriorityShedding: shedding sheddable requests keeps checkouts
+// storyPriorityShedding: shedding sheddable requests keeps checkouts
 // served under overload; falling back on recommendations turns failed
 // pages into degraded ones.
-func TestStoryPriorityShedding(t *testing.T) {
-	res := run(t, builtin(t, "priority-shedding"))
+func storyPriorityShedding(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
 	none, shed := res.Sweep[0], res.Sweep[1]
 	for i := range none.Strategies {
 		a, b := callOf(t, &none.Strategies[i], "checkout"), callOf(t, &shed.Strategies[i], "checkout")

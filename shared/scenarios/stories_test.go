@@ -35,6 +35,9 @@ var stories = map[string]story{
 	"token-bucket-sweep":         storyTokenBucket,
 	"resilience-pipeline-60":     storyResiliencePipeline,
 	"load-shedding-goodput":      storyLoadShedding,
+	"bulkheads":                  storyBulkheads,
+	"shared-breaker":             storySharedBreaker,
+	"priority-shedding":          storyPriorityShedding,
 	"sdk-double-retry":           storySDKDoubleRetry,
 }
 
