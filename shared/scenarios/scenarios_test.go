@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -196,11 +197,46 @@ func dur(t testing.TB, s string) engine.Duration {
 	return d
 }
 
-func TestStoryRunawayCascade(t *testing.T) {
-	sc := builtin(t, "runaway-cascade")
+// storyRunawayCascade: textbook runs away, fixed holds, fleet-50 sits
+// between; and the notes' variants of the curve and of the reserve.
+func storyRunawayCascade(t *testing.T, sc *engine.Scenario) {
+	all := run(t, sc) // the three seeds the notes quote
+	textbook, fixed, fleet := metrics(t, all, "textbook"), metrics(t, all, "fixed"), metrics(t, all, "fleet-50")
+	if !(textbook.SuccessRate < fleet.SuccessRate && fleet.SuccessRate < fixed.SuccessRate) || !(fixed.PeakPer1s < fleet.PeakPer1s && fleet.PeakPer1s < textbook.PeakPer1s) {
+		t.Errorf("success %.1f%%, %.1f%%, %.1f%%, peaks %v, %v, %v (textbook, fleet-50, fixed); the look_at has fleet-50 between on both",
+			100*textbook.SuccessRate, 100*fleet.SuccessRate, 100*fixed.SuccessRate, textbook.PeakPer1s, fleet.PeakPer1s, fixed.PeakPer1s)
+	}
+	if fleet.DependencyCalls >= min(fixed.DependencyCalls, textbook.DependencyCalls) || fleet.GaveUpBreaker <= 0.4*fleet.Operations {
+		t.Errorf("fleet-50: %v calls (fixed %v, textbook %v), %v of %v operations failed fast by its breakers; the look_at says the fewest calls, over 40%% failed fast",
+			fleet.DependencyCalls, fixed.DependencyCalls, textbook.DependencyCalls, fleet.GaveUpBreaker, fleet.Operations)
+	}
+	// The notes: with no reserve (min_per_second 0, as published) fleet-50
+	// does as well as fixed: 89.5% against 89.6%, peaks 618 and 619.
+	bare := *sc
+	bare.Strategies = slices.Clone(sc.Strategies)
+	for i := 1; i < 3; i++ {
+		b := *bare.Strategies[i].Budget
+		b.MinPerSecond = 0
+		bare.Strategies[i].Budget = &b
+	}
+	nb := run(t, &bare)
+	bf, bx := metrics(t, nb, "fleet-50"), metrics(t, nb, "fixed")
+	if round(bf.SuccessRate, 3) != 0.895 || round(bx.SuccessRate, 3) != 0.896 || math.Round(bf.PeakPer1s) != 618 || math.Round(bx.PeakPer1s) != 619 {
+		t.Errorf("no reserve: fleet-50 %.2f%% (peak %v), fixed %.2f%% (peak %v); the notes say 89.5%% and 89.6%%, 618 and 619",
+			100*bf.SuccessRate, bf.PeakPer1s, 100*bx.SuccessRate, bx.PeakPer1s)
+	}
+	// The notes: with a flat 40% beyond 625/s, textbook settles at about
+	// 820 requests/s with 40% failing, completing 99.7% at 1.64 calls each.
+	flat := *sc
+	le := *sc.Dependency.LoadErrors
+	le.Points = le.Points[:len(le.Points)-1]
+	flat.Dependency.LoadErrors = &le
+	if m := metrics(t, run(t, &flat), "textbook"); round(m.SuccessRate, 3) != 0.997 || round(m.Amplification, 2) != 1.64 || math.Abs(m.Attempts/180-820) > 20 {
+		t.Errorf("flat 40%%: textbook %.2f%% succeeded, %.3f calls each, %.0f calls/s; the notes say 99.7%%, 1.64 and about 820", 100*m.SuccessRate, m.Amplification, m.Attempts/180)
+	}
 	sc.Runs = 1
 	res := run(t, sc)
-	textbook, fixed, fleet := metrics(t, res, "textbook"), metrics(t, res, "fixed"), metrics(t, res, "fleet-50")
+	textbook, fixed, fleet = metrics(t, res, "textbook"), metrics(t, res, "fixed"), metrics(t, res, "fleet-50")
 	if textbook.Amplification < 3 || textbook.SuccessRate > 0.5 {
 		t.Errorf("textbook: %.2f calls per request, %.1f%% succeeded; want a runaway", textbook.Amplification, 100*textbook.SuccessRate)
 	}

@@ -22,6 +22,7 @@ type story func(t *testing.T, sc *engine.Scenario)
 var stories = map[string]story{
 	"e03b-synchronized-recovery": storyE03B,
 	"e03a-transient-failures":    storyE03A,
+	"runaway-cascade":            storyRunawayCascade,
 	"failover-incident":          storyFailover,
 	"metadata-storm":             storyMetadataStorm,
 	"hedged-requests":            storyHedgedRequests,
