@@ -36,6 +36,7 @@ var stories = map[string]story{
 	"token-bucket-sweep":         storyTokenBucket,
 	"resilience-pipeline-60":     storyResiliencePipeline,
 	"load-shedding-goodput":      storyLoadShedding,
+	"brooker-contention":         storyBrookerContention,
 	"bulkheads":                  storyBulkheads,
 	"shared-breaker":             storySharedBreaker,
 	"priority-shedding":          storyPriorityShedding,
