@@ -1061,6 +1061,15 @@ func storySharedBreaker(t *testing.T, sc *engine.Scenario) {
 	if shared.Metrics.Failed == 0 || perDep.Metrics.Failed != 0 {
 		t.Errorf("failed operations: one breaker %v, per dependency %v; want some and none", shared.Metrics.Failed, perDep.Metrics.Failed)
 	}
+	// The notes: recommendations are optional, so the failed pages are
+	// those whose payment failed, and a failed recommendation degrades one.
+	for _, st := range []*engine.StrategyResult{shared, perDep} {
+		rec, pay := callOf(t, st, "recommendations"), callOf(t, st, "payment")
+		if st.Metrics.Failed != pay.Failed || rec.Failed != 0 || st.Metrics.Degraded == 0 {
+			t.Errorf("%s: %v pages failed, %v degraded; payment failed %v, recommendations %v; the notes say the failed pages are those whose payment failed",
+				st.Name, st.Metrics.Failed, st.Metrics.Degraded, pay.Failed, rec.Failed)
+		}
+	}
 }
 
 // storyPriorityShedding: shedding sheddable requests keeps checkouts
