@@ -415,10 +415,7 @@ func callCosts(strats []engine.StrategyResult, w int, subject string) []string {
 		if !betterOf(get, sr, top, w) {
 			continue
 		}
-		vw, _, _ := get(w, sr.Key)
-		vt, _, _ := get(top, sr.Key)
-		a, b := formatBoth(sr, vw, vt)
-		out = append(out, fmt.Sprintf("%s %s succeed less often, %s against %s's %s", possessive(subject), lower(callGroupName(&strats[0].Calls[k])), a, strats[top].Name, b))
+		out = append(out, callSentence(strats, k, w, top, subject, "succeed less often,"))
 	}
 	return out
 }
@@ -437,12 +434,20 @@ func callGains(strats []engine.StrategyResult, w, bottom int, subject string) []
 		if !betterOf(get, sr, w, bottom) {
 			continue
 		}
-		vw, _, _ := get(w, sr.Key)
-		vb, _, _ := get(bottom, sr.Key)
-		a, b := formatBoth(sr, vw, vb)
-		out = append(out, fmt.Sprintf("%s %s succeed more often: %s against %s's %s", possessive(subject), lower(callGroupName(&strats[0].Calls[k])), a, strats[bottom].Name, b))
+		out = append(out, callSentence(strats, k, w, bottom, subject, "succeed more often:"))
 	}
 	return out
+}
+
+// callSentence compares the success of call k of the plan between w, the
+// subject, and other: "its calls to payment succeed less often, 71.2%
+// against shared pool only's 92.1%", with how they compare in words.
+func callSentence(strats []engine.StrategyResult, k, w, other int, subject, words string) string {
+	sr := callSuccess()
+	vw, _, _ := callValue(&strats[w].Calls[k], sr.Key)
+	vo, _, _ := callValue(&strats[other].Calls[k], sr.Key)
+	a, b := formatBoth(sr, vw, vo)
+	return fmt.Sprintf("%s %s %s %s against %s's %s", possessive(subject), lower(callGroupName(&strats[0].Calls[k])), words, a, strats[other].Name, b)
 }
 
 // callSuccess is the success rate of one call of the plan.
