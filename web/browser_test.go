@@ -80,12 +80,17 @@ func setupHandler(t testing.TB, h http.Handler) (context.Context, string) {
 
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), browserOptions(browserPath(t), t.TempDir())...)
 	t.Cleanup(cancel)
-	ctx, cancel := chromedp.NewContext(actx)
+	tab, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute) // a bound for a hung browser, not a speed test
+	// The browser starts on the tab's own context, which outlives ctx: a
+	// test that ran out of time still gets its screenshot.
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(tab, 5*time.Minute) // a bound for a hung browser, not a speed test
 	t.Cleanup(cancel)
 	var logs []string
-	chromedp.Listen(ctx, func(ev any) {
+	chromedp.Listen(tab, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
 			var parts []string
@@ -99,7 +104,7 @@ func setupHandler(t testing.TB, h http.Handler) (context.Context, string) {
 	})
 	t.Cleanup(func() {
 		if t.Failed() {
-			screenshot(t, ctx)
+			screenshot(t, tab)
 			for _, l := range logs {
 				t.Log(l)
 			}
@@ -142,11 +147,14 @@ func setField(path, value string) chromedp.Action[chromedp.Void] {
 	}))
 }
 
-// until waits for a JavaScript condition.
+// until waits for a JavaScript condition, as long as the test's context
+// lasts: a loaded machine is slow, not wrong.
 func until(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(3*time.Minute)))
-		return err
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(0))); err != nil {
+			return fmt.Errorf("waiting for %s: %w", cond, err)
+		}
+		return nil
 	})
 }
 
