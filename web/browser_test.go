@@ -56,14 +56,29 @@ func setup(t testing.TB) (context.Context, string) {
 	return setupWith(t, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 }
 
-// setupWith is setup with the server configured by cfg.
+// setupWith is setup with the server configured by cfg, under slowMachine's
+// time limits.
 func setupWith(t testing.TB, cfg server.Config) (context.Context, string) {
 	t.Helper()
-	srv, err := server.New(cfg)
+	srv, err := server.New(slowMachine(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return setupHandler(t, srv)
+}
+
+// slowMachine gives cfg run and request time limits longer than a test
+// lasts, where it sets none. The server's defaults (10 s a run, 20 s a
+// probe or a request) are for its own machine; on a loaded 2-core one the
+// server's probe of runaway-cascade, 7 s when quiet, took over a minute.
+func slowMachine(cfg server.Config) server.Config {
+	if cfg.RunTimeout == 0 {
+		cfg.RunTimeout = time.Hour
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = time.Hour
+	}
+	return cfg
 }
 
 // setupHandler is setup with the app served by h.
