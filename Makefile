@@ -58,9 +58,11 @@ templ-check:
 	@git diff --exit-code --stat -- 'server/*_templ.go' || { echo "server/*_templ.go are stale: run make templ and commit"; exit 1; }
 
 # test-native runs every test, then the server's and shared packages' again
-# built as the Worker is, without searches (nosearch).
+# built as the Worker is, without searches (nosearch). -timeout 30m: on a
+# busy 2-core machine the browser tests take about go test's default 10
+# minutes.
 test-native:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -tags nosearch ./server/... ./shared/...
 
 # The engine's tests, golden results included, under GOOS=js GOARCH=wasm:
