@@ -134,7 +134,7 @@ func screenshot(t testing.TB, ctx context.Context) {
 	if dir == "" {
 		dir = filepath.Join("testdata", "screenshots")
 	}
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	sctx, cancel := context.WithTimeout(ctx, time.Minute) // a bound for a hung browser: a loaded one is slow
 	defer cancel()
 	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
 	if err != nil {
