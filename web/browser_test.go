@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,13 +154,22 @@ func ran(n int) chromedp.Action[chromedp.Void] {
 	return until(fmt.Sprintf(`Number(document.getElementById("playground").dataset.ran || 0) >= %d`, n))
 }
 
-// setField types a value into the form field for a path, as a user would.
+// setField types a value into the form field for a path, as a user would:
+// the value, then its input and change events, in one step. (chromedp's
+// SetValue sends both events itself; an input event of the test's own
+// after it, a round trip later, was a second edit, and a second run when
+// the two came more than the playground's 250 ms apart.)
 func setField(path, value string) chromedp.Action[chromedp.Void] {
-	sel := `[data-path="` + path + `"]`
-	return chromedp.Steps(chromedp.SetValue(sel, value), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+sel+`').dispatchEvent(new Event("input", {bubbles: true}))`))
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+			const f = document.querySelector('[data-path="`+path+`"]');
+			if (!f) throw new Error("no field for `+path+`");
+			f.value = `+strconv.Quote(value)+`;
+			f.dispatchEvent(new Event("input", {bubbles: true}));
+			return f.dispatchEvent(new Event("change", {bubbles: true}));
+		})()`))
 		return err
-	}))
+	})
 }
 
 // until waits for a JavaScript condition, as long as the test's context
