@@ -4,7 +4,7 @@ WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
 ADDR    ?= :8080
 DB      ?= ./data/retrylab.db
 
-.PHONY: all build templ wasm run test test-native test-wasm fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance
+.PHONY: all build templ wasm run test test-native test-wasm stress fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance
 
 all: build
 
@@ -58,15 +58,34 @@ templ-check:
 	@git diff --exit-code --stat -- 'server/*_templ.go' || { echo "server/*_templ.go are stale: run make templ and commit"; exit 1; }
 
 # test-native runs every test, then the server's and shared packages' again
-# built as the Worker is, without searches (nosearch).
+# built as the Worker is, without searches (nosearch). -timeout 30m: on a
+# busy 2-core machine the browser tests take about go test's default 10
+# minutes.
 test-native:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -tags nosearch ./server/... ./shared/...
 
 # The engine's tests, golden results included, under GOOS=js GOARCH=wasm:
 # the same scenario and seed must give the same bytes as natively.
 test-wasm:
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./shared/engine/... ./shared/chart/... ./shared/view/... ./shared/convert/...
+
+# stress runs the browser tests and the server's N times in a row (make
+# stress N=3) beside three busy loops, as on CI's two cores when the
+# machine is busy, and stops at the first run that fails: a test that
+# races the clock fails here sooner than in CI. The busy loops end with
+# it, however it ends. -timeout 30m: a loaded run of ./web/ takes about
+# ten minutes, go test's default limit.
+N ?= 10
+stress: deps wasm
+	@pids=""; trap 'kill $$pids 2>/dev/null' EXIT; trap 'exit 130' INT TERM; \
+	for j in 1 2 3; do sh -c 'while :; do :; done' & pids="$$pids $$!"; done; \
+	i=1; while [ $$i -le $(N) ]; do \
+		echo "==> stress run $$i of $(N), beside three busy loops"; start=$$(date +%s); \
+		$(GO) test -count=1 -timeout 30m ./web/ ./server/... || { echo "stress: run $$i of $(N) failed"; exit 1; }; \
+		echo "==> stress run $$i of $(N) passed in $$(($$(date +%s) - start)) s"; i=$$((i + 1)); \
+	done; \
+	echo "stress: all $(N) runs passed"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null | grep -v '_templ.go$$' || find . -name '*.go')); \

@@ -40,10 +40,13 @@ func TestMemStoreContract(t *testing.T) {
 }
 
 // testServer builds a server on a memory store; change the config with fns.
+// Its runs and requests may last an hour, not the defaults' 10 and 20 s: on
+// a loaded 2-core machine a run of a built-in can take ten times as long as
+// on a quiet one. The tests of those limits set their own.
 func testServer(t testing.TB, fns ...func(*Config)) (*Server, *memStore) {
 	t.Helper()
 	store := newMemStore()
-	cfg := Config{Store: store, Logger: discardLogger()}
+	cfg := Config{Store: store, Logger: discardLogger(), RunTimeout: time.Hour, RequestTimeout: time.Hour}
 	for _, f := range fns {
 		f(&cfg)
 	}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,14 +57,29 @@ func setup(t testing.TB) (context.Context, string) {
 	return setupWith(t, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 }
 
-// setupWith is setup with the server configured by cfg.
+// setupWith is setup with the server configured by cfg, under slowMachine's
+// time limits.
 func setupWith(t testing.TB, cfg server.Config) (context.Context, string) {
 	t.Helper()
-	srv, err := server.New(cfg)
+	srv, err := server.New(slowMachine(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return setupHandler(t, srv)
+}
+
+// slowMachine gives cfg run and request time limits longer than a test
+// lasts, where it sets none. The server's defaults (10 s a run, 20 s a
+// probe or a request) are for its own machine; on a loaded 2-core one the
+// server's probe of runaway-cascade, 7 s when quiet, took over a minute.
+func slowMachine(cfg server.Config) server.Config {
+	if cfg.RunTimeout == 0 {
+		cfg.RunTimeout = time.Hour
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = time.Hour
+	}
+	return cfg
 }
 
 // setupHandler is setup with the app served by h.
@@ -80,12 +96,17 @@ func setupHandler(t testing.TB, h http.Handler) (context.Context, string) {
 
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), browserOptions(browserPath(t), t.TempDir())...)
 	t.Cleanup(cancel)
-	ctx, cancel := chromedp.NewContext(actx)
+	tab, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute) // a bound for a hung browser, not a speed test
+	// The browser starts on the tab's own context, which outlives ctx: a
+	// test that ran out of time still gets its screenshot.
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(tab, 5*time.Minute) // a bound for a hung browser, not a speed test
 	t.Cleanup(cancel)
 	var logs []string
-	chromedp.Listen(ctx, func(ev any) {
+	chromedp.Listen(tab, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
 			var parts []string
@@ -99,7 +120,7 @@ func setupHandler(t testing.TB, h http.Handler) (context.Context, string) {
 	})
 	t.Cleanup(func() {
 		if t.Failed() {
-			screenshot(t, ctx)
+			screenshot(t, tab)
 			for _, l := range logs {
 				t.Log(l)
 			}
@@ -114,7 +135,7 @@ func screenshot(t testing.TB, ctx context.Context) {
 	if dir == "" {
 		dir = filepath.Join("testdata", "screenshots")
 	}
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	sctx, cancel := context.WithTimeout(ctx, time.Minute) // a bound for a hung browser: a loaded one is slow
 	defer cancel()
 	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
 	if err != nil {
@@ -133,20 +154,32 @@ func ran(n int) chromedp.Action[chromedp.Void] {
 	return until(fmt.Sprintf(`Number(document.getElementById("playground").dataset.ran || 0) >= %d`, n))
 }
 
-// setField types a value into the form field for a path, as a user would.
+// setField types a value into the form field for a path, as a user would:
+// the value, then its input and change events, in one step. (chromedp's
+// SetValue sends both events itself; an input event of the test's own
+// after it, a round trip later, was a second edit, and a second run when
+// the two came more than the playground's 250 ms apart.)
 func setField(path, value string) chromedp.Action[chromedp.Void] {
-	sel := `[data-path="` + path + `"]`
-	return chromedp.Steps(chromedp.SetValue(sel, value), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+sel+`').dispatchEvent(new Event("input", {bubbles: true}))`))
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+			const f = document.querySelector('[data-path="`+path+`"]');
+			if (!f) throw new Error("no field for `+path+`");
+			f.value = `+strconv.Quote(value)+`;
+			f.dispatchEvent(new Event("input", {bubbles: true}));
+			return f.dispatchEvent(new Event("change", {bubbles: true}));
+		})()`))
 		return err
-	}))
+	})
 }
 
-// until waits for a JavaScript condition.
+// until waits for a JavaScript condition, as long as the test's context
+// lasts: a loaded machine is slow, not wrong.
 func until(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(3*time.Minute)))
-		return err
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(0))); err != nil {
+			return fmt.Errorf("waiting for %s: %w", cond, err)
+		}
+		return nil
 	})
 }
 

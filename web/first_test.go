@@ -20,7 +20,7 @@ import (
 // first run shows exactly the same view (the same figures' SVG, byte for
 // byte).
 func TestPlaygroundShowsTheServersResultFirst(t *testing.T) {
-	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv, err := server.New(slowMachine(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	if err != nil {
 		t.Fatal(err)
 	}

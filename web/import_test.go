@@ -229,7 +229,7 @@ func TestConvertModuleIsServedLikeTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("make wasm did not precompress convert.wasm: %v", err)
 	}
-	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv, err := server.New(slowMachine(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	if err != nil {
 		t.Fatal(err)
 	}

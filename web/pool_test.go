@@ -99,10 +99,20 @@ func TestPoolCancel(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.Navigate(fmt.Sprintf("%s/?s=%s&workers=2", base, e03b)), ran(1))
 	text(ctx, t, setRuns(1000))
-	do(t, ctx, chromedp.Click(`#run`), until(`/ of 4000 simulations/.test(document.getElementById("status").textContent)`),
-		chromedp.Click(`#cancel`))
-	if s := text(ctx, t, `document.getElementById("status").textContent + (document.getElementById("cancel").hidden ? "" : " (cancel shown)")`); s != "Cancelled." {
-		t.Errorf("status after cancel %q, want Cancelled.", s)
+	// Cancel is pressed as the status first counts the run's simulations,
+	// in the same task, so that the run cannot end between the two.
+	got := text(ctx, t, `new Promise((resolve) => {
+		const s = document.getElementById("status");
+		new MutationObserver((_, o) => {
+			if (!/ of 4000 simulations/.test(s.textContent)) return;
+			o.disconnect();
+			document.getElementById("cancel").click();
+			resolve(s.textContent + (document.getElementById("cancel").hidden ? "" : " (cancel shown)"));
+		}).observe(s, {childList: true, characterData: true, subtree: true});
+		document.getElementById("run").click();
+	})`)
+	if got != "Cancelled." {
+		t.Errorf("status after cancel %q, want Cancelled.", got)
 	}
 	// The built-in again, from the picker: a new run on a new pool.
 	text(ctx, t, `(() => { const p = document.getElementById("builtin"); p.value = "`+e03b+`"; p.dispatchEvent(new Event("change")); return ""; })()`)
