@@ -59,8 +59,8 @@ templ-check:
 
 # test-native runs every test, then the server's and shared packages' again
 # built as the Worker is, without searches (nosearch). -timeout 30m: on a
-# busy 2-core machine the browser tests take about go test's default 10
-# minutes.
+# busy 2-core machine the browser tests took up to 16 minutes, past go
+# test's default limit of 10.
 test-native:
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -tags nosearch ./server/... ./shared/...
@@ -74,8 +74,8 @@ test-wasm:
 # stress N=3) beside three busy loops, as on CI's two cores when the
 # machine is busy, and stops at the first run that fails: a test that
 # races the clock fails here sooner than in CI. The busy loops end with
-# it, however it ends. -timeout 30m: a loaded run of ./web/ takes about
-# ten minutes, go test's default limit.
+# it, however it ends. -timeout 30m: a loaded run of ./web/ took 7 to 16
+# minutes, past go test's default limit of 10.
 N ?= 10
 stress: deps wasm
 	@pids=""; trap 'kill $$pids 2>/dev/null' EXIT; trap 'exit 130' INT TERM; \
