@@ -40,15 +40,6 @@ func builtinView(t *testing.T, slug string, defaultSearch bool, runs int) *View 
 	return v
 }
 
-func wantIn(t *testing.T, what, text string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(text, w) {
-			t.Errorf("%s has no %q:\n%s", what, w, text)
-		}
-	}
-}
-
 // TestSearchRecommendationInWords: the recommendation names its settings
 // and metrics in words, says the constraints hold on average and where
 // the worst seed falls outside one, which knobs make no difference among

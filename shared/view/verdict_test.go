@@ -12,6 +12,17 @@ import (
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
+// wantIn fails t for each of wants that text, what the view says as
+// what, does not contain.
+func wantIn(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s has no %q:\n%s", what, w, text)
+		}
+	}
+}
+
 // runBuiltin runs a built-in, changed by edit when it is not nil, and
 // returns its view.
 func runBuiltin(t *testing.T, slug string, edit func(*engine.Scenario)) (*engine.Result, *View) {
