@@ -230,6 +230,7 @@ func newProbeRuns(cfg Config) *probeRuns {
 // waits until the probe is done or its ctx is; the probe stops when every
 // request waiting for it has gone.
 func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q probeQuery) (*engine.ProbeResult, error) {
+	start := s.runs.now() // before any flight can start: its probe's time is the wait
 	if q.strategy == "" {
 		q.strategy = sc.Strategies[0].Name
 	}
@@ -266,7 +267,7 @@ func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q pr
 	}
 	pr.mu.Unlock()
 	// The wait is paid for by the probe: not by the answer being built.
-	defer func(start time.Time) { waitedFor(ctx, s.runs.now().Sub(start)) }(s.runs.now())
+	defer func() { waitedFor(ctx, s.runs.now().Sub(start)) }()
 	select {
 	case <-f.done:
 		return f.res, f.err

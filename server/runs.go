@@ -97,6 +97,7 @@ func (r *runner) cached(id string) (*engine.Result, bool) {
 // the run is done or its ctx is; the run stops when every request waiting
 // for it has gone (not with the ctx of the one that started it).
 func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, watch func(f *flight, joined bool)) (*engine.Result, error) {
+	start := r.now() // before any flight can start: its run's time is the wait
 	r.mu.Lock()
 	if res, ok := r.cache.get(id); ok {
 		r.mu.Unlock()
@@ -137,7 +138,7 @@ func (r *runner) watched(ctx context.Context, id string, sc *engine.Scenario, wa
 		go r.fly(fctx, id, sc, f, settle)
 	}
 	// The wait is paid for by the run: not by the answer being built.
-	defer func(start time.Time) { waitedFor(ctx, r.now().Sub(start)) }(r.now())
+	defer func() { waitedFor(ctx, r.now().Sub(start)) }()
 	select {
 	case <-f.done:
 		return f.res, f.err
