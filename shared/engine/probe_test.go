@@ -320,13 +320,7 @@ func TestProbeMetadataStorm(t *testing.T) {
 // the scenario's own load (the arrivals go on at their rate).
 func checkPersists(t *testing.T, sc *Scenario, res *ProbeResult) {
 	t.Helper()
-	one := *sc
-	one.Runs = 1
-	one.Strategies = []Strategy{*strategyOf(t, sc, res.Strategy)}
-	out, err := Run(context.Background(), &one, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runOne(t, sc, res.Strategy)
 	sr := out.Strategies[0].Series
 	q := res.Quarters[3]
 	from, to := res.WindowFrom+3*(res.SpanTo-res.WindowFrom)/4, res.SpanTo
@@ -348,6 +342,20 @@ func strategyOf(t *testing.T, sc *Scenario, name string) *Strategy {
 	}
 	t.Fatalf("no strategy %q", name)
 	return nil
+}
+
+// runOne runs the strategy of sc named name alone, on one seed, for its
+// series.
+func runOne(t *testing.T, sc *Scenario, name string) *Result {
+	t.Helper()
+	one := *sc
+	one.Runs = 1
+	one.Strategies = []Strategy{*strategyOf(t, sc, name)}
+	out, err := Run(context.Background(), &one, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // bucketSum adds up the buckets of series xs that end within [from, to).
@@ -434,13 +442,7 @@ func TestProbeRunawayFastFails(t *testing.T) {
 		checkPersists(t, sc, res)
 		// The series: its breakers fail operations fast all through the
 		// span judged, in each quarter of it.
-		one := *sc
-		one.Runs = 1
-		one.Strategies = []Strategy{*strategyOf(t, sc, name)}
-		out, err := Run(context.Background(), &one, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := runOne(t, sc, name)
 		sr, m := out.Strategies[0].Series, &out.Strategies[0].Metrics
 		q := (res.SpanTo - res.WindowFrom) / 4
 		for i := range Duration(4) {
@@ -519,15 +521,9 @@ func TestProbeSlowToRecover(t *testing.T) {
 		if strings.Contains(res.Summary, "own errors") || strings.Contains(res.Summary, "storm of") {
 			t.Errorf("%s: summary %q", name, res.Summary)
 		}
-		one := *sc
-		one.Runs = 1
-		one.Strategies = []Strategy{*strategyOf(t, sc, name)}
-		out, err := Run(context.Background(), &one, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := runOne(t, sc, name)
 		sr := out.Strategies[0].Series
-		life := lifetime(&one.Strategies[0])
+		life := lifetime(strategyOf(t, sc, name))
 		// Bad after the trigger: more than a point of the operations
 		// ending from the window's start to back fail; none fails once
 		// the operations started from back have lived their longest.
