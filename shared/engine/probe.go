@@ -90,14 +90,25 @@ const (
 	// RemedyCapacity adds workers to the dependency from the remedy's
 	// time on.
 	RemedyCapacity RemedyKind = "capacity"
-	// RemedyBudget gives the strategy (its outermost level) a ratio retry
-	// budget over DefaultProbeBudgetWindow, in place of its own, for the
-	// whole run (a policy has no start time).
+	// RemedyBudget gives every level of the strategy that retries (its
+	// own policy and each layer with more than one attempt or hedging) a
+	// ratio retry budget over DefaultProbeBudgetWindow, in place of its
+	// own, for the whole run (a policy has no start time). A budget at
+	// the outermost level alone cannot limit the retries of the levels
+	// below it, which multiply (failover-incident).
 	RemedyBudget RemedyKind = "budget"
+	// RemedyOneLevel keeps the retries of one level of a layered strategy
+	// and gives every other level one attempt (no retry, no hedging), for
+	// the whole run: "retry at one layer only" (Google SRE, "Handling
+	// Overload"). The probe tries each level that retries, the innermost
+	// first, and reports the innermost that ends the storm: its Enough is
+	// that level, 0 for the strategy's own policy and i+1 for Layers[i].
+	// It applies to a strategy with two levels or more that retry.
+	RemedyOneLevel RemedyKind = "one_level"
 )
 
 // RemedyKinds lists the remedies, in the order a probe reports them.
-var RemedyKinds = []RemedyKind{RemedyLoad, RemedyCapacity, RemedyBudget}
+var RemedyKinds = []RemedyKind{RemedyLoad, RemedyCapacity, RemedyBudget, RemedyOneLevel}
 
 // Outcomes of a remedy's probe.
 const (
@@ -273,7 +284,9 @@ type ProbeResult struct {
 	Quarters []WindowStats `json:"quarters"`
 	// NoStorm says why the strategy is not in a storm, when it is
 	// healthy or recovering.
-	NoStorm  string         `json:"no_storm,omitempty"`
+	NoStorm string `json:"no_storm,omitempty"`
+	// Remedies are the remedies' findings in the order of RemedyKinds;
+	// retrying at one level only is listed for a layered strategy only.
 	Remedies []RemedyResult `json:"remedies"`
 	// Simulations is how many runs of the strategy on one seed the probe
 	// made, the counterfactual's and the baseline's included, and Events
@@ -491,7 +504,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	}
 	p.left.base = 2
 	for _, k := range RemedyKinds {
-		p.left.remedy = append(p.left.remedy, runsFor(p.steps(k)))
+		p.left.remedy = append(p.left.remedy, p.runs(k))
 	}
 	p.progress()
 	healthy, err := p.simulate(ctx, p.counterfactual(), nil, true)
@@ -519,9 +532,12 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 			why = "not tried: it recovers by itself, so there is no storm for a remedy to end"
 		}
 		for _, k := range RemedyKinds {
+			if p.unlayered(k) {
+				continue
+			}
 			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: why}
-			if k == RemedyBudget && !retries(&sub.Strategies[0]) {
-				r.Outcome, r.Text = ProbeNotApplicable, neverRetries
+			if why := p.notApplicable(k); why != "" {
+				r.Outcome, r.Text = ProbeNotApplicable, why
 			}
 			res.Remedies = append(res.Remedies, r)
 		}
@@ -532,6 +548,9 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	p.progress()
 	var found, others []string
 	for i, k := range RemedyKinds {
+		if p.unlayered(k) {
+			continue
+		}
 		r, err := p.bisect(ctx, k, &p.left.remedy[i])
 		if err != nil {
 			return nil, err
@@ -979,7 +998,7 @@ func arrivalsEnd(sc *Scenario) Duration {
 
 // resolution returns the step of remedy k, in its own unit.
 func (p *prober) resolution(k RemedyKind) float64 {
-	if k == RemedyCapacity {
+	if k == RemedyCapacity || k == RemedyOneLevel {
 		return 1
 	}
 	return 1.0 / probeUnits
@@ -993,8 +1012,23 @@ func (p *prober) steps(k RemedyKind) int {
 		return int(math.Round(p.opt.MaxLoad * probeUnits))
 	case RemedyCapacity:
 		return p.opt.MaxWorkers
+	case RemedyOneLevel:
+		if n := len(retryingLevels(&p.sc.Strategies[0])); n > 1 {
+			return n
+		}
+		return 0
 	}
 	return probeUnits // ratios from 1 down to 0.01
+}
+
+// runs returns the most simulations remedy k can make on one seed:
+// bisection's (runsFor), or one for each level retrying at one level
+// only tries.
+func (p *prober) runs(k RemedyKind) int {
+	if k == RemedyOneLevel {
+		return p.steps(k)
+	}
+	return runsFor(p.steps(k))
 }
 
 // value returns remedy k's setting at strength s (1..steps): a fraction
@@ -1029,7 +1063,7 @@ func (p *prober) checkCost() error {
 	}
 	runs := 2 // the counterfactual and the baseline
 	for _, k := range RemedyKinds {
-		runs += runsFor(p.steps(k))
+		runs += p.runs(k)
 	}
 	per := float64(estimate(p.sc, false))
 	if sub, err := p.remedied(RemedyCapacity, p.steps(RemedyCapacity)); err == nil {
@@ -1068,10 +1102,12 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 		r.Text = fmt.Sprintf("no load reduction (the probe reduces poisson and uniform arrivals only, not %s)", p.sc.Workload.Arrival)
 		return r, nil
 	}
-	if k == RemedyBudget && !retries(&p.sc.Strategies[0]) {
-		r.Outcome = ProbeNotApplicable
-		r.Text = neverRetries
+	if why := p.notApplicable(k); why != "" {
+		r.Outcome, r.Text = ProbeNotApplicable, why
 		return r, nil
+	}
+	if k == RemedyOneLevel {
+		return p.oneLevel(ctx, r, left)
 	}
 	ok, ws, err := p.ends(ctx, &remedy{k, hi})
 	if err != nil {
@@ -1136,6 +1172,77 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 	return r, nil
 }
 
+// unlayered reports whether remedy k is retrying at one level only and
+// the strategy has one level: the probe does not list it then.
+func (p *prober) unlayered(k RemedyKind) bool {
+	return k == RemedyOneLevel && len(p.sc.Strategies[0].Layers) == 0
+}
+
+// notApplicable says why remedy k cannot be tried on the probed strategy
+// ("" when it can): a budget on a strategy that never retries, retrying
+// at one level only on one with fewer than two levels that retry.
+func (p *prober) notApplicable(k RemedyKind) string {
+	st := &p.sc.Strategies[0]
+	switch {
+	case k == RemedyBudget && !retries(st):
+		return neverRetries
+	case k == RemedyOneLevel && p.steps(k) == 0:
+		return "not tried: at most one level of the strategy retries already"
+	}
+	return ""
+}
+
+// oneLevel tries retrying at each level that retries only, the innermost
+// first, and reports the innermost that ends the storm.
+func (p *prober) oneLevel(ctx context.Context, r RemedyResult, left *int) (RemedyResult, error) {
+	before := p.res.Simulations
+	levels := retryingLevels(&p.sc.Strategies[0])
+	var last WindowStats
+	for i := len(levels) - 1; i >= 0; i-- {
+		l := levels[i]
+		ok, ws, err := p.ends(ctx, &remedy{RemedyOneLevel, l})
+		if err != nil {
+			return r, err
+		}
+		*left = i
+		p.progress()
+		last = ws
+		if ok {
+			r.Outcome, r.Enough, r.Judged = ProbeFound, float64(l), &ws
+			r.Change = p.change(RemedyOneLevel, l)
+			r.Text = "retrying at " + levelName(l) + " only"
+			if i < len(levels)-1 {
+				var not []string
+				for _, m := range levels[i+1:] {
+					not = append(not, levelName(m))
+				}
+				r.Text += " (at " + strings.Join(not, " or ") + " only does not end it"
+			} else {
+				r.Text += " (the innermost level that retries"
+			}
+			if h := p.res.Healthy.Success; ws.Success.Min < h.Min-ProbeSuccessTolerance {
+				r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", pctRange(ws.Success), pctRange(h))
+			}
+			r.Text += ")"
+			r.Simulations = p.res.Simulations - before
+			return r, nil
+		}
+	}
+	r.Outcome, r.Judged = ProbeNotFound, &last
+	r.Text = fmt.Sprintf("not found (retrying at any one of its %d levels that retry only does not end it)", len(levels))
+	r.Simulations = p.res.Simulations - before
+	return r, nil
+}
+
+// levelName names level l of a strategy as the form does: 0 its own
+// policy, l the layer Layers[l-1] ("layer l below it").
+func levelName(l int) string {
+	if l == 0 {
+		return "the strategy's own level (the outermost)"
+	}
+	return fmt.Sprintf("layer %d (layers[%d])", l, l-1)
+}
+
 // phrase writes remedy k at strength s.
 func (p *prober) phrase(k RemedyKind, s int) string {
 	switch k {
@@ -1143,6 +1250,8 @@ func (p *prober) phrase(k RemedyKind, s int) string {
 		return fmt.Sprintf("%d%% less load", s)
 	case RemedyCapacity:
 		return fmt.Sprintf("%d more workers", s)
+	case RemedyOneLevel:
+		return "retrying at " + levelName(s) + " only"
 	}
 	return fmt.Sprintf("a %d%% retry budget", probeUnits+1-s)
 }
@@ -1154,8 +1263,46 @@ func (p *prober) change(k RemedyKind, s int) string {
 		return fmt.Sprintf("the arrival rate times %g from %s on", float64(probeUnits-s)/probeUnits, Duration(p.at))
 	case RemedyCapacity:
 		return fmt.Sprintf("%d workers more from %s on (a capacity phase from then, and %d more in each later capacity phase)", s, Duration(p.at), s)
+	case RemedyOneLevel:
+		var others []string
+		for l := range 1 + len(p.sc.Strategies[0].Layers) {
+			if l != s {
+				others = append(others, levelName(l))
+			}
+		}
+		return fmt.Sprintf(`"max_attempts": 1 and no hedging at %s of strategy %q, keeping the retries of %s`, strings.Join(others, ", "), p.sc.Strategies[0].Name, levelName(s))
 	}
-	return fmt.Sprintf(`budget {"kind":"ratio","ratio":%g,"window":%q} for strategy %q`, p.value(k, s), DefaultProbeBudgetWindow.String(), p.sc.Strategies[0].Name)
+	st := &p.sc.Strategies[0]
+	return fmt.Sprintf(`budget {"kind":"ratio","ratio":%g,"window":%q} for strategy %q%s`, p.value(k, s), DefaultProbeBudgetWindow.String(), st.Name, levelsText(st))
+}
+
+// levelsText says, for a layered strategy, which of its levels a retry
+// budget remedy sets: those that retry.
+func levelsText(st *Strategy) string {
+	if len(st.Layers) == 0 {
+		return ""
+	}
+	var names []string
+	for _, l := range retryingLevels(st) {
+		if l == 0 {
+			names = append(names, "its own policy")
+		} else {
+			names = append(names, fmt.Sprintf("layers[%d]", l-1))
+		}
+	}
+	return ", at every level that retries (" + strings.Join(names, ", ") + ")"
+}
+
+// retryingLevels returns the levels of st that can send a call more than
+// once, 0 for its own policy and i+1 for Layers[i].
+func retryingLevels(st *Strategy) []int {
+	var out []int
+	for l, pl := range append([]Policy{st.Policy}, st.Layers...) {
+		if pl.MaxAttempts != 1 || pl.Hedging != nil {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // A remedy is one remedy at one strength.
@@ -1179,7 +1326,28 @@ func (p *prober) remedied(k RemedyKind, s int) (*Scenario, error) {
 		d.Phases = addWorkers(d.Phases, d.Workers, s, Duration(p.at), p.horizon())
 	case RemedyBudget:
 		st := sub.Strategies[0]
-		st.Budget = &Budget{Kind: BudgetRatio, Ratio: p.value(k, s), Window: DefaultProbeBudgetWindow}
+		st.Layers = slices.Clone(st.Layers)
+		for _, l := range retryingLevels(&st) {
+			b := &Budget{Kind: BudgetRatio, Ratio: p.value(k, s), Window: DefaultProbeBudgetWindow}
+			if l == 0 {
+				st.Budget = b
+			} else {
+				st.Layers[l-1].Budget = b
+			}
+		}
+		sub.Strategies = []Strategy{st}
+	case RemedyOneLevel:
+		st := sub.Strategies[0]
+		st.Layers = slices.Clone(st.Layers)
+		for l := range 1 + len(st.Layers) {
+			pl := &st.Policy
+			if l > 0 {
+				pl = &st.Layers[l-1]
+			}
+			if l != s {
+				pl.MaxAttempts, pl.Hedging = 1, nil
+			}
+		}
 		sub.Strategies = []Strategy{st}
 	}
 	return &sub, nil
@@ -1243,12 +1411,7 @@ const neverRetries = "not tried: the strategy never retries (one attempt at ever
 // retries reports whether strategy st can send a call more than once: a
 // level with more than one attempt (or no limit), or hedging.
 func retries(st *Strategy) bool {
-	for _, pl := range append([]Policy{st.Policy}, st.Layers...) {
-		if pl.MaxAttempts != 1 || pl.Hedging != nil {
-			return true
-		}
-	}
-	return false
+	return len(retryingLevels(st)) > 0
 }
 
 // ends runs the strategy with rm (none when nil) on every seed and

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +111,9 @@ func checkBrackets(t *testing.T, sc *Scenario, si int, res *ProbeResult) {
 			continue
 		}
 		step := r.Enough - r.NotEnough
+		if r.Kind == RemedyOneLevel {
+			step = r.Resolution // a level, not a bracket
+		}
 		if r.Kind == RemedyBudget {
 			step = -step
 		}
@@ -246,10 +250,11 @@ func TestProbeRefusesCost(t *testing.T) {
 	}
 	p := &prober{opt: ProbeOptions{MaxLoad: DefaultProbeMaxLoad, MaxWorkers: 40}}
 	runs := 2
+	p.sc = &Scenario{Strategies: []Strategy{{Policy: Policy{MaxAttempts: 3}}}}
 	for _, k := range RemedyKinds {
-		runs += runsFor(p.steps(k))
+		runs += p.runs(k)
 	}
-	if runs != 2+(1+7)+(1+6)+(1+7) {
+	if runs != 2+(1+7)+(1+6)+(1+7)+0 {
 		t.Errorf("bound of %d runs per seed", runs)
 	}
 }
@@ -808,6 +813,56 @@ func TestProbeFailoverMetastable(t *testing.T) {
 				t.Errorf("%s: summary %q\nwant %s...", tc.name, res.Summary, want)
 			}
 			checkPersists(t, sc, res)
+		}
+	}
+}
+
+// TestProbeRemediesReachEveryLevel: in failover-incident, every-layer's
+// three levels each retry 3 times. A budget at the outermost level alone
+// never ends its storm (that level never retries: its one attempt takes
+// its whole deadline), so the probe gives the budget to every level that
+// retries, and tries retrying at one level only. Both end the storm, and
+// the found remedies, re-run on their own, do.
+func TestProbeRemediesReachEveryLevel(t *testing.T) {
+	sc := builtin(t, "failover-incident")
+	res := mustProbe(t, sc, ProbeOptions{Strategy: "every-layer"})
+	if res.Finding != FindingMetastable {
+		t.Fatalf("every-layer is %s, not metastable: %s", res.Finding, res.Summary)
+	}
+	byKind := map[RemedyKind]RemedyResult{}
+	for _, r := range res.Remedies {
+		byKind[r.Kind] = r
+	}
+	b := byKind[RemedyBudget]
+	if b.Outcome != ProbeFound || !strings.Contains(b.Change, "at every level that retries (its own policy, layers[0], layers[1])") {
+		t.Errorf("budget: %s %q (%s); want a budget found at every level", b.Outcome, b.Text, b.Change)
+	}
+	o := byKind[RemedyOneLevel]
+	if o.Outcome != ProbeFound || o.Enough != 2 || !strings.HasPrefix(o.Text, "retrying at layer 2 (layers[1]) only") {
+		t.Errorf("one level: %s %q, level %g; want retrying at the repository's level (layer 2) only", o.Outcome, o.Text, o.Enough)
+	}
+	if !strings.Contains(res.Summary, "retrying at layer 2 (layers[1]) only") {
+		t.Errorf("the summary does not name retrying at one level: %s", res.Summary)
+	}
+	checkBrackets(t, sc, slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == "every-layer" }), res)
+
+	// The outermost level alone, the remedy of before, does not end it.
+	outer := *sc
+	outer.Strategies = slices.Clone(sc.Strategies)
+	for i := range outer.Strategies {
+		if outer.Strategies[i].Name == "every-layer" {
+			outer.Strategies[i].Budget = &Budget{Kind: BudgetRatio, Ratio: 0.01, Window: DefaultProbeBudgetWindow}
+		}
+	}
+	if r := mustProbe(t, &outer, ProbeOptions{Strategy: "every-layer"}); r.Finding != FindingMetastable {
+		t.Errorf("a 1%% budget at the outermost level alone makes every-layer %s: that level retries after all, and this test no longer shows why budgets go to every level", r.Finding)
+	}
+	for _, other := range []string{"one-layer", "budget"} {
+		r := mustProbe(t, sc, ProbeOptions{Strategy: other})
+		for _, rm := range r.Remedies {
+			if rm.Kind == RemedyOneLevel && rm.Outcome == ProbeFound {
+				t.Errorf("%s: retrying at one level is offered as a remedy (%s): %s", other, rm.Text, r.Summary)
+			}
 		}
 	}
 }

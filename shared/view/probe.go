@@ -47,6 +47,7 @@ var probeLabels = map[engine.RemedyKind]string{
 	engine.RemedyLoad:     "Less load",
 	engine.RemedyCapacity: "More workers",
 	engine.RemedyBudget:   "A retry budget",
+	engine.RemedyOneLevel: "Retry at one level",
 }
 
 // Probe turns a probe's result into what people read.
