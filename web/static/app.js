@@ -498,16 +498,18 @@ function showWindow(w, json) {
   note.classList.toggle("pending", pending);
   if (pending) note.setAttribute("aria-busy", "true");
   else note.removeAttribute("aria-busy");
+  // The note and the placeholders say the engine's last answer, even
+  // while a newer edit waits for its own; Follow shows while the JSON pins.
   const pin = pinned();
   const says = w ? w.says[0].toUpperCase() + w.says.slice(1) + "." : "";
   note.textContent = w === undefined ? "Checking the affected window…"
     : !w ? "The affected window shows once the scenario is valid."
-    : pin ? says + " Follow the phases unpins it."
+    : w.pinned ? says + " Follow the phases unpins it."
     : w.whole ? says + " From and To set one."
     : says + " It follows the phases; typing From or To pins it.";
   for (const end of ["from", "to"]) {
     const field = document.querySelector(`[data-path="report.affected_${end}"]`);
-    if (w && !pin && !w.whole) field.placeholder = w[end];
+    if (w && !w.pinned && !w.whole && !pin) field.placeholder = w[end];
     else field.removeAttribute("placeholder");
   }
   document.querySelector('[data-action="window-follow"]').hidden = !pin;
