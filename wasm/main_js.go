@@ -72,12 +72,26 @@ type validation struct {
 	Simulations int           `json:"simulations"`
 	PerSeed     int           `json:"per_seed"`
 	Search      bool          `json:"search,omitempty"`
+	Window      *window       `json:"window,omitempty"`
+}
+
+// window is the affected window the scenario's runs judge, as the form
+// shows it: the engine's AffectedWindow and the view's words for it.
+type window struct {
+	engine.AffectedWindow
+	Says string `json:"says"`
+}
+
+func windowOf(sc *engine.Scenario) *window {
+	return &window{sc.AffectedWindow(), view.Window(sc)}
 }
 
 // validate(scenarioJSON) → {errors, estimate, warnings, simulations,
-// per_seed, search}: simulations numbered as runPart takes them, per_seed
-// of them on each seed; a scenario with a search has search true and no
-// simulations, and runs whole (run), not in parts.
+// per_seed, search, window}: simulations numbered as runPart takes them,
+// per_seed of them on each seed; window is the affected window its runs
+// judge ({from, to, pinned, whole, phases, says}; absent with errors); a
+// scenario with a search has search true and no simulations, and runs
+// whole (run), not in parts.
 func validate(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
@@ -94,13 +108,13 @@ func validate(args []js.Value) (any, error) {
 	if sc.Search != nil {
 		// Its rounds depend on each other's results: it is not split over
 		// workers (engine.Simulations refuses it) but runs whole (run).
-		return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Search: true}, nil
+		return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Search: true, Window: windowOf(sc)}, nil
 	}
 	n, perSeed, err := engine.Simulations(sc)
 	if err != nil {
 		return nil, err
 	}
-	return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Simulations: n, PerSeed: perSeed}, nil
+	return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Simulations: n, PerSeed: perSeed, Window: windowOf(sc)}, nil
 }
 
 type runOutput struct {

@@ -626,6 +626,7 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 			fmt.Fprintf(w, "each cell: the mean [lowest..highest] and p5/p50/p95 over the %d seeds\n", len(res.Seeds))
 		}
 		metricTable(w, res.Strategies, tails)
+		fmt.Fprintf(w, "\n%s\n", lowerFirst(v.Window)) // which operations affected_* counted
 		writeTail(w, v)
 	}
 	printTransitions(w, "", res.Strategies)

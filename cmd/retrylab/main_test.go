@@ -46,6 +46,10 @@ func TestRunTable(t *testing.T) {
 	if !strings.Contains(out, "..") || !strings.Contains(out, "warnings:") {
 		t.Errorf("want spreads and warnings in:\n%s", out)
 	}
+	// The window affected_* counted, as the view says it (#27, item 7).
+	if want := "\naffected window: operations started from 8.5s to 15s, pinned by report.affected_from and affected_to.\n"; !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
 }
 
 func TestRunJSONFromStdin(t *testing.T) {

@@ -481,7 +481,10 @@
 // mass of equal values such as a constant service time; the maximum is
 // always exact (see Memory). An
 // operation is affected when it starts in [affected_from, affected_to), by
-// default the span of the dependencies' phases. Recovery is measured after the
+// default the span of the dependencies' phases, or the whole run without
+// phases (Scenario.AffectedWindow, which the form and the view show); the
+// window ends with the phases, not with the state they leave behind,
+// which recovery measures. Recovery is measured after the
 // fault ends: report.recovery_from, by default the end of the last phase that
 // harms a dependency (a phase adding workers or speeding service is a
 // remedy). Recovery is judged only on the operations that start while the

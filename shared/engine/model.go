@@ -381,18 +381,10 @@ func compile(sc *Scenario) *model {
 	m.seeds = seedsOf(sc)
 
 	r := &sc.Report
-	if r.AffectedFrom != nil {
-		m.affectedFrom, m.affectedTo = int64(*r.AffectedFrom), int64(*r.AffectedTo)
-	} else if m.hasPhases() {
-		m.affectedFrom, m.affectedTo = never, 0
-		for i := range m.deps {
-			for _, ph := range m.deps[i].phases {
-				m.affectedFrom = min(m.affectedFrom, ph.from)
-				m.affectedTo = max(m.affectedTo, ph.to)
-			}
-		}
-	} else {
+	if aw := sc.AffectedWindow(); aw.Whole {
 		m.affectedFrom, m.affectedTo = 0, never
+	} else {
+		m.affectedFrom, m.affectedTo = int64(aw.From), int64(aw.To)
 	}
 	m.resolutions = []int64{int64(10 * time.Millisecond), int64(100 * time.Millisecond), int64(time.Second)}
 	for _, d := range r.PeakResolutions {
@@ -537,16 +529,6 @@ func (m *model) depIndex(name string) int {
 		}
 	}
 	return 0 // a valid scenario names only its dependencies
-}
-
-// hasPhases reports whether any dependency has phases.
-func (m *model) hasPhases() bool {
-	for i := range m.deps {
-		if len(m.deps[i].phases) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func compilePolicy(p *Policy, deps int) levelModel {

@@ -555,8 +555,8 @@ type Sweep struct {
 // Report sets what the result measures.
 type Report struct {
 	// AffectedFrom and AffectedTo bound the start times of the operations
-	// that affected_success_rate counts. By default they span the dependency's
-	// phases.
+	// that affected_success_rate counts, and pin that window. By default it
+	// spans the dependencies' phases (Scenario.AffectedWindow decides it).
 	AffectedFrom *Duration `json:"affected_from,omitempty"`
 	AffectedTo   *Duration `json:"affected_to,omitempty"`
 	// RecoveryFrom is when the fault ends, for recovery_s. By default it is

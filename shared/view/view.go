@@ -43,6 +43,11 @@ type View struct {
 	// Runs is the number of seeds; Means says what the table's numbers are.
 	Runs  int    `json:"runs"`
 	Means string `json:"means,omitempty"`
+	// Window says which operations the run counted as affected (the
+	// scenario's engine.AffectedWindow) and why: pinned by the report or
+	// following the phases. A sweep's view has none: its values may move
+	// the window.
+	Window string `json:"window,omitempty"`
 	// Legend explains the table's marks.
 	Legend string `json:"legend,omitempty"`
 	// Strategies name each column with its short description.
@@ -187,6 +192,7 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 	}
 	v.Legend = "▲ best and ▼ worst for each metric with a direction; equal values get the same mark, and no mark is given where the strategies' ranges over the seeds overlap."
 	v.Groups, v.Folded = table(strats, tails)
+	v.Window = windowNote(sc, v.Groups)
 	v.Verdict = verdict(strats, v.Focus, v.Runs)
 	if lead := searchLead(sc, res); lead != "" {
 		// A scenario with a search is about the search: its

@@ -191,6 +191,8 @@ const state = {
   scenario: null, // the scenario being edited: the JSON text is its truth
   presets: [], // the engine's policy presets
   kinds: {}, // the engine's vocabulary: the lists of kinds the form offers
+  window: undefined, // the affected window the scenario's runs judge, as the engine's validate answers it (null: not valid)
+  windowFor: null, // the JSON that window is of
   loadedFrom: null, // the built-in as loaded, to share it by its slug while unchanged
   pendingNote: "", // a note for the status line after the next run
   pendingLink: null, // a link after it: {text, href}
@@ -263,7 +265,9 @@ function load(doc, msg, builtin, link) {
   state.loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
   $("pg-title").textContent = builtin ? builtin.title : doc.name || "Your scenario";
   $("pg-summary").textContent = builtin ? builtin.summary : doc.description || "";
+  state.window = undefined;
   renderForm();
+  refreshWindow();
   state.pendingNote = note || "";
   state.pendingLink = link || null;
   run();
@@ -429,6 +433,13 @@ function renderForm() {
         ...(several && deps().length > 1 ? [button("dep-remove", "Remove dependency", { "data-dep": at }, `Remove dependency ${dep.name || at}`)] : []))));
   }
   form.append(button("dep-add", "Add a dependency"));
+  // The affected window: it follows the phases until From or To pins it;
+  // the engine says which it is (showWindow).
+  form.append(group("Affected window",
+    el("p", { id: "window-note", class: "muted window-note", "data-testid": "window-note", "aria-live": "polite" }),
+    input("report.affected_from", "From (operations started at or after)", "text"),
+    input("report.affected_to", "To (operations started before)", "text"),
+    el("div", { class: "row" }, button("window-follow", "Follow the phases", { "data-testid": "window-follow" }, "Follow the phases: unpin the affected window"))));
   (state.scenario.strategies || []).forEach((st, i) => {
     const at = `strategies[${i}].`;
     const policy = several ? [...fields.policy, ...fields.scoped] : fields.policy;
@@ -462,7 +473,58 @@ function renderForm() {
     form.append(box);
   });
   form.append(button("add", "Add a strategy"));
+  showWindow();
   exportChoices();
+}
+
+// pinned reports whether the scenario sets the affected window itself
+// (report.affected_from or affected_to).
+const pinned = () => getPath(state.scenario, "report.affected_from") !== undefined || getPath(state.scenario, "report.affected_to") !== undefined;
+
+// showWindow shows in the form the affected window w, which the engine
+// answered for the scenario JSON json (without them: the last one): the
+// engine's words, the phases' bounds as the fields' placeholders while it
+// follows them, and Follow the phases while it is pinned. Until the engine
+// has answered for the JSON as it is now, the note is dimmed and busy.
+function showWindow(w, json) {
+  if (json !== undefined) {
+    state.window = w || null;
+    state.windowFor = json;
+  }
+  w = state.window;
+  const note = $("window-note");
+  if (!note) return;
+  const pending = state.windowFor !== $("json").value;
+  note.classList.toggle("pending", pending);
+  if (pending) note.setAttribute("aria-busy", "true");
+  else note.removeAttribute("aria-busy");
+  // The note and the placeholders say the engine's last answer, even
+  // while a newer edit waits for its own; Follow shows while the JSON pins.
+  const pin = pinned();
+  const says = w ? w.says[0].toUpperCase() + w.says.slice(1) + "." : "";
+  note.textContent = w === undefined ? "Checking the affected window…"
+    : !w ? "The affected window shows once the scenario is valid."
+    : w.pinned ? says + " Follow the phases unpins it."
+    : w.whole ? says + " From and To set one."
+    : says + " It follows the phases; typing From or To pins it.";
+  for (const end of ["from", "to"]) {
+    const field = document.querySelector(`[data-path="report.affected_${end}"]`);
+    if (w && !w.pinned && !w.whole && !pin) field.placeholder = w[end];
+    else field.removeAttribute("placeholder");
+  }
+  document.querySelector('[data-action="window-follow"]').hidden = !pin;
+}
+
+// refreshWindow asks the engine for the affected window of the scenario
+// as it is now (checkAndRun's validate answers it after an edit).
+async function refreshWindow() {
+  const json = $("json").value;
+  try {
+    const check = await engine.call("validate", json);
+    if (json === $("json").value) showWindow(check.window, json);
+  } catch {
+    // The run that follows says what failed.
+  }
 }
 
 // planFields edits the operation's plan: steps in sequence, each with the
@@ -490,6 +552,16 @@ $("form").addEventListener("input", (e) => {
   const renamed = /^dependencies\[\d+\]\.name$/.test(path) ? getPath(state.scenario, path) : undefined;
   setPath(state.scenario, path, v);
   if (renamed !== undefined) renameDependency(renamed, v);
+  const end = /^report\.affected_(from|to)$/.exec(path);
+  if (end) {
+    // Typing one end pins the window: the other end keeps the phases'
+    // bound it showed, since the engine takes both or neither.
+    const other = end[1] === "from" ? "to" : "from", at = "report.affected_" + other;
+    if (v !== undefined && getPath(state.scenario, at) === undefined && state.window && !state.window.whole) {
+      setPath(state.scenario, at, state.window[other]);
+      document.querySelector(`[data-path="${at}"]`).value = state.window[other];
+    }
+  }
   const kindOf = /^((?:dependency|dependencies\[\d+\])\.phases\[\d+\])\.kind$/.exec(path);
   if (kindOf) {
     // A phase of another kind keeps only the fields that kind takes.
@@ -498,6 +570,7 @@ $("form").addEventListener("input", (e) => {
     for (const k of Object.keys(ph)) if (!keep.includes(k)) delete ph[k];
   }
   writeJSON();
+  showWindow(); // pending until the engine answers for the edit
   if (kindOf) renderForm(); // its own fields differ
   edited();
   scheduleRun();
@@ -612,6 +685,10 @@ $("form").addEventListener("click", (e) => {
       list[i].fallbacks.splice(item, 1);
       drop(list[i], "fallbacks");
       break;
+    case "window-follow":
+      setPath(sc, "report.affected_from", undefined);
+      setPath(sc, "report.affected_to", undefined);
+      break;
   }
   writeJSON();
   renderForm();
@@ -634,6 +711,7 @@ $("json").addEventListener("input", () => {
     state.scenario = JSON.parse($("json").value);
   } catch (err) {
     clearTimeout(state.timer);
+    showWindow(null, $("json").value);
     showErrors([{ message: "The JSON does not parse: " + err.message }]);
     stale("The JSON does not parse (" + err.message + "): the results are from the last valid version.");
     return;
@@ -662,6 +740,7 @@ async function checkAndRun() {
     return;
   }
   if (json !== $("json").value) return; // edited again meanwhile
+  showWindow(check.window, json);
   if (check.errors && check.errors.length) {
     invalid(check.errors);
     return;
@@ -783,6 +862,7 @@ function showView(v) {
   }
   $("legend").textContent = v.legend || "";
   $("means").textContent = v.means || "";
+  $("window").textContent = v.window || "";
   drawFigures(v.figures, v.search?.figure?.svg ? [v.search.figure.svg] : []);
   const table = $("results");
   table.replaceChildren();

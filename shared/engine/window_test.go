@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// TestAffectedWindow checks the window a run judges: pinned by the
+// report's bounds, else the span of every dependency's phases, else the
+// whole run; and that the simulation counts in that window.
+func TestAffectedWindow(t *testing.T) {
+	s := func(d string) Duration { v, _ := ParseDuration(d); return v }
+	for _, c := range []struct {
+		name, json string
+		want       AffectedWindow
+	}{
+		{"no phases", `{"dependency": {"workers": 1}}`, AffectedWindow{Whole: true}},
+		{"one phase", `{"dependency": {"phases": [{"kind": "outage", "from": "10s", "to": "30s"}]}}`,
+			AffectedWindow{From: s("10s"), To: s("30s"), Phases: &Span{s("10s"), s("30s")}}},
+		{"phases in any order", `{"dependency": {"phases": [
+			{"kind": "capacity", "from": "40s", "to": "50s", "workers": 2},
+			{"kind": "freeze", "from": "5s", "to": "8s"}]}}`,
+			AffectedWindow{From: s("5s"), To: s("50s"), Phases: &Span{s("5s"), s("50s")}}},
+		{"several dependencies", `{"dependencies": [
+			{"name": "a", "phases": [{"kind": "outage", "from": "20s", "to": "25s"}]},
+			{"name": "b"},
+			{"name": "c", "phases": [{"kind": "errors", "from": "12s", "to": "18s", "rate": 0.5}]}]}`,
+			AffectedWindow{From: s("12s"), To: s("25s"), Phases: &Span{s("12s"), s("25s")}}},
+		{"pinned", `{"dependency": {"phases": [{"kind": "outage", "from": "10s", "to": "30s"}]},
+			"report": {"affected_from": "10s", "affected_to": "1m"}}`,
+			AffectedWindow{From: s("10s"), To: s("1m"), Pinned: true, Phases: &Span{s("10s"), s("30s")}}},
+		{"pinned without phases", `{"dependency": {}, "report": {"affected_from": "1s", "affected_to": "2s"}}`,
+			AffectedWindow{From: s("1s"), To: s("2s"), Pinned: true}},
+	} {
+		var sc Scenario
+		if err := json.Unmarshal([]byte(c.json), &sc); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := sc.AffectedWindow()
+		if got.From != c.want.From || got.To != c.want.To || got.Pinned != c.want.Pinned || got.Whole != c.want.Whole ||
+			(got.Phases == nil) != (c.want.Phases == nil) || got.Phases != nil && *got.Phases != *c.want.Phases {
+			t.Errorf("%s: AffectedWindow() = %+v (phases %v), want %+v (phases %v)", c.name, got, got.Phases, c.want, c.want.Phases)
+		}
+		// The simulation judges the same window.
+		m := compile(&sc)
+		from, to := int64(got.From), int64(got.To)
+		if got.Whole {
+			from, to = 0, never
+		}
+		if m.affectedFrom != from || m.affectedTo != to {
+			t.Errorf("%s: the simulation judges [%v, %v), AffectedWindow says [%v, %v)", c.name,
+				time.Duration(m.affectedFrom), time.Duration(m.affectedTo), time.Duration(from), time.Duration(to))
+		}
+	}
+}

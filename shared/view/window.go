@@ -1,0 +1,49 @@
+package view
+
+import (
+	"fmt"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// windowNote returns the sentence that says which operations the run
+// counted as affected, from engine.AffectedWindow (the window the
+// simulation judged), and rewrites the explanations of the table's rows
+// of the affected window to name it.
+func windowNote(sc *engine.Scenario, groups []Group) string {
+	span := Window(sc)
+	for g := range groups {
+		for r := range groups[g].Rows {
+			switch row := &groups[g].Rows[r]; row.Key {
+			case "affected_operations":
+				row.Explain = "Operations that started in the affected window: " + span + "."
+			case "affected_success_rate":
+				row.Explain = "Share of the operations started in the affected window (" + span + ") that succeeded."
+			}
+		}
+	}
+	return "Affected window: " + span + "."
+}
+
+// Window says the affected window of sc (engine.AffectedWindow) and what
+// sets it: "operations started from 10s to 30s, the span of the
+// dependency's phases". The view's sentence and the playground's form say
+// it in these words.
+func Window(sc *engine.Scenario) string {
+	w := sc.AffectedWindow()
+	phases := "the dependency's phases"
+	if len(sc.Dependencies) > 1 {
+		phases = "the dependencies' phases"
+	}
+	switch {
+	case w.Whole:
+		return "every operation, since no dependency has a phase and report.affected_from and affected_to are not set"
+	case w.Pinned:
+		s := fmt.Sprintf("operations started from %s to %s, pinned by report.affected_from and affected_to", w.From, w.To)
+		if w.Phases != nil && (w.Phases.From != w.From || w.Phases.To != w.To) {
+			s += fmt.Sprintf(" (%s span %s to %s)", phases, w.Phases.From, w.Phases.To)
+		}
+		return s
+	}
+	return fmt.Sprintf("operations started from %s to %s, the span of %s", w.From, w.To, phases)
+}

@@ -1,0 +1,57 @@
+package view
+
+import (
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// TestViewSaysTheAffectedWindow: the view says which operations the run
+// counted as affected, pinned or following the phases, as the engine
+// decided it (#27, item 7), in its sentence and in the affected rows'
+// explanations.
+func TestViewSaysTheAffectedWindow(t *testing.T) {
+	one := func(edit func(*engine.Scenario)) func(*engine.Scenario) {
+		return func(sc *engine.Scenario) {
+			sc.Runs, sc.Seeds = 1, nil
+			if edit != nil {
+				edit(sc)
+			}
+		}
+	}
+	d := func(s string) *engine.Duration { v, _ := engine.ParseDuration(s); return &v }
+	for _, c := range []struct {
+		name string
+		edit func(*engine.Scenario)
+		want string
+	}{
+		{"pinned as the phases", nil, "Affected window: operations started from 8.5s to 15s, pinned by report.affected_from and affected_to."},
+		{"pinned elsewhere", func(sc *engine.Scenario) { sc.Report.AffectedFrom, sc.Report.AffectedTo = d("5s"), d("25s") },
+			"Affected window: operations started from 5s to 25s, pinned by report.affected_from and affected_to (the dependency's phases span 8.5s to 15s)."},
+		{"following a moved phase", func(sc *engine.Scenario) {
+			sc.Report.AffectedFrom, sc.Report.AffectedTo = nil, nil
+			sc.Dependency.Phases[1].To = *d("20s")
+		}, "Affected window: operations started from 8.5s to 20s, the span of the dependency's phases."},
+		{"no phases", func(sc *engine.Scenario) {
+			sc.Report.AffectedFrom, sc.Report.AffectedTo = nil, nil
+			sc.Dependency.Phases = nil
+		}, "Affected window: every operation, since no dependency has a phase and report.affected_from and affected_to are not set."},
+	} {
+		_, v := runBuiltin(t, "e03b-synchronized-recovery", one(c.edit))
+		if v.Window != c.want {
+			t.Errorf("%s: the view says\n%q, want\n%q", c.name, v.Window, c.want)
+		}
+		found := false
+		for _, g := range v.Groups {
+			for _, r := range g.Rows {
+				if r.Key == "affected_success_rate" {
+					found = true
+					wantIn(t, c.name+": the row's explanation", r.Explain, c.want[len("Affected window: "):len(c.want)-1])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no row affected_success_rate", c.name)
+		}
+	}
+}
