@@ -41,7 +41,7 @@ var MetricInfos = []MetricInfo{
 	{"degraded", "Degraded", "", "Operations that ended after a call failed and its fallback answered: served, but without that call's part.", GroupOutcome, 0, false},
 	{"failed", "Failed", "", "Operations that ended without success as their client saw it (compare strategies by the success rate), those the dependency applied all the same included.", GroupOutcome, 0, false},
 	{"applied_after_give_up", "Failed, yet applied", "", "Non-idempotent operations among the failed that the dependency applied all the same, before or after their client gave up (e.g. a payment taken for an order its client saw fail).", GroupOutcome, -1, false},
-	{"success_rate", "Success rate", "%", "Share of all operations that succeeded.", GroupOutcome, 1, false},
+	{"success_rate", "Success rate", "%", "Share of all operations that succeeded, as their clients saw it: one the dependency applied more than once (duplicates) counts as a success, and a failed one it applied all the same as a failure.", GroupOutcome, 1, false},
 	{"degraded_rate", "Degraded rate", "%", "Share of all operations that ended degraded, a fallback answering for a failed call (fewer is not better when they would have failed instead).", GroupOutcome, 0, false},
 	{"affected_operations", "Operations in the affected window", "", "Operations that started during the fault (the scenario's affected window).", GroupOutcome, 0, false},
 	{"affected_success_rate", "Success rate in the affected window", "%", "Share of the operations started during the fault that succeeded.", GroupOutcome, 1, false},
