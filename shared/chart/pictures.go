@@ -244,10 +244,10 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 	extra := float64(nb1-1) * (band + 3)
 	h := 84 + float64(len(strats))*(panelH+band+extra+gap) + 36
 	c := newCanvas(opt, 760, h, titleOf(res, "outcomes over time", widthOf(opt, 760)),
-		"For each strategy, per time bucket: operations that ended in success and in failure (stacked areas), retries sent and calls refused (lines); the band underneath is the circuit breaker.")
+		"For each strategy, per time bucket: operations that ended in success and in failure (stacked areas), retried calls reaching the dependency (a retry at any level led to them) and calls refused (lines); the band underneath is the circuit breaker.")
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
-	names := []string{"operations succeeded", "operations failed", "retries sent", "calls refused (queue full or breaker open)"}
+	names := []string{"operations succeeded", "operations failed", "retried calls reaching the dependency", "calls refused (queue full or breaker open)"}
 	hasBreaker := false
 	for i, st := range strats {
 		hasBreaker = hasBreaker || st.Series.BreakerState != nil || bands[i] != nil

@@ -318,6 +318,11 @@ func (s *sim) served(rid int32) {
 	} else if op.flags&opNonIdempotent != 0 && *applied > 1 {
 		s.c.duplicates++
 	}
+	if op.flags&opFailedUnapplied != 0 {
+		// Its client saw it fail; the dependency applies it now.
+		op.flags &^= opFailedUnapplied
+		s.c.appliedAfterGiveUp++
+	}
 	s.freeRequest(rid)
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		s.c.wasted++

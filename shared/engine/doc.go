@@ -464,11 +464,21 @@
 // # What the result reports
 //
 // Counts of attempts, first attempts and retries are at the client (level 0);
-// layer_attempts gives the attempts of every level, client first, when a
-// strategy has layers; dependency_calls and amplification (calls per
-// operation, and per call of the plan when it has several) are at the
-// dependencies, summed; retries_denied and fast_failed are summed over
-// levels. Peaks are
+// retries_all_levels sums the retries of every level (each invocation's
+// attempts after its first, hedged copies included), and when a strategy
+// has layers layer_attempts, layer_retries and layer_retries_denied give
+// each level's attempts, retries and retries a budget denied, client
+// first; dependency_calls and amplification (calls per operation, and per
+// call of the plan when it has several) are at the dependencies, summed;
+// retries_denied and fast_failed are summed over levels.
+//
+// An operation's outcome is what its client saw: succeeded, degraded or
+// failed, and success_rate is the share succeeded. What the dependency did
+// is counted beside it, for non-idempotent operations: duplicates are the
+// times it applied one again after its first (a double charge counts once,
+// whether the client then saw success or failure), and
+// applied_after_give_up the failed ones it applied all the same, before or
+// after their client gave up. Peaks are
 // the most calls reaching the dependency in a window of 10 ms, 100 ms, 1 s (and
 // any report.peak_resolutions), windows aligned at t = 0; retry peaks count
 // only calls that a retry at some level led to.

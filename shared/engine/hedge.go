@@ -119,6 +119,7 @@ func (s *sim) mayHedge(id int32) bool {
 	}
 	if lv.budget != nil && !s.budgetTake(c, lv, &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)], outOK) {
 		s.c.retriesDenied++
+		s.c.levelDenied[c.level]++
 		hs.stop = reasonBudget
 		return false
 	}

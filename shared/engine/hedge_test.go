@@ -314,7 +314,7 @@ func TestHedgingInsideBreakerStopsCopies(t *testing.T) {
 
 // hedgedDigest is the SHA-256 of TestHedgingDeterministic's result JSON.
 // It changes only when the engine changes a hedged scenario's result.
-const hedgedDigest = "f2b2cb1128765f156aa373fe8dc7c54708a2bbfff3501ca21c37d271503f6c6a"
+const hedgedDigest = "a424b1676576e88bcec07659c34f577031407888180a25766aa81143417e3f07"
 
 func TestHedgingDeterministic(t *testing.T) {
 	sc, err := Parse([]byte(`{"version": 1, "name": "det", "runs": 2,

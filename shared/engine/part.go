@@ -37,6 +37,10 @@ type SimulationOutput struct {
 	Calls   []CallMetrics `json:"calls,omitempty"`
 	// Levels are the attempts made at each level, the client first.
 	Levels []int64 `json:"levels"`
+	// LevelRetries and LevelDenied are the retries made and those a
+	// budget denied at each level.
+	LevelRetries []int64 `json:"level_retries"`
+	LevelDenied  []int64 `json:"level_retries_denied"`
 	// Peaks are those at the report's own resolutions.
 	Peaks []Peak `json:"peaks,omitempty"`
 	// Transitions are the breaker's, each [at (ns), level, from, to,
@@ -277,8 +281,8 @@ func digest(sc *Scenario) string {
 
 // simulationOutput returns what simulation k, on the given seed, measured.
 func simulationOutput(r *runOutput, k int, seed uint64, events int64) SimulationOutput {
-	o := SimulationOutput{K: k, Seed: seed, Events: events, Metrics: r.metrics, Calls: r.calls, Levels: r.levels, Peaks: r.peaks,
-		OuterBreaker: r.outerBreaker, Base: r.base, NBins: r.nbins}
+	o := SimulationOutput{K: k, Seed: seed, Events: events, Metrics: r.metrics, Calls: r.calls, Levels: r.levels, LevelRetries: r.levelRetries,
+		LevelDenied: r.levelDenied, Peaks: r.peaks, OuterBreaker: r.outerBreaker, Base: r.base, NBins: r.nbins}
 	for _, t := range r.transitions {
 		o.Transitions = append(o.Transitions, [5]int64{t.at, int64(t.level), int64(t.from), int64(t.to), int64(t.dep)})
 	}
@@ -298,7 +302,7 @@ func simulationOutput(r *runOutput, k int, seed uint64, events int64) Simulation
 // runOutput returns o as the output of a simulation of strategy st in
 // model m, checking that it fits them (with its bins when withBins).
 func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool) (runOutput, error) {
-	r := runOutput{metrics: o.Metrics, calls: o.Calls, levels: o.Levels, peaks: o.Peaks, outerBreaker: o.OuterBreaker, base: o.Base, nbins: o.NBins}
+	r := runOutput{metrics: o.Metrics, calls: o.Calls, levels: o.Levels, levelRetries: o.LevelRetries, levelDenied: o.LevelDenied, peaks: o.Peaks, outerBreaker: o.OuterBreaker, base: o.Base, nbins: o.NBins}
 	calls := 0
 	if len(m.calls) > 1 {
 		calls = len(m.calls)
@@ -306,6 +310,8 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 	switch {
 	case len(o.Levels) != len(st.levels):
 		return r, fmt.Errorf("%d levels of attempts, not %d", len(o.Levels), len(st.levels))
+	case len(o.LevelRetries) != len(st.levels) || len(o.LevelDenied) != len(st.levels):
+		return r, fmt.Errorf("%d levels of retries and %d of retries denied, not %d", len(o.LevelRetries), len(o.LevelDenied), len(st.levels))
 	case len(o.Peaks) != len(m.resolutions)-3:
 		return r, fmt.Errorf("%d peaks, not %d", len(o.Peaks), len(m.resolutions)-3)
 	case len(o.Calls) != calls:

@@ -18,8 +18,11 @@ import (
 // 0.049%), results carry the tail over seeds, scenarios may carry a search.
 // Version 3: recovery is judged only on operations that start while the
 // workload arrives and whose horizon ends by then (recoveryCounts), and a
-// run that did not recover under load has no recovery time.
-const EngineVersion = "3"
+// run that did not recover under load has no recovery time. Version 4:
+// retries_all_levels, layer_retries and layer_retries_denied count the
+// retries of every level, applied_after_give_up the failed operations the
+// dependency applied all the same (parts carry each level's retries).
+const EngineVersion = "4"
 
 // A Result is what a run of a scenario reports. It is a public format: field
 // names are stable and snake_case.
@@ -94,9 +97,16 @@ type StrategyResult struct {
 	Peaks      []Peak               `json:"peaks,omitempty"`
 	// LayerAttempts are the attempts made at each level, the client first,
 	// when the strategy has layers.
-	LayerAttempts []float64    `json:"layer_attempts,omitempty"`
-	Transitions   []Transition `json:"breaker_transitions,omitempty"`
-	Series        *Series      `json:"series,omitempty"`
+	LayerAttempts []float64 `json:"layer_attempts,omitempty"`
+	// LayerRetries are the retries made at each level (its attempts after
+	// the first of each of its invocations, hedged copies included) and
+	// LayerRetriesDenied the retries a budget denied there, the client
+	// first, when the strategy has layers: they add up to
+	// retries_all_levels and retries_denied.
+	LayerRetries       []float64    `json:"layer_retries,omitempty"`
+	LayerRetriesDenied []float64    `json:"layer_retries_denied,omitempty"`
+	Transitions        []Transition `json:"breaker_transitions,omitempty"`
+	Series             *Series      `json:"series,omitempty"`
 	// Calls report each call of the plan, when it has more than one.
 	Calls []CallResult `json:"calls,omitempty"`
 }
@@ -216,10 +226,14 @@ type FineSeries struct {
 // an operation's start to its end, over all operations (failures included:
 // a fast failure lowers them) and, as success_latency_*, over successful ones.
 type Metrics struct {
-	Operations          float64 `json:"operations"`
-	Succeeded           float64 `json:"succeeded"`
-	Degraded            float64 `json:"degraded,omitempty"`
-	Failed              float64 `json:"failed"`
+	Operations float64 `json:"operations"`
+	Succeeded  float64 `json:"succeeded"`
+	Degraded   float64 `json:"degraded,omitempty"`
+	Failed     float64 `json:"failed"`
+	// AppliedAfterGiveUp are the non-idempotent operations among the
+	// failed that the dependency applied all the same, before or after
+	// they ended (a payment taken for an order its client saw fail).
+	AppliedAfterGiveUp  float64 `json:"applied_after_give_up"`
 	SuccessRate         float64 `json:"success_rate"`
 	DegradedRate        float64 `json:"degraded_rate,omitempty"`
 	AffectedOperations  float64 `json:"affected_operations"`
@@ -227,6 +241,9 @@ type Metrics struct {
 	Attempts            float64 `json:"attempts"`
 	FirstAttempts       float64 `json:"first_attempts"`
 	Retries             float64 `json:"retries"`
+	// RetriesAllLevels are the retries of every level, the client's and
+	// each layer's (layer_retries has them by level).
+	RetriesAllLevels    float64 `json:"retries_all_levels"`
 	RetriesDenied       float64 `json:"retries_denied"`
 	FastFailed          float64 `json:"fast_failed"`
 	DependencyCalls     float64 `json:"dependency_calls"`
@@ -407,7 +424,9 @@ type runOutput struct {
 	metrics      Metrics
 	calls        []CallMetrics // per plan call, with several
 	xbins        [][]int32     // see counters.xbins
-	levels       []int64
+	levels       []int64       // attempts by level, the client first
+	levelRetries []int64       // retries by level
+	levelDenied  []int64       // retries denied by level
 	peaks        []Peak
 	bins         *[numBins][]int32
 	nbins        int
@@ -434,6 +453,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.Succeeded = float64(c.succeeded)
 	x.Degraded = float64(c.degraded)
 	x.Failed = n - x.Succeeded - x.Degraded
+	x.AppliedAfterGiveUp = float64(c.appliedAfterGiveUp)
 	x.SuccessRate = ratio(x.Succeeded, n)
 	x.DegradedRate = ratio(x.Degraded, n)
 	x.AffectedOperations = float64(c.affected)
@@ -445,6 +465,11 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.FirstAttempts = float64(c.firstAttempts)
 	x.Retries = float64(c.attempts - c.firstAttempts)
 	x.RetriesDenied = float64(c.retriesDenied)
+	levelRetries := make([]int64, len(c.levelAttempts))
+	for l, a := range c.levelAttempts {
+		levelRetries[l] = a - c.levelFirst[l]
+		x.RetriesAllLevels += float64(levelRetries[l])
+	}
 	x.FastFailed = float64(c.fastFailed)
 	x.DependencyCalls = float64(c.depCalls)
 	x.Amplification = ratio(x.DependencyCalls, n*m.callsPerOp)
@@ -496,7 +521,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.HedgesWon = float64(c.hedgesWon)
 	x.Events = float64(s.events)
 
-	out := runOutput{metrics: x, levels: c.levelAttempts, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
+	out := runOutput{metrics: x, levels: c.levelAttempts, levelRetries: levelRetries, levelDenied: c.levelDenied, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
 		affectedCalls: c.affectedCalls, segs: c.segs}
 	for i := range c.calls {
 		cc := &c.calls[i]
@@ -669,13 +694,20 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		notApplicable(&sr, slices.Sorted(maps.Keys(optionalMetrics()))...)
 	}
 	if len(first.levels) > 1 {
-		for l := range first.levels {
-			var sum float64
-			for _, r := range runs {
-				sum += float64(r.levels[l])
+		perLevel := func(get func(*runOutput) []int64) []float64 {
+			out := make([]float64, len(first.levels))
+			for l := range out {
+				var sum float64
+				for j := range runs {
+					sum += float64(get(&runs[j])[l])
+				}
+				out[l] = round6(sum / float64(len(runs)))
 			}
-			sr.LayerAttempts = append(sr.LayerAttempts, round6(sum/float64(len(runs))))
+			return out
 		}
+		sr.LayerAttempts = perLevel(func(r *runOutput) []int64 { return r.levels })
+		sr.LayerRetries = perLevel(func(r *runOutput) []int64 { return r.levelRetries })
+		sr.LayerRetriesDenied = perLevel(func(r *runOutput) []int64 { return r.levelDenied })
 	}
 	for _, t := range first.transitions {
 		if len(sr.Transitions) == 1000 {

@@ -771,7 +771,7 @@ func (r *Result) Size() int64 {
 	strategies := func(ss []StrategyResult) {
 		for i := range ss {
 			st := &ss[i]
-			n += 80 + 2*int64(len(st.Spread)) + 3*int64(len(st.Peaks)) + int64(len(st.LayerAttempts)) + 4*int64(len(st.Transitions))
+			n += 80 + 2*int64(len(st.Spread)) + 3*int64(len(st.Peaks)) + int64(len(st.LayerAttempts)+len(st.LayerRetries)+len(st.LayerRetriesDenied)) + 4*int64(len(st.Transitions))
 			if se := st.Series; se != nil {
 				n += int64(len(se.Attempts) + len(se.Retries) + len(se.Successes) + len(se.Failures) + len(se.Rejections) +
 					len(se.FastFailed) + len(se.QueueLength) + len(se.InFlight) + len(se.BreakerState))

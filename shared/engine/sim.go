@@ -122,6 +122,10 @@ const (
 	opUnreadable
 	opDone     // the operation ended; its slot waits for its refs
 	opDegraded // a call of the plan fell back
+	// opFailedUnapplied marks a non-idempotent operation that ended failed
+	// before the dependency applied it: applying it later counts it in
+	// appliedAfterGiveUp.
+	opFailedUnapplied
 )
 
 // An opState is an operation in progress. Slots are reused once an
@@ -387,15 +391,20 @@ type counters struct {
 	lat, okLat                                         latencies      // operation latencies
 	rec                                                recoveryCounts // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
-	levelAttempts                                      []int64
-	depCalls, rejections, duplicates, wasted, dropped  int64
-	degraded, shed                                     int64
-	limited                                            [numRejections]int64 // calls refused by the pool or a bulkhead, by reason
-	gaveUp                                             [numReasons]int64
-	deadLettered                                       [numReasons]int64
-	hedges, hedgesWon                                  int64
-	transitions                                        []transition
-	bins                                               [numBins][]int32 // per base bin, from t=0
+	// levelAttempts, levelFirst and levelDenied are per level, the client
+	// first: its attempts, first attempts and retries a budget denied.
+	levelAttempts, levelFirst, levelDenied []int64
+	// appliedAfterGiveUp counts the non-idempotent operations that ended
+	// failed and that the dependency applied, before or after their end.
+	appliedAfterGiveUp                                int64
+	depCalls, rejections, duplicates, wasted, dropped int64
+	degraded, shed                                    int64
+	limited                                           [numRejections]int64 // calls refused by the pool or a bulkhead, by reason
+	gaveUp                                            [numReasons]int64
+	deadLettered                                      [numReasons]int64
+	hedges, hedgesWon                                 int64
+	transitions                                       []transition
+	bins                                              [numBins][]int32 // per base bin, from t=0
 	// xbins are the bins of the plan calls (attempts, successes and
 	// failures of each, with several) and of the pool's slots in use (a
 	// level, last, with a pool).
@@ -608,6 +617,8 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 		s.timeouts[l] = s.timeouts[l].emptied()
 	}
 	s.c.levelAttempts = make([]int64, len(st.levels))
+	s.c.levelFirst = make([]int64, len(st.levels))
+	s.c.levelDenied = make([]int64, len(st.levels))
 	s.inst = resized(old.inst, len(st.levels))
 	for i := range st.levels {
 		lv := &st.levels[i]
@@ -1226,6 +1237,9 @@ func (s *sim) attempt(id int32) {
 		}
 	}
 	s.c.levelAttempts[c.level]++
+	if !retry {
+		s.c.levelFirst[c.level]++
+	}
 	if c.level == 0 {
 		s.c.attempts++
 		if !retry {
@@ -1436,6 +1450,7 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	}
 	if lv.budget != nil && !s.budgetTake(c, lv, in, out) {
 		s.c.retriesDenied++
+		s.c.levelDenied[c.level]++
 		s.settle(id, out, reasonBudget)
 		return
 	}
@@ -1589,6 +1604,13 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	default:
 		s.bin(binFail)
 		s.c.gaveUp[reason]++
+		if op.flags&opNonIdempotent != 0 {
+			if s.applied(id) {
+				s.c.appliedAfterGiveUp++
+			} else {
+				op.flags |= opFailedUnapplied
+			}
+		}
 		if s.st.levels[0].deadLetter {
 			s.c.deadLettered[reason]++
 		}
@@ -1601,6 +1623,23 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	if op.refs == 0 {
 		s.freeOps = append(s.freeOps, id)
 	}
+}
+
+// applied reports whether the dependency applied operation id, any call
+// of its plan.
+func (s *sim) applied(id int32) bool {
+	if s.ops[id].applied > 0 {
+		return true
+	}
+	if s.multi {
+		n := len(s.m.calls)
+		for _, oc := range s.pcs[int(id)*n+1 : int(id+1)*n] {
+			if oc.applied > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // retryWait returns the wait before the next attempt of call id, whose

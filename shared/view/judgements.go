@@ -47,6 +47,7 @@ const (
 	srcBrooker  = "Exponential Backoff And Jitter"
 	srcTail     = "The Tail at Scale"
 	srcPatterns = "Reliability Patterns"
+	srcIdem     = "Making retries safe with idempotent APIs"
 )
 
 // Judgements are the kinds of sentence the verdict writes.
@@ -98,6 +99,10 @@ var Judgements = []Judgement{
 		Says: `with fewer calls reaching the dependenc(?:y|ies): ` + Number + whose + Number, Holds: Below},
 	{Kind: "all-equal",
 		Says: `(?:Every operation` + inWindow + ` (?:fails|succeeds)|No operation` + inWindow + ` succeeds), whatever the strategy|Every strategy succeeds on ` + Number + ` of operations` + inWindow},
+	// What the dependency did beside what the client saw: no order is
+	// claimed, only counts of the winner's.
+	{Kind: "not-clean", Sources: []string{srcIdem},
+		Says: `Not a clean win: the dependency applied `},
 	{Kind: "giving-up", Sources: []string{srcTail},
 		Says: `is low partly because it gives up sooner`},
 }

@@ -162,6 +162,7 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 		fmt.Fprintf(&b, "%s share the %s %s (%s) against %s's %s", names(strats, honest), most, label, l, strats[bottom].Name, vb)
 	}
 	b.WriteString(price(strats, m, w, bottom, honest, subject, tails))
+	b.WriteString(sideEffects(strats, honest))
 	for _, i := range failing {
 		top, _ := failsMany(strats, i, s, tails)
 		vi, vt := formatBoth(sr, mean(strats[i], s), mean(strats[top], s))
@@ -173,6 +174,44 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 	}
 	b.WriteString(means(runs))
 	return b.String()
+}
+
+// sideEffects says, of the winners, those whose dependency applied some
+// of their non-idempotent operations more than once (duplicates) or
+// applied some their client saw fail (applied_after_give_up), that the
+// win is not clean: a success rate counts what the clients saw, not what
+// the dependency did (a double charge is a success there). "" when none
+// did either.
+func sideEffects(strats []engine.StrategyResult, winners []int) string {
+	d, _ := MetricOf("duplicates")
+	a, _ := MetricOf("applied_after_give_up")
+	var parts []string
+	for _, i := range winners {
+		dup, late := mean(strats[i], d.Key), mean(strats[i], a.Key)
+		if dup > 0 {
+			parts = append(parts, fmt.Sprintf("%s's operations %s extra %s (duplicates, such as double charges)",
+				strats[i].Name, format(d, dup, true), plural(dup, "time", "times")))
+		}
+		if late > 0 {
+			whose := strats[i].Name + "'s"
+			if dup > 0 {
+				whose = "its"
+			}
+			parts = append(parts, fmt.Sprintf("%s of %s failed operations all the same", format(a, late, true), whose))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Not a clean win: the dependency applied " + strings.Join(parts, ", and ") + "."
+}
+
+// plural returns one when v is 1, else many.
+func plural(v float64, one, many string) string {
+	if v == 1 {
+		return one
+	}
+	return many
 }
 
 // means says what the numbers of a verdict that names a winner are, with

@@ -306,6 +306,7 @@ func TestJudgementsMatchWhatTheVerdictWrites(t *testing.T) {
 		"D has the lowest peak calls in 100 ms: 62 calls against A's 244 calls, while succeeding as often as C within the seeds' spread: 98.3% against C's 99.8%.",
 		"a breaker per dependency has the fewest failed operations: 0 against one breaker for all calls's 497, and its calls to payment succeed more often: 100% against one breaker for all calls's 74.8%. No operation in the affected window succeeds, whatever the strategy.",
 		"A has the lowest latency p99, all operations: 50 ms against C's 900 ms. Its latency p99, all operations is low partly because it gives up sooner.",
+		"retry-no-key has the highest success rate: 99.8% against no-retry's 92.1%. Not a clean win: the dependency applied retry-no-key's operations 53 extra times (duplicates, such as double charges), and 1 of its failed operations all the same.",
 		"fall back has the fewest failed operations at every value of dependencies[0].shedding.",
 		"The lowest attempts by dependency.error_rate: 0.01 → no clear best; 0.2 → token-bucket; 0.5 → token-bucket only by failing operations (token-bucket succeeds on 50.5% against no-budget's 96.9%); 1 → token-bucket.",
 	}

@@ -200,3 +200,19 @@ func TestVerdictNumbersDifferWhereItCompares(t *testing.T) {
 	wantIn(t, "the verdict", got, "B and A share the highest success rate (B 99.83%, A 99.81%) against C's 99.79%.")
 	checkVerdict(t, "rounding", got, nil)
 }
+
+// TestVerdictSaysAWinnerDuplicates: judged on success, idempotency-keys'
+// retry-no-key wins by charging twice; the verdict that names it must say
+// so, and what the dependency applied of the operations its clients saw
+// fail (#27, item 7). On its own focus, duplicates, the winners with no
+// duplicate still applied payments their clients saw fail.
+func TestVerdictSaysAWinnerDuplicates(t *testing.T) {
+	res, v := runBuiltin(t, "idempotency-keys", func(sc *engine.Scenario) { sc.Report.Focus = []string{"success_rate"} })
+	wantIn(t, "the verdict", v.Verdict, "retry-no-key has the highest success rate: 99.8% against no-retry's 92.1%",
+		"Not a clean win: the dependency applied retry-no-key's operations 53 extra times (duplicates, such as double charges), and 1 of its failed operations all the same.")
+	checkVerdict(t, "idempotency-keys on success", v.Verdict, res)
+	res, v = runBuiltin(t, "idempotency-keys", nil)
+	wantIn(t, "the verdict", v.Verdict, "no-retry and with-key share the lowest duplicates",
+		"Not a clean win: the dependency applied 47 of no-retry's failed operations all the same, and 24 of with-key's failed operations all the same.")
+	checkVerdict(t, "idempotency-keys", v.Verdict, res)
+}

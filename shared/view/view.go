@@ -344,6 +344,18 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 		}
 		byGroup[m.Group] = append(byGroup[m.Group], r)
 	}
+	// The counts by level follow the retries, those of all levels and the
+	// denied (the rows of these kept).
+	lr, lf := levelRows(strats)
+	load := byGroup[engine.GroupLoad]
+	at := 0
+	for i, r := range load {
+		if r.Key == "retries" || r.Key == "retries_all_levels" || r.Key == "retries_denied" || r.Key == "first_attempts" || r.Key == "attempts" {
+			at = i + 1
+		}
+	}
+	byGroup[engine.GroupLoad] = slices.Insert(load, at, lr...)
+	folded = append(folded, lf...)
 	calls, callsFolded := callGroups(strats)
 	for _, g := range Groups {
 		if g == engine.GroupRun {
