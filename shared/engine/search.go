@@ -382,18 +382,72 @@ func DefaultSearch(strategy string) *Search {
 	}
 }
 
-// DefaultSearchFor returns the default search of sc's strategy name
-// (DefaultSearch) with only the knobs that have a meaning for that
-// strategy: a hedged strategy (hedging at its own level) sends its copies
-// hedging.delay apart, without backoff, so its search leaves the backoff
-// and jitter knobs out and varies the copies (max_attempts) and the
-// budget (12 candidates). Without such a strategy it is DefaultSearch.
+// DefaultSearchFor returns the default search of sc's strategy name with
+// only the knobs that have a meaning for that strategy.
+//
+// A single-level strategy (no layers) gets DefaultSearch, except that a
+// hedged one (hedging at its own level) sends its copies hedging.delay
+// apart, without backoff, so its search leaves the backoff and jitter
+// knobs out and varies the copies (max_attempts) and the budget (12
+// candidates).
+//
+// A layered strategy's levels all retry, and a knob on its own policy
+// alone may act on a level that never retries (one whose attempt
+// outlasts its deadline while its layers retry), so its knobs set their
+// field at every level (levels[*]), and retry_level asks which level
+// should retry, every other level making one attempt:
+//
+//   - levels[*].max_attempts 2, 3, 4 (6 at three levels is 216 calls an
+//     operation; it is left out);
+//   - levels[*].backoff: DefaultSearch's four exponential backoffs;
+//   - levels[*].jitter none or full;
+//   - levels[*].budget none or the 10% ratio over 1 s;
+//   - retry_level "every", then the outermost level (0), the middle one
+//     (levels/2) and the innermost, each once: every level of a strategy
+//     of up to three levels.
+//
+// That is 48 combinations per retry_level value: 144 for two levels, 192
+// for three or more, no more than DefaultSearch's 192, for the same cost
+// bound; the equal and decorrelated jitters and the token bucket, which
+// DefaultSearch compares among themselves, make room for the question a
+// layered strategy asks first, which level retries. A hedged level
+// (hedging at any level) leaves the backoff and jitter knobs out, as for
+// one level (a level retry_level makes attempt once drops its hedging).
 func DefaultSearchFor(sc *Scenario, name string) *Search {
 	s := DefaultSearch(name)
-	for i := range sc.Strategies {
-		if st := &sc.Strategies[i]; st.Name == name && st.Hedging != nil {
-			s.Knobs = slices.DeleteFunc(s.Knobs, func(k Knob) bool { return k.Path == "backoff" || k.Path == "jitter" })
-		}
+	i := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == name })
+	if i < 0 {
+		return s
+	}
+	st := &sc.Strategies[i]
+	hedged := st.Hedging != nil || slices.ContainsFunc(st.Layers, func(p Policy) bool { return p.Hedging != nil })
+	if len(st.Layers) > 0 {
+		s.Knobs = layeredKnobs(1 + len(st.Layers))
+	}
+	if hedged {
+		s.Knobs = slices.DeleteFunc(s.Knobs, func(k Knob) bool {
+			return slices.Contains([]string{"backoff", "jitter", "levels[*].backoff", "levels[*].jitter"}, k.Path)
+		})
 	}
 	return s
+}
+
+// layeredKnobs returns the knobs of the default search of a strategy of
+// n levels (n > 1): see DefaultSearchFor.
+func layeredKnobs(n int) []Knob {
+	d := DefaultSearch("").Knobs
+	levels := []json.RawMessage{json.RawMessage(`"every"`)}
+	for _, l := range []int{0, n / 2, n - 1} {
+		v := json.RawMessage(strconv.Itoa(l))
+		if !slices.ContainsFunc(levels, func(x json.RawMessage) bool { return string(x) == string(v) }) {
+			levels = append(levels, v)
+		}
+	}
+	return []Knob{
+		{Path: "levels[*].max_attempts", Values: d[0].Values[:3]},
+		{Path: "levels[*].backoff", Values: d[1].Values},
+		{Path: "levels[*].jitter", Values: d[2].Values[:2]},
+		{Path: "levels[*].budget", Values: d[3].Values[:2]},
+		{Path: "retry_level", Values: levels},
+	}
 }

@@ -28,6 +28,57 @@ func failoverSearch(t *testing.T, search string) *Scenario {
 	return sc
 }
 
+// TestDefaultSearchForLayered: the default search of failover-incident's
+// every-layer (issue #27) acts on every level, not the outermost alone,
+// which never retries, and asks which level should retry: its 192
+// candidates are all different strategies, each setting the knobs'
+// values at every level.
+func TestDefaultSearchForLayered(t *testing.T) {
+	sc := builtinWithPresets(t, "failover-incident")
+	sc.Runs, sc.Seeds = 1, nil
+	s := DefaultSearchFor(sc, "every-layer")
+	var paths []string
+	for _, k := range s.Knobs {
+		paths = append(paths, k.Path)
+	}
+	want := []string{"levels[*].max_attempts", "levels[*].backoff", "levels[*].jitter", "levels[*].budget", "retry_level"}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("knobs %v, want %v", paths, want)
+	}
+	if got := string(mustJSON(t, s.Knobs[4].Values)); got != `["every",0,1,2]` {
+		t.Errorf("retry_level values %s, want every level and each of the 3", got)
+	}
+	sc.Search = s
+	if err := sc.Validate(); err != nil {
+		t.Fatalf("the default search of every-layer is not valid: %v", err)
+	}
+	_, cands, _, same, err := sc.searchStrategies()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(same) != 192 || len(cands) != 192 {
+		t.Errorf("%d combinations, %d distinct strategies; want 192 of each", len(same), len(cands))
+	}
+	// Candidate 0: every level 2 attempts, retrying everywhere; the
+	// innermost level (the one that does retry) takes the knob's value.
+	c0 := cands[0]
+	if c0.MaxAttempts != 2 || c0.Layers[0].MaxAttempts != 2 || c0.Layers[1].MaxAttempts != 2 || c0.Layers[1].Backoff.Base.D().String() != "100ms" {
+		t.Errorf("candidate 0: attempts %d, %d, %d, innermost backoff %v", c0.MaxAttempts, c0.Layers[0].MaxAttempts, c0.Layers[1].MaxAttempts, c0.Layers[1].Backoff)
+	}
+	// A single-level strategy keeps DefaultSearch.
+	sc2 := builtinWithPresets(t, "e03b-synchronized-recovery")
+	if got := DefaultSearchFor(sc2, "C"); string(mustJSON(t, got)) != string(mustJSON(t, DefaultSearch("C"))) {
+		t.Errorf("single level: %s, want DefaultSearch", mustJSON(t, got))
+	}
+	// Two levels: every, 0, 1 (144); five: every, 0, 2, 4 (192).
+	if n := len(layeredKnobs(2)[4].Values); n != 3 {
+		t.Errorf("two levels: %d retry_level values, want 3", n)
+	}
+	if got := string(mustJSON(t, layeredKnobs(5)[4].Values)); got != `["every",0,2,4]` {
+		t.Errorf("five levels: retry_level %s", got)
+	}
+}
+
 // TestSearchKnobOnEveryLevelActs: on one seed, the outermost level's
 // max_attempts (what the default search varied before #27) changes no
 // metric of every-layer, and the search says so (Inert); the same knob at
