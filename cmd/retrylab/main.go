@@ -678,6 +678,9 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 		constraints = append(constraints, fmt.Sprintf("%s %s %g", c.Metric, c.Op, c.Value))
 	}
 	fmt.Fprintf(w, "objectives: %s; constraints: %s\n", strings.Join(objectives, ", "), cmp.Or(strings.Join(constraints, ", "), "none"))
+	if r.Same != "" {
+		fmt.Fprintf(w, "same strategies: %s\n", r.Same)
+	}
 	if len(r.Frontier) == 0 {
 		fmt.Fprintf(w, "\n%s\n", sv.Note)
 		return
@@ -700,7 +703,11 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 			p := r.Frontier[i]
 			var row []string
 			for _, k := range s.Knobs {
-				row = append(row, string(p.Settings[k.Path]))
+				cell := string(p.Settings[k.Path])
+				if k.Path == engine.RetryLevel {
+					cell = view.RetryLevelCell(p.Settings[k.Path]) // "every level", "layer 2"
+				}
+				row = append(row, cell)
 			}
 			for _, m := range metrics {
 				v, _ := p.Metrics.Metric(m)

@@ -276,6 +276,30 @@ func TestSearchTableGroupsTies(t *testing.T) {
 	}
 }
 
+// TestSearchLayered: the default search of a layered strategy (the
+// built-in layered-retries' 3x3) varies its knobs at every level and
+// which level retries, and the table and sentences say so in words.
+func TestSearchLayered(t *testing.T) {
+	if !engine.Searches {
+		t.Skip("this build runs no search")
+	}
+	code, out, errs := run(t, "", "search", "layered-retries")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"\nsearch from 3x3: 192 candidates by successive halving",
+		"\nlevels[*].max_attempts  levels[*].backoff  ",
+		"  retry_level  ",
+		"  every level  ",
+		"backoff at every level",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
 func TestRunPrintsSearch(t *testing.T) {
 	code, out, errs := run(t, "", "run", "../../shared/engine/testdata/search.json")
 	if code != 0 {
