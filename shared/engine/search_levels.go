@@ -16,11 +16,9 @@ import (
 
 var policyType = reflect.TypeFor[Policy]()
 
-// levelPath is a knob path read as the levels it sets: level is -1 for
-// every level (levels[*]), else the level (0 the strategy's own policy,
-// the outermost; i its layers[i-1]); rest is the path within a level.
-// A path that names no level is level 0 when it is a field of a policy,
-// and has no level otherwise (pool, bulkheads, fallbacks, layers...).
+// levelPath is a knob path on levels read: level is everyLevel for
+// levels[*], else the level (0 the strategy's own policy, the outermost;
+// i its layers[i-1]); rest is the path within a level.
 type levelPath struct {
 	level int
 	rest  string
@@ -72,18 +70,6 @@ func readLevelPath(path string) (lp levelPath, why string) {
 	}
 	lp.rest = rest[1:]
 	return lp, ""
-}
-
-// levelName writes level l of a strategy for a sentence: "every level",
-// "the outermost level" (0), "layer i".
-func levelName(l int) string {
-	switch l {
-	case everyLevel:
-		return "every level"
-	case 0:
-		return "the outermost level"
-	}
-	return fmt.Sprintf("layer %d", l)
 }
 
 // levelsText says which levels a strategy with n levels has: "level 0
