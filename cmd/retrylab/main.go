@@ -58,9 +58,13 @@ commands:
         equal, decorrelated; no budget, a 10% ratio or a gRPC token bucket
         (192 candidates), maximising affected_success_rate, then minimising
         peak_per_100ms, without constraints (a hedged strategy: no backoff
-        or jitter knobs, 12 candidates); a scenario with a search block of
-        its own runs that one, unless --strategy names a strategy, whose
-        default search then replaces it; flags as for run
+        or jitter knobs, 12 candidates; a layered strategy: max_attempts
+        2, 3, 4, the four backoffs, jitter none or full and no budget or
+        the 10% ratio at every level, levels[*], and retry_level every
+        level, the outermost, the middle and the innermost, 192 candidates
+        at most); a scenario with a search block of its own runs that one,
+        unless --strategy names a strategy, whose default search then
+        replaces it; flags as for run
   probe FILE.json|SLUG|- [--strategy NAME] [--at DURATION] [flags]
         find by bisection the smallest load reduction, capacity addition and
         ratio retry budget that end the strategy's retry storm (default: the
