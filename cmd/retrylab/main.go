@@ -58,9 +58,13 @@ commands:
         equal, decorrelated; no budget, a 10% ratio or a gRPC token bucket
         (192 candidates), maximising affected_success_rate, then minimising
         peak_per_100ms, without constraints (a hedged strategy: no backoff
-        or jitter knobs, 12 candidates); a scenario with a search block of
-        its own runs that one, unless --strategy names a strategy, whose
-        default search then replaces it; flags as for run
+        or jitter knobs, 12 candidates; a layered strategy: max_attempts
+        2, 3, 4, the four backoffs, jitter none or full and no budget or
+        the 10% ratio at every level, levels[*], and retry_level every
+        level, the outermost, the middle and the innermost, 192 candidates
+        at most); a scenario with a search block of its own runs that one,
+        unless --strategy names a strategy, whose default search then
+        replaces it; flags as for run
   probe FILE.json|SLUG|- [--strategy NAME] [--at DURATION] [flags]
         find by bisection the smallest load reduction, capacity addition and
         ratio retry budget that end the strategy's retry storm (default: the
@@ -679,6 +683,9 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 		constraints = append(constraints, fmt.Sprintf("%s %s %g", c.Metric, c.Op, c.Value))
 	}
 	fmt.Fprintf(w, "objectives: %s; constraints: %s\n", strings.Join(objectives, ", "), cmp.Or(strings.Join(constraints, ", "), "none"))
+	if r.Same != "" {
+		fmt.Fprintf(w, "same strategies: %s\n", r.Same)
+	}
 	if len(r.Frontier) == 0 {
 		fmt.Fprintf(w, "\n%s\n", sv.Note)
 		return
@@ -701,7 +708,11 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 			p := r.Frontier[i]
 			var row []string
 			for _, k := range s.Knobs {
-				row = append(row, string(p.Settings[k.Path]))
+				cell := string(p.Settings[k.Path])
+				if k.Path == engine.RetryLevel {
+					cell = view.RetryLevelCell(p.Settings[k.Path]) // "every level", "layer 2"
+				}
+				row = append(row, cell)
 			}
 			for _, m := range metrics {
 				v, _ := p.Metrics.Metric(m)

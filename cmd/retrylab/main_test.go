@@ -244,15 +244,16 @@ func TestSearchCommand(t *testing.T) {
 // TestSearchTableGroupsTies: the frontier table lists, of each run of
 // points with the same figures, the view's first three and counts the
 // others; the JSON keeps every point. The default search on the built-in
-// layered-retries (always failing) finds 152 points with the same figures.
+// thundering-herd-jitter (no operation started during the freeze
+// succeeds) finds 140 points with the same figures.
 func TestSearchTableGroupsTies(t *testing.T) {
-	code, out, errs := run(t, "", "search", "layered-retries")
+	code, out, errs := run(t, "", "search", "thundering-herd-jitter")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	table := out[strings.Index(out, "\nfrontier: "):strings.Index(out, "\nno recommendation: ")]
 	lines := strings.Split(strings.TrimSpace(table), "\n")
-	want := []string{"frontier: 152 points,", "max_attempts  backoff", "2 ", "2 ", "2 ", "... and 149 more with the same figures", "(--format json lists all 152 points)"}
+	want := []string{"frontier: 140 points,", "max_attempts  backoff", "2 ", "2 ", "2 ", "... and 137 more with the same figures", "(--format json lists all 140 points)"}
 	if len(lines) != len(want) {
 		t.Fatalf("the frontier table has %d lines, want %d:\n%s", len(lines), len(want), table)
 	}
@@ -266,7 +267,7 @@ func TestSearchTableGroupsTies(t *testing.T) {
 		t.Errorf("the rows' columns do not line up with the header's (%d, %d):\n%s", a, b, table)
 	}
 
-	code, out, errs = run(t, "", "search", "layered-retries", "--format", "json")
+	code, out, errs = run(t, "", "search", "thundering-herd-jitter", "--format", "json")
 	if code != 0 {
 		t.Fatalf("json: exit %d: %s", code, errs)
 	}
@@ -274,8 +275,32 @@ func TestSearchTableGroupsTies(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Search == nil || len(res.Search.Frontier) != 152 {
-		t.Errorf("json: %+v, want the 152 frontier points", res.Search)
+	if res.Search == nil || len(res.Search.Frontier) != 140 {
+		t.Errorf("json: %+v, want the 140 frontier points", res.Search)
+	}
+}
+
+// TestSearchLayered: the default search of a layered strategy (the
+// built-in layered-retries' 3x3) varies its knobs at every level and
+// which level retries, and the table and sentences say so in words.
+func TestSearchLayered(t *testing.T) {
+	if !engine.Searches {
+		t.Skip("this build runs no search")
+	}
+	code, out, errs := run(t, "", "search", "layered-retries")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"\nsearch from 3x3: 192 candidates by successive halving",
+		"\nlevels[*].max_attempts  levels[*].backoff  ",
+		"  retry_level  ",
+		"  every level  ",
+		"backoff at every level",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
 	}
 }
 

@@ -98,16 +98,38 @@ func (s *Search) JudgedMetrics() []string {
 // sweep sets its value: a missing object is created, and null leaves the
 // field out (its default, or no budget, no breaker).
 //
+// A layered strategy has levels: level 0 is its own policy (the
+// outermost), level i its layers[i-1]. A path "levels[*].F" sets the
+// policy field F (such as max_attempts or backoff.base) at every level,
+// each to the same value; "levels[i].F" at level i only (levels[0].F is
+// F, levels[2].F is layers[1].F). The path RetryLevel ("retry_level")
+// says which level retries: its values are RetryLevelEvery ("every":
+// each level as the strategy and the other knobs set it),
+// RetryLevelNone ("none": no level) or a level number; every other level
+// then makes one attempt (max_attempts 1, and no hedging). It is set
+// after every other knob, so it overrides their max_attempts at the
+// levels it stops.
+//
 // A path is checked against the fields of a strategy (labels such as
-// preset and based_on are not settings), and each value is given once.
-// A knob on part of an object the strategy lacks must, with the other
-// knobs, make a valid object; else vary the whole object. A knob on an
-// object is set before the knobs on its fields, which override its
-// values' fields, so its values must be objects (or null).
+// preset and based_on are not settings; a level's path against a
+// policy's fields, and its level against the strategy's), and each value
+// is given once; two knobs may not set the same field (levels[*].backoff
+// and layers[0].backoff). A knob on part of an object the strategy lacks
+// must, with the other knobs, make a valid object; else vary the whole
+// object. A knob on an object is set before the knobs on its fields
+// (whichever way they name the level), which override its values'
+// fields, so its values must be objects (or null).
 type Knob struct {
 	Path   string            `json:"path"`
 	Values []json.RawMessage `json:"values"`
 }
+
+// The retry_level knob: its path, and its values other than a level.
+const (
+	RetryLevel      = "retry_level"
+	RetryLevelEvery = "every" // every level retries as set
+	RetryLevelNone  = "none"  // no level retries
+)
 
 // A Goal is which way an objective improves.
 type Goal string
@@ -224,8 +246,25 @@ func (c *Constraint) String() string {
 type SearchResult struct {
 	Strategy string `json:"strategy"`
 	Method   string `json:"method"`
-	// Evaluated is how many candidates ran (on at least one seed): all of them.
+	// Evaluated is how many candidates ran (on at least one seed): all of
+	// them, each a distinct strategy.
 	Evaluated int `json:"evaluated"`
+	// Combinations is, when some combinations of the knobs' values give
+	// the same strategy as an earlier one (compared as JSON, without the
+	// name), how many combinations there are; each distinct strategy then
+	// runs once, as the first combination that gives it, and Same says
+	// how many were left out, with an example. Both are empty when every
+	// combination is a strategy of its own. (A search whose combinations
+	// are all one strategy is refused before it runs.)
+	Combinations int    `json:"combinations,omitempty"`
+	Same         string `json:"same,omitempty"`
+	// Inert lists the knobs (of more than one value) whose values made no
+	// difference to any metric: every two candidates that differ in that
+	// knob's value only are the same strategy or gave the same metrics on
+	// every seed both ran on (the first, at least). A recommendation's
+	// value of such a knob is not a choice: on these seeds the knob acts
+	// on nothing (such as a level that never retries).
+	Inert []string `json:"inert,omitempty"`
 	// Simulations is how many candidate runs on one seed were made, and
 	// Events what they processed.
 	Simulations int           `json:"simulations"`
@@ -343,18 +382,72 @@ func DefaultSearch(strategy string) *Search {
 	}
 }
 
-// DefaultSearchFor returns the default search of sc's strategy name
-// (DefaultSearch) with only the knobs that have a meaning for that
-// strategy: a hedged strategy (hedging at its own level) sends its copies
-// hedging.delay apart, without backoff, so its search leaves the backoff
-// and jitter knobs out and varies the copies (max_attempts) and the
-// budget (12 candidates). Without such a strategy it is DefaultSearch.
+// DefaultSearchFor returns the default search of sc's strategy name with
+// only the knobs that have a meaning for that strategy.
+//
+// A single-level strategy (no layers) gets DefaultSearch, except that a
+// hedged one (hedging at its own level) sends its copies hedging.delay
+// apart, without backoff, so its search leaves the backoff and jitter
+// knobs out and varies the copies (max_attempts) and the budget (12
+// candidates).
+//
+// A layered strategy's levels all retry, and a knob on its own policy
+// alone may act on a level that never retries (one whose attempt
+// outlasts its deadline while its layers retry), so its knobs set their
+// field at every level (levels[*]), and retry_level asks which level
+// should retry, every other level making one attempt:
+//
+//   - levels[*].max_attempts 2, 3, 4 (6 at three levels is 216 calls an
+//     operation; it is left out);
+//   - levels[*].backoff: DefaultSearch's four exponential backoffs;
+//   - levels[*].jitter none or full;
+//   - levels[*].budget none or the 10% ratio over 1 s;
+//   - retry_level "every", then the outermost level (0), the middle one
+//     (levels/2) and the innermost, each once: every level of a strategy
+//     of up to three levels.
+//
+// That is 48 combinations per retry_level value: 144 for two levels, 192
+// for three or more, no more than DefaultSearch's 192, for the same cost
+// bound; the equal and decorrelated jitters and the token bucket, which
+// DefaultSearch compares among themselves, make room for the question a
+// layered strategy asks first, which level retries. A hedged level
+// (hedging at any level) leaves the backoff and jitter knobs out, as for
+// one level (a level retry_level makes attempt once drops its hedging).
 func DefaultSearchFor(sc *Scenario, name string) *Search {
 	s := DefaultSearch(name)
-	for i := range sc.Strategies {
-		if st := &sc.Strategies[i]; st.Name == name && st.Hedging != nil {
-			s.Knobs = slices.DeleteFunc(s.Knobs, func(k Knob) bool { return k.Path == "backoff" || k.Path == "jitter" })
-		}
+	i := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == name })
+	if i < 0 {
+		return s
+	}
+	st := &sc.Strategies[i]
+	hedged := st.Hedging != nil || slices.ContainsFunc(st.Layers, func(p Policy) bool { return p.Hedging != nil })
+	if len(st.Layers) > 0 {
+		s.Knobs = layeredKnobs(1 + len(st.Layers))
+	}
+	if hedged {
+		s.Knobs = slices.DeleteFunc(s.Knobs, func(k Knob) bool {
+			return slices.Contains([]string{"backoff", "jitter", "levels[*].backoff", "levels[*].jitter"}, k.Path)
+		})
 	}
 	return s
+}
+
+// layeredKnobs returns the knobs of the default search of a strategy of
+// n levels (n > 1): see DefaultSearchFor.
+func layeredKnobs(n int) []Knob {
+	d := DefaultSearch("").Knobs
+	levels := []json.RawMessage{json.RawMessage(`"every"`)}
+	for _, l := range []int{0, n / 2, n - 1} {
+		v := json.RawMessage(strconv.Itoa(l))
+		if !slices.ContainsFunc(levels, func(x json.RawMessage) bool { return string(x) == string(v) }) {
+			levels = append(levels, v)
+		}
+	}
+	return []Knob{
+		{Path: "levels[*].max_attempts", Values: d[0].Values[:3]},
+		{Path: "levels[*].backoff", Values: d[1].Values},
+		{Path: "levels[*].jitter", Values: d[2].Values[:2]},
+		{Path: "levels[*].budget", Values: d[3].Values[:2]},
+		{Path: "retry_level", Values: levels},
+	}
 }

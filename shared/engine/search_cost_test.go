@@ -38,7 +38,7 @@ func TestSearchEstimateBoundsBuiltins(t *testing.T) {
 		if sc.Validate() != nil {
 			continue // the default search does not fit its first strategy
 		}
-		_, cands, err := sc.searchStrategies()
+		_, cands, _, _, err := sc.searchStrategies()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,12 +20,18 @@ var strategyType = reflect.TypeFor[Strategy]()
 // description), a path written from the scenario rather than the
 // strategy, or a step into a value that is not an object or a list.
 func (v *validator) knobPath(k int, path string, steps []pathStep, strategy string) bool {
+	return v.knobPathFrom(k, path, steps, strategy, strategyType, "")
+}
+
+// knobPathFrom checks steps from struct type t0, at path at0 of the
+// knob ("" at the strategy; "levels[*]" for a path within a level).
+func (v *validator) knobPathFrom(k int, path string, steps []pathStep, strategy string, t0 reflect.Type, at0 string) bool {
 	field := fmt.Sprintf("search.knobs[%d].path", k)
 	bad := func(format string, args ...any) bool {
 		v.add(field, path, format, args...)
 		return false
 	}
-	if first := steps[0].key; len(steps) > 1 && !isField(strategyType, first) {
+	if first := steps[0].key; at0 == "" && len(steps) > 1 && !isField(strategyType, first) {
 		switch {
 		case first == "strategies" && steps[1].key == "" && len(steps) > 2:
 			return bad("is written from the scenario; a knob's path is relative to the search's strategy %q: write %q", strategy, pathText(steps[2:]))
@@ -33,7 +39,7 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 			return bad("starts with the strategy's name; a knob's path is relative to the search's strategy %q: write %q", strategy, pathText(steps[1:]))
 		}
 	}
-	t, at := strategyType, ""
+	t, at := t0, at0
 	for i, st := range steps {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
@@ -75,11 +81,21 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 				what = fmt.Sprintf("is not a setting of a strategy: %s has no field %q", at, st.key)
 			}
 			near := nearFields(st.key, names)
+			if at == "" {
+				for _, n := range nearFields(st.key, []string{"levels", RetryLevel}) {
+					near = append(near, strings.Replace(n, "levels", "levels[*]", 1))
+				}
+			}
 			for j := range near {
 				near[j] = join(at, near[j])
 			}
 			if len(near) == 0 && i == 0 {
-				near = deeperFields(t, st.key)
+				for _, d := range deeperFields(t, st.key) {
+					if at0 != "" {
+						d = at0 + "." + d
+					}
+					near = append(near, d)
+				}
 			}
 			for j := range near {
 				near[j] = strconv.Quote(near[j])
@@ -89,7 +105,9 @@ func (v *validator) knobPath(k int, path string, steps []pathStep, strategy stri
 				hint = "; did you mean " + strings.Join(near, " or ") + "?"
 			}
 			there := "A knob's path starts with one of"
-			if at != "" {
+			if at == "" {
+				paths = append(paths, "levels[*]", "levels[i]", RetryLevel)
+			} else {
 				there = "The knob paths into " + at + " are"
 			}
 			return bad("%s%s %s %s", what, hint, there, strings.Join(paths, ", "))
@@ -179,7 +197,7 @@ func isPrefix(a, b []pathStep) bool {
 // steps) fit a strategy: each is given once, and a knob over an object
 // another knob sets a field in gives objects (or lists, for an index),
 // or null.
-func (v *validator) knobValues(s *Search, steps [][]pathStep) {
+func (v *validator) knobValues(s *Search, steps [][][]pathStep) {
 	for k, kn := range s.Knobs {
 		seen := make(map[string]int, len(kn.Values))
 		for j, val := range kn.Values {
@@ -192,11 +210,19 @@ func (v *validator) knobValues(s *Search, steps [][]pathStep) {
 			seen[key] = j
 		}
 		for m := range s.Knobs {
-			if !isPrefix(steps[k], steps[m]) {
+			var a, b []pathStep
+			for _, sk := range steps[k] {
+				for _, sm := range steps[m] {
+					if isPrefix(sk, sm) {
+						a, b = sk, sm
+					}
+				}
+			}
+			if a == nil {
 				continue
 			}
 			want, isWant := "an object", func(x any) bool { _, ok := x.(map[string]any); return ok }
-			if steps[m][len(steps[k])].key == "" {
+			if b[len(a)].key == "" {
 				want, isWant = "a list", func(x any) bool { _, ok := x.([]any); return ok }
 			}
 			for j, val := range kn.Values {
@@ -232,7 +258,7 @@ func canonicalValue(raw json.RawMessage) []byte {
 // object the knobs into it create, with every knob at its first value,
 // is valid; if not, it says so at the first such knob's path and
 // suggests a knob on the whole object.
-func (v *validator) missingObjects(sc *Scenario, si int, steps [][]pathStep, deps depNames, calls map[string]bool) {
+func (v *validator) missingObjects(sc *Scenario, si int, knobSteps [][][]pathStep, deps depNames, calls map[string]bool) {
 	s := sc.Search
 	raw, err := json.Marshal(&sc.Strategies[si])
 	if err != nil {
@@ -242,32 +268,42 @@ func (v *validator) missingObjects(sc *Scenario, si int, steps [][]pathStep, dep
 	if unmarshalNumbers(raw, &tree) != nil {
 		return
 	}
+	var steps [][]pathStep // every knob's strategy paths
+	for _, ss := range knobSteps {
+		steps = append(steps, ss...)
+	}
 	done := map[string]bool{}
 	for k := range s.Knobs {
-		miss := missingPrefix(tree, steps[k])
-		if miss == nil || done[pathText(miss)] || slices.ContainsFunc(steps, func(o []pathStep) bool {
-			return len(o) <= len(miss) && slices.Equal(o, miss[:len(o)])
-		}) {
-			continue // the strategy has it all, or another knob sets the object
-		}
-		obj := pathText(miss)
-		done[obj] = true
-		idx := make([]int, len(s.Knobs))
-		under := fmt.Sprintf("strategies[%d].%s", si, obj)
-		for _, e := range sc.candidate(si, idx, deps, calls) {
-			if e.Path != under && !strings.HasPrefix(e.Path, under+".") && !strings.HasPrefix(e.Path, under+"[") {
-				continue
+	paths:
+		for _, ks := range knobSteps[k] {
+			miss := missingPrefix(tree, ks)
+			if miss == nil || done[pathText(miss)] || slices.ContainsFunc(steps, func(o []pathStep) bool {
+				return len(o) <= len(miss) && slices.Equal(o, miss[:len(o)])
+			}) {
+				continue // the strategy has it all, or another knob sets the object
 			}
-			such := ""
-			for _, d := range DefaultSearch("").Knobs {
-				if i := slices.IndexFunc(d.Values, func(r json.RawMessage) bool { return string(r) != "null" }); d.Path == obj && i >= 0 {
-					such = fmt.Sprintf(", such as %s", d.Values[i])
+			obj := pathText(miss)
+			done[obj] = true
+			idx := make([]int, len(s.Knobs))
+			under := fmt.Sprintf("strategies[%d].%s", si, obj)
+			for _, e := range sc.candidate(si, idx, deps, calls) {
+				if e.Path != under && !strings.HasPrefix(e.Path, under+".") && !strings.HasPrefix(e.Path, under+"[") {
+					continue
 				}
+				// The whole object as the knob names it: levels[*].budget
+				// for levels[*].budget.ratio.
+				whole := strings.TrimSuffix(s.Knobs[k].Path, "."+pathText(ks[len(miss):]))
+				such := ""
+				for _, d := range DefaultSearch("").Knobs {
+					if i := slices.IndexFunc(d.Values, func(r json.RawMessage) bool { return string(r) != "null" }); d.Path == miss[len(miss)-1].key && i >= 0 {
+						such = fmt.Sprintf(", such as %s", d.Values[i])
+					}
+				}
+				v.add(fmt.Sprintf("search.knobs[%d].path", k), s.Knobs[k].Path,
+					"sets part of %s, which strategy %q does not have: the %s the knobs would create is not valid (at %s %s %s); vary the whole object instead, with a knob %q with object values%s (null for none)",
+					obj, s.Strategy, obj, e.Path, e.Value, e.Message, whole, such)
+				break paths
 			}
-			v.add(fmt.Sprintf("search.knobs[%d].path", k), s.Knobs[k].Path,
-				"sets part of %s, which strategy %q does not have: the %s the knobs would create is not valid (at %s %s %s); vary the whole object instead, with a knob %q with object values%s (null for none)",
-				obj, s.Strategy, obj, e.Path, e.Value, e.Message, obj, such)
-			break
 		}
 	}
 }
@@ -300,15 +336,15 @@ func missingPrefix(tree any, steps []pathStep) []pathStep {
 }
 
 // knobOrder returns the order the knobs are set in: a knob on an object
-// before the knobs on its fields, which override its values' fields;
-// otherwise as listed.
+// before the knobs on its fields, which override its values' fields
+// (whichever way they name the level: see knobDepth); otherwise as
+// listed; retry_level last.
 func knobOrder(s *Search) []int {
 	order := make([]int, len(s.Knobs))
 	depth := make([]int, len(s.Knobs))
 	for k, kn := range s.Knobs {
 		order[k] = k
-		steps, _ := parsePath(kn.Path, "")
-		depth[k] = len(steps)
+		depth[k] = knobDepth(kn.Path)
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return depth[a] - depth[b] })
 	return order

@@ -42,15 +42,25 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		v.add("search.knobs", nil, "lists %d knobs; at most %d are allowed", n, MaxSearchKnobs)
 	}
 	paths := map[string]int{}
-	steps := make([][]pathStep, len(s.Knobs))
+	levels := 1 // the strategy's: its own policy and its layers
+	if si >= 0 {
+		levels += len(sc.Strategies[si].Layers)
+	}
 	for k, kn := range s.Knobs {
 		p := fmt.Sprintf("search.knobs[%d]", k)
-		var err error
-		if steps[k], err = parsePath(kn.Path, p+".path"); err != nil {
+		if isLevelsPath(kn.Path) || isRetryLevelPath(kn.Path) {
+			if !v.levelKnobPath(k, kn.Path, sc, si) {
+				// said
+			} else if j, dup := paths[kn.Path]; dup {
+				v.add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
+			} else {
+				paths[kn.Path] = k
+			}
+		} else if steps, err := parsePath(kn.Path, p+".path"); err != nil {
 			for _, e := range AsErrors(err) {
 				v.addError(e)
 			}
-		} else if !v.knobPath(k, kn.Path, steps[k], s.Strategy) {
+		} else if !v.knobPath(k, kn.Path, steps, s.Strategy) {
 			// said
 		} else if j, dup := paths[kn.Path]; dup {
 			v.add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
@@ -60,6 +70,9 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		if n := len(kn.Values); n == 0 || n > MaxKnobValues {
 			v.add(p+".values", nil, "lists %d values; give 1..%d", n, MaxKnobValues)
 		}
+	}
+	if !v.failed() {
+		v.levelKnobs(s, levels)
 	}
 	switch n := len(s.Objectives); {
 	case n == 0:
@@ -113,6 +126,7 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			n, size, MaxSearchBytes>>10)
 		return
 	}
+	steps := knobSteps(s, levels)
 	v.knobValues(s, steps)
 	if v.failed() {
 		return
@@ -185,9 +199,16 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			v.add("search.knobs", nil, "give a candidate that is not valid, %s: at %s %s %s", s.settingsText(idx), e.Path, e.Value, e.Message)
 		}
 	}
-	if !v.failed() {
-		v.variants(sc)
+	if v.failed() {
+		return
 	}
+	// Candidates that are all the same strategy would run n times to
+	// find nothing: refuse them before anything runs.
+	if _, cands, _, _, err := sc.searchStrategies(); err == nil && n > 1 && len(cands) == 1 {
+		v.add("search.knobs", nil, "%s", allSameText(s, n))
+		return
+	}
+	v.variants(sc)
 }
 
 // across checks the shape of a search's variants (search.across): how
@@ -340,24 +361,33 @@ func (sc *Scenario) searchVariants() ([]*Scenario, error) {
 }
 
 // keptFields returns, when an error at errPath is in the object knob k
-// sets a field of, but not at that field, what to add to the error: the
-// knob keeps the object's other fields (the strategy's, or its preset's),
-// and a knob on the whole object replaces them. Otherwise "".
-func (s *Search) keptFields(k, si int, steps []pathStep, errPath string) string {
-	if len(steps) < 2 || steps[len(steps)-1].key == "" {
+// sets a field of (at one of its strategy paths, read into steps), but
+// not at that field, what to add to the error: the knob keeps the
+// object's other fields (the strategy's, or its preset's), and a knob on
+// the whole object replaces them. Otherwise "".
+func (s *Search) keptFields(k, si int, steps [][]pathStep, errPath string) string {
+	path := s.Knobs[k].Path
+	dot := strings.LastIndexByte(path, '.')
+	if dot < 0 || strings.HasSuffix(path, "]") {
 		return ""
 	}
-	obj := pathText(steps[:len(steps)-1])
-	under := fmt.Sprintf("strategies[%d].%s.", si, obj)
-	if !strings.HasPrefix(errPath, under) || errPath == fmt.Sprintf("strategies[%d].%s", si, s.Knobs[k].Path) {
-		return ""
-	}
-	for _, kn := range s.Knobs {
-		if kn.Path == obj {
-			return "" // the object is a knob of its own
+	obj := path[:dot] // as the knob names it: backoff, levels[*].backoff
+	for _, st := range steps {
+		if len(st) < 2 || st[len(st)-1].key == "" {
+			continue
 		}
+		under := fmt.Sprintf("strategies[%d].%s.", si, pathText(st[:len(st)-1]))
+		if !strings.HasPrefix(errPath, under) || errPath == fmt.Sprintf("strategies[%d].%s", si, pathText(st)) {
+			continue
+		}
+		for _, kn := range s.Knobs {
+			if kn.Path == obj {
+				return "" // the object is a knob of its own
+			}
+		}
+		return fmt.Sprintf("; the knob %q keeps the strategy's other %s fields: vary the whole object instead, with a knob %q with object values", path, obj, obj)
 	}
-	return fmt.Sprintf("; the knob %q keeps the strategy's other %s fields: vary the whole object instead, with a knob %q with object values", s.Knobs[k].Path, obj, obj)
+	return ""
 }
 
 // candidate returns the errors of the strategy that sets the knobs'
@@ -401,6 +431,16 @@ func (s *Search) indexes(c int) []int {
 	return idx
 }
 
+// number returns the candidate whose knobs' value indexes are idx: the
+// inverse of indexes.
+func (s *Search) number(idx []int) int {
+	c := 0
+	for k, kn := range s.Knobs {
+		c = c*len(kn.Values) + idx[k]
+	}
+	return c
+}
+
 // settings returns the knobs' values idx by path, compacted.
 func (s *Search) settings(idx []int) map[string]json.RawMessage {
 	m := make(map[string]json.RawMessage, len(s.Knobs))
@@ -433,9 +473,12 @@ func compactValue(raw json.RawMessage) json.RawMessage {
 }
 
 // knobbed returns strategy si with the search's knobs set to their values
-// idx (a knob whose index is negative is left as the strategy has it).
-// Its errors name the strategy's paths, or the knob's path when the path
-// does not fit the strategy.
+// idx (a knob whose index is negative is left as the strategy has it), in
+// knobOrder: a knob on levels[*] sets its field at every level, one on
+// levels[i] at level i, and retry_level, set last, gives every level but
+// the one it keeps one attempt (see Knob). Its errors name the
+// strategy's paths, or the knob's path when the path does not fit the
+// strategy.
 func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 	raw, err := json.Marshal(&sc.Strategies[si])
 	if err != nil {
@@ -451,18 +494,35 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 			continue // left as the strategy has it
 		}
 		field := fmt.Sprintf("search.knobs[%d].path", k)
-		steps, err := parsePath(kn.Path, field)
-		if err != nil {
-			return Strategy{}, err
-		}
-		var val any
-		if r := kn.Values[idx[k]]; len(r) > 0 && string(r) != "null" {
-			if err := unmarshalNumbers(r, &val); err != nil {
-				return Strategy{}, Errors{{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, idx[k]), Message: "is not valid JSON"}}
+		r := kn.Values[idx[k]]
+		if kn.Path == RetryLevel {
+			level, why := retryLevelValue(r, levelsOf(tree))
+			if why != "" {
+				return Strategy{}, Errors{{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, idx[k]), Value: string(compactValue(r)), Message: why}}
 			}
+			applyRetryLevel(tree, level)
+			continue // last in knobOrder
 		}
-		if err := setPath(tree, steps, val, kn.Path, field); err != nil {
-			return Strategy{}, err
+		paths, why := knobTargets(kn.Path, levelsOf(tree))
+		if why != "" {
+			return Strategy{}, Errors{{Path: field, Value: strconv.Quote(kn.Path), Message: why}}
+		}
+		for _, path := range paths {
+			steps, err := parsePath(path, field)
+			if err != nil {
+				return Strategy{}, err
+			}
+			// Each level gets its own copy of the value, which later
+			// knobs on its fields may change.
+			var val any
+			if len(r) > 0 && string(r) != "null" {
+				if err := unmarshalNumbers(r, &val); err != nil {
+					return Strategy{}, Errors{{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, idx[k]), Message: "is not valid JSON"}}
+				}
+			}
+			if err := setPath(tree, steps, val, kn.Path, field); err != nil {
+				return Strategy{}, err
+			}
 		}
 	}
 	var st Strategy
@@ -474,25 +534,60 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 	return st, nil
 }
 
-// searchStrategies returns the index of the search's strategy and every
-// candidate, in order. The scenario is valid.
-func (sc *Scenario) searchStrategies() (int, []Strategy, error) {
+// searchStrategies returns the index of the search's strategy and its
+// distinct candidates, in order: of the combinations of the knobs' values
+// that give the same strategy (compared as JSON, without the name), the
+// first only. combo gives, for each distinct candidate, the combination
+// it is (its number for Search.indexes), and same, for every
+// combination, the distinct candidate that stands for it. The scenario
+// is valid.
+func (sc *Scenario) searchStrategies() (si int, cands []Strategy, combo, same []int, err error) {
 	s := sc.Search
-	si := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
+	si = slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
 	if si < 0 {
-		return 0, nil, fmt.Errorf("engine: search.strategy %q is not a strategy of the scenario", s.Strategy)
+		return 0, nil, nil, nil, fmt.Errorf("engine: search.strategy %q is not a strategy of the scenario", s.Strategy)
 	}
 	n, _ := s.candidates()
-	cands := make([]Strategy, n)
+	all := make([]Strategy, n)
 	for c := range n {
 		st, err := sc.knobbed(si, s.indexes(c))
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, nil, nil, err
 		}
-		st.Name = fmt.Sprintf("%s#%d", st.Name, c)
-		cands[c] = st
+		all[c] = st
 	}
-	return si, cands, nil
+	first := sameStrategies(all)
+	same = make([]int, n)
+	for c := range n {
+		if first[c] == c {
+			st := all[c]
+			st.Name = fmt.Sprintf("%s#%d", st.Name, c)
+			cands = append(cands, st)
+			combo = append(combo, c)
+		}
+		same[c] = len(cands) - 1
+		if first[c] != c {
+			same[c] = same[first[c]]
+		}
+	}
+	return si, cands, combo, same, nil
+}
+
+// sameNote says, when some of the knobs' n combinations are the same
+// strategy as an earlier one, how many, with the first such pair; ""
+// when every combination is a strategy of its own.
+func (s *Search) sameNote(combo, same []int) string {
+	n := len(same)
+	if len(combo) == n {
+		return ""
+	}
+	for c := range n {
+		if f := combo[same[c]]; f != c {
+			return fmt.Sprintf("%d of the %d combinations of the knobs' values are the same strategy as an earlier one (compared as JSON, without the name), such as %s, the same as %s; each of the %d distinct strategies ran once",
+				n-len(combo), n, s.settingsText(s.indexes(c)), s.settingsText(s.indexes(f)), len(combo))
+		}
+	}
+	return ""
 }
 
 // searchScenario returns a copy of sc, without its search, whose
@@ -549,7 +644,7 @@ func halvingSimulations(rounds []SearchRound) int {
 // tighter bound is sound; TestSearchEstimateBoundsBuiltins checks the
 // bound on every built-in.
 func estimateSearch(sc *Scenario) int64 {
-	_, cands, err := sc.searchStrategies()
+	_, cands, _, _, err := sc.searchStrategies()
 	if err != nil || len(cands) == 0 {
 		return math.MaxInt64 / 2
 	}
@@ -602,12 +697,24 @@ type searchRun struct {
 	s      *Search
 	set    *simSet
 	rounds []SearchRound
-	n      int // candidates
+	n      int // candidates: distinct strategies
 	nv     int // variants: models
+	// combo is each candidate's combination of the knobs' values, and
+	// same each combination's candidate (see searchStrategies).
+	combo, same []int
+}
+
+// indexes returns candidate c's knobs' value indexes (candidate c is
+// combination c when combo is not given).
+func (r *searchRun) indexes(c int) []int {
+	if r.combo != nil {
+		c = r.combo[c]
+	}
+	return r.s.indexes(c)
 }
 
 func newSearchRun(sc *Scenario) (*searchRun, error) {
-	_, cands, err := sc.searchStrategies()
+	_, cands, combo, same, err := sc.searchStrategies()
 	if err != nil {
 		return nil, err
 	}
@@ -619,7 +726,7 @@ func newSearchRun(sc *Scenario) (*searchRun, error) {
 	for i, vsc := range variants {
 		ms[i] = compile(searchScenario(vsc, cands))
 	}
-	r := &searchRun{sc: sc, s: sc.Search, set: newSimSet(ms), n: len(cands), nv: len(ms)}
+	r := &searchRun{sc: sc, s: sc.Search, set: newSimSet(ms), n: len(cands), nv: len(ms), combo: combo, same: same}
 	r.rounds = halving(r.n, len(ms[0].seeds))
 	return r, nil
 }
@@ -634,11 +741,15 @@ func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchR
 	for c := range alive {
 		alive[c] = c
 	}
+	ran := make([]int, r.n) // the seeds each candidate ran on
 	prev := 0
 	for i, round := range r.rounds {
 		if i > 0 {
 			alive = r.rank(alive, prev)[:round.Candidates]
 			slices.Sort(alive)
+		}
+		for _, c := range alive {
+			ran[c] = round.Seeds
 		}
 		var ks []int
 		for ri := prev; ri < round.Seeds; ri++ {
@@ -663,6 +774,10 @@ func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchR
 		Rounds:      r.rounds,
 		Frontier:    []SearchPoint{},
 	}
+	if len(r.same) > r.n {
+		res.Combinations, res.Same = len(r.same), r.s.sameNote(r.combo, r.same)
+	}
+	res.Inert = r.inert(ran)
 	for _, vr := range r.s.Across {
 		res.Variants = append(res.Variants, vr.Name)
 	}
@@ -671,6 +786,45 @@ func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchR
 	}
 	r.frontier(res, alive, prev)
 	return res, nil
+}
+
+// inert returns the paths of the knobs of more than one value whose
+// values made no difference: every two candidates whose combinations
+// differ in that knob's value only are the same strategy, or gave the
+// same metrics (every one of them) on every seed and variant both ran
+// on. ran gives the seeds each candidate ran on.
+func (r *searchRun) inert(ran []int) []string {
+	var out []string
+	for k, kn := range r.s.Knobs {
+		if len(kn.Values) < 2 {
+			continue
+		}
+		differ := false
+		for c := 0; c < len(r.same) && !differ; c++ {
+			idx := r.s.indexes(c)
+			if idx[k] != 0 {
+				continue // each value is compared with the first
+			}
+			a := r.same[c]
+			for j := 1; j < len(kn.Values) && !differ; j++ {
+				idx[k] = j
+				b := r.same[r.s.number(idx)]
+				for v := 0; v < r.nv && a != b && !differ; v++ {
+					for i := range min(ran[a], ran[b]) {
+						// (%v writes NaN as NaN: equal where neither applies.)
+						if x, y := r.set.outs[v][a][i].metrics, r.set.outs[v][b][i].metrics; x != y && fmt.Sprint(x) != fmt.Sprint(y) {
+							differ = true
+							break
+						}
+					}
+				}
+			}
+		}
+		if !differ {
+			out = append(out, kn.Path)
+		}
+	}
+	return out
 }
 
 // scores holds a candidate's means, over the seeds run so far, of the
@@ -866,7 +1020,7 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 	for v := range r.nv {
 		ms[v], spreads[v] = meanSpread(r.set.outs[v][c][:seeds], func(o *runOutput) Metrics { return o.metrics })
 	}
-	p := SearchPoint{Settings: r.s.settings(r.s.indexes(c)), Metrics: ms[0], Spread: spreads[0]}
+	p := SearchPoint{Settings: r.s.settings(r.indexes(c)), Metrics: ms[0], Spread: spreads[0]}
 	tails := seeds >= TailSeeds
 	if tails {
 		p.Quantiles = map[string]Quantiles{}
@@ -990,7 +1144,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 			}
 		}
 		res.Note = fmt.Sprintf("None of the %d candidates of the last round meets %s%s on average over %s; the closest, %s, has %s.",
-			len(alive), strings.Join(constraints, " and "), everyVariant, overSeeds(seeds), r.s.settingsText(r.s.indexes(closest.c)), strings.Join(misses, " and "))
+			len(alive), strings.Join(constraints, " and "), everyVariant, overSeeds(seeds), r.s.settingsText(r.indexes(closest.c)), strings.Join(misses, " and "))
 		return
 	}
 	fronts := r.fronts(ok)
@@ -1080,7 +1234,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	}
 	res.Recommendation = &Recommendation{SearchPoint: best, Reason: fmt.Sprintf(
 		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %s%s%s.",
-		r.s.settingsText(r.s.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, over, with, tie)}
+		r.s.settingsText(r.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, over, with, tie)}
 }
 
 // overSeeds writes "1 seed" or "n seeds".

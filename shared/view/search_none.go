@@ -6,10 +6,18 @@
 
 package view
 
-import "github.com/retrylab/retrylab/shared/engine"
+import (
+	"encoding/json"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
 
 // searchView is nil: this build runs no search.
 func searchView(sc *engine.Scenario, res *engine.Result) *SearchView { return nil }
 
 // searchLead is "": this build runs no search.
 func searchLead(sc *engine.Scenario, res *engine.Result) string { return "" }
+
+// RetryLevelCell writes a retry_level value as its JSON: this build has
+// no search to show one of.
+func RetryLevelCell(raw json.RawMessage) string { return string(raw) }

@@ -41,10 +41,21 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	if note := tieNote(s, r, len(res.Seeds)); note != "" {
 		sv.Note = note
 	}
+	if r.Same != "" {
+		sv.Summary += " " + r.Same + "."
+	}
+	if inert := inertText(r.Inert); inert != "" {
+		switch {
+		case sv.Recommendation != "":
+			sv.Recommendation += " " + inert
+		case sv.Note != "":
+			sv.Note += " " + inert
+		}
+	}
 	for i, p := range r.Frontier {
 		pt := SearchPoint{Name: fmt.Sprintf("%s (search %d)", s.Strategy, i+1)}
 		for _, kn := range s.Knobs {
-			pt.Settings = append(pt.Settings, settingText(p.Settings[kn.Path]))
+			pt.Settings = append(pt.Settings, knobCell(kn.Path, p.Settings[kn.Path]))
 		}
 		for _, m := range sv.Metrics {
 			v, _ := p.Metrics.Metric(m.Key)
@@ -68,6 +79,23 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 		sv.Figure = frontierFigure(s, len(r.Frontier))
 	}
 	return sv
+}
+
+// inertText says which knobs changed no metric on any seed (the
+// engine's SearchResult.Inert), so that no one reads a choice into their
+// values; "" when there are none.
+func inertText(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = knobWords(p)
+	}
+	if len(names) == 1 {
+		return fmt.Sprintf("The knob %s changed no metric on any seed: its values here are not a choice (it may act on a level that never retries).", names[0])
+	}
+	return fmt.Sprintf("The knobs %s changed no metric on any seed: their values here are not a choice (they may act on a level that never retries).", listWords(names))
 }
 
 // groupPoints groups the frontier's points into runs of consecutive points
@@ -106,6 +134,15 @@ func frontierFigure(s *engine.Search, n int) *Figure {
 	}
 	alt += ", joined, with the recommended one labelled"
 	return &Figure{Name: "frontier", Query: "picture=frontier", Alt: alt, Options: chart.Options{Picture: chart.Frontier, Search: s}}
+}
+
+// knobCell writes knob path's value for the table: a retry_level's in
+// words ("every level", "layer 2"), any other as settingText does.
+func knobCell(path string, raw json.RawMessage) string {
+	if path == engine.RetryLevel {
+		return RetryLevelCell(raw)
+	}
+	return settingText(raw)
 }
 
 // settingText writes a knob's value for the table: a string as itself,

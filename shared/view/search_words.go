@@ -22,6 +22,12 @@ import (
 // "budget ratio 10% per 1 s"; a path it has no words for as the path and
 // the value ("backoff.base 200 ms").
 func settingWords(path string, raw json.RawMessage) string {
+	if path == engine.RetryLevel {
+		return retryLevelWords(raw)
+	}
+	if rest, level, ok := levelKnob(path); ok {
+		return settingWords(rest, raw) + " at " + level
+	}
 	if len(raw) == 0 || string(raw) == "null" {
 		return "no " + path
 	}
@@ -35,6 +41,82 @@ func settingWords(path string, raw json.RawMessage) string {
 	}
 	// A kind is the object's name: "jitter full" for jitter.kind "full".
 	return strings.TrimSuffix(path, ".kind") + " " + valueWords(raw)
+}
+
+// levelKnob reads a knob path on levels, "levels[*].F" or "levels[i].F":
+// the field F, and the level in words ("every level", "the outermost
+// level" for 0, "layer i"); ok is false for any other path.
+func levelKnob(path string) (rest, level string, ok bool) {
+	in, ok := strings.CutPrefix(path, "levels[")
+	if !ok {
+		return "", "", false
+	}
+	l, rest, ok := strings.Cut(in, "].")
+	if !ok || rest == "" {
+		return "", "", false
+	}
+	return rest, levelWords(l), true
+}
+
+// levelWords writes a level ("*", "0", "2") in words: "every level",
+// "the outermost level", "layer 2".
+func levelWords(l string) string {
+	switch l {
+	case "*":
+		return "every level"
+	case "0":
+		return "the outermost level"
+	}
+	return "layer " + l
+}
+
+// knobWords names a knob in a sentence: its path, or for a knob on
+// levels its field and the level ("max_attempts at every level"), and
+// "the level that retries" for retry_level.
+func knobWords(path string) string {
+	if path == engine.RetryLevel {
+		return "the level that retries"
+	}
+	if rest, level, ok := levelKnob(path); ok {
+		return rest + " at " + level
+	}
+	return path
+}
+
+// retryLevelWords writes a value of the retry_level knob for a sentence:
+// "retrying at every level", "retrying at layer 2 only", "retrying at
+// no level".
+func retryLevelWords(raw json.RawMessage) string {
+	switch l := RetryLevelCell(raw); l {
+	case "every level":
+		return "retrying at every level"
+	case "no level":
+		return "retrying at no level"
+	default:
+		return "retrying at " + l + " only"
+	}
+}
+
+// RetryLevelCell writes a value of the retry_level knob for a table:
+// "every level", "no level", "the outermost level" (0) or "layer i".
+func RetryLevelCell(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	switch x := v.(type) {
+	case string:
+		switch x {
+		case engine.RetryLevelEvery:
+			return "every level"
+		case engine.RetryLevelNone:
+			return "no level"
+		}
+		return x
+	case float64:
+		return levelWords(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return string(raw)
 }
 
 // valueWords writes a knob's value without its path: a duration in
@@ -155,11 +237,17 @@ var suggestions = map[string][]string{
 	"hedging":         {"success_latency_p99_ms", "amplification"},
 	"adaptive":        {"peak_per_1s", "amplification"},
 	"retry_on":        {"success_rate", "amplification"},
+	engine.RetryLevel: {"amplification", "dependency_calls", "peak_per_1s"},
 }
 
 // knobKind returns the first step of a knob's path: "backoff" of
-// "backoff.base", "layers" of "layers[0].max_attempts".
+// "backoff.base", "layers" of "layers[0].max_attempts"; of a knob on
+// levels, the first step of its field: "max_attempts" of
+// "levels[*].max_attempts".
 func knobKind(path string) string {
+	if rest, _, ok := levelKnob(path); ok {
+		path = rest
+	}
 	if i := strings.IndexAny(path, ".["); i >= 0 {
 		return path[:i]
 	}
@@ -337,12 +425,31 @@ func tieNote(s *engine.Search, r *engine.SearchResult, seeds int) string {
 
 // settingsSentence writes a point's settings in words, in the knobs'
 // order: "4 attempts, backoff exponential 1 s → 10 s, jitter full, no budget".
+//
+// Consecutive knobs on one level say it once, after the last of them:
+// "3 attempts, jitter none, no budget at every level, retrying at layer
+// 2 only".
 func settingsSentence(s *engine.Search, settings map[string]json.RawMessage) string {
 	var out []string
-	for _, kn := range s.Knobs {
-		out = append(out, settingWords(kn.Path, settings[kn.Path]))
+	for i, kn := range s.Knobs {
+		rest, level, ok := levelKnob(kn.Path)
+		if !ok {
+			out = append(out, settingWords(kn.Path, settings[kn.Path]))
+			continue
+		}
+		w := settingWords(rest, settings[kn.Path])
+		if i+1 == len(s.Knobs) || !sameLevel(s.Knobs[i+1].Path, level) {
+			w += " at " + level
+		}
+		out = append(out, w)
 	}
 	return strings.Join(out, ", ")
+}
+
+// sameLevel reports whether knob path is on levels, at level (in words).
+func sameLevel(path, level string) bool {
+	_, l, ok := levelKnob(path)
+	return ok && l == level
 }
 
 // constraintWords writes a constraint by its metric's label:
@@ -459,22 +566,25 @@ func noDifference(s *engine.Search, points []engine.SearchPoint) string {
 			}
 		}
 		if all {
-			free = append(free, kn.Path)
+			free = append(free, knobWords(kn.Path))
 			continue
 		}
 		if len(seen) == len(kn.Values) {
-			every = append(every, kn.Path)
+			every = append(every, knobWords(kn.Path))
 			continue
 		}
 		var words []string
 		for _, v := range seen {
-			if v == "null" {
+			switch {
+			case kn.Path == engine.RetryLevel:
+				words = append(words, RetryLevelCell(json.RawMessage(v)))
+			case v == "null":
 				words = append(words, "none")
-			} else {
+			default:
 				words = append(words, valueWords(json.RawMessage(v)))
 			}
 		}
-		some = append(some, kn.Path+" "+listOr(words))
+		some = append(some, knobWords(kn.Path)+" "+listOr(words))
 	}
 	var labels []string
 	for _, o := range s.Objectives {
@@ -541,11 +651,11 @@ func suggest(s *engine.Search, points []engine.SearchPoint) string {
 				lo, hi = min(lo, x), max(hi, x)
 			}
 			if lo != hi {
-				pick, text = k, fmt.Sprintf("%s, which %s can change (from %s among these points)", lower(m.Label), kn.Path, strings.Replace(rangeWords(m, lo, hi), "–", " to ", 1))
+				pick, text = k, fmt.Sprintf("%s, which %s can change (from %s among these points)", lower(m.Label), knobWords(kn.Path), strings.Replace(rangeWords(m, lo, hi), "–", " to ", 1))
 				break
 			}
 			if pick == "" {
-				pick, text = k, lower(m.Label)+", which "+kn.Path+" can change"
+				pick, text = k, lower(m.Label)+", which "+knobWords(kn.Path)+" can change"
 			}
 		}
 		if pick != "" && len(out) < 3 {

@@ -22,6 +22,13 @@ func TestSettingWords(t *testing.T) {
 		{"budget", `{"kind":"token_bucket","max_tokens":10,"token_ratio":0.1}`, "budget token_bucket 10 tokens, +0.1 per success"},
 		{"backoff.base", `"200ms"`, "backoff.base 200 ms"},
 		{"breaker", `{"kind":"consecutive","failures":5,"break":"10s"}`, "breaker consecutive, break 10 s, failures 5"},
+		{"levels[*].max_attempts", `3`, "3 attempts at every level"},
+		{"levels[0].jitter", `{"kind":"full"}`, "jitter full at the outermost level"},
+		{"levels[2].budget", `null`, "no budget at layer 2"},
+		{"retry_level", `"every"`, "retrying at every level"},
+		{"retry_level", `"none"`, "retrying at no level"},
+		{"retry_level", `0`, "retrying at the outermost level only"},
+		{"retry_level", `2`, "retrying at layer 2 only"},
 	} {
 		if got := settingWords(tc.path, json.RawMessage(tc.raw)); got != tc.want {
 			t.Errorf("%s %s: %q, want %q", tc.path, tc.raw, got, tc.want)
@@ -48,5 +55,25 @@ func TestSearchOverlapFromTailSeeds(t *testing.T) {
 	}
 	if overlap, tails := overlaps("peak_per_100ms", a, b, TailSeeds); overlap || !tails {
 		t.Errorf("from TailSeeds seeds, percentiles 22..28 and 29..36: overlap %v, tails %v", overlap, tails)
+	}
+}
+
+// TestSettingsSentenceLevels: knobs on one level say it once, after the
+// last of them; retry_level says which level retries; the table writes
+// retry_level's values in words.
+func TestSettingsSentenceLevels(t *testing.T) {
+	s := &engine.Search{Knobs: []engine.Knob{{Path: "levels[*].max_attempts"}, {Path: "levels[*].jitter"}, {Path: "levels[2].budget"}, {Path: "retry_level"}}}
+	got := settingsSentence(s, map[string]json.RawMessage{"levels[*].max_attempts": json.RawMessage(`3`), "levels[*].jitter": json.RawMessage(`{"kind":"none"}`),
+		"levels[2].budget": json.RawMessage(`null`), "retry_level": json.RawMessage(`2`)})
+	if want := "3 attempts, jitter none at every level, no budget at layer 2, retrying at layer 2 only"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	for raw, want := range map[string]string{`"every"`: "every level", `"none"`: "no level", `0`: "the outermost level", `1`: "layer 1"} {
+		if got := knobCell("retry_level", json.RawMessage(raw)); got != want {
+			t.Errorf("retry_level %s in the table: %q, want %q", raw, got, want)
+		}
+	}
+	if got := knobWords("levels[1].backoff.base"); got != "backoff.base at layer 1" {
+		t.Errorf("knobWords: %q", got)
 	}
 }
