@@ -1273,12 +1273,12 @@ func (p *prober) change(k RemedyKind, s int) string {
 		return fmt.Sprintf(`"max_attempts": 1 and no hedging at %s of strategy %q, keeping the retries of %s`, strings.Join(others, ", "), p.sc.Strategies[0].Name, levelName(s))
 	}
 	st := &p.sc.Strategies[0]
-	return fmt.Sprintf(`budget {"kind":"ratio","ratio":%g,"window":%q} for strategy %q%s`, p.value(k, s), DefaultProbeBudgetWindow.String(), st.Name, levelsText(st))
+	return fmt.Sprintf(`budget {"kind":"ratio","ratio":%g,"window":%q} for strategy %q%s`, p.value(k, s), DefaultProbeBudgetWindow.String(), st.Name, budgetLevels(st))
 }
 
-// levelsText says, for a layered strategy, which of its levels a retry
+// budgetLevels says, for a layered strategy, which of its levels a retry
 // budget remedy sets: those that retry.
-func levelsText(st *Strategy) string {
+func budgetLevels(st *Strategy) string {
 	if len(st.Layers) == 0 {
 		return ""
 	}
