@@ -91,9 +91,13 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null | grep -v '_templ.go$$' || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# vet runs go vet and staticcheck (pinned in go.mod's tools), with and
+# without the search.
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags nosearch ./...
+	$(GO) tool staticcheck ./...
+	$(GO) tool staticcheck -tags nosearch -checks inherit,-U1000 ./... # what only the search uses is unused here
 
 # deps installs what the tests need on a fresh machine (as root, with
 # apt-get): Node.js for the wasm tests, Debian's Chromium for the browser tests,

@@ -137,7 +137,7 @@ func TestCacheKeyIsCanonical(t *testing.T) {
 	const id = "layered-retries"
 	var bodies []string
 	for i := range 50 {
-		for _, u := range []string{
+		for j, u := range []string{
 			fmt.Sprintf("/api/scenarios/%s/result?v=%d", id, i),
 			fmt.Sprintf("/s/%s/chart.svg?picture=queue&v=%d", id, i),
 			fmt.Sprintf("/s/%s?res=1s&utm_source=%d", id, i),
@@ -148,6 +148,8 @@ func TestCacheKeyIsCanonical(t *testing.T) {
 			}
 			if i == 0 {
 				bodies = append(bodies, r.body)
+			} else if r.body != bodies[j] {
+				t.Fatalf("%s: another answer than with the first parameters", u)
 			}
 		}
 	}

@@ -153,7 +153,7 @@ func TestHostileNames(t *testing.T) {
 		strings.Repeat("long", 2500),
 		"\xff\xfe invalid utf-8 \xc3",
 		"&amp; &lt;already&gt; &#x3c;",
-		"‮rtl override‬ and 🙂",
+		"\u202ertl override\u202c and 🙂",
 	}
 	base := result(t, "e03b-synchronized-recovery")
 	res := *base

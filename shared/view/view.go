@@ -502,13 +502,9 @@ func rankedOf(n int, get getter, m Metric) []int {
 	return order
 }
 
-// tied reports whether strategies a and b are equal on a metric, or within
-// each other's range over the seeds (with tails, their 5th to 95th
-// percentiles).
-func tied(strats []engine.StrategyResult, key string, a, b int, tails bool) bool {
-	return tiedOf(ofStrategies(strats, tails), key, a, b)
-}
-
+// tiedOf reports whether strategies a and b are equal on a metric, or
+// within each other's range over the seeds as get reads them (with tails,
+// their 5th to 95th percentiles).
 func tiedOf(get getter, key string, a, b int) bool {
 	va, loa, hia := get(a, key)
 	vb, lob, hib := get(b, key)
