@@ -67,8 +67,10 @@ commands:
         replaces it; flags as for run
   probe FILE.json|SLUG|- [--strategy NAME] [--at DURATION] [flags]
         find by bisection the smallest load reduction, capacity addition and
-        ratio retry budget that end the strategy's retry storm (default: the
-        first strategy; the first two from --at, default when the trigger
+        ratio retry budget (at every level allowed to retry) that end the
+        strategy's retry storm, and for a layered strategy the innermost
+        level that ends it retrying alone (default: the first strategy;
+        the first two from --at, default when the trigger
         ends), judged in a window after it on every seed against the same
         strategy without the trigger (its healthy baseline): a strategy at
         its baseline is not in a storm and gets no remedy

@@ -105,13 +105,13 @@ func writeProbe(w io.Writer, res *engine.ProbeResult) {
 		if r.Outcome == engine.ProbeNoStorm {
 			continue
 		}
-		fmt.Fprintf(w, "%-9s %s, %d simulations", r.Kind, r.Text, r.Simulations)
+		fmt.Fprintf(w, "%-9s %s, %s", r.Kind, r.Text, simulations(r.Simulations))
 		if j := r.Judged; j != nil {
 			fmt.Fprintf(w, "; then %s succeed, amplification %s", pctRange(j.Success), numRange(j.Amplification))
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%d simulations, %d events\n", res.Simulations, res.Events)
+	fmt.Fprintf(w, "%s, %d events\n", simulations(res.Simulations), res.Events)
 }
 
 // pctRange writes a success rate's lowest and highest over the seeds.
@@ -130,4 +130,12 @@ func numRange(mm engine.MinMax) string {
 		return lo
 	}
 	return lo + ".." + hi
+}
+
+// simulations writes n simulations, one in the singular.
+func simulations(n int) string {
+	if n == 1 {
+		return "1 simulation"
+	}
+	return fmt.Sprintf("%d simulations", n)
 }

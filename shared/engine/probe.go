@@ -1085,7 +1085,7 @@ type ProbeCostError struct {
 }
 
 func (e *ProbeCostError) Error() string {
-	return fmt.Sprintf("a probe runs the strategy up to %d times on %s (the strategy without the trigger, then as it is, then bisection of each remedy), estimated at %s events in all (every simulation at the costliest remedy's estimate), over the limit of %s; reduce its cost: probe fewer seeds (runs), or raise the probe's event limit",
+	return fmt.Sprintf("a probe runs the strategy up to %d times on %s (the strategy without the trigger, then as it is, then each remedy: bisection, or each level in turn for retrying at one level only), estimated at %s events in all (every simulation at the costliest remedy's estimate), over the limit of %s; reduce its cost: probe fewer seeds (runs), or raise the probe's event limit",
 		e.Runs, seedsText(e.Seeds), humanCount(e.Estimate), humanCount(e.Limit))
 }
 
@@ -1156,12 +1156,13 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 	case RemedyCapacity:
 		r.Text = fmt.Sprintf("%d more workers (between %d and %d", hi, lo, hi)
 	default:
+		where := p.budgetWhere()
 		if lo == 0 {
 			// hi is 1: the weakest budget tried ends the storm, and so
 			// (bisection assumes) does any stronger one.
-			r.Text = fmt.Sprintf("any retry budget up to %d%% (the weakest tried ends it", probeUnits+1-hi)
+			r.Text = fmt.Sprintf("any retry budget up to %d%%%s (the weakest tried ends it", probeUnits+1-hi, where)
 		} else {
-			r.Text = fmt.Sprintf("a %d%% retry budget (between %d%% and %d%%", probeUnits+1-hi, probeUnits+1-hi, probeUnits+1-lo)
+			r.Text = fmt.Sprintf("a %d%% retry budget%s (between %d%% and %d%%", probeUnits+1-hi, where, probeUnits+1-hi, probeUnits+1-lo)
 		}
 	}
 	if h := p.res.Healthy.Success; ws.Success.Min < h.Min-ProbeSuccessTolerance {
@@ -1186,8 +1187,10 @@ func (p *prober) notApplicable(k RemedyKind) string {
 	switch {
 	case k == RemedyBudget && !retries(st):
 		return neverRetries
+	case k == RemedyOneLevel && !retries(st):
+		return neverRetries
 	case k == RemedyOneLevel && p.steps(k) == 0:
-		return "not tried: at most one level of the strategy retries already"
+		return "not tried: only one level of the strategy is allowed to retry already"
 	}
 	return ""
 }
@@ -1253,7 +1256,7 @@ func (p *prober) phrase(k RemedyKind, s int) string {
 	case RemedyOneLevel:
 		return "retrying at " + levelName(s) + " only"
 	}
-	return fmt.Sprintf("a %d%% retry budget", probeUnits+1-s)
+	return fmt.Sprintf("a %d%% retry budget%s", probeUnits+1-s, p.budgetWhere())
 }
 
 // change says what remedy k at strength s changes in the scenario.
@@ -1276,8 +1279,21 @@ func (p *prober) change(k RemedyKind, s int) string {
 	return fmt.Sprintf(`budget {"kind":"ratio","ratio":%g,"window":%q} for strategy %q%s`, p.value(k, s), DefaultProbeBudgetWindow.String(), st.Name, budgetLevels(st))
 }
 
+// budgetWhere says, for a layered strategy, where the budget remedy
+// goes: " at each of its N levels allowed to retry" ("" without layers).
+func (p *prober) budgetWhere() string {
+	st := &p.sc.Strategies[0]
+	if len(st.Layers) == 0 {
+		return ""
+	}
+	if n := len(retryingLevels(st)); n > 1 {
+		return fmt.Sprintf(" at each of its %d levels allowed to retry", n)
+	}
+	return " at its one level allowed to retry"
+}
+
 // budgetLevels says, for a layered strategy, which of its levels a retry
-// budget remedy sets: those that retry.
+// budget remedy sets: those allowed to retry, whether or not they get to.
 func budgetLevels(st *Strategy) string {
 	if len(st.Layers) == 0 {
 		return ""
@@ -1290,7 +1306,7 @@ func budgetLevels(st *Strategy) string {
 			names = append(names, fmt.Sprintf("layers[%d]", l-1))
 		}
 	}
-	return ", at every level that retries (" + strings.Join(names, ", ") + ")"
+	return ", at every level allowed to retry (max_attempts other than 1, or hedging): " + strings.Join(names, ", ")
 }
 
 // retryingLevels returns the levels of st that can send a call more than

@@ -834,7 +834,8 @@ func TestProbeRemediesReachEveryLevel(t *testing.T) {
 		byKind[r.Kind] = r
 	}
 	b := byKind[RemedyBudget]
-	if b.Outcome != ProbeFound || !strings.Contains(b.Change, "at every level that retries (its own policy, layers[0], layers[1])") {
+	if b.Outcome != ProbeFound || !strings.Contains(b.Change, "at every level allowed to retry (max_attempts other than 1, or hedging): its own policy, layers[0], layers[1]") ||
+		!strings.Contains(b.Text, "retry budget at each of its 3 levels allowed to retry") || !strings.Contains(res.Summary, "at each of its 3 levels allowed to retry") {
 		t.Errorf("budget: %s %q (%s); want a budget found at every level", b.Outcome, b.Text, b.Change)
 	}
 	o := byKind[RemedyOneLevel]
@@ -857,12 +858,45 @@ func TestProbeRemediesReachEveryLevel(t *testing.T) {
 	if r := mustProbe(t, &outer, ProbeOptions{Strategy: "every-layer"}); r.Finding != FindingMetastable {
 		t.Errorf("a 1%% budget at the outermost level alone makes every-layer %s: that level retries after all, and this test no longer shows why budgets go to every level", r.Finding)
 	}
-	for _, other := range []string{"one-layer", "budget"} {
-		r := mustProbe(t, sc, ProbeOptions{Strategy: other})
-		for _, rm := range r.Remedies {
-			if rm.Kind == RemedyOneLevel && rm.Outcome == ProbeFound {
-				t.Errorf("%s: retrying at one level is offered as a remedy (%s): %s", other, rm.Text, r.Summary)
-			}
+}
+
+// TestRetryingAtOneLevelApplies: retrying at one level only is tried on
+// a layered strategy with two levels or more allowed to retry, and says
+// why not otherwise; a strategy without layers does not list it.
+func TestRetryingAtOneLevelApplies(t *testing.T) {
+	one, four := Policy{MaxAttempts: 1}, Policy{MaxAttempts: 4}
+	hedged := Policy{MaxAttempts: 2, Hedging: &Hedging{Delay: Duration(1e7)}}
+	for _, tc := range []struct {
+		name      string
+		st        Strategy
+		steps     int
+		why       string
+		unlayered bool
+	}{
+		{"no layers", Strategy{Policy: four}, 0, "", true},
+		{"two levels retry", Strategy{Policy: four, Layers: []Policy{one, four}}, 2, "", false},
+		{"a hedged level", Strategy{Policy: one, Layers: []Policy{hedged, four}}, 2, "", false},
+		{"one level retries", Strategy{Policy: one, Layers: []Policy{one, four}}, 0, "only one level of the strategy is allowed to retry already", false},
+		{"none retries", Strategy{Policy: one, Layers: []Policy{one}}, 0, "never retries", false},
+	} {
+		p := &prober{sc: &Scenario{Strategies: []Strategy{tc.st}}}
+		if got := p.steps(RemedyOneLevel); got != tc.steps {
+			t.Errorf("%s: %d levels to try, want %d", tc.name, got, tc.steps)
 		}
+		if got := p.unlayered(RemedyOneLevel); got != tc.unlayered {
+			t.Errorf("%s: left out %v, want %v", tc.name, got, tc.unlayered)
+		}
+		why := p.notApplicable(RemedyOneLevel)
+		if tc.unlayered {
+			continue
+		}
+		if (tc.why == "") != (why == "") || !strings.Contains(why, tc.why) {
+			t.Errorf("%s: not applicable %q, want %q", tc.name, why, tc.why)
+		}
+	}
+	sc := builtin(t, "failover-incident")
+	r := mustProbe(t, sc, ProbeOptions{Strategy: "one-layer"})
+	if o := r.Remedies[len(r.Remedies)-1]; o.Kind != RemedyOneLevel || o.Outcome != ProbeNotApplicable || !strings.Contains(o.Text, "only one level") {
+		t.Errorf("one-layer: the last remedy is %s %s %q, want retrying at one level only, not applicable: only its repository retries", o.Kind, o.Outcome, o.Text)
 	}
 }
