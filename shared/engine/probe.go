@@ -1221,7 +1221,7 @@ func (p *prober) oneLevel(ctx context.Context, r RemedyResult, left *int) (Remed
 				}
 				r.Text += " (at " + strings.Join(not, " or ") + " only does not end it"
 			} else {
-				r.Text += " (the innermost level that retries"
+				r.Text += " (the innermost level allowed to retry"
 			}
 			if h := p.res.Healthy.Success; ws.Success.Min < h.Min-ProbeSuccessTolerance {
 				r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", pctRange(ws.Success), pctRange(h))

@@ -56,7 +56,7 @@ func readLevelPath(path string) (lp levelPath, why string) {
 		lp.level = everyLevel
 	default:
 		n, err := strconv.Atoi(in)
-		if err != nil || n < 0 || len(in) > 6 || strings.HasPrefix(in, "+") {
+		if err != nil || n < 0 || len(in) > 6 || strings.HasPrefix(in, "+") || len(in) > 1 && in[0] == '0' {
 			return lp, fmt.Sprintf("has level [%s], which is neither * nor a level number: %s", in, such)
 		}
 		lp.level = n
@@ -307,7 +307,10 @@ func allSameText(s *Search, n int) string {
 			vals[j] = string(compactValue(val))
 		}
 		what := "gives the strategy as it is, or as its defaults are, with each of its values"
-		if retry && kn.Path != RetryLevel && strings.HasSuffix(kn.Path, "max_attempts") {
+		switch {
+		case kn.Path == RetryLevel:
+			what = "leaves the same levels allowed to retry with each of its values (the others attempt once)"
+		case retry && strings.HasSuffix(kn.Path, "max_attempts"):
 			what = "sets max_attempts on levels that retry_level (set last) makes attempt once"
 		}
 		why = append(why, fmt.Sprintf("knob %q (%s) %s", kn.Path, strings.Join(vals, ", "), what))

@@ -150,6 +150,9 @@ func TestKnobLevelErrors(t *testing.T) {
 		{`{"path": "levels[*].max_attempts", "values": [2, 3]}, {"path": "layers[0].max_attempts", "values": [2]}`, "search.knobs[1].path",
 			`sets layers[0].max_attempts, which search.knobs[0] ("levels[*].max_attempts") sets too; a setting is varied by one knob`},
 		{`{"path": "levels[0].max_attempts", "values": [2, 3]}, {"path": "max_attempts", "values": [4]}`, "search.knobs[1].path", `sets max_attempts, which search.knobs[0] ("levels[0].max_attempts") sets too`},
+		{`{"path": "layers[*].max_attempts", "values": [2]}`, "search.knobs[0].path", `has [*] after "layers"; [*] stands for every level after levels only: write "levels[*].max_attempts"`},
+		{`{"path": "level[*]", "values": [2]}`, "search.knobs[0].path", `write "levels[*].max_attempts"`},
+		{`{"path": "levels[01].max_attempts", "values": [2]}`, "search.knobs[0].path", `has level [01], which is neither * nor a level number`},
 		{`{"path": "levels[*].backoff", "values": [2]}, {"path": "levels[*].backoff.base", "values": ["1s"]}`, "search.knobs[0].values[0]", `is not an object, and search.knobs[1] ("levels[*].backoff.base") sets a field in it`},
 	} {
 		sc := failoverSearch(t, `{"strategy": "every-layer", "knobs": [`+tc.knobs+`], "objectives": [{"metric": "affected_success_rate", "goal": "max"}]}`)
@@ -170,6 +173,11 @@ func TestSearchAllSameRefused(t *testing.T) {
 	if !slices.ContainsFunc(AsErrors(err), func(e FieldError) bool { return e.Path == "search.knobs" && strings.HasPrefix(e.Message, want) }) {
 		t.Errorf("%v\nwant at search.knobs: %s", err, want)
 	}
+	// retry_level values that leave the same level retrying.
+	sc = failoverSearch(t, `{"strategy": "one-layer", "knobs": [{"path": "retry_level", "values": [2, "every"]}], "objectives": [{"metric": "affected_success_rate", "goal": "max"}]}`)
+	if err := sc.Validate(); err == nil || !strings.Contains(err.Error(), `knob "retry_level" (2, "every") leaves the same levels allowed to retry`) {
+		t.Errorf("retry_level 2 and every on one-layer: %v", err)
+	}
 	// One level: "every" and 0 are the same strategy.
 	sc = searchE03B(t, 1, `{"strategy": "C", "knobs": [{"path": "retry_level", "values": ["every", 0]}], "objectives": [{"metric": "peak_per_100ms", "goal": "min"}]}`)
 	if err := sc.Validate(); err == nil || !strings.Contains(err.Error(), "give 2 candidates that are all the same strategy") {
@@ -186,7 +194,7 @@ func TestSearchSameRunsOnce(t *testing.T) {
 	if s.Evaluated != 3 || s.Combinations != 4 || s.Simulations != 3 {
 		t.Errorf("evaluated %d of %d combinations in %d simulations; want 3 of 4 in 3", s.Evaluated, s.Combinations, s.Simulations)
 	}
-	want := "1 of the 4 combinations of the knobs' values are the same strategy as an earlier one (compared as JSON, without the name), such as max_attempts 3, retry_level 2, the same as max_attempts 2, retry_level 2; each of the 3 distinct strategies ran once"
+	want := "1 of the 4 combinations of the knobs' values is the same strategy as an earlier one (compared as JSON, without the name), such as max_attempts 3, retry_level 2, the same as max_attempts 2, retry_level 2; each of the 3 distinct strategies is one candidate"
 	if s.Same != want {
 		t.Errorf("same %q\nwant %q", s.Same, want)
 	}

@@ -56,6 +56,12 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 			} else {
 				paths[kn.Path] = k
 			}
+		} else if i := strings.Index(kn.Path, "[*]"); i >= 0 {
+			rest := strings.TrimPrefix(kn.Path[i+3:], ".")
+			if rest == "" {
+				rest = "max_attempts"
+			}
+			v.add(p+".path", kn.Path, "has [*] after %q; [*] stands for every level after levels only: write %q (the strategy's own policy and each layer), or levels[i] for level i", kn.Path[:i], "levels[*]."+rest)
 		} else if steps, err := parsePath(kn.Path, p+".path"); err != nil {
 			for _, e := range AsErrors(err) {
 				v.addError(e)
@@ -583,8 +589,12 @@ func (s *Search) sameNote(combo, same []int) string {
 	}
 	for c := range n {
 		if f := combo[same[c]]; f != c {
-			return fmt.Sprintf("%d of the %d combinations of the knobs' values are the same strategy as an earlier one (compared as JSON, without the name), such as %s, the same as %s; each of the %d distinct strategies ran once",
-				n-len(combo), n, s.settingsText(s.indexes(c)), s.settingsText(s.indexes(f)), len(combo))
+			verb := "are"
+			if n-len(combo) == 1 {
+				verb = "is"
+			}
+			return fmt.Sprintf("%d of the %d combinations of the knobs' values %s the same strategy as an earlier one (compared as JSON, without the name), such as %s, the same as %s; each of the %d distinct strategies is one candidate",
+				n-len(combo), n, verb, s.settingsText(s.indexes(c)), s.settingsText(s.indexes(f)), len(combo))
 		}
 	}
 	return ""

@@ -42,7 +42,7 @@ func layeredView(t *testing.T, knobs string) *SearchView {
 
 // TestSearchViewInertAndSame: the view says which knob changed no metric
 // (every-layer's outermost max_attempts, a level that never retries), and
-// how many combinations were the same strategy and ran once.
+// how many combinations were the same strategy, each distinct strategy one candidate.
 func TestSearchViewInertAndSame(t *testing.T) {
 	sv := layeredView(t, `[{"path": "max_attempts", "values": [2, 4]}, {"path": "retry_level", "values": ["every", 2]}]`)
 	text := sv.Recommendation + sv.Note
