@@ -31,6 +31,24 @@ func checker(t *testing.T, file string) string {
 	return p
 }
 
+// axeViolations runs axe-core (its source, axe) in the page on the
+// element the expression root gives ("document" for the whole page) and
+// returns its serious and critical violations, each as "id (impact):
+// help — the first three nodes".
+func axeViolations(ctx context.Context, t *testing.T, axe []byte, root string) []string {
+	t.Helper()
+	out := text(ctx, t, string(axe)+`;(async () => {
+		const r = await axe.run(`+root+`, {resultTypes: ["violations"]});
+		return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+			.map(v => v.id + " (" + v.impact + "): " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
+	})()`)
+	var violations []string
+	if err := json.Unmarshal([]byte(out), &violations); err != nil {
+		t.Fatalf("axe: %v: %s", err, out)
+	}
+	return violations
+}
+
 // pages are the pages the checks visit: every kind the server renders.
 func pages(t *testing.T, ctx context.Context, base string) []string {
 	id := text(ctx, t, `(async () => {
@@ -123,16 +141,7 @@ func TestPagesPassAxe(t *testing.T) {
 					t.Errorf("no Export panel to check")
 				}
 			}
-			out := text(ctx, t, string(axe)+`;(async () => {
-				const r = await axe.run(document, {resultTypes: ["violations"]});
-				return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
-					.map(v => v.id + " (" + v.impact + "): " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
-			})()`)
-			var violations []string
-			if err := json.Unmarshal([]byte(out), &violations); err != nil {
-				t.Fatalf("axe: %v: %s", err, out)
-			}
-			for _, v := range violations {
+			for _, v := range axeViolations(ctx, t, axe, "document") {
 				if known := knownAxe[v]; known != "" {
 					t.Logf("known, left to the form's owner: %s (%s)", v, known)
 					continue

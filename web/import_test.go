@@ -125,16 +125,7 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if err != nil {
 		t.Skipf("axe-core is not installed (make deps): %v", err)
 	}
-	out = text(ctx, t, string(axe)+`;(async () => {
-		const r = await axe.run(document.getElementById("playground"), {resultTypes: ["violations"]});
-		return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
-			.map(v => v.id + ": " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
-	})()`)
-	var violations []string
-	if err := json.Unmarshal([]byte(out), &violations); err != nil {
-		t.Fatalf("axe: %v: %s", err, out)
-	}
-	for _, v := range violations {
+	for _, v := range axeViolations(ctx, t, axe, `document.getElementById("playground")`) {
 		t.Error(v)
 	}
 }

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -91,16 +90,7 @@ func TestFormAffectedWindow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := text(ctx, t, string(axe)+`;(async () => {
-			const r = await axe.run(document.getElementById("form"), {resultTypes: ["violations"]});
-			return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
-				.map(v => v.id + ": " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
-		})()`)
-		var violations []string
-		if err := json.Unmarshal([]byte(out), &violations); err != nil {
-			t.Fatalf("axe: %v: %s", err, out)
-		}
-		for _, v := range violations {
+		for _, v := range axeViolations(ctx, t, axe, `document.getElementById("form")`) {
 			t.Errorf("axe: %s", v)
 		}
 	})
