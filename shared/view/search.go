@@ -45,8 +45,10 @@ type SearchView struct {
 
 // A SearchPoint is a row of the frontier table.
 type SearchPoint struct {
-	// Settings are the knobs' values, in the order of SearchView.Settings:
-	// a string as itself, anything else as compact JSON.
+	// Settings are the knobs' values, in the order of SearchView.Settings,
+	// in the words the recommendation uses, without the knob's path that
+	// heads the column: "3", "full", "exponential 200 ms → 2 s", "no
+	// budget", "ratio 10% over 1 s", "every level"; never JSON or null.
 	Settings []string `json:"settings"`
 	// Cells are the metrics' means, in the order of SearchView.Metrics,
 	// with their range over the seeds.

@@ -136,17 +136,30 @@ func frontierFigure(s *engine.Search, n int) *Figure {
 	return &Figure{Name: "frontier", Query: "picture=frontier", Alt: alt, Options: chart.Options{Picture: chart.Frontier, Search: s}}
 }
 
-// knobCell writes knob path's value for the table: a retry_level's in
-// words ("every level", "layer 2"), any other as settingText does.
+// knobCell writes knob path's value for the table, in the words the
+// recommendation uses, without the path the column names: a retry_level's
+// as "every level" or "layer 2", a missing object as "no budget" (its
+// field's name), any other as valueWords does ("3", "full",
+// "exponential 200 ms → 2 s", "ratio 10% over 1 s"), never as JSON.
 func knobCell(path string, raw json.RawMessage) string {
 	if path == engine.RetryLevel {
 		return RetryLevelCell(raw)
 	}
-	return settingText(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		if rest, _, ok := levelKnob(path); ok {
+			path = rest
+		}
+		if i := strings.LastIndexAny(path, ".]"); i >= 0 {
+			path = path[i+1:]
+		}
+		return "no " + path
+	}
+	return valueWords(raw)
 }
 
-// settingText writes a knob's value for the table: a string as itself,
-// anything else (numbers, objects, null) as compact JSON.
+// settingText writes a knob's value as a strategy's description names it
+// (settingsWords): a string as itself, anything else (numbers, objects,
+// null) as compact JSON, so that it can be found in the strategy.
 func settingText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "null"
@@ -159,7 +172,7 @@ func settingText(raw json.RawMessage) string {
 }
 
 // settingsWords writes a point's settings as "max_attempts 3, jitter.kind
-// full", in the knobs' order.
+// full", in the knobs' order, for the description of its strategy.
 func settingsWords(s *engine.Search, settings map[string]json.RawMessage) []string {
 	var out []string
 	for _, kn := range s.Knobs {
