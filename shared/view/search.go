@@ -37,7 +37,10 @@ type SearchView struct {
 	Recommendation string `json:"recommendation,omitempty"`
 	Note           string `json:"note,omitempty"`
 	// Lead is the recommendation in one short sentence (the settings and
-	// the objectives' values), for a caption under the frontier picture.
+	// the objectives' values), for a caption under the frontier picture
+	// and ahead of Recommendation, the detail, which pages fold. Both
+	// start "Keep what you have" when the recommended point is the
+	// search's strategy as it is.
 	Lead string `json:"lead,omitempty"`
 	// Figure is the frontier picture, when there are points to draw.
 	Figure *Figure `json:"figure,omitempty"`

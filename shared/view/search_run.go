@@ -34,9 +34,10 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	}
 	// The sentences in words, from the result's numbers: the engine's own
 	// (Reason, Note) name settings as JSON and metrics by their keys.
-	sv.Recommendation = recommendationText(s, r, len(res.Seeds))
+	own := keeps(sc, r)
+	sv.Recommendation = recommendationText(s, r, len(res.Seeds), own)
 	if r.Recommendation != nil && len(r.Frontier) > 0 {
-		sv.Lead = leadText(s, r) + "."
+		sv.Lead = leadText(s, r, own) + "."
 	}
 	if note := tieNote(s, r, len(res.Seeds)); note != "" {
 		sv.Note = note
@@ -227,13 +228,26 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string {
 	if r.Recommendation == nil {
 		return fmt.Sprintf("The search from %s recommends no setting (the Search section says why).", s.Strategy)
 	}
-	return leadText(s, r) + " (the Search section says why)."
+	return leadText(s, r, keeps(sc, r)) + " (the Search section says why)."
 }
 
 // leadText says in short what search s recommends (r has a
 // recommendation): "The search from C recommends 3 attempts, …: peak
-// calls in 100 ms 25.4 calls, …", without a final stop.
-func leadText(s *engine.Search, r *engine.SearchResult) string {
+// calls in 100 ms 25.4 calls, …", without a final stop. When the point is
+// the search's strategy as it is (own), it says so first: "Keep what you
+// have: the search from C recommends C as it is (3 attempts, …): …".
+func leadText(s *engine.Search, r *engine.SearchResult, own bool) string {
 	p := r.Frontier[0]
-	return fmt.Sprintf("The search from %s recommends %s: %s", s.Strategy, settingsSentence(s, p.Settings), strings.Join(objectiveValues(s, &p), ", "))
+	what := settingsSentence(s, p.Settings)
+	if own {
+		return fmt.Sprintf("Keep what you have: the search from %s recommends %s as it is (%s): %s", s.Strategy, s.Strategy, what, strings.Join(objectiveValues(s, &p), ", "))
+	}
+	return fmt.Sprintf("The search from %s recommends %s: %s", s.Strategy, what, strings.Join(objectiveValues(s, &p), ", "))
+}
+
+// keeps reports whether the point search result r recommends is the
+// search's strategy as the scenario has it (engine's IsSearchStrategy):
+// then the recommendation is to keep what one has.
+func keeps(sc *engine.Scenario, r *engine.SearchResult) bool {
+	return r.Recommendation != nil && len(r.Frontier) > 0 && sc.IsSearchStrategy(r.Frontier[0].Settings)
 }

@@ -297,8 +297,10 @@ func countWords(n int, one string) string {
 // one seed is not enough, and whether its range on the first objective
 // overlaps the next distinct point's (compared as the table's marks
 // compare strategies: from TailSeeds seeds, by their 5th to 95th
-// percentiles). It is "" when the search recommends none.
-func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int) string {
+// percentiles). When the point is the search's strategy as it is (own),
+// it starts by saying so: "Keep what you have: C as it is (3 attempts,
+// …) gives …". It is "" when the search recommends none.
+func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int, own bool) string {
 	if r.Recommendation == nil || len(r.Frontier) == 0 {
 		return ""
 	}
@@ -326,7 +328,11 @@ func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int) str
 		detail += fmt.Sprintf("; %s over the seeds", rangeWords(m, lo, hi))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s gives the %s %s %s (%s) of the %d frontier points", settingsSentence(s, p.Settings), most, lower(m.Label), over, detail, len(r.Frontier))
+	what := settingsSentence(s, p.Settings)
+	if own {
+		what = fmt.Sprintf("Keep what you have: %s as it is (%s)", s.Strategy, what)
+	}
+	fmt.Fprintf(&b, "%s gives the %s %s %s (%s) of the %d frontier points", what, most, lower(m.Label), over, detail, len(r.Frontier))
 	if len(s.Constraints) > 0 {
 		var cs []string
 		for _, c := range s.Constraints {
