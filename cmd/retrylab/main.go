@@ -651,10 +651,11 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 }
 
 // writeSearch prints how a search went, its frontier (one row per point:
-// the knobs' values, then the objectives' and constraints' metrics; of
-// each run of points with the same figures, the rows the view's groups
-// list, then how many more there are) and its recommendation, or why
-// there is none, in the view's words, as pages say them.
+// the knobs' values in words, then the objectives' and constraints'
+// metrics, and "recommended" after the recommended point's; of each run
+// of points with the same figures, the rows the view's groups list, then
+// how many more there are) and its recommendation (its lead, then its
+// detail), or why there is none, in the view's words, as pages say them.
 func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view.SearchView) {
 	groups := sv.Groups
 	var rounds []string
@@ -706,17 +707,15 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 	for _, g := range groups {
 		for _, i := range g.Shown {
 			p := r.Frontier[i]
-			var row []string
-			for _, k := range s.Knobs {
-				cell := string(p.Settings[k.Path])
-				if k.Path == engine.RetryLevel {
-					cell = view.RetryLevelCell(p.Settings[k.Path]) // "every level", "layer 2"
-				}
-				row = append(row, cell)
-			}
+			// The knobs' values in the view's words ("exponential 200 ms
+			// → 2 s", "no budget", "every level"), as pages say them.
+			row := slices.Clone(sv.Points[i].Settings)
 			for _, m := range metrics {
 				v, _ := p.Metrics.Metric(m)
 				row = append(row, tableCell(m, v, p.Spread))
+			}
+			if sv.Points[i].Recommended {
+				row = append(row, "recommended")
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t"))
 		}
@@ -745,7 +744,8 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 		fmt.Fprintf(w, "\nno recommendation: %s\n", sv.Note)
 		return
 	}
-	fmt.Fprintf(w, "\nrecommendation: %s\n", sv.Recommendation)
+	// The lead in one sentence, then the detail on a line of its own.
+	fmt.Fprintf(w, "\nrecommendation: %s\n  in detail: %s\n", cmp.Or(sv.Lead, sv.Recommendation), sv.Recommendation)
 }
 
 func printTransitions(w io.Writer, where string, strats []engine.StrategyResult) {
