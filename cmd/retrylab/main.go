@@ -640,7 +640,7 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 	}
 	if v != nil && v.Search != nil && res.Search != nil && sc.Search != nil {
 		writeSearch(w, sc.Search, res.Search, v.Search)
-		writeAcross(w, sc.Search, res.Search) // robust.go: each variant's metrics
+		writeAcross(w, sc.Search, res.Search, v.Search) // robust.go: each variant's metrics
 	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
