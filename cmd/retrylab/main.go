@@ -51,7 +51,7 @@ commands:
                         result is the same whatever N
         a scenario with a search block prints its frontier and
         recommendation after the table (in json: "search")
-  search FILE.json|SLUG|- [--strategy NAME] [flags]
+  search FILE.json|SLUG|- [--strategy NAME] [--write FILE] [flags]
         run with a default search added from the strategy NAME (default: the
         first): every combination of max_attempts 2, 3, 4, 6; exponential
         backoff 100ms..2s, 200ms..2s, 500ms..5s, 1s..10s; jitter none, full,
@@ -65,6 +65,11 @@ commands:
         at most); a scenario with a search block of its own runs that one,
         unless --strategy names a strategy, whose default search then
         replaces it; flags as for run
+        --write FILE    also write the scenario with the search it ran (the
+                        default one or its own) and its seeds, as JSON, to
+                        FILE: retrylab run FILE gives the same
+                        recommendation, POST /api/scenarios or the
+                        playground shares it (64 KiB at most)
   probe FILE.json|SLUG|- [--strategy NAME] [--at DURATION] [flags]
         find by bisection the smallest load reduction, capacity addition and
         ratio retry budget that end the strategy's retry storm (default: the
@@ -205,9 +210,10 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
-	var strategy *string
+	var strategy, write *string
 	if cmd == "search" {
 		strategy = fs.String("strategy", "", "the strategy to search from (default: the first)")
+		write = fs.String("write", "", "write the scenario with the search it ran, as JSON, to this file")
 	}
 	file, code := parseWithFile(fs, args, stderr, cmd, "scenario")
 	if code != 0 {
@@ -268,6 +274,9 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		sc.Search = engine.DefaultSearchFor(sc, name)
 		defaulted = true
 	}
+	// The scenario as it runs, search and seeds included, before the run
+	// can touch it: what --write shares.
+	written := sc.Canonical()
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
@@ -276,6 +285,11 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		}
 		costHint(stderr, cmd, err, sc.Search != nil)
 		return 1
+	}
+	if write != nil && *write != "" {
+		if code := writeScenario(*write, written, sc, stderr); code != 0 {
+			return code
+		}
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -287,6 +301,37 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		return 0
 	}
 	writeTable(stdout, sc, res)
+	return 0
+}
+
+// writeScenario writes scenario (canonical JSON), indented, to file for
+// search --write: the scenario with the search sc ran (its own, or the
+// default one retrylab search added) and the seeds it ran on, so that
+// retrylab run FILE gives the same recommendation and the file can be
+// shared (POST /api/scenarios, the playground) and embedded. It says on
+// stderr what it wrote, when the file is over what a server stores, and
+// when a server's default budget of events would not run it.
+func writeScenario(file string, scenario []byte, sc *engine.Scenario, stderr io.Writer) int {
+	var out bytes.Buffer
+	if err := json.Indent(&out, scenario, "", "  "); err != nil {
+		fmt.Fprintf(stderr, "retrylab search: --write: %v\n", err)
+		return 1
+	}
+	out.WriteByte('\n')
+	if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "retrylab search: --write: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "retrylab search: wrote %s, the scenario with its search from %s: retrylab run %s runs it again, and POST /api/scenarios or the playground shares it\n", file, sc.Search.Strategy, file)
+	if out.Len() > server.MaxScenarioBytes {
+		fmt.Fprintf(stderr, "retrylab search: %s is %d KiB, over the %d KiB a server stores: share a smaller scenario\n", file, (out.Len()+1023)>>10, server.MaxScenarioBytes>>10)
+	}
+	if w, err := engine.Parse(scenario); err == nil {
+		var ce *engine.CostError
+		if err := engine.CheckCost(w, server.DefaultMaxEvents); errors.As(err, &ce) {
+			fmt.Fprintf(stderr, "retrylab search: %s is estimated over the %d million events a server runs by default (retrylab serve): POST /api/scenarios refuses it there (422); the playground runs it in the browser\n", file, server.DefaultMaxEvents/1_000_000)
+		}
+	}
 	return 0
 }
 
