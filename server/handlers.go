@@ -30,6 +30,10 @@ import (
 // maxBody is the largest scenario accepted, in bytes.
 const maxBody = 64 << 10
 
+// MaxScenarioBytes is the largest scenario POST /api/scenarios stores
+// (maxBody), for tools that write scenarios to share.
+const MaxScenarioBytes = maxBody
+
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 func renderBytes(c echo.Context, t templ.Component) ([]byte, error) {

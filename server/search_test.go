@@ -60,6 +60,19 @@ func TestSearchOnPages(t *testing.T) {
 	if strings.Count(page.body, "<strong class=\"recommended\">") != 1 {
 		t.Error("the page marks more or fewer than one point recommended")
 	}
+	// The recommendation's lead, then its detail folded; the frontier's
+	// cells in words, no JSON or null.
+	if i, j := strings.Index(page.body, `data-testid="search-recommendation"`), strings.Index(page.body, `<details data-testid="search-detail"><summary>Why, and how sure</summary>`); i < 0 || j < i || !strings.Contains(page.body[i:j], "The search from C recommends ") {
+		t.Errorf("the page lacks the lead, then the folded detail:\n%.1500s", page.body[max(i, 0):])
+	}
+	if i := strings.Index(page.body, `data-testid="search-frontier"`); i >= 0 {
+		table := page.body[i : i+strings.Index(page.body[i:], "</table>")]
+		for _, raw := range []string{"{", "null", "&#34;"} {
+			if strings.Contains(table, raw) {
+				t.Errorf("the frontier table has %q:\n%s", raw, table)
+			}
+		}
+	}
 	for _, q := range []string{"?picture=frontier", "?picture=frontier&width=400&theme=dark"} {
 		r := do(t, s, "GET", "/s/"+id+"/chart.svg"+q, "")
 		if r.code != 200 || !strings.Contains(r.body, ">recommended<") {

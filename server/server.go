@@ -29,6 +29,9 @@ import (
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
+// DefaultMaxEvents is Config.MaxEvents when it is zero.
+const DefaultMaxEvents = 30_000_000
+
 // Config holds a server's dependencies and limits. Zero values get defaults.
 type Config struct {
 	Store  Store
@@ -95,7 +98,7 @@ func (c *Config) defaults() {
 		c.Logger = slog.Default()
 	}
 	if c.MaxEvents == 0 {
-		c.MaxEvents = 30_000_000
+		c.MaxEvents = DefaultMaxEvents
 	}
 	if c.RunTimeout == 0 {
 		c.RunTimeout = 10 * time.Second

@@ -230,12 +230,17 @@ func (v *scenarioView) preview() *preview {
 }
 
 // pointSettings writes the settings of the search's frontier point i as
-// "max_attempts 2, jitter.kind full", for the points the frontier table
-// counts rather than lists.
+// "max_attempts 2, jitter.kind full, no budget" (a cell that says what is
+// missing needs no path), for the points the frontier table counts rather
+// than lists.
 func pointSettings(sv *view.SearchView, i int) string {
 	var parts []string
 	for k, path := range sv.Settings {
-		parts = append(parts, path+" "+sv.Points[i].Settings[k])
+		cell := sv.Points[i].Settings[k]
+		if !strings.HasPrefix(cell, "no ") {
+			cell = path + " " + cell
+		}
+		parts = append(parts, cell)
 	}
 	return strings.Join(parts, ", ")
 }

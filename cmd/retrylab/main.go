@@ -51,7 +51,7 @@ commands:
                         result is the same whatever N
         a scenario with a search block prints its frontier and
         recommendation after the table (in json: "search")
-  search FILE.json|SLUG|- [--strategy NAME] [flags]
+  search FILE.json|SLUG|- [--strategy NAME] [--write FILE] [flags]
         run with a default search added from the strategy NAME (default: the
         first): every combination of max_attempts 2, 3, 4, 6; exponential
         backoff 100ms..2s, 200ms..2s, 500ms..5s, 1s..10s; jitter none, full,
@@ -65,6 +65,11 @@ commands:
         at most); a scenario with a search block of its own runs that one,
         unless --strategy names a strategy, whose default search then
         replaces it; flags as for run
+        --write FILE    also write the scenario with the search it ran (the
+                        default one or its own) and its seeds, as JSON, to
+                        FILE: retrylab run FILE gives the same
+                        recommendation, POST /api/scenarios or the
+                        playground shares it (64 KiB at most)
   probe FILE.json|SLUG|- [--strategy NAME] [--at DURATION] [flags]
         find by bisection the smallest load reduction, capacity addition and
         ratio retry budget (at every level allowed to retry) that end the
@@ -207,9 +212,10 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	format := fs.String("format", "table", "output format: table or json")
 	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
 	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
-	var strategy *string
+	var strategy, write *string
 	if cmd == "search" {
 		strategy = fs.String("strategy", "", "the strategy to search from (default: the first)")
+		write = fs.String("write", "", "write the scenario with the search it ran, as JSON, to this file")
 	}
 	file, code := parseWithFile(fs, args, stderr, cmd, "scenario")
 	if code != 0 {
@@ -270,6 +276,9 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		sc.Search = engine.DefaultSearchFor(sc, name)
 		defaulted = true
 	}
+	// The scenario as it runs, search and seeds included, before the run
+	// can touch it: what --write shares.
+	written := sc.Canonical()
 	res, err := engine.Run(ctx, sc, engine.Options{MaxEvents: *maxEvents, NoSeries: *format == "table", Parallelism: *parallel})
 	if err != nil {
 		printErrors(stderr, file, err)
@@ -278,6 +287,11 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		}
 		costHint(stderr, cmd, err, sc.Search != nil)
 		return 1
+	}
+	if write != nil && *write != "" {
+		if code := writeScenario(*write, written, sc, stderr); code != 0 {
+			return code
+		}
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -289,6 +303,37 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		return 0
 	}
 	writeTable(stdout, sc, res)
+	return 0
+}
+
+// writeScenario writes scenario (canonical JSON), indented, to file for
+// search --write: the scenario with the search sc ran (its own, or the
+// default one retrylab search added) and the seeds it ran on, so that
+// retrylab run FILE gives the same recommendation and the file can be
+// shared (POST /api/scenarios, the playground) and embedded. It says on
+// stderr what it wrote, when the file is over what a server stores, and
+// when a server's default budget of events would not run it.
+func writeScenario(file string, scenario []byte, sc *engine.Scenario, stderr io.Writer) int {
+	var out bytes.Buffer
+	if err := json.Indent(&out, scenario, "", "  "); err != nil {
+		fmt.Fprintf(stderr, "retrylab search: --write: %v\n", err)
+		return 1
+	}
+	out.WriteByte('\n')
+	if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "retrylab search: --write: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "retrylab search: wrote %s, the scenario with its search from %s: retrylab run %s runs it again, and POST /api/scenarios or the playground shares it\n", file, sc.Search.Strategy, file)
+	if out.Len() > server.MaxScenarioBytes {
+		fmt.Fprintf(stderr, "retrylab search: %s is %d KiB, over the %d KiB a server stores: share a smaller scenario\n", file, (out.Len()+1023)>>10, server.MaxScenarioBytes>>10)
+	}
+	if w, err := engine.Parse(scenario); err == nil {
+		var ce *engine.CostError
+		if err := engine.CheckCost(w, server.DefaultMaxEvents); errors.As(err, &ce) {
+			fmt.Fprintf(stderr, "retrylab search: %s is estimated over the %d million events a server runs by default (retrylab serve): POST /api/scenarios refuses it there (422); the playground runs it in the browser\n", file, server.DefaultMaxEvents/1_000_000)
+		}
+	}
 	return 0
 }
 
@@ -642,7 +687,7 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 	}
 	if v != nil && v.Search != nil && res.Search != nil && sc.Search != nil {
 		writeSearch(w, sc.Search, res.Search, v.Search)
-		writeAcross(w, sc.Search, res.Search) // robust.go: each variant's metrics
+		writeAcross(w, sc.Search, res.Search, v.Search) // robust.go: each variant's metrics
 	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
@@ -653,10 +698,11 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 }
 
 // writeSearch prints how a search went, its frontier (one row per point:
-// the knobs' values, then the objectives' and constraints' metrics; of
-// each run of points with the same figures, the rows the view's groups
-// list, then how many more there are) and its recommendation, or why
-// there is none, in the view's words, as pages say them.
+// the knobs' values in words, then the objectives' and constraints'
+// metrics, and "recommended" after the recommended point's; of each run
+// of points with the same figures, the rows the view's groups list, then
+// how many more there are) and its recommendation (its lead, then its
+// detail), or why there is none, in the view's words, as pages say them.
 func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view.SearchView) {
 	groups := sv.Groups
 	var rounds []string
@@ -708,17 +754,15 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 	for _, g := range groups {
 		for _, i := range g.Shown {
 			p := r.Frontier[i]
-			var row []string
-			for _, k := range s.Knobs {
-				cell := string(p.Settings[k.Path])
-				if k.Path == engine.RetryLevel {
-					cell = view.RetryLevelCell(p.Settings[k.Path]) // "every level", "layer 2"
-				}
-				row = append(row, cell)
-			}
+			// The knobs' values in the view's words ("exponential 200 ms
+			// → 2 s", "no budget", "every level"), as pages say them.
+			row := slices.Clone(sv.Points[i].Settings)
 			for _, m := range metrics {
 				v, _ := p.Metrics.Metric(m)
 				row = append(row, tableCell(m, v, p.Spread))
+			}
+			if sv.Points[i].Recommended {
+				row = append(row, "recommended")
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t"))
 		}
@@ -747,7 +791,8 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 		fmt.Fprintf(w, "\nno recommendation: %s\n", sv.Note)
 		return
 	}
-	fmt.Fprintf(w, "\nrecommendation: %s\n", sv.Recommendation)
+	// The lead in one sentence, then the detail on a line of its own.
+	fmt.Fprintf(w, "\nrecommendation: %s\n  in detail: %s\n", cmp.Or(sv.Lead, sv.Recommendation), sv.Recommendation)
 }
 
 func printTransitions(w io.Writer, where string, strats []engine.StrategyResult) {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
@@ -215,7 +216,7 @@ func TestSearchCommand(t *testing.T) {
 	// The recommendation is the frontier's first row, in words.
 	rows := strings.Split(out[strings.Index(out, "\nmax_attempts  backoff"):], "\n")
 	rec := out[strings.Index(out, "\nrecommendation: ")+len("\nrecommendation: "):]
-	if first := strings.Fields(rows[2])[0]; !strings.HasPrefix(rec, first+" attempts, backoff exponential ") {
+	if first := strings.Fields(rows[2])[0]; !strings.HasPrefix(rec, "The search from C recommends "+first+" attempts, backoff exponential ") || !strings.HasSuffix(rows[2], "  recommended") {
 		t.Errorf("first row %q, recommendation %q", rows[2], rec[:40])
 	}
 
@@ -262,8 +263,10 @@ func TestSearchTableGroupsTies(t *testing.T) {
 			t.Errorf("line %d is %q, want it to start %q", i+1, lines[i], w)
 		}
 	}
-	// The rows listed are aligned as one table.
-	if a, b := strings.Index(lines[1], "affected_success_rate"), strings.Index(lines[4], "0.00%"); a != b {
+	// The rows listed are aligned as one table, in characters (a
+	// backoff's "→" is three bytes).
+	col := func(line, s string) int { return utf8.RuneCountInString(line[:strings.Index(line, s)]) }
+	if a, b := col(lines[1], "affected_success_rate"), col(lines[4], "0.00%"); a != b {
 		t.Errorf("the rows' columns do not line up with the header's (%d, %d):\n%s", a, b, table)
 	}
 
@@ -483,7 +486,8 @@ func TestSearchDefaultOfAHedgedStrategy(t *testing.T) {
 // and, where the frontier ties, why none is recommended.
 func TestSearchSentencesInWords(t *testing.T) {
 	code, out, errs := run(t, "", "search", "e03b-synchronized-recovery", "--strategy", "C", "--runs", "1")
-	if code != 0 || !strings.Contains(out, "\nrecommendation: 2 attempts, backoff exponential 1 s → 10 s, jitter full, no budget gives the highest success rate in the affected window on its 1 seed") ||
+	if code != 0 || !strings.Contains(out, "\nrecommendation: The search from C recommends 2 attempts, backoff exponential 1 s → 10 s, jitter full, no budget: success rate in the affected window ") ||
+		!strings.Contains(out, "\n  in detail: 2 attempts, backoff exponential 1 s → 10 s, jitter full, no budget gives the highest success rate in the affected window on its 1 seed") ||
 		!strings.Contains(out, "It rests on 1 seed only: run more seeds before trusting it.") {
 		t.Errorf("one seed: exit %d\nstderr %s\nstdout %s", code, errs, out)
 	}

@@ -7,14 +7,17 @@ import (
 	"text/tabwriter"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 // writeAcross prints, after writeSearch, what a search across variants
 // (search.across) found in each variant: for every frontier point, one
 // line per variant with the objectives' and constraints' metrics (the
 // mean and the seeds' range), the worst case of each marked with "*".
-// It prints nothing for a search of the scenario as written.
-func writeAcross(w io.Writer, s *engine.Search, r *engine.SearchResult) {
+// Each point's settings are the view's words, as the frontier table says
+// them ("backoff exponential 1 s → 10 s", "no budget"). It prints nothing
+// for a search of the scenario as written.
+func writeAcross(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view.SearchView) {
 	if len(s.Across) == 0 || len(r.Frontier) == 0 {
 		return
 	}
@@ -32,8 +35,11 @@ func writeAcross(w io.Writer, s *engine.Search, r *engine.SearchResult) {
 	tw := tabwriter.NewWriter(w, 4, 0, 2, ' ', 0)
 	for i, p := range r.Frontier {
 		var settings []string
-		for _, k := range s.Knobs {
-			settings = append(settings, k.Path+" "+string(p.Settings[k.Path]))
+		for k, cell := range sv.Points[i].Settings {
+			if !strings.HasPrefix(cell, "no ") { // "no budget" names its knob
+				cell = s.Knobs[k].Path + " " + cell
+			}
+			settings = append(settings, cell)
 		}
 		fmt.Fprintf(tw, "%d. %s\n", i+1, strings.Join(settings, ", "))
 		for _, v := range p.Variants {

@@ -32,3 +32,17 @@ func (sc *Scenario) SearchCandidate(settings map[string]json.RawMessage) (Strate
 	}
 	return sc.knobbed(si, idx)
 }
+
+// IsSearchStrategy reports whether the candidate of settings (a
+// SearchPoint's) is the search's strategy as the scenario has it: the
+// same strategy as the search compares its candidates (canonical JSON,
+// without the name; sameStrategies). A recommendation of that point says
+// to keep what one has.
+func (sc *Scenario) IsSearchStrategy(settings map[string]json.RawMessage) bool {
+	st, err := sc.SearchCandidate(settings)
+	if err != nil {
+		return false
+	}
+	si := slices.IndexFunc(sc.Strategies, func(x Strategy) bool { return x.Name == sc.Search.Strategy })
+	return sameStrategies([]Strategy{sc.Strategies[si], st})[1] == 0
+}

@@ -29,3 +29,21 @@ func TestSearchCandidate(t *testing.T) {
 		t.Errorf("settings outside the knobs: %v", err)
 	}
 }
+
+// TestIsSearchStrategy: a point is the search's strategy as it is when its
+// candidate is C (4 attempts, backoff from 200 ms, full jitter), written
+// either way, and not when a knob's value differs or is not the knob's.
+func TestIsSearchStrategy(t *testing.T) {
+	sc := searchE03B(t, 2, smallSearch)
+	own := map[string]json.RawMessage{"max_attempts": json.RawMessage("4"), "backoff.base": json.RawMessage(`"200ms"`), "jitter.kind": json.RawMessage(`"full"`)}
+	if !sc.IsSearchStrategy(own) {
+		t.Errorf("C's own settings %s are not C", own)
+	}
+	other := map[string]json.RawMessage{"max_attempts": json.RawMessage("3"), "backoff.base": json.RawMessage(`"200ms"`), "jitter.kind": json.RawMessage(`"full"`)}
+	if sc.IsSearchStrategy(other) {
+		t.Errorf("3 attempts are C's own")
+	}
+	if bad := map[string]json.RawMessage{"max_attempts": json.RawMessage("9")}; sc.IsSearchStrategy(bad) {
+		t.Errorf("settings outside the knobs are C's own")
+	}
+}

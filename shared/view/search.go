@@ -37,7 +37,10 @@ type SearchView struct {
 	Recommendation string `json:"recommendation,omitempty"`
 	Note           string `json:"note,omitempty"`
 	// Lead is the recommendation in one short sentence (the settings and
-	// the objectives' values), for a caption under the frontier picture.
+	// the objectives' values), for a caption under the frontier picture
+	// and ahead of Recommendation, the detail, which pages fold. Both
+	// start "Keep what you have" when the recommended point is the
+	// search's strategy as it is.
 	Lead string `json:"lead,omitempty"`
 	// Figure is the frontier picture, when there are points to draw.
 	Figure *Figure `json:"figure,omitempty"`
@@ -45,8 +48,10 @@ type SearchView struct {
 
 // A SearchPoint is a row of the frontier table.
 type SearchPoint struct {
-	// Settings are the knobs' values, in the order of SearchView.Settings:
-	// a string as itself, anything else as compact JSON.
+	// Settings are the knobs' values, in the order of SearchView.Settings,
+	// in the words the recommendation uses, without the knob's path that
+	// heads the column: "3", "full", "exponential 200 ms → 2 s", "no
+	// budget", "ratio 10% over 1 s", "every level"; never JSON or null.
 	Settings []string `json:"settings"`
 	// Cells are the metrics' means, in the order of SearchView.Metrics,
 	// with their range over the seeds.

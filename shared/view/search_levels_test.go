@@ -58,3 +58,34 @@ func TestSearchViewInertAndSame(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchFrontierInWords: the frontier's cells say the settings in the
+// recommendation's words, never as JSON or null: every-layer's backoffs
+// and budgets on every level ("exponential 200 ms → 2 s", "no budget",
+// "ratio 10% over 1 s"), and the recommended row is marked, alone.
+func TestSearchFrontierInWords(t *testing.T) {
+	sv := layeredView(t, `[{"path": "levels[*].backoff", "values": [{"kind":"exponential","base":"200ms","max":"2s"}, {"kind":"exponential","base":"1s","max":"10s"}]},
+		{"path": "levels[*].budget", "values": [null, {"kind":"ratio","ratio":0.1,"window":"1s"}]}]`)
+	if len(sv.Points) == 0 {
+		t.Fatalf("no frontier: %s", sv.Note)
+	}
+	seen := map[string]bool{}
+	for i, p := range sv.Points {
+		for _, c := range p.Settings {
+			seen[c] = true
+			if strings.ContainsAny(c, "{}[]\"") || strings.Contains(c, "null") {
+				t.Errorf("row %d: cell %q is not in words", i+1, c)
+			}
+		}
+		if p.Recommended != (i == 0 && sv.Recommendation != "") {
+			t.Errorf("row %d: recommended %v", i+1, p.Recommended)
+		}
+	}
+	for c := range seen {
+		switch c {
+		case "exponential 200 ms → 2 s", "exponential 1 s → 10 s", "no budget", "ratio 10% over 1 s":
+		default:
+			t.Errorf("cell %q, want one of the knobs' values in words", c)
+		}
+	}
+}

@@ -34,9 +34,10 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	}
 	// The sentences in words, from the result's numbers: the engine's own
 	// (Reason, Note) name settings as JSON and metrics by their keys.
-	sv.Recommendation = recommendationText(s, r, len(res.Seeds))
+	own := keeps(sc, r)
+	sv.Recommendation = recommendationText(s, r, len(res.Seeds), own)
 	if r.Recommendation != nil && len(r.Frontier) > 0 {
-		sv.Lead = leadText(s, r) + "."
+		sv.Lead = leadText(s, r, own) + "."
 	}
 	if note := tieNote(s, r, len(res.Seeds)); note != "" {
 		sv.Note = note
@@ -136,17 +137,30 @@ func frontierFigure(s *engine.Search, n int) *Figure {
 	return &Figure{Name: "frontier", Query: "picture=frontier", Alt: alt, Options: chart.Options{Picture: chart.Frontier, Search: s}}
 }
 
-// knobCell writes knob path's value for the table: a retry_level's in
-// words ("every level", "layer 2"), any other as settingText does.
+// knobCell writes knob path's value for the table, in the words the
+// recommendation uses, without the path the column names: a retry_level's
+// as "every level" or "layer 2", a missing object as "no budget" (its
+// field's name), any other as valueWords does ("3", "full",
+// "exponential 200 ms → 2 s", "ratio 10% over 1 s"), never as JSON.
 func knobCell(path string, raw json.RawMessage) string {
 	if path == engine.RetryLevel {
 		return RetryLevelCell(raw)
 	}
-	return settingText(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		if rest, _, ok := levelKnob(path); ok {
+			path = rest
+		}
+		if i := strings.LastIndexAny(path, ".]"); i >= 0 {
+			path = path[i+1:]
+		}
+		return "no " + path
+	}
+	return valueWords(raw)
 }
 
-// settingText writes a knob's value for the table: a string as itself,
-// anything else (numbers, objects, null) as compact JSON.
+// settingText writes a knob's value as a strategy's description names it
+// (settingsWords): a string as itself, anything else (numbers, objects,
+// null) as compact JSON, so that it can be found in the strategy.
 func settingText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "null"
@@ -159,7 +173,7 @@ func settingText(raw json.RawMessage) string {
 }
 
 // settingsWords writes a point's settings as "max_attempts 3, jitter.kind
-// full", in the knobs' order.
+// full", in the knobs' order, for the description of its strategy.
 func settingsWords(s *engine.Search, settings map[string]json.RawMessage) []string {
 	var out []string
 	for _, kn := range s.Knobs {
@@ -214,13 +228,26 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string {
 	if r.Recommendation == nil {
 		return fmt.Sprintf("The search from %s recommends no setting (the Search section says why).", s.Strategy)
 	}
-	return leadText(s, r) + " (the Search section says why)."
+	return leadText(s, r, keeps(sc, r)) + " (the Search section says why)."
 }
 
 // leadText says in short what search s recommends (r has a
 // recommendation): "The search from C recommends 3 attempts, …: peak
-// calls in 100 ms 25.4 calls, …", without a final stop.
-func leadText(s *engine.Search, r *engine.SearchResult) string {
+// calls in 100 ms 25.4 calls, …", without a final stop. When the point is
+// the search's strategy as it is (own), it says so first: "Keep what you
+// have: the search from C recommends C as it is (3 attempts, …): …".
+func leadText(s *engine.Search, r *engine.SearchResult, own bool) string {
 	p := r.Frontier[0]
-	return fmt.Sprintf("The search from %s recommends %s: %s", s.Strategy, settingsSentence(s, p.Settings), strings.Join(objectiveValues(s, &p), ", "))
+	what := settingsSentence(s, p.Settings)
+	if own {
+		return fmt.Sprintf("Keep what you have: the search from %s recommends %s as it is (%s): %s", s.Strategy, s.Strategy, what, strings.Join(objectiveValues(s, &p), ", "))
+	}
+	return fmt.Sprintf("The search from %s recommends %s: %s", s.Strategy, what, strings.Join(objectiveValues(s, &p), ", "))
+}
+
+// keeps reports whether the point search result r recommends is the
+// search's strategy as the scenario has it (engine's IsSearchStrategy):
+// then the recommendation is to keep what one has.
+func keeps(sc *engine.Scenario, r *engine.SearchResult) bool {
+	return r.Recommendation != nil && len(r.Frontier) > 0 && sc.IsSearchStrategy(r.Frontier[0].Settings)
 }

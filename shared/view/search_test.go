@@ -77,8 +77,8 @@ func TestSearchView(t *testing.T) {
 	if strings.Join(sv.Settings, ",") != "max_attempts,jitter.kind,budget" || len(sv.Metrics) != 2 || sv.Metrics[1].Key != "peak_per_100ms" {
 		t.Errorf("columns %v and %v", sv.Settings, sv.Metrics)
 	}
-	if sv.Points[0].Settings[2] != "null" || sv.Points[2].Settings[1] != "decorrelated" {
-		t.Errorf("settings %q and %q: want null as null, strings without quotes", sv.Points[0].Settings, sv.Points[2].Settings)
+	if sv.Points[0].Settings[2] != "no budget" || sv.Points[2].Settings[1] != "decorrelated" {
+		t.Errorf("settings %q and %q: want null as no budget, strings without quotes", sv.Points[0].Settings, sv.Points[2].Settings)
 	}
 	if sv.Figure == nil || sv.Figure.Query != "picture=frontier" || sv.Figure.Options.Search != sc.Search {
 		t.Errorf("figure %+v", sv.Figure)

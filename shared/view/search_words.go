@@ -19,7 +19,7 @@ import (
 
 // settingWords writes one knob's value for a sentence: "4 attempts",
 // "backoff exponential 1 s → 10 s", "jitter full", "no budget",
-// "budget ratio 10% per 1 s"; a path it has no words for as the path and
+// "budget ratio 10% over 1 s"; a path it has no words for as the path and
 // the value ("backoff.base 200 ms").
 func settingWords(path string, raw json.RawMessage) string {
 	if path == engine.RetryLevel {
@@ -122,8 +122,8 @@ func RetryLevelCell(raw json.RawMessage) string {
 // valueWords writes a knob's value without its path: a duration in
 // milliseconds or seconds ("500 ms", "2 s"), a string as itself, an
 // object by its kind and then its other fields ("exponential 1 s → 10 s",
-// "ratio 10% per 1 s", "token_bucket 10 tokens, +0.1 per success"), any
-// other value as compact JSON.
+// "ratio 10% over 1 s", "token_bucket 10 tokens, +0.1 per success"), an
+// empty object as "defaults", a list as its elements joined by "and".
 func valueWords(raw json.RawMessage) string {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -146,7 +146,19 @@ func anyWords(v any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	case map[string]any:
+		if len(x) == 0 {
+			return "defaults" // an object with every field at its default
+		}
 		return objectWords(x)
+	case []any:
+		if len(x) == 0 {
+			return "none"
+		}
+		ws := make([]string, len(x))
+		for i, e := range x {
+			ws[i] = anyWords(e)
+		}
+		return strings.Join(ws, " and ")
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -193,7 +205,7 @@ func objectWords(m map[string]any) string {
 				head += " " + strconv.FormatFloat(f*100, 'g', -1, 64) + "%"
 			}
 			if w, ok := get("window"); ok {
-				head += " per " + anyWords(w)
+				head += " over " + anyWords(w)
 			}
 		}
 	case string(engine.BudgetTokenBucket):
@@ -285,8 +297,10 @@ func countWords(n int, one string) string {
 // one seed is not enough, and whether its range on the first objective
 // overlaps the next distinct point's (compared as the table's marks
 // compare strategies: from TailSeeds seeds, by their 5th to 95th
-// percentiles). It is "" when the search recommends none.
-func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int) string {
+// percentiles). When the point is the search's strategy as it is (own),
+// it starts by saying so: "Keep what you have: C as it is (3 attempts,
+// …) gives …". It is "" when the search recommends none.
+func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int, own bool) string {
 	if r.Recommendation == nil || len(r.Frontier) == 0 {
 		return ""
 	}
@@ -314,7 +328,11 @@ func recommendationText(s *engine.Search, r *engine.SearchResult, seeds int) str
 		detail += fmt.Sprintf("; %s over the seeds", rangeWords(m, lo, hi))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s gives the %s %s %s (%s) of the %d frontier points", settingsSentence(s, p.Settings), most, lower(m.Label), over, detail, len(r.Frontier))
+	what := settingsSentence(s, p.Settings)
+	if own {
+		what = fmt.Sprintf("Keep what you have: %s as it is (%s)", s.Strategy, what)
+	}
+	fmt.Fprintf(&b, "%s gives the %s %s %s (%s) of the %d frontier points", what, most, lower(m.Label), over, detail, len(r.Frontier))
 	if len(s.Constraints) > 0 {
 		var cs []string
 		for _, c := range s.Constraints {

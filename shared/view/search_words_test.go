@@ -18,7 +18,7 @@ func TestSettingWords(t *testing.T) {
 		{"jitter", `{"kind":"full"}`, "jitter full"},
 		{"jitter.kind", `"decorrelated"`, "jitter decorrelated"},
 		{"budget", `null`, "no budget"},
-		{"budget", `{"kind":"ratio","ratio":0.1,"window":"1s"}`, "budget ratio 10% per 1 s"},
+		{"budget", `{"kind":"ratio","ratio":0.1,"window":"1s"}`, "budget ratio 10% over 1 s"},
 		{"budget", `{"kind":"token_bucket","max_tokens":10,"token_ratio":0.1}`, "budget token_bucket 10 tokens, +0.1 per success"},
 		{"backoff.base", `"200ms"`, "backoff.base 200 ms"},
 		{"breaker", `{"kind":"consecutive","failures":5,"break":"10s"}`, "breaker consecutive, break 10 s, failures 5"},

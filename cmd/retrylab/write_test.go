@@ -1,0 +1,87 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// recommendationOf returns the lines of a table's output from its
+// recommendation on, up to the warnings.
+func recommendationOf(t *testing.T, out string) string {
+	t.Helper()
+	i := strings.Index(out, "\nrecommendation: ")
+	if i < 0 {
+		t.Fatalf("no recommendation in:\n%s", out)
+	}
+	rec := out[i:]
+	if j := strings.Index(rec, "\nwarnings:"); j >= 0 {
+		rec = rec[:j]
+	}
+	return rec
+}
+
+// TestSearchWrite: search --write FILE writes the scenario with the
+// search it ran (the default one it added, or the scenario's own) and its
+// seeds; the file decodes, validates, and retrylab run FILE gives the same
+// recommendation.
+func TestSearchWrite(t *testing.T) {
+	if !engine.Searches {
+		t.Skip("this build runs no search")
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		from string
+	}{
+		{"default", []string{scenarioFile, "--strategy", "C", "--runs", "1", "--seed", "7"}, "C"},
+		{"own", []string{"../../shared/engine/testdata/search.json"}, "C"},
+	} {
+		file := filepath.Join(dir, c.name+".json")
+		code, out, errs := run(t, "", append([]string{"search", "--write", file}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		if !strings.Contains(errs, "retrylab search: wrote "+file+", the scenario with its search from "+c.from) {
+			t.Errorf("%s: stderr %q says nothing of the file", c.name, errs)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := engine.Parse(b)
+		if err != nil {
+			t.Fatalf("%s: the file does not decode: %v", c.name, err)
+		}
+		if err := sc.Validate(); err != nil {
+			t.Fatalf("%s: the file is not valid: %v", c.name, err)
+		}
+		if sc.Search == nil || sc.Search.Strategy != c.from || len(sc.Search.Knobs) == 0 {
+			t.Fatalf("%s: the file's search is %+v", c.name, sc.Search)
+		}
+		if c.name == "default" && (sc.Runs != 1 || sc.Seed != 7) {
+			t.Errorf("%s: the file runs %d seeds from %d, want the 1 from 7 the search ran", c.name, sc.Runs, sc.Seed)
+		}
+		code, again, errs := run(t, "", "run", file)
+		if code != 0 {
+			t.Fatalf("%s: run %s: exit %d: %s", c.name, file, code, errs)
+		}
+		if got, want := recommendationOf(t, again), recommendationOf(t, out); got != want {
+			t.Errorf("%s: run FILE recommends\n%s\nwant, as the search did,\n%s", c.name, got, want)
+		}
+	}
+	// One a server would refuse to run says so.
+	big := filepath.Join(dir, "big.json")
+	code, _, errs := run(t, "", "search", "--write", big, "--runs", "1", "--max-events", "0", "failover-incident", "--strategy", "every-layer")
+	if code != 0 || !strings.Contains(errs, "retrylab search: "+big+" is estimated over the 30 million events a server runs by default") {
+		t.Errorf("over the server's budget: exit %d, %q", code, errs)
+	}
+	code, _, errs = run(t, "", "search", "--write", filepath.Join(dir, "no", "such", "dir.json"), "--runs", "1", scenarioFile)
+	if code != 1 || !strings.Contains(errs, "retrylab search: --write: ") {
+		t.Errorf("unwritable: exit %d, %q", code, errs)
+	}
+}
