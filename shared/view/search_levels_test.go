@@ -49,7 +49,7 @@ func TestSearchViewInertAndSame(t *testing.T) {
 	if !strings.Contains(text, "The knob max_attempts changed no metric on any seed: its values here are not a choice") {
 		t.Errorf("no word of the inert knob in %q", text)
 	}
-	if !strings.Contains(sv.Summary, "1 of the 4 combinations of the knobs' values are the same strategy as an earlier one") {
+	if !strings.Contains(sv.Summary, "1 of the 4 combinations of the knobs' values is the same strategy as an earlier one") {
 		t.Errorf("summary %q", sv.Summary)
 	}
 	for _, p := range sv.Points {

@@ -45,7 +45,8 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	if r.Same != "" {
 		sv.Summary += " " + r.Same + "."
 	}
-	if inert := inertText(r.Inert); inert != "" {
+	layered := slices.ContainsFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == s.Strategy && len(st.Layers) > 0 })
+	if inert := inertText(r.Inert, layered); inert != "" {
 		switch {
 		case sv.Recommendation != "":
 			sv.Recommendation += " " + inert
@@ -84,8 +85,9 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 
 // inertText says which knobs changed no metric on any seed (the
 // engine's SearchResult.Inert), so that no one reads a choice into their
-// values; "" when there are none.
-func inertText(paths []string) string {
+// values, and, for a layered strategy (layered), the likely cause; ""
+// when there are none.
+func inertText(paths []string, layered bool) string {
 	if len(paths) == 0 {
 		return ""
 	}
@@ -93,10 +95,17 @@ func inertText(paths []string) string {
 	for i, p := range paths {
 		names[i] = knobWords(p)
 	}
-	if len(names) == 1 {
-		return fmt.Sprintf("The knob %s changed no metric on any seed: its values here are not a choice (it may act on a level that never retries).", names[0])
+	why := ""
+	if layered { // else the cause is the run's own (no Retry-After sent, say)
+		why = " (it may act on a level that never gets to retry)"
+		if len(names) > 1 {
+			why = " (they may act on a level that never gets to retry)"
+		}
 	}
-	return fmt.Sprintf("The knobs %s changed no metric on any seed: their values here are not a choice (they may act on a level that never retries).", listWords(names))
+	if len(names) == 1 {
+		return fmt.Sprintf("The knob %s changed no metric on any seed: its values here are not a choice%s.", names[0], why)
+	}
+	return fmt.Sprintf("The knobs %s changed no metric on any seed: their values here are not a choice%s.", listWords(names), why)
 }
 
 // groupPoints groups the frontier's points into runs of consecutive points

@@ -434,7 +434,7 @@ func tieNote(s *engine.Search, r *engine.SearchResult, seeds int) string {
 		fmt.Fprintf(&b, ", and the other %s of the last round that meet the constraints do worse", countWords(n, "candidate"))
 	}
 	fmt.Fprintf(&b, ". Among them, %s. None is recommended: choose objectives the knobs change", noDifference(s, r.Frontier))
-	if sug := suggest(s, r.Frontier); sug != "" {
+	if sug := suggest(s, r.Frontier, r.Inert); sug != "" {
 		b.WriteString(", such as " + sug)
 	}
 	b.WriteString(".")
@@ -448,9 +448,30 @@ func tieNote(s *engine.Search, r *engine.SearchResult, seeds int) string {
 // "3 attempts, jitter none, no budget at every level, retrying at layer
 // 2 only".
 func settingsSentence(s *engine.Search, settings map[string]json.RawMessage) string {
+	// retry_level, set last, leaves one attempt at every level but the
+	// one it keeps: attempts set on every level, or on another, say so.
+	single := ""
+	for _, kn := range s.Knobs {
+		if kn.Path == engine.RetryLevel {
+			if c := RetryLevelCell(settings[kn.Path]); c != "every level" {
+				single = c
+			}
+		}
+	}
 	var out []string
 	for i, kn := range s.Knobs {
 		rest, level, ok := levelKnob(kn.Path)
+		switch {
+		case single == "" || kn.Path == engine.RetryLevel:
+		case ok && level == "every level" && attemptsField(rest):
+			if single != "no level" { // else "retrying at no level" says it
+				out = append(out, settingWords(rest, settings[kn.Path])+" at "+single+", 1 attempt elsewhere")
+			}
+			continue
+		case !ok && kn.Path == "max_attempts" && single != "the outermost level":
+			out = append(out, "1 attempt at the outermost level")
+			continue
+		}
 		if !ok {
 			out = append(out, settingWords(kn.Path, settings[kn.Path]))
 			continue
@@ -462,6 +483,12 @@ func settingsSentence(s *engine.Search, settings map[string]json.RawMessage) str
 		out = append(out, w)
 	}
 	return strings.Join(out, ", ")
+}
+
+// attemptsField reports whether a level's field f is one retry_level
+// overrides on the levels it does not keep: max_attempts, hedging.
+func attemptsField(f string) bool {
+	return f == "max_attempts" || f == "hedging" || strings.HasPrefix(f, "hedging.")
 }
 
 // sameLevel reports whether knob path is on levels, at level (in words).
@@ -645,14 +672,14 @@ func noDifference(s *engine.Search, points []engine.SearchPoint) string {
 // suggestions, by the knob path's first step), other than the
 // objectives: of each kind's, the first that differs among the points,
 // with its range there, else the first.
-func suggest(s *engine.Search, points []engine.SearchPoint) string {
+func suggest(s *engine.Search, points []engine.SearchPoint, inert []string) string {
 	var keys, out []string
 	for _, kn := range s.Knobs {
 		varies := slices.ContainsFunc(points, func(p engine.SearchPoint) bool {
 			return string(p.Settings[kn.Path]) != string(points[0].Settings[kn.Path])
 		})
-		if !varies {
-			continue
+		if !varies || slices.Contains(inert, kn.Path) {
+			continue // an inert knob changed no metric: it cannot change this one
 		}
 		pick, text := "", ""
 		for _, k := range suggestions[knobKind(kn.Path)] {
@@ -668,12 +695,9 @@ func suggest(s *engine.Search, points []engine.SearchPoint) string {
 				x, _ := p.Metrics.Metric(k)
 				lo, hi = min(lo, x), max(hi, x)
 			}
-			if lo != hi {
+			if lo != hi { // only a metric the points show it changing
 				pick, text = k, fmt.Sprintf("%s, which %s can change (from %s among these points)", lower(m.Label), knobWords(kn.Path), strings.Replace(rangeWords(m, lo, hi), "–", " to ", 1))
 				break
-			}
-			if pick == "" {
-				pick, text = k, lower(m.Label)+", which "+knobWords(kn.Path)+" can change"
 			}
 		}
 		if pick != "" && len(out) < 3 {

@@ -65,8 +65,27 @@ func TestSettingsSentenceLevels(t *testing.T) {
 	s := &engine.Search{Knobs: []engine.Knob{{Path: "levels[*].max_attempts"}, {Path: "levels[*].jitter"}, {Path: "levels[2].budget"}, {Path: "retry_level"}}}
 	got := settingsSentence(s, map[string]json.RawMessage{"levels[*].max_attempts": json.RawMessage(`3`), "levels[*].jitter": json.RawMessage(`{"kind":"none"}`),
 		"levels[2].budget": json.RawMessage(`null`), "retry_level": json.RawMessage(`2`)})
-	if want := "3 attempts, jitter none at every level, no budget at layer 2, retrying at layer 2 only"; got != want {
+	if want := "3 attempts at layer 2, 1 attempt elsewhere, jitter none at every level, no budget at layer 2, retrying at layer 2 only"; got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+	// Attempts set on every level are said where they apply: every level,
+	// none, or the one retry_level keeps; the outermost level's own
+	// attempts, under retry_level 2, are one.
+	for rl, want := range map[string]string{
+		`"every"`: "3 attempts, jitter none at every level, no budget at layer 2, retrying at every level",
+		`"none"`:  "jitter none at every level, no budget at layer 2, retrying at no level",
+	} {
+		got := settingsSentence(s, map[string]json.RawMessage{"levels[*].max_attempts": json.RawMessage(`3`), "levels[*].jitter": json.RawMessage(`{"kind":"none"}`),
+			"levels[2].budget": json.RawMessage(`null`), "retry_level": json.RawMessage(rl)})
+		if got != want {
+			t.Errorf("retry_level %s: %q, want %q", rl, got, want)
+		}
+	}
+	outer := &engine.Search{Knobs: []engine.Knob{{Path: "max_attempts"}, {Path: "retry_level"}}}
+	for rl, want := range map[string]string{`2`: "1 attempt at the outermost level, retrying at layer 2 only", `0`: "4 attempts, retrying at the outermost level only"} {
+		if got := settingsSentence(outer, map[string]json.RawMessage{"max_attempts": json.RawMessage(`4`), "retry_level": json.RawMessage(rl)}); got != want {
+			t.Errorf("outer attempts, retry_level %s: %q, want %q", rl, got, want)
+		}
 	}
 	for raw, want := range map[string]string{`"every"`: "every level", `"none"`: "no level", `0`: "the outermost level", `1`: "layer 1"} {
 		if got := knobCell("retry_level", json.RawMessage(raw)); got != want {
