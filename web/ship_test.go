@@ -25,7 +25,8 @@ func shipOpen(i int) chromedp.Action[chromedp.Void] {
 // (its knobs' values as ticked checkboxes in words, its objectives as
 // choices); with some values unticked the search runs from the form,
 // gives a recommendation and a frontier, and the scenario then carries
-// it, so that its shared copy has it too; run again with every value
+// it, so that its shared copy has it too, and its page shows what it
+// found; run again with every value
 // ticked, Cancel stops it.
 func TestPlaygroundOneClickSearch(t *testing.T) {
 	ctx, base := setup(t)
@@ -94,6 +95,10 @@ budget: x none; x ratio 10% per 1 s; x token_bucket 10 tokens, +0.1 per success`
 	id := text(ctx, t, `document.getElementById("share-url").value.split("/s/")[1]`)
 	if got := text(ctx, t, `(async () => JSON.stringify((await (await fetch("/api/scenarios/`+id+`")).json()).search))()`); !strings.Contains(got, `"strategy":"C"`) {
 		t.Errorf("the shared scenario's search: %s", got)
+	}
+	// Its page shows what the search found.
+	if got := text(ctx, t, `(async () => String((await (await fetch("/s/`+id+`")).text()).includes('data-testid="search-recommendation"')))()`); got != "true" {
+		t.Error("the shared scenario's page shows no recommendation")
 	}
 	// Every value ticked again (192 candidates), Cancel stops the search.
 	do(t, ctx, shipOpen(2), chromedp.Click(`[data-testid=ship-run]`),
