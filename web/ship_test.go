@@ -21,18 +21,24 @@ func shipOpen(i int) chromedp.Action[chromedp.Void] {
 }
 
 // TestPlaygroundOneClickSearch (#28): on E03-B, at 360 px, "What should
-// I ship?" beside strategy C shows the default search for C as a form
+// I ship?" beside a strategy shows the default search for it as a form
 // (its knobs' values as ticked checkboxes in words, its objectives as
-// choices); with some values unticked the search runs from the form,
-// gives a recommendation and a frontier, and the scenario then carries
-// it, so that its shared copy has it too, and its page shows what it
-// found; run again with every value
-// ticked, Cancel stops it.
+// choices): for D edited to have a layer, knobs on every level; for C,
+// one level's. With some values unticked the search from C runs from
+// the form, gives a recommendation and a frontier, and the scenario then
+// carries it, so that its shared copy has it too and its page shows what
+// it found; run again with every value ticked, Cancel stops it.
 func TestPlaygroundOneClickSearch(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.EmulateViewport(360, 800), chromedp.Navigate(base+"/"), ran(1))
 	if got := text(ctx, t, `String(document.querySelectorAll('#form button[data-action="ship"]').length)`); got != "4" {
 		t.Fatalf("%s What should I ship? buttons, want one per strategy (4)", got)
+	}
+	// An edited strategy gets the search of what it has become: D with a
+	// layer below it, knobs on every level and which level retries.
+	do(t, ctx, chromedp.Click(`#form button[data-action="layer-add"][data-index="3"]`), ran(2), shipOpen(3))
+	if got := text(ctx, t, `document.getElementById("ship-heading").textContent + ": " + [...document.querySelectorAll("#ship-form fieldset[data-knob]")].map(f => f.dataset.knob).join(", ")`); got != "What should I ship? Settings for D: levels[*].max_attempts, levels[*].backoff, levels[*].jitter, levels[*].budget, retry_level" {
+		t.Errorf("the form of D with a layer: %s", got)
 	}
 	do(t, ctx, shipOpen(2))
 	keep(t, ctx, "playground-ship-form")
@@ -63,7 +69,7 @@ budget: x none; x ratio 10% per 1 s; x token_bucket 10 tokens, +0.1 per success`
 	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "4 candidates, each on every seed." {
 		t.Errorf("after unticking, the count says %q", got)
 	}
-	do(t, ctx, chromedp.Click(`[data-testid=ship-run]`), ran(2),
+	do(t, ctx, chromedp.Click(`[data-testid=ship-run]`), ran(3),
 		until(`document.querySelector("#search-result [data-testid=search-recommendation]") !== null`))
 	keep(t, ctx, "playground-ship-result")
 	if got := text(ctx, t, `document.querySelector("#search-result [data-testid=search-summary]").textContent`); !strings.HasPrefix(got, "Search from C: 4 candidates by successive halving") {
@@ -111,7 +117,7 @@ budget: x none; x ratio 10% per 1 s; x token_bucket 10 tokens, +0.1 per success`
 		t.Fatal(got)
 	}
 	do(t, ctx, until(`document.querySelector("[data-testid=ship-status]").textContent.startsWith("Cancelled")`))
-	if got := text(ctx, t, `document.getElementById("status").textContent + "|" + document.querySelector("[data-testid=ship-cancel]").hidden + "|" + document.getElementById("playground").dataset.ran`); got != "Cancelled.|true|2" {
+	if got := text(ctx, t, `document.getElementById("status").textContent + "|" + document.querySelector("[data-testid=ship-cancel]").hidden + "|" + document.getElementById("playground").dataset.ran`); got != "Cancelled.|true|3" {
 		t.Errorf("after Cancel (status, Cancel hidden, runs): %s", got)
 	}
 	keep(t, ctx, "playground-ship-cancelled")
