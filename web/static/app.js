@@ -263,6 +263,7 @@ function writeJSON() {
 function load(doc, msg, builtin, link) {
   const note = msg;
   scenarioChanged();
+  closeShip();
   state.scenario = doc;
   writeJSON();
   state.loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
@@ -1184,6 +1185,18 @@ function shipSection() {
   $("ship-form").addEventListener("change", shipCount);
 }
 
+// closeShip takes away the form of a search from a strategy of the
+// scenario that is no longer loaded.
+function closeShip() {
+  if (!$("ship")) return;
+  state.shipForms++;
+  state.shipping = "";
+  state.shipForm = null;
+  $("ship").hidden = true;
+  $("ship-cancel").hidden = true;
+  $("ship-form").replaceChildren();
+}
+
 // openShip asks the engine for the form of the default search from the
 // strategy name of the scenario as it is, and shows it.
 async function openShip(name) {
@@ -1285,8 +1298,10 @@ async function runShip() {
   state.shipping = "";
   $("ship-cancel").hidden = true;
   const found = mine === state.running && state.shown === $("json").value && $("search-result").firstChild;
+  const cancelled = $("status").textContent === "Cancelled.";
   $("ship-status").textContent = found ? `Searched from ${s.strategy}: the recommendation and the frontier are under Search, below.`
-    : $("status").textContent === "Cancelled." ? "Cancelled: the search was stopped. It stays in the scenario: Run runs it again, and Remove the search, at the end of the form, takes it out."
+    : cancelled ? "Cancelled: the search was stopped. It stays in the scenario: Run runs it again, and Remove the search, at the end of the form, takes it out."
+    : mine !== state.running ? "The scenario changed while searching: the search stays in it, and its results come with the scenario's next run."
     : $("status").textContent;
   if (found) $("search").scrollIntoView({ block: "start" });
 }
