@@ -27,7 +27,8 @@ func shipOpen(i int) chromedp.Action[chromedp.Void] {
 // one level's. With some values unticked the search from C runs from
 // the form, gives a recommendation and a frontier, and the scenario then
 // carries it, so that its shared copy has it too and its page shows what
-// it found; run again with every value ticked, Cancel stops it.
+// it found; run again with every value ticked, Cancel stops it; Remove
+// the search takes it out.
 func TestPlaygroundOneClickSearch(t *testing.T) {
 	ctx, base := setup(t)
 	do(t, ctx, chromedp.EmulateViewport(360, 800), chromedp.Navigate(base+"/"), ran(1))
@@ -121,6 +122,11 @@ budget: x none; x ratio 10% per 1 s; x token_bucket 10 tokens, +0.1 per success`
 		t.Errorf("after Cancel (status, Cancel hidden, runs): %s", got)
 	}
 	keep(t, ctx, "playground-ship-cancelled")
+	// Remove the search takes it out of the scenario, and its results go.
+	do(t, ctx, chromedp.Click(`[data-testid=search-remove]`), ran(4))
+	if got := text(ctx, t, `String("search" in JSON.parse(document.getElementById("json").value)) + "|" + document.getElementById("search-result").childElementCount + "|" + document.querySelectorAll("[data-testid=search-remove]").length`); got != "false|0|0" {
+		t.Errorf("after Remove the search (in the JSON, Search section's children, Remove buttons): %s", got)
+	}
 }
 
 // fits fails when the page scrolls sideways.
