@@ -32,6 +32,7 @@ func main() {
 	api.Set("vocabulary", jsapi.Promise("engine", func([]js.Value) (any, error) { return engine.Kinds(), nil }))
 	api.Set("probe", jsapi.Promise("engine", probe))
 	api.Set("limits", jsapi.Promise("engine", limits))
+	api.Set("searchForm", jsapi.Promise("engine", searchForm))
 	api.Set("engineVersion", engine.EngineVersion)
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls
@@ -292,6 +293,26 @@ func probe(args []js.Value) (any, error) {
 		return nil, err
 	}
 	return probeAnswer{Probe: res, View: view.Probe(res)}, nil
+}
+
+// searchForm(scenarioJSON, strategy) → the form of the default search
+// from that strategy (view.SearchFormOf: engine.DefaultSearchFor's knobs
+// and objectives, in words), which the playground's "What should I ship?"
+// shows; rejected when the scenario is invalid or has no such strategy.
+func searchForm(args []js.Value) (any, error) {
+	doc, err := jsapi.String(args, 0, "the scenario")
+	if err != nil {
+		return nil, err
+	}
+	name, err := jsapi.String(args, 1, "the strategy")
+	if err != nil {
+		return nil, err
+	}
+	sc, err := parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	return view.SearchFormOf(sc, name)
 }
 
 // limits() → {runs: [1, most], seed: [0, most]}: the seeds a link's runs=

@@ -206,6 +206,9 @@ const state = {
   chartURLs: new Map(), // an object URL per SVG on screen
   probe: null, // the metastability probe under way: {worker, json, name, timer}
   probeChecks: 0, // the number of the latest check of which strategies a probe can run
+  shipping: "", // the strategy whose one-click search is running, or ""
+  shipForms: 0, // the number of the latest form asked of the engine
+  shipForm: null, // the form shown (view.SearchForm)
 };
 const engine = new Engine();
 
@@ -260,6 +263,7 @@ function writeJSON() {
 function load(doc, msg, builtin, link) {
   const note = msg;
   scenarioChanged();
+  closeShip();
   state.scenario = doc;
   writeJSON();
   state.loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
@@ -467,12 +471,17 @@ function renderForm() {
       button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${name}`),
       button("remove", "Remove", { "data-index": i }, `Remove strategy ${name}`),
       button("export", "Export", { "data-index": i }, `Export strategy ${name}`),
+      button("ship", "What should I ship?", { "data-index": i, "data-testid": "ship" }, `What should I ship? Search the settings of strategy ${name}`),
       button("layer-add", "Add a layer below", { "data-index": i }, `Add a layer below strategy ${name}`),
       ...(several ? [button("bulkhead-add", "Add a bulkhead", { "data-index": i }, `Add a bulkhead to strategy ${name}`),
         button("fallback-add", "Add a fallback", { "data-index": i }, `Add a fallback to strategy ${name}`)] : [])));
     form.append(box);
   });
   form.append(button("add", "Add a strategy"));
+  if (state.scenario.search && typeof state.scenario.search === "object") {
+    form.append(group("Search", el("p", { class: "muted", text: `The scenario searches the settings of ${state.scenario.search.strategy || "a strategy"}; what it found is under the results.` }),
+      el("div", { class: "row" }, button("search-remove", "Remove the search", { "data-testid": "search-remove" }, "Remove the search from the scenario"))));
+  }
   showWindow();
   exportChoices();
 }
@@ -594,6 +603,10 @@ $("form").addEventListener("click", (e) => {
     openExport(Number(e.target.dataset.index)); // changes nothing in the scenario
     return;
   }
+  if (action === "ship") {
+    openShip(state.scenario.strategies?.[Number(e.target.dataset.index)]?.name); // changes nothing until the search runs
+    return;
+  }
   const sc = state.scenario;
   const list = sc.strategies || (sc.strategies = []);
   const i = Number(e.target.dataset.index);
@@ -685,6 +698,9 @@ $("form").addEventListener("click", (e) => {
       list[i].fallbacks.splice(item, 1);
       drop(list[i], "fallbacks");
       break;
+    case "search-remove":
+      delete sc.search;
+      break;
     case "window-follow":
       setPath(sc, "report.affected_from", undefined);
       setPath(sc, "report.affected_to", undefined);
@@ -767,6 +783,7 @@ function stale(msg) {
 // results shown meanwhile have.
 function progress(done, total) {
   status(`${state.early ? state.early + " — refining…" : "Running…"} ${done} of ${total} simulations (Cancel stops it).`);
+  if (state.shipping) $("ship-status").textContent = `Searching from ${state.shipping}: ${done} of ${total} simulations (Cancel stops it).`;
 }
 
 async function run() {
@@ -1146,6 +1163,149 @@ function showProbe(v) {
     el("p", { class: "muted", "data-testid": "probe-cost", text: v.cost }));
 }
 
+// ---- what should I ship: a search started from a strategy -----------------
+
+// shipSection adds the "What should I ship?" section under the scenario's
+// form (outside it, and outside the results, which dim when stale): the
+// form of the default search from a strategy (the engine's
+// view.SearchFormOf: its knobs' values as checkboxes, its objectives as
+// choices), the search's progress and its Cancel.
+function shipSection() {
+  $("json-box").before(el("section", { id: "ship", "data-testid": "ship-section", "aria-labelledby": "ship-heading", hidden: true },
+    el("h2", { id: "ship-heading", tabindex: "-1", text: "What should I ship?" }),
+    el("p", { id: "ship-intro", class: "muted" }),
+    el("form", { id: "ship-form", "data-testid": "ship-form", novalidate: true }),
+    el("p", { class: "row" }, el("span", { id: "ship-status", class: "muted", role: "status", "aria-live": "polite", "data-testid": "ship-status" }),
+      el("button", { type: "button", id: "ship-cancel", hidden: true, "data-testid": "ship-cancel", text: "Cancel the search" }))));
+  $("ship-cancel").addEventListener("click", () => $("cancel").click());
+  $("ship-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    runShip();
+  });
+  $("ship-form").addEventListener("change", shipCount);
+}
+
+// closeShip takes away the form of a search from a strategy of the
+// scenario that is no longer loaded.
+function closeShip() {
+  if (!$("ship")) return;
+  state.shipForms++;
+  state.shipping = "";
+  state.shipForm = null;
+  $("ship").hidden = true;
+  $("ship-cancel").hidden = true;
+  $("ship-form").replaceChildren();
+}
+
+// openShip asks the engine for the form of the default search from the
+// strategy name of the scenario as it is, and shows it.
+async function openShip(name) {
+  if (!name) return;
+  const mine = ++state.shipForms;
+  const box = $("ship");
+  box.hidden = false;
+  $("ship-heading").textContent = `What should I ship? Settings for ${name}`;
+  $("ship-intro").textContent = "";
+  $("ship-form").replaceChildren();
+  $("ship-status").textContent = `Asking the engine for the default search from ${name}…`;
+  let f;
+  try {
+    f = await engine.call("searchForm", $("json").value, name);
+  } catch (err) {
+    if (mine === state.shipForms) $("ship-status").textContent = `No search from ${name}: ${err.message === "cancelled" ? "the engine was stopped; ask again" : err.message}.`;
+    return;
+  }
+  if (mine !== state.shipForms) return;
+  showShipForm(f);
+  $("ship-heading").focus();
+  box.scrollIntoView({ block: "start" });
+}
+
+// showShipForm renders the form the engine decided (view.SearchForm):
+// this file keeps no knobs, values or objectives of its own.
+function showShipForm(f) {
+  state.shipForm = f;
+  $("ship-heading").textContent = f.heading;
+  $("ship-intro").textContent = f.intro;
+  const knobs = f.knobs.map((k, i) => el("fieldset", { class: "sub", "data-knob": k.path },
+    el("legend", {}, k.label + " ", el("code", { text: k.path })),
+    el("div", { class: "ship-values" }, ...k.values.map((v, j) => {
+      const id = `ship-${i}-${j}`;
+      return el("span", { class: "ship-value" },
+        el("input", { type: "checkbox", id, "data-knob": i, "data-value": j, checked: v.checked }),
+        el("label", { for: id, text: v.label }));
+    }))));
+  const objectives = f.objectives.map((o, i) => {
+    const id = `ship-objective-${i}`;
+    const select = el("select", { id, "data-objective": i });
+    if (i > 0) select.append(el("option", { value: "", text: "— none", selected: o.value === "" }));
+    for (const c of f.choices) select.append(el("option", { value: c.value, text: c.label, selected: c.value === o.value }));
+    return el("div", { class: "field" }, el("label", { for: id, text: o.label }), select);
+  });
+  $("ship-form").replaceChildren(...knobs,
+    el("fieldset", { class: "sub" }, el("legend", { text: "Objectives" }), ...objectives),
+    el("p", { id: "ship-count", "data-testid": "ship-count", "aria-live": "polite" }),
+    el("div", { class: "row" }, el("button", { type: "submit", "data-testid": "ship-run", text: "Run the search" })));
+  $("ship-status").textContent = "";
+  shipCount();
+}
+
+// shipSearch writes the search the form holds: the ticked values of each
+// knob (a knob with none ticked left out) and the objectives chosen.
+function shipSearch() {
+  const f = state.shipForm;
+  const knobs = f.knobs.map((k, i) => ({ path: k.path,
+    values: k.values.filter((_, j) => $(`ship-${i}-${j}`).checked).map((v) => v.value) })).filter((k) => k.values.length);
+  const objectives = f.objectives.map((_, i) => f.choices.find((c) => c.value === $(`ship-objective-${i}`).value))
+    .filter(Boolean).map((c) => ({ metric: c.metric, goal: c.goal }));
+  return { strategy: f.strategy, knobs, objectives };
+}
+
+// shipCount says how many candidates the form's search tries.
+function shipCount() {
+  const s = shipSearch();
+  const n = s.knobs.reduce((n, k) => n * k.values.length, s.knobs.length ? 1 : 0);
+  const over = n > state.shipForm.budget;
+  $("ship-count").textContent = n === 0 ? "Tick at least one value to search."
+    : `${n.toLocaleString()} ${n === 1 ? "candidate" : "candidates"}, each on every seed` + (over ? `: more than the ${state.shipForm.budget} a search may try; untick some values.` : ".");
+  $("ship-count").className = n === 0 || over ? "errors" : "muted";
+}
+
+// runShip puts the form's search into the scenario, in place of any
+// search it had, and runs it as every run runs: its progress in the status
+// line (and here), Cancel stops it. The scenario then carries the search:
+// Share shares it, and its page shows what it found.
+async function runShip() {
+  const s = shipSearch();
+  if (!s.knobs.length || !s.objectives.length) {
+    shipCount();
+    return;
+  }
+  state.scenario.search = s;
+  writeJSON();
+  renderForm();
+  edited();
+  clearTimeout(state.timer);
+  state.shipping = s.strategy;
+  state.pendingNote = `Searched from ${s.strategy}: the recommendation is under Search.`;
+  $("ship-cancel").hidden = false;
+  $("ship-status").textContent = `Searching from ${s.strategy}…`;
+  const mine = state.running + 1;
+  const done = run();
+  state.pending = done;
+  await done;
+  if (state.shipping !== s.strategy) return;
+  state.shipping = "";
+  $("ship-cancel").hidden = true;
+  const found = mine === state.running && state.shown === $("json").value && $("search-result").firstChild;
+  const cancelled = $("status").textContent === "Cancelled.";
+  $("ship-status").textContent = found ? `Searched from ${s.strategy}: the recommendation and the frontier are under Search, below.`
+    : cancelled ? "Cancelled: the search was stopped. It stays in the scenario: Run runs it again, and Remove the search, at the end of the form, takes it out."
+    : mine !== state.running ? "The scenario changed while searching: the search stays in it, and its results come with the scenario's next run."
+    : $("status").textContent;
+  if (found) $("search").scrollIntoView({ block: "start" });
+}
+
 // ---- import and export: the converters, a second module -------------------
 
 // The converters (shared/convert) are convert.wasm, a module of their own
@@ -1419,6 +1579,7 @@ async function start() {
   state.kinds = vocabulary;
   panels();
   probeSection();
+  shipSection();
   const picker = $("builtin");
   picker.append(el("option", { value: "", text: "Your scenario" }));
   for (const b of builtins) picker.append(el("option", { value: b.slug, text: b.title }));

@@ -1,0 +1,124 @@
+//go:build !nosearch
+
+package view
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
+)
+
+func builtinScenario(t *testing.T, slug string) *engine.Scenario {
+	t.Helper()
+	b, ok := scenarios.Get(slug)
+	if !ok {
+		t.Fatal("no " + slug)
+	}
+	sc, err := b.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// TestSearchFormIsTheDefaultSearch: the form holds engine.DefaultSearchFor
+// knob for knob and value for value, every value ticked, in words; its
+// objectives are the default's, then empty slots; the search the page
+// writes from the form as it comes is the default search.
+func TestSearchFormIsTheDefaultSearch(t *testing.T) {
+	for _, c := range []struct{ slug, strategy string }{
+		{"e03b-synchronized-recovery", "C"},
+		{"failover-incident", "every-layer"},
+		{"hedged-requests", ""},
+	} {
+		sc := builtinScenario(t, c.slug)
+		name := c.strategy
+		if name == "" {
+			name = sc.Strategies[len(sc.Strategies)-1].Name
+		}
+		f, err := SearchFormOf(sc, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.DefaultSearchFor(sc, name)
+		// The search the page writes: every ticked value, every objective set.
+		got := engine.Search{Strategy: f.Strategy}
+		for _, k := range f.Knobs {
+			kn := engine.Knob{Path: k.Path}
+			for _, v := range k.Values {
+				if v.Label == "" || strings.ContainsAny(v.Label, "{}\"") {
+					t.Errorf("%s: %s's value %s is labelled %q", c.slug, k.Path, v.Value, v.Label)
+				}
+				if v.Checked {
+					kn.Values = append(kn.Values, v.Value)
+				}
+			}
+			got.Knobs = append(got.Knobs, kn)
+		}
+		for _, o := range f.Objectives {
+			if o.Value == "" {
+				continue
+			}
+			ch := f.choice(o.Value)
+			if ch == nil {
+				t.Fatalf("%s: objective %q is not among the choices", c.slug, o.Value)
+			}
+			got.Objectives = append(got.Objectives, engine.Objective{Metric: ch.Metric, Goal: ch.Goal})
+		}
+		a, _ := json.Marshal(got)
+		b, _ := json.Marshal(want)
+		if string(a) != string(b) {
+			t.Errorf("%s: the form's search is\n%s\nwant\n%s", c.slug, a, b)
+		}
+		if len(f.Objectives) != engine.MaxObjectives {
+			t.Errorf("%s: %d objective slots, want %d", c.slug, len(f.Objectives), engine.MaxObjectives)
+		}
+		if !strings.Contains(f.Intro, "highest success rate in the affected window, then lowest peak calls in 100 ms") {
+			t.Errorf("%s: the intro says %q", c.slug, f.Intro)
+		}
+	}
+}
+
+// TestSearchFormWords: the labels of the knobs and values of the default
+// searches, for one level and for layers.
+func TestSearchFormWords(t *testing.T) {
+	f, err := SearchFormOf(builtinScenario(t, "e03b-synchronized-recovery"), "C")
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := func(f *SearchForm) string {
+		var out []string
+		for _, k := range f.Knobs {
+			var vs []string
+			for _, v := range k.Values {
+				vs = append(vs, v.Label)
+			}
+			out = append(out, k.Label+": "+strings.Join(vs, "; "))
+		}
+		return strings.Join(out, "\n")
+	}
+	want := `Max attempts: 2 attempts; 3 attempts; 4 attempts; 6 attempts
+Backoff: exponential 100 ms → 2 s; exponential 200 ms → 2 s; exponential 500 ms → 5 s; exponential 1 s → 10 s
+Jitter: none; full; equal; decorrelated
+Retry budget: none; ratio 10% per 1 s; token_bucket 10 tokens, +0.1 per success`
+	if got := labels(f); got != want {
+		t.Errorf("one level's form:\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(f.Intro, "(192 candidates as the default ticks them)") {
+		t.Errorf("the intro says %q", f.Intro)
+	}
+	f, err = SearchFormOf(builtinScenario(t, "failover-incident"), "every-layer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := labels(f)
+	if !strings.HasPrefix(got, "Max attempts at every level: 2 attempts") || !strings.Contains(got, "\nThe level that retries: every level; the outermost level") {
+		t.Errorf("a layered strategy's form:\n%s", got)
+	}
+	if _, err := SearchFormOf(builtinScenario(t, "e03b-synchronized-recovery"), "nobody"); err == nil {
+		t.Error("a form for a strategy the scenario lacks")
+	}
+}
