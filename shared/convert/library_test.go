@@ -182,11 +182,47 @@ func TestDefaultSearchForLibraries(t *testing.T) {
 	}
 	sc.Strategies[0].BasedOn = "grpc-retry-throttling"
 	got := engine.DefaultSearchFor(sc, "C")
-	if got.Within != "grpc" || !strings.Contains(engine.LibraryNamed("grpc").Sentence(), "searched within gRPC's limits: 2..5 attempts") {
+	if got.Within != "grpc" || !strings.HasPrefix(engine.LibraryNamed("grpc").Sentence(), "searched within gRPC's limits (every candidate exports as grpc exactly): 2..5 attempts") {
 		t.Errorf("grpc: %+v", got)
 	}
 	sc.Strategies[0].Hedging = &engine.Hedging{Delay: 1e8}
 	if got := engine.DefaultSearchFor(sc, "C"); got.Within != "" {
 		t.Errorf("hedged: within %q", got.Within)
+	}
+}
+
+// TestEnvoyLimitsInIstio: an Istio import is based on envoy-retry and so
+// searched within Envoy's limits; Istio writes every candidate of them
+// exactly too, but for Envoy's retry_budget, which Istio does not expose
+// (its export warns, on budget only).
+func TestEnvoyLimitsInIstio(t *testing.T) {
+	for _, st := range presetStrategies(t) {
+		if st.Name != "envoy-retry" {
+			continue
+		}
+		sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
+		sc.Search = engine.DefaultSearchFor(sc, st.Name)
+		for _, c := range candidates(t, sc) {
+			budget := c.Budget != nil && c.Budget.Ratio > 0
+			out, notes, err := Export(Istio, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range notes {
+				if n.Level == Warning && !(budget && n.Path == "budget") {
+					t.Errorf("exporting\n%s\nto istio warned: %s", indent(c), n)
+				}
+			}
+			if budget {
+				continue
+			}
+			im, err := Import(Istio, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !samePolicy(im.Strategies[0].Policy, c.Policy) {
+				t.Errorf("the candidate\n%s\nimports back from istio as\n%s", indent(c), indent(im.Strategies[0]))
+			}
+		}
 	}
 }

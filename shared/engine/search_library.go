@@ -26,9 +26,10 @@ type Library struct {
 }
 
 // Sentence says which limits a search was kept within: "searched within
-// gRPC's limits: 2..5 attempts, ...".
+// gRPC's limits (every candidate exports as grpc exactly): 2..5
+// attempts, ...".
 func (l *Library) Sentence() string {
-	return "searched within " + l.Label + "'s limits: " + l.Limits
+	return "searched within " + l.Label + "'s limits (every candidate exports as " + l.Format + " exactly): " + l.Limits
 }
 
 func rawValues(vs ...string) []json.RawMessage {
@@ -70,14 +71,21 @@ var Libraries = []Library{
 	{
 		Name: "envoy", Label: "Envoy", Format: "envoy",
 		Presets: []string{"envoy-retry", "envoy-retry-budget"},
-		Limits: "2, 3, 4 or 6 attempts (num_retries + 1), its doubling back-off (base_interval, max_interval), " +
-			"its own full jitter, and no budget or a retry_budget of 20% of the active requests, " +
-			"at least 3 (32 candidates)",
+		Limits: "2, 3, 4 or 6 attempts (num_retries + 1), its doubling back-off from 100 ms, 200 ms, 500 ms " +
+			"or 1 s capped at 10 times the base (its default max_interval, which Istio's retries keep to), " +
+			"its own full jitter, and no limit, max_retries 3 (its default circuit breaker) or a retry_budget " +
+			"of 20% of the active requests, at least 3 (48 candidates)",
 		Knobs: []Knob{
 			{Path: "max_attempts", Values: rawValues(`2`, `3`, `4`, `6`)},
-			{Path: "backoff", Values: doublingBackoffs},
+			{Path: "backoff", Values: rawValues(
+				`{"kind":"exponential","base":"100ms","multiplier":2,"max":"1s"}`,
+				`{"kind":"exponential","base":"200ms","multiplier":2,"max":"2s"}`,
+				`{"kind":"exponential","base":"500ms","multiplier":2,"max":"5s"}`,
+				`{"kind":"exponential","base":"1s","multiplier":2,"max":"10s"}`)},
 			{Path: "jitter", Values: rawValues(`{"kind":"full"}`)},
-			{Path: "budget", Values: rawValues(`null`, `{"kind":"concurrency","ratio":0.2,"min_concurrency":3,"share_of":"attempts"}`)},
+			{Path: "budget", Values: rawValues(`null`,
+				`{"kind":"concurrency","min_concurrency":3,"share_of":"attempts"}`,
+				`{"kind":"concurrency","ratio":0.2,"min_concurrency":3,"share_of":"attempts"}`)},
 		},
 	},
 	{
