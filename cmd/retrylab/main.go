@@ -63,7 +63,7 @@ commands:
         the 10% ratio at every level, levels[*], and retry_level every
         level, the outermost, the middle and the innermost, 192 candidates
         at most; a strategy based on a library's preset, such as an imported
-        gRPC, Envoy, resilience4j or AWS policy: only values its format
+        gRPC, Envoy, resilience4j, Polly or AWS policy: only values its format
         writes exactly, which the table names); a scenario with a search
         block of its own runs that one, unless --strategy names a
         strategy, whose default search then replaces it; flags as for run

@@ -159,7 +159,7 @@ func TestLibrarySearchExports(t *testing.T) {
 			})
 		}
 	}
-	for _, want := range []string{"grpc", "envoy", "resilience4j", "aws"} {
+	for _, want := range []string{"grpc", "envoy", "resilience4j", "aws", "polly"} {
 		if !seen[want] {
 			t.Errorf("no testdata document imports a strategy within %s's limits", want)
 		}

@@ -106,6 +106,32 @@ var Libraries = []Library{
 		},
 	},
 	{
+		Name: "polly", Label: "the .NET standard resilience handler (Polly)", Format: "polly",
+		Presets: []string{"ms-standard-resilience"},
+		Limits: "2, 3, 4 or 6 attempts (MaxRetryAttempts + 1), its exponential backoff doubling from " +
+			"100 ms, 200 ms, 500 ms or 1 s (Delay, MaxDelay), no jitter or UseJitter (±50%, RetryLab's " +
+			"stand-in for its exponential jitter), and no budget, which it has not (32 candidates)",
+		Knobs: []Knob{
+			{Path: "max_attempts", Values: rawValues(`2`, `3`, `4`, `6`)},
+			{Path: "backoff", Values: doublingBackoffs},
+			{Path: "jitter", Values: rawValues(`null`, `{"kind":"proportional","fraction":0.5}`)},
+			{Path: "budget", Values: rawValues(`null`)},
+		},
+	},
+	{
+		Name: "failsafe-go", Label: "failsafe-go", Format: "failsafe-go",
+		Presets: []string{"failsafe-go"},
+		Limits: "2, 3, 4 or 6 attempts, WithBackoffFactor doubling from 100 ms, 200 ms, 500 ms or 1 s, " +
+			"no jitter or WithJitterFactor(0.25), and no budget or its budget of 20% of executions, " +
+			"at least 3 (64 candidates)",
+		Knobs: []Knob{
+			{Path: "max_attempts", Values: rawValues(`2`, `3`, `4`, `6`)},
+			{Path: "backoff", Values: doublingBackoffs},
+			{Path: "jitter", Values: rawValues(`null`, `{"kind":"proportional","fraction":0.25}`)},
+			{Path: "budget", Values: rawValues(`null`, `{"kind":"concurrency","ratio":0.2,"min_concurrency":3}`)},
+		},
+	},
+	{
 		Name: "aws", Label: "the AWS SDKs' shared config file", Format: "aws",
 		Presets: []string{"aws-standard-2026", "aws-adaptive"},
 		Limits: "max_attempts 2..6 only: retry_mode's backoff, jitter and retry quota are the SDK's, " +
