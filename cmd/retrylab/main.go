@@ -62,9 +62,11 @@ commands:
         2, 3, 4, the four backoffs, jitter none or full and no budget or
         the 10% ratio at every level, levels[*], and retry_level every
         level, the outermost, the middle and the innermost, 192 candidates
-        at most); a scenario with a search block of its own runs that one,
-        unless --strategy names a strategy, whose default search then
-        replaces it; flags as for run
+        at most; a strategy based on a library's preset, such as an imported
+        gRPC, Envoy, resilience4j, Polly or AWS policy: only values its format
+        writes exactly, which the table names); a scenario with a search
+        block of its own runs that one, unless --strategy names a
+        strategy, whose default search then replaces it; flags as for run
         --write FILE    also write the scenario with the search it ran (the
                         default one or its own) and its seeds, as JSON, to
                         FILE: retrylab run FILE gives the same
@@ -731,6 +733,9 @@ func writeSearch(w io.Writer, s *engine.Search, r *engine.SearchResult, sv *view
 		constraints = append(constraints, fmt.Sprintf("%s %s %g", c.Metric, c.Op, c.Value))
 	}
 	fmt.Fprintf(w, "objectives: %s; constraints: %s\n", strings.Join(objectives, ", "), cmp.Or(strings.Join(constraints, ", "), "none"))
+	if sv.Limits != "" {
+		fmt.Fprintf(w, "%s\n", sv.Limits)
+	}
 	if r.Same != "" {
 		fmt.Fprintf(w, "same strategies: %s\n", r.Same)
 	}

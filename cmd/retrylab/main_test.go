@@ -496,3 +496,31 @@ func TestSearchSentencesInWords(t *testing.T) {
 		t.Errorf("ties: exit %d\nstderr %s\nstdout %s", code, errs, out)
 	}
 }
+
+// TestSearchWithinGRPC: an imported gRPC retryPolicy is searched within
+// gRPC's limits, and the table says so (TestLibrarySearchExports in
+// shared/convert exports every candidate).
+func TestSearchWithinGRPC(t *testing.T) {
+	if !engine.Searches {
+		t.Skip("this build runs no search")
+	}
+	code, scenario, errs := run(t, "", "import", "--from", "grpc", "../../shared/convert/testdata/import/grpc-a6-retry.json")
+	if code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errs)
+	}
+	code, out, errs := run(t, scenario, "search", "-")
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		": 32 candidates by successive halving",
+		"\nsearched within gRPC's limits (every candidate exports as grpc exactly): 2..5 attempts",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the search's table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `"kind":"full"`) || strings.Contains(out, "\n6 ") {
+		t.Errorf("a candidate outside gRPC's limits:\n%s", out)
+	}
+}

@@ -239,6 +239,7 @@ func randomGRPC(r *rand.Rand) engine.Strategy {
 	st.Backoff = engine.Backoff{Kind: engine.BackoffExponential, Base: base, Multiplier: []float64{1, 1.5, 2, 3}[r.IntN(4)], Max: base + ms(r, 0, 60000)}
 	st.Jitter = engine.Jitter{Kind: engine.JitterProportional, Fraction: 0.2}
 	st.HonorRetryAfter, st.RetryAfter = true, &engine.RetryAfterUse{Mode: engine.RetryAfterReplaceAndReset}
+	st.BasedOn = "grpc-retry-throttling" // as Import labels a retryPolicy
 	return st
 }
 

@@ -339,6 +339,10 @@ func grpcMethod(n *notes, path string, v any, budget *engine.Budget) (engine.Str
 	case hasRetry:
 		grpcRetry(n, rp, rv, &st.Policy)
 		st.Budget = copyBudget(budget)
+		// A label: the preset is gRFC A6's retryPolicy with its example
+		// values, and the default search keeps a strategy based on it
+		// within gRPC's limits (engine.Libraries).
+		st.BasedOn = "grpc-retry-throttling"
 	case hasHedge:
 		grpcHedge(n, hp, hv, &st.Policy)
 		st.Budget = copyBudget(budget)

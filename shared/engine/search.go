@@ -53,6 +53,10 @@ const TailSeeds = 20
 // scenario's fault: every candidate runs on every variant, on the same
 // seeds, and is judged by its worst case over them (see SearchResult).
 // Without it the candidates run on the scenario as written.
+//
+// Within, a label, names the Library whose limits the knobs keep to
+// (DefaultSearchFor writes it for a strategy based on a library's
+// preset): the view and the command line say so, with the limits.
 type Search struct {
 	Strategy    string       `json:"strategy"`
 	Knobs       []Knob       `json:"knobs"`
@@ -60,6 +64,7 @@ type Search struct {
 	Constraints []Constraint `json:"constraints,omitempty"`
 	Budget      int          `json:"budget,omitempty"`
 	Across      []Variant    `json:"across,omitempty"`
+	Within      string       `json:"within,omitempty"`
 }
 
 // A Variant is a version of the scenario a search's candidates run on:
@@ -413,6 +418,11 @@ func DefaultSearch(strategy string) *Search {
 // layered strategy asks first, which level retries. A hedged level
 // (hedging at any level) leaves the backoff and jitter knobs out, as for
 // one level (a level retry_level makes attempt once drops its hedging).
+//
+// A strategy of one level without hedging based on a library's preset
+// (based_on, as an import or a preset records it; see Libraries) is
+// searched within that library's limits: its knobs are the Library's,
+// every value one its format writes exactly, and Within names it.
 func DefaultSearchFor(sc *Scenario, name string) *Search {
 	s := DefaultSearch(name)
 	i := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == name })
@@ -420,6 +430,14 @@ func DefaultSearchFor(sc *Scenario, name string) *Search {
 		return s
 	}
 	st := &sc.Strategies[i]
+	if lib := libraryOf(st); lib != nil {
+		s.Knobs = make([]Knob, len(lib.Knobs))
+		for k, kn := range lib.Knobs {
+			s.Knobs[k] = Knob{Path: kn.Path, Values: slices.Clone(kn.Values)}
+		}
+		s.Within = lib.Name
+		return s
+	}
 	hedged := st.Hedging != nil || slices.ContainsFunc(st.Layers, func(p Policy) bool { return p.Hedging != nil })
 	if len(st.Layers) > 0 {
 		s.Knobs = layeredKnobs(1 + len(st.Layers))

@@ -35,6 +35,13 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		}
 		v.add("search.strategy", s.Strategy, "is not the name of a strategy of the scenario; they are %s", quoteList(names))
 	}
+	if s.Within != "" && LibraryNamed(s.Within) == nil {
+		names := make([]string, len(Libraries))
+		for i := range Libraries {
+			names[i] = Libraries[i].Name
+		}
+		v.add("search.within", s.Within, "is not a library whose limits a search keeps to; they are %s", quoteList(names))
+	}
 	switch n := len(s.Knobs); {
 	case n == 0:
 		v.add("search.knobs", nil, "is empty; a search varies 1..%d knobs, each a path in the strategy and its values", MaxSearchKnobs)

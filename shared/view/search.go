@@ -44,6 +44,10 @@ type SearchView struct {
 	Lead string `json:"lead,omitempty"`
 	// Figure is the frontier picture, when there are points to draw.
 	Figure *Figure `json:"figure,omitempty"`
+	// Limits says, for a search kept within a library's limits
+	// (engine.Search.Within), which library and which limits: "searched
+	// within gRPC's limits: 2..5 attempts, ...", a sentence.
+	Limits string `json:"limits,omitempty"`
 }
 
 // A SearchPoint is a row of the frontier table.

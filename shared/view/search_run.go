@@ -25,6 +25,9 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 		return nil
 	}
 	sv := &SearchView{Summary: searchSummary(s, r), Note: r.Note, Points: []SearchPoint{}}
+	if lib := engine.LibraryNamed(s.Within); lib != nil {
+		sv.Limits = lib.Sentence() + "."
+	}
 	for _, kn := range s.Knobs {
 		sv.Settings = append(sv.Settings, kn.Path)
 	}

@@ -943,6 +943,7 @@ function showSearch(sv) {
   box.replaceChildren();
   if (!sv) return;
   box.append(el("h2", { id: "search", text: "Search" }), el("p", { "data-testid": "search-summary", text: sv.summary }));
+  if (sv.limits) box.append(el("p", { "data-testid": "search-limits", text: sv.limits }));
   if (sv.recommendation) box.append(el("p", { class: "verdict", "data-testid": "search-recommendation" }, el("strong", { text: "Recommendation: " }), sv.recommendation));
   if (sv.note) box.append(el("p", { class: "errors", "data-testid": "search-note", text: sv.note }));
   if (sv.figure && sv.figure.svg) {
