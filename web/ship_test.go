@@ -51,7 +51,7 @@ func TestPlaygroundOneClickSearch(t *testing.T) {
 	want := `max_attempts: x 2 attempts; x 3 attempts; x 4 attempts; x 6 attempts
 backoff: x exponential 100 ms → 2 s; x exponential 200 ms → 2 s; x exponential 500 ms → 5 s; x exponential 1 s → 10 s
 jitter: x none; x full; x equal; x decorrelated
-budget: x none; x ratio 10% per 1 s; x token_bucket 10 tokens, +0.1 per success`
+budget: x none; x ratio 10% over 1 s; x token_bucket 10 tokens, +0.1 per success`
 	if knobs != want {
 		t.Errorf("the form's knobs:\n%s\nwant\n%s", knobs, want)
 	}

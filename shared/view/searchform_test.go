@@ -103,7 +103,7 @@ func TestSearchFormWords(t *testing.T) {
 	want := `Max attempts: 2 attempts; 3 attempts; 4 attempts; 6 attempts
 Backoff: exponential 100 ms → 2 s; exponential 200 ms → 2 s; exponential 500 ms → 5 s; exponential 1 s → 10 s
 Jitter: none; full; equal; decorrelated
-Retry budget: none; ratio 10% per 1 s; token_bucket 10 tokens, +0.1 per success`
+Retry budget: none; ratio 10% over 1 s; token_bucket 10 tokens, +0.1 per success`
 	if got := labels(f); got != want {
 		t.Errorf("one level's form:\n%s\nwant\n%s", got, want)
 	}
