@@ -81,10 +81,16 @@ type validation struct {
 type window struct {
 	engine.AffectedWindow
 	Says string `json:"says"`
+	// Varies is true when the sweep moves the window (view.WindowVaries):
+	// Says then says so, and no one window is offered.
+	Varies bool `json:"varies,omitempty"`
 }
 
 func windowOf(sc *engine.Scenario) *window {
-	return &window{sc.AffectedWindow(), view.Window(sc)}
+	if view.WindowVaries(sc) {
+		return &window{sc.AffectedWindow(), view.WindowVariesText(sc), true}
+	}
+	return &window{sc.AffectedWindow(), view.Window(sc), false}
 }
 
 // validate(scenarioJSON) → {errors, estimate, warnings, simulations,

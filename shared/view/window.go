@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -46,4 +47,21 @@ func Window(sc *engine.Scenario) string {
 		return s
 	}
 	return fmt.Sprintf("operations started from %s to %s, the span of %s", w.From, w.To, phases)
+}
+
+// WindowVaries reports whether sc's affected window can differ from one
+// value of its sweep to the next: the sweep sets a dependency's phases or
+// the report. One window is not said of such a scenario.
+func WindowVaries(sc *engine.Scenario) bool {
+	if sc.Sweep == nil {
+		return false
+	}
+	p := sc.Sweep.Path
+	return strings.Contains(p, "phases") || strings.HasPrefix(p, "report") || p == "dependency" || strings.HasPrefix(p, "dependencies") && !strings.Contains(p, ".")
+}
+
+// WindowVariesText says, for a scenario whose window varies with its
+// sweep (WindowVaries), why no one window is said.
+func WindowVariesText(sc *engine.Scenario) string {
+	return fmt.Sprintf("the affected window varies with the sweep of %s: each value's phases or report set its own", sc.Sweep.Path)
 }

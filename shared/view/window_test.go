@@ -1,6 +1,7 @@
 package view
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -53,5 +54,31 @@ func TestViewSaysTheAffectedWindow(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no row affected_success_rate", c.name)
 		}
+	}
+}
+
+// TestWindowVaries: one window is not said of a sweep that moves the
+// phases or the report; a sweep of anything else keeps one window.
+func TestWindowVaries(t *testing.T) {
+	for path, want := range map[string]bool{
+		"dependency.phases[0].to":        true,
+		"dependencies[1].phases[0].from": true,
+		"report.affected_to":             true,
+		"dependency":                     true,
+		"dependency.error_rate":          false,
+		"strategies[0].max_attempts":     false,
+		"workload.rate":                  false,
+	} {
+		sc := &engine.Scenario{Sweep: &engine.Sweep{Path: path}}
+		if got := WindowVaries(sc); got != want {
+			t.Errorf("sweep of %s: varies %v, want %v", path, got, want)
+		}
+	}
+	if WindowVaries(&engine.Scenario{}) {
+		t.Error("a scenario without a sweep varies")
+	}
+	sc := &engine.Scenario{Sweep: &engine.Sweep{Path: "dependency.phases[0].to"}}
+	if got := WindowVariesText(sc); !strings.Contains(got, "varies with the sweep of dependency.phases[0].to") {
+		t.Errorf("%q", got)
 	}
 }

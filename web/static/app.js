@@ -513,12 +513,13 @@ function showWindow(w, json) {
   const says = w ? w.says[0].toUpperCase() + w.says.slice(1) + "." : "";
   note.textContent = w === undefined ? "Checking the affected window…"
     : !w ? "The affected window shows once the scenario is valid."
+    : w.varies ? says + "."
     : w.pinned ? says + " Follow the phases unpins it."
     : w.whole ? says + " From and To set one."
     : says + " It follows the phases; typing From or To pins it.";
   for (const end of ["from", "to"]) {
     const field = document.querySelector(`[data-path="report.affected_${end}"]`);
-    if (w && !w.pinned && !w.whole && !pin) field.placeholder = w[end];
+    if (w && !w.pinned && !w.whole && !w.varies && !pin) field.placeholder = w[end];
     else field.removeAttribute("placeholder");
   }
   document.querySelector('[data-action="window-follow"]').hidden = !pin;
@@ -566,7 +567,7 @@ $("form").addEventListener("input", (e) => {
     // Typing one end pins the window: the other end keeps the phases'
     // bound it showed, since the engine takes both or neither.
     const other = end[1] === "from" ? "to" : "from", at = "report.affected_" + other;
-    if (v !== undefined && getPath(state.scenario, at) === undefined && state.window && !state.window.whole) {
+    if (v !== undefined && getPath(state.scenario, at) === undefined && state.window && !state.window.whole && !state.window.varies && state.windowFor === $("json").value) {
       setPath(state.scenario, at, state.window[other]);
       document.querySelector(`[data-path="${at}"]`).value = state.window[other];
     }
