@@ -37,9 +37,13 @@ func playgroundSearch(t *testing.T, workers string) {
 	}
 	// The recommendation in words, and the verdict leading with it, as
 	// the view says them for pages too.
-	rec := text(ctx, t, `document.querySelector("#search-result [data-testid=search-recommendation]")?.textContent || ""`)
-	if !strings.Contains(rec, "gives the highest success rate in the affected window on average over ") || strings.Contains(rec, "affected_success_rate") {
-		t.Errorf("the recommendation says %q", rec)
+	// Its lead shown, its detail folded, as on the server's page.
+	rec := text(ctx, t, `document.querySelector("#search-result [data-testid=search-detail]")?.textContent || ""`)
+	if !strings.HasPrefix(rec, "Why, and how sure") || !strings.Contains(rec, "gives the highest success rate in the affected window on average over ") || strings.Contains(rec, "affected_success_rate") {
+		t.Errorf("the recommendation's detail says %q", rec)
+	}
+	if lead := text(ctx, t, `document.querySelector("#search-result [data-testid=search-recommendation]")?.textContent || ""`); !strings.HasPrefix(lead, "Recommendation: The search from C recommends ") {
+		t.Errorf("the recommendation's lead says %q", lead)
 	}
 	if v := text(ctx, t, `document.getElementById("verdict").textContent`); !strings.HasPrefix(v, "Verdict: The search from C recommends ") || !strings.Contains(v, " Of the strategies as written: ") {
 		t.Errorf("the verdict says %q", v)

@@ -945,7 +945,11 @@ function showSearch(sv) {
   if (!sv) return;
   box.append(el("h2", { id: "search", text: "Search" }), el("p", { "data-testid": "search-summary", text: sv.summary }));
   if (sv.limits) box.append(el("p", { "data-testid": "search-limits", text: sv.limits }));
-  if (sv.recommendation) box.append(el("p", { class: "verdict", "data-testid": "search-recommendation" }, el("strong", { text: "Recommendation: " }), sv.recommendation));
+  // The lead in one sentence, its detail folded, as the server's page.
+  if (sv.lead) {
+    box.append(el("p", { class: "verdict", "data-testid": "search-recommendation" }, el("strong", { text: "Recommendation: " }), sv.lead),
+      el("details", { "data-testid": "search-detail" }, el("summary", { text: "Why, and how sure" }), el("p", { text: sv.recommendation })));
+  } else if (sv.recommendation) box.append(el("p", { class: "verdict", "data-testid": "search-recommendation" }, el("strong", { text: "Recommendation: " }), sv.recommendation));
   if (sv.note) box.append(el("p", { class: "errors", "data-testid": "search-note", text: sv.note }));
   if (sv.figure && sv.figure.svg) {
     box.append(el("figure", { class: "chart" }, el("img", { src: state.chartURLs.get(sv.figure.svg), alt: sv.figure.alt, "data-chart": "frontier" })));
