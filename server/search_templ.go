@@ -451,9 +451,9 @@ func searchView(id string, sv *view.SearchView, fig *chartView) templ.Component 
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var23 string
-						templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(pointSettings(sv, i))
+						templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(sv.Points[i].Words)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `search.templ`, Line: 108, Col: 67}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `search.templ`, Line: 108, Col: 65}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 						if templ_7745c5c3_Err != nil {

@@ -229,22 +229,6 @@ func (v *scenarioView) preview() *preview {
 	return p
 }
 
-// pointSettings writes the settings of the search's frontier point i as
-// "max_attempts 2, jitter.kind full, no budget" (a cell that says what is
-// missing needs no path), for the points the frontier table counts rather
-// than lists.
-func pointSettings(sv *view.SearchView, i int) string {
-	var parts []string
-	for k, path := range sv.Settings {
-		cell := sv.Points[i].Settings[k]
-		if !strings.HasPrefix(cell, "no ") {
-			cell = path + " " + cell
-		}
-		parts = append(parts, cell)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // exportAt is the Export panel of the search's frontier point i, or nil
 // (a build without convert has none).
 func exportAt(exports []*exportView, i int) *exportView {

@@ -57,6 +57,10 @@ type SearchPoint struct {
 	// heads the column: "3", "full", "exponential 200 ms → 2 s", "no
 	// budget", "ratio 10% over 1 s", "every level"; never JSON or null.
 	Settings []string `json:"settings"`
+	// Words are the settings as the recommendation says them, in one
+	// line ("3 attempts, jitter full, no budget"), for a point listed
+	// folded rather than in the table's columns.
+	Words string `json:"words"`
 	// Cells are the metrics' means, in the order of SearchView.Metrics,
 	// with their range over the seeds.
 	Cells       []Cell `json:"cells"`

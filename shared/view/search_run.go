@@ -62,6 +62,7 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 		for _, kn := range s.Knobs {
 			pt.Settings = append(pt.Settings, knobCell(kn.Path, p.Settings[kn.Path]))
 		}
+		pt.Words = settingsSentence(s, p.Settings)
 		for _, m := range sv.Metrics {
 			v, _ := p.Metrics.Metric(m.Key)
 			v, lo, hi := withSpread(v, p.Spread, m.Key)

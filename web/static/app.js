@@ -979,7 +979,7 @@ function showSearch(sv) {
     }
     if (!g.more) continue;
     const list = el("ul", { class: "hidden-points" }, ...g.hidden.map((i) => el("li", { "data-point": i + 1 },
-      `${i + 1}: `, el("code", { text: sv.settings.map((path, k) => path + " " + sv.points[i].settings[k]).join(", ") }), add(sv.points[i], i))));
+      `${i + 1}: `, el("code", { text: sv.points[i].words }), add(sv.points[i], i))));
     rows.push(el("tr", { class: "more", "data-testid": "search-more" },
       el("td", { colspan: 2 + sv.settings.length + sv.metrics.length }, el("details", {}, el("summary", { text: g.more }), list))));
   }
