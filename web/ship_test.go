@@ -148,16 +148,7 @@ func axeCheck(t *testing.T, ctx context.Context) {
 		t.Log("axe-core is not installed (make deps): not checked")
 		return
 	}
-	out := text(ctx, t, string(axe)+`;(async () => {
-		const r = await axe.run(document, {resultTypes: ["violations"]});
-		return JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
-			.map(v => v.id + " (" + v.impact + "): " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")));
-	})()`)
-	var violations []string
-	if err := json.Unmarshal([]byte(out), &violations); err != nil {
-		t.Fatalf("axe: %v: %s", err, out)
-	}
-	for _, v := range violations {
+	for _, v := range axeViolations(ctx, t, axe, "document") {
 		t.Error(v)
 	}
 }
