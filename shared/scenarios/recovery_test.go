@@ -19,18 +19,6 @@ func runSeries(t *testing.T, sc *engine.Scenario) *engine.Result {
 	return res
 }
 
-// strategyOf returns the result of the strategy named name.
-func strategyOf(t *testing.T, res *engine.Result, name string) *engine.StrategyResult {
-	t.Helper()
-	for i := range res.Strategies {
-		if res.Strategies[i].Name == name {
-			return &res.Strategies[i]
-		}
-	}
-	t.Fatalf("%s: no strategy %q", res.Scenario, name)
-	return nil
-}
-
 // successesIn sums the successes of st's series (operations that ended in
 // success, by their end) in the buckets that lie within [from, to).
 func successesIn(st *engine.StrategyResult, from, to time.Duration) (n int) {
@@ -75,7 +63,7 @@ func TestFailoverNotRecoveredUnderLoad(t *testing.T) {
 			sc := builtin(t, "failover-incident")
 			sc.Workload.Duration = engine.Duration(d)
 			res := runSeries(t, sc)
-			st := strategyOf(t, res, "every-layer")
+			st := strategyResult(t, res, "every-layer")
 			// The claim first: no success while the load runs, and
 			// successes again only once arrivals have stopped.
 			if n := successesIn(st, 40*time.Second, d); n != 0 {
@@ -97,14 +85,14 @@ func TestFailoverNotRecoveredUnderLoad(t *testing.T) {
 // textbook does not recover while the load arrives, and shows no time.
 func TestRunawayNotRecoveredUnderLoad(t *testing.T) {
 	sc := builtin(t, "runaway-cascade")
-	if res := run(t, sc); strategyOf(t, res, "textbook").Metrics.Recovered.Applies() {
+	if res := run(t, sc); strategyResult(t, res, "textbook").Metrics.Recovered.Applies() {
 		t.Error("textbook: recovery applies to the built-in, which has no fault that ends")
 	}
 	from := engine.Duration(time.Second)
 	sc.Report.RecoveryFrom = &from
 	sc.Runs, sc.Seeds = 1, nil
 	res := runSeries(t, sc)
-	st := strategyOf(t, res, "textbook")
+	st := strategyResult(t, res, "textbook")
 	end := time.Duration(sc.Workload.Duration)
 	under, after := successesIn(st, 30*time.Second, end), successesIn(st, end, 2*end)
 	if under != 0 || after == 0 {

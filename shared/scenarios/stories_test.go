@@ -799,7 +799,7 @@ func strategyResult(t testing.TB, res *engine.Result, name string) *engine.Strat
 			return &res.Strategies[i]
 		}
 	}
-	t.Fatalf("no strategy %q", name)
+	t.Fatalf("%s: no strategy %q", res.Scenario, name)
 	return nil
 }
 
