@@ -4,6 +4,8 @@ package server
 
 import (
 	"encoding/json"
+	"html"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -85,6 +87,18 @@ func TestSearchOnPages(t *testing.T) {
 			t.Errorf("PNG of the frontier: %d %.300q", r.code, r.body)
 		}
 	}
+	// The frontier is offered to embed beside the page's other snippets,
+	// and each snippet names the frontier's picture.
+	if i := strings.Index(page.body, `data-testid="frontier-snippets"`); i < 0 || i < strings.Index(page.body, `data-testid="snippets"`) {
+		t.Error("the page offers no frontier snippets after its own")
+	} else {
+		block := page.body[i : i+max(strings.Index(page.body[i:], "Download:"), 0)]
+		for _, want := range []string{`/s/` + id + `/chart.svg?picture=frontier)`, `/embed/` + id + `?picture=frontier`, `/oembed?url=` + url.QueryEscape("http://example.com/s/"+id+"?picture=frontier")} {
+			if !strings.Contains(html.UnescapeString(block), want) {
+				t.Errorf("the frontier snippets lack %q:\n%s", want, block)
+			}
+		}
+	}
 	embed := do(t, s, "GET", "/embed/"+id+"?picture=frontier", "")
 	checkHTML(t, "embed", embed.body)
 	if !strings.Contains(embed.body, "chart.svg?picture=frontier") || !strings.Contains(embed.body, `data-testid="verdict" tabindex="0">The search from C recommends `) {
@@ -93,8 +107,8 @@ func TestSearchOnPages(t *testing.T) {
 	if r := do(t, s, "GET", "/s/e03b-synchronized-recovery/chart.svg?picture=frontier", ""); r.code != 400 || !strings.Contains(r.body, "has no search") {
 		t.Errorf("frontier of a scenario without a search: %d %.300s", r.code, r.body)
 	}
-	if r := do(t, s, "GET", "/s/e03b-synchronized-recovery", ""); strings.Contains(r.body, `id="search"`) {
-		t.Error("a page without a search has a Search section")
+	if r := do(t, s, "GET", "/s/e03b-synchronized-recovery", ""); strings.Contains(r.body, `id="search"`) || strings.Contains(r.body, "frontier-snippets") {
+		t.Error("a page without a search has a Search section or frontier snippets")
 	}
 
 	none := postScenario(t, s, searchScenario(t, 1))

@@ -43,7 +43,14 @@ type scenarioView struct {
 
 	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
 	Markdown, IFrame, OEmbed                               string
+	// Frontier holds the same three snippets for the search's frontier,
+	// when the scenario has a search whose frontier has points to draw.
+	Frontier *snippets
 }
+
+// snippets are the ways to embed one chart: Markdown, an HTML iframe and
+// an oEmbed URL.
+type snippets struct{ Markdown, IFrame, OEmbed string }
 
 // A probeLink is a link to the probe of one strategy.
 type probeLink struct{ Strategy, URL string }
@@ -153,6 +160,12 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	if sv := v.Result.Search; sv != nil && sv.Figure != nil {
 		q := chartURL + "?" + sv.Figure.Query
 		v.SearchChart = &chartView{URL: q, Narrow: q + "&width=400", Alt: sv.Figure.Alt}
+		const frontier = "?picture=frontier"
+		v.Frontier = &snippets{
+			Markdown: fmt.Sprintf("![%s](%s%s%s)", markdownText(v.Title+": the search's frontier"), base, chartURL, frontier),
+			IFrame:   iframe(base+"/embed/"+id+frontier, v.Title+": the search's frontier"),
+			OEmbed:   base + "/oembed?url=" + url.QueryEscape(v.PageURL+frontier),
+		}
 	}
 	if canDrawPNG {
 		v.Image = base + "/s/" + id + "/chart.png"
