@@ -111,7 +111,7 @@ func TestPlaygroundSearchTies(t *testing.T) {
 	if got := text(ctx, t, `[...document.querySelectorAll("#results thead th")].map(th => th.textContent).join("|")`); !strings.HasSuffix(got, "|3x3 (search 152)") {
 		t.Errorf("columns after adding point 152: %s", got)
 	}
-	if got := text(ctx, t, `JSON.parse(document.getElementById("json").value).strategies.at(-1).description`); !strings.HasPrefix(got, "found by the search from 3x3: max_attempts 6, ") {
+	if got := text(ctx, t, `JSON.parse(document.getElementById("json").value).strategies.at(-1).description`); !strings.HasPrefix(got, "found by the search from 3x3: 6 attempts, ") {
 		t.Errorf("the added strategy is described %q", got)
 	}
 }

@@ -62,7 +62,8 @@ func TestSearchViewInertAndSame(t *testing.T) {
 // TestSearchFrontierInWords: the frontier's cells say the settings in the
 // recommendation's words, never as JSON or null: every-layer's backoffs
 // and budgets on every level ("exponential 200 ms → 2 s", "no budget",
-// "ratio 10% over 1 s"), and the recommended row is marked, alone.
+// "ratio 10% over 1 s"), and the recommended row is marked, alone; the
+// strategy each row adds is described in those words too.
 func TestSearchFrontierInWords(t *testing.T) {
 	sv := layeredView(t, `[{"path": "levels[*].backoff", "values": [{"kind":"exponential","base":"200ms","max":"2s"}, {"kind":"exponential","base":"1s","max":"10s"}]},
 		{"path": "levels[*].budget", "values": [null, {"kind":"ratio","ratio":0.1,"window":"1s"}]}]`)
@@ -79,6 +80,14 @@ func TestSearchFrontierInWords(t *testing.T) {
 		}
 		if p.Recommended != (i == 0 && sv.Recommendation != "") {
 			t.Errorf("row %d: recommended %v", i+1, p.Recommended)
+		}
+		// Added as a strategy, the point is described in the same words.
+		var st engine.Strategy
+		if err := json.Unmarshal(p.Strategy, &st); err != nil {
+			t.Fatalf("row %d: %v", i+1, err)
+		}
+		if want := "found by the search from every-layer: " + p.Words; st.Description != want {
+			t.Errorf("row %d is described %q, want %q", i+1, st.Description, want)
 		}
 	}
 	for c := range seen {

@@ -75,7 +75,7 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 		pt.Recommended = i == 0 && r.Recommendation != nil
 		if st, err := sc.SearchCandidate(p.Settings); err == nil {
 			st.Name = pt.Name
-			st.Description = "found by the search from " + s.Strategy + ": " + strings.Join(settingsWords(s, p.Settings), ", ")
+			st.Description = "found by the search from " + s.Strategy + ": " + pt.Words
 			pt.Strategy, _ = json.Marshal(&st)
 		}
 		sv.Points = append(sv.Points, pt)
@@ -169,30 +169,6 @@ func knobCell(path string, raw json.RawMessage) string {
 		return "no " + path
 	}
 	return valueWords(raw)
-}
-
-// settingText writes a knob's value as a strategy's description names it
-// (settingsWords): a string as itself, anything else (numbers, objects,
-// null) as compact JSON, so that it can be found in the strategy.
-func settingText(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "null"
-	}
-	var str string
-	if err := json.Unmarshal(raw, &str); err == nil {
-		return str
-	}
-	return string(raw)
-}
-
-// settingsWords writes a point's settings as "max_attempts 3, jitter.kind
-// full", in the knobs' order, for the description of its strategy.
-func settingsWords(s *engine.Search, settings map[string]json.RawMessage) []string {
-	var out []string
-	for _, kn := range s.Knobs {
-		out = append(out, kn.Path+" "+settingText(settings[kn.Path]))
-	}
-	return out
 }
 
 // searchSummary says how the search went, in two or three sentences.
