@@ -9,6 +9,7 @@ package view
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +27,7 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	}
 	sv := &SearchView{Summary: searchSummary(s, r), Note: r.Note, Points: []SearchPoint{}}
 	if lib := engine.LibraryNamed(s.Within); lib != nil {
-		sv.Limits = lib.Sentence() + "."
+		sv.Limits = limitsText(s, lib)
 	}
 	for _, kn := range s.Knobs {
 		sv.Settings = append(sv.Settings, kn.Path)
@@ -169,6 +170,52 @@ func knobCell(path string, raw json.RawMessage) string {
 		return "no " + path
 	}
 	return valueWords(raw)
+}
+
+// limitsText says which library's limits the search kept to, when every
+// value of its knobs is one that library's default search tries (a
+// subset, as the playground's form writes it): those are the values its
+// exporter writes exactly. A search that names the library but goes
+// beyond those values is told so, knob by knob, rather than promised an
+// exact export.
+func limitsText(s *engine.Search, lib *engine.Library) string {
+	var outside []string
+	for _, kn := range s.Knobs {
+		i := slices.IndexFunc(lib.Knobs, func(l engine.Knob) bool { return l.Path == kn.Path })
+		if i < 0 {
+			outside = append(outside, kn.Path+" (not a knob within them)")
+			continue
+		}
+		for _, v := range kn.Values {
+			if !slices.ContainsFunc(lib.Knobs[i].Values, func(l json.RawMessage) bool { return sameJSON(l, v) }) {
+				outside = append(outside, kn.Path+" "+valueWords(v))
+			}
+		}
+	}
+	if len(outside) == 0 {
+		return lib.Sentence() + "."
+	}
+	return fmt.Sprintf("The search names %s's limits (search.within %q), but goes beyond the values searched within them, so its recommendation may not export as %s exactly: %s.",
+		lib.Label, lib.Name, lib.Format, strings.Join(outside, "; "))
+}
+
+// orNull returns raw, or null when it is empty, as a knob's value null
+// decodes.
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}
+
+// sameJSON reports whether a and b are the same JSON value, whatever
+// their spacing and key order (an empty value is null).
+func sameJSON(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(orNull(a), &x) != nil || json.Unmarshal(orNull(b), &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // searchSummary says how the search went, in two or three sentences.

@@ -37,6 +37,10 @@ type SearchForm struct {
 	// Budget is the most candidates the search may try (the product of
 	// the ticked values' counts): engine.DefaultSearchBudget.
 	Budget int `json:"budget"`
+	// Within names the library whose limits the knobs' values keep to
+	// (engine.Search.Within), when the strategy is based on one: the page
+	// writes it into the search, and Intro says so.
+	Within string `json:"within,omitempty"`
 }
 
 // A FormKnob is a knob of the search: its path, what the form calls it,
@@ -110,6 +114,10 @@ func SearchFormOf(sc *engine.Scenario, name string) (*SearchForm, error) {
 	}
 	f.Intro = fmt.Sprintf("The search tries every combination of the values ticked below (%s as the default ticks them) on every seed of the scenario, by successive halving, and recommends the settings with the %s. Untick a value to leave it out; a knob with nothing ticked keeps %s's own setting. At most %d candidates.",
 		countWords(n, "candidate"), listThen(goals), name, f.Budget)
+	if lib := engine.LibraryNamed(s.Within); lib != nil {
+		f.Within = lib.Name
+		f.Intro += " " + name + " came from " + lib.Label + ", so its values are kept within " + lib.Label + "'s limits, and the recommendation exports as " + lib.Format + " exactly: " + lib.Limits + "."
+	}
 	return f, nil
 }
 

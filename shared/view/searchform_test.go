@@ -122,3 +122,49 @@ Retry budget: none; ratio 10% over 1 s; token_bucket 10 tokens, +0.1 per success
 		t.Error("a form for a strategy the scenario lacks")
 	}
 }
+
+// TestSearchFormWithinALibrary: for a strategy based on each library's
+// preset, the form's values are the library's, the search it writes
+// names the library (Within), its intro says whose limits apply, and the
+// view of such a search promises an exact export; a search naming the
+// library with a value beyond its values is told it may not export
+// exactly, naming the knob and the value.
+func TestSearchFormWithinALibrary(t *testing.T) {
+	for _, lib := range engine.Libraries {
+		sc := builtinScenario(t, "e03b-synchronized-recovery")
+		sc.Strategies[2].BasedOn = lib.Presets[0]
+		f, err := SearchFormOf(sc, "C")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Within != lib.Name || !strings.Contains(f.Intro, "kept within "+lib.Label+"'s limits") {
+			t.Errorf("%s: the form's within %q, intro %q", lib.Name, f.Within, f.Intro)
+		}
+		s := &engine.Search{Strategy: "C", Within: f.Within}
+		for i, k := range f.Knobs {
+			if k.Path != lib.Knobs[i].Path || len(k.Values) != len(lib.Knobs[i].Values) {
+				t.Errorf("%s: knob %d is %s with %d values, want the library's %s with %d", lib.Name, i, k.Path, len(k.Values), lib.Knobs[i].Path, len(lib.Knobs[i].Values))
+			}
+			kn := engine.Knob{Path: k.Path}
+			for _, v := range k.Values[:1] { // a subset, as a reader unticks
+				kn.Values = append(kn.Values, v.Value)
+			}
+			s.Knobs = append(s.Knobs, kn)
+		}
+		if got, want := limitsText(s, &lib), lib.Sentence()+"."; got != want {
+			t.Errorf("%s: a subset of the library's values is told %q, want %q", lib.Name, got, want)
+		}
+		s.Knobs[0].Values = append(s.Knobs[0].Values, json.RawMessage(`9`))
+		if got := limitsText(s, &lib); !strings.Contains(got, "may not export as "+lib.Format+" exactly: "+lib.Knobs[0].Path+" 9") {
+			t.Errorf("%s: a value beyond the library's is told %q", lib.Name, got)
+		}
+	}
+	// Without a library, no within and no such sentence.
+	f, err := SearchFormOf(builtinScenario(t, "e03b-synchronized-recovery"), "C")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Within != "" || strings.Contains(f.Intro, "limits") {
+		t.Errorf("C, not based on a library: within %q, intro %q", f.Within, f.Intro)
+	}
+}

@@ -1257,14 +1257,15 @@ function showShipForm(f) {
 }
 
 // shipSearch writes the search the form holds: the ticked values of each
-// knob (a knob with none ticked left out) and the objectives chosen.
+// knob (a knob with none ticked left out), the objectives chosen, and the
+// library whose limits its values keep to (the form's within), if any.
 function shipSearch() {
   const f = state.shipForm;
   const knobs = f.knobs.map((k, i) => ({ path: k.path,
     values: k.values.filter((_, j) => $(`ship-${i}-${j}`).checked).map((v) => v.value) })).filter((k) => k.values.length);
   const objectives = f.objectives.map((_, i) => f.choices.find((c) => c.value === $(`ship-objective-${i}`).value))
     .filter(Boolean).map((c) => ({ metric: c.metric, goal: c.goal }));
-  return { strategy: f.strategy, knobs, objectives };
+  return f.within ? { strategy: f.strategy, knobs, objectives, within: f.within } : { strategy: f.strategy, knobs, objectives };
 }
 
 // shipCount says how many candidates the form's search tries.
