@@ -55,7 +55,7 @@ budget: x none; x ratio 10% over 1 s; x token_bucket 10 tokens, +0.1 per success
 	if knobs != want {
 		t.Errorf("the form's knobs:\n%s\nwant\n%s", knobs, want)
 	}
-	if got := text(ctx, t, `[...document.querySelectorAll("#ship-form select")].map(s => s.selectedOptions[0].textContent).join("|")`); got != "highest success rate in the affected window|lowest peak calls in 100 ms|— none|— none" {
+	if got := text(ctx, t, `[...document.querySelectorAll("#ship-form select[data-objective]")].map(s => s.selectedOptions[0].textContent).join("|")`); got != "highest success rate in the affected window|lowest peak calls in 100 ms|— none|— none" {
 		t.Errorf("the form's objectives: %s", got)
 	}
 	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "192 candidates, each on every seed." {
@@ -70,8 +70,25 @@ budget: x none; x ratio 10% over 1 s; x token_bucket 10 tokens, +0.1 per success
 	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "4 candidates, each on every seed." {
 		t.Errorf("after unticking, the count says %q", got)
 	}
+	// Two constraints, in the form's units: a metric without a bound is
+	// refused before anything runs; a rate is given in percent.
+	do(t, ctx, chromedp.SetValue(`#ship-constraint-0-metric`, "peak_per_100ms"), chromedp.SetValue(`#ship-constraint-0-value`, "100000"),
+		chromedp.SetValue(`#ship-constraint-1-metric`, "affected_success_rate"), chromedp.SetValue(`#ship-constraint-1-op`, ">="))
+	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "Constraint 2 names a metric: give its bound, a number (or choose — none)." {
+		t.Errorf("with a constraint without its bound, the count says %q", got)
+	}
+	do(t, ctx, chromedp.SetValue(`#ship-constraint-1-value`, "1"))
+	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "4 candidates, each on every seed." {
+		t.Errorf("with both constraints, the count says %q", got)
+	}
 	do(t, ctx, chromedp.Click(`[data-testid=ship-run]`), ran(3),
 		until(`document.querySelector("#search-result [data-testid=search-recommendation]") !== null`))
+	if got := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).search.constraints)`); got != `[{"metric":"peak_per_100ms","op":"<=","value":100000},{"metric":"affected_success_rate","op":">=","value":0.01}]` {
+		t.Errorf("the search's constraints: %s", got)
+	}
+	if got := text(ctx, t, `document.querySelector("#search-result [data-testid=search-summary]").textContent`); !strings.Contains(got, " Constraints: ") || strings.Contains(got, "Constraints: none") {
+		t.Errorf("the summary does not give the constraints: %q", got)
+	}
 	keep(t, ctx, "playground-ship-result")
 	if got := text(ctx, t, `document.querySelector("#search-result [data-testid=search-summary]").textContent`); !strings.HasPrefix(got, "Search from C: 4 candidates by successive halving") {
 		t.Errorf("the search's summary says %q", got)

@@ -37,6 +37,12 @@ type SearchForm struct {
 	// Budget is the most candidates the search may try (the product of
 	// the ticked values' counts): engine.DefaultSearchBudget.
 	Budget int `json:"budget"`
+	// Constraints are FormConstraints empty slots (Metric ""; the default
+	// search has no constraints): each takes a metric among Metrics, an Op
+	// among Ops and a value in the metric's Unit as the form shows it.
+	Constraints []FormConstraint `json:"constraints"`
+	Metrics     []FormMetric     `json:"metrics"`
+	Ops         []FormOp         `json:"ops"`
 	// Within names the library whose limits the knobs' values keep to
 	// (engine.Search.Within), when the strategy is based on one: the page
 	// writes it into the search, and Intro says so.
@@ -64,6 +70,35 @@ type FormValue struct {
 type FormObjective struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
+}
+
+// FormConstraints is how many constraint slots the form offers.
+const FormConstraints = 2
+
+// A FormConstraint is a slot for a constraint: the metric's key ("" for
+// none), the comparison, and the bound in the unit the form shows (a
+// rate in percent: the page divides by the metric's Scale).
+type FormConstraint struct {
+	Label  string    `json:"label"`
+	Metric string    `json:"metric"`
+	Op     engine.Op `json:"op"`
+	Value  float64   `json:"value"`
+}
+
+// A FormMetric is a metric a constraint may bound: its key, its label,
+// the unit the form's value is in, and Scale, the form's value for 1 of
+// the metric's own (100 for a rate, shown in percent).
+type FormMetric struct {
+	Key   string  `json:"key"`
+	Label string  `json:"label"`
+	Unit  string  `json:"unit,omitempty"`
+	Scale float64 `json:"scale"`
+}
+
+// A FormOp is a comparison a constraint makes, in words.
+type FormOp struct {
+	Value engine.Op `json:"value"`
+	Label string    `json:"label"`
 }
 
 // A FormChoice is an objective the form offers: a metric with a
@@ -111,6 +146,17 @@ func SearchFormOf(sc *engine.Scenario, name string) (*SearchForm, error) {
 			}
 		}
 		f.Objectives = append(f.Objectives, o)
+	}
+	for _, m := range engine.MetricInfos {
+		scale := 1.0
+		if m.Unit == "%" {
+			scale = 100
+		}
+		f.Metrics = append(f.Metrics, FormMetric{Key: m.Key, Label: m.Label, Unit: m.Unit, Scale: scale})
+	}
+	f.Ops = []FormOp{{engine.OpAtMost, "at most"}, {engine.OpAtLeast, "at least"}}
+	for i := range FormConstraints { // the default search has none
+		f.Constraints = append(f.Constraints, FormConstraint{Label: fmt.Sprintf("Constraint %d", i+1), Op: engine.OpAtMost})
 	}
 	f.Intro = fmt.Sprintf("The search tries every combination of the values ticked below (%s as the default ticks them) on every seed of the scenario, by successive halving, and recommends the settings with the %s. Untick a value to leave it out; a knob with nothing ticked keeps %s's own setting. At most %d candidates.",
 		countWords(n, "candidate"), listThen(goals), name, f.Budget)

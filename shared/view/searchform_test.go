@@ -4,6 +4,7 @@ package view
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -166,5 +167,37 @@ func TestSearchFormWithinALibrary(t *testing.T) {
 	}
 	if f.Within != "" || strings.Contains(f.Intro, "limits") {
 		t.Errorf("C, not based on a library: within %q, intro %q", f.Within, f.Intro)
+	}
+}
+
+// TestSearchFormConstraints: the form offers FormConstraints empty slots
+// for the default search, which has none; every metric may be bounded, a
+// rate in percent (Scale 100), a count as itself.
+func TestSearchFormConstraints(t *testing.T) {
+	sc := builtinScenario(t, "e03b-synchronized-recovery")
+	f, err := SearchFormOf(sc, "C")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Constraints) != FormConstraints {
+		t.Fatalf("%d constraint slots, want %d", len(f.Constraints), FormConstraints)
+	}
+	for i, c := range f.Constraints {
+		if c.Metric != "" || c.Op != engine.OpAtMost || c.Label != fmt.Sprintf("Constraint %d", i+1) {
+			t.Errorf("slot %d: %+v, want an empty one at most", i, c)
+		}
+	}
+	if len(f.Metrics) != len(engine.MetricInfos) {
+		t.Errorf("%d metrics may be bounded, want every one (%d)", len(f.Metrics), len(engine.MetricInfos))
+	}
+	scales := map[string]float64{}
+	for _, m := range f.Metrics {
+		scales[m.Key] = m.Scale
+	}
+	if scales["affected_success_rate"] != 100 || scales["peak_per_100ms"] != 1 || scales["latency_p99_ms"] != 1 {
+		t.Errorf("scales: affected_success_rate %g, peak_per_100ms %g, latency_p99_ms %g; want 100, 1, 1", scales["affected_success_rate"], scales["peak_per_100ms"], scales["latency_p99_ms"])
+	}
+	if len(f.Ops) != 2 || f.Ops[0].Value != engine.OpAtMost || f.Ops[1].Value != engine.OpAtLeast {
+		t.Errorf("ops %+v", f.Ops)
 	}
 }

@@ -1189,6 +1189,7 @@ function shipSection() {
     runShip();
   });
   $("ship-form").addEventListener("change", shipCount);
+  $("ship-form").addEventListener("input", shipCount);
 }
 
 // closeShip takes away the form of a search from a strategy of the
@@ -1248,8 +1249,21 @@ function showShipForm(f) {
     for (const c of f.choices) select.append(el("option", { value: c.value, text: c.label, selected: c.value === o.value }));
     return el("div", { class: "field" }, el("label", { for: id, text: o.label }), select);
   });
+  // Constraints: a metric (or none), at most or at least, and a bound in
+  // the unit the form shows (view.FormMetric's Unit and Scale).
+  const constraints = f.constraints.map((c, i) => {
+    const metric = el("select", { id: `ship-constraint-${i}-metric`, "data-constraint": i },
+      el("option", { value: "", text: "— none", selected: c.metric === "" }),
+      ...f.metrics.map((m) => el("option", { value: m.key, text: m.label + (m.unit ? ` (${m.unit})` : ""), selected: m.key === c.metric })));
+    const op = el("select", { id: `ship-constraint-${i}-op`, "aria-label": `${c.label}: comparison` },
+      ...f.ops.map((o) => el("option", { value: o.value, text: o.label, selected: o.value === c.op })));
+    const value = el("input", { id: `ship-constraint-${i}-value`, type: "number", step: "any", value: c.metric ? String(c.value) : "", "aria-label": `${c.label}: bound` });
+    return el("div", { class: "field" }, el("label", { for: metric.id, text: c.label }), el("span", { class: "ship-constraint" }, metric, op, value));
+  });
   $("ship-form").replaceChildren(...knobs,
     el("fieldset", { class: "sub" }, el("legend", { text: "Objectives" }), ...objectives),
+    el("fieldset", { class: "sub" }, el("legend", { text: "Constraints (optional)" }),
+      el("p", { class: "muted", text: "A candidate that misses a constraint, on average over the seeds, is not recommended." }), ...constraints),
     el("p", { id: "ship-count", "data-testid": "ship-count", "aria-live": "polite" }),
     el("div", { class: "row" }, el("button", { type: "submit", "data-testid": "ship-run", text: "Run the search" })));
   $("ship-status").textContent = "";
@@ -1257,19 +1271,44 @@ function showShipForm(f) {
 }
 
 // shipSearch writes the search the form holds: the ticked values of each
-// knob (a knob with none ticked left out), the objectives chosen, and the
-// library whose limits its values keep to (the form's within), if any.
+// knob (a knob with none ticked left out), the objectives chosen, the
+// constraints whose metric and bound are given (a bound in the form's unit,
+// divided by the metric's scale), and the library whose limits its values
+// keep to (the form's within), if any.
 function shipSearch() {
   const f = state.shipForm;
   const knobs = f.knobs.map((k, i) => ({ path: k.path,
     values: k.values.filter((_, j) => $(`ship-${i}-${j}`).checked).map((v) => v.value) })).filter((k) => k.values.length);
   const objectives = f.objectives.map((_, i) => f.choices.find((c) => c.value === $(`ship-objective-${i}`).value))
     .filter(Boolean).map((c) => ({ metric: c.metric, goal: c.goal }));
-  return f.within ? { strategy: f.strategy, knobs, objectives, within: f.within } : { strategy: f.strategy, knobs, objectives };
+  const constraints = f.constraints.map((_, i) => {
+    const m = f.metrics.find((x) => x.key === $(`ship-constraint-${i}-metric`).value);
+    const v = $(`ship-constraint-${i}-value`).value.trim();
+    return m && v !== "" && Number.isFinite(Number(v)) ? { metric: m.key, op: $(`ship-constraint-${i}-op`).value, value: Number(v) / m.scale } : null;
+  }).filter(Boolean);
+  const s = { strategy: f.strategy, knobs, objectives };
+  if (constraints.length) s.constraints = constraints;
+  if (f.within) s.within = f.within;
+  return s;
+}
+
+// shipUnbounded names the first constraint with a metric and no bound
+// that is a number, or "".
+function shipUnbounded() {
+  const f = state.shipForm;
+  const i = f.constraints.findIndex((_, i) => $(`ship-constraint-${i}-metric`).value !== "" &&
+    ($(`ship-constraint-${i}-value`).value.trim() === "" || !Number.isFinite(Number($(`ship-constraint-${i}-value`).value))));
+  return i < 0 ? "" : `${f.constraints[i].label} names a metric: give its bound, a number (or choose — none).`;
 }
 
 // shipCount says how many candidates the form's search tries.
 function shipCount() {
+  const unbounded = shipUnbounded();
+  if (unbounded) {
+    $("ship-count").textContent = unbounded;
+    $("ship-count").className = "errors";
+    return;
+  }
   const s = shipSearch();
   const n = s.knobs.reduce((n, k) => n * k.values.length, s.knobs.length ? 1 : 0);
   const over = n > state.shipForm.budget;
@@ -1284,7 +1323,7 @@ function shipCount() {
 // Share shares it, and its page shows what it found.
 async function runShip() {
   const s = shipSearch();
-  if (!s.knobs.length || !s.objectives.length) {
+  if (!s.knobs.length || !s.objectives.length || shipUnbounded()) {
     shipCount();
     return;
   }
