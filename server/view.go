@@ -67,10 +67,8 @@ type probePageView struct {
 }
 
 type strategyView struct {
-	Name, Description string
-	Policy            []string
-	Layers            [][]string
-	Export            *exportView // nil in a build without convert
+	view.StrategyWords
+	Export *exportView // nil in a build without convert
 }
 
 // An exportView is a strategy's Export panel: links to its policy in each
@@ -105,8 +103,6 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	base := s.baseURL(c)
 	v := &scenarioView{
 		ID: id, Title: title(sc, b), Description: sc.Description, Builtin: b != nil,
-		Workload:      describeWorkload(&sc.Workload),
-		Dependency:    describeDependency(&sc.Dependency),
 		PageURL:       base + "/s/" + id,
 		PlaygroundURL: "/?s=" + url.QueryEscape(id),
 		ScenarioURL:   "/api/scenarios/" + id,
@@ -133,15 +129,10 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	v.Markdown = fmt.Sprintf("![%s](%s%s%s)", markdownText(v.Title), base, chartURL, picture)
 	v.IFrame = iframe(base+"/embed/"+id+picture, v.Title)
 	v.OEmbed = base + "/oembed?url=" + url.QueryEscape(v.PageURL+picture)
-	for i := range sc.Dependency.Phases {
-		v.Timeline = append(v.Timeline, describePhase(&sc.Dependency.Phases[i]))
-	}
-	for i, st := range sc.Strategies {
-		sv := strategyView{Name: st.Name, Description: st.Description, Policy: describePolicy(&st.Policy), Export: exportPanel(id, i, &sc.Strategies[i])}
-		for i := range st.Layers {
-			sv.Layers = append(sv.Layers, describePolicy(&st.Layers[i]))
-		}
-		v.Strategies = append(v.Strategies, sv)
+	words := view.Describe(sc)
+	v.Workload, v.Dependency, v.Timeline = words.Workload, words.Dependency, words.Timeline
+	for i, sw := range words.Strategies {
+		v.Strategies = append(v.Strategies, strategyView{StrategyWords: sw, Export: exportPanel(id, i, &sc.Strategies[i])})
 	}
 	if res == nil {
 		// Not run here: the warnings still say what the policies risk.

@@ -1,4 +1,4 @@
-package server
+package view
 
 import (
 	"fmt"
@@ -8,37 +8,71 @@ import (
 	"github.com/retrylab/retrylab/shared/engine"
 )
 
-// The words a page uses for a scenario. Everything here is plain text; the
+// Description is a scenario in words, as a page shows it beside its
+// results: who calls, what they call, what happens to it when, and each
+// strategy's policy (and its layers'). Everything is plain text; the
 // templates escape it.
+type Description struct {
+	Workload   []string        `json:"workload"`
+	Dependency []string        `json:"dependency"`
+	Timeline   []string        `json:"timeline,omitempty"`
+	Strategies []StrategyWords `json:"strategies"`
+}
+
+// StrategyWords is a strategy in words: its policy, one phrase each, and
+// its layers' policies, outermost first.
+type StrategyWords struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description,omitempty"`
+	Policy      []string   `json:"policy"`
+	Layers      [][]string `json:"layers,omitempty"`
+}
+
+// Describe returns sc in words.
+func Describe(sc *engine.Scenario) *Description {
+	d := &Description{Workload: describeWorkload(&sc.Workload), Dependency: describeDependency(&sc.Dependency)}
+	for i := range sc.Dependency.Phases {
+		d.Timeline = append(d.Timeline, describePhase(&sc.Dependency.Phases[i]))
+	}
+	for i := range sc.Strategies {
+		st := &sc.Strategies[i]
+		sw := StrategyWords{Name: st.Name, Description: st.Description, Policy: describePolicy(&st.Policy)}
+		for j := range st.Layers {
+			sw.Layers = append(sw.Layers, describePolicy(&st.Layers[j]))
+		}
+		d.Strategies = append(d.Strategies, sw)
+	}
+	return d
+}
 
 func describeWorkload(w *engine.Workload) []string {
 	var out []string
 	switch w.Arrival {
 	case "uniform":
-		out = append(out, fmt.Sprintf("%s send evenly spaced operations, %s per second in total", plural(w.Clients, "client"), totalRate(w)))
+		out = append(out, fmt.Sprintf("%s send evenly spaced operations, %s per second in total", countOf(w.Clients, "client"), totalRate(w)))
 	case "closed":
-		out = append(out, fmt.Sprintf("%s each start an operation %s after their previous one ends", plural(w.Clients, "client"), w.ThinkTime))
+		out = append(out, fmt.Sprintf("%s each start an operation %s after their previous one ends", countOf(w.Clients, "client"), dw(w.ThinkTime)))
 	case "burst":
-		out = append(out, fmt.Sprintf("%s each start one operation at %s", plural(w.Clients, "client"), w.BurstAt))
+		out = append(out, fmt.Sprintf("%s each start one operation at %s", countOf(w.Clients, "client"), dw(w.BurstAt)))
 	default:
-		out = append(out, fmt.Sprintf("%s send operations at random (Poisson), %s per second in total", plural(w.Clients, "client"), totalRate(w)))
+		out = append(out, fmt.Sprintf("%s send operations at random (Poisson), %s per second in total", countOf(w.Clients, "client"), totalRate(w)))
 	}
 	if w.Duration > 0 {
-		out = append(out, fmt.Sprintf("for %s", w.Duration))
+		out = append(out, fmt.Sprintf("for %s", dw(w.Duration)))
 	}
 	if w.Operations > 0 {
 		out = append(out, fmt.Sprintf("at most %d operations", w.Operations))
 	}
 	if m := w.Mix; m.NonIdempotent > 0 {
-		out = append(out, fmt.Sprintf("%s of operations are not idempotent (%s of those carry an idempotency key)", pct(m.NonIdempotent), pct(m.Keyed)))
+		out = append(out, fmt.Sprintf("%s of operations are not idempotent (%s of those carry an idempotency key)", pctWords(m.NonIdempotent), pctWords(m.Keyed)))
 	}
 	if w.Mix.Unreadable > 0 {
-		out = append(out, fmt.Sprintf("%s of messages are unreadable", pct(w.Mix.Unreadable)))
+		out = append(out, fmt.Sprintf("%s of messages are unreadable", pctWords(w.Mix.Unreadable)))
 	}
 	return out
 }
 
-func plural(n int, what string) string {
+func countOf(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
@@ -53,25 +87,25 @@ func totalRate(w *engine.Workload) string {
 	return strconv.FormatFloat(r, 'g', 4, 64)
 }
 
-func pct(f float64) string { return strconv.FormatFloat(f*100, 'g', 4, 64) + "%" }
+func pctWords(f float64) string { return strconv.FormatFloat(f*100, 'g', 4, 64) + "%" }
 
 func describeDependency(d *engine.Dependency) []string {
 	st := d.ServiceTime
 	var service string
 	switch st.Kind {
 	case engine.ServiceLognormal:
-		service = fmt.Sprintf("lognormal service times (p50 %s, p99 %s)", st.P50, st.P99)
+		service = fmt.Sprintf("lognormal service times (p50 %s, p99 %s)", dw(st.P50), dw(st.P99))
 	case engine.ServiceExponential:
-		service = fmt.Sprintf("exponential service times averaging %s", st.Mean)
+		service = fmt.Sprintf("exponential service times averaging %s", dw(st.Mean))
 	default:
-		service = fmt.Sprintf("a constant %s per request", st.Mean)
+		service = fmt.Sprintf("a constant %s per request", dw(st.Mean))
 	}
-	out := []string{fmt.Sprintf("%d workers, %s, a queue of %d; a full queue answers %d at once", d.Workers, service, d.QueueCapacity, or(d.QueueFullStatus, engine.DefaultStatus))}
+	out := []string{fmt.Sprintf("%d workers, %s, a queue of %d; a full queue answers %d at once", d.Workers, service, d.QueueCapacity, orDefault(d.QueueFullStatus, engine.DefaultStatus))}
 	if n := d.Network; n != nil {
 		out = append(out, fmt.Sprintf("every call travels: %s there, %s back", describeDelay(n.Request), describeDelay(n.Answer)))
 	}
 	if c := d.Contention; c != nil {
-		out = append(out, fmt.Sprintf("every call updates one shared row: it reads the version, then writes, and a write that finds another committed since its read fails with %d", or(c.Status, 409)))
+		out = append(out, fmt.Sprintf("every call updates one shared row: it reads the version, then writes, and a write that finds another committed since its read fails with %d", orDefault(c.Status, 409)))
 	}
 	if sc := d.Script; sc != nil {
 		out = append(out, describeScript(sc))
@@ -82,17 +116,17 @@ func describeDependency(d *engine.Dependency) []string {
 		out = append(out, "keeps working on requests whose caller has given up (wasted work)")
 	}
 	if d.ErrorRate > 0 {
-		out = append(out, fmt.Sprintf("fails %s of calls at random with %d", pct(d.ErrorRate), or(d.ErrorStatus, engine.DefaultStatus)))
+		out = append(out, fmt.Sprintf("fails %s of calls at random with %d", pctWords(d.ErrorRate), orDefault(d.ErrorStatus, engine.DefaultStatus)))
 	}
 	if le := d.LoadErrors; le != nil {
 		var pts []string
 		for _, p := range le.Points {
-			pts = append(pts, fmt.Sprintf("%s at %g/s", pct(p.Rate), p.Load))
+			pts = append(pts, fmt.Sprintf("%s at %g/s", pctWords(p.Rate), p.Load))
 		}
 		out = append(out, "fails more as load rises: "+strings.Join(pts, ", "))
 	}
 	if ra := d.RetryAfter; ra != nil {
-		out = append(out, fmt.Sprintf("sends Retry-After: %s with %v", ra.After, ra.Statuses))
+		out = append(out, fmt.Sprintf("sends Retry-After: %s with %v", dw(ra.After), ra.Statuses))
 	}
 	return out
 }
@@ -107,14 +141,14 @@ func describeScript(sc *engine.Script) string {
 		then = "then serves as usual"
 	}
 	if len(sc.Operations) > 0 {
-		return fmt.Sprintf("answers the calls of the first %s from a script, each operation's in order, %s", plural(len(sc.Operations), "operation"), then)
+		return fmt.Sprintf("answers the calls of the first %s from a script, each operation's in order, %s", countOf(len(sc.Operations), "operation"), then)
 	}
-	return fmt.Sprintf("answers calls from a script of %s in arrival order, %s", plural(len(sc.Answers), "answer"), then)
+	return fmt.Sprintf("answers calls from a script of %s in arrival order, %s", countOf(len(sc.Answers), "answer"), then)
 }
 
 func describePhase(p *engine.Phase) string {
-	span := fmt.Sprintf("%s–%s: ", p.From, p.To)
-	status := fmt.Sprint(or(p.Status, engine.DefaultStatus))
+	span := fmt.Sprintf("%s–%s: ", dw(p.From), dw(p.To))
+	status := fmt.Sprint(orDefault(p.Status, engine.DefaultStatus))
 	if p.Error != "" {
 		status = p.Error + " errors"
 	}
@@ -129,7 +163,7 @@ func describePhase(p *engine.Phase) string {
 	case engine.PhaseCapacity:
 		return span + fmt.Sprintf("runs with %d workers", p.Workers)
 	case engine.PhaseErrors:
-		return span + fmt.Sprintf("fails %s of calls with %s", pct(p.Rate), status)
+		return span + fmt.Sprintf("fails %s of calls with %s", pctWords(p.Rate), status)
 	case engine.PhaseLatency:
 		return span + fmt.Sprintf("serves %g× slower", p.Factor)
 	}
@@ -146,9 +180,9 @@ func describePolicy(p *engine.Policy) []string {
 		// Hedged copies are sent while none has answered, not retried
 		// after a failure: their wait is the hedging delay.
 		h := p.Hedging
-		when := fmt.Sprintf("%s after the previous one", h.Delay)
+		when := fmt.Sprintf("%s after the previous one", dw(h.Delay))
 		if h.DelayPercentile > 0 {
-			when = fmt.Sprintf("when the previous one has taken the p%g of recent successful copies' latencies (%s until 20 are known)", h.DelayPercentile, h.Delay)
+			when = fmt.Sprintf("when the previous one has taken the p%g of recent successful copies' latencies (%s until 20 are known)", h.DelayPercentile, dw(h.Delay))
 		}
 		out = append(out, fmt.Sprintf("hedges: up to %d copies of a call, each %s while none has answered, or at once after a retryable failure; the first success wins", p.MaxAttempts, when))
 	case p.DeadLetter && p.MaxAttempts == 0:
@@ -158,28 +192,28 @@ func describePolicy(p *engine.Policy) []string {
 	case p.MaxAttempts == 0:
 		out = append(out, "retries until it succeeds (no limit on attempts)")
 	default:
-		out = append(out, fmt.Sprintf("at most %d attempts", p.MaxAttempts))
+		out = append(out, "at most "+countOf(p.MaxAttempts, "attempt"))
 	}
 	if p.AttemptTimeout > 0 {
-		out = append(out, fmt.Sprintf("each attempt times out after %s", p.AttemptTimeout))
+		out = append(out, fmt.Sprintf("each attempt times out after %s", dw(p.AttemptTimeout)))
 	}
 	if p.Deadline > 0 {
-		out = append(out, fmt.Sprintf("gives up after %s in all", p.Deadline))
+		out = append(out, fmt.Sprintf("gives up after %s in all", dw(p.Deadline)))
 	}
 	b := p.Backoff
 	switch b.Kind {
 	case engine.BackoffConstant:
-		out = append(out, fmt.Sprintf("waits %s between attempts", b.Base))
+		out = append(out, fmt.Sprintf("waits %s between attempts", dw(b.Base)))
 	case engine.BackoffLinear:
-		out = append(out, fmt.Sprintf("waits %s, then %s more each time", b.Base, b.Base))
+		out = append(out, fmt.Sprintf("waits %s, then %s more each time", dw(b.Base), dw(b.Base)))
 	case engine.BackoffExponential:
 		m := b.Multiplier
 		if m == 0 {
 			m = engine.DefaultMultiplier
 		}
-		w := fmt.Sprintf("waits exponentially from %s, ×%g each time", b.Base, m)
+		w := fmt.Sprintf("waits exponentially from %s, ×%g each time", dw(b.Base), m)
 		if b.Max > 0 {
-			w += fmt.Sprintf(", at most %s", b.Max)
+			w += fmt.Sprintf(", at most %s", dw(b.Max))
 		}
 		out = append(out, w)
 	default:
@@ -195,9 +229,9 @@ func describePolicy(p *engine.Policy) []string {
 		if f == 0 {
 			f = engine.DefaultFraction
 		}
-		out = append(out, fmt.Sprintf("±%s jitter", pct(f)))
+		out = append(out, fmt.Sprintf("±%s jitter", pctWords(f)))
 	case engine.JitterAdditive:
-		out = append(out, fmt.Sprintf("plus up to %s of jitter", j.Amount))
+		out = append(out, fmt.Sprintf("plus up to %s of jitter", dw(j.Amount)))
 	default:
 		if j.Kind != "" && j.Kind != engine.JitterNone {
 			out = append(out, string(j.Kind)+" jitter") // a kind this text does not know yet
@@ -241,13 +275,13 @@ func describePolicy(p *engine.Policy) []string {
 			if bu.ShareOf == engine.ShareAttempts {
 				of = "attempts"
 			}
-			out = append(out, fmt.Sprintf("concurrency budget: retries in progress up to %s of %s in progress, at least %d", pct(bu.Ratio), of, bu.MinConcurrency))
+			out = append(out, fmt.Sprintf("concurrency budget: retries in progress up to %s of %s in progress, at least %d", pctWords(bu.Ratio), of, bu.MinConcurrency))
 		default:
 			w := "since the start"
 			if bu.Window > 0 {
-				w = "per " + bu.Window.String()
+				w = "per " + dw(bu.Window)
 			}
-			out = append(out, fmt.Sprintf("retry budget: %s of requests %s", pct(bu.Ratio), w))
+			out = append(out, fmt.Sprintf("retry budget: %s of requests %s", pctWords(bu.Ratio), w))
 		}
 	}
 	if br := p.Breaker; br != nil {
@@ -256,13 +290,13 @@ func describePolicy(p *engine.Policy) []string {
 			place = "around the whole retrying call"
 		}
 		if br.Kind == engine.BreakerConsecutive {
-			out = append(out, fmt.Sprintf("circuit breaker %s: opens after %d failures in a row for %s", place, br.Failures, br.Break))
+			out = append(out, fmt.Sprintf("circuit breaker %s: opens after %d failures in a row for %s", place, br.Failures, dw(br.Break)))
 		} else {
-			out = append(out, fmt.Sprintf("circuit breaker %s: opens at %s failures over at least %d calls, for %s", place, pct(br.Ratio), br.MinThroughput, br.Break))
+			out = append(out, fmt.Sprintf("circuit breaker %s: opens at %s failures over at least %d calls, for %s", place, pctWords(br.Ratio), br.MinThroughput, dw(br.Break)))
 		}
 	}
 	if ad := p.Adaptive; ad != nil {
-		out = append(out, fmt.Sprintf("waits ×%g while over %s of the last %s failed", ad.Factor, pct(ad.Above), ad.Window))
+		out = append(out, fmt.Sprintf("waits ×%g while over %s of the last %s failed", ad.Factor, pctWords(ad.Above), dw(ad.Window)))
 	}
 	if p.Instances > 1 {
 		out = append(out, fmt.Sprintf("spread over %d instances, each with its own budget and breaker", p.Instances))
@@ -270,7 +304,11 @@ func describePolicy(p *engine.Policy) []string {
 	return out
 }
 
-func or(v, def int) int {
+// dw writes a duration of the scenario as durationWords does: "500 ms",
+// "2 s", "60 s".
+func dw(d engine.Duration) string { return durationWords(d.D()) }
+
+func orDefault(v, def int) int {
 	if v == 0 {
 		return def
 	}
@@ -281,11 +319,11 @@ func or(v, def int) int {
 func describeDelay(d engine.Delay) string {
 	switch d.Kind {
 	case engine.DelayConstant:
-		return d.Mean.String()
+		return dw(d.Mean)
 	case engine.DelayNormal:
-		return fmt.Sprintf("%s ± %s (normal)", d.Mean, d.Stddev)
+		return fmt.Sprintf("%s ± %s (normal)", dw(d.Mean), dw(d.Stddev))
 	case engine.DelayLognormal:
-		return fmt.Sprintf("p50 %s, p99 %s (lognormal)", d.P50, d.P99)
+		return fmt.Sprintf("p50 %s, p99 %s (lognormal)", dw(d.P50), dw(d.P99))
 	}
 	return "no time"
 }

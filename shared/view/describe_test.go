@@ -1,10 +1,12 @@
-package server
+package view
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 func TestDescribeUnlimitedAttempts(t *testing.T) {
@@ -15,7 +17,7 @@ func TestDescribeUnlimitedAttempts(t *testing.T) {
 		{engine.Policy{MaxAttempts: 0}, "retries until it succeeds (no limit on attempts); retries at once"},
 		{engine.Policy{MaxAttempts: 0, DeadLetter: true}, "a queue consumer: redelivers until it succeeds"},
 		{engine.Policy{MaxAttempts: 3}, "at most 3 attempts; retries at once"},
-		{engine.Policy{MaxAttempts: 1}, "at most 1 attempts"},
+		{engine.Policy{MaxAttempts: 1}, "at most 1 attempt"},
 	} {
 		if got := strings.Join(describePolicy(&tc.p), "; "); !strings.HasPrefix(got, tc.want) || tc.p.MaxAttempts == 1 && strings.Contains(got, "retries") {
 			t.Errorf("%+v: %q, want it to start %q", tc.p, got, tc.want)
@@ -28,8 +30,8 @@ func TestDescribeHedging(t *testing.T) {
 		h    engine.Hedging
 		want string
 	}{
-		{engine.Hedging{Delay: engine.Duration(50e6)}, "hedges: up to 2 copies of a call, each 50ms after the previous one while none has answered"},
-		{engine.Hedging{Delay: engine.Duration(50e6), DelayPercentile: 95}, "the p95 of recent successful copies' latencies (50ms until 20 are known)"},
+		{engine.Hedging{Delay: engine.Duration(50e6)}, "hedges: up to 2 copies of a call, each 50 ms after the previous one while none has answered"},
+		{engine.Hedging{Delay: engine.Duration(50e6), DelayPercentile: 95}, "the p95 of recent successful copies' latencies (50 ms until 20 are known)"},
 	} {
 		p := engine.Policy{MaxAttempts: 2, Hedging: &tc.h}
 		got := strings.Join(describePolicy(&p), "; ")
@@ -43,7 +45,7 @@ func TestDescribeNetwork(t *testing.T) {
 	d := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant, Mean: engine.Duration(5e6)},
 		Network: &engine.Network{Request: engine.Delay{Kind: engine.DelayNormal, Mean: engine.Duration(10e6), Stddev: engine.Duration(2e6)}}}
 	got := strings.Join(describeDependency(&d), "; ")
-	if !strings.Contains(got, "every call travels: 10ms ± 2ms (normal) there, no time back") {
+	if !strings.Contains(got, "every call travels: 10 ms ± 2 ms (normal) there, no time back") {
 		t.Errorf("the network is not described: %q", got)
 	}
 }
@@ -68,5 +70,37 @@ func TestDescribeScript(t *testing.T) {
 	got = strings.Join(describeDependency(&d), "; ")
 	if !strings.Contains(got, "the first 1 operation from a script, each operation's in order, then serves as usual") {
 		t.Errorf("the script is not described: %q", got)
+	}
+}
+
+// TestDescribeEveryBuiltin walks every built-in: the workload, the
+// dependency and every strategy (each layer too) are said, and no phrase
+// carries a formatting error or an empty value.
+func TestDescribeEveryBuiltin(t *testing.T) {
+	for _, b := range scenarios.All() {
+		sc, err := b.Parse()
+		if err != nil {
+			t.Fatalf("%s: %v", b.Slug, err)
+		}
+		d := Describe(sc)
+		if len(d.Workload) == 0 || len(d.Dependency) == 0 || len(d.Strategies) != len(sc.Strategies) || len(d.Timeline) != len(sc.Dependency.Phases) {
+			t.Errorf("%s: %d workload, %d dependency, %d timeline (of %d phases), %d strategies (of %d) phrases", b.Slug,
+				len(d.Workload), len(d.Dependency), len(d.Timeline), len(sc.Dependency.Phases), len(d.Strategies), len(sc.Strategies))
+		}
+		all := append(append(slices.Clone(d.Workload), d.Dependency...), d.Timeline...)
+		for i, sw := range d.Strategies {
+			if sw.Name != sc.Strategies[i].Name || len(sw.Policy) == 0 || len(sw.Layers) != len(sc.Strategies[i].Layers) {
+				t.Errorf("%s: strategy %d is %q with %d phrases and %d layers", b.Slug, i, sw.Name, len(sw.Policy), len(sw.Layers))
+			}
+			all = append(all, sw.Policy...)
+			for _, l := range sw.Layers {
+				all = append(all, l...)
+			}
+		}
+		for _, p := range all {
+			if p == "" || strings.Contains(p, "%!") || strings.Contains(p, "<nil>") {
+				t.Errorf("%s: phrase %q", b.Slug, p)
+			}
+		}
 	}
 }
