@@ -22,6 +22,7 @@ import (
 
 	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
 )
 
@@ -105,7 +106,7 @@ func (s *Server) handleImport(c echo.Context) error {
 		}
 		return err
 	}
-	sc, err := ImportScenario(im.Strategies, format, "")
+	sc, err := scenarios.Imported(im.Strategies, format, "")
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
 			return &importError{problems: es.Limit(engine.MaxErrors)}

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/retrylab/retrylab/server"
 	"github.com/retrylab/retrylab/shared/convert"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 // commentLine is how a format writes a comment line, for the formats whose
@@ -32,7 +32,7 @@ var commentLine = map[string]string{
 }
 
 // cmdImport reads a configuration (--from FORMAT) into a scenario: its
-// strategies on server.ImportWorkload's workload, printed as JSON; the
+// strategies on scenarios.ImportWorkload's workload, printed as JSON; the
 // notes on what was not carried over exactly go to stderr.
 func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
@@ -56,7 +56,7 @@ func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printErrors(stderr, file, err)
 		return 1
 	}
-	sc, err := server.ImportScenario(im.Strategies, *from, file)
+	sc, err := scenarios.Imported(im.Strategies, *from, file)
 	if err != nil {
 		printErrors(stderr, file, err)
 		return 1

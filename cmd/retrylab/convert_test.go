@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrylab/retrylab/server"
 	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
@@ -30,7 +29,7 @@ func TestImportThenRunThenExport(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the imported scenario does not parse: %v\n%s", err, scenario)
 	}
-	b, _ := scenarios.Get(server.ImportWorkload)
+	b, _ := scenarios.Get(scenarios.ImportWorkload)
 	workload, _ := b.Parse()
 	if len(sc.Strategies) != 1 || sc.Strategies[0].Name != "inventory.Inventory" || sc.Strategies[0].Budget == nil ||
 		sc.Workload.Rate != workload.Workload.Rate || len(sc.Dependency.Phases) != len(workload.Dependency.Phases) {

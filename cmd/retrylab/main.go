@@ -100,7 +100,7 @@ commands:
   import --from FORMAT FILE|-
         read a retry configuration into a scenario and print it as JSON: the
         policies it configures as strategies, on the workload and dependency
-        of the built-in ` + server.ImportWorkload + `
+        of the built-in ` + scenarios.ImportWorkload + `
         (a 1.5 s freeze, its backlog answered 503, then 5 s at half
         capacity), ready for retrylab run; what is not carried over exactly
         goes to standard error as FILE: PATH: LEVEL: MESSAGE, PATH in FILE
