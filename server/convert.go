@@ -29,6 +29,13 @@ import (
 // canConvert says whether this build imports and exports configurations.
 const canConvert = true
 
+// importHint says where a retry configuration sent as a scenario goes:
+// the format it looks like (convert.Detect) and how to import it; "" for
+// a document that looks like no configuration.
+func importHint(body []byte) string {
+	return convert.ImportHint(body)
+}
+
 // importRequest is POST /api/import's JSON body. Config is the document as
 // a string, or, for every format but aws (JSON, or YAML of which JSON is
 // a part), the document itself.

@@ -19,6 +19,9 @@ import (
 // canConvert says whether this build imports and exports configurations.
 const canConvert = false
 
+// importHint is "": this build does not tell configurations apart.
+func importHint([]byte) string { return "" }
+
 // errNoConvert answers the import and export routes in this build.
 var errNoConvert = echo.NewHTTPError(http.StatusNotImplemented,
 	"this server (the Cloudflare Workers build) does not import or export configurations; use the command line (retrylab import --from FORMAT FILE, retrylab export --to FORMAT SLUG|FILE) or a self-hosted server (retrylab serve)")

@@ -190,3 +190,33 @@ func TestPageHasExportPanels(t *testing.T) {
 		t.Errorf("first link %s", links[0])
 	}
 }
+
+// TestConfigSentAsAScenario: a gRPC service config, an Envoy route and an
+// AWS config posted where a scenario goes are refused (422, nothing
+// stored) with, first, where they go: the format they look like and how
+// to import it; a scenario with a mistake gets no such hint.
+func TestConfigSentAsAScenario(t *testing.T) {
+	s, st := testServer(t)
+	for _, c := range []struct{ format, body string }{
+		{"grpc", `{"methodConfig": [{"name": [{"service": "a.B"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`},
+		{"envoy", "name: r\nvirtual_hosts:\n- name: v\n  domains: [\"*\"]\n"},
+		{"aws", "[default]\nretry_mode = standard\n"},
+	} {
+		r := do(t, s, "POST", "/api/scenarios", c.body)
+		var out struct {
+			Errors []struct{ Message string }
+		}
+		json.Unmarshal([]byte(r.body), &out)
+		want := "This looks like a"
+		if r.code != 422 || len(out.Errors) == 0 || !strings.HasPrefix(out.Errors[0].Message, want) || !strings.Contains(out.Errors[0].Message, "retrylab import --from "+c.format+" FILE") {
+			t.Errorf("%s sent as a scenario: %d %.600s", c.format, r.code, r.body)
+		}
+	}
+	r := do(t, s, "POST", "/api/scenarios", strings.Replace(small, `"rate"`, `"rates"`, 1))
+	if r.code != 422 || strings.Contains(r.body, "This looks like") {
+		t.Errorf("a scenario with a mistake: %d %.300s", r.code, r.body)
+	}
+	if len(st.m) != 0 {
+		t.Errorf("%d scenarios stored", len(st.m))
+	}
+}

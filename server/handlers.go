@@ -147,6 +147,11 @@ func (s *Server) share(ctx context.Context, body []byte) (string, error) {
 	sc, err := scenarios.Parse(body)
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
+			// A retry configuration sent as a scenario is told where it
+			// goes, first (convert.go; none in a build without it).
+			if hint := importHint(body); hint != "" {
+				es = append(engine.Errors{{Message: hint}}, es...)
+			}
 			// Validate lists at most MaxErrors problems; decoding lists one
 			// per bad field, so a long document could list thousands.
 			return "", es.Limit(engine.MaxErrors)

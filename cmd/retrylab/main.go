@@ -521,6 +521,9 @@ func loadScenario(file string, stdin io.Reader, stderr io.Writer, cmd string) (*
 	}
 	sc, err := scenarios.Decode(data)
 	if err != nil {
+		if hint := convert.ImportHint(data); hint != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", file, hint)
+		}
 		printErrors(stderr, file, err)
 		return nil, 1
 	}

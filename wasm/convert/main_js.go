@@ -22,6 +22,7 @@ func main() {
 	api.Set("formats", jsapi.Promise("converter", formats))
 	api.Set("import", jsapi.Promise("converter", importConfig))
 	api.Set("export", jsapi.Promise("converter", exportStrategy))
+	api.Set("detect", jsapi.Promise("converter", detect))
 	api.Set("engineVersion", engine.EngineVersion) // what worker.js's init answers
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls
@@ -41,6 +42,22 @@ func formats(args []js.Value) (any, error) {
 		labels[f] = convert.Label(f)
 	}
 	return formatList{convert.ImportFormats, convert.ExportFormats, labels}, nil
+}
+
+type detection struct {
+	Format string `json:"format"`
+	Hint   string `json:"hint"`
+}
+
+// detect(document) → {format, hint}: the import format the document looks
+// like (convert.Detect; "" for none) and what to tell a reader who gave it
+// as a scenario (convert.ImportHint).
+func detect(args []js.Value) (any, error) {
+	doc, err := jsapi.String(args, 0, "the document")
+	if err != nil {
+		return nil, err
+	}
+	return detection{Format: convert.Detect([]byte(doc)), Hint: convert.ImportHint([]byte(doc))}, nil
 }
 
 type importOutput struct {

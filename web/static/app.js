@@ -728,14 +728,67 @@ $("json").addEventListener("input", () => {
     state.scenario = JSON.parse($("json").value);
   } catch (err) {
     clearTimeout(state.timer);
-    showWindow(null, $("json").value);
+    const json = $("json").value;
+    showWindow(null, json);
     showErrors([{ message: "The JSON does not parse: " + err.message }]);
-    stale("The JSON does not parse (" + err.message + "): the results are from the last valid version.");
+    stale("The JSON does not parse: the results are from the last valid version.");
+    notJSON(json);
     return;
   }
   renderForm();
   scheduleRun();
 });
+
+// notJSON says what is wrong with a scenario that does not parse as the
+// engine says it (its line and column), and offers Import when it looks
+// like a retry configuration (offerImport).
+async function notJSON(json) {
+  try {
+    const check = await engine.call("validate", json);
+    if (json !== $("json").value || !check.errors?.length) return;
+    showErrors(check.errors);
+  } catch {} // the browser's message stays
+  offerImport(json);
+}
+
+// offerImport asks the converters (convert.Detect, convert.ImportHint)
+// whether the scenario box holds a retry configuration rather than a
+// scenario, and if so says so under the errors, with a button that moves
+// it into the Import panel in its format. It is asked only of text that
+// is no scenario: it does not parse, or its top level has fields a
+// scenario has not.
+async function offerImport(json) {
+  $("import-offer")?.remove();
+  let d;
+  try {
+    d = await convert("detect", json);
+  } catch {
+    return; // no converters: the errors say what is wrong
+  }
+  if (!d.format || json !== $("json").value) return;
+  const b = el("button", { type: "button", "data-testid": "import-offer-go", text: `Import it (${formatLabels[d.format] || d.format})` });
+  b.addEventListener("click", async () => {
+    // The scenario box gets back the scenario the results are of; the
+    // configuration goes to the Import panel, whose import adds to it.
+    if (state.shown) {
+      $("json").value = state.shown;
+      state.scenario = JSON.parse(state.shown);
+      renderForm();
+      showErrors([]);
+      document.querySelector(".results").classList.remove("stale");
+      status("The configuration is in the Import panel: Import adds its policies to this scenario.");
+    }
+    const f = await converter().formats.catch(() => null);
+    if (f) formatOptions($("import-format"), f.import, f.labels); // keeps the value the panel's opening sets again
+    $("import-format").value = d.format;
+    $("import-box").open = true;
+    $("import-text").value = json;
+    $("import-offer")?.remove();
+    $("import-box").scrollIntoView({ block: "nearest" });
+    $("import-go").focus();
+  });
+  $("errors").after(el("div", { id: "import-offer", class: "errors", role: "status", "data-testid": "import-offer" }, el("p", { text: d.hint }), b));
+}
 
 // ---- running ------------------------------------------------------------
 
@@ -760,8 +813,12 @@ async function checkAndRun() {
   showWindow(check.window, json);
   if (check.errors && check.errors.length) {
     invalid(check.errors);
+    // Fields a scenario has not at its top level, or no version: maybe a
+    // retry configuration pasted here.
+    if (check.errors.some((e) => (e.path && !/[.[]/.test(e.path) && / is not a known field/.test(" " + e.message)) || (e.path === "version" && /is missing/.test(e.message)))) offerImport(json);
     return;
   }
+  $("import-offer")?.remove();
   if (check.estimate > AUTO_RUN_EVENTS) {
     stale(`Changed: press Run (Ctrl+Enter) to see the new results; this scenario is estimated at ${check.estimate.toLocaleString()} events, too many to re-run on every edit.`);
     return;

@@ -1,0 +1,54 @@
+package web_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestPlaygroundConfigPastedAsAScenario (#29): JSON that does not parse
+// is told where, by line and column, as the engine says it; an Envoy
+// route (YAML) or a gRPC service config (JSON) pasted into the scenario
+// box is told it looks like that configuration, with a button that moves
+// it into the Import panel in its format, from which it imports.
+func TestPlaygroundConfigPastedAsAScenario(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	errorsText := `[...document.querySelectorAll("#errors li")].map(li => li.textContent).join("\n")`
+
+	do(t, ctx, chromedp.SetValue(`#json`, "{\n  \"version\": 1,,\n}"),
+		until(`[...document.querySelectorAll("#errors li")].some(li => li.textContent.includes("line 2"))`))
+	if got := text(ctx, t, errorsText); !strings.Contains(got, "line 2, column 16") {
+		t.Errorf("a syntax error is told %q, want its line and column", got)
+	}
+	if got := text(ctx, t, `String(document.getElementById("import-offer") !== null)`); got != "false" {
+		t.Error("a scenario with a syntax error is offered Import")
+	}
+
+	for _, c := range []struct{ format, config, label string }{
+		{"envoy", envoyRoute, "an Envoy route and cluster (YAML)"},
+		{"grpc", grpcConfig, "a gRPC service config (JSON)"},
+	} {
+		do(t, ctx, chromedp.SetValue(`#json`, c.config), until(`document.getElementById("import-offer") !== null`))
+		if got := text(ctx, t, `document.getElementById("import-offer").textContent`); !strings.HasPrefix(got, "This looks like "+c.label+", not a RetryLab scenario") {
+			t.Errorf("%s pasted as a scenario: the offer says %q", c.format, got)
+		}
+		axeCheck(t, ctx)
+		runs := mustAtoi(t, text(ctx, t, `document.getElementById("playground").dataset.ran`))
+		do(t, ctx, chromedp.Click(`[data-testid=import-offer-go]`), until(`document.getElementById("import-box").open && !document.getElementById("import-go").disabled`))
+		if got := text(ctx, t, `document.getElementById("import-format").value + "|" + (document.getElementById("import-text").value === `+"`"+strings.ReplaceAll(c.config, "`", "")+"`"+`) + "|" + (document.getElementById("import-offer") === null)`); got != c.format+"|true|true" {
+			t.Errorf("%s: after Import it (format, text moved, offer gone): %s", c.format, got)
+		}
+		// The scenario box has the scenario of the results back; Import
+		// adds the configuration's policies to it.
+		if got := text(ctx, t, `JSON.parse(document.getElementById("json").value).strategies.map(s => s.name).join(",")`); !strings.HasPrefix(got, "A,B,C,D") {
+			t.Errorf("%s: the scenario box holds strategies %s, want E03-B's back", c.format, got)
+		}
+		do(t, ctx, chromedp.Click(`#import-go`), until(`document.querySelectorAll("#import-errors li").length > 0 || Number(document.getElementById("playground").dataset.ran) > `+strconv.Itoa(runs)))
+		if got := text(ctx, t, `[...document.querySelectorAll("#import-errors li")].map(li => li.textContent).join("\n")`); got != "" {
+			t.Errorf("%s: the import failed: %s", c.format, got)
+		}
+	}
+}
