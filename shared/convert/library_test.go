@@ -159,7 +159,7 @@ func TestLibrarySearchExports(t *testing.T) {
 			})
 		}
 	}
-	for _, want := range []string{"grpc", "envoy", "resilience4j", "aws", "polly"} {
+	for _, want := range []string{"grpc", "envoy", "istio", "resilience4j", "aws", "polly"} {
 		if !seen[want] {
 			t.Errorf("no testdata document imports a strategy within %s's limits", want)
 		}
@@ -191,38 +191,34 @@ func TestDefaultSearchForLibraries(t *testing.T) {
 	}
 }
 
-// TestEnvoyLimitsInIstio: an Istio import is based on envoy-retry and so
-// searched within Envoy's limits; Istio writes every candidate of them
-// exactly too, but for Envoy's retry_budget, which Istio does not expose
-// (its export warns, on budget only).
-func TestEnvoyLimitsInIstio(t *testing.T) {
-	for _, st := range presetStrategies(t) {
-		if st.Name != "envoy-retry" {
-			continue
-		}
-		sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
-		sc.Search = engine.DefaultSearchFor(sc, st.Name)
-		for _, c := range candidates(t, sc) {
-			budget := c.Budget != nil && c.Budget.Ratio > 0
-			out, notes, err := Export(Istio, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range notes {
-				if n.Level == Warning && !(budget && n.Path == "budget") {
-					t.Errorf("exporting\n%s\nto istio warned: %s", indent(c), n)
-				}
-			}
-			if budget {
-				continue
-			}
-			im, err := Import(Istio, out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !samePolicy(im.Strategies[0].Policy, c.Policy) {
-				t.Errorf("the candidate\n%s\nimports back from istio as\n%s", indent(c), indent(im.Strategies[0]))
-			}
+// TestIstioLimits: an Istio import is based on istio-retry and so
+// searched within Istio's own limits, not Envoy's: no candidate is
+// Envoy's retry_budget (which Istio does not expose, so its export would
+// warn), and every value a knob takes is one the istio library lists.
+func TestIstioLimits(t *testing.T) {
+	im, err := Import(Istio, []byte(`apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: r}
+spec:
+  hosts: [r]
+  http:
+  - timeout: 15s
+    retries: {attempts: 1, perTryTimeout: 2s, retryOn: 5xx}
+    route: [{destination: {host: r}}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := im.Strategies[0]
+	sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
+	sc.Search = engine.DefaultSearchFor(sc, st.Name)
+	if sc.Search.Within != "istio" {
+		t.Fatalf("an Istio import is searched within %q, not istio", sc.Search.Within)
+	}
+	for _, c := range candidates(t, sc) {
+		if b := c.Budget; b != nil && b.Ratio > 0 {
+			t.Errorf("candidate with a retry_budget Istio cannot write: %+v", *b)
 		}
 	}
+	checkLibrarySearch(t, engine.LibraryNamed("istio"), st, nil)
 }
