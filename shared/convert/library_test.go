@@ -78,6 +78,7 @@ func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, b
 		t.Fatalf("%s: %d candidates", lib.Name, len(cs))
 	}
 	for _, c := range cs {
+		checkWithinLibrary(t, lib, st, c)
 		out, notes, err := Export(lib.Format, c)
 		if err != nil {
 			t.Fatal(err)
@@ -100,10 +101,61 @@ func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, b
 	}
 }
 
+// checkWithinLibrary reports a candidate c of a search from st that
+// leaves lib's limits: a setting (a top-level policy field) other than
+// those lib's knobs set differs from st's, or one of those is not among
+// that knob's values (null for a field left out).
+func checkWithinLibrary(t *testing.T, lib *engine.Library, st, c engine.Strategy) {
+	t.Helper()
+	fields := func(p engine.Policy) map[string]json.RawMessage {
+		p.BasedOn, p.Preset = "", ""
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	canon := func(raw json.RawMessage) string {
+		if raw == nil {
+			return "null"
+		}
+		var x any
+		if err := json.Unmarshal(raw, &x); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	own, got := fields(st.Policy), fields(c.Policy)
+	keys := map[string]bool{}
+	for k := range own {
+		keys[k] = true
+	}
+	for k := range got {
+		keys[k] = true
+	}
+	for k := range keys {
+		i := slices.IndexFunc(lib.Knobs, func(kn engine.Knob) bool { return kn.Path == k })
+		if i < 0 {
+			if canon(own[k]) != canon(got[k]) {
+				t.Errorf("%s: a candidate changes %s, which no knob of the library sets: %s, not %s", lib.Name, k, canon(got[k]), canon(own[k]))
+			}
+			continue
+		}
+		if !slices.ContainsFunc(lib.Knobs[i].Values, func(v json.RawMessage) bool { return canon(v) == canon(got[k]) }) {
+			t.Errorf("%s: a candidate sets %s %s, outside the library's values", lib.Name, k, canon(got[k]))
+		}
+	}
+}
+
 // TestLibrarySearchExports walks engine.Libraries: every candidate of the
 // default search of a strategy based on each of a library's presets
-// exports in its format without a warning and imports back as the same
-// policy; so does every candidate from a strategy imported from the
+// keeps to the library's values (checkWithinLibrary), exports in its
+// format without a warning and imports back as the same policy; so does every candidate from a strategy imported from the
 // testdata documents that is based on a library, with no warning its
 // own export does not give.
 func TestLibrarySearchExports(t *testing.T) {
