@@ -443,7 +443,7 @@ func DefaultSearch(strategy string) *Search {
 // attempts × 2 backoffs × none or full jitter × 3 timeouts × 3
 // deadlines); a strategy with a ratio budget over no window only 160 (4
 // attempts × 4 backoffs × 2 jitters × 5 budgets); hedged-requests' hedge
-// at 50 ms, with its timeout, 108 (4 copies × 3 budgets × 3 timeouts × 3
+// at 50 ms, with its timeout, 108 (2, 3, 4 or 6 copies × 3 budgets × 3 timeouts × 3
 // delays).
 //
 // A layered strategy's levels all retry, and a knob on its own policy
