@@ -48,24 +48,28 @@ func TestPlaygroundOneClickSearch(t *testing.T) {
 	}
 	knobs := text(ctx, t, `[...document.querySelectorAll("#ship-form fieldset[data-knob]")].map(f => f.dataset.knob + ": " +
 		[...f.querySelectorAll("input[type=checkbox]")].map(c => (c.checked ? "x " : "_ ") + document.querySelector('label[for="' + c.id + '"]').textContent).join("; ")).join("\n")`)
-	want := `max_attempts: x 2 attempts; x 3 attempts; x 4 attempts; x 6 attempts
-backoff: x exponential 100 ms → 2 s; x exponential 200 ms → 2 s; x exponential 500 ms → 5 s; x exponential 1 s → 10 s
-jitter: x none; x full; x equal; x decorrelated
-budget: x none; x ratio 10% over 1 s; x token_bucket 10 tokens, +0.1 per success`
+	// C has a 2 s attempt timeout and a 5 s deadline: knobs on both,
+	// traded for DefaultSearch's less telling values (108 candidates).
+	want := `max_attempts: x 2 attempts; x 3 attempts; x 4 attempts
+backoff: x exponential 100 ms → 2 s; x exponential 1 s → 10 s
+jitter: x none; x full
+attempt_timeout: x 1 s; x 2 s; x 4 s
+deadline: x 2.5 s; x 5 s; x 10 s`
 	if knobs != want {
 		t.Errorf("the form's knobs:\n%s\nwant\n%s", knobs, want)
 	}
 	if got := text(ctx, t, `[...document.querySelectorAll("#ship-form select[data-objective]")].map(s => s.selectedOptions[0].textContent).join("|")`); got != "highest success rate in the affected window|lowest peak calls in 100 ms|— none|— none" {
 		t.Errorf("the form's objectives: %s", got)
 	}
-	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "192 candidates, each on every seed." {
+	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "108 candidates, each on every seed." {
 		t.Errorf("the count says %q", got)
 	}
 	fits(t, ctx, "with the form open")
 	axeCheck(t, ctx)
-	// 2 × 1 × 2 × 1 = 4 candidates: untick values as a reader would.
+	// 2 × 1 × 2 × 1 × 1 = 4 candidates: untick values as a reader would,
+	// keeping C's own timeout and deadline.
 	text(ctx, t, `(() => {
-		for (const id of ["ship-0-2", "ship-0-3", "ship-1-1", "ship-1-2", "ship-1-3", "ship-2-2", "ship-2-3", "ship-3-1", "ship-3-2"]) document.getElementById(id).click();
+		for (const id of ["ship-0-2", "ship-1-1", "ship-3-0", "ship-3-2", "ship-4-0", "ship-4-2"]) document.getElementById(id).click();
 		return ""; })()`)
 	if got := text(ctx, t, `document.querySelector("[data-testid=ship-count]").textContent`); got != "4 candidates, each on every seed." {
 		t.Errorf("after unticking, the count says %q", got)
@@ -110,7 +114,7 @@ budget: x none; x ratio 10% over 1 s; x token_bucket 10 tokens, +0.1 per success
 	if err := json.Unmarshal([]byte(text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).search)`)), &search); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := json.Marshal(search); search.Strategy != "C" || len(search.Knobs) != 4 || len(search.Knobs[0].Values) != 2 || len(search.Knobs[1].Values) != 1 || len(search.Objectives) != 2 {
+	if b, _ := json.Marshal(search); search.Strategy != "C" || len(search.Knobs) != 5 || len(search.Knobs[0].Values) != 2 || len(search.Knobs[1].Values) != 1 || len(search.Objectives) != 2 {
 		t.Errorf("the scenario's search: %s", b)
 	}
 	fits(t, ctx, "with the search's results")
@@ -124,7 +128,7 @@ budget: x none; x ratio 10% over 1 s; x token_bucket 10 tokens, +0.1 per success
 	if got := text(ctx, t, `(async () => String((await (await fetch("/s/`+id+`")).text()).includes('data-testid="search-recommendation"')))()`); got != "true" {
 		t.Error("the shared scenario's page shows no recommendation")
 	}
-	// Every value ticked again (192 candidates), Cancel stops the search.
+	// Every value ticked again (108 candidates), Cancel stops the search.
 	do(t, ctx, shipOpen(2), chromedp.Click(`[data-testid=ship-run]`),
 		until(`document.querySelector("[data-testid=ship-status]").textContent.includes(" simulations (Cancel stops it)")`))
 	got := text(ctx, t, `(() => {

@@ -57,13 +57,19 @@ commands:
         backoff 100ms..2s, 200ms..2s, 500ms..5s, 1s..10s; jitter none, full,
         equal, decorrelated; no budget, a 10% ratio or a gRPC token bucket
         (192 candidates), maximising affected_success_rate, then minimising
-        peak_per_100ms, without constraints (a hedged strategy: no backoff
-        or jitter knobs, 12 candidates; a layered strategy: max_attempts
+        peak_per_100ms, without constraints; a strategy with an
+        attempt_timeout, a deadline, a breaker or a budget also varies
+        each around its own value (half, its own, double; the breaker's
+        threshold and placement; the budget's ratio, window and reserve),
+        trading the middle jitters, backoffs and attempts for them to stay
+        at 192 candidates at most (a hedged strategy: no backoff or jitter
+        knobs, hedging.delay half, its own and double, and latency_p99_ms
+        minimised second; a layered strategy: max_attempts
         2, 3, 4, the four backoffs, jitter none or full and no budget or
         the 10% ratio at every level, levels[*], and retry_level every
         level, the outermost, the middle and the innermost, 192 candidates
         at most; a strategy based on a library's preset, such as an imported
-        gRPC, Envoy, resilience4j, Polly or AWS policy: only values its format
+        gRPC, Envoy, Istio, resilience4j, Polly or AWS policy: only values its format
         writes exactly, which the table names); a scenario with a search
         block of its own runs that one, unless --strategy names a
         strategy, whose default search then replaces it; flags as for run

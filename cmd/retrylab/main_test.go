@@ -206,7 +206,7 @@ func TestSearchCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"search from C: 192 candidates by successive halving (192 on 1 seed, 96 on 2), 288 simulations\n",
+		"search from C: 108 candidates by successive halving (108 on 1 seed, 54 on 2), 162 simulations\n",
 		"objectives: affected_success_rate max, peak_per_100ms min; constraints: none\n",
 		"\nmax_attempts  backoff  ",
 		"\nrecommendation: ",
@@ -379,7 +379,7 @@ func TestSearchKeepsTheScenariosOwnSearch(t *testing.T) {
 		t.Errorf("own search: exit %d\nstderr %s\nstdout %s", code, errs, out)
 	}
 	code, out, errs = run(t, "", "search", "--strategy", "A", file)
-	if code != 0 || !strings.Contains(errs, `the scenario's own search (from C, with constraints affected_success_rate >= 0.5) is replaced by the default search from A, which has no constraints`) || !strings.Contains(out, "search from A: 192 candidates") {
+	if code != 0 || !strings.Contains(errs, `the scenario's own search (from C, with constraints affected_success_rate >= 0.5) is replaced by the default search from A, which has no constraints`) || !strings.Contains(out, "search from A: 108 candidates") {
 		t.Errorf("default search: exit %d\nstderr %s\nstdout %.300s", code, errs, out)
 	}
 }
@@ -464,8 +464,9 @@ func TestRunNotRecoveredUnderLoad(t *testing.T) {
 }
 
 // TestSearchDefaultOfAHedgedStrategy: the default search of a hedged
-// strategy varies only what copies have (their number and a budget): no
-// error about a backoff the user never wrote.
+// strategy varies only what copies have (their number, a budget, their
+// delay, and its attempt timeout) and judges latency too: no error about
+// a backoff the user never wrote.
 func TestSearchDefaultOfAHedgedStrategy(t *testing.T) {
 	b, _ := scenarios.Get("hedged-requests")
 	sc, err := b.Parse()
@@ -478,7 +479,8 @@ func TestSearchDefaultOfAHedgedStrategy(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := run(t, "", "search", file, "--strategy", "hedge at 50 ms")
-	if code != 0 || strings.Contains(errs, "backoff") || !strings.Contains(out, "search from hedge at 50 ms: 12 candidates") || !strings.Contains(out, "\nmax_attempts  budget  ") {
+	if code != 0 || strings.Contains(errs, "backoff") || !strings.Contains(out, "search from hedge at 50 ms: 108 candidates") ||
+		!strings.Contains(out, "\nmax_attempts  budget  ") || !strings.Contains(out, "objectives: affected_success_rate max, latency_p99_ms min, peak_per_100ms min;") {
 		t.Errorf("exit %d\nstderr %s\nstdout %.600s", code, errs, out)
 	}
 }
@@ -488,8 +490,8 @@ func TestSearchDefaultOfAHedgedStrategy(t *testing.T) {
 // and, where the frontier ties, why none is recommended.
 func TestSearchSentencesInWords(t *testing.T) {
 	code, out, errs := run(t, "", "search", "e03b-synchronized-recovery", "--strategy", "C", "--runs", "1")
-	if code != 0 || !strings.Contains(out, "\nrecommendation: The search from C recommends 2 attempts, backoff exponential 1 s → 10 s, jitter full, no budget: success rate in the affected window ") ||
-		!strings.Contains(out, "\n  in detail: 2 attempts, backoff exponential 1 s → 10 s, jitter full, no budget gives the highest success rate in the affected window on its 1 seed") ||
+	if code != 0 || !strings.Contains(out, "\nrecommendation: The search from C recommends 3 attempts, backoff exponential 1 s → 10 s, jitter full, attempt_timeout 1 s, deadline 5 s: success rate in the affected window ") ||
+		!strings.Contains(out, "\n  in detail: 3 attempts, backoff exponential 1 s → 10 s, jitter full, attempt_timeout 1 s, deadline 5 s gives the highest success rate in the affected window on its 1 seed") ||
 		!strings.Contains(out, "It rests on 1 seed only: run more seeds before trusting it.") {
 		t.Errorf("one seed: exit %d\nstderr %s\nstdout %s", code, errs, out)
 	}

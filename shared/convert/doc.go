@@ -253,9 +253,15 @@
 // kinds are an info. Each VirtualService http route is one strategy, named
 // "VIRTUALSERVICE/ROUTE" (the route's name, or its index); a route that
 // redirects, answers directly or delegates is an info. Istio programs
-// Envoy, so a route's policy is the envoy-retry preset's (based_on
-// envoy-retry): Envoy's back-off, exponential from 25 ms doubling to
-// 250 ms, fully jittered (conformance/envoy_test.go TestEnvoyBackoff).
+// Envoy, so a route's back-off is Envoy's, exponential from 25 ms
+// doubling to 250 ms, fully jittered (conformance/envoy_test.go
+// TestEnvoyBackoff). A route's policy is based on the istio-retry preset
+// (based_on istio-retry, Istio's defaults: 2 retries on connection
+// errors with that back-off, no route timeout), a label: the default
+// search of an imported route keeps to Istio's limits (engine.Libraries'
+// "istio"), which are Envoy's but for the retry_budget Istio does not
+// expose: attempts, the back-off's base and no limit or a DestinationRule's
+// maxRetries, every candidate of which this format writes exactly.
 //
 //	Istio                                    strategy (import and export)
 //	http[].retries absent                    Istio's default: 2 retries (max_attempts 3) on

@@ -14,7 +14,10 @@ import (
 // Istio programs Envoy: a VirtualService's http route retries become the
 // route's Envoy retry_policy (istio/istio
 // pilot/pkg/networking/core/route/retry/retry.go, ConvertPolicy and
-// DefaultPolicy), whose back-off is Envoy's: the envoy-retry preset.
+// DefaultPolicy), whose back-off is Envoy's. An import is based on the
+// istio-retry preset (Istio's defaults), not envoy-retry, so that its
+// default search keeps to what a VirtualService and a DestinationRule
+// can write (engine.Libraries' "istio": no retry_budget).
 
 const istioDocs = "https://istio.io/latest/docs/reference/config/networking/virtual-service/#HTTPRetry"
 
@@ -27,12 +30,12 @@ var istioAPIVersions = []string{"networking.istio.io/v1", "networking.istio.io/v
 const istioBase = engine.Duration(25e6)
 
 // istioPolicy returns Istio's retry policy with n retries on Istio's
-// default conditions, as the envoy-retry preset builds Envoy's: back-off
-// exponential from 25 ms doubling to 250 ms, fully jittered; no route
-// timeout (Istio turns Envoy's 15 s off).
+// default conditions, based on the istio-retry preset (which it is with
+// 2 retries): back-off exponential from 25 ms doubling to 250 ms, fully
+// jittered, as Envoy's; no route timeout (Istio turns Envoy's 15 s off).
 func istioPolicy(retries int) engine.Policy {
 	return engine.Policy{
-		BasedOn:     "envoy-retry",
+		BasedOn:     "istio-retry",
 		MaxAttempts: retries + 1,
 		Backoff:     engine.Backoff{Kind: engine.BackoffExponential, Base: istioBase, Multiplier: 2, Max: 10 * istioBase},
 		Jitter:      engine.Jitter{Kind: engine.JitterFull},

@@ -54,8 +54,9 @@ func randomIstio(r *rand.Rand) engine.Strategy {
 }
 
 // TestIstioAsPresets: a route whose retries are Envoy's 5xx with one
-// retry and a 15 s timeout imports as the envoy-retry preset, and Istio's
-// defaults are the preset's back-off; a DestinationRule's maxRetries is
+// retry and a 15 s timeout imports as the envoy-retry preset's settings
+// (based on istio-retry, Istio's own limits), Istio's defaults as the
+// istio-retry preset; a DestinationRule's maxRetries is
 // a concurrency budget of ratio 0 counting attempts.
 func TestIstioAsPresets(t *testing.T) {
 	presets := map[string]engine.Policy{}
@@ -76,11 +77,29 @@ spec:
 		t.Fatal(err)
 	}
 	got, want := im.Strategies[0].Policy, presets["envoy-retry"]
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got\n%s\nwant the envoy-retry preset\n%s", indent(got), indent(want))
+	label := got.BasedOn
+	got.BasedOn, want.BasedOn = "", ""
+	if !reflect.DeepEqual(got, want) || label != "istio-retry" {
+		t.Errorf("got\n%s\nwant the envoy-retry preset's settings, based on istio-retry\n%s", indent(got), indent(want))
 	}
 	if name := im.Strategies[0].Name; name != "r/0" {
 		t.Errorf("name %q, want r/0", name)
+	}
+	// A route without retries is Istio's default: the istio-retry preset,
+	// label and all.
+	im, err = Import(Istio, []byte(`apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: r}
+spec:
+  hosts: [r]
+  http:
+  - route: [{destination: {host: r}}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := im.Strategies[0].Policy, presets["istio-retry"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("Istio's default retries imported as\n%s\nwant the istio-retry preset\n%s", indent(got), indent(want))
 	}
 }
 

@@ -78,6 +78,7 @@ func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, b
 		t.Fatalf("%s: %d candidates", lib.Name, len(cs))
 	}
 	for _, c := range cs {
+		checkWithinLibrary(t, lib, st, c)
 		out, notes, err := Export(lib.Format, c)
 		if err != nil {
 			t.Fatal(err)
@@ -100,10 +101,61 @@ func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, b
 	}
 }
 
+// checkWithinLibrary reports a candidate c of a search from st that
+// leaves lib's limits: a setting (a top-level policy field) other than
+// those lib's knobs set differs from st's, or one of those is not among
+// that knob's values (null for a field left out).
+func checkWithinLibrary(t *testing.T, lib *engine.Library, st, c engine.Strategy) {
+	t.Helper()
+	fields := func(p engine.Policy) map[string]json.RawMessage {
+		p.BasedOn, p.Preset = "", ""
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	canon := func(raw json.RawMessage) string {
+		if raw == nil {
+			return "null"
+		}
+		var x any
+		if err := json.Unmarshal(raw, &x); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	own, got := fields(st.Policy), fields(c.Policy)
+	keys := map[string]bool{}
+	for k := range own {
+		keys[k] = true
+	}
+	for k := range got {
+		keys[k] = true
+	}
+	for k := range keys {
+		i := slices.IndexFunc(lib.Knobs, func(kn engine.Knob) bool { return kn.Path == k })
+		if i < 0 {
+			if canon(own[k]) != canon(got[k]) {
+				t.Errorf("%s: a candidate changes %s, which no knob of the library sets: %s, not %s", lib.Name, k, canon(got[k]), canon(own[k]))
+			}
+			continue
+		}
+		if !slices.ContainsFunc(lib.Knobs[i].Values, func(v json.RawMessage) bool { return canon(v) == canon(got[k]) }) {
+			t.Errorf("%s: a candidate sets %s %s, outside the library's values", lib.Name, k, canon(got[k]))
+		}
+	}
+}
+
 // TestLibrarySearchExports walks engine.Libraries: every candidate of the
 // default search of a strategy based on each of a library's presets
-// exports in its format without a warning and imports back as the same
-// policy; so does every candidate from a strategy imported from the
+// keeps to the library's values (checkWithinLibrary), exports in its
+// format without a warning and imports back as the same policy; so does every candidate from a strategy imported from the
 // testdata documents that is based on a library, with no warning its
 // own export does not give.
 func TestLibrarySearchExports(t *testing.T) {
@@ -159,7 +211,7 @@ func TestLibrarySearchExports(t *testing.T) {
 			})
 		}
 	}
-	for _, want := range []string{"grpc", "envoy", "resilience4j", "aws", "polly"} {
+	for _, want := range []string{"grpc", "envoy", "istio", "resilience4j", "aws", "polly"} {
 		if !seen[want] {
 			t.Errorf("no testdata document imports a strategy within %s's limits", want)
 		}
@@ -191,38 +243,34 @@ func TestDefaultSearchForLibraries(t *testing.T) {
 	}
 }
 
-// TestEnvoyLimitsInIstio: an Istio import is based on envoy-retry and so
-// searched within Envoy's limits; Istio writes every candidate of them
-// exactly too, but for Envoy's retry_budget, which Istio does not expose
-// (its export warns, on budget only).
-func TestEnvoyLimitsInIstio(t *testing.T) {
-	for _, st := range presetStrategies(t) {
-		if st.Name != "envoy-retry" {
-			continue
-		}
-		sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
-		sc.Search = engine.DefaultSearchFor(sc, st.Name)
-		for _, c := range candidates(t, sc) {
-			budget := c.Budget != nil && c.Budget.Ratio > 0
-			out, notes, err := Export(Istio, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range notes {
-				if n.Level == Warning && !(budget && n.Path == "budget") {
-					t.Errorf("exporting\n%s\nto istio warned: %s", indent(c), n)
-				}
-			}
-			if budget {
-				continue
-			}
-			im, err := Import(Istio, out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !samePolicy(im.Strategies[0].Policy, c.Policy) {
-				t.Errorf("the candidate\n%s\nimports back from istio as\n%s", indent(c), indent(im.Strategies[0]))
-			}
+// TestIstioLimits: an Istio import is based on istio-retry and so
+// searched within Istio's own limits, not Envoy's: no candidate is
+// Envoy's retry_budget (which Istio does not expose, so its export would
+// warn), and every value a knob takes is one the istio library lists.
+func TestIstioLimits(t *testing.T) {
+	im, err := Import(Istio, []byte(`apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: r}
+spec:
+  hosts: [r]
+  http:
+  - timeout: 15s
+    retries: {attempts: 1, perTryTimeout: 2s, retryOn: 5xx}
+    route: [{destination: {host: r}}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := im.Strategies[0]
+	sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
+	sc.Search = engine.DefaultSearchFor(sc, st.Name)
+	if sc.Search.Within != "istio" {
+		t.Fatalf("an Istio import is searched within %q, not istio", sc.Search.Within)
+	}
+	for _, c := range candidates(t, sc) {
+		if b := c.Budget; b != nil && b.Ratio > 0 {
+			t.Errorf("candidate with a retry_budget Istio cannot write: %+v", *b)
 		}
 	}
+	checkLibrarySearch(t, engine.LibraryNamed("istio"), st, nil)
 }

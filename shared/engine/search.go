@@ -390,11 +390,61 @@ func DefaultSearch(strategy string) *Search {
 // DefaultSearchFor returns the default search of sc's strategy name with
 // only the knobs that have a meaning for that strategy.
 //
-// A single-level strategy (no layers) gets DefaultSearch, except that a
-// hedged one (hedging at its own level) sends its copies hedging.delay
-// apart, without backoff, so its search leaves the backoff and jitter
-// knobs out and varies the copies (max_attempts) and the budget (12
-// candidates).
+// A single-level strategy (no layers) gets DefaultSearch's knobs, and a
+// knob on each setting it has that decides how an incident goes, its
+// values around the strategy's own:
+//
+//   - attempt_timeout, when it has one: half, its own and double (a
+//     timeout too short cuts slow successes and retries them, too long
+//     holds a stuck attempt; doubling and halving ask which way it
+//     errs, as its own value alone cannot);
+//   - deadline, when it has one: half, its own and double (no shorter
+//     than its min_attempt_time), which decides how many retries and
+//     waits fit;
+//   - the breaker's threshold, when it has one: breaker.failures (a
+//     consecutive breaker, or k of window_calls) half, its own and
+//     double, or breaker.ratio half, its own and halfway to 1; and
+//     breaker.placement inside (each attempt) or outside (the whole
+//     operation);
+//   - budget, when it has one: none, its own, the other kind of
+//     DefaultSearch's (a token bucket for a ratio, else the 10% ratio),
+//     its own with the share of retries it allows (ratio, or a token
+//     bucket's token_ratio; min_concurrency for a concurrency budget
+//     without a ratio) halved and doubled, with its window halved and
+//     doubled and with its reserve (min_per_second) dropped and doubled
+//     (a ratio budget with those): its kind, ratio, window and reserve,
+//     instead of DefaultSearch's three budgets;
+//   - a hedged strategy sends its copies hedging.delay apart, without
+//     backoff, so its search leaves the backoff and jitter knobs out and
+//     varies hedging.delay half, its own and double (or, with a
+//     percentile delay, hedging.delay_percentile at twice and half the
+//     share of calls it hedges: 90, 95 and 97.5 for 95), and adds the
+//     objective latency_p99_ms, minimised after the affected success
+//     rate and before the peak, since hedging is judged on its tail.
+//
+// Those knobs multiply the candidates, so they are traded for the less
+// telling values of DefaultSearch's, one step at a time until at most
+// 192 are left, DefaultSearch's own count and cost bound: the equal and
+// decorrelated jitters (which differ from full jitter less than none
+// does), the two middle backoffs (100 ms to 2 s and 1 s to 10 s are
+// kept), the token bucket or, for a strategy's own budget, the other kind
+// and the window and reserve variations, 6 attempts (the costliest
+// candidates), breaker.placement (the strategy's own is kept), the share
+// variations of its own budget, then the budget knob (the strategy's own
+// budget, or none, is kept: a strategy whose timeouts or breaker are
+// varied asks first how long to wait and when to stop), then the backoff
+// when the strategy has one (its own is kept; a strategy without one
+// keeps the two backoffs, which its jitter knob needs; the backoff is
+// what E03-B's search finds matters most, so it goes late) and last the
+// jitter. The knobs left make no more than 162 candidates (3 attempts ×
+// 3 values of each of timeout, deadline and breaker threshold × 2
+// backoffs at most). A strategy with none of those settings gets
+// DefaultSearch (192); E03-B's C, with a timeout and a deadline, 108 (3
+// attempts × 2 backoffs × none or full jitter × 3 timeouts × 3
+// deadlines); a strategy with a ratio budget over no window only 160 (4
+// attempts × 4 backoffs × 2 jitters × 5 budgets); hedged-requests' hedge
+// at 50 ms, with its timeout, 108 (2, 3, 4 or 6 copies × 3 budgets × 3 timeouts × 3
+// delays).
 //
 // A layered strategy's levels all retry, and a knob on its own policy
 // alone may act on a level that never retries (one whose attempt
@@ -415,9 +465,12 @@ func DefaultSearch(strategy string) *Search {
 // for three or more, no more than DefaultSearch's 192, for the same cost
 // bound; the equal and decorrelated jitters and the token bucket, which
 // DefaultSearch compares among themselves, make room for the question a
-// layered strategy asks first, which level retries. A hedged level
-// (hedging at any level) leaves the backoff and jitter knobs out, as for
-// one level (a level retry_level makes attempt once drops its hedging).
+// layered strategy asks first, which level retries. That leaves no room
+// for its timeouts, breakers and budgets' own values (three values of
+// one would triple it): a layered search does not vary them. A hedged
+// level (hedging at any level) leaves the backoff and jitter knobs out,
+// as for one level (a level retry_level makes attempt once drops its
+// hedging).
 //
 // A strategy of one level without hedging based on a library's preset
 // (based_on, as an import or a preset records it; see Libraries) is
@@ -438,13 +491,18 @@ func DefaultSearchFor(sc *Scenario, name string) *Search {
 		s.Within = lib.Name
 		return s
 	}
-	hedged := st.Hedging != nil || slices.ContainsFunc(st.Layers, func(p Policy) bool { return p.Hedging != nil })
-	if len(st.Layers) > 0 {
-		s.Knobs = layeredKnobs(1 + len(st.Layers))
+	if len(st.Layers) == 0 {
+		knobs, hedged := singleLevelKnobs(st)
+		s.Knobs = knobs
+		if hedged {
+			s.Objectives = slices.Insert(s.Objectives, 1, latencyObjective)
+		}
+		return s
 	}
-	if hedged {
+	s.Knobs = layeredKnobs(1 + len(st.Layers))
+	if st.Hedging != nil || slices.ContainsFunc(st.Layers, func(p Policy) bool { return p.Hedging != nil }) {
 		s.Knobs = slices.DeleteFunc(s.Knobs, func(k Knob) bool {
-			return slices.Contains([]string{"backoff", "jitter", "levels[*].backoff", "levels[*].jitter"}, k.Path)
+			return slices.Contains([]string{"levels[*].backoff", "levels[*].jitter"}, k.Path)
 		})
 	}
 	return s

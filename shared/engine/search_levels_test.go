@@ -65,8 +65,11 @@ func TestDefaultSearchForLayered(t *testing.T) {
 	if c0.MaxAttempts != 2 || c0.Layers[0].MaxAttempts != 2 || c0.Layers[1].MaxAttempts != 2 || c0.Layers[1].Backoff.Base.D().String() != "100ms" {
 		t.Errorf("candidate 0: attempts %d, %d, %d, innermost backoff %v", c0.MaxAttempts, c0.Layers[0].MaxAttempts, c0.Layers[1].MaxAttempts, c0.Layers[1].Backoff)
 	}
-	// A single-level strategy keeps DefaultSearch.
+	// A single-level strategy without timeouts, breaker, budget or
+	// hedging keeps DefaultSearch.
 	sc2 := builtinWithPresets(t, "e03b-synchronized-recovery")
+	c := slices.IndexFunc(sc2.Strategies, func(st Strategy) bool { return st.Name == "C" })
+	sc2.Strategies[c].AttemptTimeout, sc2.Strategies[c].Deadline = 0, 0
 	if got := DefaultSearchFor(sc2, "C"); string(mustJSON(t, got)) != string(mustJSON(t, DefaultSearch("C"))) {
 		t.Errorf("single level: %s, want DefaultSearch", mustJSON(t, got))
 	}

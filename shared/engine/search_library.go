@@ -89,6 +89,29 @@ var Libraries = []Library{
 		},
 	},
 	{
+		// Istio programs Envoy but exposes less of it: a VirtualService's
+		// retries (attempts, perTryTimeout, retryOn, backoff: Envoy's
+		// base, capped at 10 × base, fully jittered) and its route
+		// timeout, and a DestinationRule's connectionPool.http.maxRetries
+		// (Envoy's max_retries circuit breaker); no retry_budget.
+		Name: "istio", Label: "Istio", Format: "istio",
+		Presets: []string{"istio-retry"},
+		Limits: "2, 3, 4 or 6 attempts (attempts + 1), Envoy's doubling back-off from 100 ms, 200 ms, 500 ms " +
+			"or 1 s (retries.backoff) capped at 10 times the base, its full jitter, and no limit or a " +
+			"DestinationRule's maxRetries 3 (Istio exposes no retry_budget) (32 candidates)",
+		Knobs: []Knob{
+			{Path: "max_attempts", Values: rawValues(`2`, `3`, `4`, `6`)},
+			{Path: "backoff", Values: rawValues(
+				`{"kind":"exponential","base":"100ms","multiplier":2,"max":"1s"}`,
+				`{"kind":"exponential","base":"200ms","multiplier":2,"max":"2s"}`,
+				`{"kind":"exponential","base":"500ms","multiplier":2,"max":"5s"}`,
+				`{"kind":"exponential","base":"1s","multiplier":2,"max":"10s"}`)},
+			{Path: "jitter", Values: rawValues(`{"kind":"full"}`)},
+			{Path: "budget", Values: rawValues(`null`,
+				`{"kind":"concurrency","min_concurrency":3,"share_of":"attempts"}`)},
+		},
+	},
+	{
 		Name: "resilience4j", Label: "resilience4j", Format: "resilience4j",
 		Presets: []string{"resilience4j"},
 		Limits: "2, 3, 4 or 6 attempts, a fixed waitDuration (500 ms, 1 s) or an exponential one doubling " +

@@ -71,8 +71,8 @@ func TestSearchQuantilesFromTailSeeds(t *testing.T) {
 }
 
 // TestDefaultSearchForHedging: the default search of a hedged strategy
-// varies only what has a meaning for copies (their number and a budget),
-// and is valid.
+// varies only what has a meaning for copies (their number, a budget, the
+// delay and its own timeout), adds a latency objective, and is valid.
 func TestDefaultSearchForHedging(t *testing.T) {
 	sc := builtinWithPresets(t, "hedged-requests")
 	sc.Sweep = nil
@@ -86,14 +86,20 @@ func TestDefaultSearchForHedging(t *testing.T) {
 	for _, k := range s.Knobs {
 		paths = append(paths, k.Path)
 	}
-	if !slices.Equal(paths, []string{"max_attempts", "budget"}) {
+	if !slices.Equal(paths, []string{"max_attempts", "budget", "attempt_timeout", "hedging.delay"}) {
 		t.Errorf("knobs %v", paths)
+	}
+	if want := []Objective{{"affected_success_rate", GoalMax}, latencyObjective, {"peak_per_100ms", GoalMin}}; !slices.Equal(s.Objectives, want) {
+		t.Errorf("objectives %v, want %v", s.Objectives, want)
 	}
 	sc.Search = s
 	if err := sc.Validate(); err != nil {
 		t.Errorf("the default search of a hedged strategy is not valid: %v", err)
 	}
-	if got := DefaultSearchFor(sc, sc.Strategies[0].Name); len(got.Knobs) != 4 {
-		t.Errorf("unhedged: %d knobs, want DefaultSearch's 4", len(got.Knobs))
+	// The unhedged one (with its attempt timeout): DefaultSearch's four
+	// knobs and attempt_timeout, without the latency objective.
+	got := DefaultSearchFor(sc, sc.Strategies[0].Name)
+	if len(got.Knobs) != 5 || got.Knobs[4].Path != "attempt_timeout" || len(got.Objectives) != 2 {
+		t.Errorf("unhedged: knobs %s, objectives %v", mustJSON(t, got.Knobs), got.Objectives)
 	}
 }

@@ -219,6 +219,14 @@ var knobLabels = map[string]string{
 	"backoff":      "Backoff",
 	"jitter":       "Jitter",
 	"budget":       "Retry budget",
+
+	"attempt_timeout":          "Attempt timeout",
+	"deadline":                 "Deadline",
+	"breaker.failures":         "Failures that open the breaker",
+	"breaker.ratio":            "Failure ratio that opens the breaker",
+	"breaker.placement":        "Breaker around each attempt or the whole call",
+	"hedging.delay":            "Hedging delay",
+	"hedging.delay_percentile": "Hedging delay percentile",
 }
 
 // knobValueLabel writes a knob's value for its checkbox: "4 attempts",
