@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -302,6 +303,14 @@ func describePolicy(p *engine.Policy) []string {
 		out = append(out, fmt.Sprintf("spread over %d instances, each with its own budget and breaker", p.Instances))
 	}
 	return out
+}
+
+// durationWords writes d as "500 ms" under a second, else "2 s" or "1.5 s".
+func durationWords(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'g', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'g', -1, 64) + " s"
 }
 
 // dw writes a duration of the scenario as durationWords does: "500 ms",

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -162,14 +161,6 @@ func anyWords(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// durationWords writes d as "500 ms" under a second, else "2 s" or "1.5 s".
-func durationWords(d time.Duration) string {
-	if d < time.Second {
-		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'g', -1, 64) + " ms"
-	}
-	return strconv.FormatFloat(d.Seconds(), 'g', -1, 64) + " s"
 }
 
 // objectWords writes an object knob's value: its kind, then the fields a
