@@ -52,3 +52,18 @@ func TestPlaygroundConfigPastedAsAScenario(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaygroundTitleFollowsTheName (#29): an edited built-in is titled
+// "(edited)"; renamed in the JSON, the page's title is the new name.
+func TestPlaygroundTitleFollowsTheName(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=breaker-timeline"), ran(1), setField(`strategies[0].max_attempts`, "2"), ran(2))
+	if got := text(ctx, t, `document.getElementById("pg-title").textContent`); got != "Circuit breaker timeline (edited)" {
+		t.Errorf("after an edit, the title is %q", got)
+	}
+	text(ctx, t, `(() => { const j = document.getElementById("json"); j.value = j.value.replace('"name": "Circuit breaker timeline (edited)"', '"name": "Checkout under a breaker"'); j.dispatchEvent(new Event("input")); return ""; })()`)
+	do(t, ctx, ran(3))
+	if got := text(ctx, t, `document.getElementById("pg-title").textContent`); got != "Checkout under a breaker" {
+		t.Errorf("renamed in the JSON, the title is %q", got)
+	}
+}

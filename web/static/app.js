@@ -277,12 +277,19 @@ function load(doc, msg, builtin, link) {
   run();
 }
 
+// nameTitle makes the page's title the scenario's name as it now is,
+// however it was edited (form or JSON), when it has one.
+function nameTitle() {
+  if (typeof state.scenario?.name === "string" && state.scenario.name.trim()) $("pg-title").textContent = state.scenario.name;
+}
+
 // edited marks the scenario as the user's own: the picker says so, an
 // edited built-in is renamed so that its shared page does not pass for the
 // published experiment, and the address bar carries the scenario so that a
 // reload or a copied address keeps the edits.
 function edited(rename = true) {
   scenarioChanged();
+  nameTitle();
   if ($("builtin").value !== "") {
     $("builtin").value = "";
     // Not while the JSON is being typed in: rewriting it would move the caret.
@@ -735,6 +742,7 @@ $("json").addEventListener("input", () => {
     notJSON(json);
     return;
   }
+  nameTitle();
   renderForm();
   scheduleRun();
 });
