@@ -1195,7 +1195,25 @@ func Warnings(sc *Scenario) []string {
 	}
 	ws = append(ws, sheddingWarnings(sc)...)
 	ws = append(ws, scriptWarnings(sc)...)
+	ws = append(ws, clientsWarnings(&sc.Workload)...)
 	return ws
+}
+
+// clientsWarnings says that a total rate is shared by the clients when
+// there are so many that each averages less than one operation in the
+// run: the rate sets the load, not the number of clients (which only
+// decides how a strategy's instances split them, and each operation's
+// random draws).
+func clientsWarnings(w *Workload) []string {
+	if (w.Arrival != "" && w.Arrival != ArrivalPoisson && w.Arrival != ArrivalUniform) || w.Rate <= 0 || w.Clients <= 1 || w.Duration <= 0 {
+		return nil
+	}
+	each := w.Rate * w.Duration.D().Seconds() / float64(w.Clients)
+	if each >= 1 {
+		return nil
+	}
+	return []string{fmt.Sprintf("workload: rate %g is the total of all %d clients, so each sends %.3g operations in the %s run on average; more clients do not add load (the rate sets it), they only split it; give rate_per_client for a rate per client (workload.clients)",
+		w.Rate, w.Clients, each, w.Duration)}
 }
 
 // scriptWarnings points out scripts in arrival order that several

@@ -789,3 +789,24 @@ func TestZeroDurationDropsAPresets(t *testing.T) {
 		t.Errorf("a zero the preset does not set: %v; want one error at strategies[0].max_elapsed", err)
 	}
 }
+
+// TestWarningsOfClientsSharingARate: a total rate shared by so many
+// clients that each averages less than one operation is said to be the
+// load, whatever the number of clients; a rate per client, or clients
+// that each send several, are not warned about.
+func TestWarningsOfClientsSharingARate(t *testing.T) {
+	for _, c := range []struct {
+		w    Workload
+		want string
+	}{
+		{Workload{Clients: 1_000_000, Rate: 95, Duration: Duration(60e9)}, "workload: rate 95 is the total of all 1000000 clients, so each sends 0.0057 operations in the 1m0s run on average; more clients do not add load"},
+		{Workload{Clients: 1_000_000, RatePerClient: 0.001, Duration: Duration(60e9)}, ""},
+		{Workload{Clients: 100, Rate: 95, Duration: Duration(60e9)}, ""},
+		{Workload{Clients: 1_000_000, Rate: 95, Duration: Duration(60e9), Arrival: ArrivalClosed, ThinkTime: Duration(1e9)}, ""},
+	} {
+		got := strings.Join(clientsWarnings(&c.w), "\n")
+		if c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.w, got, c.want)
+		}
+	}
+}
