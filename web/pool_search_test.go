@@ -53,6 +53,23 @@ func TestPoolSearch(t *testing.T) {
 	if recommendations[1] == "" || recommendations[1] != recommendations[2] {
 		t.Errorf("recommendations: one worker %q, two %q", recommendations[1], recommendations[2])
 	}
+	// Cancel, once rounds are being handed out, ends every worker; the
+	// next run starts afresh and gives the same result.
+	text(ctx, t, withWorkers(2))
+	do(t, ctx, chromedp.Click(`#run`), until(`Number(`+batches+`) > 0 && document.getElementById("status").textContent.includes(" simulations (Cancel stops it)")`))
+	if got := text(ctx, t, `(() => {
+		if (Number(document.getElementById("playground").dataset.ran) > 3) return "the search ended before Cancel";
+		document.getElementById("cancel").click();
+		return ""; })()`); got != "" {
+		t.Fatal(got)
+	}
+	if got := text(ctx, t, `document.getElementById("status").textContent`); got != "Cancelled." {
+		t.Errorf("after Cancel, the status says %q", got)
+	}
+	do(t, ctx, chromedp.Click(`#run`), ran(4))
+	if got := text(ctx, t, `window.retrylabLast`); got != results[1] {
+		t.Errorf("the search after Cancel (%d bytes) differs from one worker's (%d bytes)", len(got), len(results[1]))
+	}
 }
 
 // TestPoolProbe (#28): the probe of runaway-cascade's textbook on two
@@ -77,5 +94,83 @@ func TestPoolProbe(t *testing.T) {
 	}
 	if !strings.Contains(views[1], `"summary":"textbook is unstable`) || views[1] != views[2] {
 		t.Errorf("the probe's view on two workers differs from one's:\n%s\n%s", views[1], views[2])
+	}
+	// Cancel, once steps are being handed out, ends the probe's workers;
+	// it can be run again.
+	text(ctx, t, withWorkers(2))
+	do(t, ctx, probeUnderWay("textbook"), until(`Number(`+batches+`) > 0`))
+	if got := text(ctx, t, `(() => {
+		if (document.querySelector("[data-testid=probe-summary]")) return "the probe ended before Cancel";
+		document.querySelector("[data-testid=probe-cancel]").click();
+		return ""; })()`); got != "" {
+		t.Fatal(got)
+	}
+	if st := text(ctx, t, probeState); st != "Cancelled: the probe was stopped before it found anything.|true|0|none" {
+		t.Errorf("after Cancel: %q", st)
+	}
+	do(t, ctx, probeUnderWay("textbook"))
+}
+
+// BenchmarkPlaygroundSearchProbe measures, with 1, 2 and 4 workers taking
+// turns in one page (a busy machine slows each alike), the one-click
+// search from C on E03-B (its default search, 192 candidates over ten
+// seeds; a run of the scenario with it, from the click on Run to the
+// result on screen: search-wN-ms/op) and the probe of runaway-cascade's
+// textbook (from the click to its view on screen, its workers started:
+// probe-wN-ms/op).
+func BenchmarkPlaygroundSearchProbe(b *testing.B) {
+	ctx, base := setup(b)
+	// measure evaluates js, a promise of the milliseconds it took.
+	measure := func(js string) float64 {
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](js, chromedp.EvalAwaitPromise))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ms
+	}
+	search := func(workers int) float64 {
+		return measure(fmt.Sprintf(`new Promise((resolve) => {
+			const root = document.getElementById("playground"), n = Number(root.dataset.ran || 0);
+			root.dataset.workers = "%d";
+			const t0 = performance.now();
+			new MutationObserver((_, o) => { if (Number(root.dataset.ran) > n) { o.disconnect(); resolve(performance.now() - t0); } })
+				.observe(root, {attributes: true, attributeFilter: ["data-ran"]});
+			document.getElementById("run").click();
+		})`, workers))
+	}
+	probe := func(workers int) float64 {
+		return measure(fmt.Sprintf(`new Promise((resolve) => {
+			document.getElementById("playground").dataset.workers = "%d";
+			window.retrylabProbeView = null;
+			const t0 = performance.now();
+			const poll = setInterval(() => { if (window.retrylabProbeView) { clearInterval(poll); resolve(performance.now() - t0); } }, 20);
+			document.querySelector("[data-probe=textbook]").click();
+		})`, workers))
+	}
+	pools := []int{1, 2, 4}
+	do(b, ctx, chromedp.Navigate(fmt.Sprintf("%s/?s=%s&workers=1", base, e03b)), ran(1),
+		shipOpen(2), chromedp.Click(`[data-testid=ship-run]`), ran(2),
+		until(`document.querySelector("#search-result [data-testid=search-recommendation]") !== null`))
+	for _, w := range pools { // warm: every worker started and its code compiled
+		search(w)
+	}
+	searchMs, probeMs := map[int]float64{}, map[int]float64{}
+	i := 0
+	for b.Loop() {
+		for j := range pools {
+			w := pools[(i+j)%len(pools)] // each goes first in turn
+			searchMs[w] += search(w)
+		}
+		i++
+	}
+	do(b, ctx, chromedp.Navigate(base+"/?s=runaway-cascade&workers=1"), ran(1),
+		until(`document.querySelector("[data-probe=textbook]") !== null`))
+	for j := range b.N * len(pools) {
+		w := pools[j%len(pools)]
+		probeMs[w] += probe(w)
+	}
+	for _, w := range pools {
+		b.ReportMetric(searchMs[w]/float64(b.N), fmt.Sprintf("search-w%d-ms/op", w))
+		b.ReportMetric(probeMs[w]/float64(b.N), fmt.Sprintf("probe-w%d-ms/op", w))
 	}
 }
