@@ -11,10 +11,11 @@ import (
 )
 
 // viaBatches returns an Options.RunBatch that runs each batch as a page
-// of Web Workers does: the batch and the scenario through JSON (the
-// scenario parsed again, as each worker parses it), its simulations
-// shuffled and split at random into parts, each run by RunBatch, and
-// the parts, through JSON, put in a shuffled order. batches counts the
+// of Web Workers does: its simulations shuffled and split at random into
+// parts, each run either where it was handed off (Batch.Run) or as
+// another worker runs it (the batch and the scenario through JSON, the
+// scenario parsed again, and one Batches for every batch), and the
+// parts, through JSON, put in a shuffled order. batches counts the
 // batches it was handed.
 func viaBatches(t *testing.T, sc *Scenario, seed uint64, batches *int) func(context.Context, *Batch, func(*Part) error) error {
 	t.Helper()
@@ -23,6 +24,7 @@ func viaBatches(t *testing.T, sc *Scenario, seed uint64, batches *int) func(cont
 		t.Fatal(err)
 	}
 	rnd := rand.New(rand.NewPCG(seed, 1))
+	elsewhere := NewBatches(again)
 	return func(ctx context.Context, b *Batch, put func(*Part) error) error {
 		*batches++
 		var got Batch
@@ -37,7 +39,14 @@ func viaBatches(t *testing.T, sc *Scenario, seed uint64, batches *int) func(cont
 			chunk := got
 			chunk.Simulations = ks[:n]
 			ks = ks[n:]
-			p, err := RunBatch(ctx, again, &chunk, Options{Parallelism: 1 + rnd.IntN(2)})
+			opt := Options{Parallelism: 1 + rnd.IntN(2)}
+			var p *Part
+			var err error
+			if rnd.IntN(2) == 0 {
+				p, err = b.Run(ctx, chunk.Simulations, opt)
+			} else {
+				p, err = elsewhere.Run(ctx, &chunk, opt)
+			}
 			if err != nil {
 				return err
 			}
@@ -78,15 +87,20 @@ func TestProbeThroughBatches(t *testing.T) {
 	}
 }
 
-// TestRunBatchRefuses: a batch's simulations are of its run, once each.
-func TestRunBatchRefuses(t *testing.T) {
+// TestBatchesRefuse: a batch's simulations are of its run, once each,
+// and a batch decoded from JSON runs only through Batches.
+func TestBatchesRefuse(t *testing.T) {
 	sc := stormScenario(t)
+	bs := NewBatches(sc)
 	for _, ks := range [][]int{{-1}, {0, 0}, {len(seedsOf(sc))}} {
-		if _, err := RunBatch(context.Background(), sc, &Batch{Probe: &ProbeStep{}, Simulations: ks}, Options{}); err == nil {
+		if _, err := bs.Run(context.Background(), &Batch{Probe: &ProbeStep{}, Simulations: ks}, Options{}); err == nil {
 			t.Errorf("simulations %v: no error", ks)
 		}
 	}
-	if _, err := RunBatch(context.Background(), sc, &Batch{Simulations: []int{0}}, Options{}); err == nil {
+	if _, err := bs.Run(context.Background(), &Batch{Simulations: []int{0}}, Options{}); err == nil {
 		t.Errorf("a search's batch of a scenario without one: no error")
+	}
+	if _, err := (&Batch{Probe: &ProbeStep{}, Simulations: []int{0}}).Run(context.Background(), []int{0}, Options{}); err == nil {
+		t.Errorf("a batch not handed off, run where it was: no error")
 	}
 }

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Part holds what some of a run's simulations measured, as RunPart made
@@ -366,8 +368,9 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 }
 
 // A Batch is simulations that a search or a probe hands off through
-// Options.RunBatch (ProbeOptions.RunBatch), for RunBatch to run where the
-// caller likes: on other goroutines, Web Workers or processes. It names
+// Options.RunBatch (ProbeOptions.RunBatch), for Batches.Run to run where
+// the caller likes (on other goroutines, Web Workers or processes), or
+// its own Run where it was handed off. It names
 // them by what derives them from the scenario run, so that RunBatch
 // builds the very simulations the search or the probe would have run
 // itself: a search's candidates are more strategies than a scenario may
@@ -383,6 +386,10 @@ type Batch struct {
 	// MaxEvents is the run's Options.MaxEvents, which stops each
 	// simulation that processes more.
 	MaxEvents int64 `json:"max_events,omitempty"`
+	// set and sc are the simulations and the scenario the batch is of,
+	// where it was handed off (see Run).
+	set *simSet
+	sc  *Scenario
 }
 
 // A ProbeStep is one step of a probe: its settings that the step's
@@ -401,16 +408,30 @@ type ProbeStep struct {
 	Strength int        `json:"strength,omitempty"`
 }
 
-// RunBatch runs the simulations of batch b of sc (the scenario as the
-// search or the probe was given it) and returns what they measured, for
-// the search or the probe that handed them off: the same as it would
+// Batches runs the batches that a scenario's search or probes hand off,
+// elsewhere: in a Web Worker or a process of its own. It compiles the
+// search's candidates once, for every batch of it (compiling them takes
+// as long as dozens of their simulations). Its Run may be called from
+// several goroutines at once.
+type Batches struct {
+	sc     *Scenario
+	mu     sync.Mutex
+	search *simSet
+}
+
+// NewBatches returns the Batches of sc, the scenario as the search or the
+// probe was given it.
+func NewBatches(sc *Scenario) *Batches { return &Batches{sc: sc} }
+
+// Run runs the simulations of batch b and returns what they measured,
+// for the search or the probe that handed them off: the same as it would
 // have measured itself. opt.Parallelism bounds its goroutines and
 // opt.Progress counts its simulations; the cost was checked by the run
 // that handed the batch off, and b.MaxEvents stops each simulation.
-func RunBatch(ctx context.Context, sc *Scenario, b *Batch, opt Options) (*Part, error) {
+func (bs *Batches) Run(ctx context.Context, b *Batch, opt Options) (*Part, error) {
 	var set *simSet
 	if b.Probe != nil {
-		p, err := newProber(sc, b.Probe.options())
+		p, err := newProber(bs.sc, b.Probe.options())
 		if err != nil {
 			return nil, err
 		}
@@ -418,28 +439,69 @@ func RunBatch(ctx context.Context, sc *Scenario, b *Batch, opt Options) (*Part, 
 			return nil, err
 		}
 	} else {
-		if err := sc.Validate(); err != nil {
+		var err error
+		if set, err = bs.searchSet(); err != nil {
 			return nil, err
 		}
-		if sc.Search == nil {
-			return nil, fmt.Errorf("engine: a batch of a search, of a scenario without one")
-		}
-		r, err := newSearchRun(sc)
-		if err != nil {
-			return nil, err
-		}
-		set = r.simSet()
 	}
-	if err := set.checkBatch(b.Simulations); err != nil {
+	opt.MaxEvents = b.MaxEvents
+	return set.part(ctx, bs.sc, b.Simulations, opt)
+}
+
+// searchSet returns the simulations of the scenario's search, compiled
+// the first time.
+func (bs *Batches) searchSet() (*simSet, error) {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	if bs.search != nil {
+		return bs.search, nil
+	}
+	if err := bs.sc.Validate(); err != nil {
 		return nil, err
 	}
-	opt.MaxEvents, opt.RunBatch = b.MaxEvents, nil
-	p := &progress{f: opt.Progress, total: len(b.Simulations)}
-	if err := set.run(ctx, b.Simulations, opt, p, false); err != nil {
+	if bs.sc.Search == nil {
+		return nil, fmt.Errorf("engine: a batch of a search, of a scenario without one")
+	}
+	r, err := newSearchRun(bs.sc)
+	if err != nil {
 		return nil, err
 	}
-	part := &Part{EngineVersion: EngineVersion, Scenario: digest(sc), Simulations: make([]SimulationOutput, len(b.Simulations))}
-	for j, k := range b.Simulations {
+	bs.search = r.simSet()
+	return bs.search, nil
+}
+
+// Run runs simulations ks of the batch, which Options.RunBatch was
+// handed, where it was handed off, on the simulations the search or the
+// probe compiled (nothing is compiled again), and returns what they
+// measured, as Batches.Run elsewhere would. It may be called from
+// several goroutines at once, on distinct simulations. A batch decoded
+// from JSON has nowhere to run: it must be run by Batches.
+func (b *Batch) Run(ctx context.Context, ks []int, opt Options) (*Part, error) {
+	if b.set == nil {
+		return nil, fmt.Errorf("engine: a batch that was not handed off here")
+	}
+	for _, k := range ks {
+		if !slices.Contains(b.Simulations, k) {
+			return nil, fmt.Errorf("engine: simulation %d is not of the batch", k)
+		}
+	}
+	opt.MaxEvents = b.MaxEvents
+	return b.set.part(ctx, b.sc, ks, opt)
+}
+
+// part runs simulations ks of the set, of scenario sc, without series,
+// and returns what they measured.
+func (set *simSet) part(ctx context.Context, sc *Scenario, ks []int, opt Options) (*Part, error) {
+	if err := set.checkBatch(ks); err != nil {
+		return nil, err
+	}
+	opt.RunBatch = nil
+	p := &progress{f: opt.Progress, total: len(ks)}
+	if err := set.run(ctx, ks, opt, p, false); err != nil {
+		return nil, err
+	}
+	part := &Part{EngineVersion: EngineVersion, Scenario: digest(sc), Simulations: make([]SimulationOutput, len(ks))}
+	for j, k := range ks {
 		i, si, ri := set.locate(k)
 		out := &set.outs[i][si][ri]
 		o := simulationOutput(out, k, set.ms[i].seeds[ri], set.events[k])
@@ -478,7 +540,7 @@ func (set *simSet) runBatch(ctx context.Context, sc *Scenario, b *Batch, opt Opt
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%w: %w", errStopped, err)
 	}
-	b.MaxEvents = opt.MaxEvents
+	b.MaxEvents, b.set, b.sc = opt.MaxEvents, set, sc
 	want := make(map[int]bool, len(b.Simulations))
 	for _, k := range b.Simulations {
 		want[k] = true
