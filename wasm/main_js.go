@@ -53,6 +53,9 @@ func numberArg(args []js.Value, i int) float64 {
 var parsed struct {
 	doc string
 	sc  *engine.Scenario
+	// batches runs its batches here (runBatch), its search's
+	// candidates compiled once for all of them.
+	batches *engine.Batches
 }
 
 // parse parses a scenario, or returns the last one when doc is the same.
@@ -65,7 +68,7 @@ func parse(doc string) (*engine.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	parsed.doc, parsed.sc = doc, sc
+	parsed.doc, parsed.sc, parsed.batches = doc, sc, nil
 	return sc, nil
 }
 
@@ -260,8 +263,14 @@ func merge(args []js.Value) (any, error) {
 var batches = struct {
 	sync.Mutex
 	next int
-	open map[int]chan batchMsg
-}{open: map[int]chan batchMsg{}}
+	open map[int]*openBatch
+}{open: map[int]*openBatch{}}
+
+// An openBatch is a batch handed off from here, waiting for its answers.
+type openBatch struct {
+	b  *engine.Batch
+	ch chan batchMsg
+}
 
 // A batchMsg is what the page answers a batch: a part, or its end (with
 // the error that ended it, if any).
@@ -286,7 +295,7 @@ func handOff(ctx context.Context, b *engine.Batch, put func(*engine.Part) error)
 	batches.Lock()
 	batches.next++
 	id := batches.next
-	batches.open[id] = ch
+	batches.open[id] = &openBatch{b, ch}
 	batches.Unlock()
 	defer func() {
 		batches.Lock()
@@ -334,24 +343,33 @@ func batchAnswer(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	batches.Lock()
-	ch, ok := batches.open[args[0].Int()]
-	batches.Unlock()
-	if !ok {
+	ob := openHere(args[0].Int())
+	if ob == nil {
 		return nil, fmt.Errorf("no batch %d is waiting", args[0].Int())
 	}
 	m := batchMsg{part: part, err: failure, end: part == "" && failure == ""}
 	select {
-	case ch <- m:
+	case ob.ch <- m:
 	default:
 		return nil, fmt.Errorf("batch %d has more answers than simulations", args[0].Int())
 	}
 	return struct{}{}, nil
 }
 
-// runBatch(scenarioJSON, batchJSON) → a part: what the simulations of a
-// batch that handOff posted measured (engine.RunBatch), the scenario
-// being the one the search or the probe runs.
+// openHere returns batch id, handed off from this worker and waiting, or
+// nil.
+func openHere(id int) *openBatch {
+	batches.Lock()
+	defer batches.Unlock()
+	return batches.open[id]
+}
+
+// runBatch(scenarioJSON, batchJSON, batchId) → a part: what the
+// simulations of a batch that handOff posted measured, the scenario being
+// the one the search or the probe runs. On the worker that handed it off
+// (batchId waiting here), on the simulations its search or probe
+// compiled (engine.Batch.Run); on any other, as engine.Batches runs them,
+// the search's candidates compiled once per scenario.
 func runBatch(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
@@ -365,11 +383,18 @@ func runBatch(args []js.Value) (any, error) {
 	if err := json.Unmarshal([]byte(raw), &b); err != nil {
 		return nil, fmt.Errorf("the batch: %w", err)
 	}
+	opt := engine.Options{Parallelism: 1}
+	if ob := openHere(int(numberArg(args, 2))); ob != nil {
+		return ob.b.Run(context.Background(), b.Simulations, opt)
+	}
 	sc, err := parse(doc)
 	if err != nil {
 		return nil, err
 	}
-	return engine.RunBatch(context.Background(), sc, &b, engine.Options{Parallelism: 1})
+	if parsed.batches == nil {
+		parsed.batches = engine.NewBatches(sc)
+	}
+	return parsed.batches.Run(context.Background(), &b, opt)
 }
 
 // probeAnswer is what GET /api/scenarios/:id/probe answers: the probe's

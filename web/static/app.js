@@ -65,7 +65,7 @@ class EngineWorker {
 // relay runs the batch of simulations (the engine's Batch, as JSON) that
 // the search or the probe on worker from handed off, as its batchId
 // names it, over workers (from among them: it answers while its search
-// waits), in parts that shrink as the batch nears its end, and answers
+// waits, on the simulations its search compiled), in parts that shrink as the batch nears its end, and answers
 // from with each part as it comes, then the end, or the error that ended
 // it. Once live() is false (a newer run, a cancel, a stopped probe), it
 // hands out nothing more and answers "cancelled".
@@ -79,7 +79,7 @@ async function relay(from, workers, json, id, batch, live) {
     while (next < n && !failed && live()) {
       const lo = next, hi = Math.min(n, lo + Math.ceil((n - lo) / (2 * workers.length)));
       next = hi;
-      const part = await w.call("runBatch", json, JSON.stringify({ ...b, simulations: ks.slice(lo, hi) }));
+      const part = await w.call("runBatch", json, JSON.stringify({ ...b, simulations: ks.slice(lo, hi) }), w === from ? id : 0);
       if (!failed && live()) await answer(part, "");
     }
   };
