@@ -65,10 +65,11 @@ class EngineWorker {
 // relay runs the batch of simulations (the engine's Batch, as JSON) that
 // the search or the probe on worker from handed off, as its batchId
 // names it, over workers (from among them: it answers while its search
-// waits, on the simulations its search compiled), in parts that shrink as the batch nears its end, and answers
-// from with each part as it comes, then the end, or the error that ended
-// it. Once live() is false (a newer run, a cancel, a stopped probe), it
-// hands out nothing more and answers "cancelled".
+// waits, on the simulations its search compiled), in parts that shrink
+// as the batch nears its end, and answers from with each part as it
+// comes, then the end, or the error that ended it. Once live() is false
+// (a newer run, a cancel, a stopped probe), it hands out nothing more
+// and answers "cancelled".
 async function relay(from, workers, json, id, batch, live) {
   const b = JSON.parse(batch);
   const ks = b.simulations, n = ks.length;
