@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -24,13 +25,15 @@ import (
 func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("validate", jsapi.Promise("engine", validate))
-	api.Set("run", jsapi.Promise("engine", run))
+	api.Set("run", jsapi.Async("engine", run))
 	api.Set("runPart", jsapi.Promise("engine", runPart))
+	api.Set("runBatch", jsapi.Promise("engine", runBatch))
+	api.Set("batchAnswer", jsapi.Promise("engine", batchAnswer))
 	api.Set("merge", jsapi.Promise("engine", merge))
 	api.Set("builtins", jsapi.Promise("engine", builtins))
 	api.Set("presets", jsapi.Promise("engine", presets))
 	api.Set("vocabulary", jsapi.Promise("engine", func([]js.Value) (any, error) { return engine.Kinds(), nil }))
-	api.Set("probe", jsapi.Promise("engine", probe))
+	api.Set("probe", jsapi.Async("engine", probe))
 	api.Set("limits", jsapi.Promise("engine", limits))
 	api.Set("searchForm", jsapi.Promise("engine", searchForm))
 	api.Set("engineVersion", engine.EngineVersion)
@@ -50,6 +53,9 @@ func numberArg(args []js.Value, i int) float64 {
 var parsed struct {
 	doc string
 	sc  *engine.Scenario
+	// batches runs its batches here (runBatch), its search's
+	// candidates compiled once for all of them.
+	batches *engine.Batches
 }
 
 // parse parses a scenario, or returns the last one when doc is the same.
@@ -62,7 +68,7 @@ func parse(doc string) (*engine.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	parsed.doc, parsed.sc = doc, sc
+	parsed.doc, parsed.sc, parsed.batches = doc, sc, nil
 	return sc, nil
 }
 
@@ -131,9 +137,13 @@ type runOutput struct {
 	Millis float64        `json:"millis"`
 }
 
-// run(scenarioJSON, maxEvents, theme, width) → {errors} or {result, view,
-// millis}: the view is what the server's page shows, with every figure's
-// SVG drawn (width 0: the charts' own width).
+// run(scenarioJSON, maxEvents, theme, width, pooled) → {errors} or
+// {result, view, millis}: the view is what the server's page shows, with
+// every figure's SVG drawn (width 0: the charts' own width). With pooled
+// true, a search hands each round's simulations to the page (handOff),
+// which runs them over its workers. It runs on a goroutine of its own
+// (jsapi.Async), so that this worker answers runBatch and batchAnswer
+// while it waits.
 func run(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
@@ -148,7 +158,11 @@ func run(args []js.Value) (any, error) {
 		}
 		return nil, err
 	}
-	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: maxEvents, Progress: postProgress()})
+	opt := engine.Options{MaxEvents: maxEvents, Progress: postProgress()}
+	if len(args) > 4 && args[4].Truthy() {
+		opt.RunBatch = handOff
+	}
+	res, err := engine.Run(context.Background(), sc, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -244,6 +258,145 @@ func merge(args []js.Value) (any, error) {
 	return present(sc, res, args, 2, start), nil
 }
 
+// batches are the batches handed off to the page and not yet answered,
+// by number: each hears its parts, then its end, on its channel.
+var batches = struct {
+	sync.Mutex
+	next int
+	open map[int]*openBatch
+}{open: map[int]*openBatch{}}
+
+// An openBatch is a batch handed off from here, waiting for its answers.
+type openBatch struct {
+	b  *engine.Batch
+	ch chan batchMsg
+}
+
+// A batchMsg is what the page answers a batch: a part, or its end (with
+// the error that ended it, if any).
+type batchMsg struct {
+	part string
+	err  string
+	end  bool
+}
+
+// handOff is engine.Options.RunBatch in the browser: it posts {batch,
+// batchId} to the page, batch the JSON of an engine.Batch, and waits
+// for the page's answers (batchAnswer), putting each part as it comes.
+// The page runs the batch with runBatch, over its workers, this one
+// too: this goroutine waits on a channel meanwhile, and the worker's
+// event loop goes on.
+func handOff(ctx context.Context, b *engine.Batch, put func(*engine.Part) error) error {
+	doc, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	ch := make(chan batchMsg, len(b.Simulations)+1) // a part holds one simulation at least
+	batches.Lock()
+	batches.next++
+	id := batches.next
+	batches.open[id] = &openBatch{b, ch}
+	batches.Unlock()
+	defer func() {
+		batches.Lock()
+		delete(batches.open, id)
+		batches.Unlock()
+	}()
+	msg := js.Global().Get("Object").New()
+	msg.Set("batch", string(doc))
+	msg.Set("batchId", id)
+	js.Global().Call("postMessage", msg)
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: %w", engine.ErrStopped, ctx.Err())
+		case m := <-ch:
+			switch {
+			case m.err != "":
+				return errors.New(m.err)
+			case m.end:
+				return nil
+			}
+			var part engine.Part
+			if err := json.Unmarshal([]byte(m.part), &part); err != nil {
+				return fmt.Errorf("a part of a batch: %w", err)
+			}
+			if err := put(&part); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// batchAnswer(batchId, partJSON, error) → {}: the page's answer to the
+// batch handOff posted: a part of it (partJSON), its end ("" and ""), or
+// the error that ended it.
+func batchAnswer(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeNumber {
+		return nil, fmt.Errorf("the batch must be a number")
+	}
+	part, err := jsapi.String(args, 1, "the part")
+	if err != nil {
+		return nil, err
+	}
+	failure, err := jsapi.String(args, 2, "the error")
+	if err != nil {
+		return nil, err
+	}
+	ob := openHere(args[0].Int())
+	if ob == nil {
+		return nil, fmt.Errorf("no batch %d is waiting", args[0].Int())
+	}
+	m := batchMsg{part: part, err: failure, end: part == "" && failure == ""}
+	select {
+	case ob.ch <- m:
+	default:
+		return nil, fmt.Errorf("batch %d has more answers than simulations", args[0].Int())
+	}
+	return struct{}{}, nil
+}
+
+// openHere returns batch id, handed off from this worker and waiting, or
+// nil.
+func openHere(id int) *openBatch {
+	batches.Lock()
+	defer batches.Unlock()
+	return batches.open[id]
+}
+
+// runBatch(scenarioJSON, batchJSON, batchId) → a part: what the
+// simulations of a batch that handOff posted measured, the scenario being
+// the one the search or the probe runs. On the worker that handed it off
+// (batchId waiting here), on the simulations its search or probe
+// compiled (engine.Batch.Run); on any other, as engine.Batches runs them,
+// the search's candidates compiled once per scenario.
+func runBatch(args []js.Value) (any, error) {
+	doc, err := jsapi.String(args, 0, "the scenario")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := jsapi.String(args, 1, "the batch")
+	if err != nil {
+		return nil, err
+	}
+	var b engine.Batch
+	if err := json.Unmarshal([]byte(raw), &b); err != nil {
+		return nil, fmt.Errorf("the batch: %w", err)
+	}
+	opt := engine.Options{Parallelism: 1}
+	if ob := openHere(int(numberArg(args, 2))); ob != nil {
+		return ob.b.Run(context.Background(), b.Simulations, opt)
+	}
+	sc, err := parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	if parsed.batches == nil {
+		parsed.batches = engine.NewBatches(sc)
+	}
+	return parsed.batches.Run(context.Background(), &b, opt)
+}
+
 // probeAnswer is what GET /api/scenarios/:id/probe answers: the probe's
 // result and what people read of it.
 type probeAnswer struct {
@@ -251,7 +404,7 @@ type probeAnswer struct {
 	View  *view.ProbeView     `json:"view"`
 }
 
-// probe(scenarioJSON, strategy, maxEvents, check) → {probe, view}: the
+// probe(scenarioJSON, strategy, maxEvents, check, pooled) → {probe, view}: the
 // metastability probe of the strategy ("" for the first; engine.Probe, as
 // the server's /api/scenarios/{id}/probe answers it), refused when its
 // estimate is above maxEvents (0: no limit). With check true it answers
@@ -259,7 +412,9 @@ type probeAnswer struct {
 // makes every check before its first simulation, which checks the
 // context first. Every refusal and failure rejects the Promise with its
 // reason. The page runs a probe in a worker of its own, which it ends to
-// stop it.
+// stop it; with pooled true, each step's simulations are handed to the
+// page (handOff), which runs them over that worker and more of the
+// probe's own, as run's search does.
 func probe(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
@@ -294,6 +449,9 @@ func probe(args []js.Value) (any, error) {
 	// Only a probe that runs reports its progress: a check's would reach
 	// the page as the progress of whatever that worker runs next.
 	opt.Progress = postProgress()
+	if len(args) > 4 && args[4].Truthy() {
+		opt.RunBatch = handOff
+	}
 	res, err := engine.Probe(ctx, sc, opt)
 	if err != nil {
 		return nil, err

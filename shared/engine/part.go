@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Part holds what some of a run's simulations measured, as RunPart made
@@ -55,6 +57,10 @@ type SimulationOutput struct {
 	// them, for the series.
 	Bins  []Counts `json:"bins,omitempty"`
 	XBins []Counts `json:"xbins,omitempty"`
+	// Segments are a probe step's counts of the judged window, segment by
+	// segment: its operations, those that succeeded, those failed fast,
+	// and the calls they made reach the dependency (RunBatch only).
+	Segments [][4]int64 `json:"segments,omitempty"`
 }
 
 // Counts are a counter's bins. In JSON they are a base64 string of their
@@ -359,4 +365,231 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 		r.xbins = append(r.xbins, b)
 	}
 	return r, nil
+}
+
+// A Batch is simulations that a search or a probe hands off through
+// Options.RunBatch (ProbeOptions.RunBatch), for Batches.Run to run where
+// the caller likes (on other goroutines, Web Workers or processes), or
+// its own Run where it was handed off. It names
+// them by what derives them from the scenario run, so that RunBatch
+// builds the very simulations the search or the probe would have run
+// itself: a search's candidates are more strategies than a scenario may
+// list, and a probe's steps tune their model beyond what a scenario says.
+type Batch struct {
+	// Probe is the probe's step the simulations are of; nil for a search's.
+	Probe *ProbeStep `json:"probe,omitempty"`
+	// Simulations are their numbers: a search's, as its candidates on its
+	// seeds and variants are numbered (seed after seed, within a seed
+	// variant after variant, candidates in order); a probe step's, its
+	// seeds'.
+	Simulations []int `json:"simulations"`
+	// MaxEvents is the run's Options.MaxEvents, which stops each
+	// simulation that processes more.
+	MaxEvents int64 `json:"max_events,omitempty"`
+	// set and sc are the simulations and the scenario the batch is of,
+	// where it was handed off (see Run).
+	set *simSet
+	sc  *Scenario
+}
+
+// A ProbeStep is one step of a probe: its settings that the step's
+// simulations depend on, and which step it is (the healthy
+// counterfactual, the baseline, or a remedy at a strength).
+type ProbeStep struct {
+	Strategy   string    `json:"strategy,omitempty"`
+	At         *Duration `json:"at,omitempty"`
+	Settle     Duration  `json:"settle,omitempty"`
+	Window     Duration  `json:"window,omitempty"`
+	Dependency string    `json:"dependency,omitempty"`
+	// Healthy is the counterfactual's step; without it and a Remedy, the
+	// baseline's.
+	Healthy  bool       `json:"healthy,omitempty"`
+	Remedy   RemedyKind `json:"remedy,omitempty"`
+	Strength int        `json:"strength,omitempty"`
+}
+
+// Batches runs the batches that a scenario's search or probes hand off,
+// elsewhere: in a Web Worker or a process of its own. It compiles the
+// search's candidates once, for every batch of it (compiling them takes
+// as long as dozens of their simulations). Its Run may be called from
+// several goroutines at once.
+type Batches struct {
+	sc     *Scenario
+	mu     sync.Mutex
+	search *simSet
+}
+
+// NewBatches returns the Batches of sc, the scenario as the search or the
+// probe was given it.
+func NewBatches(sc *Scenario) *Batches { return &Batches{sc: sc} }
+
+// Run runs the simulations of batch b and returns what they measured,
+// for the search or the probe that handed them off: the same as it would
+// have measured itself. opt.Parallelism bounds its goroutines and
+// opt.Progress counts its simulations; the cost was checked by the run
+// that handed the batch off, and b.MaxEvents stops each simulation.
+func (bs *Batches) Run(ctx context.Context, b *Batch, opt Options) (*Part, error) {
+	var set *simSet
+	if b.Probe != nil {
+		p, err := newProber(bs.sc, b.Probe.options())
+		if err != nil {
+			return nil, err
+		}
+		if set, err = p.stepSet(b.Probe); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if set, err = bs.searchSet(); err != nil {
+			return nil, err
+		}
+	}
+	opt.MaxEvents = b.MaxEvents
+	return set.part(ctx, bs.sc, b.Simulations, opt)
+}
+
+// searchSet returns the simulations of the scenario's search, compiled
+// the first time.
+func (bs *Batches) searchSet() (*simSet, error) {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	if bs.search != nil {
+		return bs.search, nil
+	}
+	if err := bs.sc.Validate(); err != nil {
+		return nil, err
+	}
+	if bs.sc.Search == nil {
+		return nil, fmt.Errorf("engine: a batch of a search, of a scenario without one")
+	}
+	r, err := newSearchRun(bs.sc)
+	if err != nil {
+		return nil, err
+	}
+	bs.search = r.simSet()
+	return bs.search, nil
+}
+
+// Run runs simulations ks of the batch, which Options.RunBatch was
+// handed, where it was handed off, on the simulations the search or the
+// probe compiled (nothing is compiled again), and returns what they
+// measured, as Batches.Run elsewhere would. It may be called from
+// several goroutines at once, on distinct simulations. A batch decoded
+// from JSON has nowhere to run: it must be run by Batches.
+func (b *Batch) Run(ctx context.Context, ks []int, opt Options) (*Part, error) {
+	if b.set == nil {
+		return nil, fmt.Errorf("engine: a batch that was not handed off here")
+	}
+	for _, k := range ks {
+		if !slices.Contains(b.Simulations, k) {
+			return nil, fmt.Errorf("engine: simulation %d is not of the batch", k)
+		}
+	}
+	opt.MaxEvents = b.MaxEvents
+	return b.set.part(ctx, b.sc, ks, opt)
+}
+
+// part runs simulations ks of the set, of scenario sc, without series,
+// and returns what they measured.
+func (set *simSet) part(ctx context.Context, sc *Scenario, ks []int, opt Options) (*Part, error) {
+	if err := set.checkBatch(ks); err != nil {
+		return nil, err
+	}
+	opt.RunBatch = nil
+	p := &progress{f: opt.Progress, total: len(ks)}
+	if err := set.run(ctx, ks, opt, p, false); err != nil {
+		return nil, err
+	}
+	part := &Part{EngineVersion: EngineVersion, Scenario: digest(sc), Simulations: make([]SimulationOutput, len(ks))}
+	for j, k := range ks {
+		i, si, ri := set.locate(k)
+		out := &set.outs[i][si][ri]
+		o := simulationOutput(out, k, set.ms[i].seeds[ri], set.events[k])
+		for _, g := range out.segs {
+			o.Segments = append(o.Segments, [4]int64{g.ops, g.ok, g.fast, g.calls})
+		}
+		part.Simulations[j] = o
+	}
+	return part, nil
+}
+
+// checkBatch refuses simulation numbers that are not of the set, or
+// given twice.
+func (set *simSet) checkBatch(ks []int) error {
+	seen := make(map[int]bool, len(ks))
+	for _, k := range ks {
+		if k < 0 || k >= set.len() {
+			return fmt.Errorf("engine: simulation %d is not of this batch's run, which has %d", k, set.len())
+		}
+		if seen[k] {
+			return fmt.Errorf("engine: simulation %d is asked for twice", k)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+// runBatch runs simulations b.Simulations of the set, a search's or a
+// probe step's (of scenario sc), without series: in-process, or, when
+// opt.RunBatch is set, through it. Either way each simulation fills its
+// own slot with the same outputs, so the run's result is the same bytes.
+func (set *simSet) runBatch(ctx context.Context, sc *Scenario, b *Batch, opt Options, p *progress) error {
+	if opt.RunBatch == nil {
+		return set.run(ctx, b.Simulations, opt, p, false)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %w", errStopped, err)
+	}
+	b.MaxEvents, b.set, b.sc = opt.MaxEvents, set, sc
+	want := make(map[int]bool, len(b.Simulations))
+	for _, k := range b.Simulations {
+		want[k] = true
+	}
+	dig := digest(sc)
+	put := func(part *Part) error {
+		switch {
+		case part.EngineVersion != EngineVersion:
+			return fmt.Errorf("engine: a part of engine version %q, not %q", part.EngineVersion, EngineVersion)
+		case part.Scenario != dig:
+			return fmt.Errorf("engine: a part of another scenario")
+		case part.Series:
+			return fmt.Errorf("engine: a part of a batch with the time series")
+		}
+		for j := range part.Simulations {
+			o := &part.Simulations[j]
+			if !want[o.K] {
+				return fmt.Errorf("engine: simulation %d is not of the batch, or given twice", o.K)
+			}
+			i, si, ri := set.locate(o.K)
+			m := set.ms[i]
+			if o.Seed != m.seeds[ri] {
+				return fmt.Errorf("engine: simulation %d ran on seed %d, not %d", o.K, o.Seed, m.seeds[ri])
+			}
+			out, err := o.runOutput(m, &m.strategies[si], false)
+			if err != nil {
+				return fmt.Errorf("engine: simulation %d: %w", o.K, err)
+			}
+			if o.Segments != nil {
+				out.segs = make([]segCounts, len(o.Segments))
+				for g, c := range o.Segments {
+					out.segs[g] = segCounts{ops: c[0], ok: c[1], fast: c[2], calls: c[3]}
+				}
+			}
+			set.outs[i][si][ri] = out
+			set.events[o.K] = o.Events
+			delete(want, o.K)
+			p.step()
+		}
+		return nil
+	}
+	if err := opt.RunBatch(ctx, b, put); err != nil {
+		return err
+	}
+	for _, k := range b.Simulations {
+		if want[k] {
+			i, si, ri := set.locate(k)
+			return fmt.Errorf("engine: simulation %d (strategy %q on seed %d) of the batch is missing", k, set.ms[i].strategies[si].name, set.ms[i].seeds[ri])
+		}
+	}
+	return nil
 }

@@ -150,6 +150,10 @@ type ProbeOptions struct {
 	// Parallelism is Options.Parallelism for each step's simulations (one
 	// per seed); the result does not depend on it.
 	Parallelism int
+	// RunBatch, when set, runs each step's simulations as
+	// Options.RunBatch runs a search's: the result is the same, byte for
+	// byte.
+	RunBatch func(ctx context.Context, b *Batch, put func(*Part) error) error
 	// Progress, when set, is called as the probe goes: done simulations
 	// (one strategy on one seed) of at most total, the most it can still
 	// make, which falls as bisection narrows and as remedies are decided.
@@ -334,6 +338,7 @@ type RemedyResult struct {
 // A prober holds what a probe needs between its steps.
 type prober struct {
 	sc       *Scenario // the probed strategy alone, without sweep or search
+	sc0      *Scenario // the scenario as given
 	opt      ProbeOptions
 	at       int64
 	from, to Duration
@@ -342,6 +347,7 @@ type prober struct {
 	healthy  []windowStat // the counterfactual's, per seed
 	end      int64        // when the trigger ends (model.faultEnd)
 	trig     bool         // whether the scenario has a trigger
+	trigFrom Duration     // when it starts
 	seg      int64        // the width of the judged window's segments
 	quarter  int          // segments in each quarter of the span judged for persistence
 	span     int          // segments in that span, [from, spanTo)
@@ -432,6 +438,65 @@ func loadBack(w, h windowStat) bool {
 // opt.At is inside the trigger. The result is the same whatever
 // opt.Parallelism.
 func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, error) {
+	p, err := newProber(sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	trigFrom, hasTrigger := p.trigFrom, p.trig
+	res := p.res
+	res.Criterion = p.criterion(trigFrom, hasTrigger)
+	if err := p.checkCost(); err != nil {
+		return nil, err
+	}
+	p.left.base = 2
+	for _, k := range RemedyKinds {
+		p.left.remedy = append(p.left.remedy, p.runs(k))
+	}
+	p.progress()
+	healthy, err := p.simulate(ctx, &ProbeStep{Healthy: true})
+	if err != nil {
+		return nil, err
+	}
+	p.left.base--
+	p.progress()
+	p.healthy = healthy
+	res.Healthy = stats(healthy)
+	ws, err := p.window1(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	base := stats(ws)
+	res.Baseline, res.BaselineAmplification, res.BaselineFastFailed = base.Success, base.Amplification, base.FastFailed
+	p.left.base--
+	p.judge(ws, hasTrigger)
+	if res.Finding == FindingHealthy || res.Finding == FindingRecovering {
+		clear(p.left.remedy)
+		p.progress()
+		res.NoStorm = res.Persistence
+		why := "not tried: not in a storm"
+		if res.Finding == FindingRecovering {
+			why = "not tried: it recovers by itself, so there is no storm for a remedy to end"
+		}
+		for _, k := range RemedyKinds {
+			if p.unlayered(k) {
+				continue
+			}
+			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: why}
+			if why := p.notApplicable(k); why != "" {
+				r.Outcome, r.Text = ProbeNotApplicable, why
+			}
+			res.Remedies = append(res.Remedies, r)
+		}
+		res.Summary = fmt.Sprintf("%s is %s.", res.Strategy, res.NoStorm)
+		return res, nil
+	}
+	return p.remedies(ctx)
+}
+
+// newProber checks the scenario and the options of a probe and sets up
+// its prober, as far as its first simulation: its result has the
+// scenario, strategy, judged window and seeds.
+func newProber(sc *Scenario, opt ProbeOptions) (*prober, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
@@ -448,7 +513,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 	sub := *sc
 	sub.Sweep, sub.Search = nil, nil
 	sub.Strategies = []Strategy{sc.Strategies[si]}
-	p := &prober{sc: &sub, opt: opt}
+	p := &prober{sc: &sub, sc0: sc, opt: opt}
 	if w := &sub.Workload; w.Arrival == ArrivalBurst {
 		return nil, fmt.Errorf("the judged window is empty: the workload is a burst (arrival \"burst\"), %s at %s, so no operation starts after the trigger and there is nothing to judge whether a storm ends; a probe needs arrivals that go on after the trigger (poisson or uniform, over a duration)",
 			countText(w.Clients, "its one operation starting", "all its %d operations starting"), w.BurstAt)
@@ -498,52 +563,14 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		Prevents: hasTrigger && p.at <= int64(trigFrom) || !hasTrigger && p.at == 0,
 	}
 	p.res = res
-	res.Criterion = p.criterion(trigFrom, hasTrigger)
-	if err := p.checkCost(); err != nil {
-		return nil, err
-	}
-	p.left.base = 2
-	for _, k := range RemedyKinds {
-		p.left.remedy = append(p.left.remedy, p.runs(k))
-	}
-	p.progress()
-	healthy, err := p.simulate(ctx, p.counterfactual(), nil, true)
-	if err != nil {
-		return nil, err
-	}
-	p.left.base--
-	p.progress()
-	p.healthy = healthy
-	res.Healthy = stats(healthy)
-	ws, err := p.window1(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	base := stats(ws)
-	res.Baseline, res.BaselineAmplification, res.BaselineFastFailed = base.Success, base.Amplification, base.FastFailed
-	p.left.base--
-	p.judge(ws, hasTrigger)
-	if res.Finding == FindingHealthy || res.Finding == FindingRecovering {
-		clear(p.left.remedy)
-		p.progress()
-		res.NoStorm = res.Persistence
-		why := "not tried: not in a storm"
-		if res.Finding == FindingRecovering {
-			why = "not tried: it recovers by itself, so there is no storm for a remedy to end"
-		}
-		for _, k := range RemedyKinds {
-			if p.unlayered(k) {
-				continue
-			}
-			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: why}
-			if why := p.notApplicable(k); why != "" {
-				r.Outcome, r.Text = ProbeNotApplicable, why
-			}
-			res.Remedies = append(res.Remedies, r)
-		}
-		res.Summary = fmt.Sprintf("%s is %s.", res.Strategy, res.NoStorm)
-		return res, nil
-	}
+	p.trigFrom = trigFrom
+	return p, nil
+}
+
+// remedies looks for each remedy of a strategy in a storm, and sums up
+// what the probe found.
+func (p *prober) remedies(ctx context.Context) (*ProbeResult, error) {
+	res := p.res
 	res.Metastable = res.Finding == FindingMetastable
 	p.progress()
 	var found, others []string
@@ -1455,40 +1482,68 @@ func (p *prober) allEnded(ws []windowStat) bool {
 // window1 runs the strategy with rm (none when nil) on every seed and
 // returns how the judged window went on each.
 func (p *prober) window1(ctx context.Context, rm *remedy) ([]windowStat, error) {
-	sub := p.sc
-	if rm != nil && rm.kind != RemedyLoad {
+	st := &ProbeStep{}
+	if rm != nil {
+		st.Remedy, st.Strength = rm.kind, rm.strength
+	}
+	return p.simulate(ctx, st)
+}
+
+// step returns the probe step st of this probe: its settings and st's
+// step.
+func (p *prober) step(st *ProbeStep) *ProbeStep {
+	s := *st
+	s.Strategy, s.At, s.Settle, s.Window, s.Dependency = p.opt.Strategy, p.opt.At, p.opt.Settle, p.opt.Window, p.opt.Dependency
+	return &s
+}
+
+// options returns the probe's options that step st has.
+func (st *ProbeStep) options() ProbeOptions {
+	return ProbeOptions{Strategy: st.Strategy, At: st.At, Settle: st.Settle, Window: st.Window, Dependency: st.Dependency}
+}
+
+// stepSet returns the simulations of step st, the probed strategy on
+// every seed: of the counterfactual (with st.Healthy; load_errors then
+// count the first attempts only), or of the strategy with st's remedy
+// (none when st.Remedy is ""), its judged window counted by segment.
+func (p *prober) stepSet(st *ProbeStep) (*simSet, error) {
+	sc := p.sc
+	switch {
+	case st.Healthy:
+		sc = p.counterfactual()
+	case st.Remedy != "" && st.Remedy != RemedyLoad:
 		var err error
-		if sub, err = p.remedied(rm.kind, rm.strength); err != nil {
+		if sc, err = p.remedied(st.Remedy, st.Strength); err != nil {
 			return nil, err
 		}
 	}
-	var cut func(m *model)
-	if rm != nil && rm.kind == RemedyLoad {
-		cut = func(m *model) {
-			m.work.cut, m.work.cutAt, m.work.cutRate = true, p.at, m.work.rate*float64(probeUnits-rm.strength)/probeUnits
-		}
-	}
-	return p.simulate(ctx, sub, cut, false)
-}
-
-// simulate runs sc (the probed strategy alone) on every seed, tune
-// applied to its model, and returns how the judged window went on each;
-// with firstLoad, load_errors count the first attempts only (the
-// counterfactual).
-func (p *prober) simulate(ctx context.Context, sc *Scenario, tune func(*model), firstLoad bool) ([]windowStat, error) {
 	judged := *sc
 	from, to := p.from, p.to
 	judged.Report.AffectedFrom, judged.Report.AffectedTo = &from, &to
 	m := compile(&judged)
-	m.firstLoad = firstLoad
+	m.firstLoad = st.Healthy
 	m.segment = p.seg
 	p.perOp = m.callsPerOp
-	if tune != nil {
-		tune(m)
+	if !st.Healthy && st.Remedy == RemedyLoad {
+		m.work.cut, m.work.cutAt, m.work.cutRate = true, p.at, m.work.rate*float64(probeUnits-st.Strength)/probeUnits
 	}
-	set := newSimSet([]*model{m})
-	opt := Options{MaxEvents: p.opt.MaxEvents, NoSeries: true, Parallelism: p.opt.Parallelism}
-	if err := set.run(ctx, nil, opt, &progress{total: set.len()}, false); err != nil {
+	return newSimSet([]*model{m}), nil
+}
+
+// simulate runs step st on every seed and returns how the judged window
+// went on each.
+func (p *prober) simulate(ctx context.Context, st *ProbeStep) ([]windowStat, error) {
+	set, err := p.stepSet(st)
+	if err != nil {
+		return nil, err
+	}
+	m := set.ms[0]
+	b := &Batch{Probe: p.step(st), Simulations: make([]int, set.len())}
+	for k := range b.Simulations {
+		b.Simulations[k] = k
+	}
+	opt := Options{MaxEvents: p.opt.MaxEvents, NoSeries: true, Parallelism: p.opt.Parallelism, RunBatch: p.opt.RunBatch}
+	if err := set.runBatch(ctx, p.sc0, b, opt, &progress{total: set.len()}); err != nil {
 		return nil, err
 	}
 	p.res.Simulations += set.len()

@@ -78,7 +78,7 @@ func endsWith(t *testing.T, sc *Scenario, si int, res *ProbeResult, kind RemedyK
 	p := &prober{sc: &sub, at: int64(res.At), from: res.WindowFrom, to: res.WindowTo, res: &ProbeResult{}}
 	p.opt.MaxWorkers = 1000
 	p.segments()
-	healthy, err := p.simulate(context.Background(), p.counterfactual(), nil, true)
+	healthy, err := p.simulate(context.Background(), &ProbeStep{Healthy: true})
 	if err != nil {
 		t.Fatal(err)
 	}

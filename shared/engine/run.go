@@ -31,6 +31,15 @@ type Options struct {
 	// whatever the parallelism: every simulation writes its own slot and
 	// the slots are merged in a fixed order.
 	Parallelism int
+	// RunBatch, when set, runs the simulations a search hands off (see
+	// Batch) instead of the run: each round's candidates on the seeds it
+	// adds. It runs them where it likes, as Batches.Run does elsewhere or
+	// the batch's own Run here, and hands put what they measured, in
+	// parts, in any order and split as it likes, from one goroutine at a
+	// time, before it returns; the run's Progress hears of each simulation
+	// as its part is put. The Result is the same, byte for byte. Nil runs
+	// them in-process.
+	RunBatch func(ctx context.Context, b *Batch, put func(*Part) error) error
 }
 
 // A CostError refuses a scenario whose estimated cost is over the caller's

@@ -28,6 +28,7 @@ func newSearchRun(sc *Scenario) (*searchRun, error) {
 type searchRun struct{}
 
 func (r *searchRun) simulations() int { return 0 }
+func (r *searchRun) simSet() *simSet  { return nil }
 
 func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
 	return nil, nil

@@ -748,6 +748,9 @@ func newSearchRun(sc *Scenario) (*searchRun, error) {
 	return r, nil
 }
 
+// simSet returns the search's simulations, for RunBatch.
+func (r *searchRun) simSet() *simSet { return r.set }
+
 // simulations returns how many simulations the search makes: the
 // halving's, on every variant.
 func (r *searchRun) simulations() int { return r.nv * halvingSimulations(r.rounds) }
@@ -778,7 +781,7 @@ func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchR
 				}
 			}
 		}
-		if err := r.set.run(ctx, ks, opt, p, false); err != nil {
+		if err := r.set.runBatch(ctx, r.sc, &Batch{Simulations: ks}, opt, p); err != nil {
 			return nil, err
 		}
 		prev = round.Seeds

@@ -47,3 +47,42 @@ func String(args []js.Value, i int, name string) (string, error) {
 	}
 	return args[i].String(), nil
 }
+
+// Async is Promise for a function that may block (on an answer that
+// JavaScript posts later): f runs on a goroutine of its own, so that
+// JavaScript's event loop goes on while it waits. A function wrapped by
+// Promise runs on the event loop's goroutine, and blocking there would
+// stop the loop, and with it the answer.
+func Async(what string, f func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(this js.Value, args []js.Value) any {
+		var executor js.Func
+		executor = js.FuncOf(func(this js.Value, ps []js.Value) any {
+			resolve, reject := ps[0], ps[1]
+			go func() {
+				defer executor.Release()
+				var result any
+				var err error
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							err = fmt.Errorf("%s panic: %v", what, r)
+						}
+					}()
+					result, err = f(args)
+				}()
+				if err != nil {
+					reject.Invoke(js.Global().Get("Error").New(err.Error()))
+					return
+				}
+				b, merr := json.Marshal(result)
+				if merr != nil {
+					reject.Invoke(js.Global().Get("Error").New(merr.Error()))
+					return
+				}
+				resolve.Invoke(string(b))
+			}()
+			return nil
+		})
+		return js.Global().Get("Promise").New(executor)
+	})
+}

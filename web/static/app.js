@@ -29,6 +29,12 @@ class EngineWorker {
         onProgress(e.data.progress, e.data.total);
         return;
       }
+      if (e.data.batch !== undefined) {
+        // A search or a probe here hands off simulations (see relay).
+        if (this.onBatch) this.onBatch(e.data.batchId, e.data.batch);
+        else this.call("batchAnswer", e.data.batchId, "", "no one runs the batches of this worker").catch(() => {});
+        return;
+      }
       const p = this.pending.get(e.data.id);
       if (!p) return;
       this.pending.delete(e.data.id);
@@ -36,6 +42,7 @@ class EngineWorker {
       else p.resolve(e.data.value);
     };
     this.ready = module.then((m) => this.send({ op: "init", exec: root.dataset.exec, wasm, module: m }));
+    this.onBatch = null; // (batchId, batch) when a search or a probe here may hand off simulations
   }
   send(msg) {
     const id = ++this.next;
@@ -52,6 +59,37 @@ class EngineWorker {
   end() {
     this.worker.terminate();
     for (const p of this.pending.values()) p.reject(new Error("cancelled"));
+  }
+}
+
+// relay runs the batch of simulations (the engine's Batch, as JSON) that
+// the search or the probe on worker from handed off, as its batchId
+// names it, over workers (from among them: it answers while its search
+// waits, on the simulations its search compiled), in parts that shrink
+// as the batch nears its end, and answers from with each part as it
+// comes, then the end, or the error that ended it. Once live() is false
+// (a newer run, a cancel, a stopped probe), it hands out nothing more
+// and answers "cancelled".
+async function relay(from, workers, json, id, batch, live) {
+  const b = JSON.parse(batch);
+  const ks = b.simulations, n = ks.length;
+  root.dataset.batches = String(Number(root.dataset.batches || 0) + 1); // for tests: batches relayed
+  let next = 0, failed = false;
+  const answer = (part, error) => from.call("batchAnswer", id, part, error);
+  const work = async (w) => {
+    while (next < n && !failed && live()) {
+      const lo = next, hi = Math.min(n, lo + Math.ceil((n - lo) / (2 * workers.length)));
+      next = hi;
+      const part = await w.call("runBatch", json, JSON.stringify({ ...b, simulations: ks.slice(lo, hi) }), w === from ? id : 0);
+      if (!failed && live()) await answer(part, "");
+    }
+  };
+  try {
+    await Promise.all(workers.map(work));
+    await answer("", live() ? "" : "cancelled");
+  } catch (err) {
+    failed = true;
+    answer("", String((err && err.message) || err) || "a batch failed").catch(() => {});
   }
 }
 
@@ -104,9 +142,11 @@ class Engine {
     const started = performance.now();
     const check = this.checked?.json === json ? this.checked.out : await this.call("validate", json);
     if (check.errors && check.errors.length) return { errors: check.errors };
-    // A search's rounds depend on each other's results: it runs whole, on
-    // one worker, which reports its progress.
-    if (check.search) return whole();
+    // A search's rounds depend on each other's results: one worker runs
+    // it, and hands each round's simulations (its candidates on the seeds
+    // the round adds) to the page, which runs them over the pool, that
+    // worker too (relay). Its progress comes from that worker.
+    if (check.search) return this.search(json, maxEvents, theme, width, pool);
     const n = check.simulations, perSeed = check.per_seed, seeds = n / perSeed;
     const size = Math.min(pool, n);
     if (size <= 1) return whole();
@@ -182,6 +222,22 @@ class Engine {
     }
     return out;
   }
+  // search runs a scenario with a search on the first worker, its rounds'
+  // simulations over pool workers: the same result, byte for byte, as on
+  // one.
+  async search(json, maxEvents, theme, width, pool) {
+    while (this.workers.length < pool) this.workers.push(new EngineWorker(this.module));
+    const gen = ++this.generation;
+    const workers = this.workers.slice(0, pool), w = workers[0];
+    w.onBatch = (id, batch) => relay(w, workers, json, id, batch, () => gen === this.generation);
+    try {
+      const out = JSON.parse(await w.call("run", json, maxEvents, theme, width, true));
+      if (out.result) out.workers = pool;
+      return out;
+    } finally {
+      if (w.onBatch && gen === this.generation) w.onBatch = null;
+    }
+  }
 }
 
 // ---- the scenario: JSON is the truth, the form edits paths in it ----------
@@ -204,7 +260,7 @@ const state = {
   shown: null, // the JSON whose results are on screen
   first: null, // the built-in whose result the server drew is on screen (its slug), until the engine's run
   chartURLs: new Map(), // an object URL per SVG on screen
-  probe: null, // the metastability probe under way: {worker, json, name, timer}
+  probe: null, // the metastability probe under way: {worker, workers, json, name, timer}
   probeChecks: 0, // the number of the latest check of which strategies a probe can run
   shipping: "", // the strategy whose one-click search is running, or ""
   shipForms: 0, // the number of the latest form asked of the engine
@@ -1167,7 +1223,7 @@ function stopProbe(msg) {
   const p = state.probe;
   if (!p) return;
   state.probe = null;
-  p.worker.end();
+  for (const w of p.workers) w.end();
   clearInterval(p.timer);
   $("probe-cancel").hidden = true;
   delete root.dataset.probing;
@@ -1189,7 +1245,14 @@ async function runProbe(json, name) {
     ? `Probing ${name}: ${last[0]} of at most ${last[1]} simulations, ${seconds()} s…`
     : `Probing ${name}: the strategy without a remedy, then each remedy by bisection, ${seconds()} s so far…`);
   const worker = new EngineWorker(engine.module, root.dataset.wasm, (done, total) => { last = [done, total]; show(); });
-  const p = (state.probe = { worker, json, name });
+  // With a pool, the probe has one of its own, apart from the runs': its
+  // worker hands each step's simulations (its seeds) to the page, which
+  // runs them over the probe's workers (relay), the same result as on one.
+  const pool = poolSize();
+  const workers = [worker];
+  while (workers.length < pool) workers.push(new EngineWorker(engine.module, root.dataset.wasm, () => {}));
+  const p = (state.probe = { worker, workers, json, name });
+  if (pool > 1) worker.onBatch = (id, batch) => relay(worker, workers, json, id, batch, () => state.probe === p);
   $("probe-result").replaceChildren();
   $("probe-cancel").hidden = false;
   say(`Probing ${name}: the strategy without a remedy, then each remedy by bisection (tens of runs on each seed)…`);
@@ -1198,7 +1261,7 @@ async function runProbe(json, name) {
     await worker.ready;
     if (state.probe !== p) return;
     root.dataset.probing = name; // for tests: the probe's worker is at work
-    const out = JSON.parse(await worker.call("probe", json, name, PROBE_MAX_EVENTS));
+    const out = JSON.parse(await worker.call("probe", json, name, PROBE_MAX_EVENTS, false, pool > 1));
     if (state.probe !== p || json !== $("json").value) return; // stopped meanwhile: never shown
     showProbe(out.view);
     window.retrylabProbeView = out.view; // for tests

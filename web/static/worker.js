@@ -3,8 +3,11 @@
 // "init", exec, wasm, module} loads Go's loader and the engine (module, the
 // page's compiled engine.wasm, when it sends one: then nothing is fetched
 // or compiled again); {id, op, args} calls globalThis.retrylab[op](...args).
-// Answers: {id, value} or {id, error}. The page ends a run early by ending
-// the worker.
+// Answers: {id, value} or {id, error}. A search or a probe posts {batch,
+// batchId} when it hands simulations off to the page, and goes on with
+// the page's batchAnswer calls (its goroutine waits meanwhile, and this
+// worker answers other calls). The page ends a run early by ending the
+// worker.
 let ready = null;
 
 self.onmessage = async (e) => {
