@@ -9,6 +9,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -139,7 +140,9 @@ func rawType(format string) string {
 	return echo.MIMEOctetStream
 }
 
-// exportAnswer is GET /s/:id/export's answer with as=json.
+// exportAnswer is GET /s/:id/export's answer with as=json: Strategy is the
+// strategy or the search frontier's point asked for (a point exports under
+// the searched strategy's name: view.FrontierStrategy).
 type exportAnswer struct {
 	Format      string         `json:"format"`
 	Strategy    string         `json:"strategy"`
@@ -192,18 +195,9 @@ func (s *Server) exportStrategy(ctx context.Context, id string, sc *engine.Scena
 			if err != nil {
 				return nil, err
 			}
-			points = nil
-			if sv := view.Of(sc, res, view.Options{}).Search; sv != nil {
-				for _, p := range sv.Points {
-					if p.Name == name {
-						var st engine.Strategy
-						if err := json.Unmarshal(p.Strategy, &st); err != nil {
-							return nil, fmt.Errorf("the search's point %q: %w", name, err)
-						}
-						return &st, nil
-					}
-					points = append(points, strconv.Quote(p.Name))
-				}
+			var st *engine.Strategy
+			if st, points = view.FrontierStrategy(sc, res, name); st != nil {
+				return st, nil
 			}
 		} else if res, ok := s.runs.cached(id); ok {
 			points = nil
@@ -266,7 +260,7 @@ func (s *Server) handleExport(c echo.Context) error {
 		if !asJSON {
 			return out, nil
 		}
-		return json.Marshal(exportAnswer{Format: format, Strategy: st.Name, ContentType: convert.MediaType(format),
+		return json.Marshal(exportAnswer{Format: format, Strategy: cmp.Or(name, st.Name), ContentType: convert.MediaType(format),
 			Config: string(out), Notes: orEmpty(notes)})
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/retrylab/retrylab/shared/convert"
+	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 // commentLine is how a format writes a comment line, for the formats whose
@@ -103,6 +106,23 @@ func cmdExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			picked = i
 		}
 	}
+	if *name != "" && picked < 0 && sc.Search != nil {
+		// A point of the search's frontier, by the name its Search section
+		// gives it ("C (search 1)", the recommendation): the search runs to
+		// find it, as the server's export does.
+		st, points, err := frontierPoint(sc, *name)
+		if err != nil {
+			printErrors(stderr, file, err)
+			costHint(stderr, "export", err, true)
+			return 1
+		}
+		if st == nil {
+			fmt.Fprintf(stderr, "retrylab export: --strategy %q is not a strategy of %s nor a point of its search's frontier; it has %s, and the points %s\n", *name, file, strings.Join(names, ", "), strings.Join(points, ", "))
+			return 2
+		}
+		sc.Strategies = append(sc.Strategies, *st)
+		picked = len(sc.Strategies) - 1
+	}
 	comment, several := commentLine[*to]
 	switch {
 	case *name != "" && picked < 0:
@@ -149,4 +169,16 @@ func printNote(w io.Writer, file, path string, n convert.Note) {
 		return
 	}
 	fmt.Fprintf(w, "%s: %s: %s: %s\n", file, path, n.Level, n.Message)
+}
+
+// frontierPoint runs sc's search and returns the strategy to ship of the
+// frontier point named name (view.FrontierStrategy), or nil and the
+// points' names when none is.
+func frontierPoint(sc *engine.Scenario, name string) (*engine.Strategy, []string, error) {
+	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: 200_000_000, NoSeries: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	st, points := view.FrontierStrategy(sc, res, name)
+	return st, points, nil
 }

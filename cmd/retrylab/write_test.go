@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,36 @@ func TestSearchWrite(t *testing.T) {
 	code, _, errs = run(t, "", "search", "--write", filepath.Join(dir, "no", "such", "dir.json"), "--runs", "1", scenarioFile)
 	if code != 1 || !strings.Contains(errs, "retrylab search: --write: ") {
 		t.Errorf("unwritable: exit %d, %q", code, errs)
+	}
+}
+
+// TestExportFrontierPoint: retrylab export --strategy "C (search 1)" of a
+// scenario with a search runs it and exports the recommendation under the
+// searched strategy's name, with the settings the search printed; a point
+// the frontier has not is refused, listing those it has.
+func TestExportFrontierPoint(t *testing.T) {
+	if !engine.Searches {
+		t.Skip("this build runs no search")
+	}
+	file := filepath.Join(t.TempDir(), "search.json")
+	code, out, errs := run(t, "", "search", "--write", file, scenarioFile, "--strategy", "C", "--runs", "1", "--seed", "8")
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, errs)
+	}
+	rec := out[strings.Index(out, "\nrecommendation: "):]
+	var attempts int
+	if _, err := fmt.Sscanf(rec[strings.Index(rec, "recommends ")+len("recommends "):], "%d attempts", &attempts); err != nil {
+		t.Fatalf("no attempts in %q: %v", rec, err)
+	}
+	code, out, errs = run(t, "", "export", "--to", "envoy", "--strategy", "C (search 1)", file)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, fmt.Sprintf("num_retries: %d", attempts-1)) || !strings.Contains(out, "name: C") {
+		t.Errorf("the recommendation (%d attempts) exported as:\n%s", attempts, out)
+	}
+	code, _, errs = run(t, "", "export", "--to", "envoy", "--strategy", "C (search 99)", file)
+	if code != 2 || !strings.Contains(errs, `nor a point of its search's frontier; it has "A", "B", "C", "D", and the points "C (search 1)"`) {
+		t.Errorf("an unknown point: exit %d, %q", code, errs)
 	}
 }

@@ -21,3 +21,9 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string { return "" }
 // RetryLevelCell writes a retry_level value as its JSON: this build has
 // no search to show one of.
 func RetryLevelCell(raw json.RawMessage) string { return string(raw) }
+
+// FrontierStrategy is nil: this build runs no search, so no result has a
+// frontier.
+func FrontierStrategy(sc *engine.Scenario, res *engine.Result, name string) (*engine.Strategy, []string) {
+	return nil, nil
+}

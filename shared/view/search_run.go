@@ -287,3 +287,30 @@ func leadText(s *engine.Search, r *engine.SearchResult, own bool) string {
 func keeps(sc *engine.Scenario, r *engine.SearchResult) bool {
 	return r.Recommendation != nil && len(r.Frontier) > 0 && sc.IsSearchStrategy(r.Frontier[0].Settings)
 }
+
+// FrontierStrategy returns the strategy to ship of the frontier point of
+// sc's search that the view names name ("C (search 1)", the
+// recommendation, as the Search section and Add as strategy name it),
+// from res, the result of sc: the searched strategy with the point's
+// settings, under the searched strategy's own name, since it is that
+// service's policy that is shipped. When no point is so named it returns
+// nil and the points' names, quoted.
+func FrontierStrategy(sc *engine.Scenario, res *engine.Result, name string) (*engine.Strategy, []string) {
+	var points []string
+	if sv := searchView(sc, res); sv != nil {
+		for _, p := range sv.Points {
+			if p.Name != name {
+				points = append(points, strconv.Quote(p.Name))
+				continue
+			}
+			var st engine.Strategy
+			if json.Unmarshal(p.Strategy, &st) != nil {
+				break
+			}
+			st.Name = sc.Search.Strategy
+			return &st, nil
+		}
+	}
+	return nil, points
+}
+
