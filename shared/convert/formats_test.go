@@ -53,12 +53,13 @@ func TestEveryFormatLabelled(t *testing.T) {
 	}
 }
 
-// TestREADMEExportFormats: the API table's /s/{id}/export row lists every
-// format ExportFormats has, the server taking each (convert.CheckFormat).
-func TestREADMEExportFormats(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestDocsExportFormats: the API table's /s/{id}/export row (docs/web-api.md)
+// lists every format ExportFormats has, the server taking each
+// (convert.CheckFormat).
+func TestDocsExportFormats(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "web-api.md"))
 	if err != nil {
-		t.Skipf("no README.md beside the module: %v", err)
+		t.Fatal(err)
 	}
 	var row string
 	for _, line := range strings.Split(string(data), "\n") {
@@ -67,11 +68,11 @@ func TestREADMEExportFormats(t *testing.T) {
 		}
 	}
 	if row == "" {
-		t.Fatal("README.md has no API table row for GET /s/{id}/export")
+		t.Fatal("docs/web-api.md has no API table row for GET /s/{id}/export")
 	}
 	for _, f := range ExportFormats {
 		if !strings.Contains(row, "`"+f+"`") {
-			t.Errorf("the README's export row does not list %q (convert.ExportFormats)", f)
+			t.Errorf("docs/web-api.md's export row does not list %q (convert.ExportFormats)", f)
 		}
 	}
 }

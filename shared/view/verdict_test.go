@@ -154,12 +154,13 @@ func TestVerdictPricesEveryCoWinner(t *testing.T) {
 	checkVerdict(t, "e03b with an imported policy", v.Verdict, res)
 }
 
-// TestREADMEListsEveryJudgement: the README's table of the verdict's
-// sentences has a row for every kind of Judgement, citing its sources.
-func TestREADMEListsEveryJudgement(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestDocsListEveryJudgement: the manual's table of the verdict's
+// sentences (docs/judgements.md) has a row for every kind of Judgement,
+// citing its sources.
+func TestDocsListEveryJudgement(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "judgements.md"))
 	if err != nil {
-		t.Skipf("no README.md beside the module: %v", err)
+		t.Fatal(err)
 	}
 	for _, j := range Judgements {
 		var row string
@@ -169,12 +170,12 @@ func TestREADMEListsEveryJudgement(t *testing.T) {
 			}
 		}
 		if row == "" {
-			t.Errorf("the README has no row for the verdict's %s sentences", j.Kind)
+			t.Errorf("docs/judgements.md has no row for the verdict's %s sentences", j.Kind)
 			continue
 		}
 		for _, src := range j.Sources {
 			if !strings.Contains(row, src) {
-				t.Errorf("the README's %s row does not cite %q", j.Kind, src)
+				t.Errorf("docs/judgements.md's %s row does not cite %q", j.Kind, src)
 			}
 		}
 	}
