@@ -1,0 +1,159 @@
+// Package docs holds the manual (Markdown pages, one per subject) and the
+// test that checks it as a CommonMark renderer reads it.
+package docs
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+)
+
+// page is a Markdown file as CommonMark (with GitHub's tables) reads it.
+type page struct {
+	path    string
+	src     []byte
+	anchors map[string]bool
+	links   []string // destinations of links and images
+	// fenceInCode lists the lines, within a fenced code block, that begin
+	// with a fence: a fence meant to close its block that does not (prose
+	// after it), so that the block runs on and swallows what follows.
+	fenceInCode []int
+	headings    []string
+}
+
+// read parses the Markdown file at path.
+func read(t *testing.T, path string) *page {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := goldmark.New(goldmark.WithExtensions(extension.Table))
+	doc := md.Parser().Parse(text.NewReader(src))
+	p := &page{path: path, src: src, anchors: map[string]bool{}}
+	seen := map[string]int{}
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			title := string(n.Text(src))
+			p.headings = append(p.headings, title)
+			a := anchor(title)
+			if k := seen[a]; k > 0 {
+				p.anchors[a+"-"+strconv.Itoa(k)] = true
+			} else {
+				p.anchors[a] = true
+			}
+			seen[a]++
+		case *ast.Link:
+			p.links = append(p.links, string(n.Destination))
+		case *ast.Image:
+			p.links = append(p.links, string(n.Destination))
+		case *ast.FencedCodeBlock:
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				if bytes.HasPrefix(bytes.TrimLeft(seg.Value(src), " "), []byte("```")) {
+					p.fenceInCode = append(p.fenceInCode, 1+bytes.Count(src[:seg.Start], []byte("\n")))
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return p
+}
+
+// anchor is the fragment GitHub gives a heading: its text in lower case,
+// punctuation but hyphens and underscores dropped, spaces as hyphens.
+func anchor(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestDocs reads the README and every page of the manual as CommonMark:
+// every page has one title, no fenced block swallows what follows it, and
+// every relative link and image names a file that is there and, with a
+// fragment, a heading of that page. Links to other sites are not fetched.
+func TestDocs(t *testing.T) {
+	files, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, filepath.Join("..", "README.md"))
+	pages := map[string]*page{}
+	for _, f := range files {
+		abs, _ := filepath.Abs(f)
+		pages[abs] = read(t, f)
+	}
+	if len(pages) < 15 {
+		t.Fatalf("%d pages; the manual has a page per subject", len(pages))
+	}
+	mdLink := regexp.MustCompile(`^[a-z][a-z0-9+.-]*:`)
+	for _, p := range pages {
+		for _, l := range p.fenceInCode {
+			t.Errorf("%s:%d: a fence inside a code block: a closing fence with text after it does not close its block", p.path, l)
+		}
+		if len(p.headings) == 0 || !bytes.HasPrefix(p.src, []byte("# ")) {
+			t.Errorf("%s: does not begin with its title (# …)", p.path)
+		}
+		for _, dest := range p.links {
+			if dest == "" || mdLink.MatchString(dest) {
+				continue // another site, mailto:
+			}
+			u, err := url.Parse(dest)
+			if err != nil {
+				t.Errorf("%s: link %q: %v", p.path, dest, err)
+				continue
+			}
+			target := p
+			if u.Path != "" {
+				abs, _ := filepath.Abs(filepath.Join(filepath.Dir(p.path), u.Path))
+				if _, err := os.Stat(abs); err != nil {
+					t.Errorf("%s: link %q: no such file", p.path, dest)
+					continue
+				}
+				target = pages[abs]
+			}
+			if u.Fragment == "" {
+				continue
+			}
+			if target == nil {
+				t.Errorf("%s: link %q: a fragment of a file that is not a page of the manual", p.path, dest)
+			} else if !target.anchors[u.Fragment] {
+				t.Errorf("%s: link %q: %s has no heading #%s", p.path, dest, target.path, u.Fragment)
+			}
+		}
+	}
+}
+
+// TestDocsCatchesSwallowedHeadings: the check finds the README's old
+// mistake, a closing fence with prose after it.
+func TestDocsCatchesSwallowedHeadings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.md")
+	os.WriteFile(path, []byte("# Bad\n\n```sh\nretrylab run x\n``` then prose\n\n## Swallowed\n\n```sh\nmore\n```\n"), 0o644)
+	p := read(t, path)
+	if len(p.fenceInCode) == 0 || len(p.headings) != 1 {
+		t.Errorf("fences inside code %v, headings %q: the swallowed heading went unnoticed", p.fenceInCode, p.headings)
+	}
+}
