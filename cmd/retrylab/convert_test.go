@@ -14,7 +14,7 @@ const grpcConfig = `{"methodConfig": [{"name": [{"service": "inventory.Inventory
     "retryableStatusCodes": ["UNAVAILABLE"], "waitForReady": true}}],
   "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}`
 
-// TestImportThenRunThenExport is the round trip the README shows: a
+// TestImportThenRunThenExport is the round trip docs/import-export.md shows: a
 // configuration imported is a scenario run accepts as it is, and its
 // strategy exports back to the same format.
 func TestImportThenRunThenExport(t *testing.T) {

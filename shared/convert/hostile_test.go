@@ -193,7 +193,7 @@ func TestEveryImporterIsFuzzed(t *testing.T) {
 }
 
 // BenchmarkHostileYAML measures the costliest documents of at most 64 KiB
-// the YAML reader knows of, each refused at its budget: the README's
+// the YAML reader knows of, each refused at its budget: docs/import-export.md's
 // figures for what one import can cost (time a document, B/op).
 func BenchmarkHostileYAML(b *testing.B) {
 	doubling := "a0: &a0 {x: 1}\n"

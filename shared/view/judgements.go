@@ -1,7 +1,7 @@
 package view
 
 // A Judgement is one kind of sentence the verdict writes, as data: Kind
-// names it (the README's table of the verdict's sentences has a row for
+// names it (docs/judgements.md's table of the verdict's sentences has a row for
 // each, giving its rule), Sources name the published work its rule comes
 // from, and Says and Holds are its check: Says is a regular expression
 // (Go's syntax; compiled by the tests only, so that the binaries do not
@@ -39,7 +39,7 @@ const (
 	whose    = ` against [^']+'s `
 )
 
-// Sources of the verdict's rules, as the README cites them.
+// Sources of the verdict's rules, as docs/judgements.md cites them.
 const (
 	srcE03      = "Retry, Timeout, and Backoff: When Should We Stop Retrying?"
 	srcAWS      = "Availability and Beyond"

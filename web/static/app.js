@@ -98,7 +98,7 @@ async function relay(from, workers, json, id, batch, live) {
 // (it merges and draws the result), at most four, unless the playground's
 // data-workers says otherwise (?workers=N sets it: tests and benchmarks
 // compare 1, 2 and 4). On two cores that is one worker: there a second one
-// made warm runs slower, not faster (README, Performance), and its start-up
+// made warm runs slower, not faster (docs/performance.md), and its start-up
 // delayed the first result.
 const poolSize = () => Math.min(Math.floor(Number(root.dataset.workers)) || Math.max(1, Math.min((navigator.hardwareConcurrency || 1) - 1, 4)), 16);
 if (new URLSearchParams(location.search).has("workers")) root.dataset.workers = new URLSearchParams(location.search).get("workers");
