@@ -121,3 +121,28 @@ func TestSearchOnPages(t *testing.T) {
 		t.Errorf("embed of an empty frontier: %d %.300s", r.code, r.body)
 	}
 }
+
+// TestPageLinksToTheSearchForm (#28): a comparison page links each
+// strategy to the playground's "What should I ship?" form for it; a
+// sweep's page, whose strategies the search cannot vary, does not.
+func TestPageLinksToTheSearchForm(t *testing.T) {
+	s, _ := testServer(t)
+	page := do(t, s, "GET", "/s/e03b-synchronized-recovery", "")
+	checkHTML(t, "page", page.body)
+	for _, name := range []string{"A", "B", "C", "D"} {
+		if want := `href="/?s=e03b-synchronized-recovery&amp;ship=` + name + `"`; !strings.Contains(page.body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	for _, b := range scenarios.All() {
+		sc, err := b.Parse()
+		if err != nil || sc.Sweep == nil {
+			continue
+		}
+		if r := do(t, s, "GET", "/s/"+b.Slug, ""); strings.Contains(r.body, `data-testid="ships"`) {
+			t.Errorf("the sweep %s links to the search form", b.Slug)
+		}
+		return
+	}
+	t.Fatal("no built-in sweeps")
+}

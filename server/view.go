@@ -40,6 +40,9 @@ type scenarioView struct {
 	// Probes link to the metastability probe of each strategy the server
 	// would probe (probe.go; none in a build without it).
 	Probes []probeLink
+	// Ships link to the playground's "What should I ship?" form of each
+	// strategy (the search runs in the browser): none for a sweep.
+	Ships []probeLink
 
 	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
 	Markdown, IFrame, OEmbed                               string
@@ -142,6 +145,11 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	d, _ := time.ParseDuration(resolution)
 	v.Result = view.Of(sc, res, view.Options{Resolution: d})
 	v.Probes = s.probeLinks(id, sc)
+	if sc.Sweep == nil {
+		for _, st := range sc.Strategies {
+			v.Ships = append(v.Ships, probeLink{Strategy: st.Name, URL: "/?s=" + url.QueryEscape(id) + "&ship=" + url.QueryEscape(st.Name)})
+		}
+	}
 	for _, f := range v.Result.Figures {
 		v.Charts = append(v.Charts, chartView{URL: chartURL + "?" + f.Query, Narrow: chartURL + "?" + f.Query + "&width=400", Alt: f.Alt})
 		for _, vr := range f.Variants {

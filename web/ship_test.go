@@ -173,3 +173,17 @@ func axeCheck(t *testing.T, ctx context.Context) {
 		t.Error(v)
 	}
 }
+
+// TestShipLinkOpensTheForm (#28): the shared page's "What should I
+// ship?" link for a strategy opens the playground with that strategy's
+// search form.
+func TestShipLinkOpensTheForm(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/s/e03b-synchronized-recovery"))
+	href := text(ctx, t, `document.querySelector('[data-testid=ships] a:nth-of-type(3)').getAttribute("href")`)
+	do(t, ctx, chromedp.Navigate(base+href), ran(1),
+		until(`document.querySelector("#ship-form [data-testid=ship-run]") !== null`))
+	if got := text(ctx, t, `document.getElementById("ship-heading").textContent`); got != "What should I ship? Settings for C" {
+		t.Errorf("the link %s opened %q", href, got)
+	}
+}

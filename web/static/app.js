@@ -265,6 +265,7 @@ const state = {
   shipping: "", // the strategy whose one-click search is running, or ""
   shipForms: 0, // the number of the latest form asked of the engine
   shipForm: null, // the form shown (view.SearchForm)
+  shipOnLoad: "", // the strategy whose search form the link asks for (?ship=NAME)
 };
 const engine = new Engine();
 
@@ -331,6 +332,9 @@ function load(doc, msg, builtin, link) {
   state.pendingNote = note || "";
   state.pendingLink = link || null;
   run();
+  const ship = state.shipOnLoad;
+  state.shipOnLoad = "";
+  if (ship && (state.scenario?.strategies || []).some((st) => st?.name === ship)) openShip(ship);
 }
 
 // nameTitle makes the page's title the scenario's name as it now is,
@@ -1765,6 +1769,9 @@ async function start() {
     }
   });
   const params = new URLSearchParams(location.search);
+  // ?ship=NAME (a shared page's "What should I ship?" link) opens the
+  // search form of that strategy once the scenario is loaded (load).
+  state.shipOnLoad = params.get("ship") || "";
   // seed= and runs= run the scenario loaded on those seeds: a worst seed's
   // link opens that run alone. Each is a whole number in the range the
   // command line's --seed and --runs take (the engine's limits); another
