@@ -48,7 +48,7 @@ const canProbe = true
 // built-ins are estimated at 128 million (runaway-cascade's textbook) and
 // 195 million (metadata-storm's storage-servers), and process about 17
 // million events in 4 s on one core.
-const probeCostFactor = 8
+const probeCostFactor = view.ProbeCostFactor
 
 // probeTimeFactor times Config.RunTimeout bounds a probe's time: 20 s by
 // default, the default request timeout.

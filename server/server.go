@@ -27,10 +27,11 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
-// DefaultMaxEvents is Config.MaxEvents when it is zero.
-const DefaultMaxEvents = 30_000_000
+// DefaultMaxEvents is Config.MaxEvents when it is zero: view.ServerMaxEvents.
+const DefaultMaxEvents = view.ServerMaxEvents
 
 // Config holds a server's dependencies and limits. Zero values get defaults.
 type Config struct {

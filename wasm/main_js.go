@@ -80,6 +80,9 @@ type validation struct {
 	PerSeed     int           `json:"per_seed"`
 	Search      bool          `json:"search,omitempty"`
 	Window      *window       `json:"window,omitempty"`
+	// Refused says why Run would refuse the scenario, when validate is
+	// given the limit Run keeps to and the estimate is over it.
+	Refused string `json:"refused,omitempty"`
 }
 
 // window is the affected window the scenario's runs judge, as the form
@@ -99,12 +102,14 @@ func windowOf(sc *engine.Scenario) *window {
 	return &window{sc.AffectedWindow(), view.Window(sc), false}
 }
 
-// validate(scenarioJSON) → {errors, estimate, warnings, simulations,
-// per_seed, search, window}: simulations numbered as runPart takes them,
-// per_seed of them on each seed; window is the affected window its runs
-// judge ({from, to, pinned, whole, phases, says}; absent with errors); a
-// scenario with a search has search true and no simulations, and runs
-// whole (run), not in parts.
+// validate(scenarioJSON, maxEvents) → {errors, estimate, warnings,
+// simulations, per_seed, search, window, refused}: simulations numbered as
+// runPart takes them, per_seed of them on each seed; window is the
+// affected window its runs judge ({from, to, pinned, whole, phases, says};
+// absent with errors); a scenario with a search has search true and no
+// simulations, and runs whole (run), not in parts. refused, with a
+// maxEvents above 0, is why a run with that limit refuses it
+// (engine.CheckCost: the estimate, the limit, what makes the cost).
 func validate(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
@@ -118,16 +123,20 @@ func validate(args []js.Value) (any, error) {
 		}
 		return validation{Errors: es}, nil
 	}
+	refused := ""
+	if err := engine.CheckCost(sc, int64(numberArg(args, 1))); err != nil {
+		refused = err.Error()
+	}
 	if sc.Search != nil {
 		// Its rounds depend on each other's results: it is not split over
 		// workers (engine.Simulations refuses it) but runs whole (run).
-		return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Search: true, Window: windowOf(sc)}, nil
+		return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Search: true, Window: windowOf(sc), Refused: refused}, nil
 	}
 	n, perSeed, err := engine.Simulations(sc)
 	if err != nil {
 		return nil, err
 	}
-	return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Simulations: n, PerSeed: perSeed, Window: windowOf(sc)}, nil
+	return validation{Errors: engine.Errors{}, Estimate: engine.Estimate(sc), Warnings: engine.Warnings(sc), Simulations: n, PerSeed: perSeed, Window: windowOf(sc), Refused: refused}, nil
 }
 
 type runOutput struct {
@@ -483,7 +492,7 @@ func searchForm(args []js.Value) (any, error) {
 // and seed= may ask for, as the command line's --runs and --seed take
 // them.
 func limits(args []js.Value) (any, error) {
-	return map[string][2]int64{"runs": {1, engine.MaxRuns}, "seed": {0, maxSeed}}, nil
+	return view.Playground(maxSeed), nil
 }
 
 // maxSeed is the engine's largest seed (its validator's bound): seeds

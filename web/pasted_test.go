@@ -67,3 +67,22 @@ func TestPlaygroundTitleFollowsTheName(t *testing.T) {
 		t.Errorf("renamed in the JSON, the title is %q", got)
 	}
 }
+
+// TestPlaygroundSaysWhatRunRefuses (#29): an edit over the limit Run
+// keeps to is told at once that it is too costly, with the engine's
+// reason, not "press Run" (which Run would then refuse); one over the
+// auto-run limit only waits for Run.
+func TestPlaygroundSaysWhatRunRefuses(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	edit := func(runs, rate string) {
+		text(ctx, t, `(() => { const j = document.getElementById("json"); const d = JSON.parse(j.value); d.runs = `+runs+`; d.workload.rate = `+rate+`; j.value = JSON.stringify(d, null, 2); j.dispatchEvent(new Event("input")); return ""; })()`)
+	}
+	edit("1000", "5000")
+	do(t, ctx, until(`document.getElementById("status").textContent.startsWith("Too costly")`))
+	if got := text(ctx, t, `document.getElementById("status").textContent`); !strings.Contains(got, "over the limit of 200.0 million") || strings.Contains(got, "press Run") {
+		t.Errorf("over Run's limit, the status says %q", got)
+	}
+	edit("100", "950")
+	do(t, ctx, until(`document.getElementById("status").textContent.startsWith("Changed: press Run")`))
+}

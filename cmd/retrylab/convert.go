@@ -175,7 +175,7 @@ func printNote(w io.Writer, file, path string, n convert.Note) {
 // frontier point named name (view.FrontierStrategy), or nil and the
 // points' names when none is.
 func frontierPoint(sc *engine.Scenario, name string) (*engine.Strategy, []string, error) {
-	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: 200_000_000, NoSeries: true})
+	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: view.LocalMaxEvents, NoSeries: true})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -218,7 +218,7 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 	fs.SetOutput(stderr)
 	checkSeeds, seeds := seedFlags(fs)
 	format := fs.String("format", "table", "output format: table or json")
-	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
+	maxEvents := fs.Int64("max-events", view.LocalMaxEvents, "refuse scenarios estimated above this many events (0: no limit)")
 	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
 	var strategy, write *string
 	if cmd == "search" {
@@ -380,7 +380,7 @@ func cmdChart(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&opt.Metric, "metric", "", "metric of the compare and sweep pictures")
 	fs.StringVar(&opt.Theme, "theme", "auto", "auto, light or dark")
 	fs.BoolVar(&opt.SuccessOnly, "success-only", false, "latency of successful operations only")
-	maxEvents := fs.Int64("max-events", 200_000_000, "refuse scenarios estimated above this many events (0: no limit)")
+	maxEvents := fs.Int64("max-events", view.LocalMaxEvents, "refuse scenarios estimated above this many events (0: no limit)")
 	checkSeeds, seeds := seedFlags(fs)
 	file, code := parseWithFile(fs, args, stderr, "chart", "scenario")
 	if code != 0 {

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 // cmdProbe runs "probe": the smallest load reduction, capacity addition
@@ -21,7 +22,7 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	strategy := fs.String("strategy", "", "the strategy to probe (default: the first)")
 	at := fs.String("at", "", "when the load reduction and the capacity addition start (default: when the trigger ends)")
 	settle := fs.String("settle", "", "how long after the remedy the judged window starts (default 10s)")
-	maxEvents := fs.Int64("max-events", 200_000_000, "refuse a probe estimated above this many events (0: no limit)")
+	maxEvents := fs.Int64("max-events", view.LocalMaxEvents, "refuse a probe estimated above this many events (0: no limit)")
 	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
 	file, code := parseWithFile(fs, args, stderr, "probe", "scenario")
 	if code != 0 {

@@ -269,11 +269,16 @@ const state = {
 };
 const engine = new Engine();
 
-// Edits re-run the scenario at once when its estimated cost (the engine's
-// Estimate, in events: a generous upper bound, often ten times the events a
-// run takes) is at most this; costlier ones wait for Run. The rule depends on
-// the scenario only, never on how fast the last run was.
-const AUTO_RUN_EVENTS = 20e6;
+// LIMITS are the limits decided in Go (view.Playground, the engine's
+// limits). Edits re-run the scenario at once when its estimated cost (the
+// engine's Estimate, in events: a generous upper bound, often ten times the
+// events a run takes) is at most auto_run_events; costlier ones wait for
+// Run, and what Run refuses (above run_events) is said at once. The rule
+// depends on the scenario only, never on how fast the last run was. A
+// probe is refused, as on the server by default, when every simulation
+// its bisection can make is estimated above probe_events. runs and seed
+// are the ranges of the links' parameters.
+let LIMITS = { auto_run_events: 0, run_events: 0, probe_events: 0, runs: [1, 1], seed: [0, 0] };
 // Charts are drawn for the width they are shown at: narrow screens get
 // charts laid out for 400 px, with text that stays readable.
 const chartWidth = () => (window.innerWidth < 600 ? 400 : 0);
@@ -872,7 +877,7 @@ async function checkAndRun() {
   const json = $("json").value;
   let check;
   try {
-    check = await engine.call("validate", json);
+    check = await engine.call("validate", json, LIMITS.run_events);
   } catch (err) {
     status("The engine failed: " + err.message);
     return;
@@ -887,7 +892,12 @@ async function checkAndRun() {
     return;
   }
   $("import-offer")?.remove();
-  if (check.estimate > AUTO_RUN_EVENTS) {
+  // Run and the edits agree: what Run would refuse is said now, with why.
+  if (check.refused) {
+    stale(`Too costly to run in the browser: ${check.refused}`);
+    return;
+  }
+  if (check.estimate > LIMITS.auto_run_events) {
     stale(`Changed: press Run (Ctrl+Enter) to see the new results; this scenario is estimated at ${check.estimate.toLocaleString()} events, too many to re-run on every edit.`);
     return;
   }
@@ -921,7 +931,7 @@ async function run() {
   try {
     const first = state.first !== null && state.loadedFrom?.slug === state.first && state.loadedFrom.json === json;
     state.first = null;
-    const out = await engine.run(json, 200e6, "auto", chartWidth(), (early, seeds, of) => {
+    const out = await engine.run(json, LIMITS.run_events, "auto", chartWidth(), (early, seeds, of) => {
       if (mine !== state.running || first) return; // the full result is on screen already
       document.querySelector(".results").classList.remove("stale");
       showErrors([]);
@@ -1172,10 +1182,6 @@ function drawFigures(figures, others = []) {
 
 // ---- what ends the storm: the metastability probe --------------------------
 
-// A probe is refused, as on the server by default, when every simulation
-// its bisection can make is estimated above this many events.
-const PROBE_MAX_EVENTS = 240e6;
-
 // probeSection adds the "What ends the storm?" section under the results:
 // a control per strategy whose probe the engine would run, the probe's
 // progress, its Cancel, and what it found.
@@ -1198,7 +1204,7 @@ async function probeChoices(json, view) {
   const names = [];
   for (const s of view.strategies) {
     try {
-      await engine.call("probe", json, s.name, PROBE_MAX_EVENTS, true);
+      await engine.call("probe", json, s.name, LIMITS.probe_events, true);
       names.push(s.name);
     } catch {} // refused: a sweep, no judged window, too costly, …
     if (mine !== state.probeChecks) return; // the scenario changed meanwhile
@@ -1265,7 +1271,7 @@ async function runProbe(json, name) {
     await worker.ready;
     if (state.probe !== p) return;
     root.dataset.probing = name; // for tests: the probe's worker is at work
-    const out = JSON.parse(await worker.call("probe", json, name, PROBE_MAX_EVENTS, false, pool > 1));
+    const out = JSON.parse(await worker.call("probe", json, name, LIMITS.probe_events, false, pool > 1));
     if (state.probe !== p || json !== $("json").value) return; // stopped meanwhile: never shown
     showProbe(out.view);
     window.retrylabProbeView = out.view; // for tests
@@ -1753,6 +1759,7 @@ async function start() {
     return;
   }
   const [builtins, presetList, vocabulary, limits] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary"), engine.call("limits")]);
+  LIMITS = limits;
   state.presets = presetList;
   state.kinds = vocabulary;
   panels();
