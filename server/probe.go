@@ -331,12 +331,6 @@ func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery
 	return res, err
 }
 
-// probeAnswer is GET /api/scenarios/:id/probe's answer: the probe's result
-// and what people read of it.
-type probeAnswer struct {
-	Probe *engine.ProbeResult `json:"probe"`
-	View  *view.ProbeView     `json:"view"`
-}
 
 func (s *Server) handleProbeAPI(c echo.Context) error {
 	q, err := readProbeQuery(c)
@@ -354,7 +348,7 @@ func (s *Server) handleProbeAPI(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(probeAnswer{Probe: res, View: view.Probe(res)})
+		return json.Marshal(view.AnswerOf(res))
 	})
 }
 

@@ -406,13 +406,6 @@ func runBatch(args []js.Value) (any, error) {
 	return parsed.batches.Run(context.Background(), &b, opt)
 }
 
-// probeAnswer is what GET /api/scenarios/:id/probe answers: the probe's
-// result and what people read of it.
-type probeAnswer struct {
-	Probe *engine.ProbeResult `json:"probe"`
-	View  *view.ProbeView     `json:"view"`
-}
-
 // probe(scenarioJSON, strategy, maxEvents, check, pooled) → {probe, view}: the
 // metastability probe of the strategy ("" for the first; engine.Probe, as
 // the server's /api/scenarios/{id}/probe answers it), refused when its
@@ -465,7 +458,7 @@ func probe(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return probeAnswer{Probe: res, View: view.Probe(res)}, nil
+	return view.AnswerOf(res), nil
 }
 
 // searchForm(scenarioJSON, strategy) → the form of the default search

@@ -50,6 +50,18 @@ var probeLabels = map[engine.RemedyKind]string{
 	engine.RemedyOneLevel: "Retry at one level",
 }
 
+// A ProbeAnswer is a probe's result with what people read of it: what
+// GET /api/scenarios/{id}/probe answers and the playground's probe shows.
+type ProbeAnswer struct {
+	Probe *engine.ProbeResult `json:"probe"`
+	View  *ProbeView          `json:"view"`
+}
+
+// AnswerOf returns the answer of a probe whose result is res.
+func AnswerOf(res *engine.ProbeResult) ProbeAnswer {
+	return ProbeAnswer{Probe: res, View: Probe(res)}
+}
+
 // Probe turns a probe's result into what people read.
 func Probe(res *engine.ProbeResult) *ProbeView {
 	rate, _ := MetricOf("success_rate")
