@@ -331,7 +331,6 @@ func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery
 	return res, err
 }
 
-
 func (s *Server) handleProbeAPI(c echo.Context) error {
 	q, err := readProbeQuery(c)
 	if err != nil {

@@ -313,4 +313,3 @@ func FrontierStrategy(sc *engine.Scenario, res *engine.Result, name string) (*en
 	}
 	return nil, points
 }
-
