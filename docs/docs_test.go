@@ -4,6 +4,7 @@ package docs
 
 import (
 	"bytes"
+	"flag"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -155,5 +157,49 @@ func TestDocsCatchesSwallowedHeadings(t *testing.T) {
 	p := read(t, path)
 	if len(p.fenceInCode) == 0 || len(p.headings) != 1 {
 		t.Errorf("fences inside code %v, headings %q: the swallowed heading went unnoticed", p.fenceInCode, p.headings)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the generated parts of the pages instead of comparing them")
+
+const (
+	metricsBegin = "<!-- metrics: made from engine.MetricInfos; go test ./docs -run TestDocsListEveryMetric -update rewrites it -->\n"
+	metricsEnd   = "<!-- end of metrics -->\n"
+)
+
+// metricsTable is the results page's table of every metric the engine
+// reports, in the engine's order, made from engine.MetricInfos.
+func metricsTable() string {
+	var b strings.Builder
+	b.WriteString("| metric | what it is | unit | better |\n|---|---|---|---|\n")
+	for _, m := range engine.MetricInfos {
+		better := map[int]string{1: "higher", -1: "lower", 0: ""}[m.Better]
+		b.WriteString("| `" + m.Key + "` | " + m.Label + ": " + strings.ReplaceAll(m.Explain, "|", "\\|") + " | " + m.Unit + " | " + better + " |\n")
+	}
+	return b.String()
+}
+
+// TestDocsListEveryMetric: the results page's table of metrics is the
+// engine's (engine.MetricInfos), every metric with its label, meaning,
+// unit and direction: a new metric is on the page once -update has run.
+func TestDocsListEveryMetric(t *testing.T) {
+	data, err := os.ReadFile("results.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, metricsBegin), strings.Index(s, metricsEnd)
+	if i < 0 || j < i {
+		t.Fatalf("results.md has no %q … %q block", strings.TrimSpace(metricsBegin), strings.TrimSpace(metricsEnd))
+	}
+	got := s[:i+len(metricsBegin)] + metricsTable() + s[j:]
+	if *update {
+		if err := os.WriteFile("results.md", []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got != s {
+		t.Error("results.md's table of metrics is not engine.MetricInfos: go test ./docs -run TestDocsListEveryMetric -update rewrites it")
 	}
 }

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -97,26 +98,30 @@ func checkSVG(t testing.TB, svg []byte) {
 	}
 }
 
+// goldenCases are the pictures kept as goldens in testdata, one built-in
+// each: TestEveryPictureHasAGolden checks that every picture is among
+// them or the frontier's (frontier_test.go).
+var goldenCases = []struct {
+	file string
+	slug string
+	opt  Options
+}{
+	{"e03b-attempts-10ms.svg", "e03b-synchronized-recovery", Options{Resolution: 10 * time.Millisecond, Theme: "light"}},
+	{"e03b-attempts-100ms.svg", "e03b-synchronized-recovery", Options{}},
+	{"e03b-attempts-1s.svg", "e03b-synchronized-recovery", Options{Resolution: time.Second, Theme: "dark"}},
+	{"e03b-outcomes.svg", "e03b-synchronized-recovery", Options{Picture: Outcomes}},
+	{"e03b-queue.svg", "e03b-synchronized-recovery", Options{Picture: Queue}},
+	{"e03b-compare.svg", "e03b-synchronized-recovery", Options{Picture: Compare, Metric: "peak_per_100ms"}},
+	{"e03b-latency.svg", "e03b-synchronized-recovery", Options{Picture: Latency}},
+	{"breaker-outcomes.svg", "breaker-timeline", Options{Picture: Outcomes, Theme: "dark"}},
+	{"metadata-queue.svg", "metadata-storm", Options{Picture: Queue}},
+	{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
+	{"bulkheads-calls.svg", "bulkheads", Options{Picture: Calls}},
+	{"shared-breaker-outcomes.svg", "shared-breaker", Options{Picture: Outcomes, Theme: "light"}},
+}
+
 func TestGolden(t *testing.T) {
-	cases := []struct {
-		file string
-		slug string
-		opt  Options
-	}{
-		{"e03b-attempts-10ms.svg", "e03b-synchronized-recovery", Options{Resolution: 10 * time.Millisecond, Theme: "light"}},
-		{"e03b-attempts-100ms.svg", "e03b-synchronized-recovery", Options{}},
-		{"e03b-attempts-1s.svg", "e03b-synchronized-recovery", Options{Resolution: time.Second, Theme: "dark"}},
-		{"e03b-outcomes.svg", "e03b-synchronized-recovery", Options{Picture: Outcomes}},
-		{"e03b-queue.svg", "e03b-synchronized-recovery", Options{Picture: Queue}},
-		{"e03b-compare.svg", "e03b-synchronized-recovery", Options{Picture: Compare, Metric: "peak_per_100ms"}},
-		{"e03b-latency.svg", "e03b-synchronized-recovery", Options{Picture: Latency}},
-		{"breaker-outcomes.svg", "breaker-timeline", Options{Picture: Outcomes, Theme: "dark"}},
-		{"metadata-queue.svg", "metadata-storm", Options{Picture: Queue}},
-		{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
-		{"bulkheads-calls.svg", "bulkheads", Options{Picture: Calls}},
-		{"shared-breaker-outcomes.svg", "shared-breaker", Options{Picture: Outcomes, Theme: "light"}},
-	}
-	for _, tc := range cases {
+	for _, tc := range goldenCases {
 		t.Run(tc.file, func(t *testing.T) {
 			got := render(t, result(t, tc.slug), tc.opt)
 			golden.Check(t, filepath.Join("testdata", tc.file), got)
@@ -408,5 +413,19 @@ func TestSweepWithoutAValue(t *testing.T) {
 	s := string(render(t, res, Options{Picture: Sweep, Metric: "recovery_s"}))
 	if n := strings.Count(s, `<circle class="o c`); n != 3 {
 		t.Errorf("%d points, want 3:\n%s", n, s)
+	}
+}
+
+// TestEveryPictureHasAGolden walks Pictures: a picture without a golden
+// (goldenCases, or the frontier's own tests) fails here.
+func TestEveryPictureHasAGolden(t *testing.T) {
+	has := map[string]bool{Frontier: true} // frontier_test.go
+	for _, tc := range goldenCases {
+		has[cmp.Or(tc.opt.Picture, Attempts)] = true
+	}
+	for _, p := range Pictures {
+		if !has[p] {
+			t.Errorf("the picture %q has no golden in goldenCases", p)
+		}
 	}
 }
