@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -73,5 +74,22 @@ func TestOnlyThePlaygroundPreloadsTheEngine(t *testing.T) {
 	}
 	if r := do(t, s, "GET", "/scenarios", ""); strings.Contains(r.body, `rel="preload"`) {
 		t.Errorf("the gallery preloads the engine, which it does not run")
+	}
+}
+
+// TestFavicon: pages name their icon, served as SVG; /favicon.ico, which
+// clients ask without reading the page, is sent to it, not a 404.
+func TestFavicon(t *testing.T) {
+	s, _ := testServer(t)
+	page := do(t, s, "GET", "/", "")
+	m := regexp.MustCompile(`<link rel="icon" type="image/svg\+xml" href="(/static/favicon\.[0-9a-f]{10}\.svg)">`).FindStringSubmatch(page.body)
+	if m == nil {
+		t.Fatalf("the page names no icon:\n%.600s", page.body)
+	}
+	if r := do(t, s, "GET", m[1], ""); r.code != 200 || r.header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(r.body, "<svg") {
+		t.Errorf("the icon: %d %s %.80s", r.code, r.header.Get("Content-Type"), r.body)
+	}
+	if r := do(t, s, "GET", "/favicon.ico", ""); r.code != 301 || r.header.Get("Location") != m[1] {
+		t.Errorf("/favicon.ico: %d, Location %q", r.code, r.header.Get("Location"))
 	}
 }

@@ -308,6 +308,11 @@ func (s *Server) routes() {
 	get("/healthz", s.handleHealth, gz)
 	get("/metrics", echo.WrapHandler(s.metrics.handler()))
 	get("/static/*", s.assets.serve)
+	// Pages name their icon; a client that asks the conventional place
+	// gets sent to it.
+	get("/favicon.ico", func(c echo.Context) error {
+		return c.Redirect(http.StatusMovedPermanently, s.assets.path("favicon.svg"))
+	})
 }
 
 // securityHeaders sets the headers every answer carries; handlers that serve
