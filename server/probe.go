@@ -383,15 +383,15 @@ func (s *Server) handleProbePage(c echo.Context) error {
 // probeLinks are the links to the probe of each of sc's strategies that
 // the server would run with the default options (none for a sweep): the
 // comparison page's "What ends the storm?" line.
-func (s *Server) probeLinks(id string, sc *engine.Scenario) []probeLink {
+func (s *Server) probeLinks(id string, sc *engine.Scenario) []strategyLink {
 	if sc.Sweep != nil {
 		return nil
 	}
-	var links []probeLink
+	var links []strategyLink
 	for _, st := range sc.Strategies {
 		q := probeQuery{strategy: st.Name}
 		if probeCheck(sc, s.probeOptions(q)) == nil {
-			links = append(links, probeLink{Strategy: st.Name, URL: "/s/" + id + "/probe?" + q.values().Encode()})
+			links = append(links, strategyLink{Strategy: st.Name, URL: "/s/" + id + "/probe?" + q.values().Encode()})
 		}
 	}
 	return links

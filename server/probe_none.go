@@ -27,7 +27,7 @@ func (s *Server) handleProbePage(c echo.Context) error { return errNoProbe }
 
 func probeValues(c echo.Context) url.Values { return url.Values{} }
 
-func (s *Server) probeLinks(id string, sc *engine.Scenario) []probeLink { return nil }
+func (s *Server) probeLinks(id string, sc *engine.Scenario) []strategyLink { return nil }
 
 // probeRuns is nothing in this build.
 type probeRuns struct{}

@@ -39,10 +39,10 @@ type scenarioView struct {
 	Caption string
 	// Probes link to the metastability probe of each strategy the server
 	// would probe (probe.go; none in a build without it).
-	Probes []probeLink
+	Probes []strategyLink
 	// Ships link to the playground's "What should I ship?" form of each
 	// strategy (the search runs in the browser): none for a sweep.
-	Ships []probeLink
+	Ships []strategyLink
 
 	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
 	Markdown, IFrame, OEmbed                               string
@@ -55,8 +55,8 @@ type scenarioView struct {
 // an oEmbed URL.
 type snippets struct{ Markdown, IFrame, OEmbed string }
 
-// A probeLink is a link to the probe of one strategy.
-type probeLink struct{ Strategy, URL string }
+// A strategyLink is a link about one strategy: its probe, its search form.
+type strategyLink struct{ Strategy, URL string }
 
 // A probePageView is what a probe's page shows (probe.go).
 type probePageView struct {
@@ -66,7 +66,7 @@ type probePageView struct {
 	// PageURL is the comparison page's, APIURL this probe's as JSON.
 	PageURL, APIURL string
 	// Others are the probes of the scenario's other strategies.
-	Others []probeLink
+	Others []strategyLink
 }
 
 type strategyView struct {
@@ -147,7 +147,7 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	v.Probes = s.probeLinks(id, sc)
 	if sc.Sweep == nil {
 		for _, st := range sc.Strategies {
-			v.Ships = append(v.Ships, probeLink{Strategy: st.Name, URL: "/?s=" + url.QueryEscape(id) + "&ship=" + url.QueryEscape(st.Name)})
+			v.Ships = append(v.Ships, strategyLink{Strategy: st.Name, URL: "/?s=" + url.QueryEscape(id) + "&ship=" + url.QueryEscape(st.Name)})
 		}
 	}
 	for _, f := range v.Result.Figures {

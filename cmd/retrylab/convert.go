@@ -34,29 +34,47 @@ var commentLine = map[string]string{
 	convert.Resilience4jJava: "//",
 }
 
-// cmdImport reads a configuration (--from FORMAT) into a scenario: its
+// cmdImport reads a configuration (--from FORMAT, or the format it looks
+// like) into a scenario: its
 // strategies on scenarios.ImportWorkload's workload, printed as JSON; the
 // notes on what was not carried over exactly go to stderr.
 func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	from := fs.String("from", "", "format of the configuration: "+strings.Join(convert.ImportFormats, ", "))
+	from := fs.String("from", "", "format of the configuration: "+strings.Join(convert.ImportFormats, ", ")+" (default: the one it looks like)")
 	file, code := parseWithFile(fs, args, stderr, "import", "configuration")
 	if code != 0 {
 		return exit(code)
 	}
-	if err := convert.CheckFormat(*from, false); err != nil {
-		fmt.Fprintf(stderr, "retrylab import: --from %v\n", err)
-		return 2
+	if *from != "" {
+		if err := convert.CheckFormat(*from, false); err != nil {
+			fmt.Fprintf(stderr, "retrylab import: --from %v\n", err)
+			return 2
+		}
 	}
 	data, err := readInput(file, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab import: %v\n", err)
 		return 1
 	}
+	// Without --from, the format the document looks like (convert.Detect),
+	// said; with one, a document that fails and looks like another format
+	// is told which.
+	detected := convert.Detect(data)
+	if *from == "" {
+		if detected == "" {
+			fmt.Fprintf(stderr, "retrylab import: %s looks like none of the formats import reads; name its format with --from: %s\n", file, strings.Join(convert.ImportFormats, ", "))
+			return 2
+		}
+		*from = detected
+		fmt.Fprintf(stderr, "%s: read as %s (--from %s), which it looks like\n", file, convert.Described(detected), detected)
+	}
 	im, err := convert.Import(*from, data)
 	if err != nil {
 		printErrors(stderr, file, err)
+		if detected != "" && detected != *from {
+			fmt.Fprintf(stderr, "retrylab import: %s looks like %s, not %s: try --from %s\n", file, convert.Described(detected), *from, detected)
+		}
 		return 1
 	}
 	sc, err := scenarios.Imported(im.Strategies, *from, file)

@@ -89,7 +89,7 @@ func TestConvertErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"import without a format", "", []string{"import", "x.json"}, 2, "retrylab import: --from is missing; supported: \"grpc\", \"envoy\", \"istio\", \"linkerd\", \"resilience4j\", \"polly\", \"aws\"\n"},
+		{"import without a format it looks like", "x: 1\n", []string{"import", "-"}, 2, "retrylab import: - looks like none of the formats import reads; name its format with --from: grpc, envoy, istio, linkerd, resilience4j, polly, aws\n"},
 		{"import without a file", "", []string{"import", "--from", "grpc"}, 2, "name a configuration file, or - for standard input"},
 		{"import of two files", "", []string{"import", "--from", "grpc", "a", "b"}, 2, `one configuration at a time; got "a" and "b"`},
 		{"import of an export-only format", "", []string{"import", "--from", "polly-csharp", "x.cs"}, 2, `--from "polly-csharp" is export only (RetryLab writes it but does not read it); supported: "grpc", "envoy", "istio", "linkerd", "resilience4j", "polly", "aws"`},
@@ -122,5 +122,23 @@ func TestImportHostileYAML(t *testing.T) {
 		if code != 1 || !strings.Contains(errs, "a.<<: an alias at line 2 refers to a node that contains it") {
 			t.Errorf("%s: exit %d: %s", f, code, errs)
 		}
+	}
+}
+
+// TestImportDetectsTheFormat: without --from, import reads the format the
+// document looks like and says so; with the wrong --from, a document that
+// fails is told which format it looks like; one that looks like none is
+// asked for --from.
+func TestImportDetectsTheFormat(t *testing.T) {
+	grpc := `{"methodConfig": [{"name": [{"service": "a.B"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`
+	code, out, errs := run(t, grpc, "import", "-")
+	if code != 0 || !strings.Contains(errs, "-: read as a gRPC service config (JSON) (--from grpc)") || !strings.Contains(out, `"name": "a.B"`) {
+		t.Errorf("without --from: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := run(t, grpc, "import", "--from", "envoy", "-"); code != 1 || !strings.Contains(errs, "looks like a gRPC service config (JSON), not envoy: try --from grpc") {
+		t.Errorf("the wrong --from: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := run(t, "x: 1\n", "import", "-"); code != 2 || !strings.Contains(errs, "name its format with --from") {
+		t.Errorf("no format: exit %d, stderr %q", code, errs)
 	}
 }

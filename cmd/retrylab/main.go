@@ -103,14 +103,15 @@ commands:
         --success-only  latency picture of successful operations only
         --runs N, --seed S, --max-events N
                         as for run
-  import --from FORMAT FILE|-
+  import [--from FORMAT] FILE|-
         read a retry configuration into a scenario and print it as JSON: the
         policies it configures as strategies, on the workload and dependency
         of the built-in ` + scenarios.ImportWorkload + `
         (a 1.5 s freeze, its backlog answered 503, then 5 s at half
         capacity), ready for retrylab run; what is not carried over exactly
         goes to standard error as FILE: PATH: LEVEL: MESSAGE, PATH in FILE
-        --from FORMAT   ` + strings.Join(convert.ImportFormats, ", ") + `
+        --from FORMAT   ` + strings.Join(convert.ImportFormats, ", ") + ` (default:
+                        the one the document looks like, said on standard error)
   export --to FORMAT FILE.json|SLUG|- [--strategy NAME]
         write a scenario's strategies as configurations of FORMAT; what the
         format cannot express goes to standard error as
@@ -332,7 +333,7 @@ func writeScenario(file string, scenario []byte, sc *engine.Scenario, stderr io.
 		fmt.Fprintf(stderr, "retrylab search: --write: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "retrylab search: wrote %s, the scenario with its search from %s: retrylab run %s runs it again, and POST /api/scenarios or the playground shares it\n", file, sc.Search.Strategy, file)
+	fmt.Fprintf(stderr, "retrylab search: wrote %s, the scenario with its search from %s: retrylab run %s runs it again, retrylab export --to FORMAT --strategy %q %s exports its recommendation, and POST /api/scenarios or the playground shares it\n", file, sc.Search.Strategy, file, sc.Search.Strategy+" (search 1)", file)
 	if out.Len() > server.MaxScenarioBytes {
 		fmt.Fprintf(stderr, "retrylab search: %s is %d KiB, over the %d KiB a server stores: share a smaller scenario\n", file, (out.Len()+1023)>>10, server.MaxScenarioBytes>>10)
 	}
@@ -528,7 +529,11 @@ func loadScenario(file string, stdin io.Reader, stderr io.Writer, cmd string) (*
 	sc, err := scenarios.Decode(data)
 	if err != nil {
 		if hint := convert.ImportHint(data); hint != "" {
-			fmt.Fprintf(stderr, "%s: %s\n", file, hint)
+			// A configuration, not a scenario with mistakes: its errors as
+			// a scenario (no version, unknown fields) would send the reader
+			// to fix what is not broken.
+			fmt.Fprintf(stderr, "%s: %s\n", file, strings.Replace(hint, " FILE,", " "+file+" > scenario.json,", 1))
+			return nil, 1
 		}
 		printErrors(stderr, file, err)
 		return nil, 1

@@ -101,8 +101,8 @@ func TestRunErrors(t *testing.T) {
 		{"a prefix of several slugs", "", []string{"chart", "e03"}, 1, "no built-in e03; did you mean e03b-synchronized-recovery or e03a-transient-failures or e03b-policy-search?"},
 		{"a typo", "", []string{"run", "metadata-strom"}, 1, "did you mean metadata-storm?"},
 		{"nothing close", "", []string{"run", "zzz"}, 1, "no built-in zzz\n(nor a file of that name; retrylab list shows every built-in)"},
-		{"a gRPC service config", `{"methodConfig": []}`, []string{"run", "-"}, 1, "-: This looks like a gRPC service config (JSON), not a RetryLab scenario: import it instead, with Import a policy in the playground, retrylab import --from grpc FILE"},
-		{"a resilience4j YAML", "resilience4j:\n  retry: {}\n", []string{"chart", "-"}, 1, "retrylab import --from resilience4j FILE"},
+		{"a gRPC service config", `{"methodConfig": []}`, []string{"run", "-"}, 1, "-: This looks like a gRPC service config (JSON), not a RetryLab scenario: import it instead, with Import a policy in the playground, retrylab import --from grpc - > scenario.json"},
+		{"a resilience4j YAML", "resilience4j:\n  retry: {}\n", []string{"chart", "-"}, 1, "retrylab import --from resilience4j - > scenario.json"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			code, _, errs := run(t, tc.stdin, tc.args...)
@@ -526,5 +526,15 @@ func TestSearchWithinGRPC(t *testing.T) {
 	}
 	if strings.Contains(out, `"kind":"full"`) || strings.Contains(out, "\n6 ") {
 		t.Errorf("a candidate outside gRPC's limits:\n%s", out)
+	}
+}
+
+// TestConfigGivenAsAScenario: a configuration run as a scenario is told
+// where it goes, and not its errors as a scenario, which would send the
+// reader to fix what is not broken.
+func TestConfigGivenAsAScenario(t *testing.T) {
+	code, _, errs := run(t, `{"methodConfig": []}`, "run", "-")
+	if code != 1 || !strings.Contains(errs, "retrylab import --from grpc") || strings.Contains(errs, "version") || strings.Contains(errs, "not a known field") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }

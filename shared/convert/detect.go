@@ -46,11 +46,16 @@ func ImportHint(data []byte) string {
 	if format == "" {
 		return ""
 	}
-	label := Label(format)
-	article := "a "
-	if strings.ContainsRune("AEIOaeio", rune(label[0])) {
-		article = "an "
-	}
-	return "This looks like " + article + label + ", not a RetryLab scenario: import it instead, with Import a policy in the playground, " +
+	return "This looks like " + Described(format) + ", not a RetryLab scenario: import it instead, with Import a policy in the playground, " +
 		"retrylab import --from " + format + " FILE, or POST /api/import?format=" + format + "; the import puts its policies on a built-in scenario to edit."
+}
+
+// Described names a format for a sentence, with its article: "a gRPC
+// service config (JSON)", "an Envoy route and cluster (YAML)".
+func Described(format string) string {
+	label := Label(format)
+	if label != "" && strings.ContainsRune("AEIOaeio", rune(label[0])) {
+		return "an " + label
+	}
+	return "a " + label
 }

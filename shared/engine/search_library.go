@@ -49,6 +49,14 @@ var doublingBackoffs = rawValues(
 	`{"kind":"exponential","base":"500ms","multiplier":2,"max":"5s"}`,
 	`{"kind":"exponential","base":"1s","multiplier":2,"max":"10s"}`)
 
+// Envoy's doubling back-offs from DefaultSearch's four bases, each capped at
+// 10 times its base (Envoy's default max_interval, which Istio keeps to).
+var envoyBackoffs = rawValues(
+	`{"kind":"exponential","base":"100ms","multiplier":2,"max":"1s"}`,
+	`{"kind":"exponential","base":"200ms","multiplier":2,"max":"2s"}`,
+	`{"kind":"exponential","base":"500ms","multiplier":2,"max":"5s"}`,
+	`{"kind":"exponential","base":"1s","multiplier":2,"max":"10s"}`)
+
 // Libraries are the libraries whose limits DefaultSearchFor keeps a
 // strategy based on their presets to. Each entry's values are checked
 // against its exporter by package convert's TestLibrarySearchExports,
@@ -77,11 +85,7 @@ var Libraries = []Library{
 			"of 20% of the active requests, at least 3 (48 candidates)",
 		Knobs: []Knob{
 			{Path: "max_attempts", Values: rawValues(`2`, `3`, `4`, `6`)},
-			{Path: "backoff", Values: rawValues(
-				`{"kind":"exponential","base":"100ms","multiplier":2,"max":"1s"}`,
-				`{"kind":"exponential","base":"200ms","multiplier":2,"max":"2s"}`,
-				`{"kind":"exponential","base":"500ms","multiplier":2,"max":"5s"}`,
-				`{"kind":"exponential","base":"1s","multiplier":2,"max":"10s"}`)},
+			{Path: "backoff", Values: envoyBackoffs},
 			{Path: "jitter", Values: rawValues(`{"kind":"full"}`)},
 			{Path: "budget", Values: rawValues(`null`,
 				`{"kind":"concurrency","min_concurrency":3,"share_of":"attempts"}`,
@@ -101,11 +105,7 @@ var Libraries = []Library{
 			"DestinationRule's maxRetries 3 (Istio exposes no retry_budget) (32 candidates)",
 		Knobs: []Knob{
 			{Path: "max_attempts", Values: rawValues(`2`, `3`, `4`, `6`)},
-			{Path: "backoff", Values: rawValues(
-				`{"kind":"exponential","base":"100ms","multiplier":2,"max":"1s"}`,
-				`{"kind":"exponential","base":"200ms","multiplier":2,"max":"2s"}`,
-				`{"kind":"exponential","base":"500ms","multiplier":2,"max":"5s"}`,
-				`{"kind":"exponential","base":"1s","multiplier":2,"max":"10s"}`)},
+			{Path: "backoff", Values: envoyBackoffs},
 			{Path: "jitter", Values: rawValues(`{"kind":"full"}`)},
 			{Path: "budget", Values: rawValues(`null`,
 				`{"kind":"concurrency","min_concurrency":3,"share_of":"attempts"}`)},
