@@ -79,6 +79,13 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 
 	do(t, ctx, chromedp.SetValue(`#import-text`, grpcConfig), chromedp.Click(`#import-go`), ran(2),
 		until(`document.querySelectorAll("#import-errors li").length === 0`))
+	// The panel comes before the form, and says what was imported.
+	if got := text(ctx, t, `String(document.getElementById("import-box").compareDocumentPosition(document.getElementById("form")) & Node.DOCUMENT_POSITION_FOLLOWING)`); got == "0" {
+		t.Error("the Import panel is not before the form")
+	}
+	if got := text(ctx, t, `document.querySelector("[data-testid=import-done]").textContent`); !strings.HasPrefix(got, "Imported shop.Cart: a strategy beside the scenario's others") {
+		t.Errorf("the panel says %q after the import", got)
+	}
 	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
 	if cols != "metric,A,B,C,D,shop.Cart" {
 		t.Errorf("table columns %q, want E03-B's four strategies and shop.Cart", cols)

@@ -1542,6 +1542,7 @@ function panels() {
       el("textarea", { id: "import-text", spellcheck: "false", "aria-describedby": "import-errors", "data-testid": "import-text" })),
     el("ul", { id: "import-errors", class: "errors", "data-testid": "import-errors" }),
     el("div", { class: "row" }, el("button", { type: "button", id: "import-go", text: "Import", disabled: true, "data-testid": "import-go" })),
+    el("p", { id: "import-done", role: "status", "data-testid": "import-done" }),
     el("ul", { id: "import-notes", class: "notes", "data-testid": "import-notes" }));
   const exp = el("details", { id: "export-box", class: "convert", "data-testid": "export-panel" },
     el("summary", { text: "Export a strategy" }),
@@ -1554,7 +1555,10 @@ function panels() {
       el("textarea", { id: "export-text", readonly: true, spellcheck: "false", "data-testid": "export-text" }),
       el("button", { type: "button", "data-copy": "export-text", text: "Copy" })),
     el("ul", { id: "export-notes", class: "notes", "data-testid": "export-notes" }));
-  $("errors").after(imp, exp);
+  // Import comes first, before the form: bringing one's own policy is where
+  // most visits start. Export stays under the JSON, beside the strategies.
+  $("form").before(imp);
+  $("errors").after(exp);
   const opened = async (box) => {
     if (!box.open) return;
     try {
@@ -1597,6 +1601,7 @@ async function importPolicy() {
   const format = $("import-format").value;
   const errors = $("import-errors");
   errors.replaceChildren();
+  $("import-done").textContent = "";
   $("import-text").removeAttribute("aria-invalid");
   let out;
   try {
@@ -1639,6 +1644,8 @@ async function importPolicy() {
   renderForm();
   edited();
   state.pendingNote = `Imported ${added.join(", ")} from ${formatLabels[format] || format}.`;
+  // Said where the reader is, in the panel, as well as in the status line.
+  $("import-done").textContent = `Imported ${added.join(", ")}: ${added.length === 1 ? "a strategy" : added.length + " strategies"} beside the scenario's others, compared in the results; "What should I ship?" beside ${added.length === 1 ? "it" : "each"} in the form searches its settings.`;
   scheduleRun();
 }
 
