@@ -1731,6 +1731,7 @@ function showLink(url, msg) {
   $("shared").hidden = false;
   $("share-url").value = url;
   $("share-url").select();
+  $("share-url").scrollLeft = $("share-url").scrollWidth; // the ID, at the end, in view
   status(msg);
 }
 
