@@ -86,3 +86,18 @@ func TestPlaygroundSaysWhatRunRefuses(t *testing.T) {
 	edit("100", "950")
 	do(t, ctx, until(`document.getElementById("status").textContent.startsWith("Changed: press Run")`))
 }
+
+// TestBackUndoesChoosingABuiltin (#29): after choosing a built-in in the
+// picker, Back shows the one before, in the playground.
+func TestBackUndoesChoosingABuiltin(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/?s=breaker-timeline"), ran(1),
+		chromedp.SetValue(`#builtin`, "layered-retries"), ran(2))
+	if got := text(ctx, t, `location.pathname + location.search + "|" + document.getElementById("pg-title").textContent`); !strings.HasPrefix(got, "/?s=layered-retries|") {
+		t.Fatalf("after choosing layered-retries: %s", got)
+	}
+	do(t, ctx, chromedp.NavigateBack(), ran(3))
+	if got := text(ctx, t, `location.pathname + location.search + "|" + document.getElementById("builtin").value + "|" + JSON.parse(document.getElementById("json").value).name`); got != "/?s=breaker-timeline|breaker-timeline|Circuit breaker timeline" {
+		t.Errorf("after Back: %s", got)
+	}
+}

@@ -1776,12 +1776,24 @@ async function start() {
   const picker = $("builtin");
   picker.append(el("option", { value: "", text: "Your scenario" }));
   for (const b of builtins) picker.append(el("option", { value: b.slug, text: b.title }));
+  // Choosing a built-in is a step Back undoes: it pushes the page's
+  // address, and Back (popstate) loads the built-in the address names.
   picker.addEventListener("change", () => {
     const b = builtins.find((x) => x.slug === picker.value);
     if (b) {
-      history.replaceState(null, "", "/?s=" + b.slug);
+      history.pushState({ slug: b.slug }, "", "/?s=" + b.slug);
       load(b.scenario, "", b);
     }
+  });
+  window.addEventListener("popstate", () => {
+    const slug = new URLSearchParams(location.search).get("s");
+    const b = builtins.find((x) => x.slug === slug) || (location.search === "" && !location.hash ? builtins[0] : null);
+    if (!b) {
+      location.reload(); // a shared scenario or a #z= link: load it as on arrival
+      return;
+    }
+    picker.value = b.slug;
+    load(b.scenario, "", b);
   });
   const params = new URLSearchParams(location.search);
   // ?ship=NAME (a shared page's "What should I ship?" link) opens the
