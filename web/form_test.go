@@ -89,3 +89,30 @@ func TestFormEditsSeveralDependencies(t *testing.T) {
 		t.Errorf("after removing payment: %s", got)
 	}
 }
+
+// TestFormShowsTheFieldsOfTheKind (#29): the form shows a service time's
+// and a network leg's fields for their kind only: E03-B's constant
+// service time has a mean and no lognormal p50 or p99, and no network
+// leg's fields until the leg has a kind; choosing lognormal shows p50
+// and p99 in place of the mean, which the scenario no longer has.
+func TestFormShowsTheFieldsOfTheKind(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	shown := func() string {
+		return text(ctx, t, `["service_time.mean", "service_time.p50", "service_time.p99", "network.request.mean"].map(p => document.querySelector('[data-path="dependency.' + p + '"]') ? p : "").filter(Boolean).join(",")`)
+	}
+	if got := shown(); got != "service_time.mean" {
+		t.Errorf("a constant service time, no network: fields %q", got)
+	}
+	do(t, ctx, setField("dependency.service_time.kind", "lognormal"),
+		until(`document.querySelector('[data-path="dependency.service_time.p50"]') !== null`))
+	// The mean E03-B gave goes with the kind that took it.
+	if got := shown(); got != "service_time.p50,service_time.p99" {
+		t.Errorf("lognormal: fields %q", got)
+	}
+	do(t, ctx, setField("dependency.network.request.kind", "normal"),
+		until(`document.querySelector('[data-path="dependency.network.request.stddev"]') !== null`))
+	if got := shown(); !strings.HasSuffix(got, ",network.request.mean") {
+		t.Errorf("a normal request leg: fields %q", got)
+	}
+}

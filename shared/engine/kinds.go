@@ -202,6 +202,14 @@ var DelayFields = map[DelayKind][]string{
 	DelayLognormal: {"p50", "p99"},
 }
 
+// ServiceTimeFields names the fields each kind of service time takes
+// besides kind.
+var ServiceTimeFields = map[ServiceTimeKind][]string{
+	ServiceConstant:    {"mean"},
+	ServiceExponential: {"mean"},
+	ServiceLognormal:   {"p50", "p99"},
+}
+
 // JitterFields names the fields each kind of jitter takes besides kind; the
 // validator refuses the others.
 var JitterFields = map[JitterKind][]string{
@@ -211,32 +219,33 @@ var JitterFields = map[JitterKind][]string{
 
 // A Vocabulary is every list of kinds, for a form or a converter.
 type Vocabulary struct {
-	Arrivals          []ArrivalKind           `json:"arrivals"`
-	ServiceTimes      []ServiceTimeKind       `json:"service_times"`
-	Delays            []DelayKind             `json:"delays"`
-	DelayFields       map[DelayKind][]string  `json:"delay_fields"`
-	Phases            []PhaseKind             `json:"phases"`
-	PhaseFields       map[PhaseKind][]string  `json:"phase_fields"`
-	Backoffs          []BackoffKind           `json:"backoffs"`
-	Jitters           []JitterKind            `json:"jitters"`
-	JitterFields      map[JitterKind][]string `json:"jitter_fields"`
-	Budgets           []BudgetKind            `json:"budgets"`
-	BudgetCharges     []BudgetCharge          `json:"budget_charges"`
-	BudgetShares      []BudgetShare           `json:"budget_shares"`
-	Breakers          []BreakerKind           `json:"breakers"`
-	BreakEnds         []BreakEnd              `json:"break_ends"`
-	HalfOpenDecisions []HalfOpenDecision      `json:"half_open_decisions"`
-	Placements        []Placement             `json:"placements"`
-	RetryAfterModes   []RetryAfterMode        `json:"retry_after_modes"`
-	Scopes            []Scope                 `json:"scopes"`
-	Classes           []Class                 `json:"classes"`
-	ShedMeasures      []ShedMeasure           `json:"shed_measures"`
-	ScriptThens       []ScriptThen            `json:"script_thens"`
+	Arrivals          []ArrivalKind                `json:"arrivals"`
+	ServiceTimes      []ServiceTimeKind            `json:"service_times"`
+	ServiceTimeFields map[ServiceTimeKind][]string `json:"service_time_fields"`
+	Delays            []DelayKind                  `json:"delays"`
+	DelayFields       map[DelayKind][]string       `json:"delay_fields"`
+	Phases            []PhaseKind                  `json:"phases"`
+	PhaseFields       map[PhaseKind][]string       `json:"phase_fields"`
+	Backoffs          []BackoffKind                `json:"backoffs"`
+	Jitters           []JitterKind                 `json:"jitters"`
+	JitterFields      map[JitterKind][]string      `json:"jitter_fields"`
+	Budgets           []BudgetKind                 `json:"budgets"`
+	BudgetCharges     []BudgetCharge               `json:"budget_charges"`
+	BudgetShares      []BudgetShare                `json:"budget_shares"`
+	Breakers          []BreakerKind                `json:"breakers"`
+	BreakEnds         []BreakEnd                   `json:"break_ends"`
+	HalfOpenDecisions []HalfOpenDecision           `json:"half_open_decisions"`
+	Placements        []Placement                  `json:"placements"`
+	RetryAfterModes   []RetryAfterMode             `json:"retry_after_modes"`
+	Scopes            []Scope                      `json:"scopes"`
+	Classes           []Class                      `json:"classes"`
+	ShedMeasures      []ShedMeasure                `json:"shed_measures"`
+	ScriptThens       []ScriptThen                 `json:"script_thens"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
-	return Vocabulary{ArrivalKinds, ServiceTimeKinds, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
+	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, Placements, RetryAfterModes,
 		Scopes, Classes, ShedMeasures, ScriptThens}
 }

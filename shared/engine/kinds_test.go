@@ -31,3 +31,49 @@ func TestEveryKindHasAFormula(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceTimeFields: every kind of service time has its fields, and a
+// dependency with just those is valid; a lognormal one missing either is
+// not (a constant or exponential mean of 0 is an instant service).
+func TestServiceTimeFields(t *testing.T) {
+	values := map[string]Duration{"mean": Duration(40e6), "p50": Duration(30e6), "p99": Duration(200e6)}
+	for _, kind := range ServiceTimeKinds {
+		fields, ok := ServiceTimeFields[kind]
+		if !ok || len(fields) == 0 {
+			t.Errorf("%q: no fields", kind)
+			continue
+		}
+		st := func(skip string) Distribution {
+			d := Distribution{Kind: kind}
+			for _, f := range fields {
+				if f == skip {
+					continue
+				}
+				switch f {
+				case "mean":
+					d.Mean = values[f]
+				case "p50":
+					d.P50 = values[f]
+				case "p99":
+					d.P99 = values[f]
+				default:
+					t.Fatalf("%q: field %q unknown to this test", kind, f)
+				}
+			}
+			return d
+		}
+		sc := &Scenario{Version: 1, Workload: Workload{Clients: 1, Arrival: ArrivalBurst},
+			Dependency: Dependency{Workers: 1, ServiceTime: st("")}, Strategies: []Strategy{{Name: "a", Policy: Policy{MaxAttempts: 1}}}}
+		if err := sc.Validate(); err != nil {
+			t.Errorf("%q with %v: %v", kind, fields, err)
+		}
+		if kind == ServiceLognormal {
+			for _, f := range fields {
+				sc.Dependency.ServiceTime = st(f)
+				if sc.Validate() == nil {
+					t.Errorf("%q without %s is valid", kind, f)
+				}
+			}
+		}
+	}
+}

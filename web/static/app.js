@@ -452,7 +452,22 @@ const fields = {
   },
 };
 
+// kindFields names, for a field of an object that has a kind (a service
+// time, a network leg, a jitter), the vocabulary's fields of each kind.
+const kindFields = { service_time: "service_time_fields", request: "delay_fields", answer: "delay_fields", jitter: "jitter_fields" };
+
+// applies reports whether the form shows the field at path: a field of an
+// object with a kind only when its kind takes it (the engine's
+// vocabulary), or when it holds a value (which its errors may be about).
+function applies(path) {
+  const m = /^(.*\.(\w+))\.(\w+)$/.exec(path);
+  if (!m || !kindFields[m[2]] || m[3] === "kind" || getPath(state.scenario, path) !== undefined) return true;
+  const kind = getPath(state.scenario, m[1] + ".kind");
+  return !!kind && (state.kinds[kindFields[m[2]]]?.[kind] || []).includes(m[3]);
+}
+
 function input(path, label, type) {
+  if (!applies(path)) return "";
   const id = "f-" + path.replace(/\W/g, "-");
   const value = getPath(state.scenario, path);
   let control;
@@ -644,6 +659,13 @@ $("form").addEventListener("input", (e) => {
       document.querySelector(`[data-path="${at}"]`).value = state.window[other];
     }
   }
+  const objectKind = /^(.*\.(service_time|request|answer|jitter))\.kind$/.exec(path);
+  if (objectKind) {
+    // So does a service time, a network leg or a jitter of another kind.
+    const o = getPath(state.scenario, objectKind[1]);
+    const keep = ["kind", ...(state.kinds[kindFields[objectKind[2]]]?.[o?.kind] || [])];
+    if (o && typeof o === "object") for (const k of Object.keys(o)) if (!keep.includes(k)) delete o[k];
+  }
   const kindOf = /^((?:dependency|dependencies\[\d+\])\.phases\[\d+\])\.kind$/.exec(path);
   if (kindOf) {
     // A phase of another kind keeps only the fields that kind takes.
@@ -653,7 +675,7 @@ $("form").addEventListener("input", (e) => {
   }
   writeJSON();
   showWindow(); // pending until the engine answers for the edit
-  if (kindOf) renderForm(); // its own fields differ
+  if (kindOf || objectKind) renderForm(); // their own fields differ
   edited();
   scheduleRun();
 });
