@@ -182,6 +182,46 @@ func Export(format string, st engine.Strategy) ([]byte, []Note, error) {
 	return out, n.list, nil
 }
 
+// Joined lists the formats whose exports of several strategies ExportAll
+// writes as one configuration that their tools read as a whole: Istio's
+// and Linkerd's Kubernetes documents joined with "---", and one
+// resilience4j tree with an instance per strategy.
+var Joined = []string{Istio, Linkerd, Resilience4j}
+
+// ExportAll writes several strategies as one configuration of a format
+// of Joined, with the notes on each strategy (notes[i] for sts[i]), which
+// RetryLab's import reads back as those strategies. Strategies of the
+// same name make instances or routes of the same name: give them
+// different names first.
+func ExportAll(format string, sts []engine.Strategy) ([]byte, [][]Note, error) {
+	if !slices.Contains(Joined, format) {
+		return nil, nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format ExportAll joins; allowed " + quoteList(Joined)}}
+	}
+	ns := make([]notes, len(sts))
+	var out []byte
+	if format == Resilience4j {
+		out = exportResilience4jAll(sts, ns)
+	} else {
+		for i := range sts {
+			var part []byte
+			if format == Istio {
+				part = exportIstio(&sts[i], &ns[i])
+			} else {
+				part = exportLinkerd(&sts[i], &ns[i])
+			}
+			if i > 0 {
+				out = append(out, "---\n"...)
+			}
+			out = append(out, part...)
+		}
+	}
+	lists := make([][]Note, len(sts))
+	for i := range ns {
+		lists[i] = ns[i].list
+	}
+	return out, lists, nil
+}
+
 func quoteList(xs []string) string {
 	q := make([]string, len(xs))
 	for i, x := range xs {

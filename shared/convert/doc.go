@@ -4,7 +4,13 @@
 //
 // Import(format, document) returns the strategies the document
 // configures, each ready to put in a scenario's strategies, with Notes;
-// Export(format, strategy) returns the document and its Notes. Nothing is
+// Export(format, strategy) returns the document and its Notes;
+// ExportAll(format, strategies) writes several strategies as one
+// configuration in the formats of Joined: Istio's and Linkerd's
+// Kubernetes documents joined with "---", and one resilience4j tree with
+// an instance of each module per strategy (a module's aspect order is one
+// for all its instances: a strategy that needs another is warned), which
+// Import reads back as those strategies. Nothing is
 // dropped silently. A value RetryLab cannot read or simulate at all is an
 // error (an engine.Errors naming the path in the document, the value and
 // what is allowed, as the engine's validation errors do); a field read but
