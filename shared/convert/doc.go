@@ -181,8 +181,10 @@
 //	  retriable-4xx                              409
 //	  retriable-status-codes                     retriable_status_codes
 //	  reset-before-request (import)              connection errors, with a warning
-//	  cancelled, deadline-exceeded, internal,    499, 504, 500, 429, 503 (google.rpc.Code's HTTP
-//	  resource-exhausted, unavailable (import)   mapping), with a warning
+//	  cancelled, deadline-exceeded, internal,    nothing: Envoy tests them on the grpc-status
+//	  resource-exhausted, unavailable (import)   header only, which RetryLab's HTTP dependency
+//	                                             never sends; a warning says which status to add
+//	                                             for a gRPC service (499, 504, 500, 429, 503)
 //	retry_back_off.base_interval, max_interval   backoff exponential, multiplier 2, base and max in
 //	                                             whole ms (default 25 ms and 10 × base); jitter full:
 //	                                             Envoy waits random() % interval ms, the interval
@@ -212,7 +214,14 @@
 // (refused-stream, envoy-ratelimited, http3-post-connect-failure,
 // retriable-headers) and unknown ones (Envoy ignores them);
 // retriable_status_codes without retriable-status-codes; gRPC conditions
-// read as HTTP statuses; rate-limited back-off (Envoy waits from the
+// (x-envoy-retry-grpc-on), which Envoy tests on the answer's grpc-status
+// header only (the router filter's docs,
+// https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter#x-envoy-retry-grpc-on,
+// and retry_state_impl.cc), never on its HTTP status: RetryLab's
+// dependency answers HTTP statuses without it, so they retry nothing, in
+// Envoy's import and Istio's alike, and the warning says how to get the
+// gRPC reading (add the status google.rpc.Code maps the code to, 503 for
+// UNAVAILABLE, to the strategy's retry_on.statuses); rate-limited back-off (Envoy waits from the
 // Retry-After to 1.5 times it, JitteredLowerBoundBackOffStrategy, and
 // ignores one above max_interval; other reset headers are not
 // simulated); retry_host_predicate, host_selection_retry_max_attempts,
@@ -286,12 +295,13 @@
 //	                                         errors; retriable-4xx 409; integers: those statuses
 //	                                         when Go's net/http names them (Istio's parseRetryOn
 //	                                         passes other numbers to Envoy as names: an error);
-//	                                         gRPC cancelled 499, deadline-exceeded 504, internal
-//	                                         500, resource-exhausted 429, unavailable 503
-//	                                         (google.rpc.Code's HTTP mapping). Absent: the
-//	                                         default above. Exported from the statuses retried:
-//	                                         5xx, gateway-error, reset or connect-failure, then
-//	                                         the other codes (499 as cancelled)
+//	                                         gRPC cancelled, deadline-exceeded, internal,
+//	                                         resource-exhausted, unavailable: nothing, as
+//	                                         Envoy reads them (grpc-status only), with a
+//	                                         warning. Absent: the default above. Exported
+//	                                         from the statuses retried: 5xx, gateway-error,
+//	                                         reset or connect-failure, then the other codes
+//	                                         (499, which net/http does not name, is lost)
 //	http[].retries.backoff                   backoff.base, max 10 × base (Envoy's max_interval);
 //	                                         absent: 25 ms; written only when not 25 ms
 //	http[].timeout                           deadline; absent: none (Istio turns off Envoy's

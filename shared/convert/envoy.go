@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -60,12 +61,26 @@ var envoyRetryOn = map[string]struct {
 	"reset-before-request": {connection: true,
 		note: "retries a reset before the request reached the server: RetryLab's connection errors are those; a reset after is not retried"},
 	"retriable-4xx": {statuses: []int{409}},
-	// gRPC statuses (x-envoy-retry-grpc-on), by google.rpc.Code's HTTP mapping.
-	"cancelled":          {statuses: []int{499}, note: "checks the gRPC status CANCELLED; RetryLab's dependency answers HTTP statuses: read as 499"},
-	"deadline-exceeded":  {statuses: []int{504}, note: "checks the gRPC status DEADLINE_EXCEEDED; RetryLab's dependency answers HTTP statuses: read as 504"},
-	"internal":           {statuses: []int{500}, note: "checks the gRPC status INTERNAL; RetryLab's dependency answers HTTP statuses: read as 500"},
-	"resource-exhausted": {statuses: []int{429}, note: "checks the gRPC status RESOURCE_EXHAUSTED; RetryLab's dependency answers HTTP statuses: read as 429"},
-	"unavailable":        {statuses: []int{503}, note: "checks the gRPC status UNAVAILABLE; RetryLab's dependency answers HTTP statuses: read as 503"},
+	// gRPC statuses (x-envoy-retry-grpc-on): Envoy tests them on the
+	// answer's grpc-status header only, which RetryLab's HTTP dependency
+	// never sends (see envoyGRPCNote).
+	"cancelled":          {note: envoyGRPCNote("CANCELLED", 499)},
+	"deadline-exceeded":  {note: envoyGRPCNote("DEADLINE_EXCEEDED", 504)},
+	"internal":           {note: envoyGRPCNote("INTERNAL", 500)},
+	"resource-exhausted": {note: envoyGRPCNote("RESOURCE_EXHAUSTED", 429)},
+	"unavailable":        {note: envoyGRPCNote("UNAVAILABLE", 503)},
+}
+
+// envoyGRPCNote says how a gRPC condition of x-envoy-retry-grpc-on is
+// read, by Envoy and Istio alike: Envoy's router docs
+// (https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter#x-envoy-retry-grpc-on)
+// and retry_state_impl.cc's wouldRetryFromHeaders test the gRPC status in
+// the grpc-status header (or trailer) of the answer, never its HTTP
+// status: an HTTP service's 503 is not "unavailable". RetryLab's
+// dependency answers HTTP statuses without grpc-status, so the condition
+// retries nothing it simulates; the note says how to get the gRPC reading.
+func envoyGRPCNote(code string, status int) string {
+	return fmt.Sprintf("checks the grpc-status header only (Envoy's x-envoy-retry-grpc-on), which RetryLab's HTTP dependency never sends: it retries nothing here. For a gRPC service, whose %s RetryLab answers as HTTP %d (google.rpc.Code's mapping, as the grpc format reads it), add %d to the strategy's retry_on.statuses", code, status, status)
 }
 
 // envoyNotSimulated are the retry_on conditions RetryLab has no outcome

@@ -171,7 +171,7 @@ func TestIstioExportRetryOn(t *testing.T) {
 		{engine.RetryOn{Statuses: []int{502, 503, 504}, Connection: true, Timeout: true}, "gateway-error"},
 		{engine.RetryOn{Statuses: []int{429, 503}, Connection: true}, "connect-failure,429,503"},
 		{engine.RetryOn{Statuses: []int{409, 502, 503, 504}, Connection: true, Timeout: true}, "gateway-error,409"},
-		{engine.RetryOn{Statuses: []int{499, 503}, Connection: true}, "connect-failure,cancelled,503"},
+		{engine.RetryOn{Statuses: []int{500, 503}, Connection: true}, "connect-failure,500,503"},
 		{engine.RetryOn{Connection: true}, ""},
 	} {
 		var n notes
