@@ -479,7 +479,9 @@
 //	                                              connection errors (ResourceAccessException,
 //	                                              java.io.IOException both, java.net's and the
 //	                                              TimeLimiter's TimeoutException); none: every 4xx and
-//	                                              5xx, timeouts and connection errors (the preset)
+//	                                              5xx, timeouts and connection errors (the preset);
+//	                                              only classes RetryLab does not know: nothing
+//	                                              (resilience4j retries only those), a warning
 //	circuitbreaker failureRateThreshold           breaker.ratio (percent / 100; kind ratio)
 //	circuitbreaker slidingWindowType COUNT_BASED  breaker.window_calls slidingWindowSize, min_throughput
 //	                                              min(minimumNumberOfCalls, size)

@@ -1140,11 +1140,15 @@ func r4jRetried(n *notes, eff *r4jProps, def *engine.RetryOn) *engine.RetryOn {
 			s.add(o, true)
 		}
 	}
-	if known == 0 {
+	named := hasRetry && len(retry.v.([]string)) > 0
+	switch {
+	case known == 0 && named:
+		// resilience4j retries only instances of the named classes,
+		// none of which the HTTP client throws on the outcomes RetryLab
+		// simulates: it retries none of them.
+		n.warn(retry.path, "names no exception RetryLab knows, and resilience4j retries only those: none of the HTTP client's failures (Spring's web client exceptions, java.io and java.net's, feign's) is retried, imported as retrying nothing; name your client's exceptions to retry its failures")
+	case known == 0:
 		s.add(r4jOutcome{400, 599, true, true}, true)
-		if hasRetry && len(retry.v.([]string)) > 0 {
-			n.warn(retry.path, "names no exception RetryLab knows: every 4xx and 5xx answer, timeout and connection error is retried")
-		}
 	}
 	if hasIgnore {
 		for i, c := range ignore.v.([]string) {
