@@ -158,7 +158,14 @@
 // document may be a stream of YAML documents (or one JSON document), each
 // a bootstrap (static_resources, listeners, HttpConnectionManager
 // route_config), a RouteConfiguration, a VirtualHost, a Route, a Cluster
-// or an xDS file's resources, in any mix. Every route that has a
+// or an xDS file's resources, in any mix, or a top-level list of such
+// resources (as Envoy Gateway's translator and egctl print them), or the
+// admin endpoint's /config_dump output (ConfigDump's configs: the
+// RoutesConfigDump's static_route_configs and dynamic_route_configs
+// route_config, the ClustersConfigDump's clusters, the listeners' and
+// bootstrap's; config_dump.proto); an HttpConnectionManager's rds is
+// warned only when the document has no RouteConfiguration of its
+// route_config_name. Every route that has a
 // retry_policy, its own or else its virtual host's (the route's replaces
 // the host's whole, as Envoy's docs say), is one strategy named after the
 // route's name or its match (prefix, path, regex), starting from the

@@ -107,7 +107,16 @@ type envoyReader struct {
 	cmaps    map[string]map[string]any
 	warned   map[string]bool
 	budgets  map[string]*engine.Budget // by cluster path and priority
+	// The RouteConfigurations read, by name, and the rds references to
+	// check against them once the document is read: a config dump holds
+	// the routes an HttpConnectionManager's rds names.
+	routeConfigs map[string]bool
+	rds          []envoyRDS
 }
+
+// An envoyRDS is an HttpConnectionManager's rds: where, and the
+// route_config_name it asks for.
+type envoyRDS struct{ path, name string }
 
 func importEnvoy(data []byte) (*Imported, error) {
 	docs, err := decodeYAML(data)
@@ -115,7 +124,7 @@ func importEnvoy(data []byte) (*Imported, error) {
 		return nil, err
 	}
 	var n notes
-	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}}
+	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}, routeConfigs: map[string]bool{}}
 	camel := false
 	for i := range docs {
 		docs[i] = envoySnakeKeys(docs[i], &camel)
@@ -128,11 +137,28 @@ func importEnvoy(data []byte) (*Imported, error) {
 		if len(docs) > 1 {
 			path = "[document " + strconv.Itoa(i+1) + "]"
 		}
+		if list, ok := d.([]any); ok {
+			// A list of resources, as Envoy Gateway's translator output
+			// and egctl give them: each is read as a document.
+			for j, x := range list {
+				if _, ok := x.(map[string]any); !ok {
+					n.fail(index(path, j), x, "is not an object; allowed a list of Envoy RouteConfigurations, VirtualHosts, Routes or Clusters")
+					continue
+				}
+				r.walk(index(path, j), x, true)
+			}
+			continue
+		}
 		if _, ok := d.(map[string]any); !ok {
-			n.fail(path, d, "is not an object; allowed an Envoy bootstrap, RouteConfiguration, VirtualHost, Route or Cluster")
+			n.fail(path, d, "is not an object; allowed an Envoy bootstrap, RouteConfiguration, VirtualHost, Route or Cluster, a list of them, or /config_dump's output")
 			continue
 		}
 		r.walk(path, d, true)
+	}
+	for _, d := range r.rds {
+		if !r.routeConfigs[d.name] || d.name == "" {
+			n.warn(d.path, "the routes are discovered by RDS and are not in the document; give the RouteConfiguration too (another YAML document after ---)")
+		}
 	}
 	if err := n.err(); err != nil {
 		return nil, err
@@ -306,6 +332,9 @@ func (r *envoyReader) walk(path string, v any, top bool) {
 	case map[string]any:
 		switch {
 		case has(v, "virtual_hosts"):
+			if name, ok := v["name"].(string); ok {
+				r.routeConfigs[name] = true
+			}
 			if vhs, ok := v["virtual_hosts"].([]any); ok {
 				for i, vh := range vhs {
 					r.vhost(index(join(path, "virtual_hosts"), i), vh)
@@ -336,7 +365,11 @@ func (r *envoyReader) walk(path string, v any, top bool) {
 						}
 					}
 				case "rds":
-					r.n.warn(p, "the routes are discovered by RDS and are not in the document; give the RouteConfiguration too (another YAML document after ---)")
+					name := ""
+					if m, ok := v[k].(map[string]any); ok {
+						name, _ = m["route_config_name"].(string)
+					}
+					r.rds = append(r.rds, envoyRDS{p, name})
 				case "scoped_routes":
 					r.n.warn(p, "scoped routes are not read; give the RouteConfiguration too (another YAML document after ---)")
 				case "cds_config":
