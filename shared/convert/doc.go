@@ -19,6 +19,10 @@
 // choice that keeps the meaning (a default filled in, a label) is an Info.
 // Durations longer than a day, the longest the engine simulates, and
 // attempts beyond its 100 are errors.
+// docs/formats.md says per format what is read and simulated, read and
+// warned, and refused: coverage.go's table renders it, and TestFormatsPage
+// imports every row's document to check the row (go test ./shared/convert
+// -run TestFormatsPage -update rewrites the page).
 // The package does no I/O and depends on the engine only, so it runs in
 // the command, the server and the WebAssembly playground alike.
 //
