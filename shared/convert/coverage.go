@@ -94,6 +94,7 @@ var coverage = []formatCoverage{
 	}, rows: []coverageRow{
 		{coverSimulated, "routes[].isRetryable, timeout", "unlimited attempts without backoff, bounded by the retry budget (absent: Linkerd's default) and the route's deadline", fmt.Sprintf(covLinkerd, "    timeout: 300ms\n")},
 		{coverWarned, "retryBudget retryRatio, minRetriesPerSecond, ttl", "a ratio budget in 10 slices of ttl (Finagle's); the warning says how the proxy's budget differs (it deposits per answer it does not retry)", fmt.Sprintf(covLinkerd, "  retryBudget:\n    retryRatio: 0.2\n    minRetriesPerSecond: 10\n    ttl: 10s\n")},
+		{coverWarned, "retryBudget.ttl outside 1s to 60s", "no retries: the proxy drops such a budget and never retries (the CRD accepts it)", fmt.Sprintf(covLinkerd, "  retryBudget:\n    retryRatio: 0.2\n    minRetriesPerSecond: 10\n    ttl: 2m\n")},
 		{coverRefused, "a route without a name or a condition, a ratio of 0, a timeout without a unit", "an error naming the path", "apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata:\n  name: cart.shop.svc.cluster.local\nspec:\n  routes:\n  - isRetryable: true\n    timeout: \"300\"\n"},
 	}},
 	{format: Resilience4j, sources: []string{

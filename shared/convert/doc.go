@@ -402,7 +402,10 @@
 //	retryBudget.minRetriesPerSecond           budget.min_per_second (whole numbers)
 //	retryBudget.ttl                           budget.window (1 s to 60 s), slices 10: the
 //	                                          finagle-budget preset's budget; absent: Linkerd's
-//	                                          default, 0.2, 10 per second, 10 s
+//	                                          default, 0.2, 10 per second, 10 s; outside 1 s
+//	                                          to 60 s (the CRD takes it, the proxy drops the
+//	                                          budget and never retries): max_attempts 1, a
+//	                                          warning
 //
 // Linkerd 2.16's counted retries, annotations of a Service, HTTPRoute or
 // GRPCRoute, are one strategy each, named "KIND/NAME" (import only):
