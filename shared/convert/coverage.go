@@ -124,7 +124,8 @@ var coverage = []formatCoverage{
 		{coverSimulated, "[profile NAME] sections", "one strategy per profile that sets retry_mode or max_attempts", "[default]\nretry_mode = standard\n\n[profile batch]\nretry_mode = standard\nmax_attempts = 10\n"},
 		{coverWarned, "retry_mode adaptive", "standard mode's policy: the client-side rate limiter (CUBIC) is not simulated", "[default]\nretry_mode = adaptive\n"},
 		{coverRefused, "a file with no profile setting retry_mode or max_attempts", "nothing to import", "[default]\nregion = us-west-2\n"},
-		{coverRefused, "an unknown retry_mode, max_attempts 0", "an error naming the profile", "[default]\nretry_mode = fast\n"},
+		{coverWarned, "an invalid profile (an unknown retry_mode, max_attempts 0) beside valid ones", "left out, with a warning naming it: the SDKs load the others", "[default]\nretry_mode = standard\n\n[profile broken]\nretry_mode = fast\n"},
+		{coverRefused, "a file whose every retry profile is invalid", "an error naming the profile and the setting", "[default]\nretry_mode = fast\n"},
 	}},
 }
 

@@ -134,7 +134,12 @@
 //
 // Other settings of a profile (region, credentials, ...) are not read,
 // and their values never appear in notes; an unknown setting is a warning;
-// other sections are an info. Export writes one profile section with
+// other sections are an info. A profile with an invalid retry setting (an
+// unknown retry_mode, max_attempts out of range, a setting given twice) is
+// left out with a warning naming it and why, as the SDKs load the others
+// and fail only when it is used; the file is refused when no valid profile
+// is left, or for an error of the file itself (a setting before any
+// section, a section given twice). Export writes one profile section with
 // retry_mode (adaptive when based_on is aws-adaptive) and max_attempts,
 // and a warning for every field of the policy that differs from standard
 // mode's, which the file cannot change. The section is the profile the
