@@ -48,18 +48,20 @@
 // and google.rpc.Code's HTTP mapping
 // (https://github.com/googleapis/googleapis/blob/master/google/rpc/code.proto).
 // Field names match in any case, as grpc-go's encoding/json reads them.
-// Each methodConfig is one strategy, named after its first name
-// ("service/method", "service", or "all methods" for {}).
+// Each methodConfig is one strategy, named after its names, separated by
+// ", " ("package.Service/Method", "package.Service", "Service/*" for a
+// service without a package, or "all methods" for {}).
 //
 //	service config                          strategy (import and export)
-//	methodConfig[].name                     name; more names: info; exported as the service
-//	                                        when the name is a gRPC name as Import writes one:
-//	                                        package.Service, Service/Method (A6's
+//	methodConfig[].name                     name; several names: all of them, ", " between,
+//	                                        an info; exported as those names when the name
+//	                                        is gRPC names as Import writes them:
+//	                                        package.Service, Service/* (a service without a
+//	                                        package), Service/Method (A6's
 //	                                        "EchoService/Echo"), "all methods" ([{}]); any
-//	                                        other name is a label ("C", "C (search 1)", and a
-//	                                        lone service without a package, which a label
-//	                                        cannot be told from): [{}], every method, with an
-//	                                        info saying how to name a service
+//	                                        other name is a label ("C", "C (search 1)"):
+//	                                        [{}], every method, with an info saying how to
+//	                                        name a service
 //	methodConfig[].timeout                  deadline (the whole call, every attempt)
 //	retryPolicy.maxAttempts                 max_attempts; above 5 imported as 5 with a warning
 //	                                        (grpc-go's limit: "values greater than 5 are
