@@ -192,6 +192,34 @@ type istioDR struct {
 }
 
 func importIstio(data []byte) (*Imported, error) {
+	im, err := importIstioDocs(data)
+	return im, kubeNamed(data, err)
+}
+
+// kubeNamed adds to each error of a Kubernetes document the kind and
+// metadata.name of the document it is in, which a stream of documents
+// names better than its index.
+func kubeNamed(data []byte, err error) error {
+	errs, ok := err.(engine.Errors)
+	if !ok {
+		return err
+	}
+	var n notes
+	docs, _ := kubeDocs(&n, data)
+	for i := range errs {
+		e := &errs[i]
+		for _, d := range docs {
+			if d.name == "" || d.kind == "" || !(d.path == "" || e.Path == d.path || strings.HasPrefix(e.Path, d.path+".")) {
+				continue
+			}
+			e.Message += fmt.Sprintf("; in %s %q", d.kind, d.name)
+			break
+		}
+	}
+	return errs
+}
+
+func importIstioDocs(data []byte) (*Imported, error) {
 	var n notes
 	docs, err := kubeDocs(&n, data)
 	if err != nil {

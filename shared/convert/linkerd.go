@@ -67,6 +67,11 @@ func linkerdRetryOn(set *[600]bool) *engine.RetryOn {
 }
 
 func importLinkerd(data []byte) (*Imported, error) {
+	im, err := importLinkerdDocs(data)
+	return im, kubeNamed(data, err)
+}
+
+func importLinkerdDocs(data []byte) (*Imported, error) {
 	var n notes
 	docs, err := kubeDocs(&n, data)
 	if err != nil {
