@@ -49,6 +49,15 @@ const (
 
 func covGRPC(policy, top string) string { return fmt.Sprintf(covGRPCBase, policy, top) }
 
+// covIstioRoutes is a VirtualService of n routes with the same retries.
+func covIstioRoutes(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "  - name: r%d\n    timeout: 3s\n    route:\n    - destination:\n        host: cart\n    retries:\n      attempts: 2\n      retryOn: 5xx\n", i)
+	}
+	return "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: cart\nspec:\n  hosts: [cart]\n  http:\n" + b.String()
+}
+
 var coverage = []formatCoverage{
 	{format: GRPC, sources: []string{
 		"gRFC A6, gRPC Retry Design: https://github.com/grpc/proposal/blob/master/A6-client-retries.md",
@@ -84,6 +93,7 @@ var coverage = []formatCoverage{
 	}, rows: []coverageRow{
 		{coverSimulated, "http[].retries attempts, perTryTimeout, retryOn; http[].timeout", "max_attempts, attempt_timeout, retry_on, deadline; Envoy's backoff (25 ms base)", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      perTryTimeout: 1s\n      retryOn: 5xx\n")},
 		{coverSimulated, "retries absent", "Istio's default, 2 retries on connection errors (an info)", fmt.Sprintf(covIstioVS, "    timeout: 3s\n")},
+		{coverSimulated, "more routes than a scenario compares (20), with identical retries", "one strategy listing them (an info), as for every format", covIstioRoutes(21)},
 		{coverWarned, "retryOn gRPC conditions (unavailable, cancelled, ...)", "nothing, as Envoy tests them (grpc-status only), with a warning naming the status to add for a gRPC service", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      retryOn: connect-failure,unavailable\n")},
 		{coverWarned, "retryOn envoy-ratelimited, retriable-headers", "not simulated", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      retryOn: 5xx,retriable-headers\n")},
 		{coverRefused, "a retryOn condition Envoy does not know, a number net/http does not name", "an error naming the path", fmt.Sprintf(covIstioVS, "    retries:\n      attempts: 2\n      retryOn: 5xx,sometimes\n")},

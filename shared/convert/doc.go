@@ -18,7 +18,10 @@
 // cannot express are each a Warning naming its path or the feature; a
 // choice that keeps the meaning (a default filled in, a label) is an Info.
 // Durations longer than a day, the longest the engine simulates, and
-// attempts beyond its 100 are errors.
+// attempts beyond its 100 are errors. A configuration of more policies
+// than a scenario compares (20) has its identical policies (all but the
+// name) imported as one strategy, "FIRST (+N identical)", with an info
+// listing them; more than 20 different ones are refused.
 // docs/formats.md says per format what is read and simulated, read and
 // warned, and refused: coverage.go's table renders it, and TestFormatsPage
 // imports every row's document to check the row (go test ./shared/convert
