@@ -575,7 +575,8 @@ func TestExportAnyStrategy(t *testing.T) {
 func TestImportTooManyPolicies(t *testing.T) {
 	var mc []string
 	for i := range engine.MaxStrategies + 1 {
-		mc = append(mc, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i))
+		// Different policies: identical ones would be one strategy.
+		mc = append(mc, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.%02ds", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i, i+1))
 	}
 	_, err := Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc, ",")+`]}`))
 	es := engine.AsErrors(err)
