@@ -31,8 +31,8 @@ func TestImport(t *testing.T) {
 		code                   int
 		contains               string
 	}{
-		{"wrapped gRPC", "/api/import", wrapped("grpc", grpcConfig), "application/json", 200, `"name":"EchoService"`},
-		{"a JSON format's document as it is", "/api/import", `{"format": "grpc", "config": ` + grpcConfig + `}`, "application/json", 200, `"name":"EchoService"`},
+		{"wrapped gRPC", "/api/import", wrapped("grpc", grpcConfig), "application/json", 200, `"name":"EchoService/*"`},
+		{"a JSON format's document as it is", "/api/import", `{"format": "grpc", "config": ` + grpcConfig + `}`, "application/json", 200, `"name":"EchoService/*"`},
 		{"raw AWS with ?format", "/api/import?format=aws", awsConfig, "text/plain", 200, `"based_on":"aws-adaptive"`},
 		{"notes with their paths", "/api/import?format=grpc", grpcConfig, "application/json", 200, `"path":"methodConfig[0].retryPolicy.waitForReady","level":"warning"`},
 		{"raw as a form", "/api/import?format=aws", awsConfig, "application/x-www-form-urlencoded", 415, `is a form; send the configuration as it is`},
