@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -310,6 +311,27 @@ func envoyDocuments(data []byte) [][]byte {
 	return docs
 }
 
+// envoyItems splits the documents that are a top-level list of resources
+// (as Envoy Gateway prints them) into a document per resource.
+func envoyItems(t *testing.T, docs [][]byte) [][]byte {
+	var out [][]byte
+	for _, doc := range docs {
+		var list []any
+		if yaml.Unmarshal(doc, &list) != nil {
+			out = append(out, doc)
+			continue
+		}
+		for _, item := range list {
+			b, err := yaml.Marshal(item)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // envoyMessageFor returns the message a sample document is: what
 // convert's importer recognises it as.
 func envoyMessageFor(doc []byte) (proto.Message, error) {
@@ -319,6 +341,8 @@ func envoyMessageFor(doc []byte) (proto.Message, error) {
 	}
 	has := func(k string) bool { _, ok := m[k]; return ok }
 	switch {
+	case has("configs"):
+		return &adminv3.ConfigDump{}, nil
 	case has("static_resources"):
 		return &bootstrapv3.Bootstrap{}, nil
 	case has("resources"):
@@ -349,7 +373,7 @@ func TestConvertEnvoySamplesParse(t *testing.T) {
 			t.Fatal(err)
 		}
 		var errs []string
-		for i, doc := range envoyDocuments(data) {
+		for i, doc := range envoyItems(t, envoyDocuments(data)) {
 			msg, err := envoyMessageFor(doc)
 			if err == nil {
 				err = envoyParse(doc, msg)

@@ -76,18 +76,18 @@ func istioStrict(spec json.RawMessage, m proto.Message) error {
 // failures included) and per-try timeouts; reset retries both;
 // retriable-4xx is 409. Integers are retriable status codes when Go's
 // net/http names them (istio/istio pilot/pkg/networking/core/route/retry/
-// retry.go parseRetryOn: http.StatusText(i) != ""). gRPC conditions are
-// read as their HTTP status (google.rpc.Code's mapping), as RetryLab's
-// dependency answers HTTP. An empty retryOn is Istio's default
-// (DefaultPolicy: connect-failure, refused-stream, unavailable,
-// cancelled, and retriable-status-codes without a code since 1.24's
-// EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY) for an HTTP service, whose
-// answers carry no grpc-status: connection errors only.
+// retry.go parseRetryOn: http.StatusText(i) != ""). gRPC conditions
+// (x-envoy-retry-grpc-on) test the answer's grpc-status header only,
+// which RetryLab's HTTP dependency never sends: they retry nothing. An
+// empty retryOn is Istio's default (DefaultPolicy: connect-failure,
+// refused-stream, unavailable, cancelled, and retriable-status-codes
+// without a code since 1.24's EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY):
+// connection errors only.
 func istioRetried(retryOn string) (statuses []int, timeout, connection bool) {
 	set := map[int]bool{}
-	grpc := map[string]int{"cancelled": 499, "deadline-exceeded": 504, "internal": 500, "resource-exhausted": 429, "unavailable": 503}
+	grpc := map[string]bool{"cancelled": true, "deadline-exceeded": true, "internal": true, "resource-exhausted": true, "unavailable": true}
 	if retryOn == "" {
-		retryOn, grpc = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes", nil
+		retryOn = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes"
 	}
 	for _, tok := range strings.Split(retryOn, ",") {
 		switch tok {
@@ -106,8 +106,8 @@ func istioRetried(retryOn string) (statuses []int, timeout, connection bool) {
 		case "retriable-4xx":
 			set[409] = true
 		default:
-			if s, ok := grpc[tok]; ok {
-				set[s] = true
+			if grpc[tok] {
+				// Nothing: grpc-status only.
 			} else if s, err := strconv.Atoi(tok); err == nil && http.StatusText(s) != "" {
 				set[s] = true
 			}

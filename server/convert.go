@@ -16,6 +16,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -232,7 +233,10 @@ func isPointName(strategy, name string) bool {
 // handleExport answers GET /s/:id/export?format=…&strategy=…: the policy
 // of the strategy, or of the search frontier's point, as a configuration
 // of that format, or with as=json the configuration and the notes on what
-// it could not express.
+// it could not express. Without a strategy, a scenario of several is
+// exported whole in the formats that hold several (convert.ExportAll:
+// Istio, Linkerd, resilience4j), its notes under strategies[i]; the
+// others need one named.
 func (s *Server) handleExport(c echo.Context) error {
 	format, name, asJSON, err := exportQuery(c)
 	if err != nil {
@@ -240,7 +244,12 @@ func (s *Server) handleExport(c echo.Context) error {
 	}
 	id := c.Param("id")
 	var st *engine.Strategy
+	var all []engine.Strategy // without a strategy, in a format of convert.Joined: every one
 	sub, err := s.begin(c, id, func(sc *engine.Scenario) (err error) {
+		if name == "" && len(sc.Strategies) > 1 && slices.Contains(convert.Joined, format) {
+			all = sc.Strategies
+			return nil
+		}
 		st, err = s.exportStrategy(c.Request().Context(), id, sc, name)
 		return err
 	})
@@ -251,6 +260,26 @@ func (s *Server) handleExport(c echo.Context) error {
 	ctype := convert.MediaType(format)
 	if asJSON {
 		ctype = echo.MIMEApplicationJSON
+	}
+	if all != nil {
+		return s.serveCached(c, sub.builtin != nil, ctype, func() ([]byte, error) {
+			out, notes, err := convert.ExportAll(format, all)
+			if err != nil {
+				return nil, err
+			}
+			if !asJSON {
+				return out, nil
+			}
+			// The notes of every strategy, each path under its strategy's.
+			list := []convert.Note{}
+			for i := range notes {
+				for _, n := range notes[i] {
+					n.Path = strings.TrimSuffix(fmt.Sprintf("strategies[%d].%s", i, n.Path), ".")
+					list = append(list, n)
+				}
+			}
+			return json.Marshal(exportAnswer{Format: format, ContentType: convert.MediaType(format), Config: string(out), Notes: list})
+		})
 	}
 	return s.serveCached(c, sub.builtin != nil, ctype, func() ([]byte, error) {
 		out, notes, err := convert.Export(format, *st)

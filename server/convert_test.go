@@ -31,8 +31,8 @@ func TestImport(t *testing.T) {
 		code                   int
 		contains               string
 	}{
-		{"wrapped gRPC", "/api/import", wrapped("grpc", grpcConfig), "application/json", 200, `"name":"EchoService"`},
-		{"a JSON format's document as it is", "/api/import", `{"format": "grpc", "config": ` + grpcConfig + `}`, "application/json", 200, `"name":"EchoService"`},
+		{"wrapped gRPC", "/api/import", wrapped("grpc", grpcConfig), "application/json", 200, `"name":"EchoService/*"`},
+		{"a JSON format's document as it is", "/api/import", `{"format": "grpc", "config": ` + grpcConfig + `}`, "application/json", 200, `"name":"EchoService/*"`},
 		{"raw AWS with ?format", "/api/import?format=aws", awsConfig, "text/plain", 200, `"based_on":"aws-adaptive"`},
 		{"notes with their paths", "/api/import?format=grpc", grpcConfig, "application/json", 200, `"path":"methodConfig[0].retryPolicy.waitForReady","level":"warning"`},
 		{"raw as a form", "/api/import?format=aws", awsConfig, "application/x-www-form-urlencoded", 415, `is a form; send the configuration as it is`},
@@ -98,6 +98,8 @@ func TestExport(t *testing.T) {
 		{"with notes as JSON", "format=grpc&strategy=D&as=json", 200, "application/json", `"notes":[{"path":"attempt_timeout","level":"warning"`},
 		{"unknown strategy", "format=grpc&strategy=Z", 404, "text/html", `no strategy &#34;Z&#34;; it has &#34;A&#34;, &#34;B&#34;, &#34;C&#34;, &#34;D&#34;`},
 		{"no strategy of several", "format=grpc", 422, "text/html", `strategy: is missing`},
+		{"every strategy as Kubernetes documents", "format=istio", 200, "text/plain", "---\napiVersion: networking.istio.io/v1"},
+		{"every strategy as one resilience4j tree", "format=resilience4j&as=json", 200, "application/json", `"path":"strategies[3].`},
 		{"YAML as text", "format=envoy&strategy=C", 200, "text/plain", "retry_policy"},
 		{"unknown format", "format=yaml&strategy=A", 422, "text/html", `format: &#34;yaml&#34; is not a format RetryLab can export`},
 		{"no format", "strategy=A", 422, "text/html", `format: is missing`},

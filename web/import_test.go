@@ -87,8 +87,8 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 		t.Errorf("the panel says %q after the import", got)
 	}
 	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
-	if cols != "metric,A,B,C,D,shop.Cart" {
-		t.Errorf("table columns %q, want E03-B's four strategies and shop.Cart", cols)
+	if cols != "metric,A,B,C,D,shop.Cart, shop.Orders" {
+		t.Errorf("table columns %q, want E03-B's four strategies and the method config of shop.Cart and shop.Orders", cols)
 	}
 	if notes := text(ctx, t, `document.getElementById("import-notes").textContent`); !strings.HasPrefix(notes, "methodConfig[0].name: info: applies to 2 names") {
 		t.Errorf("notes %q, want the note on the second name (path: level: message)", notes)
@@ -122,8 +122,8 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if !strings.Contains(out, `"Retry"`) || !strings.Contains(out, `"MaxRetryAttempts": 3`) {
 		t.Errorf("the Polly export has no Retry with shop.Cart's 3 retries:\n%s", out)
 	}
-	if got := text(ctx, t, `document.getElementById("export-strategy").selectedOptions[0].textContent`); got != "shop.Cart" {
-		t.Errorf("exported strategy %q, want shop.Cart", got)
+	if got := text(ctx, t, `document.getElementById("export-strategy").selectedOptions[0].textContent`); got != "shop.Cart, shop.Orders" {
+		t.Errorf("exported strategy %q, want shop.Cart, shop.Orders", got)
 	}
 
 	// Both panels, open and filled, pass axe-core as the pages do
@@ -176,8 +176,8 @@ func TestPlaygroundComparesImportedPoliciesAndExportsEnvoy(t *testing.T) {
 		chromedp.Click(`#import-go`), ran(3),
 		until(`document.querySelectorAll("#import-errors li").length === 0`))
 	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
-	if cols != "metric,A,B,C,D,shop.Cart,inventory" {
-		t.Fatalf("table columns %q, want E03-B's four strategies, shop.Cart and inventory", cols)
+	if cols != "metric,A,B,C,D,shop.Cart, shop.Orders,inventory" {
+		t.Fatalf("table columns %q, want E03-B's four strategies, shop.Cart, shop.Orders and inventory", cols)
 	}
 	var sc struct {
 		Strategies []struct {

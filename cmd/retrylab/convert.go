@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,10 +19,11 @@ import (
 
 // commentLine is how a format writes a comment line, for the formats whose
 // exports of several strategies can be printed one after the other; the
-// others (JSON) need --strategy. Each part is a document of its own: the
-// YAML parts are not joined into one stream with "---", since they name
-// the same instance, VirtualService or cluster, which one stream would
-// merge or override.
+// others (JSON) need --strategy. The formats of convert.Joined are written
+// whole by convert.ExportAll (Kubernetes documents joined with "---", one
+// resilience4j tree), which their tools and RetryLab's import read as
+// one; in the others each part is a document of its own, since they name
+// the same cluster or policy, which one document would merge or override.
 var commentLine = map[string]string{
 	convert.AWS:              "#",
 	convert.Envoy:            "#",
@@ -151,6 +153,24 @@ func cmdExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *name == "" && !several:
 		fmt.Fprintf(stderr, "retrylab export: a %s document holds one strategy's policy; name one with --strategy: %s\n", *to, strings.Join(names, ", "))
 		return 2
+	}
+	if picked < 0 && slices.Contains(convert.Joined, *to) {
+		out, notes, err := convert.ExportAll(*to, sc.Strategies)
+		if err != nil {
+			fmt.Fprintf(stderr, "retrylab export: %v\n", err)
+			return 1
+		}
+		stdout.Write(out)
+		for i := range notes {
+			for _, n := range notes[i] {
+				path := fmt.Sprintf("strategies[%d]", i)
+				if n.Path != "" {
+					path += "." + n.Path
+				}
+				printNote(stderr, file, path, n)
+			}
+		}
+		return 0
 	}
 	for i := range sc.Strategies {
 		if picked >= 0 && i != picked {

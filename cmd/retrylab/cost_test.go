@@ -14,3 +14,38 @@ func TestSearchOverTheLimit(t *testing.T) {
 		t.Errorf("exit %d, %q; want 1 and %q", code, errs, want)
 	}
 }
+
+// TestImportedLinkerdRuns: a ServiceProfile's routes retry without limit
+// and without a backoff, bounded by the retry budget only; the imported
+// scenario runs under the default event limit instead of being refused as
+// a cost without bound.
+func TestImportedLinkerdRuns(t *testing.T) {
+	profile := `apiVersion: linkerd.io/v1alpha2
+kind: ServiceProfile
+metadata:
+  name: books.shop.svc.cluster.local
+spec:
+  routes:
+  - name: GET /books
+    condition: {method: GET, pathRegex: /books}
+    isRetryable: true
+    timeout: 250ms
+  - name: GET /books/{id}
+    condition:
+      method: GET
+      pathRegex: /books/[^/]*
+    isRetryable: true
+  retryBudget: {retryRatio: 0.2, minRetriesPerSecond: 10, ttl: 10s}
+`
+	code, scenario, errs := run(t, profile, "import", "--from", "linkerd", "-")
+	if code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errs)
+	}
+	code, out, errs := run(t, scenario, "run", "-")
+	if code != 0 || strings.Contains(errs, "no bound") {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "GET /books/{id}") {
+		t.Errorf("the run's report does not name the route:\n%s", out)
+	}
+}

@@ -55,6 +55,9 @@ type awsProfile struct {
 	attempts int
 	attPath  string
 	seen     map[string]int // the line each setting is given at
+	// What makes the profile invalid: the SDK fails to load it when it
+	// is used, and loads the others.
+	bad notes
 }
 
 func importAWS(data []byte) (*Imported, error) {
@@ -121,7 +124,7 @@ func importAWS(data []byte) (*Imported, error) {
 		}
 		p := cur.path + "." + key
 		if first, ok := cur.seen[key]; ok {
-			n.fail(p, val, "is given twice (first at line %d, again at line %d); allowed once", first, i+1)
+			cur.bad.fail(p, val, "is given twice (first at line %d, again at line %d); allowed once", first, i+1)
 			continue
 		}
 		cur.seen[key] = i + 1
@@ -131,12 +134,12 @@ func importAWS(data []byte) (*Imported, error) {
 			switch cur.mode {
 			case "standard", "adaptive", "legacy":
 			default:
-				n.fail(p, val, "is not a retry mode; allowed standard, adaptive or legacy")
+				cur.bad.fail(p, val, "is not a retry mode; allowed standard, adaptive or legacy")
 			}
 		case "max_attempts":
 			k, err := strconv.Atoi(val)
 			if err != nil || k < 1 || k > engine.MaxAttempts {
-				n.fail(p, val, "is out of range; allowed a whole number from 1 to %d (the SDKs take any number above 0; RetryLab simulates up to %d)", engine.MaxAttempts, engine.MaxAttempts)
+				cur.bad.fail(p, val, "is out of range; allowed a whole number from 1 to %d (the SDKs take any number above 0; RetryLab simulates up to %d)", engine.MaxAttempts, engine.MaxAttempts)
 				continue
 			}
 			cur.attempts, cur.attPath = k, p
@@ -146,11 +149,33 @@ func importAWS(data []byte) (*Imported, error) {
 			}
 		}
 	}
+	// An invalid profile is left out, with a warning naming it, when
+	// another imports; when none would, the file is refused with every
+	// error.
+	good := 0
+	for _, pr := range profiles {
+		if len(pr.bad.errs) == 0 && (pr.mode != "" || pr.attempts != 0) {
+			good++
+		}
+	}
+	for _, pr := range profiles {
+		if len(pr.bad.errs) > 0 && (good == 0 || len(n.errs) > 0) {
+			n.errs = append(n.errs, pr.bad.errs...)
+		}
+	}
 	if err := n.err(); err != nil {
 		return nil, err
 	}
 	var sts []engine.Strategy
 	for _, pr := range profiles {
+		if len(pr.bad.errs) > 0 {
+			var why []string
+			for _, e := range pr.bad.errs {
+				why = append(why, e.Error())
+			}
+			n.warn(pr.path, "is invalid and not imported (the SDK fails to load it when it is used, and loads the others): %s", strings.Join(why, "; "))
+			continue
+		}
 		if pr.mode == "" && pr.attempts == 0 {
 			continue
 		}

@@ -84,3 +84,32 @@ func TestAWSRoundTripProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestAWSInvalidProfileLeftOut: the SDKs load a shared config file whose
+// one profile is invalid and fail only when that profile is used: the
+// others import, and a warning names the one left out and why; a file
+// whose every profile is invalid is refused.
+func TestAWSInvalidProfileLeftOut(t *testing.T) {
+	doc := "[default]\nretry_mode = standard\nmax_attempts = 4\n\n[profile broken]\nretry_mode = fast\n\n[profile batch]\nmax_attempts = 8\nretry_mode = standard\n"
+	im, err := Import(AWS, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, st := range im.Strategies {
+		names = append(names, st.Name)
+	}
+	if strings.Join(names, ",") != "default,batch" {
+		t.Errorf("imported %v; want default and batch", names)
+	}
+	warned := false
+	for _, n := range im.Notes {
+		warned = warned || n.Level == Warning && n.Path == "[profile broken]" && strings.Contains(n.Message, `"fast" is not a retry mode`)
+	}
+	if !warned {
+		t.Errorf("no warning naming [profile broken]: %v", im.Notes)
+	}
+	if _, err := Import(AWS, []byte("[profile broken]\nretry_mode = fast\n")); err == nil || !strings.Contains(err.Error(), `[profile broken].retry_mode: "fast" is not a retry mode`) {
+		t.Errorf("a file of one invalid profile: %v", err)
+	}
+}

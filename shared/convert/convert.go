@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +111,11 @@ func Import(format string, data []byte) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(im.Strategies) > engine.MaxStrategies {
+		// Generated configurations repeat one policy on many routes:
+		// identical policies are one strategy, which lists them.
+		mergeIdentical(im)
+	}
 	if n := len(im.Strategies); n > engine.MaxStrategies {
 		// A scenario compares at most MaxStrategies: say so about the
 		// configuration, not about a scenario the user has not seen.
@@ -120,6 +126,36 @@ func Import(format string, data []byte) (*Imported, error) {
 	fitNames(im)
 	uniqueNames(im.Strategies)
 	return im, nil
+}
+
+// mergeIdentical makes the strategies whose policies are identical (all
+// but their names) one, named after the first and how many more it
+// stands for, with an info listing them all.
+func mergeIdentical(im *Imported) {
+	var out []engine.Strategy
+	var groups [][]string
+	for _, st := range im.Strategies {
+		k := slices.IndexFunc(out, func(o engine.Strategy) bool {
+			a, b := o, st
+			a.Name, b.Name = "", ""
+			return reflect.DeepEqual(a, b)
+		})
+		if k < 0 {
+			out = append(out, st)
+			groups = append(groups, []string{st.Name})
+			continue
+		}
+		groups[k] = append(groups[k], st.Name)
+	}
+	for i, g := range groups {
+		if len(g) == 1 {
+			continue
+		}
+		out[i].Name = fmt.Sprintf("%s (+%d identical)", g[0], len(g)-1)
+		im.Notes = append(im.Notes, Note{Level: Info, Message: fmt.Sprintf("%d policies are identical and imported as one strategy, %q, as a scenario compares at most %d: %s",
+			len(g), out[i].Name, engine.MaxStrategies, strings.Join(g, ", "))})
+	}
+	im.Strategies = out
 }
 
 // fitNames gives every imported strategy a name a scenario takes: a name
@@ -180,6 +216,46 @@ func Export(format string, st engine.Strategy) ([]byte, []Note, error) {
 		return nil, nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format Export writes; allowed " + quoteList(ExportFormats)}}
 	}
 	return out, n.list, nil
+}
+
+// Joined lists the formats whose exports of several strategies ExportAll
+// writes as one configuration that their tools read as a whole: Istio's
+// and Linkerd's Kubernetes documents joined with "---", and one
+// resilience4j tree with an instance per strategy.
+var Joined = []string{Istio, Linkerd, Resilience4j}
+
+// ExportAll writes several strategies as one configuration of a format
+// of Joined, with the notes on each strategy (notes[i] for sts[i]), which
+// RetryLab's import reads back as those strategies. Strategies of the
+// same name make instances or routes of the same name: give them
+// different names first.
+func ExportAll(format string, sts []engine.Strategy) ([]byte, [][]Note, error) {
+	if !slices.Contains(Joined, format) {
+		return nil, nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format ExportAll joins; allowed " + quoteList(Joined)}}
+	}
+	ns := make([]notes, len(sts))
+	var out []byte
+	if format == Resilience4j {
+		out = exportResilience4jAll(sts, ns)
+	} else {
+		for i := range sts {
+			var part []byte
+			if format == Istio {
+				part = exportIstio(&sts[i], &ns[i])
+			} else {
+				part = exportLinkerd(&sts[i], &ns[i])
+			}
+			if i > 0 {
+				out = append(out, "---\n"...)
+			}
+			out = append(out, part...)
+		}
+	}
+	lists := make([][]Note, len(sts))
+	for i := range ns {
+		lists[i] = ns[i].list
+	}
+	return out, lists, nil
 }
 
 func quoteList(xs []string) string {

@@ -575,11 +575,54 @@ func TestExportAnyStrategy(t *testing.T) {
 func TestImportTooManyPolicies(t *testing.T) {
 	var mc []string
 	for i := range engine.MaxStrategies + 1 {
-		mc = append(mc, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i))
+		// Different policies: identical ones would be one strategy.
+		mc = append(mc, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.%02ds", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i, i+1))
 	}
 	_, err := Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc, ",")+`]}`))
 	es := engine.AsErrors(err)
 	if len(es) != 1 || es[0].Path != "methodConfig" || !strings.Contains(es[0].Error(), "at most 20 strategies") {
 		t.Fatalf("error %v, want one about methodConfig's 21 policies", err)
+	}
+}
+
+// TestIdenticalRoutesMerged: a generated ServiceProfile or VirtualService
+// repeats one policy on more routes than a scenario compares; identical
+// policies import as one strategy that lists them, not as a refusal,
+// while more than 20 different ones are still refused.
+func TestIdenticalRoutesMerged(t *testing.T) {
+	var linkerd, istio, mixed strings.Builder
+	linkerd.WriteString("apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata:\n  name: api.shop.svc.cluster.local\nspec:\n  routes:\n")
+	istio.WriteString("apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: api\nspec:\n  hosts: [api]\n  http:\n")
+	mixed.WriteString(istio.String())
+	for i := range 25 {
+		fmt.Fprintf(&linkerd, "  - name: GET /v1/r%d\n    condition:\n      method: GET\n      pathRegex: /v1/r%d\n    isRetryable: true\n    timeout: 1s\n", i, i)
+		fmt.Fprintf(&istio, "  - name: r%d\n    route:\n    - destination:\n        host: api\n    retries:\n      attempts: 2\n      retryOn: 5xx\n", i)
+		fmt.Fprintf(&mixed, "  - name: r%d\n    route:\n    - destination:\n        host: api\n    retries:\n      attempts: %d\n      retryOn: 5xx\n", i, i%22+1)
+	}
+	linkerd.WriteString("  - name: POST /v1/orders\n    condition:\n      method: POST\n      pathRegex: /v1/orders\n    isRetryable: true\n    timeout: 3s\n")
+	for _, tc := range []struct {
+		format, doc string
+		want        int
+	}{{Linkerd, linkerd.String(), 2}, {Istio, istio.String(), 1}} {
+		im, err := Import(tc.format, []byte(tc.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.format, err)
+		}
+		if len(im.Strategies) != tc.want {
+			t.Fatalf("%s: %d strategies; want %d", tc.format, len(im.Strategies), tc.want)
+		}
+		if name := im.Strategies[0].Name; !strings.HasSuffix(name, "(+24 identical)") {
+			t.Errorf("%s: named %q", tc.format, name)
+		}
+		listed := false
+		for _, n := range im.Notes {
+			listed = listed || strings.Contains(n.Message, "25 policies are identical") && strings.Contains(n.Message, "r24")
+		}
+		if !listed {
+			t.Errorf("%s: no note listing the routes", tc.format)
+		}
+	}
+	if _, err := Import(Istio, []byte(mixed.String())); err == nil || !strings.Contains(err.Error(), "at most 20 strategies") {
+		t.Errorf("22 different policies: %v", err)
 	}
 }

@@ -19,7 +19,10 @@ var detectors = []struct {
 	{Resilience4j, regexp.MustCompile(`(?m)^"?resilience4j(\.[a-z]+)?"?\s*[:.=]`)},
 	{GRPC, regexp.MustCompile(`"(methodConfig|retryThrottling)"\s*:`)},
 	{Polly, regexp.MustCompile(`"(MaxRetryAttempts|BackoffType|UseJitter|Resilience)"\s*:`)},
-	{Envoy, regexp.MustCompile(`(?m)(^\s*"?(virtual_hosts|retry_policy|static_resources|route_config|dynamic_route_configs)"?\s*:|type\.googleapis\.com/envoy\.)`)},
+	// Envoy's keys may begin an item of a top-level list of resources
+	// ("- virtual_hosts:", "- circuit_breakers:"), as Envoy Gateway
+	// prints them.
+	{Envoy, regexp.MustCompile(`(?m)(^[\s-]*"?(virtual_hosts|retry_policy|static_resources|route_config|dynamic_route_configs|dynamic_active_clusters|circuit_breakers)"?\s*:|type\.googleapis\.com/envoy\.)`)},
 	{AWS, regexp.MustCompile(`(?m)^\s*\[(default|profile [^\]]+)\]\s*$`)},
 }
 

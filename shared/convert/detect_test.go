@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
@@ -69,4 +70,30 @@ func FuzzDetect(f *testing.F) {
 			t.Errorf("Detect gave %q", got)
 		}
 	})
+}
+
+// TestDetectListsAndDumps: a top-level list of Envoy resources (routes
+// first or clusters only), /config_dump's output and the joined exports
+// of several strategies are detected as their formats.
+func TestDetectListsAndDumps(t *testing.T) {
+	for doc, want := range map[string]string{
+		"- name: api\n  virtual_hosts: []\n":                                                                           Envoy,
+		"- name: c1\n  circuit_breakers:\n    thresholds: []\n- name: c2\n":                                            Envoy,
+		`{"configs": [{"@type": "type.googleapis.com/envoy.admin.v3.RoutesConfigDump", "dynamic_route_configs": []}]}`: Envoy,
+		"{\n  \"dynamic_route_configs\": []\n}\n":                                                                      Envoy,
+	} {
+		if got := Detect([]byte(doc)); got != want {
+			t.Errorf("%q is detected as %q, want %q", doc, got, want)
+		}
+	}
+	sts := []engine.Strategy{{Name: "a", Policy: engine.Policy{MaxAttempts: 3}}, {Name: "b", Policy: engine.Policy{MaxAttempts: 2}}}
+	for _, format := range Joined {
+		out, _, err := ExportAll(format, sts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Detect(out); got != format {
+			t.Errorf("the joined %s export is detected as %q", format, got)
+		}
+	}
 }

@@ -4,7 +4,13 @@
 //
 // Import(format, document) returns the strategies the document
 // configures, each ready to put in a scenario's strategies, with Notes;
-// Export(format, strategy) returns the document and its Notes. Nothing is
+// Export(format, strategy) returns the document and its Notes;
+// ExportAll(format, strategies) writes several strategies as one
+// configuration in the formats of Joined: Istio's and Linkerd's
+// Kubernetes documents joined with "---", and one resilience4j tree with
+// an instance of each module per strategy (a module's aspect order is one
+// for all its instances: a strategy that needs another is warned), which
+// Import reads back as those strategies. Nothing is
 // dropped silently. A value RetryLab cannot read or simulate at all is an
 // error (an engine.Errors naming the path in the document, the value and
 // what is allowed, as the engine's validation errors do); a field read but
@@ -12,7 +18,14 @@
 // cannot express are each a Warning naming its path or the feature; a
 // choice that keeps the meaning (a default filled in, a label) is an Info.
 // Durations longer than a day, the longest the engine simulates, and
-// attempts beyond its 100 are errors.
+// attempts beyond its 100 are errors. A configuration of more policies
+// than a scenario compares (20) has its identical policies (all but the
+// name) imported as one strategy, "FIRST (+N identical)", with an info
+// listing them; more than 20 different ones are refused.
+// docs/formats.md says per format what is read and simulated, read and
+// warned, and refused: coverage.go's table renders it, and TestFormatsPage
+// imports every row's document to check the row (go test ./shared/convert
+// -run TestFormatsPage -update rewrites the page).
 // The package does no I/O and depends on the engine only, so it runs in
 // the command, the server and the WebAssembly playground alike.
 //
@@ -38,18 +51,20 @@
 // and google.rpc.Code's HTTP mapping
 // (https://github.com/googleapis/googleapis/blob/master/google/rpc/code.proto).
 // Field names match in any case, as grpc-go's encoding/json reads them.
-// Each methodConfig is one strategy, named after its first name
-// ("service/method", "service", or "all methods" for {}).
+// Each methodConfig is one strategy, named after its names, separated by
+// ", " ("package.Service/Method", "package.Service", "Service/*" for a
+// service without a package, or "all methods" for {}).
 //
 //	service config                          strategy (import and export)
-//	methodConfig[].name                     name; more names: info; exported as the service
-//	                                        when the name is a gRPC name as Import writes one:
-//	                                        package.Service, Service/Method (A6's
+//	methodConfig[].name                     name; several names: all of them, ", " between,
+//	                                        an info; exported as those names when the name
+//	                                        is gRPC names as Import writes them:
+//	                                        package.Service, Service/* (a service without a
+//	                                        package), Service/Method (A6's
 //	                                        "EchoService/Echo"), "all methods" ([{}]); any
-//	                                        other name is a label ("C", "C (search 1)", and a
-//	                                        lone service without a package, which a label
-//	                                        cannot be told from): [{}], every method, with an
-//	                                        info saying how to name a service
+//	                                        other name is a label ("C", "C (search 1)"):
+//	                                        [{}], every method, with an info saying how to
+//	                                        name a service
 //	methodConfig[].timeout                  deadline (the whole call, every attempt)
 //	retryPolicy.maxAttempts                 max_attempts; above 5 imported as 5 with a warning
 //	                                        (grpc-go's limit: "values greater than 5 are
@@ -124,7 +139,12 @@
 //
 // Other settings of a profile (region, credentials, ...) are not read,
 // and their values never appear in notes; an unknown setting is a warning;
-// other sections are an info. Export writes one profile section with
+// other sections are an info. A profile with an invalid retry setting (an
+// unknown retry_mode, max_attempts out of range, a setting given twice) is
+// left out with a warning naming it and why, as the SDKs load the others
+// and fail only when it is used; the file is refused when no valid profile
+// is left, or for an error of the file itself (a setting before any
+// section, a section given twice). Export writes one profile section with
 // retry_mode (adaptive when based_on is aws-adaptive) and max_attempts,
 // and a warning for every field of the policy that differs from standard
 // mode's, which the file cannot change. The section is the profile the
@@ -152,7 +172,14 @@
 // document may be a stream of YAML documents (or one JSON document), each
 // a bootstrap (static_resources, listeners, HttpConnectionManager
 // route_config), a RouteConfiguration, a VirtualHost, a Route, a Cluster
-// or an xDS file's resources, in any mix. Every route that has a
+// or an xDS file's resources, in any mix, or a top-level list of such
+// resources (as Envoy Gateway's translator and egctl print them), or the
+// admin endpoint's /config_dump output (ConfigDump's configs: the
+// RoutesConfigDump's static_route_configs and dynamic_route_configs
+// route_config, the ClustersConfigDump's clusters, the listeners' and
+// bootstrap's; config_dump.proto); an HttpConnectionManager's rds is
+// warned only when the document has no RouteConfiguration of its
+// route_config_name. Every route that has a
 // retry_policy, its own or else its virtual host's (the route's replaces
 // the host's whole, as Envoy's docs say), is one strategy named after the
 // route's name or its match (prefix, path, regex), starting from the
@@ -175,8 +202,10 @@
 //	  retriable-4xx                              409
 //	  retriable-status-codes                     retriable_status_codes
 //	  reset-before-request (import)              connection errors, with a warning
-//	  cancelled, deadline-exceeded, internal,    499, 504, 500, 429, 503 (google.rpc.Code's HTTP
-//	  resource-exhausted, unavailable (import)   mapping), with a warning
+//	  cancelled, deadline-exceeded, internal,    nothing: Envoy tests them on the grpc-status
+//	  resource-exhausted, unavailable (import)   header only, which RetryLab's HTTP dependency
+//	                                             never sends; a warning says which status to add
+//	                                             for a gRPC service (499, 504, 500, 429, 503)
 //	retry_back_off.base_interval, max_interval   backoff exponential, multiplier 2, base and max in
 //	                                             whole ms (default 25 ms and 10 × base); jitter full:
 //	                                             Envoy waits random() % interval ms, the interval
@@ -206,7 +235,14 @@
 // (refused-stream, envoy-ratelimited, http3-post-connect-failure,
 // retriable-headers) and unknown ones (Envoy ignores them);
 // retriable_status_codes without retriable-status-codes; gRPC conditions
-// read as HTTP statuses; rate-limited back-off (Envoy waits from the
+// (x-envoy-retry-grpc-on), which Envoy tests on the answer's grpc-status
+// header only (the router filter's docs,
+// https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter#x-envoy-retry-grpc-on,
+// and retry_state_impl.cc), never on its HTTP status: RetryLab's
+// dependency answers HTTP statuses without it, so they retry nothing, in
+// Envoy's import and Istio's alike, and the warning says how to get the
+// gRPC reading (add the status google.rpc.Code maps the code to, 503 for
+// UNAVAILABLE, to the strategy's retry_on.statuses); rate-limited back-off (Envoy waits from the
 // Retry-After to 1.5 times it, JitteredLowerBoundBackOffStrategy, and
 // ignores one above max_interval; other reset headers are not
 // simulated); retry_host_predicate, host_selection_retry_max_attempts,
@@ -280,12 +316,13 @@
 //	                                         errors; retriable-4xx 409; integers: those statuses
 //	                                         when Go's net/http names them (Istio's parseRetryOn
 //	                                         passes other numbers to Envoy as names: an error);
-//	                                         gRPC cancelled 499, deadline-exceeded 504, internal
-//	                                         500, resource-exhausted 429, unavailable 503
-//	                                         (google.rpc.Code's HTTP mapping). Absent: the
-//	                                         default above. Exported from the statuses retried:
-//	                                         5xx, gateway-error, reset or connect-failure, then
-//	                                         the other codes (499 as cancelled)
+//	                                         gRPC cancelled, deadline-exceeded, internal,
+//	                                         resource-exhausted, unavailable: nothing, as
+//	                                         Envoy reads them (grpc-status only), with a
+//	                                         warning. Absent: the default above. Exported
+//	                                         from the statuses retried: 5xx, gateway-error,
+//	                                         reset or connect-failure, then the other codes
+//	                                         (499, which net/http does not name, is lost)
 //	http[].retries.backoff                   backoff.base, max 10 × base (Envoy's max_interval);
 //	                                         absent: 25 ms; written only when not 25 ms
 //	http[].timeout                           deadline; absent: none (Istio turns off Envoy's
@@ -375,7 +412,10 @@
 //	retryBudget.minRetriesPerSecond           budget.min_per_second (whole numbers)
 //	retryBudget.ttl                           budget.window (1 s to 60 s), slices 10: the
 //	                                          finagle-budget preset's budget; absent: Linkerd's
-//	                                          default, 0.2, 10 per second, 10 s
+//	                                          default, 0.2, 10 per second, 10 s; outside 1 s
+//	                                          to 60 s (the CRD takes it, the proxy drops the
+//	                                          budget and never retries): max_attempts 1, a
+//	                                          warning
 //
 // Linkerd 2.16's counted retries, annotations of a Service, HTTPRoute or
 // GRPCRoute, are one strategy each, named "KIND/NAME" (import only):
@@ -463,7 +503,9 @@
 //	                                              connection errors (ResourceAccessException,
 //	                                              java.io.IOException both, java.net's and the
 //	                                              TimeLimiter's TimeoutException); none: every 4xx and
-//	                                              5xx, timeouts and connection errors (the preset)
+//	                                              5xx, timeouts and connection errors (the preset);
+//	                                              only classes RetryLab does not know: nothing
+//	                                              (resilience4j retries only those), a warning
 //	circuitbreaker failureRateThreshold           breaker.ratio (percent / 100; kind ratio)
 //	circuitbreaker slidingWindowType COUNT_BASED  breaker.window_calls slidingWindowSize, min_throughput
 //	                                              min(minimumNumberOfCalls, size)

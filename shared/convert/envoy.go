@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -60,12 +61,26 @@ var envoyRetryOn = map[string]struct {
 	"reset-before-request": {connection: true,
 		note: "retries a reset before the request reached the server: RetryLab's connection errors are those; a reset after is not retried"},
 	"retriable-4xx": {statuses: []int{409}},
-	// gRPC statuses (x-envoy-retry-grpc-on), by google.rpc.Code's HTTP mapping.
-	"cancelled":          {statuses: []int{499}, note: "checks the gRPC status CANCELLED; RetryLab's dependency answers HTTP statuses: read as 499"},
-	"deadline-exceeded":  {statuses: []int{504}, note: "checks the gRPC status DEADLINE_EXCEEDED; RetryLab's dependency answers HTTP statuses: read as 504"},
-	"internal":           {statuses: []int{500}, note: "checks the gRPC status INTERNAL; RetryLab's dependency answers HTTP statuses: read as 500"},
-	"resource-exhausted": {statuses: []int{429}, note: "checks the gRPC status RESOURCE_EXHAUSTED; RetryLab's dependency answers HTTP statuses: read as 429"},
-	"unavailable":        {statuses: []int{503}, note: "checks the gRPC status UNAVAILABLE; RetryLab's dependency answers HTTP statuses: read as 503"},
+	// gRPC statuses (x-envoy-retry-grpc-on): Envoy tests them on the
+	// answer's grpc-status header only, which RetryLab's HTTP dependency
+	// never sends (see envoyGRPCNote).
+	"cancelled":          {note: envoyGRPCNote("CANCELLED", 499)},
+	"deadline-exceeded":  {note: envoyGRPCNote("DEADLINE_EXCEEDED", 504)},
+	"internal":           {note: envoyGRPCNote("INTERNAL", 500)},
+	"resource-exhausted": {note: envoyGRPCNote("RESOURCE_EXHAUSTED", 429)},
+	"unavailable":        {note: envoyGRPCNote("UNAVAILABLE", 503)},
+}
+
+// envoyGRPCNote says how a gRPC condition of x-envoy-retry-grpc-on is
+// read, by Envoy and Istio alike: Envoy's router docs
+// (https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter#x-envoy-retry-grpc-on)
+// and retry_state_impl.cc's wouldRetryFromHeaders test the gRPC status in
+// the grpc-status header (or trailer) of the answer, never its HTTP
+// status: an HTTP service's 503 is not "unavailable". RetryLab's
+// dependency answers HTTP statuses without grpc-status, so the condition
+// retries nothing it simulates; the note says how to get the gRPC reading.
+func envoyGRPCNote(code string, status int) string {
+	return fmt.Sprintf("checks the grpc-status header only (Envoy's x-envoy-retry-grpc-on), which RetryLab's HTTP dependency never sends: it retries nothing here. For a gRPC service, whose %s RetryLab answers as HTTP %d (google.rpc.Code's mapping, as the grpc format reads it), add %d to the strategy's retry_on.statuses", code, status, status)
 }
 
 // envoyNotSimulated are the retry_on conditions RetryLab has no outcome
@@ -92,7 +107,16 @@ type envoyReader struct {
 	cmaps    map[string]map[string]any
 	warned   map[string]bool
 	budgets  map[string]*engine.Budget // by cluster path and priority
+	// The RouteConfigurations read, by name, and the rds references to
+	// check against them once the document is read: a config dump holds
+	// the routes an HttpConnectionManager's rds names.
+	routeConfigs map[string]bool
+	rds          []envoyRDS
 }
+
+// An envoyRDS is an HttpConnectionManager's rds: where, and the
+// route_config_name it asks for.
+type envoyRDS struct{ path, name string }
 
 func importEnvoy(data []byte) (*Imported, error) {
 	docs, err := decodeYAML(data)
@@ -100,7 +124,7 @@ func importEnvoy(data []byte) (*Imported, error) {
 		return nil, err
 	}
 	var n notes
-	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}}
+	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}, routeConfigs: map[string]bool{}}
 	camel := false
 	for i := range docs {
 		docs[i] = envoySnakeKeys(docs[i], &camel)
@@ -113,11 +137,28 @@ func importEnvoy(data []byte) (*Imported, error) {
 		if len(docs) > 1 {
 			path = "[document " + strconv.Itoa(i+1) + "]"
 		}
+		if list, ok := d.([]any); ok {
+			// A list of resources, as Envoy Gateway's translator output
+			// and egctl give them: each is read as a document.
+			for j, x := range list {
+				if _, ok := x.(map[string]any); !ok {
+					n.fail(index(path, j), x, "is not an object; allowed a list of Envoy RouteConfigurations, VirtualHosts, Routes or Clusters")
+					continue
+				}
+				r.walk(index(path, j), x, true)
+			}
+			continue
+		}
 		if _, ok := d.(map[string]any); !ok {
-			n.fail(path, d, "is not an object; allowed an Envoy bootstrap, RouteConfiguration, VirtualHost, Route or Cluster")
+			n.fail(path, d, "is not an object; allowed an Envoy bootstrap, RouteConfiguration, VirtualHost, Route or Cluster, a list of them, or /config_dump's output")
 			continue
 		}
 		r.walk(path, d, true)
+	}
+	for _, d := range r.rds {
+		if !r.routeConfigs[d.name] || d.name == "" {
+			n.warn(d.path, "the routes are discovered by RDS and are not in the document; give the RouteConfiguration too (another YAML document after ---)")
+		}
 	}
 	if err := n.err(); err != nil {
 		return nil, err
@@ -291,6 +332,9 @@ func (r *envoyReader) walk(path string, v any, top bool) {
 	case map[string]any:
 		switch {
 		case has(v, "virtual_hosts"):
+			if name, ok := v["name"].(string); ok {
+				r.routeConfigs[name] = true
+			}
 			if vhs, ok := v["virtual_hosts"].([]any); ok {
 				for i, vh := range vhs {
 					r.vhost(index(join(path, "virtual_hosts"), i), vh)
@@ -321,7 +365,11 @@ func (r *envoyReader) walk(path string, v any, top bool) {
 						}
 					}
 				case "rds":
-					r.n.warn(p, "the routes are discovered by RDS and are not in the document; give the RouteConfiguration too (another YAML document after ---)")
+					name := ""
+					if m, ok := v[k].(map[string]any); ok {
+						name, _ = m["route_config_name"].(string)
+					}
+					r.rds = append(r.rds, envoyRDS{p, name})
 				case "scoped_routes":
 					r.n.warn(p, "scoped routes are not read; give the RouteConfiguration too (another YAML document after ---)")
 				case "cds_config":

@@ -148,7 +148,7 @@ func TestEnvoyImportErrors(t *testing.T) {
 		{"match: {prefix: /}\nroute: {cluster: c, retry_policy: {retry_on: 5xx, num_retries: 100}}", `route.retry_policy.num_retries: 100 is out of range; allowed a whole number from 0 to 99`},
 		{"match: {prefix: /}\nroute: {cluster: c, retry_policy: {retry_on: 5xx, retry_back_off: {base_interval: 25ms}}}", `route.retry_policy.retry_back_off.base_interval: "25ms" is not a duration`},
 		{"name: c\ncircuit_breakers: {thresholds: [{max_retries: 7}]}", `routes: the document has no route with a retry_policy`},
-		{"match: {prefix: /}\nroute: {cluster: c, retry_policy: {retry_on: 5xx}}\n---\n- 1", `[document 2]: an array is not an object`},
+		{"match: {prefix: /}\nroute: {cluster: c, retry_policy: {retry_on: 5xx}}\n---\n- 1", `[document 2][0]: 1 is not an object; allowed a list of Envoy RouteConfigurations`},
 	} {
 		_, err := Import(Envoy, []byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

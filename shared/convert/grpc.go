@@ -294,6 +294,10 @@ func grpcNameOf(n *notes, path string, v any) string {
 			n.fail(join(index(path, i), "method"), method, "is given without a service; grpc-go refuses it")
 		case svc == "":
 			names = append(names, "all methods")
+		case method == "" && !strings.Contains(svc, "."):
+			// A service without a package: "Service/*", which the
+			// export tells from a label.
+			names = append(names, svc+"/*")
 		case method == "":
 			names = append(names, svc)
 		default:
@@ -303,10 +307,16 @@ func grpcNameOf(n *notes, path string, v any) string {
 	if len(names) == 0 {
 		return "all methods"
 	}
-	if len(names) > 1 {
-		n.info(path, "applies to %d names (%s); the strategy is named after the first", len(names), strings.Join(names, ", "))
+	if slices.Contains(names, "all methods") {
+		if len(names) > 1 {
+			n.info(path, "names every method ({}) among %d names: the strategy applies to all methods", len(names))
+		}
+		return "all methods"
 	}
-	return names[0]
+	if len(names) > 1 {
+		n.info(path, "applies to %d names: the strategy is named after them all, separated by \", \", which the export writes back as the names", len(names))
+	}
+	return strings.Join(names, ", ")
 }
 
 func grpcMethod(n *notes, path string, v any, budget *engine.Budget) (engine.Strategy, bool) {
@@ -487,24 +497,44 @@ type grpcThrottlingJSON struct {
 	TokenRatio float64 `json:"tokenRatio"`
 }
 
-// grpcNameFor names the method config after the strategy when its name is
-// a gRPC name as Import writes one: a service with its package
-// ("shop.Cart") or a method ("shop.Cart/Add", or gRFC A6's
-// "EchoService/Echo"); "all methods" is {}. Any other name is a label
-// ("C", "C (search 1)"; a lone service without a package, which a label
-// cannot be told from): the config applies to every method, with an info
-// saying how to narrow it.
-func grpcNameFor(n *notes, name string) grpcName {
+// grpcNamesFor names the method config after the strategy when its name
+// is gRPC names as Import writes them, separated by ", ": a service with
+// its package ("shop.Cart"), a service without one ("EchoService/*"), or
+// a method ("shop.Cart/Add", or gRFC A6's "EchoService/Echo"); "all
+// methods" is {}. Any other name is a label ("C", "C (search 1)"): the
+// config applies to every method, with an info saying how to narrow it.
+func grpcNamesFor(n *notes, name string) []grpcName {
 	if name == "all methods" {
-		return grpcName{}
+		return []grpcName{{}}
 	}
+	var out []grpcName
+	for _, part := range strings.Split(name, ", ") {
+		g, ok := grpcNameOfString(part)
+		if !ok {
+			n.info("name", "%q is not a gRPC name (package.Service, Service/* or Service/Method): the method config applies to every method (\"name\": [{}]); to narrow it, write your service there, {\"service\": \"package.Service\"}, with \"method\" for one method", name)
+			return []grpcName{{}}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// grpcNameOfString reads one gRPC name as Import writes it.
+func grpcNameOfString(name string) (grpcName, bool) {
 	svc, method, slash := strings.Cut(name, "/")
 	parts := strings.Split(svc, ".")
-	if (len(parts) > 1 || slash) && !slices.ContainsFunc(parts, func(p string) bool { return !isIdent(p) }) && (!slash || isIdent(method)) {
-		return grpcName{Service: svc, Method: method}
+	if slices.ContainsFunc(parts, func(p string) bool { return !isIdent(p) }) {
+		return grpcName{}, false
 	}
-	n.info("name", "%q is not a gRPC name (package.Service, or Service/Method): the method config applies to every method (\"name\": [{}]); to narrow it, write your service there, {\"service\": \"package.Service\"}, with \"method\" for one method", name)
-	return grpcName{}
+	switch {
+	case slash && method == "*":
+		return grpcName{Service: svc}, true
+	case slash && isIdent(method):
+		return grpcName{Service: svc, Method: method}, true
+	case !slash && len(parts) > 1:
+		return grpcName{Service: svc}, true
+	}
+	return grpcName{}, false
 }
 
 // grpcCodesFor returns the status codes that retry what the policy
@@ -558,7 +588,7 @@ func statusesOf(ss []string) []int {
 
 func exportGRPC(st *engine.Strategy, n *notes) []byte {
 	unsupported(n, st, "A gRPC service config", "max_attempts", "deadline", "backoff", "jitter", "retry_on", "honor_retry_after", "retry_after", "budget", "hedging")
-	mc := grpcMethodConfig{Name: []grpcName{grpcNameFor(n, st.Name)}}
+	mc := grpcMethodConfig{Name: grpcNamesFor(n, st.Name)}
 	if st.Deadline > 0 {
 		mc.Timeout = grpcDuration(st.Deadline)
 	}

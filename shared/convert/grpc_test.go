@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -51,6 +52,8 @@ func TestGRPCExportName(t *testing.T) {
 		{"C (search 1)", grpcName{}, true},
 		{"Greeter", grpcName{}, true},
 		{"EchoService/Echo", grpcName{Service: "EchoService", Method: "Echo"}, false},
+		{"EchoService/*", grpcName{Service: "EchoService"}, false},
+		{"shop.Cart/*", grpcName{Service: "shop.Cart"}, false},
 		{"Cart/", grpcName{}, true},
 		{"shop.Cart/", grpcName{}, true},
 		{"shop.Cart/Add/x", grpcName{}, true},
@@ -88,10 +91,23 @@ func TestGRPCRoundTripNames(t *testing.T) {
 		}
 		for i, st := range im.Strategies {
 			mc, _ := exportedGRPC(t, st)
-			if want := doc.MethodConfig[i].Name[0]; len(mc.Name) != 1 || mc.Name[0] != want {
+			if want := doc.MethodConfig[i].Name; !reflect.DeepEqual(mc.Name, want) {
 				t.Errorf("%s: methodConfig[%d] (%q) exports as %+v, imported from %+v", file, i, st.Name, mc.Name, want)
 			}
 		}
+	}
+	// A service without a package, and several names in one method
+	// config, export as they were written.
+	doc := `{"methodConfig": [{"name": [{"service": "EchoService"}, {"service": "shop.Cart", "method": "Add"}, {"service": "shop.Orders"}],
+		"retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`
+	im, err := Import(GRPC, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, notes := exportedGRPC(t, im.Strategies[0])
+	want := []grpcName{{Service: "EchoService"}, {Service: "shop.Cart", Method: "Add"}, {Service: "shop.Orders"}}
+	if !reflect.DeepEqual(mc.Name, want) {
+		t.Errorf("%q exports as %+v; want %+v (%v)", im.Strategies[0].Name, mc.Name, want, notes)
 	}
 }
 

@@ -56,7 +56,7 @@ func istioDefaultRetryOn() *engine.RetryOn {
 
 const istioDefaultRetryOnText = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes"
 
-const istioDefaultNote = "imported as retrying connection errors only, as for an HTTP service; Istio also retries gRPC answers UNAVAILABLE and CANCELLED (write retryOn: connect-failure,unavailable,cancelled to simulate a gRPC service), and before 1.24 (or with EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false) HTTP 503 too"
+const istioDefaultNote = "imported as retrying connection errors only, as for an HTTP service; Istio also retries gRPC answers UNAVAILABLE and CANCELLED, which Envoy tests on the grpc-status header only, never sent by RetryLab's HTTP dependency (for a gRPC service, add 503 and 499, their HTTP statuses, to the strategy's retry_on.statuses), and before 1.24 (or with EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false) HTTP 503 too"
 
 // istioStatusText are the status codes Go's net/http names
 // (http.StatusText): Istio's parseRetryOn takes only those as retriable
@@ -73,8 +73,12 @@ var istioStatusText = func() map[int]bool {
 }()
 
 // istioGRPC are the gRPC conditions of x-envoy-retry-grpc-on, with the
-// HTTP status google.rpc.Code's mapping gives each (as the grpc format).
+// HTTP status google.rpc.Code's mapping gives each (as the grpc format),
+// which the notes name; they are read as Envoy tests them (envoyGRPCNote).
 var istioGRPC = map[string]int{"cancelled": 499, "deadline-exceeded": 504, "internal": 500, "resource-exhausted": 429, "unavailable": 503}
+
+// istioGRPCName are the gRPC codes of istioGRPC's conditions.
+var istioGRPCName = map[string]string{"cancelled": "CANCELLED", "deadline-exceeded": "DEADLINE_EXCEEDED", "internal": "INTERNAL", "resource-exhausted": "RESOURCE_EXHAUSTED", "unavailable": "UNAVAILABLE"}
 
 // kubeDuration reads a duration as Kubernetes custom resources write them:
 // Go's time.ParseDuration ("2s", "0.5s", "100ms", "1m30s"), which Linkerd
@@ -188,6 +192,34 @@ type istioDR struct {
 }
 
 func importIstio(data []byte) (*Imported, error) {
+	im, err := importIstioDocs(data)
+	return im, kubeNamed(data, err)
+}
+
+// kubeNamed adds to each error of a Kubernetes document the kind and
+// metadata.name of the document it is in, which a stream of documents
+// names better than its index.
+func kubeNamed(data []byte, err error) error {
+	errs, ok := err.(engine.Errors)
+	if !ok {
+		return err
+	}
+	var n notes
+	docs, _ := kubeDocs(&n, data)
+	for i := range errs {
+		e := &errs[i]
+		for _, d := range docs {
+			if d.name == "" || d.kind == "" || !(d.path == "" || e.Path == d.path || strings.HasPrefix(e.Path, d.path+".")) {
+				continue
+			}
+			e.Message += fmt.Sprintf("; in %s %q", d.kind, d.name)
+			break
+		}
+	}
+	return errs
+}
+
+func importIstioDocs(data []byte) (*Imported, error) {
 	var n notes
 	docs, err := kubeDocs(&n, data)
 	if err != nil {
@@ -560,16 +592,13 @@ func istioRetryOn(n *notes, path, s string) (*engine.RetryOn, bool) {
 			n.warn(path, "%s is not simulated (RetryLab's dependency sends no such header and uses no HTTP/3); not read", tok)
 		default:
 			if st, ok := istioGRPC[tok]; ok {
-				set[st] = true
+				n.warn(path, "%q %s", tok, envoyGRPCNote(istioGRPCName[tok], st))
 				grpcNames = append(grpcNames, tok)
 				continue
 			}
 			n.fail(path, tok, "is not a retry condition; allowed Envoy's x-envoy-retry-on (5xx, gateway-error, reset, connect-failure, refused-stream, retriable-4xx, retriable-status-codes, ...), x-envoy-retry-grpc-on (cancelled, deadline-exceeded, internal, resource-exhausted, unavailable) and status codes")
 			good = false
 		}
-	}
-	if len(grpcNames) > 0 {
-		n.info(path, "the gRPC conditions %s are read as their HTTP statuses (google.rpc.Code's HTTP mapping), as RetryLab's dependency answers HTTP statuses", strings.Join(grpcNames, ", "))
 	}
 	if five {
 		ro.StatusRanges = []string{"500-599"}
@@ -579,7 +608,7 @@ func istioRetryOn(n *notes, path, s string) (*engine.RetryOn, bool) {
 			ro.Statuses = append(ro.Statuses, code)
 		}
 	}
-	if len(ro.Statuses) == 0 && len(ro.StatusRanges) == 0 && !ro.Connection && !ro.Timeout && good {
+	if len(ro.Statuses) == 0 && len(ro.StatusRanges) == 0 && !ro.Connection && !ro.Timeout && good && len(grpcNames) == 0 {
 		n.warn(path, "retries nothing RetryLab simulates")
 	}
 	return ro, good
@@ -810,8 +839,6 @@ func istioRetryOnFor(n *notes, ro *engine.RetryOn) string {
 	var lost []int
 	for _, s := range rest {
 		switch {
-		case s == 499:
-			toks = append(toks, "cancelled") // gRPC CANCELLED, as imported
 		case istioStatusText[s]:
 			toks = append(toks, strconv.Itoa(s))
 		default:

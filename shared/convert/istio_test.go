@@ -6,8 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 func init() {
@@ -171,7 +173,7 @@ func TestIstioExportRetryOn(t *testing.T) {
 		{engine.RetryOn{Statuses: []int{502, 503, 504}, Connection: true, Timeout: true}, "gateway-error"},
 		{engine.RetryOn{Statuses: []int{429, 503}, Connection: true}, "connect-failure,429,503"},
 		{engine.RetryOn{Statuses: []int{409, 502, 503, 504}, Connection: true, Timeout: true}, "gateway-error,409"},
-		{engine.RetryOn{Statuses: []int{499, 503}, Connection: true}, "connect-failure,cancelled,503"},
+		{engine.RetryOn{Statuses: []int{500, 503}, Connection: true}, "connect-failure,500,503"},
 		{engine.RetryOn{Connection: true}, ""},
 	} {
 		var n notes
@@ -281,4 +283,37 @@ spec:
 		}
 	}
 	t.Errorf("no note on maxRetires: %v", im.Notes)
+}
+
+// TestIstioLongNamesAndNamedErrors: a VirtualService and route named as
+// generators name them, together over a strategy name's limit, import
+// with the name cut and a note saying so, into a valid scenario; an
+// error names the document's metadata.name, which a stream of documents
+// names better than its index.
+func TestIstioLongNamesAndNamedErrors(t *testing.T) {
+	long := strings.Repeat("reviews-v2-", 8) + "canary"
+	doc := func(perTry string) string {
+		return "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: " + long + "\nspec:\n  hosts: [reviews]\n  http:\n  - name: " + long + "-route\n    route:\n    - destination:\n        host: reviews\n    retries:\n      attempts: 3\n      perTryTimeout: " + perTry + "\n"
+	}
+	im, err := Import(Istio, []byte(doc("1s")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCountInString(im.Strategies[0].Name); n > engine.MaxStrategyName {
+		t.Errorf("name of %d characters", n)
+	}
+	cut := false
+	for _, n := range im.Notes {
+		cut = cut || strings.Contains(n.Message, "characters long: cut to")
+	}
+	if !cut {
+		t.Errorf("no note on the cut name: %v", im.Notes)
+	}
+	if _, err := scenarios.Imported(im.Strategies, Istio, "reviews.yaml"); err != nil {
+		t.Errorf("the imported name makes an invalid scenario: %v", err)
+	}
+	_, err = Import(Istio, []byte(doc("40d")))
+	if err == nil || !strings.Contains(err.Error(), `in VirtualService "`+long+`"`) {
+		t.Errorf("error %v does not name the VirtualService", err)
+	}
 }

@@ -67,6 +67,11 @@ func linkerdRetryOn(set *[600]bool) *engine.RetryOn {
 }
 
 func importLinkerd(data []byte) (*Imported, error) {
+	im, err := importLinkerdDocs(data)
+	return im, kubeNamed(data, err)
+}
+
+func importLinkerdDocs(data []byte) (*Imported, error) {
 	var n notes
 	docs, err := kubeDocs(&n, data)
 	if err != nil {
@@ -264,8 +269,10 @@ func linkerdHTTPConditions(n *notes, path, s string, set *[600]bool) {
 func linkerdProfile(n *notes, d kubeDoc) []engine.Strategy {
 	o := d.spec
 	budget := linkerdDefaultBudget()
+	dropped := false
 	if v, p, ok := o.get("retryBudget", false); ok {
-		if b := linkerdRetryBudget(n, p, v); b != nil {
+		var b *engine.Budget
+		if b, dropped = linkerdRetryBudget(n, p, v); b != nil {
 			budget = b
 		}
 	} else {
@@ -308,16 +315,24 @@ func linkerdProfile(n *notes, d kubeDoc) []engine.Strategy {
 			n.info(rp, "is not retryable (isRetryable is not true): Linkerd does not retry it; imported as one attempt per call, as no route of the profile is retryable")
 		}
 	}
+	if dropped {
+		for i := range retryable {
+			retryable[i].MaxAttempts, retryable[i].Budget = 1, nil
+		}
+	}
 	if len(retryable) > 0 {
 		return retryable
 	}
 	return once
 }
 
-func linkerdRetryBudget(n *notes, path string, v any) *engine.Budget {
+// linkerdRetryBudget reads a ServiceProfile's retryBudget; dropped says
+// that the proxy would drop it (a ttl outside 1–60 s), and with it every
+// retry.
+func linkerdRetryBudget(n *notes, path string, v any) (b *engine.Budget, dropped bool) {
 	o, ok := asObject(n, path, v)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	ratio, minPS, ttl := 0.0, 0.0, engine.Duration(0)
 	good := true
@@ -348,8 +363,11 @@ func linkerdRetryBudget(n *notes, path string, v any) *engine.Budget {
 	if v, p, ok := o.get("ttl", false); ok {
 		if d, ok := kubeDuration(n, p, v); ok {
 			if d < engine.Duration(time.Second) || d > engine.Duration(time.Minute) {
-				n.fail(p, v, "is out of range; Linkerd's budget (tower's TpsBudget) requires a ttl from 1s to 60s")
-				good = false
+				// The CRD accepts it; the proxy's TpsBudget refuses it,
+				// drops the budget and with it every retry of the
+				// profile: simulated so, for the misconfiguration to show.
+				n.warn(p, "is outside 1s to 60s, the ttl Linkerd's budget (tower's TpsBudget) takes: the proxy drops the budget and never retries the profile's routes; imported as no retries (max_attempts 1)")
+				dropped = true
 			} else if d%engine.Duration(time.Second) != 0 {
 				n.warn(p, "is not whole seconds: Linkerd's reserve counts ttl's whole seconds, the engine's all of it")
 			}
@@ -362,14 +380,14 @@ func linkerdRetryBudget(n *notes, path string, v any) *engine.Budget {
 		good = false
 	}
 	o.unread(n, "is not a retryBudget field; not read")
-	if !good {
-		return nil
+	if !good || dropped {
+		return nil, dropped
 	}
 	if w := 1 / ratio; ratio <= 1 && w != math.Trunc(w) {
 		n.warn(join(path, "retryRatio"), "Linkerd's proxy withdraws ⌊1/retryRatio⌋ = %d per retry against 1 per request, so it allows 1/%d of the requests; the engine withdraws ⌊1000/retryRatio⌋ against 1000 (Finagle's scale), nearer retryRatio", int(w), int(w))
 	}
 	n.warn(path, "Linkerd's budget (tower's TpsBudget) is simulated as Finagle's (the engine's ratio budget in 10 slices of ttl): the proxy deposits once per answer it does not retry and sums the 10 past slices with the current one, where Finagle deposits once per request and sums the current slice with the 9 before it")
-	return linkerdBudget(ratio, minPS, ttl)
+	return linkerdBudget(ratio, minPS, ttl), false
 }
 
 func linkerdRoute(n *notes, path string, v any, budget *engine.Budget) (engine.Strategy, bool, bool) {

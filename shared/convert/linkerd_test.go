@@ -98,8 +98,6 @@ spec:
 
 func TestLinkerdErrors(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
-		{`{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: [], retryBudget: {retryRatio: 0.2, minRetriesPerSecond: 10, ttl: 500ms}}}`,
-			`spec.retryBudget.ttl: "500ms" is out of range; Linkerd's budget (tower's TpsBudget) requires a ttl from 1s to 60s`},
 		{`{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: [], retryBudget: {minRetriesPerSecond: 10, ttl: 10s}}}`,
 			`spec.retryBudget.retryRatio: is missing`},
 		{`{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: [{condition: {method: GET}, timeout: soon}]}}`,
@@ -169,6 +167,29 @@ spec: {rules: [{timeouts: {request: 3s}}]}
 		_, err := Import(Linkerd, []byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+// TestLinkerdTTLOutOfRange: the CRD accepts a retryBudget ttl outside
+// 1–60 s, but the proxy's TpsBudget refuses it, drops the budget and never
+// retries: imported so, with a warning, for the misconfiguration to show.
+func TestLinkerdTTLOutOfRange(t *testing.T) {
+	for _, ttl := range []string{"500ms", "2m"} {
+		doc := "apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata:\n  name: cart.shop.svc.cluster.local\nspec:\n  routes:\n  - name: GET /cart\n    condition:\n      method: GET\n      pathRegex: /cart\n    isRetryable: true\n  retryBudget:\n    retryRatio: 0.2\n    minRetriesPerSecond: 10\n    ttl: " + ttl + "\n"
+		im, err := Import(Linkerd, []byte(doc))
+		if err != nil {
+			t.Fatalf("ttl %s: %v", ttl, err)
+		}
+		if st := im.Strategies[0]; st.MaxAttempts != 1 || st.Budget != nil {
+			t.Errorf("ttl %s: max_attempts %d, budget %+v; want one attempt, no budget", ttl, st.MaxAttempts, st.Budget)
+		}
+		warned := false
+		for _, n := range im.Notes {
+			warned = warned || n.Level == Warning && n.Path == "spec.retryBudget.ttl" && strings.Contains(n.Message, "never retries")
+		}
+		if !warned {
+			t.Errorf("ttl %s: no warning on the ttl: %v", ttl, im.Notes)
 		}
 	}
 }

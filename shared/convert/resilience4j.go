@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -1139,11 +1140,15 @@ func r4jRetried(n *notes, eff *r4jProps, def *engine.RetryOn) *engine.RetryOn {
 			s.add(o, true)
 		}
 	}
-	if known == 0 {
+	named := hasRetry && len(retry.v.([]string)) > 0
+	switch {
+	case known == 0 && named:
+		// resilience4j retries only instances of the named classes,
+		// none of which the HTTP client throws on the outcomes RetryLab
+		// simulates: it retries none of them.
+		n.warn(retry.path, "names no exception RetryLab knows, and resilience4j retries only those: none of the HTTP client's failures (Spring's web client exceptions, java.io and java.net's, feign's) is retried, imported as retrying nothing; name your client's exceptions to retry its failures")
+	case known == 0:
 		s.add(r4jOutcome{400, 599, true, true}, true)
-		if hasRetry && len(retry.v.([]string)) > 0 {
-			n.warn(retry.path, "names no exception RetryLab knows: every 4xx and 5xx answer, timeout and connection error is retried")
-		}
 	}
 	if hasIgnore {
 		for i, c := range ignore.v.([]string) {
@@ -1685,6 +1690,58 @@ func r4jInstanceFor(name string) string {
 }
 
 func exportResilience4j(st *engine.Strategy, n *notes) []byte {
+	return encodeYAML(r4jDocFor(st, n))
+}
+
+// exportResilience4jAll writes several strategies as one resilience4j
+// tree, an instance of each module per strategy, as Spring Boot reads one
+// application.yml (two resilience4j: trees would give the key twice).
+// An aspect order is the module's, not an instance's: when the
+// strategies' orders differ, the first strategy's is kept, with a warning
+// on the others.
+func exportResilience4jAll(sts []engine.Strategy, ns []notes) []byte {
+	var all r4jYAML
+	all.Resilience4j.Retry.Instances = map[string]r4jYAMLRetryInstance{}
+	order := func(i int, module string, have *int, set bool, want int) {
+		switch {
+		case !set:
+			*have = want
+		case *have != want:
+			ns[i].warn("", "needs the %s aspect order %d, and the first strategy's %d is written (one order for all the instances of a module): run it alone to keep its order", module, want, *have)
+		}
+	}
+	var retrySet, breakerSet, limiterSet bool
+	for i := range sts {
+		d := r4jDocFor(&sts[i], &ns[i])
+		m := &d.Resilience4j
+		if m.CircuitBreaker != nil || m.TimeLimiter != nil {
+			// Without other aspects, the retry's order changes nothing.
+			order(i, "retry", &all.Resilience4j.Retry.RetryAspectOrder, retrySet, m.Retry.RetryAspectOrder)
+			retrySet = true
+		}
+		maps.Copy(all.Resilience4j.Retry.Instances, m.Retry.Instances)
+		if b := m.CircuitBreaker; b != nil {
+			if all.Resilience4j.CircuitBreaker == nil {
+				all.Resilience4j.CircuitBreaker = &r4jYAMLBreaker{Instances: map[string]r4jYAMLBreakerInstance{}}
+			}
+			order(i, "circuitbreaker", &all.Resilience4j.CircuitBreaker.CircuitBreakerAspectOrder, breakerSet, b.CircuitBreakerAspectOrder)
+			breakerSet = true
+			maps.Copy(all.Resilience4j.CircuitBreaker.Instances, b.Instances)
+		}
+		if l := m.TimeLimiter; l != nil {
+			if all.Resilience4j.TimeLimiter == nil {
+				all.Resilience4j.TimeLimiter = &r4jYAMLLimiter{Instances: map[string]r4jYAMLLimiterInstance{}}
+			}
+			order(i, "timelimiter", &all.Resilience4j.TimeLimiter.TimeLimiterAspectOrder, limiterSet, l.TimeLimiterAspectOrder)
+			limiterSet = true
+			maps.Copy(all.Resilience4j.TimeLimiter.Instances, l.Instances)
+		}
+	}
+	return encodeYAML(all)
+}
+
+// r4jDocFor is the resilience4j tree of one strategy.
+func r4jDocFor(st *engine.Strategy, n *notes) r4jYAML {
 	o := r4jExport(st, n, false)
 	instance := r4jInstanceFor(st.Name)
 	ri := r4jYAMLRetryInstance{MaxAttempts: o.maxAttempts, WaitDuration: springDurationString(o.wait),
@@ -1738,5 +1795,5 @@ func exportResilience4j(st *engine.Strategy, n *notes) []byte {
 		}
 	}
 	n.info("", "written as the instance %q, after the strategy: name it in @Retry(name = %q), @CircuitBreaker and @TimeLimiter, or rename it", instance, instance)
-	return encodeYAML(doc)
+	return doc
 }

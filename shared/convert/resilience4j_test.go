@@ -1,12 +1,14 @@
 package convert
 
 import (
+	"context"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
 func init() {
@@ -265,5 +267,55 @@ func TestResilience4jAspectOrder(t *testing.T) {
 	}
 	if got := im.Strategies[0]; !reflect.DeepEqual(got, st) {
 		t.Errorf("re-imported as\n%s\nnot\n%s", indent(got), indent(st))
+	}
+}
+
+// TestR4jUnknownRetryExceptionsRetryNothing: resilience4j retries only
+// instances of retryExceptions; when it names only classes RetryLab does
+// not know, the HTTP client's failures are none of them: imported as
+// retrying nothing (the run makes no retry), with a warning.
+func TestR4jUnknownRetryExceptionsRetryNothing(t *testing.T) {
+	doc := `resilience4j:
+  retry:
+    instances:
+      orders:
+        maxAttempts: 4
+        waitDuration: 100ms
+        retryExceptions:
+          - com.example.orders.OrderServiceUnavailable
+`
+	im, err := Import(Resilience4j, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := im.Strategies[0]
+	if statuses, timeout, connection := retried(st.RetryOn); len(statuses) > 0 || timeout || connection {
+		t.Errorf("retries %v, timeouts %v, connection errors %v; want nothing", statuses, timeout, connection)
+	}
+	warned := false
+	for _, n := range im.Notes {
+		warned = warned || n.Level == Warning && strings.Contains(n.Message, "imported as retrying nothing")
+	}
+	if !warned {
+		t.Errorf("no warning: %v", im.Notes)
+	}
+	sc, err := scenarios.Imported(im.Strategies, Resilience4j, "orders.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), sc, engine.Options{NoSeries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Strategies[0].Metrics.Retries; r != 0 {
+		t.Errorf("the run makes %v retries; want none", r)
+	}
+	// An empty list is resilience4j's default: every exception.
+	im, err = Import(Resilience4j, []byte(strings.Replace(doc, "retryExceptions:\n          - com.example.orders.OrderServiceUnavailable", "retryExceptions: []", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if statuses, _, _ := retried(im.Strategies[0].RetryOn); len(statuses) == 0 {
+		t.Errorf("an empty retryExceptions retries nothing")
 	}
 }

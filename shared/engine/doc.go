@@ -591,7 +591,13 @@
 // the backoff's wait at the middle of its jitter's range), and at least
 // MaxAttempts (100); when that time is 0 (no backoff, and a dependency
 // that refuses at once), the estimate has no bound and Run refuses the
-// scenario whatever the limit but 0. The worst-case bounds on
+// scenario whatever the limit but 0 — unless the level has a ratio budget
+// or a token bucket, which bounds its retries over the whole run (twice
+// the ratio of its first attempts plus the reserve of every window, or
+// the bucket's tokens plus what successes add): the estimate counts the
+// fewer of the two (a Linkerd ServiceProfile's routes, unlimited and
+// without backoff, are bounded so; their route timeout cannot bound
+// attempts that take no time). The worst-case bounds on
 // a run's span count it as MaxAttempts; it may run longer. Run refuses a scenario above
 // Options.MaxEvents with a CostError before running, stops any single
 // simulation that processes more than that many events with a CostError

@@ -183,7 +183,8 @@ func costDetail(sc *Scenario) *CostDetail {
 	for _, sub := range subs {
 		for _, st := range sub.Strategies {
 			for j, p := range append([]Policy{st.Policy}, st.Layers...) {
-				if p.MaxAttempts != 0 {
+				if p.MaxAttempts != 0 || p.Budget != nil && !math.IsInf(budgetRetries(p.Budget, 1, 1, 1), 1) {
+					// A budget bounds its retries (estimate counts them so).
 					continue
 				}
 				who := fmt.Sprintf("strategy %q", st.Name)
@@ -534,21 +535,42 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 		}
 	}
 	calls := estimateCalls(sc, deps)
+	maxLegs := 0.0
+	for _, l := range legs {
+		maxLegs = max(maxLegs, l)
+	}
+	invocations := ops * float64(len(calls)) // level-0 invocations of one simulation
+	var span float64
 	worst := 1.0 // events per operation, in units of 3
 	for _, st := range sc.Strategies {
 		// Every attempt at every level is a hop: a level's attempts are
 		// the product of the max attempts down to it. A hedged level's
-		// copies are its attempts.
-		a := estimateAttempts(sc, &st.Policy).n
-		hops := a
-		copies := 0.0 // copies of hedged levels, each with a timer and a cancellation
-		if st.Hedging != nil {
-			copies += a
-		}
-		for i := range st.Layers {
-			a *= estimateAttempts(sc, &st.Layers[i]).n
+		// copies are its attempts. A level with unlimited attempts and a
+		// retry budget has, over the whole simulation, no more retries
+		// than its budget allows (budgetRetries): its attempts per
+		// invocation are the fewer of the two counts.
+		levels := append([]Policy{st.Policy}, st.Layers...)
+		a, hops, copies := 1.0, 0.0, 0.0 // copies of hedged levels, each with a timer and a cancellation
+		bounded := false
+		for i := range levels {
+			p := &levels[i]
+			n := a * estimateAttempts(sc, p).n
+			if p.MaxAttempts == 0 && p.Budget != nil && invocations > 0 && !math.IsInf(invocations, 1) {
+				if span == 0 {
+					_, span = estimateSpan(sc)
+				}
+				instances := float64(max(st.Instances, 1))
+				if i > 0 {
+					instances = float64(max(p.Instances, 1))
+				}
+				states := instances * float64(len(deps))
+				if r := budgetRetries(p.Budget, a*invocations, states, span); r < math.Inf(1) && a+r/invocations < n {
+					n, bounded = a+r/invocations, true
+				}
+			}
+			a = n
 			hops += a
-			if st.Layers[i].Hedging != nil {
+			if p.Hedging != nil {
 				copies += a
 			}
 		}
@@ -558,7 +580,13 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 		}
 		perOp := 0.0
 		for _, c := range calls {
-			cost := a + legs[c.dep]*hops/3
+			l := legs[c.dep]
+			if bounded {
+				// The budget bounds the attempts of all calls together,
+				// not of each: count every hop at the costliest network.
+				l = maxLegs
+			}
+			cost := a + l*hops/3
 			extra := 2 * copies
 			if len(sc.Workload.Plan) > 0 {
 				extra += 2 // the call's start and end in its step
@@ -1017,6 +1045,66 @@ type attemptCount struct {
 	// time from one attempt's start to the next's.
 	window string
 	step   time.Duration
+}
+
+// budgetRetries bounds the retries that budget b allows over a whole
+// simulation whose level makes firsts first attempts (invocations) in all,
+// shared among states budgets (its instances × dependencies), over span
+// nanoseconds of virtual time; +Inf when the budget bounds nothing (a
+// concurrency budget, a token bucket refilled as fast as it is charged).
+//
+// A ratio budget with a window W allows a retry at t only while the
+// retries in the window ending at t are within Ratio of the first
+// attempts in it plus the reserve: cut the span into consecutive pieces W
+// long, the retries of each piece are all in the window of its last retry,
+// whose first attempts lie in that piece and the one before it. So the
+// retries are at most 2 × Ratio × firsts plus one reserve per piece and
+// state (with slices, Ratio is 1000/⌊1000/Ratio⌋, what a withdrawal
+// rounds it to, and a window of n slices reaches back at most W). Without
+// a window the ratio is of all first attempts since the start. A token
+// bucket lets a retry spend its cost only from tokens above its threshold
+// (taken as 0 here: more tokens, a larger bound): its retries spend at most
+// MaxTokens per state plus what successes add, TokenRatio each (at most
+// one per attempt), and a refund gives back at most one retry's cost per
+// invocation.
+func budgetRetries(b *Budget, firsts, states, span float64) float64 {
+	switch b.Kind {
+	case BudgetRatio:
+		ratio := b.Ratio
+		if b.Slices > 0 {
+			if w := math.Floor(sliceDeposit / b.Ratio); w > 0 {
+				ratio = sliceDeposit / w
+			}
+		}
+		if b.Window <= 0 {
+			if b.Slices > 0 {
+				return math.Inf(1)
+			}
+			return ratio*firsts + 1
+		}
+		window := float64(b.Window)
+		pieces := math.Ceil(span/window) + 1
+		reserve := math.Ceil(b.MinPerSecond*Duration(b.Window).D().Seconds()) + 1
+		return 2*ratio*firsts + pieces*states*reserve
+	case BudgetTokenBucket:
+		cost := cmp.Or(b.FailureCost, 1)
+		most := cost
+		for _, c := range []float64{b.ThrottleCost, b.TimeoutCost} {
+			if c > 0 {
+				cost, most = min(cost, c), max(most, c)
+			}
+		}
+		gain := b.TokenRatio
+		if cost <= gain || cost <= 0 {
+			return math.Inf(1)
+		}
+		spend := states*b.MaxTokens + gain*firsts
+		if b.Refund {
+			return firsts + (spend+most*firsts)/(cost-gain)
+		}
+		return spend/(cost-gain) + 1
+	}
+	return math.Inf(1)
 }
 
 // estimateAttempts counts the attempts of level p. Unlimited attempts

@@ -1,0 +1,176 @@
+package convert
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Coverage: what each import format's fields become, the one source of
+// docs/formats.md. Every row carries a small document of its own that
+// shows it; TestFormatsPage imports each one and checks that a simulated
+// row imports without a warning, a warned row with one, and a refused row
+// not at all, then renders the page (RenderFormatsPage) and compares it
+// with docs/formats.md (go test ./shared/convert -run TestFormatsPage
+// -update rewrites it). A row whose importer changes its reading fails
+// there until the row says what the importer does.
+
+// How an importer takes a field.
+const (
+	coverSimulated = "simulated" // read and simulated
+	coverWarned    = "warned"    // read, and a warning says what is not simulated
+	coverRefused   = "refused"   // an error: nothing is imported
+)
+
+// A coverageRow is one field or shape of a format and what RetryLab makes
+// of it, with a document showing it.
+type coverageRow struct {
+	kind  string
+	field string
+	reads string
+	doc   string
+}
+
+// A formatCoverage is one format's rows, and the published documentation
+// they follow.
+type formatCoverage struct {
+	format  string
+	sources []string
+	rows    []coverageRow
+}
+
+const (
+	covGRPCBase = `{"methodConfig": [{"name": [{"service": "shop.Cart"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}%s}]%s}`
+	covIstioVS  = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: cart\nspec:\n  hosts: [cart]\n  http:\n  - route:\n    - destination:\n        host: cart\n%s"
+	covLinkerd  = "apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata:\n  name: cart.shop.svc.cluster.local\nspec:\n  routes:\n  - name: GET /cart\n    condition:\n      method: GET\n      pathRegex: /cart\n    isRetryable: true\n%s"
+	covR4j      = "resilience4j:\n  retry:\n    instances:\n      cart:\n        maxAttempts: 3\n        waitDuration: 100ms\n%s"
+	covEnvoy    = "match:\n  prefix: /\nroute:\n  cluster: cart\n  retry_policy:\n    num_retries: 2\n%s---\n" + covCluster
+	covCluster  = "name: cart\nconnect_timeout: 1s\ncircuit_breakers:\n  thresholds:\n  - max_retries: 5\n"
+)
+
+func covGRPC(policy, top string) string { return fmt.Sprintf(covGRPCBase, policy, top) }
+
+// covIstioRoutes is a VirtualService of n routes with the same retries.
+func covIstioRoutes(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "  - name: r%d\n    timeout: 3s\n    route:\n    - destination:\n        host: cart\n    retries:\n      attempts: 2\n      retryOn: 5xx\n", i)
+	}
+	return "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: cart\nspec:\n  hosts: [cart]\n  http:\n" + b.String()
+}
+
+var coverage = []formatCoverage{
+	{format: GRPC, sources: []string{
+		"gRFC A6, gRPC Retry Design: https://github.com/grpc/proposal/blob/master/A6-client-retries.md",
+		"gRPC service config: https://github.com/grpc/grpc/blob/master/doc/service_config.md",
+	}, rows: []coverageRow{
+		{coverSimulated, "methodConfig[].retryPolicy maxAttempts, initialBackoff, maxBackoff, backoffMultiplier", "max_attempts and an exponential backoff with full jitter, as grpc-go draws it", covGRPC("", "")},
+		{coverSimulated, "retryableStatusCodes", "retry_on: each code's HTTP status (google.rpc.Code's mapping; UNAVAILABLE is 503 and connection errors)", covGRPC("", "")},
+		{coverSimulated, "methodConfig[].timeout", "deadline", covGRPC(`, "timeout": "2s"`, "")},
+		{coverSimulated, "retryThrottling maxTokens, tokenRatio", "a token-bucket budget (gRPC's retry throttling)", covGRPC("", `, "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}`)},
+		{coverWarned, "retryPolicy.maxAttempts above 5", "5, grpc-go's limit", `{"methodConfig": [{"name": [{"service": "shop.Cart"}], "retryPolicy": {"maxAttempts": 7, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`},
+		{coverWarned, "loadBalancingConfig and other service config fields", "not read", covGRPC("", `, "loadBalancingConfig": [{"round_robin": {}}]`)},
+		{coverRefused, "a value grpc-go refuses (maxAttempts below 2, a duration not in protobuf's form such as 100ms, maxTokens above 1000) or an unknown status code", "an error naming the path", `{"methodConfig": [{"name": [{"service": "shop.Cart"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["SOMETIMES"]}}]}`},
+	}},
+	{format: Envoy, sources: []string{
+		"RetryPolicy, route_components.proto: https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/route/v3/route_components.proto",
+		"router filter, x-envoy-retry-on and x-envoy-retry-grpc-on: https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter",
+		"circuit breakers: https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/cluster/v3/circuit_breaker.proto",
+		"/config_dump: https://www.envoyproxy.io/docs/envoy/latest/api-v3/admin/v3/config_dump.proto",
+	}, rows: []coverageRow{
+		{coverSimulated, "retry_policy num_retries, per_try_timeout, retry_back_off", "max_attempts, attempt_timeout, exponential backoff with full jitter (Envoy's)", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    per_try_timeout: 0.5s\n    retry_back_off:\n      base_interval: 0.05s\n  timeout: 3s\n")},
+		{coverSimulated, "retry_on 5xx, gateway-error, reset, connect-failure, retriable-4xx, retriable-status-codes", "retry_on statuses, timeouts and connection errors", fmt.Sprintf(covEnvoy, "    retry_on: gateway-error,retriable-status-codes\n    retriable_status_codes: [429]\n  timeout: 3s\n")},
+		{coverSimulated, "route.timeout", "deadline (absent: Envoy's 15 s, an info)", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n  timeout: 3s\n")},
+		{coverSimulated, "a top-level list of RouteConfigurations and Clusters; /config_dump output", "read as resources", "- name: r\n  virtual_hosts:\n  - name: v\n    domains: [\"*\"]\n    routes:\n    - match: {prefix: /}\n      route:\n        cluster: cart\n        timeout: 3s\n        retry_policy: {retry_on: 5xx, num_retries: 2}\n- name: cart\n  connect_timeout: 1s\n  circuit_breakers:\n    thresholds:\n    - max_retries: 5\n"},
+		{coverSimulated, "circuit_breakers thresholds max_retries, retry_budget", "a concurrency budget counting the retries in progress", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n  timeout: 3s\n")},
+		{coverWarned, "a route whose Cluster is not in the document", "Envoy's default max_retries 3 is not simulated", "match:\n  prefix: /\nroute:\n  cluster: cart\n  timeout: 3s\n  retry_policy: {retry_on: 5xx, num_retries: 2}\n"},
+		{coverWarned, "retry_on gRPC conditions (unavailable, cancelled, deadline-exceeded, internal, resource-exhausted)", "nothing: Envoy tests them on the grpc-status header only, which RetryLab's HTTP dependency never sends; the warning names the status to add for a gRPC service", fmt.Sprintf(covEnvoy, "    retry_on: connect-failure,unavailable\n  timeout: 3s\n")},
+		{coverWarned, "retry_host_predicate, host_selection_retry_max_attempts, retriable_headers", "not simulated: RetryLab's dependency is one server and its answers have no headers", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    retry_host_predicate:\n    - name: envoy.retry_host_predicates.previous_hosts\n  timeout: 3s\n")},
+		{coverRefused, "durations not in protobuf's form, budget_percent above 100, num_retries beyond 99", "an error naming the path", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    per_try_timeout: 250ms\n")},
+	}},
+	{format: Istio, sources: []string{
+		"VirtualService HTTPRetry: https://istio.io/latest/docs/reference/config/networking/virtual-service/#HTTPRetry",
+		"DestinationRule: https://istio.io/latest/docs/reference/config/networking/destination-rule/",
+	}, rows: []coverageRow{
+		{coverSimulated, "http[].retries attempts, perTryTimeout, retryOn; http[].timeout", "max_attempts, attempt_timeout, retry_on, deadline; Envoy's backoff (25 ms base)", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      perTryTimeout: 1s\n      retryOn: 5xx\n")},
+		{coverSimulated, "retries absent", "Istio's default, 2 retries on connection errors (an info)", fmt.Sprintf(covIstioVS, "    timeout: 3s\n")},
+		{coverSimulated, "more routes than a scenario compares (20), with identical retries", "one strategy listing them (an info), as for every format", covIstioRoutes(21)},
+		{coverWarned, "retryOn gRPC conditions (unavailable, cancelled, ...)", "nothing, as Envoy tests them (grpc-status only), with a warning naming the status to add for a gRPC service", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      retryOn: connect-failure,unavailable\n")},
+		{coverWarned, "retryOn envoy-ratelimited, retriable-headers", "not simulated", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      retryOn: 5xx,retriable-headers\n")},
+		{coverRefused, "a retryOn condition Envoy does not know, a number net/http does not name", "an error naming the path", fmt.Sprintf(covIstioVS, "    retries:\n      attempts: 2\n      retryOn: 5xx,sometimes\n")},
+	}},
+	{format: Linkerd, sources: []string{
+		"ServiceProfile: https://linkerd.io/2/reference/service-profiles/",
+		"retries: https://linkerd.io/2/tasks/configuring-retries/ and https://linkerd.io/2/reference/retries/",
+	}, rows: []coverageRow{
+		{coverSimulated, "routes[].isRetryable, timeout", "unlimited attempts without backoff, bounded by the retry budget (absent: Linkerd's default) and the route's deadline", fmt.Sprintf(covLinkerd, "    timeout: 300ms\n")},
+		{coverWarned, "retryBudget retryRatio, minRetriesPerSecond, ttl", "a ratio budget in 10 slices of ttl (Finagle's); the warning says how the proxy's budget differs (it deposits per answer it does not retry)", fmt.Sprintf(covLinkerd, "  retryBudget:\n    retryRatio: 0.2\n    minRetriesPerSecond: 10\n    ttl: 10s\n")},
+		{coverWarned, "retryBudget.ttl outside 1s to 60s", "no retries: the proxy drops such a budget and never retries (the CRD accepts it)", fmt.Sprintf(covLinkerd, "  retryBudget:\n    retryRatio: 0.2\n    minRetriesPerSecond: 10\n    ttl: 2m\n")},
+		{coverRefused, "a route without a name or a condition, a ratio of 0, a timeout without a unit", "an error naming the path", "apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata:\n  name: cart.shop.svc.cluster.local\nspec:\n  routes:\n  - isRetryable: true\n    timeout: \"300\"\n"},
+	}},
+	{format: Resilience4j, sources: []string{
+		"Retry: https://resilience4j.readme.io/docs/retry",
+		"CircuitBreaker: https://resilience4j.readme.io/docs/circuitbreaker",
+		"Spring Boot 3: https://resilience4j.readme.io/docs/getting-started-3",
+	}, rows: []coverageRow{
+		{coverSimulated, "retry maxAttempts, waitDuration, enableExponentialBackoff, exponentialBackoffMultiplier, exponentialMaxWaitDuration", "max_attempts and the backoff", fmt.Sprintf(covR4j, "        enableExponentialBackoff: true\n        exponentialBackoffMultiplier: 2\n        retryExceptions:\n        - org.springframework.web.client.HttpServerErrorException\n")},
+		{coverSimulated, "retryExceptions, ignoreExceptions naming Spring's web client, java.io and java.net, Feign exceptions", "retry_on: the statuses, timeouts and connection errors they stand for", fmt.Sprintf(covR4j, "        retryExceptions:\n        - org.springframework.web.client.HttpServerErrorException\n        - java.io.IOException\n")},
+		{coverWarned, "retryExceptions naming only exceptions RetryLab does not know", "no retries (resilience4j retries only those), with a warning", fmt.Sprintf(covR4j, "        retryExceptions:\n        - com.example.CartUnavailable\n")},
+		{coverRefused, "a property of the wrong type, a negative duration", "an error naming the path", fmt.Sprintf(covR4j, "        enableExponentialBackoff: sometimes\n")},
+	}},
+	{format: Polly, sources: []string{
+		"HttpStandardResilienceOptions: https://learn.microsoft.com/dotnet/api/microsoft.extensions.http.resilience.httpstandardresilienceoptions",
+		"HTTP resilience: https://learn.microsoft.com/dotnet/core/resilience/http-resilience",
+	}, rows: []coverageRow{
+		{coverSimulated, "Retry MaxRetryAttempts, BackoffType, Delay", "max_attempts and the backoff, as Polly v8 computes it", `{"Retry": {"MaxRetryAttempts": 3, "BackoffType": "Exponential", "Delay": "00:00:00.2", "UseJitter": false}}`},
+		{coverSimulated, "CircuitBreaker FailureRatio, MinimumThroughput, SamplingDuration, BreakDuration", "a ratio breaker", `{"Retry": {"MaxRetryAttempts": 3, "UseJitter": false}, "CircuitBreaker": {"FailureRatio": 0.2, "MinimumThroughput": 50, "SamplingDuration": "00:00:30", "BreakDuration": "00:00:05"}}`},
+		{coverWarned, "UseJitter with an exponential backoff (the standard handler's default)", "±50% around each delay, an approximation of Polly's decorrelated jitter", `{"Retry": {"MaxRetryAttempts": 3, "BackoffType": "Exponential", "UseJitter": true}}`},
+		{coverRefused, "a value out of Polly's range (MaxRetryAttempts -1, FailureRatio 1.5)", "an error naming the path", `{"Retry": {"MaxRetryAttempts": -1}}`},
+	}},
+	{format: AWS, sources: []string{
+		"retry behavior: https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html",
+		"shared config file format: https://docs.aws.amazon.com/sdkref/latest/guide/file-format.html",
+	}, rows: []coverageRow{
+		{coverSimulated, "retry_mode standard, max_attempts", "the aws-standard preset (its retry quota as a token bucket)", "[default]\nretry_mode = standard\nmax_attempts = 5\n"},
+		{coverSimulated, "[profile NAME] sections", "one strategy per profile that sets retry_mode or max_attempts", "[default]\nretry_mode = standard\n\n[profile batch]\nretry_mode = standard\nmax_attempts = 10\n"},
+		{coverWarned, "retry_mode adaptive", "standard mode's policy: the client-side rate limiter (CUBIC) is not simulated", "[default]\nretry_mode = adaptive\n"},
+		{coverRefused, "a file with no profile setting retry_mode or max_attempts", "nothing to import", "[default]\nregion = us-west-2\n"},
+		{coverWarned, "an invalid profile (an unknown retry_mode, max_attempts 0) beside valid ones", "left out, with a warning naming it: the SDKs load the others", "[default]\nretry_mode = standard\n\n[profile broken]\nretry_mode = fast\n"},
+		{coverRefused, "a file whose every retry profile is invalid", "an error naming the profile and the setting", "[default]\nretry_mode = fast\n"},
+	}},
+}
+
+// RenderFormatsPage renders docs/formats.md from the coverage table.
+func RenderFormatsPage() []byte {
+	var b strings.Builder
+	b.WriteString("<!-- Generated by go test ./shared/convert -run TestFormatsPage -update from shared/convert/coverage.go; do not edit. -->\n\n")
+	b.WriteString("# Configuration formats: what RetryLab reads\n\n")
+	b.WriteString("`retrylab import --from FORMAT FILE` (and the playground's Import, and `POST /api/import`) reads a retry configuration into strategies. ")
+	b.WriteString("For each format, this page says what is **read and simulated**, what is **read and warned** (imported, with a warning saying what the simulation does not do as the library does), and what is **refused** (an error naming the path; nothing is imported). ")
+	b.WriteString("Every row is checked by importing a small document written for it; the details of every field are in the package documentation of `shared/convert` (`go doc ./shared/convert`).\n")
+	for _, f := range coverage {
+		fmt.Fprintf(&b, "\n## %s (`%s`)\n\n", Label(f.format), f.format)
+		b.WriteString("Follows the published documentation:\n\n")
+		for _, s := range f.sources {
+			fmt.Fprintf(&b, "- %s\n", s)
+		}
+		for _, kind := range []struct{ kind, title string }{{coverSimulated, "Read and simulated"}, {coverWarned, "Read and warned"}, {coverRefused, "Refused"}} {
+			var rows []coverageRow
+			for _, r := range f.rows {
+				if r.kind == kind.kind {
+					rows = append(rows, r)
+				}
+			}
+			if len(rows) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "\n### %s\n\n| field | read as |\n| --- | --- |\n", kind.title)
+			for _, r := range rows {
+				fmt.Fprintf(&b, "| %s | %s |\n", mdCell(r.field), mdCell(r.reads))
+			}
+		}
+	}
+	return []byte(b.String())
+}
+
+// mdCell escapes a table cell's pipes.
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
