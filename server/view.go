@@ -45,9 +45,10 @@ type scenarioView struct {
 	Ships []strategyLink
 
 	PageURL, PlaygroundURL, ScenarioURL, ResultURL, CSVURL string
-	Markdown, IFrame, OEmbed                               string
-	// Frontier holds the same three snippets for the search's frontier,
-	// when the scenario has a search whose frontier has points to draw.
+	// The snippets embed the chart the reader is looking at; Frontier
+	// holds the same three for the search's frontier, when the scenario
+	// has a search whose frontier has points to draw.
+	snippets
 	Frontier *snippets
 }
 
@@ -129,9 +130,7 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	if sc.Sweep != nil {
 		picture = "?picture=sweep&metric=success_rate"
 	}
-	v.Markdown = fmt.Sprintf("![%s](%s%s%s)", markdownText(v.Title), base, chartURL, picture)
-	v.IFrame = iframe(base+"/embed/"+id+picture, v.Title)
-	v.OEmbed = base + "/oembed?url=" + url.QueryEscape(v.PageURL+picture)
+	v.snippets = embedSnippets(base, id, v.Title, picture)
 	words := view.Describe(sc)
 	v.Workload, v.Dependency, v.Timeline = words.Workload, words.Dependency, words.Timeline
 	for i, sw := range words.Strategies {
@@ -159,17 +158,24 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	if sv := v.Result.Search; sv != nil && sv.Figure != nil {
 		q := chartURL + "?" + sv.Figure.Query
 		v.SearchChart = &chartView{URL: q, Narrow: q + "&width=400", Alt: sv.Figure.Alt}
-		const frontier = "?picture=frontier"
-		v.Frontier = &snippets{
-			Markdown: fmt.Sprintf("![%s](%s%s%s)", markdownText(v.Title+": the search's frontier"), base, chartURL, frontier),
-			IFrame:   iframe(base+"/embed/"+id+frontier, v.Title+": the search's frontier"),
-			OEmbed:   base + "/oembed?url=" + url.QueryEscape(v.PageURL+frontier),
-		}
+		f := embedSnippets(base, id, v.Title+": the search's frontier", "?picture=frontier")
+		v.Frontier = &f
 	}
 	if canDrawPNG {
 		v.Image = base + "/s/" + id + "/chart.png"
 	}
 	return v
+}
+
+// embedSnippets returns the snippets that embed the chart of scenario id
+// that query picks ("?picture=…"), titled title, with base the site's
+// origin.
+func embedSnippets(base, id, title, query string) snippets {
+	return snippets{
+		Markdown: fmt.Sprintf("![%s](%s/s/%s/chart.svg%s)", markdownText(title), base, id, query),
+		IFrame:   iframe(base+"/embed/"+id+query, title),
+		OEmbed:   base + "/oembed?url=" + url.QueryEscape(base+"/s/"+id+query),
+	}
 }
 
 // iframe is the embed snippet: responsive (the chart keeps its aspect ratio
