@@ -83,7 +83,7 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if got := text(ctx, t, `String(document.getElementById("import-box").compareDocumentPosition(document.getElementById("form")) & Node.DOCUMENT_POSITION_FOLLOWING)`); got == "0" {
 		t.Error("the Import panel is not before the form")
 	}
-	if got := text(ctx, t, `document.querySelector("[data-testid=import-done]").textContent`); !strings.HasPrefix(got, "Imported shop.Cart: a strategy beside the scenario's others") {
+	if got := text(ctx, t, `document.querySelector("[data-testid=import-done]").textContent`); !strings.HasPrefix(got, "Imported shop.Cart, shop.Orders: a strategy beside the scenario's others") {
 		t.Errorf("the panel says %q after the import", got)
 	}
 	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
