@@ -18,25 +18,28 @@ import (
 // panics; what names the module in a panic's message.
 func Promise(what string, f func(args []js.Value) (any, error)) js.Func {
 	return js.FuncOf(func(this js.Value, args []js.Value) any {
-		var result any
-		var err error
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("%s panic: %v", what, r)
-				}
-			}()
-			result, err = f(args)
-		}()
+		out, err := answer(what, f, args)
 		if err != nil {
 			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(err.Error()))
 		}
-		b, merr := json.Marshal(result)
-		if merr != nil {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(merr.Error()))
-		}
-		return js.Global().Get("Promise").Call("resolve", string(b))
+		return js.Global().Get("Promise").Call("resolve", out)
 	})
+}
+
+// answer calls f with args and returns its result as a JSON string, or the
+// error f returned, its panic (what names the module) or the encoding's.
+func answer(what string, f func(args []js.Value) (any, error), args []js.Value) (out string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s panic: %v", what, r)
+		}
+	}()
+	result, err := f(args)
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(result)
+	return string(b), err
 }
 
 // String returns args[i], which must be a string; name says what it is
@@ -60,26 +63,12 @@ func Async(what string, f func(args []js.Value) (any, error)) js.Func {
 			resolve, reject := ps[0], ps[1]
 			go func() {
 				defer executor.Release()
-				var result any
-				var err error
-				func() {
-					defer func() {
-						if r := recover(); r != nil {
-							err = fmt.Errorf("%s panic: %v", what, r)
-						}
-					}()
-					result, err = f(args)
-				}()
+				out, err := answer(what, f, args)
 				if err != nil {
 					reject.Invoke(js.Global().Get("Error").New(err.Error()))
 					return
 				}
-				b, merr := json.Marshal(result)
-				if merr != nil {
-					reject.Invoke(js.Global().Get("Error").New(merr.Error()))
-					return
-				}
-				resolve.Invoke(string(b))
+				resolve.Invoke(out)
 			}()
 			return nil
 		})
