@@ -2,8 +2,8 @@
 
 // Package d1 stores shared scenarios in Cloudflare D1 for the Worker
 // (cmd/worker), through the binding's own API (prepare, bind, run, first)
-// rather than database/sql, which would cost the Worker about 57 KB of its
-// 3 MiB gzipped. The statements are package server/sqlstore's (PutSQL,
+// rather than database/sql, which would cost the Worker about 57 KB
+// gzipped. The statements are package server/sqlstore's (PutSQL,
 // GetSQL), so D1 and SQLite store alike; the schema is
 // server/sqlite/migrations, applied by `wrangler d1 migrations apply`. Its
 // test is make worker-test, which shares and reads scenarios through the
