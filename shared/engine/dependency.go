@@ -283,6 +283,13 @@ func (s *sim) serviceTime(r *request) int64 {
 	if f := ds.factor; f != 1 {
 		t = float64(t * f)
 	}
+	if l := d.loadLatency; l != nil {
+		n := ds.busy // the request starting included
+		if l.inSystem {
+			n += ds.queue.len()
+		}
+		t = float64(t * l.factor(n, ds.workers))
+	}
 	return clampNs(t)
 }
 

@@ -45,6 +45,15 @@ type (
 	// A ShedMeasure is what a dependency's shedding thresholds compare
 	// with (Shedding.Measure).
 	ShedMeasure string
+	// A LoadKind is how a load phase changes the arrival rate
+	// (LoadPhase.Kind).
+	LoadKind string
+	// A LatencyLaw is how a dependency's service time grows with its
+	// load (LoadLatency.Law).
+	LatencyLaw string
+	// A LoadMeasure is which requests a dependency's load-dependent
+	// latency counts (LoadLatency.Of).
+	LoadMeasure string
 	// A ScriptThen is what a dependency's script does once a list of
 	// answers has run out (Script.Then).
 	ScriptThen string
@@ -55,6 +64,26 @@ const (
 	ArrivalUniform ArrivalKind = "uniform"
 	ArrivalClosed  ArrivalKind = "closed"
 	ArrivalBurst   ArrivalKind = "burst"
+)
+
+const (
+	LoadStep  LoadKind = "step"
+	LoadRamp  LoadKind = "ramp"
+	LoadDaily LoadKind = "daily"
+	LoadSpike LoadKind = "spike"
+	LoadFlash LoadKind = "flash"
+)
+
+const (
+	LawLinear      LatencyLaw = "linear"
+	LawPolynomial  LatencyLaw = "polynomial"
+	LawExponential LatencyLaw = "exponential"
+	LawUSL         LatencyLaw = "usl"
+)
+
+const (
+	MeasureInService LoadMeasure = "in_service"
+	MeasureInSystem  LoadMeasure = "in_system"
 )
 
 const (
@@ -168,6 +197,9 @@ var (
 	ServiceTimeKinds  = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
 	DelayKinds        = []DelayKind{DelayConstant, DelayNormal, DelayLognormal}
 	PhaseKinds        = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
+	LoadKinds         = []LoadKind{LoadStep, LoadRamp, LoadDaily, LoadSpike, LoadFlash}
+	LatencyLaws       = []LatencyLaw{LawLinear, LawPolynomial, LawExponential, LawUSL}
+	LoadMeasures      = []LoadMeasure{MeasureInService, MeasureInSystem}
 	BackoffKinds      = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
 	JitterKinds       = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
 	BudgetKinds       = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
@@ -192,6 +224,25 @@ var PhaseFields = map[PhaseKind][]string{
 	PhaseCapacity: {"workers"},
 	PhaseErrors:   {"rate", "status", "error", "latency"},
 	PhaseLatency:  {"factor"},
+}
+
+// LoadFields names the fields each kind of load phase takes besides kind,
+// from, to and label; the validator refuses the others.
+var LoadFields = map[LoadKind][]string{
+	LoadStep:  {"factor"},
+	LoadRamp:  {"factor"},
+	LoadDaily: {"amplitude", "period"},
+	LoadSpike: {"rate"},
+	LoadFlash: {"operations"},
+}
+
+// LatencyLawFields names the fields each law of load-dependent latency
+// takes besides law, of and max_factor; the validator refuses the others.
+var LatencyLawFields = map[LatencyLaw][]string{
+	LawLinear:      {"slope", "knee"},
+	LawPolynomial:  {"slope", "knee", "power"},
+	LawExponential: {"slope", "knee"},
+	LawUSL:         {"sigma", "kappa"},
 }
 
 // DelayFields names the fields each kind of network delay takes besides
@@ -241,11 +292,16 @@ type Vocabulary struct {
 	Classes           []Class                      `json:"classes"`
 	ShedMeasures      []ShedMeasure                `json:"shed_measures"`
 	ScriptThens       []ScriptThen                 `json:"script_thens"`
+	Loads             []LoadKind                   `json:"loads"`
+	LoadFields        map[LoadKind][]string        `json:"load_fields"`
+	LatencyLaws       []LatencyLaw                 `json:"latency_laws"`
+	LatencyLawFields  map[LatencyLaw][]string      `json:"latency_law_fields"`
+	LoadMeasures      []LoadMeasure                `json:"load_measures"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens}
+		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures}
 }

@@ -106,6 +106,8 @@ type workModel struct {
 	cut     bool
 	cutAt   int64
 	cutRate float64
+	// load is the workload's load phases: the rate changes over time.
+	load []loadPhase
 }
 
 type depModel struct {
@@ -132,7 +134,8 @@ type depModel struct {
 	shedLoad       bool            // the measure counts requests in service too
 	shedAt         [numClasses]int // by class (index in Classes): the threshold, -1 for none
 	shedStatus     int16
-	script         *scriptModel // nil: calls are served
+	script         *scriptModel      // nil: calls are served
+	loadLatency    *loadLatencyModel // nil: service times do not grow with load
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
@@ -327,6 +330,7 @@ func compile(sc *Scenario) *model {
 	if w.RatePerClient != 0 {
 		m.work.rate = w.RatePerClient * float64(w.Clients)
 	}
+	m.work.load = compileLoad(w.Load)
 
 	deps := sc.Dependencies
 	if len(deps) == 0 {
@@ -341,6 +345,11 @@ func compile(sc *Scenario) *model {
 			m.deps[i].name = "dependency"
 		}
 		m.faultEnd = max(m.faultEnd, faultEnd)
+	}
+	for _, lp := range w.Load {
+		if lp.Raises() {
+			m.faultEnd = max(m.faultEnd, int64(lp.To))
+		}
 	}
 	m.compilePlan(w.Plan)
 	if rf := sc.Report.RecoveryFrom; rf != nil {
@@ -410,6 +419,7 @@ func compileDependency(d *Dependency) (depModel, int64) {
 		errorStatus:   statusOr(d.ErrorStatus, DefaultStatus),
 		service:       d.ServiceTime,
 		mean:          float64(d.ServiceTime.Mean),
+		loadLatency:   compileLoadLatency(d.LoadLatency),
 	}
 	if d.ServiceTime.Kind == ServiceLognormal {
 		dm.mu, dm.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)

@@ -802,8 +802,9 @@ func (p *prober) sinceTrigger(back Duration) string {
 }
 
 // trigger returns when the scenario's trigger starts and ends: from the
-// start of its first phase that harms a dependency to the end of the
-// last (report.recovery_from when set), and whether it has one.
+// start of its first phase that harms a dependency or raises the load to
+// the end of the last (report.recovery_from when set), and whether it has
+// one.
 func trigger(sc *Scenario, m *model) (from, to Duration, ok bool) {
 	from = Duration(never)
 	for _, d := range estimateDeps(sc) {
@@ -813,6 +814,11 @@ func trigger(sc *Scenario, m *model) (from, to Duration, ok bool) {
 			}
 		}
 	}
+	for _, lp := range sc.Workload.Load {
+		if lp.Raises() {
+			from = min(from, lp.From)
+		}
+	}
 	if from == Duration(never) {
 		return 0, 0, false
 	}
@@ -820,9 +826,11 @@ func trigger(sc *Scenario, m *model) (from, to Duration, ok bool) {
 }
 
 // counterfactual returns the probed scenario without its trigger: every
-// phase that harms a dependency removed.
+// phase that harms a dependency, and every load phase that raises the
+// load, removed.
 func (p *prober) counterfactual() *Scenario {
 	sub := *p.sc
+	sub.Workload.Load = slices.DeleteFunc(slices.Clone(sub.Workload.Load), func(lp LoadPhase) bool { return lp.Raises() })
 	keep := func(d *Dependency) {
 		d.Phases = slices.DeleteFunc(slices.Clone(d.Phases), func(ph Phase) bool { return harms(&ph, d.Workers) })
 	}

@@ -41,10 +41,12 @@ type Result struct {
 	Warnings []string      `json:"warnings"`
 }
 
-// A PhaseSpan is a dependency phase, for shading charts. Dependency names
-// the phase's dependency in a scenario that lists several.
+// A PhaseSpan is a dependency phase, or a load phase, for shading charts.
+// Dependency names the phase's dependency in a scenario that lists
+// several. A load phase has Load, its kind, and no Kind.
 type PhaseSpan struct {
-	Kind       PhaseKind `json:"kind"`
+	Kind       PhaseKind `json:"kind,omitempty"`
+	Load       LoadKind  `json:"load,omitempty"`
 	Label      string    `json:"label"`
 	FromS      float64   `json:"from_s"`
 	ToS        float64   `json:"to_s"`
@@ -70,6 +72,13 @@ func phaseSpans(sc *Scenario) []PhaseSpan {
 			}
 			spans = append(spans, span)
 		}
+	}
+	for _, lp := range sc.Workload.Load {
+		label := lp.Label
+		if label == "" {
+			label = loadLabel(&lp)
+		}
+		spans = append(spans, PhaseSpan{Load: lp.Kind, Label: label, FromS: lp.From.D().Seconds(), ToS: lp.To.D().Seconds()})
 	}
 	return spans
 }

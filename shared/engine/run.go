@@ -909,6 +909,9 @@ func operationBounds(sc *Scenario) (ops []float64, drain, rtt float64) {
 			service = 2 * float64(st.P99)
 		}
 		service *= factor
+		if l := d.LoadLatency; l != nil {
+			service *= cmp.Or(l.MaxFactor, DefaultLoadLatencyMax)
+		}
 		workers := float64(max(d.Workers, 1))
 		drains[i] = (float64(d.QueueCapacity)/workers + 1) * service
 		// A scripted answer takes its latency instead.
@@ -1201,7 +1204,8 @@ func lastArrival(sc *Scenario) float64 {
 			rate = w.RatePerClient * float64(w.Clients)
 		}
 		rate = max(rate, 1e-9)
-		if w.Operations > 0 && (w.Duration == 0 || float64(w.Operations)/rate*1e9 < end) {
+		// With load phases the rate changes: the operations may last the whole duration.
+		if w.Operations > 0 && len(w.Load) == 0 && (w.Duration == 0 || float64(w.Operations)/rate*1e9 < end) {
 			end = float64(w.Operations) / rate * 1e9
 		}
 	}
@@ -1241,6 +1245,9 @@ func estimateOps(sc *Scenario) float64 {
 		ops = rate * w.Duration.D().Seconds()
 		if w.Duration == 0 {
 			ops = math.Inf(1)
+		}
+		if len(w.Load) > 0 {
+			ops = loadOperations(w, rate)
 		}
 	}
 	if w.Operations > 0 {
@@ -1438,6 +1445,26 @@ func phaseLabel(ph *Phase) string {
 		return fmt.Sprintf("latency ×%g", ph.Factor)
 	}
 	return string(ph.Kind)
+}
+
+// loadLabel names a load phase on charts, when it has no label.
+func loadLabel(lp *LoadPhase) string {
+	switch lp.Kind {
+	case LoadStep:
+		if lp.Factor < 1 {
+			return fmt.Sprintf("load −%g%%", math.Round((1-lp.Factor)*1000)/10)
+		}
+		return fmt.Sprintf("load ×%g", lp.Factor)
+	case LoadRamp:
+		return fmt.Sprintf("ramp to ×%g", lp.Factor)
+	case LoadDaily:
+		return fmt.Sprintf("daily ±%g%%", math.Round(lp.Amplitude*1000)/10)
+	case LoadSpike:
+		return fmt.Sprintf("spike +%g/s", lp.Rate)
+	case LoadFlash:
+		return fmt.Sprintf("flash crowd %s", humanCount(int64(lp.Operations)))
+	}
+	return string(lp.Kind)
 }
 
 func humanCount(n int64) string {

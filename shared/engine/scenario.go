@@ -53,6 +53,57 @@ type Workload struct {
 	// call to the only dependency; with several dependencies a plan is
 	// required.
 	Plan []Step `json:"plan,omitempty"`
+	// Load changes the arrival rate of "poisson" arrivals over time: a
+	// step, a ramp, a spike on top, a flash crowd, a daily curve (see
+	// LoadPhase). Without it the rate holds for the whole duration.
+	Load []LoadPhase `json:"load,omitempty"`
+}
+
+// A LoadPhase changes the workload's arrival rate during [From, To), for
+// "poisson" arrivals over a duration. Kind is one of:
+//
+//   - "step": the rate is multiplied by Factor (above 1 a load increase,
+//     below 1 load shed, 0 none at all).
+//   - "ramp": the multiplier grows (or falls) linearly from 1 at From to
+//     Factor at To; after To it is 1 again (a step after it holds the
+//     new rate).
+//   - "daily": the rate is multiplied by 1 + Amplitude·sin(2π(t−From)/Period),
+//     a day's curve (Period 24h, or shorter to see several cycles).
+//   - "spike": Rate more operations per second arrive, at random, on top of
+//     the others (a burst of traffic).
+//   - "flash": Operations more operations arrive, most of them at once:
+//     their rate starts at 2·Operations/(To−From) and falls linearly to 0
+//     at To, as the clients that a failover sends here reconnect, the
+//     stragglers last. The crowd is new load, not retries: its
+//     operations are first attempts, retried by the strategy like any.
+//
+// Where phases overlap their multipliers multiply and their extra rates
+// add. A step or ramp above 1, a spike and a flash crowd raise the load:
+// they are the scenario's trigger, as the dependency's harmful phases
+// are, for the affected window, recovery and probes (Huang et al., OSDI
+// 2022: load increases are one of the two trigger classes of metastable
+// failures); a daily curve is the load's own shape and is not.
+type LoadPhase struct {
+	Kind       LoadKind `json:"kind"`
+	From       Duration `json:"from"`
+	To         Duration `json:"to"`
+	Label      string   `json:"label,omitempty"`
+	Factor     float64  `json:"factor,omitempty"`
+	Rate       float64  `json:"rate,omitempty"`
+	Operations int      `json:"operations,omitempty"`
+	Amplitude  float64  `json:"amplitude,omitempty"`
+	Period     Duration `json:"period,omitzero"`
+}
+
+// Raises reports whether the phase raises the load: a trigger.
+func (lp *LoadPhase) Raises() bool {
+	switch lp.Kind {
+	case LoadStep, LoadRamp:
+		return lp.Factor > 1
+	case LoadSpike, LoadFlash:
+		return true
+	}
+	return false
 }
 
 // A Step of a plan: its calls start together, and the step ends when all
@@ -115,8 +166,10 @@ type Dependency struct {
 	ErrorRate     float64     `json:"error_rate,omitempty"`
 	ErrorStatus   int         `json:"error_status,omitempty"`
 	LoadErrors    *LoadErrors `json:"load_errors,omitempty"`
-	RetryAfter    *RetryAfter `json:"retry_after,omitempty"`
-	Phases        []Phase     `json:"phases,omitempty"`
+	// LoadLatency makes service times grow with the dependency's load.
+	LoadLatency *LoadLatency `json:"load_latency,omitempty"`
+	RetryAfter  *RetryAfter  `json:"retry_after,omitempty"`
+	Phases      []Phase      `json:"phases,omitempty"`
 	// Network is how long calls take to travel, on every hop: from a
 	// level to the next (a layer, or the dependency) and back. Without it
 	// calls travel in no time.
@@ -225,6 +278,35 @@ type LoadErrors struct {
 	Window Duration    `json:"window,omitzero"`
 	Status int         `json:"status,omitempty"`
 	Points []LoadPoint `json:"points"`
+}
+
+// LoadLatency makes the dependency slower as it gets busier (garbage
+// collection under memory pressure, lock contention): each service time
+// drawn is multiplied by a factor of N, the requests at the dependency
+// when the service starts: those in service, the one starting included
+// (Of "in_service", the default), or those and the queued ones (Of
+// "in_system": every request the server holds in memory). The factor is
+// at most MaxFactor (DefaultLoadLatencyMax when 0) and never below 1.
+// With x = N/workers (1 when every worker is busy), Law is one of:
+//
+//   - "linear": 1 + Slope·max(0, x − Knee);
+//   - "polynomial": 1 + Slope·max(0, x − Knee)^Power;
+//   - "exponential": e^(Slope·max(0, x − Knee));
+//   - "usl": 1 + Sigma·(N−1) + Kappa·N·(N−1), the Universal Scalability
+//     Law (Gunther, Guerrilla Capacity Planning, 2007, ch. 4): N
+//     concurrent requests each take that much longer, for contention
+//     (Sigma) and coherency (Kappa), so that the throughput of N,
+//     N/(1 + Sigma·(N−1) + Kappa·N·(N−1)) service times, peaks at
+//     N = √((1−Sigma)/Kappa) and falls beyond it.
+type LoadLatency struct {
+	Law       LatencyLaw  `json:"law"`
+	Of        LoadMeasure `json:"of,omitempty"`
+	Knee      float64     `json:"knee,omitempty"`
+	Slope     float64     `json:"slope,omitempty"`
+	Power     float64     `json:"power,omitempty"`
+	Sigma     float64     `json:"sigma,omitempty"`
+	Kappa     float64     `json:"kappa,omitempty"`
+	MaxFactor float64     `json:"max_factor,omitempty"`
 }
 
 // A LoadPoint maps an offered load in calls per second to a failure probability.

@@ -25,6 +25,8 @@ type arrivals struct {
 	k     int     // arrivals made
 	limit int
 	end   float64
+	segs  []loadSeg // with load phases: the spans the rate is bounded in
+	seg   int       // the span a.t is in
 }
 
 func newArrivals(w *workModel, seed uint64) arrivals {
@@ -38,6 +40,9 @@ func newArrivals(w *workModel, seed uint64) arrivals {
 	}
 	if w.arrival == ArrivalClosed {
 		a.limit = 0 // closed-loop clients start their own operations
+	}
+	if len(w.load) > 0 {
+		a.segs = w.loadSegs(a.end)
 	}
 	return a
 }
@@ -56,7 +61,11 @@ func (a *arrivals) next() (arrival, bool) {
 		}
 		x = arrival{at: w.burstAt, client: int32(a.k)}
 	case ArrivalPoisson:
-		if w.cut {
+		if a.segs != nil {
+			if !a.loadGap() {
+				return arrival{}, false
+			}
+		} else if w.cut {
 			if !a.cutGap() {
 				return arrival{}, false
 			}

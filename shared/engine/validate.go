@@ -318,9 +318,117 @@ func (v *validator) workload(w *Workload) {
 	if arrival != ArrivalBurst && w.BurstAt != 0 {
 		v.add(p+"burst_at", w.BurstAt, "has no meaning for %q arrivals; it is for \"burst\"", arrival)
 	}
+	v.load(w, arrival)
 	v.floatRange(p+"mix.non_idempotent", w.Mix.NonIdempotent, 0, 1)
 	v.floatRange(p+"mix.keyed", w.Mix.Keyed, 0, 1)
 	v.floatRange(p+"mix.unreadable", w.Mix.Unreadable, 0, 1)
+}
+
+// load checks the workload's load phases.
+func (v *validator) load(w *Workload, arrival ArrivalKind) {
+	if len(w.Load) == 0 {
+		return
+	}
+	const p = "workload.load"
+	if arrival != ArrivalPoisson {
+		v.add(p, nil, "has no meaning for %q arrivals; load phases change the rate of \"poisson\" arrivals", arrival)
+		return
+	}
+	if w.Duration == 0 {
+		v.add("workload.duration", w.Duration, "must be more than 0s for a workload with load phases: they are placed in its duration")
+	}
+	if len(w.Load) > MaxLoadPhases {
+		v.add(p, len(w.Load), "has too many phases; at most %d are allowed", MaxLoadPhases)
+		return
+	}
+	for i := range w.Load {
+		v.loadPhase(fmt.Sprintf("%s[%d]", p, i), &w.Load[i], w.Duration)
+	}
+}
+
+func (v *validator) loadPhase(p string, lp *LoadPhase, duration Duration) {
+	kind := lp.Kind
+	if !oneOf(v, p+".kind", kind, LoadKinds...) {
+		return
+	}
+	v.span(p+".from", lp.From, true)
+	v.span(p+".to", lp.To, false)
+	if lp.To <= lp.From {
+		v.add(p+".to", lp.To, "is not after from %s", lp.From)
+	}
+	if duration > 0 && lp.From >= duration {
+		v.add(p+".from", lp.From, "is not before the workload's end at %s: no operation would arrive in the phase", duration)
+	}
+	v.text(p+".label", lp.Label, 100)
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"factor", lp.Factor != 0}, {"rate", lp.Rate != 0}, {"operations", lp.Operations != 0},
+		{"amplitude", lp.Amplitude != 0}, {"period", lp.Period != 0}} {
+		if !f.set || slices.Contains(LoadFields[kind], f.name) {
+			continue
+		}
+		v.add(p+"."+f.name, nil, "has no meaning for a %q load phase; it is for %s", kind, quoteList(kindsWith(LoadKinds, LoadFields, f.name)))
+	}
+	switch kind {
+	case LoadStep:
+		if !(lp.Factor >= 0 && lp.Factor <= 100) || lp.Factor == 1 {
+			v.add(p+".factor", lp.Factor, "is out of range; a step multiplies the rate by a factor in 0..100 other than 1 (0 stops arrivals, 0.8 sheds 20%%, 3 triples the load)")
+		}
+	case LoadRamp:
+		if !(lp.Factor >= 0 && lp.Factor <= 100) || lp.Factor == 1 {
+			v.add(p+".factor", lp.Factor, "is out of range; a ramp goes from the rate to the rate times a factor in 0..100 other than 1")
+		}
+	case LoadDaily:
+		if !(lp.Amplitude > 0 && lp.Amplitude <= 1) {
+			v.add(p+".amplitude", lp.Amplitude, "is out of range; a daily curve's amplitude is in (0, 1]: the rate swings by that share of itself above and below")
+		}
+		if lp.Period < Duration(time.Second) || lp.Period > MaxSpan {
+			v.add(p+".period", lp.Period, "is out of range; a daily curve's period is 1s to %s (24h for a day)", MaxSpan)
+		}
+	case LoadSpike:
+		v.floatRange(p+".rate", lp.Rate, 1e-6, 1e6)
+	case LoadFlash:
+		v.intRange(p+".operations", lp.Operations, 1, MaxOperations)
+	}
+}
+
+// loadLatency checks a dependency's load-dependent latency.
+func (v *validator) loadLatency(p string, l *LoadLatency) {
+	if !oneOf(v, p+".law", l.Law, LatencyLaws...) {
+		return
+	}
+	if l.Of != "" {
+		oneOf(v, p+".of", l.Of, LoadMeasures...)
+	}
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"slope", l.Slope != 0}, {"knee", l.Knee != 0}, {"power", l.Power != 0}, {"sigma", l.Sigma != 0}, {"kappa", l.Kappa != 0}} {
+		if !f.set || slices.Contains(LatencyLawFields[l.Law], f.name) {
+			continue
+		}
+		v.add(p+"."+f.name, nil, "has no meaning for the %q law; it is for %s", l.Law, quoteList(kindsWith(LatencyLaws, LatencyLawFields, f.name)))
+	}
+	switch l.Law {
+	case LawLinear, LawPolynomial, LawExponential:
+		if !(l.Slope > 0 && l.Slope <= 1000) {
+			v.add(p+".slope", l.Slope, "is out of range; the %q law needs a slope in (0, 1000]", l.Law)
+		}
+		v.floatRange(p+".knee", l.Knee, 0, 1000)
+		if l.Law == LawPolynomial && !(l.Power > 0 && l.Power <= 10) {
+			v.add(p+".power", l.Power, "is out of range; the polynomial law needs a power in (0, 10]")
+		}
+	case LawUSL:
+		v.floatRange(p+".sigma", l.Sigma, 0, 1)
+		v.floatRange(p+".kappa", l.Kappa, 0, 1)
+		if l.Sigma == 0 && l.Kappa == 0 {
+			v.add(p+".sigma", nil, "is missing; the usl law needs sigma (contention) or kappa (coherency) above 0")
+		}
+	}
+	if l.MaxFactor != 0 && !(l.MaxFactor >= 1 && l.MaxFactor <= 1000) {
+		v.add(p+".max_factor", l.MaxFactor, "is out of range; the largest factor is in 1..1000 (%d when not given)", DefaultLoadLatencyMax)
+	}
 }
 
 // depNames names a scenario's dependencies, in order, for the references
@@ -601,6 +709,9 @@ func (v *validator) dependency(p string, d *Dependency) {
 		}
 	}
 	v.floatRange(p+"error_rate", d.ErrorRate, 0, 1)
+	if d.LoadLatency != nil {
+		v.loadLatency(p+"load_latency", d.LoadLatency)
+	}
 	if d.ErrorStatus != 0 {
 		v.status(p+"error_status", d.ErrorStatus)
 	}

@@ -12,9 +12,10 @@ type AffectedWindow struct {
 	// Whole says that nothing bounds it (no report bounds and no phase):
 	// every operation is affected, and From and To are 0.
 	Whole bool `json:"whole,omitempty"`
-	// Phases is the span of the dependencies' phases, from the earliest
-	// phase's from to the latest phase's to, which the window follows
-	// unless it is pinned; nil without phases.
+	// Phases is the span of the dependencies' phases and of the load
+	// phases that raise the load, from the earliest phase's from to the
+	// latest phase's to, which the window follows unless it is pinned;
+	// nil without phases.
 	Phases *Span `json:"phases,omitempty"`
 }
 
@@ -26,7 +27,8 @@ type Span struct {
 
 // AffectedWindow returns the window sc's runs judge: report.affected_from
 // and affected_to when they are set (pinned), else the span of every
-// dependency's phases, else the whole run. It is the one place that
+// dependency's phases and every load phase that raises the load (a
+// trigger), else the whole run. It is the one place that
 // decides it: the simulation counts affected operations in it, and the
 // form and the view say it. The window does not follow the state a
 // phase leaves behind (a queue still full at the phases' end): that is
@@ -47,6 +49,16 @@ func (sc *Scenario) AffectedWindow() AffectedWindow {
 			w.Phases.From = min(w.Phases.From, ph.From)
 			w.Phases.To = max(w.Phases.To, ph.To)
 		}
+	}
+	for _, lp := range sc.Workload.Load {
+		if !lp.Raises() {
+			continue
+		}
+		if w.Phases == nil {
+			w.Phases = &Span{lp.From, lp.To}
+		}
+		w.Phases.From = min(w.Phases.From, lp.From)
+		w.Phases.To = max(w.Phases.To, lp.To)
 	}
 	switch r := &sc.Report; {
 	case r.AffectedFrom != nil && r.AffectedTo != nil:
