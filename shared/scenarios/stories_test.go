@@ -44,6 +44,8 @@ var stories = map[string]story{
 	"shared-breaker":             storySharedBreaker,
 	"priority-shedding":          storyPriorityShedding,
 	"sdk-double-retry":           storySDKDoubleRetry,
+	"load-spike-storm":           storyLoadSpikeStorm,
+	"gc-death-spiral":            storyGCDeathSpiral,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1092,5 +1094,130 @@ func storyPriorityShedding(t *testing.T, sc *engine.Scenario) {
 		if fb.Degraded == 0 || fb.Failed >= retry.Failed {
 			t.Errorf("sweep value %v: fall back failed %v (degraded %v), retry failed %v; want fewer failed pages with the fallback", pt.Value, fb.Failed, fb.Degraded, retry.Failed)
 		}
+	}
+}
+
+// probeOf probes the strategy name of sc with the probe's defaults.
+func probeOf(t *testing.T, sc *engine.Scenario, name string) *engine.ProbeResult {
+	t.Helper()
+	pr, err := engine.Probe(context.Background(), sc, engine.ProbeOptions{Strategy: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr
+}
+
+// remedyFound reports the probe's remedies that end the storm.
+func remediesFound(pr *engine.ProbeResult) []engine.RemedyKind {
+	var found []engine.RemedyKind
+	for _, r := range pr.Remedies {
+		if r.Outcome == engine.ProbeFound {
+			found = append(found, r.Kind)
+		}
+	}
+	return found
+}
+
+func storyLoadSpikeStorm(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	atOnce, backoff, budget := strategyResult(t, res, "retry-at-once"), strategyResult(t, res, "backoff"), strategyResult(t, res, "retry-budget")
+	for _, st := range []*engine.StrategyResult{atOnce, backoff, budget} {
+		if s := successShare(t, st, 0, 30); s < 0.99 {
+			t.Errorf("%s: %.1f%% succeeded before the spike; the text says normally", st.Name, 100*s)
+		}
+	}
+	// The summary: the storm outlives the spike at unchanged load, with
+	// immediate retries and with backoff alike.
+	for _, st := range []*engine.StrategyResult{atOnce, backoff} {
+		if s := successShare(t, st, 45, 120); s > 0.05 {
+			t.Errorf("%s: %.1f%% succeeded from 45 s on; the text says almost never after the spike", st.Name, 100*s)
+		}
+		if st.Metrics.Recovered != 0 {
+			t.Errorf("%s: recovered %v; the text says the storm outlives its trigger", st.Name, float64(st.Metrics.Recovered))
+		}
+	}
+	// A budget ends it by itself, within seconds of the spike's end.
+	if m := budget.Metrics; m.Recovered != 1 || m.RecoveryS > 15 {
+		t.Errorf("retry-budget: recovered %v, recovery_s %v; the text says back within seconds", float64(m.Recovered), float64(m.RecoveryS))
+	}
+	// The notes: backoff only delays the retries; the operations make
+	// as many attempts.
+	if a, b := atOnce.Metrics.Attempts, backoff.Metrics.Attempts; math.Abs(a-b) > 0.01*a {
+		t.Errorf("attempts: %v retrying at once, %v backing off; the notes say the same load", a, b)
+	}
+	// The probe calls it metastable, at every attempt used, and names
+	// remedies.
+	pr := probeOf(t, sc, "retry-at-once")
+	if pr.Finding != engine.FindingMetastable {
+		t.Errorf("the probe finds %q; the text says the storm outlives its trigger: %s", pr.Finding, pr.Persistence)
+	}
+	if a := pr.BaselineAmplification.Min; a < 3.9 {
+		t.Errorf("the probe's judged window: amplification %v; the look_at says 4, every attempt used", a)
+	}
+	if found := remediesFound(pr); !slices.Contains(found, engine.RemedyBudget) || !slices.Contains(found, engine.RemedyLoad) {
+		t.Errorf("the probe's remedies that end the storm: %v, want a budget and a load reduction among them", found)
+	}
+}
+
+func storyGCDeathSpiral(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	none, atOnce, budget := strategyResult(t, res, "no-retries"), strategyResult(t, res, "retry-at-once"), strategyResult(t, res, "retry-budget")
+	queueCap := int32(sc.Dependency.QueueCapacity)
+	for _, st := range []*engine.StrategyResult{none, atOnce, budget} {
+		if s := successShare(t, st, 0, 30); s < 0.99 {
+			t.Errorf("%s: %.1f%% succeeded before the burst", st.Name, 100*s)
+		}
+		if s := successShare(t, st, 32, 40); s > 0.5 {
+			t.Errorf("%s: %.1f%% succeeded just after the burst; the look_at says all three fail", st.Name, 100*s)
+		}
+		if q := slices.Max(st.Series.QueueLength); q <= 1500 {
+			t.Errorf("%s: at most %d queued; the summary says the burst piles up more than 1,500", st.Name, q)
+		}
+	}
+	// Without retries it is back by itself within half a minute.
+	if m := none.Metrics; m.Recovered != 1 || m.RecoveryS > 30 {
+		t.Errorf("no-retries: recovered %v, recovery_s %v; the text says back by itself within half a minute", float64(m.Recovered), float64(m.RecoveryS))
+	}
+	// With retries the queue stays full at unchanged load.
+	if s := successShare(t, atOnce, 45, 120); s > 0.01 {
+		t.Errorf("retry-at-once: %.1f%% succeeded from 45 s on; the text says never again", 100*s)
+	}
+	end := atOnce.Series.QueueLength[len(atOnce.Series.QueueLength)*9/10]
+	if end < queueCap*9/10 {
+		t.Errorf("retry-at-once: %d queued near the end; the summary says the retries keep the queue full", end)
+	}
+	pr := probeOf(t, sc, "retry-at-once")
+	if pr.Finding != engine.FindingMetastable || pr.BaselineAmplification.Min < 2.9 {
+		t.Errorf("the probe finds %q at amplification %v; the text says metastable at 3: %s", pr.Finding, pr.BaselineAmplification, pr.Persistence)
+	}
+	if len(remediesFound(pr)) == 0 {
+		t.Errorf("the probe names no remedy that ends it")
+	}
+	if pr := probeOf(t, sc, "no-retries"); pr.Finding != engine.FindingRecovering {
+		t.Errorf("the probe finds no-retries %q; the text says back by itself: %s", pr.Finding, pr.Persistence)
+	}
+	// The budget's 660 attempts a second against 667: draining, slowly.
+	if m := budget.Metrics; m.Recovered != 0 {
+		t.Errorf("retry-budget: recovered %v; the notes say too slowly to be back within the run", float64(m.Recovered))
+	}
+	q := budget.Series.QueueLength
+	if a, b := q[len(q)/2], q[len(q)*19/20]; b >= a {
+		t.Errorf("retry-budget: %d queued at the middle, %d near the end; the notes say the queue drains", a, b)
+	}
+	// Without the burst it never falls.
+	calm := *sc
+	calm.Workload.Load = nil
+	for _, st := range run(t, &calm).Strategies {
+		if st.Metrics.SuccessRate < 0.999 {
+			t.Errorf("without the burst, %s: %.2f%% succeed; the summary says it never falls", st.Name, 100*st.Metrics.SuccessRate)
+		}
+	}
+	// The notes: at a largest factor of 2 the loop needs no retries.
+	slow := *sc
+	ll := *sc.Dependency.LoadLatency
+	ll.MaxFactor = 2
+	slow.Dependency.LoadLatency = &ll
+	if m := strategyResult(t, run(t, &slow), "no-retries").Metrics; m.Recovered != 0 {
+		t.Errorf("largest factor 2, no-retries: recovered %v; the notes say the loop sustains itself without retries", float64(m.Recovered))
 	}
 }

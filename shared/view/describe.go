@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,6 +33,9 @@ type StrategyWords struct {
 // Describe returns sc in words.
 func Describe(sc *engine.Scenario) *Description {
 	d := &Description{Workload: describeWorkload(&sc.Workload), Dependency: describeDependency(&sc.Dependency)}
+	for i := range sc.Workload.Load {
+		d.Timeline = append(d.Timeline, describeLoad(&sc.Workload.Load[i]))
+	}
 	for i := range sc.Dependency.Phases {
 		d.Timeline = append(d.Timeline, describePhase(&sc.Dependency.Phases[i]))
 	}
@@ -129,7 +133,61 @@ func describeDependency(d *engine.Dependency) []string {
 	if ra := d.RetryAfter; ra != nil {
 		out = append(out, fmt.Sprintf("sends Retry-After: %s with %v", dw(ra.After), ra.Statuses))
 	}
+	if l := d.LoadLatency; l != nil {
+		out = append(out, describeLoadLatency(l))
+	}
 	return out
+}
+
+// describeLoadLatency says how a dependency slows with its load.
+func describeLoadLatency(l *engine.LoadLatency) string {
+	x := "x"
+	if l.Knee > 0 {
+		x = fmt.Sprintf("(x − %g)", l.Knee)
+	}
+	held := "in service"
+	if l.Of == engine.MeasureInSystem {
+		held = "it holds (in service and queued)"
+	}
+	var law string
+	switch l.Law {
+	case engine.LawLinear:
+		law = fmt.Sprintf("1 + %g·%s", l.Slope, x)
+	case engine.LawPolynomial:
+		law = fmt.Sprintf("1 + %g·%s^%g", l.Slope, x, l.Power)
+	case engine.LawExponential:
+		law = fmt.Sprintf("e^(%g·%s)", l.Slope, x)
+	case engine.LawUSL:
+		return fmt.Sprintf("slows as it gets busier: each service takes 1 + %g·(N − 1) + %g·N·(N − 1) times as long, N the requests %s (the Universal Scalability Law), at most %g×",
+			l.Sigma, l.Kappa, held, cmp.Or(l.MaxFactor, engine.DefaultLoadLatencyMax))
+	}
+	when := ""
+	if l.Knee > 0 {
+		when = fmt.Sprintf(" once x exceeds %g", l.Knee)
+	}
+	return fmt.Sprintf("slows as it gets busier: each service takes %s times as long%s, x the requests %s per worker, at most %g×",
+		law, when, held, cmp.Or(l.MaxFactor, engine.DefaultLoadLatencyMax))
+}
+
+// describeLoad says a load phase in words.
+func describeLoad(lp *engine.LoadPhase) string {
+	span := fmt.Sprintf("%s–%s: ", dw(lp.From), dw(lp.To))
+	switch lp.Kind {
+	case engine.LoadStep:
+		if lp.Factor < 1 {
+			return span + fmt.Sprintf("%s of arrivals shed", pctWords(1-lp.Factor))
+		}
+		return span + fmt.Sprintf("the load is %g× its rate", lp.Factor)
+	case engine.LoadRamp:
+		return span + fmt.Sprintf("the load ramps from its rate to %g× it", lp.Factor)
+	case engine.LoadDaily:
+		return span + fmt.Sprintf("the load swings %s above and below its rate, every %s", pctWords(lp.Amplitude), dw(lp.Period))
+	case engine.LoadSpike:
+		return span + fmt.Sprintf("%g more operations per second arrive", lp.Rate)
+	case engine.LoadFlash:
+		return span + fmt.Sprintf("a flash crowd of %d more operations arrives, most at once", lp.Operations)
+	}
+	return span + string(lp.Kind)
 }
 
 // describeScript says how a dependency's script answers.

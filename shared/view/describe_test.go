@@ -83,9 +83,10 @@ func TestDescribeEveryBuiltin(t *testing.T) {
 			t.Fatalf("%s: %v", b.Slug, err)
 		}
 		d := Describe(sc)
-		if len(d.Workload) == 0 || len(d.Dependency) == 0 || len(d.Strategies) != len(sc.Strategies) || len(d.Timeline) != len(sc.Dependency.Phases) {
-			t.Errorf("%s: %d workload, %d dependency, %d timeline (of %d phases), %d strategies (of %d) phrases", b.Slug,
-				len(d.Workload), len(d.Dependency), len(d.Timeline), len(sc.Dependency.Phases), len(d.Strategies), len(sc.Strategies))
+		phases := len(sc.Dependency.Phases) + len(sc.Workload.Load)
+		if len(d.Workload) == 0 || len(d.Dependency) == 0 || len(d.Strategies) != len(sc.Strategies) || len(d.Timeline) != phases {
+			t.Errorf("%s: %d workload, %d dependency, %d timeline (of %d phases and load phases), %d strategies (of %d) phrases", b.Slug,
+				len(d.Workload), len(d.Dependency), len(d.Timeline), phases, len(d.Strategies), len(sc.Strategies))
 		}
 		all := append(append(slices.Clone(d.Workload), d.Dependency...), d.Timeline...)
 		for i, sw := range d.Strategies {
