@@ -115,6 +115,7 @@ var goldenCases = []struct {
 	{"e03b-latency.svg", "e03b-synchronized-recovery", Options{Picture: Latency}},
 	{"breaker-outcomes.svg", "breaker-timeline", Options{Picture: Outcomes, Theme: "dark"}},
 	{"metadata-queue.svg", "metadata-storm", Options{Picture: Queue}},
+	{"load-spike-outcomes.svg", "load-spike-storm", Options{Picture: Outcomes}},
 	{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
 	{"bulkheads-calls.svg", "bulkheads", Options{Picture: Calls}},
 	{"shared-breaker-outcomes.svg", "shared-breaker", Options{Picture: Outcomes, Theme: "light"}},

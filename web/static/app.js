@@ -396,6 +396,14 @@ const fields = {
     ["network.answer.kind", "Network delay back (answer leg)", "delays"],
     ["network.answer.mean", "Answer leg mean", "text"],
     ["network.answer.stddev", "Answer leg stddev (normal)", "text"],
+    ["load_latency.law", "Slows with load (law)", "latency_laws"],
+    ["load_latency.of", "Slows with: requests", "load_measures"],
+    ["load_latency.knee", "Slows beyond (requests per worker)", "number"],
+    ["load_latency.slope", "Slope", "number"],
+    ["load_latency.power", "Power (polynomial)", "number"],
+    ["load_latency.sigma", "USL contention (sigma)", "number"],
+    ["load_latency.kappa", "USL coherency (kappa)", "number"],
+    ["load_latency.max_factor", "Slows at most ×", "number"],
     ["shedding.measure", "Priority shedding: measure", "shed_measures"],
     ["shedding.thresholds.sheddable", "Shed sheddable requests at", "number"],
     ["shedding.thresholds.sheddable_plus", "Shed sheddable_plus requests at", "number"],
@@ -442,6 +450,13 @@ const fields = {
     ["class", "Class", "classes"],
     ["share", "Share of operations (0–1)", "number"],
   ],
+  load: {
+    factor: ["factor", "Rate ×", "number"],
+    rate: ["rate", "More operations/s", "number"],
+    operations: ["operations", "More operations in all", "number"],
+    amplitude: ["amplitude", "Swing (0–1 of the rate)", "number"],
+    period: ["period", "Period", "text"],
+  },
   phase: {
     status: ["status", "Answer status", "number"],
     error: ["error", "Error (connection)", "text"],
@@ -453,17 +468,23 @@ const fields = {
 };
 
 // kindFields names, for a field of an object that has a kind (a service
-// time, a network leg, a jitter), the vocabulary's fields of each kind.
-const kindFields = { service_time: "service_time_fields", request: "delay_fields", answer: "delay_fields", jitter: "jitter_fields" };
+// time, a network leg, a jitter, a load-dependent latency's law), the
+// vocabulary's fields of each kind.
+const kindFields = { service_time: "service_time_fields", request: "delay_fields", answer: "delay_fields", jitter: "jitter_fields", load_latency: "latency_law_fields" };
+// kindKey is the field that holds such an object's kind, and kindCommon the
+// fields every kind of it takes, once a kind is chosen.
+const kindKey = { load_latency: "law" };
+const kindCommon = { load_latency: ["of", "max_factor"] };
 
 // applies reports whether the form shows the field at path: a field of an
 // object with a kind only when its kind takes it (the engine's
 // vocabulary), or when it holds a value (which its errors may be about).
 function applies(path) {
-  const m = /^(.*\.(\w+))\.(\w+)$/.exec(path);
-  if (!m || !kindFields[m[2]] || m[3] === "kind" || getPath(state.scenario, path) !== undefined) return true;
-  const kind = getPath(state.scenario, m[1] + ".kind");
-  return !!kind && (state.kinds[kindFields[m[2]]]?.[kind] || []).includes(m[3]);
+  const m = /^(.*\.)?(\w+)\.(\w+)$/.exec(path);
+  const obj = m?.[2], key = kindKey[obj] || "kind";
+  if (!m || !kindFields[obj] || m[3] === key || getPath(state.scenario, path) !== undefined) return true;
+  const kind = getPath(state.scenario, (m[1] || "") + obj + "." + key);
+  return !!kind && ((kindCommon[obj] || []).includes(m[3]) || (state.kinds[kindFields[obj]]?.[kind] || []).includes(m[3]));
 }
 
 function input(path, label, type) {
@@ -496,13 +517,30 @@ function deps() {
 const callNames = () => (state.scenario?.workload?.plan || []).flatMap((st) => (st?.calls || []).map((c) => c?.name || c?.dependency)).filter(Boolean);
 const depNames = () => (Array.isArray(state.scenario?.dependencies) ? state.scenario.dependencies.map((d) => d?.name).filter(Boolean) : []);
 
+// loadFields edits the workload's load phases, each with its kind's own
+// fields (the engine says which); they change Poisson arrivals only.
+function loadFields() {
+  const w = state.scenario.workload || {};
+  if ((w.arrival || "poisson") !== "poisson") return [];
+  const phases = (w.load || []).map((lp, i) => {
+    const pat = `workload.load[${i}].`;
+    const own = (state.kinds.load_fields?.[lp.kind] || []).map((f) => fields.load[f]).filter(Boolean);
+    return el("fieldset", { class: "sub" }, el("legend", { text: `Load change ${i + 1}` }),
+      input(pat + "kind", "Kind", "loads"), input(pat + "from", "From", "text"), input(pat + "to", "To", "text"),
+      input(pat + "label", "Label", "text"), ...own.map(([p, l, t]) => input(pat + p, l, t)),
+      el("div", { class: "row" }, button("load-remove", "Remove", { "data-index": i }, `Remove load change ${i + 1}`)));
+  });
+  return [el("h2", { class: "form-sub", text: "Load over time" }), ...phases,
+    el("div", { class: "row" }, button("load-add", "Add a load change"))];
+}
+
 function renderForm() {
   const form = $("form");
   form.replaceChildren();
   if (!state.scenario || typeof state.scenario !== "object") return;
   const several = Array.isArray(state.scenario.dependencies);
   const group = (title, ...kids) => el("fieldset", {}, el("legend", { text: title }), ...kids);
-  form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t)), ...(several ? planFields() : [])));
+  form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t)), ...loadFields(), ...(several ? planFields() : [])));
   for (const [at, dep] of deps()) {
     // The timeline: each phase with its kind's own fields (the engine says
     // which), moved by its times or its place in the list.
@@ -659,20 +697,23 @@ $("form").addEventListener("input", (e) => {
       document.querySelector(`[data-path="${at}"]`).value = state.window[other];
     }
   }
-  const objectKind = /^(.*\.(service_time|request|answer|jitter))\.kind$/.exec(path);
+  const objectKind = /^(.*\.(service_time|request|answer|jitter|load_latency))\.(kind|law)$/.exec(path);
   if (objectKind) {
-    // So does a service time, a network leg or a jitter of another kind.
-    const o = getPath(state.scenario, objectKind[1]);
-    const keep = ["kind", ...(state.kinds[kindFields[objectKind[2]]]?.[o?.kind] || [])];
+    // So does a service time, a network leg, a jitter or a law of another kind.
+    const o = getPath(state.scenario, objectKind[1]), obj = objectKind[2], key = kindKey[obj] || "kind";
+    if (o && typeof o === "object" && o[key] === undefined) setPath(state.scenario, objectKind[1], undefined);
+    const keep = [key, ...(kindCommon[obj] || []), ...(state.kinds[kindFields[obj]]?.[o?.[key]] || [])];
     if (o && typeof o === "object") for (const k of Object.keys(o)) if (!keep.includes(k)) delete o[k];
   }
-  const kindOf = /^((?:dependency|dependencies\[\d+\])\.phases\[\d+\])\.kind$/.exec(path);
+  const kindOf = /^((?:dependency|dependencies\[\d+\])\.phases\[\d+\]|workload\.load\[\d+\])\.kind$/.exec(path);
   if (kindOf) {
     // A phase of another kind keeps only the fields that kind takes.
     const ph = getPath(state.scenario, kindOf[1]);
-    const keep = ["kind", "from", "to", "label", ...(state.kinds.phase_fields?.[ph.kind] || [])];
+    const own = kindOf[1].startsWith("workload.") ? state.kinds.load_fields : state.kinds.phase_fields;
+    const keep = ["kind", "from", "to", "label", ...(own?.[ph.kind] || [])];
     for (const k of Object.keys(ph)) if (!keep.includes(k)) delete ph[k];
   }
+  if (path === "workload.arrival") renderForm(); // load changes are for Poisson arrivals
   writeJSON();
   showWindow(); // pending until the engine answers for the edit
   if (kindOf || objectKind) renderForm(); // their own fields differ
@@ -738,6 +779,17 @@ $("form").addEventListener("click", (e) => {
     case "phase-remove":
       dep.phases.splice(i, 1);
       drop(dep, "phases");
+      break;
+    case "load-add": {
+      // A spike to start from: twice the rate for 10 s, after the last change.
+      const w = (sc.workload ||= {}), load = (w.load ||= []);
+      const from = load.length ? load[load.length - 1].to : "10s";
+      load.push({ kind: "step", from, to: addSeconds(from, 10), factor: 2 });
+      break;
+    }
+    case "load-remove":
+      sc.workload.load.splice(i, 1);
+      drop(sc.workload, "load");
       break;
     case "dep-add": {
       // One dependency becomes the first of a list; the plan calls every

@@ -1,0 +1,66 @@
+package web_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestFormEditsLoadAndLoadLatency (#32): the form adds a load change
+// (a step, then a spike with its own field in place of the factor),
+// runs each version, and shows a load-dependent latency's fields for its
+// law only; clearing the law
+// removes the whole block the engine would refuse as incomplete.
+func TestFormEditsLoadAndLoadLatency(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	do(t, ctx, click(`[data-action=load-add]`), ran(2))
+	w := scenarioJSON(ctx, t)["workload"].(map[string]any)
+	if got, _ := json.Marshal(w["load"]); string(got) != `[{"factor":2,"from":"10s","kind":"step","to":"20s"}]` {
+		t.Errorf("after adding a load change: %s", got)
+	}
+	do(t, ctx, setField("workload.load[0].kind", "spike"),
+		until(`document.querySelector('[data-path="workload.load[0].rate"]') !== null`),
+		setField("workload.load[0].rate", "50"), ran(3))
+	w = scenarioJSON(ctx, t)["workload"].(map[string]any)
+	if got, _ := json.Marshal(w["load"]); string(got) != `[{"from":"10s","kind":"spike","rate":50,"to":"20s"}]` {
+		t.Errorf("a spike keeps its own fields only: %s", got)
+	}
+	if n := text(ctx, t, `String(document.querySelectorAll('[data-path="workload.load[0].factor"]').length)`); n != "0" {
+		t.Errorf("a spike shows the step's factor")
+	}
+	if s := text(ctx, t, `document.querySelector("[data-testid=status]").textContent`); !strings.Contains(s, "Ran in") {
+		t.Errorf("status %q after the spike; want a run", s)
+	}
+
+	law := func() string {
+		return text(ctx, t, `["of", "knee", "slope", "power", "sigma", "kappa", "max_factor"].filter(f => document.querySelector('[data-path="dependency.load_latency.' + f + '"]')).join(",")`)
+	}
+	if got := law(); got != "" {
+		t.Errorf("no law yet: fields %q", got)
+	}
+	do(t, ctx, setField("dependency.load_latency.law", "usl"),
+		until(`document.querySelector('[data-path="dependency.load_latency.sigma"]') !== null`))
+	if got := law(); got != "of,sigma,kappa,max_factor" {
+		t.Errorf("usl: fields %q", got)
+	}
+	do(t, ctx, setField("dependency.load_latency.sigma", "0.05"), ran(4),
+		setField("dependency.load_latency.law", "linear"),
+		until(`document.querySelector('[data-path="dependency.load_latency.slope"]') !== null`))
+	if got := law(); got != "of,knee,slope,max_factor" {
+		t.Errorf("linear: fields %q", got)
+	}
+	if d := scenarioJSON(ctx, t)["dependency"].(map[string]any); d["load_latency"].(map[string]any)["sigma"] != nil {
+		t.Errorf("the linear law keeps usl's sigma: %v", d["load_latency"])
+	}
+	do(t, ctx, setField("dependency.load_latency.law", ""), until(`document.querySelector('[data-path="dependency.load_latency.slope"]') === null`))
+	if d := scenarioJSON(ctx, t)["dependency"].(map[string]any); d["load_latency"] != nil {
+		t.Errorf("clearing the law leaves %v", d["load_latency"])
+	}
+	do(t, ctx, click(`[data-action=load-remove][data-index="0"]`))
+	if w := scenarioJSON(ctx, t)["workload"].(map[string]any); w["load"] != nil {
+		t.Errorf("after removing the load change: %v", w["load"])
+	}
+}
