@@ -64,3 +64,29 @@ func TestFormEditsLoadAndLoadLatency(t *testing.T) {
 		t.Errorf("after removing the load change: %v", w["load"])
 	}
 }
+
+// TestFormEditsFleets (#32): the form adds a fleet beside the workload's
+// own clients, with its own policy; the run's table has a group for each
+// fleet, the strategies' own first; removing the fleet removes the name
+// of the workload's own too.
+func TestFormEditsFleets(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	do(t, ctx, click(`[data-action=fleet-add]`), ran(2),
+		setField("workload.fleet", "mine"), ran(3), setField("workload.fleets[0].max_attempts", "2"), ran(4))
+	w := scenarioJSON(ctx, t)["workload"].(map[string]any)
+	if got, _ := json.Marshal([]any{w["fleet"], w["fleets"]}); string(got) != `["mine",[{"attempt_timeout":"1s","clients":100,"max_attempts":2,"name":"fleet-1","rate":48}]]` {
+		t.Errorf("after adding a fleet: %s", got)
+	}
+	groups := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] th, [data-testid=results] caption, [data-testid=results] td")].map(e => e.textContent).join("|")`)
+	if !strings.Contains(groups, "Fleet mine (the strategies' own)") || !strings.Contains(groups, "Fleet fleet-1") {
+		t.Errorf("the table's groups: %.600s", groups)
+	}
+	if errs := text(ctx, t, `[...document.querySelectorAll(".field-error")].map(e => e.textContent).join("")`); errs != "" {
+		t.Errorf("field errors: %s", errs)
+	}
+	do(t, ctx, click(`[data-action=fleet-remove][data-index="0"]`))
+	if w := scenarioJSON(ctx, t)["workload"].(map[string]any); w["fleets"] != nil || w["fleet"] != nil {
+		t.Errorf("after removing the fleet: %v %v", w["fleet"], w["fleets"])
+	}
+}

@@ -881,9 +881,20 @@ func metricTable(w io.Writer, strats []engine.StrategyResult, tails bool) {
 		}
 		fmt.Fprintln(tw)
 	}
-	// With several calls in the plan, each call's own metrics follow,
-	// named "call: metric".
+	// With fleets, each fleet's own metrics follow, named "fleet NAME:
+	// metric"; with several calls in the plan, each call's, named "call:
+	// metric".
 	if len(strats) > 0 {
+		for k, f := range strats[0].Fleets {
+			for _, name := range engine.FleetMetricNames() {
+				fmt.Fprintf(tw, "fleet %s: %s\t", f.Name, name)
+				for _, st := range strats {
+					v, _ := st.Fleets[k].Metrics.Metric(name)
+					fmt.Fprintf(tw, "%s\t", tableCell(name, v, st.Fleets[k].Spread))
+				}
+				fmt.Fprintln(tw)
+			}
+		}
 		for k, c := range strats[0].Calls {
 			for _, name := range engine.CallMetricNames() {
 				fmt.Fprintf(tw, "%s: %s\t", c.Name, name)

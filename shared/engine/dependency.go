@@ -72,6 +72,9 @@ func (s *sim) readBack(rid int32) {
 func (s *sim) reach(r request) {
 	retry := r.retry
 	s.c.depCalls++
+	if s.c.fleets != nil {
+		s.c.fleets[s.ops[r.op].fleet].depCalls++
+	}
 	if s.observe != nil {
 		s.observe(s, "call", r.call)
 	}

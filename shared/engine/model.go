@@ -75,6 +75,7 @@ type model struct {
 	steps      []int           // the index in calls of each step's first call, and len(calls) last
 	strategies []strategyModel
 	seeds      []uint64
+	fleets     []string // with fleets: their names, the workload's own clients first
 
 	affectedFrom, affectedTo int64 // operation start times counted as affected
 	faultEnd                 int64 // end of the last phase; 0 when there is none
@@ -108,6 +109,22 @@ type workModel struct {
 	cutRate float64
 	// load is the workload's load phases: the rate changes over time.
 	load []loadPhase
+	// With fleets: fleetCum[f] is the share of arrivals of fleets 0..f
+	// (fleet 0 the workload's own clients), fleetFirst[f] fleet f's first
+	// client and fleetClients[f] its number of clients; rate and clients
+	// are then every fleet's together. nil without fleets.
+	fleetCum     []float64
+	fleetFirst   []int32
+	fleetClients []int
+}
+
+// fleetOf returns the fleet of client c (0 without fleets).
+func (w *workModel) fleetOf(c int32) uint8 {
+	f := 0
+	for f+1 < len(w.fleetFirst) && c >= w.fleetFirst[f+1] {
+		f++
+	}
+	return uint8(f)
 }
 
 type depModel struct {
@@ -254,12 +271,22 @@ type strategyModel struct {
 	pool      limitModel   // per instance of level 0
 	bulkheads []limitModel // per dependency, per instance of level 0; nil without bulkheads
 	fallback  []int64      // per plan call: its fallback's latency, or -1 for none; nil without fallbacks
+	// own is the number of the strategy's own levels, first in levels;
+	// with fleets, fleetLevel[f] is fleet f's first level (the strategy's
+	// own clients are fleet 0) and fleetKeyed[f] whether its client keys
+	// every operation. The pool, bulkheads and fallbacks are the
+	// strategy's own clients' only.
+	own        int
+	fleetLevel []uint8
+	fleetKeyed []bool
 	// judged is how many recoveryStep steps from the end of the fault
 	// recovery is judged over (see judgedSteps); 0 without a fault.
 	judged int
 }
 
 type levelModel struct {
+	inner          bool // the innermost level of its fleet's: its calls reach the dependency
+	first          bool // its fleet's first level: its attempts are the clients'
 	maxAttempts    int
 	attemptTimeout int64
 	deadline       int64
@@ -331,6 +358,34 @@ func compile(sc *Scenario) *model {
 		m.work.rate = w.RatePerClient * float64(w.Clients)
 	}
 	m.work.load = compileLoad(w.Load)
+	if len(w.Fleets) > 0 {
+		m.fleets = []string{cmp.Or(w.Fleet, DefaultFleet)}
+		rates := []float64{m.work.rate}
+		m.work.fleetFirst = []int32{0}
+		m.work.fleetClients = []int{w.Clients}
+		for _, f := range w.Fleets {
+			r := f.Rate
+			if f.RatePerClient != 0 {
+				r = f.RatePerClient * float64(f.Clients)
+			}
+			m.fleets = append(m.fleets, f.Name)
+			rates = append(rates, r)
+			m.work.fleetFirst = append(m.work.fleetFirst, int32(m.work.clients))
+			m.work.fleetClients = append(m.work.fleetClients, f.Clients)
+			m.work.clients += f.Clients
+		}
+		total := 0.0
+		for _, r := range rates {
+			total += r
+		}
+		sum := 0.0
+		for _, r := range rates {
+			sum += r
+			m.work.fleetCum = append(m.work.fleetCum, sum/total)
+		}
+		m.work.fleetCum[len(rates)-1] = 1
+		m.work.rate = total
+	}
 
 	deps := sc.Dependencies
 	if len(deps) == 0 {
@@ -361,6 +416,25 @@ func compile(sc *Scenario) *model {
 		sm.levels = append(sm.levels, compilePolicy(&st.Policy, len(m.deps)))
 		for i := range st.Layers {
 			sm.levels = append(sm.levels, compilePolicy(&st.Layers[i], len(m.deps)))
+		}
+		sm.own = len(sm.levels)
+		sm.levels[0].first, sm.levels[sm.own-1].inner = true, true
+		if len(w.Fleets) > 0 {
+			// The other fleets' levels follow the strategy's own: each
+			// fleet's calls start at its first level and go down to its
+			// innermost, with budgets and breakers of their own.
+			sm.fleetLevel, sm.fleetKeyed = []uint8{0}, []bool{st.IdempotencyKey}
+			for i := range w.Fleets {
+				f := &w.Fleets[i]
+				sm.fleetLevel = append(sm.fleetLevel, uint8(len(sm.levels)))
+				sm.fleetKeyed = append(sm.fleetKeyed, f.IdempotencyKey)
+				sm.levels = append(sm.levels, compilePolicy(&f.Policy, len(m.deps)))
+				sm.levels[len(sm.levels)-1].first = true
+				for j := range f.Layers {
+					sm.levels = append(sm.levels, compilePolicy(&f.Layers[j], len(m.deps)))
+				}
+				sm.levels[len(sm.levels)-1].inner = true
+			}
 		}
 		if p := st.Pool; p != nil {
 			sm.pool = limitModel{slots: p.Slots, maxWaiting: p.MaxWaiting, maxWait: int64(p.MaxWait)}

@@ -26,6 +26,7 @@ func partScenarios(t *testing.T) map[string]*Scenario {
 		"sweep":    parallelScenario(t, "sweep", 2),
 		"consumer": parallelScenario(t, "consumer", 1),
 		"mixed":    parallelScenario(t, "mixed", 2),
+		"fleets":   parallelScenario(t, "fleets", 2),
 		"several":  several,
 	}
 }

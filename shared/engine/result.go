@@ -118,6 +118,33 @@ type StrategyResult struct {
 	Series             *Series      `json:"series,omitempty"`
 	// Calls report each call of the plan, when it has more than one.
 	Calls []CallResult `json:"calls,omitempty"`
+	// Fleets report each fleet, the workload's own clients first, when
+	// the workload has fleets; Metrics above count them all.
+	Fleets []FleetResult `json:"fleets,omitempty"`
+}
+
+// A FleetResult reports one fleet: Metrics are means over runs and Spread
+// their minimum and maximum, as for the strategy's. Own marks the
+// workload's own clients, whose policy is the strategy.
+type FleetResult struct {
+	Name    string            `json:"name"`
+	Own     bool              `json:"own,omitempty"`
+	Metrics FleetMetrics      `json:"metrics"`
+	Spread  map[string]MinMax `json:"spread,omitempty"`
+}
+
+// FleetMetrics measure one fleet's operations, as Metrics does all of
+// them: how many started, succeeded and, of those started in the affected
+// window, succeeded; the calls they made that reached a dependency, and
+// those per operation (and per call of the plan).
+type FleetMetrics struct {
+	Operations          float64 `json:"operations"`
+	Succeeded           float64 `json:"succeeded"`
+	SuccessRate         float64 `json:"success_rate"`
+	AffectedOperations  float64 `json:"affected_operations"`
+	AffectedSuccessRate float64 `json:"affected_success_rate"`
+	DependencyCalls     float64 `json:"dependency_calls"`
+	Amplification       float64 `json:"amplification"`
 }
 
 // A CallResult reports one call of the plan: Metrics are means over runs
@@ -412,6 +439,12 @@ func CallMetricNames() []string { return fieldNames(reflect.TypeFor[CallMetrics]
 // Metric returns the call's metric with the given JSON name.
 func (m *CallMetrics) Metric(name string) (float64, bool) { return fieldByName(m, name) }
 
+// FleetMetricNames lists the metrics of one fleet, in FleetMetrics's order.
+func FleetMetricNames() []string { return fieldNames(reflect.TypeFor[FleetMetrics]()) }
+
+// Metric returns the fleet's metric with the given JSON name.
+func (m *FleetMetrics) Metric(name string) (float64, bool) { return fieldByName(m, name) }
+
 // fieldByName returns the field of *m, a struct of numbers, with the
 // given JSON name.
 func fieldByName[T any](m *T, name string) (float64, bool) {
@@ -448,7 +481,8 @@ type runOutput struct {
 	affectedCalls int64
 	// segs are the affected window's operations by segment, with a
 	// model's segment (a probe's).
-	segs []segCounts
+	segs   []segCounts
+	fleets []FleetMetrics // per fleet, with fleets
 }
 
 // output measures a finished run.
@@ -555,7 +589,13 @@ func (s *sim) output(keepSeries bool) runOutput {
 		}
 		out.calls = append(out.calls, cm)
 	}
-	for l := len(s.st.levels) - 1; l >= 0; l-- {
+	for _, f := range c.fleets {
+		n := float64(f.ops)
+		out.fleets = append(out.fleets, FleetMetrics{Operations: n, Succeeded: float64(f.ok), SuccessRate: ratio(float64(f.ok), n),
+			AffectedOperations: float64(f.affected), AffectedSuccessRate: ratio(float64(f.affectedOK), float64(f.affected)),
+			DependencyCalls: float64(f.depCalls), Amplification: ratio(float64(f.depCalls), n*m.callsPerOp)})
+	}
+	for l := s.st.own - 1; l >= 0; l-- {
 		if s.st.levels[l].breaker != nil {
 			out.outerBreaker = l
 		}
@@ -702,9 +742,10 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		// No fault to recover from, or no span to judge recovery in.
 		notApplicable(&sr, slices.Sorted(maps.Keys(optionalMetrics()))...)
 	}
-	if len(first.levels) > 1 {
+	if st.own > 1 {
+		// The strategy's own levels: the fleets' follow them.
 		perLevel := func(get func(*runOutput) []int64) []float64 {
-			out := make([]float64, len(first.levels))
+			out := make([]float64, st.own)
 			for l := range out {
 				var sum float64
 				for j := range runs {
@@ -722,6 +763,9 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		if len(sr.Transitions) == 1000 {
 			break
 		}
+		if int(t.level) >= st.own {
+			continue // a fleet's breaker
+		}
 		tr := Transition{AtS: round6(float64(t.at) / 1e9), Layer: int(t.level), From: stateNames[t.from], To: stateNames[t.to]}
 		if st.levels[t.level].breakerPerDep {
 			tr.Dependency = m.deps[t.dep].name
@@ -736,6 +780,15 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 			cr.Metrics, cr.Spread = meanSpread(runs, func(r *runOutput) CallMetrics { return r.calls[i] })
 		}
 		sr.Calls = append(sr.Calls, cr)
+	}
+	for i := range first.fleets {
+		fr := FleetResult{Name: m.fleets[i], Own: i == 0}
+		if len(runs) == 1 {
+			fr.Metrics = first.fleets[i]
+		} else {
+			fr.Metrics, fr.Spread = meanSpread(runs, func(r *runOutput) FleetMetrics { return r.fleets[i] })
+		}
+		sr.Fleets = append(sr.Fleets, fr)
 	}
 	if withSeries && first.bins != nil {
 		sr.Series = buildSeries(&first, m, bucket, span)

@@ -542,7 +542,9 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 	invocations := ops * float64(len(calls)) // level-0 invocations of one simulation
 	var span float64
 	worst := 1.0 // events per operation, in units of 3
-	for _, st := range sc.Strategies {
+	// Every operation costs at most what the costliest policy's does: a
+	// strategy's or, with fleets, a fleet's.
+	for _, st := range append(slices.Clone(sc.Strategies), fleetStrategies(&sc.Workload)...) {
 		// Every attempt at every level is a hop: a level's attempts are
 		// the product of the max attempts down to it. A hedged level's
 		// copies are its attempts. A level with unlimited attempts and a
@@ -627,6 +629,18 @@ func setupCost(sc *Scenario) float64 {
 	deps := float64(max(len(sc.Dependencies), 1))
 	calls := float64(max(len(estimateCalls(sc, estimateDeps(sc))), 1))
 	instances, windows := 0.0, 0.0
+	clients := float64(sc.Workload.Clients)
+	fleets := 0.0 // the fleets' instances, in every simulation beside the strategy's
+	for _, st := range fleetStrategies(&sc.Workload) {
+		n := float64(max(st.Instances, 1))
+		for _, l := range st.Layers {
+			n += float64(max(l.Instances, 1))
+		}
+		fleets += n * deps
+	}
+	for _, f := range sc.Workload.Fleets {
+		clients += float64(f.Clients)
+	}
 	for _, st := range sc.Strategies {
 		n := float64(max(st.Instances, 1))
 		for _, l := range st.Layers {
@@ -655,7 +669,7 @@ func setupCost(sc *Scenario) float64 {
 			extra += 1000 + float64(d.Workers)/16
 		}
 	}
-	return 1000 + float64(sc.Workload.Clients)/16 + 2*instances + estimateBins(sc) + extra
+	return 1000 + clients/16 + 2*(instances+fleets) + estimateBins(sc) + extra
 }
 
 // estimateDeps returns the scenario's dependencies: the one, or the list.
@@ -855,10 +869,7 @@ func estimateSpan(sc *Scenario) (lo, hi float64) {
 	end := lastArrival(sc)
 	lo = end
 	if w.Arrival != ArrivalBurst && w.Arrival != ArrivalClosed && w.Arrival != ArrivalUniform {
-		rate := w.Rate
-		if rate == 0 {
-			rate = w.RatePerClient * float64(w.Clients)
-		}
+		rate := w.totalRate()
 		lo = max(0, end-10e9/max(rate, 1e-9))
 	}
 	// A simulation ends with its last event: phases and report times after
@@ -926,11 +937,40 @@ func operationBounds(sc *Scenario) (ops []float64, drain, rtt float64) {
 		drain, rtt = max(drain, drains[i]), max(rtt, rtts[i])
 	}
 	calls := estimateCalls(sc, deps)
-	ops = make([]float64, len(sc.Strategies))
-	for i := range sc.Strategies {
-		ops[i] = estimateOperation(&sc.Strategies[i], calls, drains, rtts)
+	// The strategies', then the fleets' (which the span bound needs too).
+	all := append(slices.Clone(sc.Strategies), fleetStrategies(&sc.Workload)...)
+	ops = make([]float64, len(all))
+	for i := range all {
+		ops[i] = estimateOperation(&all[i], calls, drains, rtts)
 	}
 	return ops, drain, rtt
+}
+
+// fleetStrategies returns the workload's fleets as strategies of their
+// policies, for the estimates.
+func fleetStrategies(w *Workload) []Strategy {
+	var out []Strategy
+	for _, f := range w.Fleets {
+		out = append(out, Strategy{Name: f.Name, Policy: f.Policy, Layers: f.Layers})
+	}
+	return out
+}
+
+// totalRate returns the workload's operations per second in all: its own
+// clients' and, with fleets, every fleet's.
+func (w *Workload) totalRate() float64 {
+	rate := w.Rate
+	if rate == 0 {
+		rate = w.RatePerClient * float64(w.Clients)
+	}
+	for _, f := range w.Fleets {
+		if f.RatePerClient != 0 {
+			rate += f.RatePerClient * float64(f.Clients)
+		} else {
+			rate += f.Rate
+		}
+	}
+	return rate
 }
 
 // scriptLatency returns the longest latency of a script's answers, in
@@ -1199,10 +1239,7 @@ func lastArrival(sc *Scenario) float64 {
 		end = float64(w.BurstAt)
 	case ArrivalClosed:
 	default:
-		rate := w.Rate
-		if rate == 0 {
-			rate = w.RatePerClient * float64(w.Clients)
-		}
+		rate := w.totalRate()
 		rate = max(rate, 1e-9)
 		// With load phases the rate changes: the operations may last the whole duration.
 		if w.Operations > 0 && len(w.Load) == 0 && (w.Duration == 0 || float64(w.Operations)/rate*1e9 < end) {
@@ -1238,10 +1275,7 @@ func estimateOps(sc *Scenario) float64 {
 		cycle := max(float64(w.ThinkTime), float64(time.Millisecond))
 		ops = float64(w.Clients) * float64(w.Duration) / cycle
 	default:
-		rate := w.Rate
-		if rate == 0 {
-			rate = w.RatePerClient * float64(w.Clients)
-		}
+		rate := w.totalRate()
 		ops = rate * w.Duration.D().Seconds()
 		if w.Duration == 0 {
 			ops = math.Inf(1)

@@ -57,7 +57,41 @@ type Workload struct {
 	// step, a ramp, a spike on top, a flash crowd, a daily curve (see
 	// LoadPhase). Without it the rate holds for the whole duration.
 	Load []LoadPhase `json:"load,omitempty"`
+	// Fleets are other client populations calling the same dependencies,
+	// each with its own policy, which every compared strategy leaves as it
+	// is: the strategies replace the policy of this workload's own
+	// clients (the fleet named Fleet) only. See Fleet.
+	Fleet  string  `json:"fleet,omitempty"`
+	Fleets []Fleet `json:"fleets,omitempty"`
 }
+
+// A Fleet is a population of clients beside the workload's own, with its
+// own size, rate and policy (an old SDK retrying five times beside a
+// well-behaved service). Its operations arrive as the workload's do
+// ("poisson" arrivals, over the same duration, with the same mix and
+// plan), at its own rate, and the load phases scale every fleet's rate
+// alike (extra rates are shared in proportion to the fleets' rates). The
+// workload's Clients and Rate are its own clients'; a strategy compared
+// in the scenario is their policy, and each fleet keeps its own policy
+// (and layers) in every run: so a run shows whether one fleet's retries
+// take everyone down, and whether changing only the workload's own
+// policy is enough. Results count every fleet's operations, and each
+// fleet's apart (StrategyResult.Fleets).
+type Fleet struct {
+	Name          string  `json:"name"`
+	Description   string  `json:"description,omitempty"`
+	Clients       int     `json:"clients"`
+	Rate          float64 `json:"rate,omitempty"`
+	RatePerClient float64 `json:"rate_per_client,omitempty"`
+	Policy
+	Layers []Policy `json:"layers,omitempty"`
+}
+
+// DefaultFleet names the workload's own clients among fleets.
+const DefaultFleet = "clients"
+
+// MaxFleets is the most fleets a workload may have besides its own clients.
+const MaxFleets = 8
 
 // A LoadPhase changes the workload's arrival rate during [From, To), for
 // "poisson" arrivals over a duration. Kind is one of:

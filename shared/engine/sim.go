@@ -75,6 +75,17 @@ func (a *arrivals) next() (arrival, bool) {
 		if a.t >= a.end {
 			return arrival{}, false
 		}
+		if w.fleetCum != nil {
+			// A fleet chosen in proportion to its rate, then one of its clients.
+			u := float64(a.r.Uint64()>>11) * 0x1p-53
+			f := 0
+			for f+1 < len(w.fleetCum) && u >= w.fleetCum[f] {
+				f++
+			}
+			hi, _ := bits.Mul64(a.r.Uint64(), uint64(w.fleetClients[f]))
+			x = arrival{at: int64(a.t), client: w.fleetFirst[f] + int32(hi)}
+			break
+		}
 		// A client chosen uniformly: the high word of a 64×64-bit product.
 		hi, _ := bits.Mul64(a.r.Uint64(), uint64(w.clients))
 		x = arrival{at: int64(a.t), client: int32(hi)}
@@ -151,6 +162,7 @@ type opState struct {
 	keyState uint8 // 0 no request holds the key, 1 one is in progress, 2 applied
 	step     uint8 // the plan's step in progress
 	pending  uint8 // the step's calls not ended yet
+	fleet    uint8 // the client's fleet: 0 the workload's own clients
 }
 
 // An opCall is one plan call of an operation in progress, with several
@@ -423,6 +435,14 @@ type counters struct {
 	// model.segment of their start: a probe's judged window, segment by
 	// segment (nil unless the model has a segment).
 	segs []segCounts
+	// fleets count each fleet's operations, with fleets (nil without).
+	fleets []fleetCounts
+}
+
+// A fleetCounts is how one fleet's operations went, and the calls
+// they made that reached a dependency (counted there).
+type fleetCounts struct {
+	ops, ok, affected, affectedOK, depCalls int64
 }
 
 // A segCounts is how the operations started in one segment of a probe's
@@ -624,6 +644,10 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	s.timeouts = resized(old.timeouts, len(st.levels))
 	for l := range s.timeouts {
 		s.timeouts[l] = s.timeouts[l].emptied()
+	}
+	s.c.fleets = nil
+	if m.fleets != nil {
+		s.c.fleets = make([]fleetCounts, len(m.fleets))
 	}
 	s.c.levelAttempts = make([]int64, len(st.levels))
 	s.c.levelFirst = make([]int64, len(st.levels))
@@ -874,9 +898,14 @@ func (s *sim) startOperation(client int32) {
 	s.clientOps[client]++
 	key := uint64(client)<<32 | uint64(seq)
 	op := opState{start: s.now, client: client, key: key}
+	keyed := s.st.keyed
+	if w.fleetCum != nil {
+		op.fleet = w.fleetOf(client)
+		keyed = s.st.fleetKeyed[op.fleet]
+	}
 	if w.mix.NonIdempotent > 0 && s.rnd.float(drawMix, key, 1) < w.mix.NonIdempotent {
 		op.flags |= opNonIdempotent
-		if s.st.keyed || (w.mix.Keyed > 0 && s.rnd.float(drawMix, key, 2) < w.mix.Keyed) {
+		if keyed || (w.mix.Keyed > 0 && s.rnd.float(drawMix, key, 2) < w.mix.Keyed) {
 			op.flags |= opKeyed
 		}
 	}
@@ -912,7 +941,7 @@ func (s *sim) startOperation(client int32) {
 		return
 	}
 	if s.simple {
-		s.invoke(s.newCall(id, -1, 0, 0, false, 0, s.m.calls[0].dep))
+		s.invoke(s.newCall(id, -1, 0, s.firstLevel(id), false, 0, s.m.calls[0].dep))
 		return
 	}
 	s.startStep(id)
@@ -962,17 +991,26 @@ func (s *sim) makes(key uint64, pc int) bool {
 // startCall starts plan call pc of operation op: its level-0 invocation,
 // once it has the pool's and the bulkhead's slots.
 func (s *sim) startCall(op int32, pc uint8) {
-	id := s.newCall(op, -1, 0, 0, false, pc, s.m.calls[pc].dep)
+	id := s.newCall(op, -1, 0, s.firstLevel(op), false, pc, s.m.calls[pc].dep)
 	if s.multi {
 		oc := s.opCall(op, pc)
 		oc.start, oc.call, oc.live = s.now, id, true
 		s.c.calls[pc].calls++
 	}
-	if s.pools == nil && s.bulks == nil {
+	if s.pools == nil && s.bulks == nil || s.ops[op].fleet != 0 {
 		s.invoke(id)
 		return
 	}
 	s.acquire(id)
+}
+
+// firstLevel returns the level an operation's calls start at: 0, or its
+// fleet's first level.
+func (s *sim) firstLevel(op int32) uint8 {
+	if s.st.fleetLevel == nil {
+		return 0
+	}
+	return s.st.fleetLevel[s.ops[op].fleet]
 }
 
 // opCall returns the state of plan call pc of operation op; there are several.
@@ -1249,7 +1287,7 @@ func (s *sim) attempt(id int32) {
 	if !retry {
 		s.c.levelFirst[c.level]++
 	}
-	if c.level == 0 {
+	if lv.first {
 		s.c.attempts++
 		if !retry {
 			s.c.firstAttempts++
@@ -1281,7 +1319,7 @@ func (s *sim) attempt(id int32) {
 		hop = oc.hops
 		oc.hops++
 	}
-	if int(c.level) == len(s.st.levels)-1 {
+	if s.st.levels[c.level].inner {
 		s.sendToDependency(id, gen, retryPath, hop)
 		return
 	}
@@ -1508,7 +1546,7 @@ func (s *sim) callEnded(c *call, out int16, reason uint8) {
 		s.releaseLimits(c)
 	}
 	fallback := int64(-1)
-	if s.st.fallback != nil {
+	if s.st.fallback != nil && s.ops[c.op].fleet == 0 {
 		fallback = s.st.fallback[c.pc]
 	}
 	ok := out == outOK
@@ -1595,6 +1633,9 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	op := &s.ops[id]
 	ok := out == outOK && op.flags&opDegraded == 0
 	s.c.record(s.m, op.start, s.now, ok)
+	if s.c.fleets != nil {
+		s.countFleet(id, ok)
+	}
 	if g := s.c.seg(s.m, op.start); g != nil {
 		g.ops++
 		switch {
@@ -1620,7 +1661,7 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 				op.flags |= opFailedUnapplied
 			}
 		}
-		if s.st.levels[0].deadLetter {
+		if s.st.levels[s.firstLevel(id)].deadLetter {
 			s.c.deadLettered[reason]++
 		}
 	}
@@ -1631,6 +1672,23 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	op.flags |= opDone
 	if op.refs == 0 {
 		s.freeOps = append(s.freeOps, id)
+	}
+}
+
+// countFleet counts operation id, which has ended, in its fleet's counts.
+func (s *sim) countFleet(id int32, ok bool) {
+	op := &s.ops[id]
+	f := &s.c.fleets[op.fleet]
+	f.ops++
+	affected := op.start >= s.m.affectedFrom && op.start < s.m.affectedTo
+	if affected {
+		f.affected++
+	}
+	if ok {
+		f.ok++
+		if affected {
+			f.affectedOK++
+		}
 	}
 }
 

@@ -319,9 +319,78 @@ func (v *validator) workload(w *Workload) {
 		v.add(p+"burst_at", w.BurstAt, "has no meaning for %q arrivals; it is for \"burst\"", arrival)
 	}
 	v.load(w, arrival)
+	v.fleets(w, arrival)
 	v.floatRange(p+"mix.non_idempotent", w.Mix.NonIdempotent, 0, 1)
 	v.floatRange(p+"mix.keyed", w.Mix.Keyed, 0, 1)
 	v.floatRange(p+"mix.unreadable", w.Mix.Unreadable, 0, 1)
+}
+
+// fleets checks the workload's other fleets.
+func (v *validator) fleets(w *Workload, arrival ArrivalKind) {
+	const p = "workload.fleets"
+	if len(w.Fleets) == 0 {
+		if w.Fleet != "" {
+			v.add("workload.fleet", w.Fleet, "names the workload's own clients among fleets, and there are none; give workload.fleets, or leave fleet out")
+		}
+		return
+	}
+	if arrival != ArrivalPoisson {
+		v.add(p, nil, "has no meaning for %q arrivals; fleets send \"poisson\" arrivals", arrival)
+		return
+	}
+	if len(w.Fleets) > MaxFleets {
+		v.add(p, len(w.Fleets), "lists too many fleets; at most %d are allowed besides the workload's own clients", MaxFleets)
+		return
+	}
+	own := cmp.Or(w.Fleet, DefaultFleet)
+	v.text("workload.fleet", w.Fleet, MaxStrategyName)
+	clients := w.Clients
+	for i := range w.Fleets {
+		f := &w.Fleets[i]
+		fp := fmt.Sprintf("%s[%d]", p, i)
+		v.text(fp+".name", f.Name, MaxStrategyName)
+		switch {
+		case f.Name == "":
+			v.add(fp+".name", nil, "is missing; every fleet needs a name")
+		case f.Name == own:
+			v.add(fp+".name", f.Name, "is the name of the workload's own clients (workload.fleet, %q by default); names must be unique", DefaultFleet)
+		}
+		for j := range i {
+			if f.Name != "" && w.Fleets[j].Name == f.Name {
+				v.add(fp+".name", f.Name, "is also the name of %s[%d]; names must be unique", p, j)
+			}
+		}
+		v.text(fp+".description", f.Description, maxTextLen)
+		v.intRange(fp+".clients", f.Clients, 1, MaxClients)
+		clients += f.Clients
+		switch {
+		case f.Rate != 0 && f.RatePerClient != 0:
+			v.add(fp+".rate", f.Rate, "is given together with rate_per_client; give one of them")
+		case f.Rate == 0 && f.RatePerClient == 0:
+			v.add(fp+".rate", nil, "is missing; a fleet needs rate (its operations per second in total) or rate_per_client")
+		case f.Rate != 0:
+			v.floatRange(fp+".rate", f.Rate, 1e-6, 1e6)
+		default:
+			v.floatRange(fp+".rate_per_client", f.RatePerClient, 1e-9, 1e6)
+		}
+		v.policy(fp, &f.Policy)
+		if f.DeadLetter {
+			v.add(fp+".dead_letter", true, "is for the compared strategies; a fleet is a population of callers, not a queue consumer")
+		}
+		if len(f.Layers) > MaxLayers {
+			v.add(fp+".layers", nil, "lists %d layers; at most %d are allowed", len(f.Layers), MaxLayers)
+		}
+		for j := range f.Layers {
+			lp := fmt.Sprintf("%s.layers[%d]", fp, j)
+			v.policy(lp, &f.Layers[j])
+			if f.Layers[j].IdempotencyKey || f.Layers[j].DeadLetter {
+				v.add(lp, nil, "sets idempotency_key or dead_letter, which are for a fleet's own policy, not its layers")
+			}
+		}
+	}
+	if clients > MaxClients {
+		v.add(p, clients, "gives %d clients with the workload's own; at most %d are allowed", clients, MaxClients)
+	}
 }
 
 // load checks the workload's load phases.

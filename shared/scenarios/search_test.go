@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -332,5 +333,35 @@ func storyPolicySearch(t *testing.T, sc *engine.Scenario) {
 	}
 	if !reflect.DeepEqual(s.Recommendation.SearchPoint.Metrics, rec) {
 		t.Error("the recommendation is not the first frontier point")
+	}
+}
+
+// TestSearchFixesTheBadFleet (#32): the default search of mixed-fleet's
+// as-deployed strategy changes the old SDK's policy only, the web tier
+// staying as it is, and recommends settings that end the storm for both
+// fleets.
+func TestSearchFixesTheBadFleet(t *testing.T) {
+	if !engine.Searches {
+		t.Skip("a build without searches (nosearch)")
+	}
+	sc := builtin(t, "mixed-fleet")
+	sc.Search = engine.DefaultSearchFor(sc, "as-deployed")
+	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := res.Search.Recommendation
+	if rec == nil {
+		t.Fatalf("no recommendation: %+v", res.Search)
+	}
+	deployed := strategyResult(t, res, "as-deployed")
+	if rec.Metrics.SuccessRate < 0.85 || rec.Metrics.SuccessRate <= deployed.Metrics.SuccessRate || rec.Metrics.Recovered != 1 {
+		t.Errorf("recommended %v: success %v, recovered %v; as deployed %v; want the storm ended", rec.Settings,
+			rec.Metrics.SuccessRate, float64(rec.Metrics.Recovered), deployed.Metrics.SuccessRate)
+	}
+	for _, k := range sc.Search.Knobs {
+		if strings.HasPrefix(k.Path, "workload") {
+			t.Errorf("the search changes %s, beyond the strategy's own policy", k.Path)
+		}
 	}
 }

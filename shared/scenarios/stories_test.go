@@ -46,6 +46,7 @@ var stories = map[string]story{
 	"sdk-double-retry":           storySDKDoubleRetry,
 	"load-spike-storm":           storyLoadSpikeStorm,
 	"gc-death-spiral":            storyGCDeathSpiral,
+	"mixed-fleet":                storyMixedFleet,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1219,5 +1220,62 @@ func storyGCDeathSpiral(t *testing.T, sc *engine.Scenario) {
 	slow.Dependency.LoadLatency = &ll
 	if m := strategyResult(t, run(t, &slow), "no-retries").Metrics; m.Recovered != 0 {
 		t.Errorf("largest factor 2, no-retries: recovered %v; the notes say the loop sustains itself without retries", float64(m.Recovered))
+	}
+}
+
+// fleetOf returns a strategy's result for one fleet.
+func fleetOf(t *testing.T, st *engine.StrategyResult, name string) engine.FleetMetrics {
+	t.Helper()
+	for _, f := range st.Fleets {
+		if f.Name == name {
+			return f.Metrics
+		}
+	}
+	t.Fatalf("%s: no fleet %q", st.Name, name)
+	return engine.FleetMetrics{}
+}
+
+func storyMixedFleet(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	deployed, budget := strategyResult(t, res, "as-deployed"), strategyResult(t, res, "with-budget")
+	// As deployed, both fleets fail about three times in four, and the
+	// storm outlives the capacity's return.
+	for _, name := range []string{"old-sdk", "web"} {
+		if s := fleetOf(t, deployed, name).SuccessRate; s < 0.15 || s > 0.35 {
+			t.Errorf("as-deployed, %s: %.1f%% succeed; the look_at says about a quarter", name, 100*s)
+		}
+	}
+	if s := successShare(t, deployed, 45, 120); s > 0.05 {
+		t.Errorf("as-deployed: %.1f%% succeeded from 45 s on; the summary says the storm outlives the trigger", 100*s)
+	}
+	if deployed.Metrics.Recovered != 0 {
+		t.Errorf("as-deployed: recovered %v", float64(deployed.Metrics.Recovered))
+	}
+	// Only the old SDK's amplification is high.
+	if a, w := fleetOf(t, deployed, "old-sdk").Amplification, fleetOf(t, deployed, "web").Amplification; a < 3.5 || w > 1.15 {
+		t.Errorf("as-deployed: amplification old-sdk %v, web %v; the look_at says about 4 and 1.1", a, w)
+	}
+	// A budget on the old SDK alone ends it for both, within seconds.
+	for _, name := range []string{"old-sdk", "web"} {
+		if s := fleetOf(t, budget, name).SuccessRate; s < 0.85 {
+			t.Errorf("with-budget, %s: %.1f%% succeed; the summary says the storm ends for both fleets", name, 100*s)
+		}
+	}
+	if m := budget.Metrics; m.Recovered != 1 || m.RecoveryS > 15 {
+		t.Errorf("with-budget: recovered %v, recovery_s %v; the look_at says back within seconds", float64(m.Recovered), float64(m.RecoveryS))
+	}
+	// The fleets' operations are the same in both runs (common random
+	// numbers), and add up to the strategy's.
+	for _, st := range []*engine.StrategyResult{deployed, budget} {
+		if n := fleetOf(t, st, "old-sdk").Operations + fleetOf(t, st, "web").Operations; n != st.Metrics.Operations {
+			t.Errorf("%s: the fleets' operations add up to %v, not the strategy's %v", st.Name, n, st.Metrics.Operations)
+		}
+	}
+	if a, b := fleetOf(t, deployed, "web").Operations, fleetOf(t, budget, "web").Operations; a != b {
+		t.Errorf("web's operations: %v and %v; the same arrivals in every run", a, b)
+	}
+	pr := probeOf(t, sc, "as-deployed")
+	if pr.Finding != engine.FindingMetastable || !slices.Contains(remediesFound(pr), engine.RemedyBudget) {
+		t.Errorf("the probe finds %q with remedies %v; want metastable, ended by a budget: %s", pr.Finding, remediesFound(pr), pr.Persistence)
 	}
 }

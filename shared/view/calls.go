@@ -108,3 +108,75 @@ func callGroups(strats []engine.StrategyResult) ([]Group, []string) {
 	}
 	return groups, folded
 }
+
+// FleetMetrics describe the metrics of one fleet (engine.FleetMetrics),
+// in the engine's order, in the words of the strategy's metrics of the
+// same name: they count that fleet's operations only.
+var FleetMetrics = []Metric{
+	engineMetric("operations", "Operations this fleet's clients started."),
+	engineMetric("succeeded", "This fleet's operations that succeeded."),
+	engineMetric("success_rate", "Share of this fleet's operations that succeeded."),
+	engineMetric("affected_operations", "This fleet's operations started in the affected window."),
+	engineMetric("affected_success_rate", "Share of this fleet's operations started in the affected window that succeeded."),
+	engineMetric("dependency_calls", "Calls of this fleet's operations that reached a dependency (through every layer)."),
+	engineMetric("amplification", "Calls of this fleet's operations that reached a dependency, per operation (and per call of the plan)."),
+}
+
+// hasFleets reports whether every strategy reports the same fleets.
+func hasFleets(strats []engine.StrategyResult) bool {
+	if len(strats) == 0 || len(strats[0].Fleets) == 0 {
+		return false
+	}
+	for i := range strats {
+		if len(strats[i].Fleets) != len(strats[0].Fleets) {
+			return false
+		}
+		for k := range strats[i].Fleets {
+			if strats[i].Fleets[k].Name != strats[0].Fleets[k].Name {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// FleetGroupName names a fleet's group of the table: "Fleet web", or for
+// the workload's own clients, whose policy the strategies are, "Fleet
+// old-sdk (the strategies' own)".
+func FleetGroupName(f *engine.FleetResult) string {
+	if f.Own {
+		return "Fleet " + f.Name + " (the strategies' own)"
+	}
+	return "Fleet " + f.Name
+}
+
+// fleetGroups builds one group of the metrics table per fleet, and the
+// labels of the rows it folds away (zero for every strategy).
+func fleetGroups(strats []engine.StrategyResult) ([]Group, []string) {
+	if !hasFleets(strats) {
+		return nil, nil
+	}
+	var groups []Group
+	var folded []string
+	for k := range strats[0].Fleets {
+		get := func(i int, key string) (float64, float64, float64) {
+			f := &strats[i].Fleets[k]
+			v, _ := f.Metrics.Metric(key)
+			return withSpread(v, f.Spread, key)
+		}
+		g := Group{Name: FleetGroupName(&strats[0].Fleets[k]), Fleet: strats[0].Fleets[k].Name}
+		for _, m := range FleetMetrics {
+			m.Group = g.Name
+			r, zero := rowOf(len(strats), get, m, "success_rate")
+			if zero {
+				folded = append(folded, m.Label+" ("+lower(g.Name)+")")
+				continue
+			}
+			g.Rows = append(g.Rows, r)
+		}
+		if len(g.Rows) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	return groups, folded
+}

@@ -74,6 +74,22 @@ func describeWorkload(w *engine.Workload) []string {
 	if w.Mix.Unreadable > 0 {
 		out = append(out, fmt.Sprintf("%s of messages are unreadable", pctWords(w.Mix.Unreadable)))
 	}
+	if len(w.Fleets) > 0 {
+		out = append(out, fmt.Sprintf("these clients are fleet %s, whose policy each strategy is", cmp.Or(w.Fleet, engine.DefaultFleet)))
+	}
+	for i := range w.Fleets {
+		f := &w.Fleets[i]
+		rate := f.Rate
+		if f.RatePerClient != 0 {
+			rate = f.RatePerClient * float64(f.Clients)
+		}
+		words := describePolicy(&f.Policy)
+		for j := range f.Layers {
+			words = append(words, fmt.Sprintf("layer %d below it: %s", j+1, strings.Join(describePolicy(&f.Layers[j]), ", ")))
+		}
+		out = append(out, fmt.Sprintf("beside them, fleet %s: %s sending %s operations per second in total, in every run with its own policy: %s",
+			f.Name, countOf(f.Clients, "client"), strconv.FormatFloat(rate, 'g', 4, 64), strings.Join(words, "; ")))
+	}
 	return out
 }
 

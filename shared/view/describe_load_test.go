@@ -12,6 +12,8 @@ import (
 func TestDescribeLoad(t *testing.T) {
 	for slug, want := range map[string][]string{
 		"load-spike-storm": {"30 s–40 s: the load is 2× its rate"},
+		"mixed-fleet": {"these clients are fleet old-sdk, whose policy each strategy is",
+			"beside them, fleet web: 500 clients sending 500 operations per second in total, in every run with its own policy: "},
 		"gc-death-spiral": {"30 s–32 s: 1000 more operations per second arrive",
 			"slows as it gets busier: each service takes 1 + 0.1·(x − 2) times as long once x exceeds 2, x the requests it holds (in service and queued) per worker, at most 1.5×"},
 	} {

@@ -108,7 +108,11 @@ type Group struct {
 	// scenario whose plan has several: its rows' keys are those of
 	// engine.CallMetrics.
 	Call string `json:"call,omitempty"`
-	Rows []Row  `json:"rows"`
+	// Fleet names the fleet whose metrics the group shows, in a scenario
+	// whose workload has fleets: its rows' keys are those of
+	// engine.FleetMetrics.
+	Fleet string `json:"fleet,omitempty"`
+	Rows  []Row  `json:"rows"`
 }
 
 // A Row is one metric across the strategies.
@@ -357,6 +361,9 @@ func table(strats []engine.StrategyResult, tails bool) ([]Group, []string) {
 	byGroup[engine.GroupLoad] = slices.Insert(load, at, lr...)
 	folded = append(folded, lf...)
 	calls, callsFolded := callGroups(strats)
+	fleets, fleetsFolded := fleetGroups(strats)
+	calls = append(fleets, calls...)
+	callsFolded = append(fleetsFolded, callsFolded...)
 	for _, g := range Groups {
 		if g == engine.GroupRun {
 			// The plan's calls come after the strategies' own metrics,

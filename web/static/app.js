@@ -534,13 +534,31 @@ function loadFields() {
     el("div", { class: "row" }, button("load-add", "Add a load change"))];
 }
 
+// fleetFields edits the workload's other fleets: each with its clients,
+// its rate and its own policy, which no compared strategy changes.
+function fleetFields() {
+  const w = state.scenario.workload || {};
+  if ((w.arrival || "poisson") !== "poisson") return [];
+  const fleets = (w.fleets || []).map((f, i) => {
+    const pat = `workload.fleets[${i}].`;
+    return el("fieldset", { class: "sub" }, el("legend", { text: `Fleet ${f.name || i + 1}` }),
+      input(pat + "name", "Name", "text"), input(pat + "clients", "Clients", "number"),
+      input(pat + "rate", "Rate (operations/s in total)", "number"),
+      ...fields.policy.map(([p, l, t]) => input(pat + p, l, t)),
+      el("div", { class: "row" }, button("fleet-remove", "Remove", { "data-index": i }, `Remove fleet ${f.name || i + 1}`)));
+  });
+  return [el("h2", { class: "form-sub", text: "Other fleets" }),
+    ...(fleets.length ? [input("workload.fleet", "These clients' fleet", "text")] : []), ...fleets,
+    el("div", { class: "row" }, button("fleet-add", "Add a fleet"))];
+}
+
 function renderForm() {
   const form = $("form");
   form.replaceChildren();
   if (!state.scenario || typeof state.scenario !== "object") return;
   const several = Array.isArray(state.scenario.dependencies);
   const group = (title, ...kids) => el("fieldset", {}, el("legend", { text: title }), ...kids);
-  form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t)), ...loadFields(), ...(several ? planFields() : [])));
+  form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t)), ...loadFields(), ...fleetFields(), ...(several ? planFields() : [])));
   for (const [at, dep] of deps()) {
     // The timeline: each phase with its kind's own fields (the engine says
     // which), moved by its times or its place in the list.
@@ -787,6 +805,19 @@ $("form").addEventListener("click", (e) => {
       load.push({ kind: "step", from, to: addSeconds(from, 10), factor: 2 });
       break;
     }
+    case "fleet-add": {
+      // A fleet that retries hard, beside the workload's own clients.
+      const w = (sc.workload ||= {}), fleets = (w.fleets ||= []);
+      let n = fleets.length + 1;
+      while (fleets.some((f) => f.name === "fleet-" + n)) n++;
+      fleets.push({ name: "fleet-" + n, clients: 100, rate: Math.max(1, Math.round((w.rate || 10) / 2)), max_attempts: 5, attempt_timeout: "1s" });
+      break;
+    }
+    case "fleet-remove":
+      sc.workload.fleets.splice(i, 1);
+      drop(sc.workload, "fleets");
+      if (!sc.workload.fleets) delete sc.workload.fleet;
+      break;
     case "load-remove":
       sc.workload.load.splice(i, 1);
       drop(sc.workload, "load");
