@@ -1,0 +1,49 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// An Incident is one entry of the suite retrylab check runs a policy
+// through: a built-in scenario whose strategies the policy replaces. Why
+// says what the incident tests in a policy and where the built-in comes
+// from; the docs list it (docs/check.md).
+type Incident struct {
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+	Why  string `json:"why"`
+}
+
+// Incidents is the default suite of retrylab check, in the order it
+// reports them. A new incident is one entry here (the load spike, once
+// the engine has load phases, goes here), and the tests require of each
+// a built-in that exists and a reason.
+var Incidents = []Incident{
+	{Name: "freeze", Slug: ImportWorkload,
+		Why: "a 1.5 s freeze whose backlog is answered 503 at once, then 5 s at half capacity: retries that are not spread out arrive together and keep the halved dependency overloaded (Brooker, \"Exponential Backoff And Jitter\", AWS Architecture Blog, 2015)"},
+	{Name: "outage", Slug: "breaker-timeline",
+		Why: "6 s of 503 from every call: every attempt fails, so what a policy adds to the load is all retries, the load a retry budget exists to cap (Google SRE book, \"Handling Overload\")"},
+	{Name: "failover", Slug: "failover-incident",
+		Why: "20 s of connection errors while a primary fails over: a policy that retries for longer than the failover turns it into an incident, as in the built-in's post-mortems"},
+	{Name: "load-sensitive", Slug: "runaway-cascade",
+		Why: "a downstream whose errors rise with its load: each retry makes the next attempt likelier to fail, the feedback loop of a metastable failure (Bronson et al., HotOS 2021)"},
+}
+
+// Run returns the incident's scenario with strategies in place of its
+// own: the built-in's workload, dependency, phases and report, each
+// strategy's name kept.
+func (in Incident) Run(strategies []engine.Strategy) (*engine.Scenario, error) {
+	b, ok := Get(in.Slug)
+	if !ok {
+		return nil, fmt.Errorf("incident %s: the built-in %s is missing", in.Name, in.Slug)
+	}
+	sc, err := b.Parse()
+	if err != nil {
+		return nil, err
+	}
+	sc.Strategies = slices.Clone(strategies)
+	return sc, nil
+}
