@@ -46,13 +46,11 @@ type checkCase struct {
 	Incident string            `json:"incident"`
 	Holds    bool              `json:"holds"`
 	Claims   []view.CheckClaim `json:"claims"`
-	// Error says why a requirement could not be judged (a probe that
-	// cannot run on this incident); the case then fails.
-	Error  string `json:"error,omitempty"`
-	Remedy string `json:"remedy,omitempty"`
-	Link   string `json:"link,omitempty"`
+	Remedy   string            `json:"remedy,omitempty"`
+	Link     string            `json:"link,omitempty"`
 
 	scenario *engine.Scenario
+	probe    engine.ProbeOptions // for not metastable
 }
 
 // A checkIncident is an incident of the suite: a built-in of
@@ -61,6 +59,7 @@ type checkIncident struct {
 	Name     string `json:"name"`
 	Source   string `json:"source"`
 	Why      string `json:"why,omitempty"`
+	settle   engine.Duration
 	scenario func([]engine.Strategy) (*engine.Scenario, error)
 }
 
@@ -159,12 +158,23 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				costHint(stderr, "check", err, false)
 				return 1
 			}
-			p.Cases = append(p.Cases, &checkCase{Incident: in.Name, scenario: sc})
+			c := &checkCase{Incident: in.Name, scenario: sc,
+				probe: engine.ProbeOptions{Strategy: p.Name, Settle: in.settle, MaxEvents: *maxEvents, Parallelism: *parallel}}
+			if slices.ContainsFunc(reqs, func(r view.Requirement) bool { return r.NotMetastable }) {
+				if err := probeCheck(sc, c.probe); err != nil {
+					printErrors(stderr, fmt.Sprintf("%s: %s in %s: not metastable", p.File, p.Name, in.Name), err)
+					if engine.IsCost(err) {
+						probeCostHint(stderr, "check")
+					}
+					return 1
+				}
+			}
+			p.Cases = append(p.Cases, c)
 		}
 	}
 	for _, p := range policies {
 		for _, c := range p.Cases {
-			if code := judgeCase(ctx, p, c, reqs, *maxEvents, *parallel, stderr); code != 0 {
+			if code := judgeCase(ctx, p, c, reqs, stderr); code != 0 {
 				return code
 			}
 		}
@@ -364,14 +374,14 @@ func checkIncidents(files []string, stderr io.Writer) ([]checkIncident, int) {
 		return out, 0
 	}
 	for _, in := range scenarios.Incidents {
-		out = append(out, checkIncident{Name: in.Name, Source: in.Slug, Why: in.Why, scenario: in.Run})
+		out = append(out, checkIncident{Name: in.Name, Source: in.Slug, Why: in.Why, settle: in.Settle, scenario: in.Run})
 	}
 	return out, 0
 }
 
 // judgeCase runs one policy in one incident and judges each requirement.
-func judgeCase(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Requirement, maxEvents int64, parallel int, stderr io.Writer) int {
-	res, err := engine.Run(ctx, c.scenario, engine.Options{MaxEvents: maxEvents, NoSeries: true, Parallelism: parallel})
+func judgeCase(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Requirement, stderr io.Writer) int {
+	res, err := engine.Run(ctx, c.scenario, engine.Options{MaxEvents: c.probe.MaxEvents, NoSeries: true, Parallelism: c.probe.Parallelism})
 	if err != nil {
 		printErrors(stderr, fmt.Sprintf("%s: %s in %s", p.File, p.Name, c.Incident), err)
 		costHint(stderr, "check", err, false)
@@ -384,15 +394,10 @@ func judgeCase(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Re
 	for _, r := range reqs {
 		var claim view.CheckClaim
 		if r.NotMetastable {
-			pr, err := engine.Probe(ctx, c.scenario, engine.ProbeOptions{Strategy: p.Name, MaxEvents: maxEvents, Parallelism: parallel})
-			if errors.Is(err, context.Canceled) {
-				printErrors(stderr, p.File, err)
-				return 1
-			}
+			pr, err := engine.Probe(ctx, c.scenario, c.probe)
 			if err != nil {
-				c.Holds = false
-				c.Error = fmt.Sprintf("not metastable cannot be judged in %s: %v", c.Incident, err)
-				continue
+				printErrors(stderr, fmt.Sprintf("%s: %s in %s", p.File, p.Name, c.Incident), err)
+				return 1
 			}
 			probe = pr
 			claim = view.JudgeMetastable(pr)
@@ -408,6 +413,20 @@ func judgeCase(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Re
 		c.Remedy = view.CheckRemedy(p.Strategy, probe, search)
 	}
 	return 0
+}
+
+// errDry stops the probe of probeCheck before its first simulation.
+var errDry = errors.New("dry run")
+
+// probeCheck reports what would refuse the probe of a case before it
+// runs (an empty judged window, its cost): engine.Probe checks them
+// before its first simulation, which a RunBatch that runs nothing stops.
+func probeCheck(sc *engine.Scenario, opt engine.ProbeOptions) error {
+	opt.RunBatch = func(context.Context, *engine.Batch, func(*engine.Part) error) error { return errDry }
+	if _, err := engine.Probe(context.Background(), sc, opt); !errors.Is(err, errDry) {
+		return err
+	}
+	return nil
 }
 
 // shareScenario posts a scenario to a RetryLab server (POST
@@ -489,12 +508,9 @@ func nameCandidates(name string) []string {
 	return out
 }
 
-// caseText is a case's claims, error, remedy and link, as sentences.
+// caseText is a case's claims, remedy and link, as sentences.
 func caseText(c *checkCase) []string {
 	var out []string
-	if c.Error != "" {
-		out = append(out, c.Error)
-	}
 	for _, cl := range c.Claims {
 		mark := "holds"
 		if !cl.Holds {
@@ -565,6 +581,7 @@ func writeCheckGitHub(w io.Writer, policies []*checkPolicy, failed int) {
 // Jenkins, GitLab and GitHub's reporters take it): one test suite per
 // configuration file, one test case per policy and incident. Times are
 // 0: check's output is the same bytes for the same files and flags.
+// Errors are 0 too: what check cannot judge it refuses before it runs.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
@@ -589,7 +606,6 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitProblem `xml:"failure,omitempty"`
-	Error     *junitProblem `xml:"error,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
 
@@ -616,9 +632,6 @@ func writeCheckJUnit(w io.Writer, policies []*checkPolicy) {
 				}
 			}
 			switch {
-			case c.Error != "":
-				tc.Error = &junitProblem{Message: c.Error, Type: "error", Text: text}
-				s.Errors++
 			case !c.Holds:
 				tc.Failure = &junitProblem{Message: "fails " + strings.Join(failing, "; "), Type: "requirement", Text: text}
 				s.Failures++

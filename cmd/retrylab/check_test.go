@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -241,6 +243,7 @@ func TestCheckExitStatuses(t *testing.T) {
 		{"not a configuration", []string{other}, 2, "looks like none of the formats"},
 		{"missing file", []string{filepath.Join(dir, "gone.yaml")}, 1, "no such file"},
 		{"costly", []string{"--max-events", "1000", safeGRPC}, 1, "retrylab check: --max-events N raises the limit; --max-events 0 runs it anyway (no limit)"},
+		{"costly probe", []string{"--require", "not metastable", stormyEnvoy}, 1, "checkout in failover: not metastable: a probe runs the strategy up to 25 times on each of 20 seeds"},
 		{"holds", []string{"--runs", "2", "--require", "amplification <= 100", stormyEnvoy}, 0, ""},
 		{"fails", []string{"--runs", "2", "--require", "success_rate >= 1.01", safeGRPC}, 1, ""},
 	} {
@@ -251,10 +254,31 @@ func TestCheckExitStatuses(t *testing.T) {
 	}
 }
 
+// TestCheckMetastable judges "not metastable" by the probe: the claim is
+// the probe's finding.
+func TestCheckMetastable(t *testing.T) {
+	code, out, errs := runCheck(t, "--format", "json", "--runs", "2", "--require", "not metastable", safeGRPC)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	var got struct {
+		Policies []checkPolicy `json:"policies"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range got.Policies[0].Cases {
+		cl := c.Claims[0]
+		if cl.Requirement != "not metastable" || cl.Finding == "" || cl.Finding == engine.FindingMetastable || !strings.HasPrefix(cl.Text, "The probe finds it "+string(cl.Finding)+" on 2 seeds: ") {
+			t.Errorf("%s: %+v", c.Incident, cl)
+		}
+	}
+}
+
 // TestCheckShare posts the failing scenarios to the real server with its
 // memory store and prints their links, which answer.
 func TestCheckShare(t *testing.T) {
-	srv, err := server.New(server.Config{})
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -15,6 +16,11 @@ type Incident struct {
 	Name string `json:"name"`
 	Slug string `json:"slug"`
 	Why  string `json:"why"`
+	// Settle is how long after the trigger the metastability probe's
+	// judged window starts, for "not metastable" (0: the probe's
+	// default, engine.DefaultProbeSettle); shorter where the built-in
+	// ends sooner than that after its trigger.
+	Settle engine.Duration `json:"settle,omitempty"`
 }
 
 // Incidents is the default suite of retrylab check, in the order it
@@ -25,7 +31,8 @@ var Incidents = []Incident{
 	{Name: "freeze", Slug: ImportWorkload,
 		Why: "a 1.5 s freeze whose backlog is answered 503 at once, then 5 s at half capacity: retries that are not spread out arrive together and keep the halved dependency overloaded (Brooker, \"Exponential Backoff And Jitter\", AWS Architecture Blog, 2015)"},
 	{Name: "outage", Slug: "breaker-timeline",
-		Why: "6 s of 503 from every call: every attempt fails, so what a policy adds to the load is all retries, the load a retry budget exists to cap (Google SRE book, \"Handling Overload\")"},
+		Why:    "6 s of 503 from every call: every attempt fails, so what a policy adds to the load is all retries, the load a retry budget exists to cap (Google SRE book, \"Handling Overload\")",
+		Settle: engine.Duration(2 * time.Second)}, // the run ends 6 s after the outage
 	{Name: "failover", Slug: "failover-incident",
 		Why: "20 s of connection errors while a primary fails over: a policy that retries for longer than the failover turns it into an incident, as in the built-in's post-mortems"},
 	{Name: "load-sensitive", Slug: "runaway-cascade",

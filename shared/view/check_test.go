@@ -115,3 +115,15 @@ func TestCheckRemedy(t *testing.T) {
 		t.Errorf("with the probe's budget: %q", got)
 	}
 }
+
+func TestJudgeMetastable(t *testing.T) {
+	res := &engine.ProbeResult{Finding: engine.FindingMetastable, Seeds: 5, Persistence: "metastable: the bad state outlives its trigger."}
+	c := JudgeMetastable(res)
+	if c.Holds || c.Text != "The probe finds it metastable on 5 seeds: metastable: the bad state outlives its trigger." {
+		t.Errorf("%+v", c)
+	}
+	res.Finding = engine.FindingUnstable
+	if !JudgeMetastable(res).Holds {
+		t.Error("unstable is not metastable")
+	}
+}
