@@ -81,6 +81,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	share := fs.String("share", "", "RetryLab server to post each failing scenario to, e.g. https://retrylab.example")
 	maxEvents := fs.Int64("max-events", view.LocalMaxEvents, "refuse a suite with a simulation estimated above this many events (0: no limit)")
 	parallel := fs.Int("parallel", 0, "simulations at once (0: as many as cores)")
+	suite := fs.String("suite", "default", "the built-in incidents: "+strings.Join(scenarios.Suites, " or "))
 	var require, scenarioFiles multiFlag
 	fs.Var(&require, "require", "a requirement, as a line of --requirements (repeatable)")
 	fs.Var(&scenarioFiles, "scenario", "a scenario file to run as an incident, in place of the built-in suite (repeatable)")
@@ -113,6 +114,9 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return usageErr("--from %v", err)
 		}
 	}
+	if !slices.Contains(scenarios.Suites, *suite) {
+		return usageErr("--suite %q is not %s", *suite, strings.Join(scenarios.Suites, " or "))
+	}
 	if *maxEvents < 0 || *parallel < 0 {
 		return usageErr("--max-events and --parallel may not be negative")
 	}
@@ -131,7 +135,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code != 0 {
 		return code
 	}
-	incidents, code := checkIncidents(scenarioFiles, stderr)
+	incidents, code := checkIncidents(scenarioFiles, *suite, stderr)
 	if code != 0 {
 		return code
 	}
@@ -346,8 +350,8 @@ func checkPolicies(files []string, from string, stderr io.Writer) ([]*checkPolic
 }
 
 // checkIncidents returns the suite: the scenario files of --scenario, or
-// the built-in scenarios.Incidents.
-func checkIncidents(files []string, stderr io.Writer) ([]checkIncident, int) {
+// the built-in incidents of the suite named (scenarios.Suite).
+func checkIncidents(files []string, suite string, stderr io.Writer) ([]checkIncident, int) {
 	var out []checkIncident
 	for _, f := range files {
 		sc, code := loadScenario(f, nil, stderr, "check")
@@ -373,7 +377,7 @@ func checkIncidents(files []string, stderr io.Writer) ([]checkIncident, int) {
 	if len(files) > 0 {
 		return out, 0
 	}
-	for _, in := range scenarios.Incidents {
+	for _, in := range scenarios.Suite(suite) {
 		out = append(out, checkIncident{Name: in.Name, Source: in.Slug, Why: in.Why, settle: in.Settle, scenario: in.Run})
 	}
 	return out, 0

@@ -50,7 +50,7 @@ func TestCheckRepository(t *testing.T) {
 	if !strings.Contains(line, "name: checkout") {
 		t.Fatalf("line 8 of the fixture is %q; the test expects the route's name there", line)
 	}
-	for _, in := range scenarios.Incidents {
+	for _, in := range scenarios.Suite("default") {
 		want := "::error file=" + stormyEnvoy + ",line=8,title=retrylab check%3A checkout in " + in.Name + "::amplification <= 1.1 on 95%25 of seeds FAILS: "
 		if !strings.Contains(out, want) {
 			t.Errorf("no annotation %q in\n%s", want, out)
@@ -63,7 +63,7 @@ func TestCheckRepository(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("safe gRPC config: exit %d; want 0\n%s%s", code, out, errs)
 	}
-	if !strings.Contains(out, "ok      inventory.Inventory  freeze          "+safeGRPC+":4") || !strings.Contains(out, "0 of 4 checks") {
+	if !regexp.MustCompile(`ok +inventory\.Inventory +freeze +` + regexp.QuoteMeta(safeGRPC) + `:4\n`).MatchString(out) || !strings.Contains(out, "0 of 3 checks") {
 		t.Errorf("table:\n%s", out)
 	}
 }
@@ -84,7 +84,7 @@ func TestCheckClaims(t *testing.T) {
 	}
 	p := got.Policies[0]
 	policies, _ := checkPolicies([]string{stormyEnvoy}, "", os.Stderr)
-	for i, in := range scenarios.Incidents[:2] { // the cheap ones
+	for i, in := range scenarios.Suite("default")[:2] { // the cheapest
 		claim := p.Cases[i].Claims[0]
 		sc, err := in.Run([]engine.Strategy{policies[0].Strategy})
 		if err != nil {
@@ -201,7 +201,7 @@ func TestCheckJUnit(t *testing.T) {
 		}
 		tests, failures = tests+cases, failures+failed
 	}
-	if len(root.Nodes) != 2 || tests != 8 || failures != 4 || count(root, "tests") != 8 || count(root, "failures") != 4 {
+	if len(root.Nodes) != 2 || tests != 6 || failures != 3 || count(root, "tests") != 6 || count(root, "failures") != 3 {
 		t.Errorf("%d suites, %d tests, %d failures:\n%s", len(root.Nodes), tests, failures, out)
 	}
 }
@@ -244,6 +244,7 @@ func TestCheckExitStatuses(t *testing.T) {
 		{"missing file", []string{filepath.Join(dir, "gone.yaml")}, 1, "no such file"},
 		{"costly", []string{"--max-events", "1000", safeGRPC}, 1, "retrylab check: --max-events N raises the limit; --max-events 0 runs it anyway (no limit)"},
 		{"costly probe", []string{"--require", "not metastable", stormyEnvoy}, 1, "checkout in failover: not metastable: a probe runs the strategy up to 25 times on each of 20 seeds"},
+		{"suite", []string{"--suite", "full", safeGRPC}, 2, `--suite "full" is not default or extended`},
 		{"holds", []string{"--runs", "2", "--require", "amplification <= 100", stormyEnvoy}, 0, ""},
 		{"fails", []string{"--runs", "2", "--require", "success_rate >= 1.01", safeGRPC}, 1, ""},
 	} {
@@ -251,6 +252,15 @@ func TestCheckExitStatuses(t *testing.T) {
 		if code != tc.code || !strings.Contains(stderr, tc.stderr) {
 			t.Errorf("%s: exit %d, stderr %q; want %d and %q", tc.desc, code, stderr, tc.code, tc.stderr)
 		}
+	}
+}
+
+// TestCheckExtended runs the extended suite: the load-sensitive
+// downstream too.
+func TestCheckExtended(t *testing.T) {
+	code, out, errs := runCheck(t, "--suite", "extended", "--runs", "2", safeGRPC)
+	if code != 0 || !regexp.MustCompile(`ok +inventory\.Inventory +load-sensitive `).MatchString(out) {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 }
 
@@ -289,7 +299,7 @@ func TestCheckShare(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	links := regexp.MustCompile(`Chart: (\S+)`).FindAllStringSubmatch(out, -1)
-	if len(links) != 4 {
+	if len(links) != 3 {
 		t.Fatalf("%d links; want one per failing case:\n%s", len(links), out)
 	}
 	for _, l := range links {
@@ -323,7 +333,7 @@ func TestPolicyLines(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckDefaultSuite runs the default suite (four incidents, 20
+// BenchmarkCheckDefaultSuite runs the default suite (three incidents, 20
 // seeds) on 10 policies: five Envoy routes and five gRPC methods of
 // different attempts and backoffs.
 func BenchmarkCheckDefaultSuite(b *testing.B) {
@@ -347,8 +357,8 @@ func BenchmarkCheckDefaultSuite(b *testing.B) {
 		if code == 2 || !strings.Contains(out, `"failed"`) {
 			b.Fatalf("exit %d\n%s", code, errs)
 		}
-		if n := strings.Count(out, `"incident":`); n != 10*len(scenarios.Incidents) {
-			b.Fatalf("%d cases; want 10 policies × %d incidents", n, len(scenarios.Incidents))
+		if n := strings.Count(out, `"incident":`); n != 10*len(scenarios.Suite("default")) {
+			b.Fatalf("%d cases; want 10 policies × %d incidents", n, len(scenarios.Suite("default")))
 		}
 	}
 }

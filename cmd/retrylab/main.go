@@ -94,15 +94,16 @@ commands:
   check FILE|GLOB... [flags]
         import every policy of the configuration files (the format each
         looks like, or --from) and run each through a suite of incidents
-        (the built-in freeze, outage, failover and load-sensitive
-        downstream, each with the policy in place of its strategies), on
-        20 seeds, held to requirements; exit status 1 when one fails
+        (the built-in freeze, outage and failover, each with the policy in
+        place of its strategies), on 20 seeds, held to requirements; exit
+        status 1 when one fails
         --require R     a requirement (repeatable): METRIC <= NUMBER or
                         METRIC >= NUMBER, optionally followed by "on P% of
                         seeds", or "not metastable" (the probe's finding)
         --requirements FILE
                         requirements, one a line, # for comments (default:
                         ` + strings.TrimSpace(view.DefaultRequirements) + `)
+        --suite S       default, or extended: a load-sensitive downstream too
         --scenario FILE a scenario file to run as an incident in place of
                         the built-in suite (repeatable)
         --format F      table (default), junit (JUnit XML, a test case per

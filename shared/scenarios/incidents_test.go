@@ -10,6 +10,9 @@ import (
 // exists, a reason and a name of its own, and to a valid scenario once a
 // policy replaces its strategies.
 func TestIncidents(t *testing.T) {
+	if len(Suite("default")) == 0 || len(Suite("extended")) != len(Incidents) {
+		t.Errorf("suites: %d default, %d extended of %d", len(Suite("default")), len(Suite("extended")), len(Incidents))
+	}
 	seen := map[string]bool{}
 	st := engine.Strategy{Name: "p", Policy: engine.Policy{MaxAttempts: 3}}
 	for _, in := range Incidents {
