@@ -63,7 +63,7 @@ func TestCheckRepository(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("safe gRPC config: exit %d; want 0\n%s%s", code, out, errs)
 	}
-	if !regexp.MustCompile(`ok +inventory\.Inventory +freeze +` + regexp.QuoteMeta(safeGRPC) + `:4\n`).MatchString(out) || !strings.Contains(out, "0 of 3 checks") {
+	if !regexp.MustCompile(`ok +inventory\.Inventory +freeze +`+regexp.QuoteMeta(safeGRPC)+`:4\n`).MatchString(out) || !strings.Contains(out, "0 of 3 checks") {
 		t.Errorf("table:\n%s", out)
 	}
 }

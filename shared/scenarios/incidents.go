@@ -56,7 +56,7 @@ var Incidents = []Incident{
 	{Name: "failover", Slug: "failover-incident",
 		Why: "20 s of connection errors while a primary fails over: a policy that retries for longer than the failover turns it into an incident, as in the built-in's post-mortems"},
 	{Name: "load-sensitive", Slug: "runaway-cascade",
-		Why: "a downstream whose errors rise with its load: each retry makes the next attempt likelier to fail, the feedback loop of a metastable failure (Bronson et al., HotOS 2021); extended only, as its storms make the most events of the suite (a storm-prone policy takes 3 s on 20 seeds)",
+		Why:      "a downstream whose errors rise with its load: each retry makes the next attempt likelier to fail, the feedback loop of a metastable failure (Bronson et al., HotOS 2021); extended only, as its storms make the most events of the suite (a storm-prone policy takes 3 s on 20 seeds)",
 		Extended: true},
 }
 
