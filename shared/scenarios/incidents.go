@@ -51,10 +51,10 @@ var Incidents = []Incident{
 	{Name: "freeze", Slug: ImportWorkload,
 		Why: "a 1.5 s freeze whose backlog is answered 503 at once, then 5 s at half capacity: retries that are not spread out arrive together and keep the halved dependency overloaded (Brooker, \"Exponential Backoff And Jitter\", AWS Architecture Blog, 2015)"},
 	{Name: "outage", Slug: "breaker-timeline",
-		Why:    "6 s of 503 from every call: every attempt fails, so what a policy adds to the load is all retries, the load a retry budget exists to cap (Google SRE book, \"Handling Overload\")",
+		Why:    "6 s of 503 from every call (the built-in's source: \"The Retry Policy That Took Down the Entire Cluster\"): every attempt fails, so all a policy adds to the load is retries, the load a retry budget exists to cap (Google SRE book, \"Handling Overload\")",
 		Settle: engine.Duration(2 * time.Second)}, // the run ends 6 s after the outage
 	{Name: "failover", Slug: "failover-incident",
-		Why: "20 s of connection errors while a primary fails over: a policy that retries for longer than the failover turns it into an incident, as in the built-in's post-mortems"},
+		Why: "20 s of connection errors while a database fails over (the built-in's source: \"Resilience in .NET (2/6): smart retry policies with Polly v8\"): retries that outlive the failover fill its queue when it returns, and a short failover becomes a long incident"},
 	{Name: "load-sensitive", Slug: "runaway-cascade",
 		Why:      "a downstream whose errors rise with its load: each retry makes the next attempt likelier to fail, the feedback loop of a metastable failure (Bronson et al., HotOS 2021); extended only, as its storms make the most events of the suite (a storm-prone policy takes 3 s on 20 seeds)",
 		Extended: true},
