@@ -459,34 +459,49 @@ func shareScenario(ctx context.Context, base string, sc *engine.Scenario) (strin
 }
 
 // policyLines returns the line of each named policy in a configuration's
-// text, the converters keeping no positions: the first line at or after
-// the previous policy's (the policies come in document order) where the
-// name, or failing that its longest part, is a value (after ":" or "=",
-// or quoted), else stands as a word; comment lines never count. Line 1
-// when none has it.
+// text, the converters keeping no positions. The policies come in
+// document order, so each is looked for from the previous one's line
+// (then from the top): the first line where the name, or failing that
+// what Import made it of, is a value (after ":" or "=", or quoted), else
+// stands as a word; comment lines never count. A name of parts
+// ("reviews/grpc", "Resilience:Inventory") is each part in turn, each
+// after the one before. Line 1 when none is found.
 func policyLines(data []byte, names []string) []int {
 	lines := strings.Split(string(data), "\n")
 	comment := regexp.MustCompile(`^\s*(#|//|;)`)
+	// find returns the index of the first line at or after from (else
+	// from the top) that has word, as a value first, or -1.
+	find := func(word string, from int) int {
+		q := regexp.QuoteMeta(word)
+		for _, re := range []*regexp.Regexp{
+			regexp.MustCompile(`([:=]\s*["']?` + q + `["']?\s*([,}\]]|$))|"` + q + `"`),
+			regexp.MustCompile(`(^|[^\w.\-])` + q + `($|[^\w.\-])`),
+		} {
+			match := func(l string) bool { return !comment.MatchString(l) && re.MatchString(l) }
+			if n := slices.IndexFunc(lines[from:], match); n >= 0 {
+				return n + from
+			}
+			if n := slices.IndexFunc(lines, match); n >= 0 {
+				return n
+			}
+		}
+		return -1
+	}
 	out := make([]int, len(names))
 	from := 0
 	for i, name := range names {
 		out[i] = 1
-	search:
-		for _, cand := range nameCandidates(name) {
-			q := regexp.QuoteMeta(cand)
-			for _, re := range []*regexp.Regexp{
-				regexp.MustCompile(`([:=]\s*["']?` + q + `["']?\s*([,}\]]|$))|"` + q + `"`),
-				regexp.MustCompile(`(^|[^\w.\-])` + q + `($|[^\w.\-])`),
-			} {
-				match := func(l string) bool { return !comment.MatchString(l) && re.MatchString(l) }
-				n := slices.IndexFunc(lines[from:], match)
-				if n >= 0 {
-					n += from
-				} else if n = slices.IndexFunc(lines, match); n < 0 {
-					continue
+		for _, path := range nameCandidates(name) {
+			at, n := from, -1
+			for _, part := range path {
+				if n = find(part, at); n < 0 {
+					break
 				}
+				at = n
+			}
+			if n >= 0 {
 				out[i], from = n+1, n
-				break search
+				break
 			}
 		}
 	}
@@ -494,19 +509,35 @@ func policyLines(data []byte, names []string) []int {
 }
 
 // nameCandidates returns what of an imported strategy's name a
-// configuration may spell: the name, then without what Import appended
-// (" (2)", " (+3 identical)"), then its parts, longest first.
-func nameCandidates(name string) []string {
-	out := []string{name}
-	base := regexp.MustCompile(`( \([^()]*\))+$`).ReplaceAllString(name, "")
-	if base != name && base != "" {
-		out = append(out, base)
+// configuration may spell, each a path of parts to find in turn: the
+// name; the name without what Import appended (" (2)", " (+3
+// identical)"); its parts split at "/" and ":"; the first of a list
+// ("shop.Cart, shop.Checkout/Pay"); then its words, longest first.
+func nameCandidates(name string) [][]string {
+	out := [][]string{{name}}
+	add := func(path ...string) {
+		if slices.ContainsFunc(out, func(p []string) bool { return slices.Equal(p, path) }) {
+			return
+		}
+		for _, p := range path {
+			if strings.TrimSpace(p) == "" {
+				return
+			}
+		}
+		out = append(out, path)
 	}
-	parts := regexp.MustCompile(`[^\w.\-]+`).Split(base, -1)
-	slices.SortStableFunc(parts, func(a, b string) int { return len(b) - len(a) })
-	for _, p := range parts {
-		if len(p) >= 3 && !slices.Contains(out, p) {
-			out = append(out, p)
+	base := regexp.MustCompile(`( \([^()]*\))+$`).ReplaceAllString(name, "")
+	add(base)
+	first, _, _ := strings.Cut(base, ", ")
+	add(first)
+	if parts := strings.FieldsFunc(first, func(r rune) bool { return r == '/' || r == ':' }); len(parts) > 1 {
+		add(parts...)
+	}
+	words := regexp.MustCompile(`[^\w.\-]+`).Split(base, -1)
+	slices.SortStableFunc(words, func(a, b string) int { return len(b) - len(a) })
+	for _, w := range words {
+		if len(w) >= 3 {
+			add(w)
 		}
 	}
 	return out

@@ -325,6 +325,14 @@ func TestPolicyLines(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("policyLines = %v; want %v", got, want)
 	}
+	// Names of parts: each part after the one before.
+	mesh := "kind: VirtualService\nname: reviews\nhttp:\n- name: web\n- name: grpc\n"
+	if got := policyLines([]byte(mesh), []string{"reviews/grpc", "reviews/web"}); fmt.Sprint(got) != "[5 4]" {
+		t.Errorf("reviews/grpc, reviews/web: %v; want [5 4]", got)
+	}
+	if got := policyLines([]byte("{\n\"methodConfig\": [{\"name\": [{\"service\": \"shop.Cart\"}]}]}"), []string{"shop.Cart, shop.Checkout/Pay"}); got[0] != 2 {
+		t.Errorf("a list of names: line %d; want 2", got[0])
+	}
 	// The second "checkout" policy after the first's line: from the line
 	// of the one before it, so the same line or later.
 	got = policyLines([]byte(doc), []string{"checkout", "checkout (2)"})
