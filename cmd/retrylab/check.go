@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -47,7 +46,10 @@ type checkCase struct {
 	Holds    bool              `json:"holds"`
 	Claims   []view.CheckClaim `json:"claims"`
 	Remedy   string            `json:"remedy,omitempty"`
-	Link     string            `json:"link,omitempty"`
+	// Tried is the change check ran for the remedy, and how the
+	// requirements fare with it.
+	Tried *view.TriedRemedy `json:"tried,omitempty"`
+	Link  string            `json:"link,omitempty"`
 
 	scenario *engine.Scenario
 	probe    engine.ProbeOptions // for not metastable
@@ -413,10 +415,41 @@ func judgeCase(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Re
 		c.Claims = append(c.Claims, claim)
 	}
 	if !c.Holds {
-		search := fmt.Sprintf("`retrylab import %s > policy.json && retrylab search policy.json --strategy %s` (on the freeze)", p.File, strconv.Quote(p.Name))
-		c.Remedy = view.CheckRemedy(p.Strategy, probe, search)
+		c.Tried = tryRemedy(ctx, p, c, reqs)
+		c.Remedy = view.CheckRemedy(p.Strategy, probe, c.Tried)
 	}
 	return 0
+}
+
+// tryRemedy runs the case again with view.RemedyChange's change to its
+// policy, on the same seeds, and judges the requirements on metrics
+// again; nil when there is no change to try or its run is refused.
+// "not metastable" is not judged again: a probe is too costly to repeat.
+// It lists the requirements that failed, and any that the change makes
+// fail.
+func tryRemedy(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Requirement) *view.TriedRemedy {
+	change, st, ok := view.RemedyChange(p.Strategy)
+	if !ok {
+		return nil
+	}
+	sc := *c.scenario
+	sc.Strategies = []engine.Strategy{st}
+	res, err := engine.Run(ctx, &sc, engine.Options{MaxEvents: c.probe.MaxEvents, NoSeries: true, Parallelism: c.probe.Parallelism})
+	if err != nil {
+		return nil
+	}
+	tried := &view.TriedRemedy{Change: change}
+	k := 0 // the next threshold; c.Claims[j] is reqs[j]'s
+	for j, r := range reqs {
+		if r.NotMetastable {
+			continue
+		}
+		if cl := view.JudgeThreshold(r, &res.Strategies[0], res.Strategies[0].Thresholds[k]); !c.Claims[j].Holds || !cl.Holds {
+			tried.Claims = append(tried.Claims, cl)
+		}
+		k++
+	}
+	return tried
 }
 
 // errDry stops the probe of probeCheck before its first simulation.

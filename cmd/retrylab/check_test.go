@@ -20,6 +20,7 @@ import (
 	"github.com/retrylab/retrylab/server"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 const (
@@ -56,7 +57,7 @@ func TestCheckRepository(t *testing.T) {
 			t.Errorf("no annotation %q in\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out, "Remedy: Its only retry budget is a limit of 100000 retries at once") {
+	if !strings.Contains(out, "Remedy: Its only retry budget is a limit of 100000 retries at once") || !strings.Contains(out, "Run again with a ratio retry budget of 10%25 of requests over 1s in place of its own, on the same seeds, it meets ") {
 		t.Errorf("no remedy in\n%s", out)
 	}
 	code, out, errs = runCheck(t, "--runs", "10", safeGRPC)
@@ -72,7 +73,7 @@ func TestCheckRepository(t *testing.T) {
 // the incident run alone, the count of seeds that meet the bound and the
 // worst seed are the claim's.
 func TestCheckClaims(t *testing.T) {
-	code, out, errs := runCheck(t, "--format", "json", "--runs", "6", stormyEnvoy)
+	code, out, errs := runCheck(t, "--format", "json", "--runs", "6", "--require", "amplification <= 1.1", stormyEnvoy)
 	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -84,13 +85,9 @@ func TestCheckClaims(t *testing.T) {
 	}
 	p := got.Policies[0]
 	policies, _ := checkPolicies([]string{stormyEnvoy}, "", os.Stderr)
-	for i, in := range scenarios.Suite("default")[:2] { // the cheapest
-		claim := p.Cases[i].Claims[0]
-		sc, err := in.Run([]engine.Strategy{policies[0].Strategy})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc.Runs = 6
+	// perSeed runs each seed of sc alone: how many meet amplification
+	// <= 1.1, and the worst.
+	perSeed := func(sc *engine.Scenario) (int, engine.SeedValue) {
 		whole, err := engine.Run(context.Background(), sc, engine.Options{NoSeries: true})
 		if err != nil {
 			t.Fatal(err)
@@ -111,6 +108,17 @@ func TestCheckClaims(t *testing.T) {
 				worst = engine.SeedValue{Seed: seed, Value: a}
 			}
 		}
+		return held, worst
+	}
+	for i, in := range scenarios.Suite("default")[:2] { // the cheapest
+		c := p.Cases[i]
+		claim := c.Claims[0]
+		sc, err := in.Run([]engine.Strategy{policies[0].Strategy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Runs = 6
+		held, worst := perSeed(sc)
 		if claim.Held != held || claim.Seeds != 6 || claim.Needed != 6 || claim.Holds != (held == 6) {
 			t.Errorf("%s: claim %+v; the seeds alone: %d of 6 meet it", in.Name, claim, held)
 		}
@@ -119,6 +127,21 @@ func TestCheckClaims(t *testing.T) {
 		}
 		if want := fmt.Sprintf("on only %d of the 6 seeds; every seed required. Its worst seed, %d, has ", held, worst.Seed); !strings.Contains(claim.Text, want) {
 			t.Errorf("%s: %q does not say %q", in.Name, claim.Text, want)
+		}
+		// The remedy tried: the same incident with the change, each seed
+		// alone again.
+		change, st, _ := view.RemedyChange(policies[0].Strategy)
+		sc.Strategies = []engine.Strategy{st}
+		held, _ = perSeed(sc)
+		if c.Tried == nil || c.Tried.Change != change || c.Tried.Claims[0].Held != held {
+			t.Errorf("%s: tried %+v; with %s the seeds alone: %d of 6 meet it", in.Name, c.Tried, change, held)
+		}
+		verb := "still fails"
+		if held == 6 {
+			verb = "meets"
+		}
+		if want := fmt.Sprintf("Run again with %s, on the same seeds, it %s amplification <= 1.1 (%d of the 6 seeds).", change, verb, held); !strings.HasSuffix(c.Remedy, want) {
+			t.Errorf("%s: remedy %q does not end %q", in.Name, c.Remedy, want)
 		}
 	}
 }

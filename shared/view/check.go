@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -202,12 +203,39 @@ func JudgeMetastable(res *engine.ProbeResult) CheckClaim {
 	return c
 }
 
+// A TriedRemedy is a change to a failing policy that check ran in the
+// same incident, on the same seeds: what it changed, in words, and the
+// requirements judged again on its run.
+type TriedRemedy struct {
+	Change string       `json:"change"`
+	Claims []CheckClaim `json:"claims"`
+}
+
+// RemedyChange returns the change check tries on a failing policy, the
+// policy changed, and whether there is one: a ratio retry budget of 10%
+// of requests (the Google SRE book's) over engine.DefaultProbeBudgetWindow
+// in place of no budget or of a concurrency limit, which bounds retries
+// in progress and not their share; two attempts in place of more under
+// a budget of its own.
+func RemedyChange(st engine.Strategy) (string, engine.Strategy, bool) {
+	switch b := st.Budget; {
+	case b == nil || b.Kind == engine.BudgetConcurrency:
+		st.Budget = &engine.Budget{Kind: engine.BudgetRatio, Ratio: 0.1, Window: engine.DefaultProbeBudgetWindow}
+		return fmt.Sprintf("a ratio retry budget of 10%% of requests over %s in place of its own", time.Duration(engine.DefaultProbeBudgetWindow)), st, true
+	case st.MaxAttempts > 2 || st.MaxAttempts == 0:
+		was := attemptsWords(st.MaxAttempts)
+		st.MaxAttempts = 2
+		return "2 attempts in place of its " + was, st, true
+	}
+	return "", st, false
+}
+
 // CheckRemedy says what to change in a policy that fails a requirement:
 // the retry budget the probe found enough, when it found one (probe may
 // be nil); else, from the policy itself, a budget it lacks or the
-// attempts its budget still allows; then the command that searches its
-// settings (search, "" for none).
-func CheckRemedy(st engine.Strategy, probe *engine.ProbeResult, search string) string {
+// attempts its budget still allows. Then, when check tried a change
+// (tried, else nil), how the failing requirements fare with it.
+func CheckRemedy(st engine.Strategy, probe *engine.ProbeResult, tried *TriedRemedy) string {
 	var s string
 	if probe != nil {
 		for _, r := range probe.Remedies {
@@ -228,8 +256,29 @@ func CheckRemedy(st engine.Strategy, probe *engine.ProbeResult, search string) s
 			s = fmt.Sprintf("Its %s budget still lets its retries through: a smaller budget.", b.Kind)
 		}
 	}
-	if search != "" {
-		s += " " + search + " searches its settings."
+	if tried == nil {
+		return s
+	}
+	var held, failed []string
+	for _, c := range tried.Claims {
+		what := fmt.Sprintf("%s (%d of the %d seeds)", c.Requirement, c.Held, c.Seeds)
+		if c.Seeds == 0 {
+			what = c.Requirement
+		}
+		if c.Holds {
+			held = append(held, what)
+		} else {
+			failed = append(failed, what)
+		}
+	}
+	s += " Run again with " + tried.Change + ", on the same seeds, it "
+	switch {
+	case len(failed) == 0:
+		s += "meets " + strings.Join(held, " and ") + "."
+	case len(held) == 0:
+		s += "still fails " + strings.Join(failed, " and ") + "."
+	default:
+		s += "meets " + strings.Join(held, " and ") + " but still fails " + strings.Join(failed, " and ") + "."
 	}
 	return s
 }

@@ -106,13 +106,46 @@ func TestCheckRemedy(t *testing.T) {
 		{engine.Strategy{Policy: engine.Policy{MaxAttempts: 11, Budget: &engine.Budget{Kind: engine.BudgetConcurrency, MinConcurrency: 100}}}, "a limit of 100 retries at once"},
 		{engine.Strategy{Policy: engine.Policy{MaxAttempts: 4, Budget: &engine.Budget{Kind: engine.BudgetRatio}}}, "fewer than its 4 attempts"},
 	} {
-		if got := CheckRemedy(tc.st, nil, "retrylab search s.json"); !strings.Contains(got, tc.want) || !strings.HasSuffix(got, "retrylab search s.json searches its settings.") {
+		if got := CheckRemedy(tc.st, nil, nil); !strings.Contains(got, tc.want) {
 			t.Errorf("CheckRemedy(%+v) = %q; want it to contain %q", tc.st.Policy, got, tc.want)
 		}
 	}
 	probe := &engine.ProbeResult{Remedies: []engine.RemedyResult{{Kind: engine.RemedyBudget, Outcome: engine.ProbeFound, Text: "a 12% budget ends it."}}}
-	if got := CheckRemedy(engine.Strategy{}, probe, ""); got != "The probe finds a retry budget that ends the storm: a 12% budget ends it." {
+	if got := CheckRemedy(engine.Strategy{}, probe, nil); got != "The probe finds a retry budget that ends the storm: a 12% budget ends it." {
 		t.Errorf("with the probe's budget: %q", got)
+	}
+	tried := &TriedRemedy{Change: "2 attempts in place of its 4 attempts", Claims: []CheckClaim{
+		{Requirement: "amplification <= 1.1", Holds: true, Held: 20, Seeds: 20},
+		{Requirement: "not metastable", Holds: false},
+	}}
+	got := CheckRemedy(engine.Strategy{Policy: engine.Policy{MaxAttempts: 4, Budget: &engine.Budget{Kind: engine.BudgetRatio}}}, nil, tried)
+	if want := " Run again with 2 attempts in place of its 4 attempts, on the same seeds, it meets amplification <= 1.1 (20 of the 20 seeds) but still fails not metastable."; !strings.HasSuffix(got, want) {
+		t.Errorf("with a tried change: %q; want it to end %q", got, want)
+	}
+}
+
+func TestRemedyChange(t *testing.T) {
+	for _, tc := range []struct {
+		st     engine.Policy
+		change string
+		check  func(engine.Policy) bool
+	}{
+		{engine.Policy{MaxAttempts: 11}, "a ratio retry budget of 10% of requests over 1s in place of its own",
+			func(p engine.Policy) bool {
+				return p.Budget.Kind == engine.BudgetRatio && p.Budget.Ratio == 0.1 && p.MaxAttempts == 11
+			}},
+		{engine.Policy{MaxAttempts: 11, Budget: &engine.Budget{Kind: engine.BudgetConcurrency, MinConcurrency: 3}}, "a ratio retry budget",
+			func(p engine.Policy) bool { return p.Budget.Kind == engine.BudgetRatio }},
+		{engine.Policy{MaxAttempts: 5, Budget: &engine.Budget{Kind: engine.BudgetTokenBucket}}, "2 attempts in place of its 5 attempts",
+			func(p engine.Policy) bool { return p.MaxAttempts == 2 && p.Budget.Kind == engine.BudgetTokenBucket }},
+	} {
+		change, st, ok := RemedyChange(engine.Strategy{Policy: tc.st})
+		if !ok || !strings.HasPrefix(change, tc.change) || !tc.check(st.Policy) {
+			t.Errorf("RemedyChange(%+v) = %q, %+v", tc.st, change, st.Policy)
+		}
+	}
+	if _, _, ok := RemedyChange(engine.Strategy{Policy: engine.Policy{MaxAttempts: 2, Budget: &engine.Budget{Kind: engine.BudgetRatio}}}); ok {
+		t.Error("two attempts under a budget: nothing left to try")
 	}
 }
 
