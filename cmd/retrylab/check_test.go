@@ -231,7 +231,7 @@ func TestCheckJUnit(t *testing.T) {
 
 // TestCheckDeterministic: the same files and flags give the same bytes.
 func TestCheckDeterministic(t *testing.T) {
-	for _, format := range []string{"json", "junit"} {
+	for _, format := range []string{"table", "github", "json", "junit"} {
 		_, a, _ := runCheck(t, "--format", format, "--runs", "3", "--parallel", "1", stormyEnvoy, safeGRPC)
 		_, b, _ := runCheck(t, "--format", format, "--runs", "3", "--parallel", "2", stormyEnvoy, safeGRPC)
 		if a != b || a == "" {
@@ -253,6 +253,7 @@ func TestCheckExitStatuses(t *testing.T) {
 		stderr string
 	}{
 		{"no files", nil, 2, "name the configuration files"},
+		{"help", []string{"-h"}, 0, "usage of retrylab check"},
 		{"unknown flag", []string{"--nope", safeGRPC}, 2, "retrylab help"},
 		{"format", []string{"--format", "xml", safeGRPC}, 2, `--format "xml" is not table, junit, github or json`},
 		{"from", []string{"--from", "yaml", safeGRPC}, 2, "--from"},
