@@ -91,6 +91,29 @@ commands:
         --format F      text (default) or json (the probe's result)
         --runs N, --seed S, --max-events N, --parallel N
                         as for run
+  check FILE|GLOB... [flags]
+        import every policy of the configuration files (the format each
+        looks like, or --from) and run each through a suite of incidents
+        (the built-in freeze, outage and failover, each with the policy in
+        place of its strategies), on 20 seeds, held to requirements; exit
+        status 1 when one fails
+        --require R     a requirement (repeatable): METRIC <= NUMBER or
+                        METRIC >= NUMBER, optionally followed by "on P% of
+                        seeds", or "not metastable" (the probe's finding)
+        --requirements FILE
+                        requirements, one a line, # for comments (default:
+                        ` + strings.TrimSpace(view.DefaultRequirements) + `)
+        --suite S       default, or extended: a load-sensitive downstream too
+        --scenario FILE a scenario file to run as an incident in place of
+                        the built-in suite (repeatable)
+        --format F      table (default), junit (JUnit XML, a test case per
+                        policy and incident), github (workflow commands
+                        annotating each failing policy's line) or json
+        --share URL     post each failing scenario to the RetryLab server
+                        at URL (POST /api/scenarios) and print its link
+        --from FORMAT   as for import
+        --runs N, --seed S, --max-events N, --parallel N
+                        as for run (--runs default 20)
   chart FILE.json|SLUG|- [flags]
         run the scenario and write a chart of the result as SVG to standard output
         --picture P     ` + strings.Join(chart.Pictures, ", ") + `
@@ -176,6 +199,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, args[0], args[1:], stdin, stdout, stderr)
 	case "probe":
 		return cmdProbe(ctx, args[1:], stdin, stdout, stderr)
+	case "check":
+		return cmdCheck(ctx, args[1:], stdout, stderr)
 	case "chart":
 		return cmdChart(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":

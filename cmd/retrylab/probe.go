@@ -74,7 +74,7 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		printErrors(stderr, file, err)
 		if engine.IsCost(err) {
-			fmt.Fprintf(stderr, "retrylab probe: lower --runs, or give --max-events 0 to run it anyway (no limit)\n")
+			probeCostHint(stderr, "probe")
 		}
 		return 1
 	}
@@ -89,6 +89,12 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	writeProbe(stdout, res)
 	return 0
+}
+
+// probeCostHint says, after a probe refused for its cost, what --runs
+// and --max-events do about it.
+func probeCostHint(w io.Writer, cmd string) {
+	fmt.Fprintf(w, "retrylab %s: lower --runs, or give --max-events 0 to run it anyway (no limit)\n", cmd)
 }
 
 // writeProbe prints a probe's figures: the criterion, the judged window
