@@ -45,6 +45,8 @@ type (
 	// A ShedMeasure is what a dependency's shedding thresholds compare
 	// with (Shedding.Measure).
 	ShedMeasure string
+	// A RateLimitKind is a client-side rate limiter (RateLimit.Kind).
+	RateLimitKind string
 	// A ScriptThen is what a dependency's script does once a list of
 	// answers has run out (Script.Then).
 	ScriptThen string
@@ -160,6 +162,10 @@ const (
 	ThenLast   ScriptThen = "last"
 )
 
+const (
+	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
+)
+
 // The lists of kinds, each in the order forms offer them. The validator
 // accepts exactly these; the playground's form, descriptions and converters
 // read them from here (through Vocabulary in the browser).
@@ -182,6 +188,7 @@ var (
 	BreakEnds         = []BreakEnd{BreakInclusive, BreakStrict}
 	HalfOpenDecisions = []HalfOpenDecision{HalfOpenEarly, HalfOpenAllTrials}
 	RetryAfterModes   = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
+	RateLimitKinds    = []RateLimitKind{RateLimitAWSAdaptive}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -241,11 +248,12 @@ type Vocabulary struct {
 	Classes           []Class                      `json:"classes"`
 	ShedMeasures      []ShedMeasure                `json:"shed_measures"`
 	ScriptThens       []ScriptThen                 `json:"script_thens"`
+	RateLimits        []RateLimitKind              `json:"rate_limits"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens}
+		Scopes, Classes, ShedMeasures, ScriptThens, RateLimitKinds}
 }

@@ -551,6 +551,7 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 		// invocation are the fewer of the two counts.
 		levels := append([]Policy{st.Policy}, st.Layers...)
 		a, hops, copies := 1.0, 0.0, 0.0 // copies of hedged levels, each with a timer and a cancellation
+		tokens := 0.0                    // attempts of rate-limited levels, each of which may wait for its token
 		bounded := false
 		for i := range levels {
 			p := &levels[i]
@@ -573,6 +574,9 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			if p.Hedging != nil {
 				copies += a
 			}
+			if p.RateLimit != nil {
+				tokens += a
+			}
 		}
 		bulkheads := map[string]bool{}
 		for _, b := range st.Bulkheads {
@@ -587,7 +591,10 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 				l = maxLegs
 			}
 			cost := a + l*hops/3
-			extra := 2 * copies
+			// A waiting attempt's token event, and one more each time an
+			// answer lowers the rate while it waits (an answer per
+			// attempt): 2 per attempt, plus 1 for a wait rounded short.
+			extra := 2*copies + 3*tokens
 			if len(sc.Workload.Plan) > 0 {
 				extra += 2 // the call's start and end in its step
 			}
