@@ -57,6 +57,11 @@ func TestRateLimitInSimulation(t *testing.T) {
 	if l.Attempts >= p.Attempts {
 		t.Errorf("with the limiter %v attempts, without %v: want fewer", l.Attempts, p.Attempts)
 	}
+	// An attempt waiting for a token gives up at the 10 s deadline, not
+	// later (the SDK's sleep ends with its context).
+	if l.LatencyMaxms > 10000 || l.GaveUpDeadline == 0 {
+		t.Errorf("with the limiter the slowest operation took %v ms, %v gave up at the deadline: want some, none over 10 s", l.LatencyMaxms, l.GaveUpDeadline)
+	}
 	if l.LatencyMaxms <= p.LatencyMaxms {
 		t.Errorf("with the limiter the slowest operation took %v ms, without %v ms: token waits should lengthen it", l.LatencyMaxms, p.LatencyMaxms)
 	}

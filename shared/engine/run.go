@@ -591,10 +591,12 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 				l = maxLegs
 			}
 			cost := a + l*hops/3
-			// A waiting attempt's token event, and one more each time an
-			// answer lowers the rate while it waits (an answer per
-			// attempt): 2 per attempt, plus 1 for a wait rounded short.
-			extra := 2*copies + 3*tokens
+			// A waiting attempt's token event, one more for a wait
+			// rounded short (the SDK's waits are truncated to the
+			// nanosecond), one each time an answer lowers the rate while
+			// it waits (an answer per attempt), and its give-up at the
+			// deadline: 4 per attempt.
+			extra := 2*copies + 4*tokens
 			if len(sc.Workload.Plan) > 0 {
 				extra += 2 // the call's start and end in its step
 			}

@@ -588,7 +588,8 @@ type Throttle struct {
 // throttle), never above twice the measured rate nor below 0.5 per
 // second. An attempt that finds no token waits for one (the SDK sleeps);
 // the instance's waiting attempts take tokens in turn. An attempt whose
-// wait would pass the level's deadline ends at once with the deadline.
+// wait would pass the level's deadline ends at once with the deadline; one
+// waiting in line ends at its deadline and takes no token.
 // See AWSRateLimiter.
 type RateLimit struct {
 	Kind RateLimitKind `json:"kind"`

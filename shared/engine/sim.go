@@ -852,6 +852,11 @@ func (s *sim) dispatch(e *event) bool {
 		s.refuse(e.id, rej)
 	case evToken:
 		s.tokenTurn(uint8(e.gen), e.id)
+	case evTokenGiveUp:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false // it got its token, or ended otherwise
+		}
+		s.tokenGiveUp(e.id)
 	case evFallback:
 		op := &s.ops[e.id]
 		op.refs--

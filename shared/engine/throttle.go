@@ -68,7 +68,7 @@ func (s *sim) takeToken(id int32) bool {
 		in.rl = NewAWSRateLimiter()
 	}
 	if in.rlWait.size > 0 {
-		in.rlWait.push(callRef{id, c.gen}) // a token event is pending for the first in line
+		s.waitForToken(id, in) // a token event is pending for the first in line
 		return false
 	}
 	ok, wait := in.rl.Acquire(time.Duration(s.now))
@@ -79,17 +79,32 @@ func (s *sim) takeToken(id int32) bool {
 		s.settle(id, outTimeout, reasonDeadline)
 		return false
 	}
-	in.rlWait.push(callRef{id, c.gen})
+	s.waitForToken(id, in)
 	s.q.push(s.now+max(int64(wait), 1), evToken, si, uint32(c.level))
 	return false
 }
 
+// waitForToken puts call id in line for its instance's next token. With a
+// deadline, it gives up when the deadline comes first (tokenGiveUp), as
+// the SDK's sleep ends with its context: its place in line is then stale.
+func (s *sim) waitForToken(id int32, in *instance) {
+	c := &s.calls[id]
+	in.rlWait.push(callRef{id, c.gen})
+	if lv := &s.st.levels[c.level]; lv.deadline > 0 {
+		s.q.push(c.start+lv.deadline, evTokenGiveUp, id, c.gen)
+	}
+}
+
+// tokenGiveUp ends call id, still waiting for a token at its deadline.
+func (s *sim) tokenGiveUp(id int32) {
+	s.settle(id, outTimeout, reasonDeadline) // freeing the call makes its place in line stale
+}
+
 // tokenTurn gives the tokens of the rate limiter of instance si of level
 // to the attempts waiting for one, in turn, and sets the next token event
-// when some still wait. An attempt whose call has ended since is skipped;
-// one whose deadline passed while it waited ends.
+// when some still wait. An attempt whose call has ended since (its
+// deadline, or its caller gave up) is skipped and takes no token.
 func (s *sim) tokenTurn(level uint8, si int32) {
-	lv := &s.st.levels[level]
 	for {
 		in := &s.inst[level][si]
 		if in.rlWait.size == 0 {
@@ -106,10 +121,6 @@ func (s *sim) tokenTurn(level uint8, si int32) {
 			return
 		}
 		in.rlWait.pop()
-		if c := &s.calls[r.id]; lv.deadline > 0 && s.now >= c.start+lv.deadline {
-			s.settle(r.id, outTimeout, reasonDeadline)
-			continue
-		}
 		s.send(r.id)
 	}
 }
