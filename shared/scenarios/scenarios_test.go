@@ -22,7 +22,7 @@ var slugs = []string{
 	"resilience-pipeline-60", "runaway-cascade", "failover-incident", "metadata-storm",
 	"time-budget", "sdk-double-retry", "dead-letters", "idempotency-keys",
 	"load-shedding-goodput", "brooker-contention", "bulkheads", "shared-breaker",
-	"priority-shedding", "hedged-requests",
+	"priority-shedding", "hedged-requests", "adaptive-throttling",
 }
 
 // searchSlugs are the built-ins whose scenario has a search: last in the
