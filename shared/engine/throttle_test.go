@@ -170,3 +170,23 @@ func TestThrottleValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestThrottleInLayer: a layer's throttle and rate limiter work as the
+// client's do; a layer's local rejection reaches its caller as a 503,
+// which the client may retry, so the operation does not end on the
+// throttle.
+func TestThrottleInLayer(t *testing.T) {
+	sc := throttleScenario(t, 4, "429", `"layers": [{"max_attempts": 2, "throttle": {"window": "2s"}, "client_rate_limit": {"kind": "aws-adaptive"}, "deadline": "1s"}]`)
+	sc.Strategies[0].MaxAttempts = 2
+	res, err := Run(context.Background(), sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Strategies[0].Metrics
+	if m.Throttled == 0 || m.GaveUpThrottle != 0 {
+		t.Errorf("throttled %v, gave up for it %v: want some at the layer, none ending an operation there", m.Throttled, m.GaveUpThrottle)
+	}
+	if est := Estimate(sc); res.Events > est {
+		t.Errorf("%d events, over the estimate %d", res.Events, est)
+	}
+}
