@@ -383,11 +383,13 @@
 // see RateLimit and AWSRateLimiter) gives every attempt, the first
 // included, a token first; one without a token waits for the next, in
 // turn with the instance's other waiting attempts, and one whose wait
-// would pass the deadline ends with it. Then the inside breaker decides,
-// then a throttle (the Google SRE book's client-side throttling, see
-// Throttle) rejects the attempt locally with probability max(0, (requests
-// − K·accepts)/(requests + 1)) over its window, drawn from the seeded
-// stream keyed by operation, level and attempt. A rejected attempt ends
+// would pass the deadline ends with it. Then a throttle (the Google SRE
+// book's client-side throttling, see Throttle) rejects the attempt
+// locally with probability max(0, (requests − K·accepts)/(requests + 1))
+// over its window, drawn from the seeded stream keyed by operation, level
+// and attempt; then the inside breaker decides (an attempt it fails fast
+// was a request, and is no accept). A breaker outside the retry counts an
+// invocation that ended on the throttle as a failure. A rejected attempt ends
 // the invocation, unretried, as a breaker's fast-fail: outcome
 // "throttled", reason gave_up_throttle, counted in throttled. The rate
 // limiter's state is per level and instance; the throttle's also per

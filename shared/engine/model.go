@@ -799,9 +799,10 @@ func parseStatusRange(r string) (lo, hi int, ok bool) {
 }
 
 // breakerFailure reports whether a circuit breaker counts out as a failure:
-// timeouts, connection errors, 408, 429 and every 5xx.
+// timeouts, connection errors, 408, 429 and every 5xx; for a breaker
+// outside the retry, an invocation that ended on the throttle too.
 func breakerFailure(out int16) bool {
-	return out == outTimeout || out == outConnection || out == outBreakerOpen || out == 408 || out == 429 || out >= 500
+	return out == outTimeout || out == outConnection || out == outBreakerOpen || out == outThrottled || out == 408 || out == 429 || out >= 500
 }
 
 func statusOr(s, def int) int16 {

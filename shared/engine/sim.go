@@ -1222,10 +1222,19 @@ func (s *sim) attempt(id int32) {
 }
 
 // send makes the next attempt of call id, which has its rate limiter's
-// token if the level has one: the breaker and the throttle decide first.
+// token if the level has one: the throttle and then the breaker decide
+// first (the throttle first, so that the breaker never lets a half-open
+// trial through that the throttle then rejects: the trial would never end).
 func (s *sim) send(id int32) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
+	if lv.throttle && s.throttleRejects(id, lv) {
+		// As a breaker's fast-fail: the invocation ends here, unretried.
+		s.c.throttled++
+		c.lastRA = 0
+		s.settle(id, outThrottled, reasonThrottle)
+		return
+	}
 	if lv.breaker != nil && !lv.breakerOutside {
 		bi := s.stateIndex(c, lv.breakerPerDep)
 		ok, trial := s.breakerAllow(c.level, bi)
@@ -1241,13 +1250,6 @@ func (s *sim) send(id int32) {
 			return
 		}
 		c.trial, c.trialRound = trial, s.inst[c.level][bi].round
-	}
-	if lv.throttle && s.throttleRejects(id, lv) {
-		// As a breaker's fast-fail: the invocation ends here, unretried.
-		s.c.throttled++
-		c.lastRA = 0
-		s.settle(id, outThrottled, reasonThrottle)
-		return
 	}
 	c.attempts++
 	if lv.slowCall > 0 {

@@ -190,3 +190,25 @@ func TestThrottleInLayer(t *testing.T) {
 		t.Errorf("%d events, over the estimate %d", res.Events, est)
 	}
 }
+
+// TestThrottleWithBreaker: the throttle decides before the inside
+// breaker, so a half-open trial is never an attempt the throttle then
+// rejects (it would never end, and the breaker would stay half-open):
+// after the outage the breaker closes again, and an outside breaker
+// counts invocations the throttle ended as failures.
+func TestThrottleWithBreaker(t *testing.T) {
+	for _, placement := range []string{"inside", "outside"} {
+		sc := throttleScenario(t, 4, "503", `"throttle": {"window": "2s"}, "breaker": {"kind": "consecutive", "failures": 5, "break": "200ms", "placement": "`+placement+`"}`)
+		res, err := Run(context.Background(), sc, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := res.Strategies[0].Transitions
+		if len(tr) < 3 || tr[len(tr)-1].To != "closed" {
+			t.Errorf("%s: transitions %+v: want the breaker to open and close again", placement, tr)
+		}
+		if res.Strategies[0].Metrics.Throttled == 0 {
+			t.Errorf("%s: nothing throttled", placement)
+		}
+	}
+}
