@@ -233,7 +233,8 @@ type request struct {
 func (r *request) sub() uint64 { return uint64(r.idx) ^ uint64(r.pc)<<48 }
 
 // instance is the shared state of one client instance of one level: its
-// retry budget, circuit breaker and adaptive backoff. With several
+// retry budget, circuit breaker, adaptive backoff, client-side throttle and
+// rate limiter (the limiter, like the adaptive state, in the first). With several
 // dependencies each instance has one per dependency (instance·deps + dep):
 // a budget or breaker of scope "client", and the adaptive state, use the
 // first.
@@ -454,7 +455,8 @@ func (c *counters) seg(m *model, start int64) *segCounts {
 
 // failsFast reports whether an operation that ended for reason was
 // failed fast by the client's own protection against overload: an open
-// breaker, a budget refusing its retry, the pool or a bulkhead.
+// breaker, a budget refusing its retry, the pool, a bulkhead or the
+// client-side throttle.
 func failsFast(reason uint8) bool {
 	return reason == reasonBreaker || reason == reasonBudget || reason == reasonPool || reason == reasonBulkhead || reason == reasonThrottle
 }
