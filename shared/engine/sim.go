@@ -234,10 +234,9 @@ func (r *request) sub() uint64 { return uint64(r.idx) ^ uint64(r.pc)<<48 }
 
 // instance is the shared state of one client instance of one level: its
 // retry budget, circuit breaker, adaptive backoff, client-side throttle and
-// rate limiter (the limiter, like the adaptive state, in the first). With several
-// dependencies each instance has one per dependency (instance·deps + dep):
-// a budget or breaker of scope "client", and the adaptive state, use the
-// first.
+// rate limiter. With several dependencies each instance has one per
+// dependency (instance·deps + dep): a budget or breaker of scope "client",
+// the adaptive state and the rate limiter use the first.
 type instance struct {
 	tokens          float64
 	active          int32 // concurrency budget: invocations in progress
