@@ -188,7 +188,7 @@ func importAWS(data []byte) (*Imported, error) {
 		switch pr.mode {
 		case "adaptive":
 			pol.BasedOn = "aws-adaptive"
-			n.warn(pr.modePath, "adaptive mode's client-side rate limiter (CUBIC, aws-sdk-go-v2 aws/retry adaptive_ratelimit.go) is not simulated: the policy is standard mode's")
+			pol.RateLimit = &engine.RateLimit{Kind: engine.RateLimitAWSAdaptive}
 		case "legacy":
 			n.warn(pr.modePath, "legacy mode is specific to each SDK (%s) and aws-sdk-go-v2 has none: imported as standard mode, whose waits, retried errors and quota may differ from your SDK's legacy mode", awsRetryDocs)
 		case "":
@@ -205,9 +205,9 @@ func importAWS(data []byte) (*Imported, error) {
 func exportAWS(st *engine.Strategy, n *notes) []byte {
 	unsupported(n, st, "The AWS shared config file", "max_attempts", "attempt_timeout", "deadline", "min_attempt_time",
 		"backoff", "jitter", "retry_on", "honor_retry_after", "retry_after", "max_elapsed", "retry_non_idempotent",
-		"idempotency_key", "dead_letter", "budget", "breaker", "adaptive", "instances", "hedging")
+		"idempotency_key", "dead_letter", "budget", "breaker", "adaptive", "instances", "hedging", "client_rate_limit")
 	mode := "standard"
-	if st.BasedOn == "aws-adaptive" {
+	if st.BasedOn == "aws-adaptive" || st.RateLimit != nil && st.RateLimit.Kind == engine.RateLimitAWSAdaptive {
 		mode = "adaptive"
 	}
 	attempts := st.MaxAttempts
@@ -216,6 +216,9 @@ func exportAWS(st *engine.Strategy, n *notes) []byte {
 	}
 	// Every other field is standard mode's, which the file cannot change.
 	want := awsStandard(st.MaxAttempts)
+	if mode == "adaptive" {
+		want.RateLimit = &engine.RateLimit{Kind: engine.RateLimitAWSAdaptive}
+	}
 	got := st.Policy
 	got.Preset, got.BasedOn, want.BasedOn = "", "", ""
 	wf, gf := policyMap(want), policyMap(got)

@@ -631,6 +631,8 @@ var policyFeatures = []struct {
 	{"budget", "a retry budget", func(st *engine.Strategy) bool { return st.Budget != nil }},
 	{"breaker", "a circuit breaker", func(st *engine.Strategy) bool { return st.Breaker != nil }},
 	{"adaptive", "an adaptive backoff", func(st *engine.Strategy) bool { return st.Adaptive != nil }},
+	{"throttle", "client-side throttling", func(st *engine.Strategy) bool { return st.Throttle != nil }},
+	{"client_rate_limit", "a client-side rate limiter", func(st *engine.Strategy) bool { return st.RateLimit != nil }},
 	{"instances", "a number of client instances", func(st *engine.Strategy) bool { return st.Instances != 0 }},
 	{"hedging", "hedging", func(st *engine.Strategy) bool { return st.Hedging != nil }},
 	{"layers", "layers (the policies of the services between the client and the dependency)", func(st *engine.Strategy) bool { return len(st.Layers) > 0 }},

@@ -248,6 +248,7 @@ func randomAWS(r *rand.Rand) engine.Strategy {
 	st := engine.Strategy{Name: []string{"default", "batch", "prod-eu"}[r.IntN(3)], Policy: awsStandard(1 + r.IntN(engine.MaxAttempts))}
 	if r.IntN(2) == 0 {
 		st.BasedOn = "aws-adaptive"
+		st.RateLimit = &engine.RateLimit{Kind: engine.RateLimitAWSAdaptive}
 	}
 	return st
 }

@@ -132,7 +132,7 @@ var coverage = []formatCoverage{
 	}, rows: []coverageRow{
 		{coverSimulated, "retry_mode standard, max_attempts", "the aws-standard preset (its retry quota as a token bucket)", "[default]\nretry_mode = standard\nmax_attempts = 5\n"},
 		{coverSimulated, "[profile NAME] sections", "one strategy per profile that sets retry_mode or max_attempts", "[default]\nretry_mode = standard\n\n[profile batch]\nretry_mode = standard\nmax_attempts = 10\n"},
-		{coverWarned, "retry_mode adaptive", "standard mode's policy: the client-side rate limiter (CUBIC) is not simulated", "[default]\nretry_mode = adaptive\n"},
+		{coverSimulated, "retry_mode adaptive", "the aws-adaptive preset: standard mode plus the SDK's client-side rate limiter (client_rate_limit aws-adaptive: CUBIC, as aws-sdk-go-v2 computes it)", "[default]\nretry_mode = adaptive\n"},
 		{coverRefused, "a file with no profile setting retry_mode or max_attempts", "nothing to import", "[default]\nregion = us-west-2\n"},
 		{coverWarned, "an invalid profile (an unknown retry_mode, max_attempts 0) beside valid ones", "left out, with a warning naming it: the SDKs load the others", "[default]\nretry_mode = standard\n\n[profile broken]\nretry_mode = fast\n"},
 		{coverRefused, "a file whose every retry profile is invalid", "an error naming the profile and the setting", "[default]\nretry_mode = fast\n"},

@@ -132,8 +132,9 @@
 //	                             429 and 5xx but 501, timeouts, connection errors, Retry-After,
 //	                             the 500-token retry quota (14 per retry, 5 after throttling,
 //	                             refunded on success); based_on aws-standard-2026
-//	retry_mode = adaptive        the same, based_on aws-adaptive; warning: the client-side rate
-//	                             limiter is not simulated
+//	retry_mode = adaptive        the aws-adaptive preset: the same plus client_rate_limit
+//	                             aws-adaptive (the SDK's client-side rate limiter); based_on
+//	                             aws-adaptive
 //	retry_mode = legacy, or none standard mode, with a warning: legacy is specific to each SDK
 //	max_attempts = N             max_attempts (1..100; no setting: 3)
 //

@@ -376,6 +376,27 @@
 // The adaptive backoff state is per level and instance, whatever the
 // dependency.
 //
+// # Client-side throttling
+//
+// Before an attempt leaves, two policy features may hold it back. A
+// client_rate_limit ("aws-adaptive": the AWS SDKs' adaptive retry mode,
+// see RateLimit and AWSRateLimiter) gives every attempt, the first
+// included, a token first; one without a token waits for the next, in
+// turn with the instance's other waiting attempts, and one whose wait
+// would pass the deadline ends with it. Then a throttle (the Google SRE
+// book's client-side throttling, see Throttle) rejects the attempt
+// locally with probability max(0, (requests − K·accepts)/(requests + 1))
+// over its window, drawn from the seeded stream keyed by operation, level
+// and attempt; then the inside breaker decides (an attempt it fails fast
+// was a request, and is no accept). A breaker outside the retry counts an
+// invocation that ended on the throttle as a failure. A rejected attempt ends
+// the invocation, unretried, as a breaker's fast-fail: outcome
+// "throttled", reason gave_up_throttle, counted in throttled. The rate
+// limiter's state is per level and instance; the throttle's also per
+// dependency. Each answer updates both: the limiter by whether it was a
+// 429, the throttle's accepts unless it was a 429, a 503, a timeout or a
+// connection error.
+//
 // A dependency's shedding refuses requests of lower priority early, to keep
 // serving the higher ones. Each call of the plan has a class: critical_plus,
 // critical (the default), sheddable_plus or sheddable, the criticalities of

@@ -54,6 +54,8 @@ type (
 	// A LoadMeasure is which requests a dependency's load-dependent
 	// latency counts (LoadLatency.Of).
 	LoadMeasure string
+	// A RateLimitKind is a client-side rate limiter (RateLimit.Kind).
+	RateLimitKind string
 	// A ScriptThen is what a dependency's script does once a list of
 	// answers has run out (Script.Then).
 	ScriptThen string
@@ -189,6 +191,10 @@ const (
 	ThenLast   ScriptThen = "last"
 )
 
+const (
+	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
+)
+
 // The lists of kinds, each in the order forms offer them. The validator
 // accepts exactly these; the playground's form, descriptions and converters
 // read them from here (through Vocabulary in the browser).
@@ -214,6 +220,7 @@ var (
 	BreakEnds         = []BreakEnd{BreakInclusive, BreakStrict}
 	HalfOpenDecisions = []HalfOpenDecision{HalfOpenEarly, HalfOpenAllTrials}
 	RetryAfterModes   = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
+	RateLimitKinds    = []RateLimitKind{RateLimitAWSAdaptive}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -297,11 +304,12 @@ type Vocabulary struct {
 	LatencyLaws       []LatencyLaw                 `json:"latency_laws"`
 	LatencyLawFields  map[LatencyLaw][]string      `json:"latency_law_fields"`
 	LoadMeasures      []LoadMeasure                `json:"load_measures"`
+	RateLimits        []RateLimitKind              `json:"rate_limits"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures}
+		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds}
 }

@@ -17,6 +17,7 @@ const (
 	outBreakerOpen int16 = -3 // failed fast by an open circuit breaker
 	outUnreadable  int16 = -4 // a message the consumer cannot parse
 	outRejected    int16 = -5 // refused by the client's pool or a bulkhead
+	outThrottled   int16 = -6 // rejected locally by the client-side throttle
 )
 
 // Why an operation (or an inner invocation) ended without success.
@@ -31,6 +32,7 @@ const (
 	reasonUnreadable
 	reasonPool     // the client's pool refused the call
 	reasonBulkhead // a bulkhead refused the call
+	reasonThrottle // the client-side throttle rejected an attempt
 	numReasons
 )
 
@@ -56,6 +58,12 @@ const (
 	DefaultFraction = 0.2
 	// DefaultFailureCost is the tokens a failed attempt costs a token bucket.
 	DefaultFailureCost = 1.0
+	// DefaultThrottleK is a client-side throttle's K: the Google SRE book's
+	// 2 ("Handling Overload").
+	DefaultThrottleK = 2.0
+	// DefaultThrottleWindow is the window a client-side throttle counts
+	// requests and accepts over: the book's two minutes.
+	DefaultThrottleWindow = Duration(2 * time.Minute)
 	// DefaultHalfOpenCalls is the number of a half-open breaker's trial calls.
 	DefaultHalfOpenCalls = 1
 	// DefaultLoadWindow is the window over which load_errors counts the load.
@@ -319,8 +327,14 @@ type levelModel struct {
 	strictEnd     bool  // a call at exactly the break's end is refused
 	slowCall      int64 // an outcome slower than this is slow; 0: none is
 	adaptive      *Adaptive
-	instances     int
-	hedging       *hedgeModel
+	// The client-side throttle's K and window (throttle is false without
+	// one), and whether the level's attempts take a rate limiter's token.
+	throttle       bool
+	throttleK      float64
+	throttleWindow int64
+	rateLimit      bool
+	instances      int
+	hedging        *hedgeModel
 	// The tables last, so that the fields above, read by every attempt,
 	// share a few cache lines.
 	retryStatus [600]bool
@@ -626,8 +640,14 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		deadLetter:     p.DeadLetter,
 		breaker:        p.Breaker,
 		adaptive:       p.Adaptive,
+		rateLimit:      p.RateLimit != nil,
 		instances:      max(p.Instances, 1),
 		hedging:        compileHedging(p.Hedging),
+	}
+	if th := p.Throttle; th != nil {
+		l.throttle = true
+		l.throttleK = cmp.Or(th.K, DefaultThrottleK)
+		l.throttleWindow = int64(cmp.Or(th.Window, DefaultThrottleWindow))
 	}
 	ro := p.RetryOn
 	if ro == nil {
@@ -863,9 +883,10 @@ func parseStatusRange(r string) (lo, hi int, ok bool) {
 }
 
 // breakerFailure reports whether a circuit breaker counts out as a failure:
-// timeouts, connection errors, 408, 429 and every 5xx.
+// timeouts, connection errors, 408, 429 and every 5xx; for a breaker
+// outside the retry, an invocation that ended on the throttle too.
 func breakerFailure(out int16) bool {
-	return out == outTimeout || out == outConnection || out == outBreakerOpen || out == 408 || out == 429 || out >= 500
+	return out == outTimeout || out == outConnection || out == outBreakerOpen || out == outThrottled || out == 408 || out == 429 || out >= 500
 }
 
 func statusOr(s, def int) int16 {

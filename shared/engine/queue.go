@@ -16,6 +16,8 @@ const (
 	evGrant                        // a call that waited gets its slot: it goes on
 	evWaitTimeout                  // a call has waited for a slot as long as it may
 	evFallback                     // a fallback answers in a failed call's place
+	evToken                        // a rate limiter's next token may be there: the first waiting attempt asks
+	evTokenGiveUp                  // an attempt waiting for a token reaches its deadline
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

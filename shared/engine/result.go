@@ -279,9 +279,12 @@ type Metrics struct {
 	Retries             float64 `json:"retries"`
 	// RetriesAllLevels are the retries of every level, the client's and
 	// each layer's (layer_retries has them by level).
-	RetriesAllLevels    float64 `json:"retries_all_levels"`
-	RetriesDenied       float64 `json:"retries_denied"`
-	FastFailed          float64 `json:"fast_failed"`
+	RetriesAllLevels float64 `json:"retries_all_levels"`
+	RetriesDenied    float64 `json:"retries_denied"`
+	FastFailed       float64 `json:"fast_failed"`
+	// Throttled are the attempts a client-side throttle rejected locally,
+	// at every level. Left out when 0.
+	Throttled           float64 `json:"throttled,omitempty"`
 	DependencyCalls     float64 `json:"dependency_calls"`
 	Amplification       float64 `json:"amplification"`
 	Rejections          float64 `json:"rejections"`
@@ -327,6 +330,7 @@ type Metrics struct {
 	GaveUpUnreadable     float64  `json:"gave_up_unreadable"`
 	GaveUpPool           float64  `json:"gave_up_pool,omitempty"`
 	GaveUpBulkhead       float64  `json:"gave_up_bulkhead,omitempty"`
+	GaveUpThrottle       float64  `json:"gave_up_throttle,omitempty"`
 	// Hedges are the copies of hedged invocations sent after the first,
 	// and HedgesWon the invocations a copy after the first won, summed
 	// over levels. Left out when 0.
@@ -514,6 +518,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 		x.RetriesAllLevels += float64(levelRetries[l])
 	}
 	x.FastFailed = float64(c.fastFailed)
+	x.Throttled = float64(c.throttled)
 	x.DependencyCalls = float64(c.depCalls)
 	x.Amplification = ratio(x.DependencyCalls, n*m.callsPerOp)
 	x.Rejections = float64(c.rejections)
@@ -560,6 +565,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.GaveUpUnreadable = float64(g[reasonUnreadable])
 	x.GaveUpPool = float64(g[reasonPool])
 	x.GaveUpBulkhead = float64(g[reasonBulkhead])
+	x.GaveUpThrottle = float64(g[reasonThrottle])
 	x.Hedges = float64(c.hedges)
 	x.HedgesWon = float64(c.hedgesWon)
 	x.Events = float64(s.events)

@@ -16,6 +16,7 @@ const (
 	drawJitter
 	drawPhase
 	drawNetwork
+	drawThrottle
 )
 
 // A keyed source gives the random number for a key (purpose, a, b): the same

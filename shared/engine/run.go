@@ -553,6 +553,7 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 		// invocation are the fewer of the two counts.
 		levels := append([]Policy{st.Policy}, st.Layers...)
 		a, hops, copies := 1.0, 0.0, 0.0 // copies of hedged levels, each with a timer and a cancellation
+		tokens := 0.0                    // attempts of rate-limited levels, each of which may wait for its token
 		bounded := false
 		for i := range levels {
 			p := &levels[i]
@@ -575,6 +576,9 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			if p.Hedging != nil {
 				copies += a
 			}
+			if p.RateLimit != nil {
+				tokens += a
+			}
 		}
 		bulkheads := map[string]bool{}
 		for _, b := range st.Bulkheads {
@@ -589,7 +593,12 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 				l = maxLegs
 			}
 			cost := a + l*hops/3
-			extra := 2 * copies
+			// A waiting attempt's token event, one more for a wait
+			// rounded short (the SDK's waits are truncated to the
+			// nanosecond), one each time an answer lowers the rate while
+			// it waits (an answer per attempt), and its give-up at the
+			// deadline: 4 per attempt.
+			extra := 2*copies + 4*tokens
 			if len(sc.Workload.Plan) > 0 {
 				extra += 2 // the call's start and end in its step
 			}

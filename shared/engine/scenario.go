@@ -458,9 +458,15 @@ type Policy struct {
 	Budget     *Budget   `json:"budget,omitempty"`
 	Breaker    *Breaker  `json:"breaker,omitempty"`
 	Adaptive   *Adaptive `json:"adaptive,omitempty"`
+	// Throttle rejects attempts locally, at random, while the dependency
+	// accepts too few of them: see Throttle.
+	Throttle *Throttle `json:"throttle,omitempty"`
+	// RateLimit paces the level's attempts with a client-side rate
+	// limiter: see RateLimit.
+	RateLimit *RateLimit `json:"client_rate_limit,omitempty"`
 	// Instances splits the clients among this many instances, each with its
-	// own budget, breaker and adaptive state (a fleet). Client i uses instance
-	// i mod Instances.
+	// own budget, breaker, adaptive, throttle and rate limiter state (a
+	// fleet). Client i uses instance i mod Instances.
 	Instances int `json:"instances,omitempty"`
 	// Hedging makes the level's attempts overlap: see Hedging.
 	Hedging *Hedging `json:"hedging,omitempty"`
@@ -659,6 +665,50 @@ type Adaptive struct {
 	Window Duration `json:"window"`
 	Above  float64  `json:"above"`
 	Factor float64  `json:"factor"`
+}
+
+// Throttle is the Google SRE book's client-side throttling ("Handling
+// Overload", chapter 21): each instance of the level keeps, per
+// dependency, the requests it attempted and the requests the dependency
+// accepted over the trailing Window (default DefaultThrottleWindow, the
+// book's two minutes), and rejects each new attempt locally with
+// probability max(0, (requests − K·accepts) / (requests + 1)), K
+// DefaultThrottleK (2) when 0.
+//
+// Requests are every attempt the level tried to send in the window, the
+// ones it rejected locally included (the book counts the requests the
+// application attempted), not counting the attempt being decided.
+// Accepts are the attempts that got an answer other than an overload
+// rejection: every status except 429 and 503, and not a timeout or a
+// connection error (no answer at all). A failure such as 500 or 404 is an
+// accept: the dependency took the request and worked on it.
+//
+// A locally rejected attempt never leaves the client: the invocation ends
+// at once with the outcome "throttled", is not retried, and counts in
+// Metrics.Throttled and, when it ends an operation, GaveUpThrottled. The
+// draws are keyed by the operation and its attempt, as jitter's are.
+type Throttle struct {
+	K      float64  `json:"k,omitempty"`
+	Window Duration `json:"window,omitzero"`
+}
+
+// RateLimit is a client-side rate limiter every attempt of the level,
+// the first included, takes a token from before it is sent. Kind is one
+// of RateLimitKinds; the only one, "aws-adaptive", is the AWS SDKs'
+// adaptive retry mode as aws-sdk-go-v2 implements it (package
+// aws/retry, adaptive_ratelimit.go): a token bucket that starts disabled
+// and is enabled by the first throttling answer (429); each answer
+// updates a measured send rate (in half-second buckets, smoothed 0.8) and
+// sets the bucket's fill rate by CUBIC (a throttle multiplies the rate by
+// 0.7, successes grow it back along 0.4·(t − W)³ + the rate at the last
+// throttle), never above twice the measured rate nor below 0.5 per
+// second. An attempt that finds no token waits for one (the SDK sleeps);
+// the instance's waiting attempts take tokens in turn. An attempt whose
+// wait would pass the level's deadline ends at once with the deadline; one
+// waiting in line ends at its deadline and takes no token.
+// See AWSRateLimiter.
+type RateLimit struct {
+	Kind RateLimitKind `json:"kind"`
 }
 
 // A Sweep runs the scenario once per value, with the value set at Path (a JSON

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
+	"time"
 )
 
 // An arrival is an operation start of an open-loop or burst workload.
@@ -253,10 +254,10 @@ type request struct {
 func (r *request) sub() uint64 { return uint64(r.idx) ^ uint64(r.pc)<<48 }
 
 // instance is the shared state of one client instance of one level: its
-// retry budget, circuit breaker and adaptive backoff. With several
-// dependencies each instance has one per dependency (instance·deps + dep):
-// a budget or breaker of scope "client", and the adaptive state, use the
-// first.
+// retry budget, circuit breaker, adaptive backoff, client-side throttle and
+// rate limiter. With several dependencies each instance has one per
+// dependency (instance·deps + dep): a budget or breaker of scope "client",
+// the adaptive state and the rate limiter use the first.
 type instance struct {
 	tokens          float64
 	active          int32 // concurrency budget: invocations in progress
@@ -283,6 +284,15 @@ type instance struct {
 	round           uint32 // half-open rounds so far
 	adTotal, adFail timeRing
 	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
+	thReq, thAcc    timeRing   // client-side throttle: when requests were attempted, and accepted
+	rl              *AWSRateLimiter
+	rlWait          fifo[callRef] // attempts waiting for the rate limiter's token, in turn
+}
+
+// A callRef is a call at one generation: stale once the call moves on.
+type callRef struct {
+	id  int32
+	gen uint32
 }
 
 // emptied returns the zero instance in in's memory: the buffers of its
@@ -298,6 +308,9 @@ func (in *instance) emptied() instance {
 		slows:      timeRing{in.slows.emptied()},
 		adTotal:    timeRing{in.adTotal.emptied()},
 		adFail:     timeRing{in.adFail.emptied()},
+		thReq:      timeRing{in.thReq.emptied()},
+		thAcc:      timeRing{in.thAcc.emptied()},
+		rlWait:     in.rlWait.emptied(),
 	}
 }
 
@@ -378,6 +391,11 @@ type sim struct {
 	// observe, when set (by tests), hears of every attempt starting, every
 	// call reaching the dependency and every operation ending.
 	observe func(s *sim, what string, id int32)
+	// thP and thOut tell observe, at "throttle", the rejection probability
+	// the client-side throttle drew against and, at "answer", the outcome
+	// it is about to count.
+	thP   float64
+	thOut int16
 
 	deps [maxDeps]depState // index it through dep
 }
@@ -412,6 +430,7 @@ type counters struct {
 	lat, okLat                                         latencies      // operation latencies
 	rec                                                recoveryCounts // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
+	throttled                                          int64 // attempts the client-side throttle rejected, at any level
 	// levelAttempts, levelFirst and levelDenied are per level, the client
 	// first: its attempts, first attempts and retries a budget denied.
 	levelAttempts, levelFirst, levelDenied []int64
@@ -464,9 +483,10 @@ func (c *counters) seg(m *model, start int64) *segCounts {
 
 // failsFast reports whether an operation that ended for reason was
 // failed fast by the client's own protection against overload: an open
-// breaker, a budget refusing its retry, the pool or a bulkhead.
+// breaker, a budget refusing its retry, the pool, a bulkhead or the
+// client-side throttle.
 func failsFast(reason uint8) bool {
-	return reason == reasonBreaker || reason == reasonBudget || reason == reasonPool || reason == reasonBulkhead
+	return reason == reasonBreaker || reason == reasonBudget || reason == reasonPool || reason == reasonBulkhead || reason == reasonThrottle
 }
 
 // record measures an operation that ended.
@@ -864,6 +884,13 @@ func (s *sim) dispatch(e *event) bool {
 		}
 		s.stopWaiting(e.id)
 		s.refuse(e.id, rej)
+	case evToken:
+		s.tokenTurn(uint8(e.gen), e.id)
+	case evTokenGiveUp:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false // it got its token, or ended otherwise
+		}
+		s.tokenGiveUp(e.id)
 	case evFallback:
 		op := &s.ops[e.id]
 		op.refs--
@@ -1236,6 +1263,26 @@ func (s *sim) attempt(id int32) {
 		s.hedge(id) // its copies make the attempts
 		return
 	}
+	if lv.rateLimit && !s.takeToken(id) {
+		return // it waits for its token (tokenTurn), or its deadline ended it
+	}
+	s.send(id)
+}
+
+// send makes the next attempt of call id, which has its rate limiter's
+// token if the level has one: the throttle and then the breaker decide
+// first (the throttle first, so that the breaker never lets a half-open
+// trial through that the throttle then rejects: the trial would never end).
+func (s *sim) send(id int32) {
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	if lv.throttle && s.throttleRejects(id, lv) {
+		// As a breaker's fast-fail: the invocation ends here, unretried.
+		s.c.throttled++
+		c.lastRA = 0
+		s.settle(id, outThrottled, reasonThrottle)
+		return
+	}
 	if lv.breaker != nil && !lv.breakerOutside {
 		bi := s.stateIndex(c, lv.breakerPerDep)
 		ok, trial := s.breakerAllow(c.level, bi)
@@ -1452,6 +1499,12 @@ func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 			}
 		}
 	}
+	if lv.throttle {
+		s.throttleRecord(id, lv, out)
+	}
+	if lv.rateLimit {
+		s.inst[c.level][s.stateIndex(c, false)].rl.Update(time.Duration(s.now), out == throttleStatus)
+	}
 	if ad := lv.adaptive; ad != nil {
 		ai := &s.inst[c.level][s.stateIndex(c, false)]
 		// Dropped as in backoff, which only runs on a retry: a long
@@ -1533,8 +1586,8 @@ func (s *sim) settle(id int32, out int16, reason uint8) {
 		s.callEnded(&c, out, reason)
 		return
 	}
-	if out == outBreakerOpen {
-		out = 503 // an inner service whose breaker is open answers 503
+	if out == outBreakerOpen || out == outThrottled {
+		out = 503 // an inner service whose breaker is open, or that throttles itself, answers 503
 	}
 	s.reply(request{call: c.parent, gen: c.parentGen, op: c.op, hop: c.hop, pc: c.pc, dep: c.dep}, out, c.lastRA)
 }

@@ -1224,6 +1224,16 @@ func (v *validator) policy(p string, pol *Policy) {
 		v.floatRange(q+"above", ad.Above, 0, 0.999999)
 		v.floatRange(q+"factor", ad.Factor, 1, 1000)
 	}
+	if th := pol.Throttle; th != nil {
+		q := p + ".throttle."
+		if th.K != 0 && !(th.K >= 1 && th.K <= 100) {
+			v.add(q+"k", th.K, "is out of range 1..100 (or 0 for the default %g); the Google SRE book uses 2, and 1.1 for a more aggressive throttle", DefaultThrottleK)
+		}
+		v.span(q+"window", th.Window, true)
+	}
+	if rl := pol.RateLimit; rl != nil {
+		oneOf(v, p+".client_rate_limit.kind", rl.Kind, RateLimitKinds...)
+	}
 	if pol.Hedging != nil {
 		v.hedging(p, pol)
 	}
@@ -1263,6 +1273,12 @@ func (v *validator) hedging(p string, pol *Policy) {
 	}
 	if pol.Adaptive != nil {
 		v.add(p+".adaptive", nil, "%s; there is no backoff for it to lengthen: leave it out", none)
+	}
+	if pol.Throttle != nil {
+		v.add(p+".throttle", nil, "is given together with hedging; client-side throttling decides single attempts, not hedged copies: give one of them")
+	}
+	if pol.RateLimit != nil {
+		v.add(p+".client_rate_limit", nil, "is given together with hedging; the rate limiter paces single attempts, not hedged copies: give one of them")
 	}
 	if pol.DeadLetter {
 		v.add(p+".dead_letter", true, "is given together with hedging; a queue consumer redelivers a failed message, it does not send copies: give one of them")

@@ -47,6 +47,7 @@ var stories = map[string]story{
 	"load-spike-storm":           storyLoadSpikeStorm,
 	"gc-death-spiral":            storyGCDeathSpiral,
 	"mixed-fleet":                storyMixedFleet,
+	"adaptive-throttling":        storyAdaptiveThrottling,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1277,5 +1278,65 @@ func storyMixedFleet(t *testing.T, sc *engine.Scenario) {
 	pr := probeOf(t, sc, "as-deployed")
 	if pr.Finding != engine.FindingMetastable || !slices.Contains(remediesFound(pr), engine.RemedyBudget) {
 		t.Errorf("the probe finds %q with remedies %v; want metastable, ended by a budget: %s", pr.Finding, remediesFound(pr), pr.Persistence)
+	}
+}
+
+// storyAdaptiveThrottling: the load each strategy puts on the dependency
+// and what it pays for it, as the summary and notes say.
+func storyAdaptiveThrottling(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	retries, budget := metrics(t, res, "retries"), metrics(t, res, "budget")
+	thr, aws := metrics(t, res, "sre-throttle"), metrics(t, res, "aws-adaptive")
+	// Retries without a budget send about 1.5 times the calls.
+	if r := retries.DependencyCalls / budget.DependencyCalls; r < 1.4 || r > 1.6 {
+		t.Errorf("retries sent %v calls, the budget %v: ratio %.2f, the text says about 1.5", retries.DependencyCalls, budget.DependencyCalls, r)
+	}
+	// Those that do not wait succeed about as often, about 75%.
+	for _, m := range []engine.Metrics{retries, budget, thr} {
+		if math.Abs(m.SuccessRate-0.75) > 0.01 {
+			t.Errorf("success rate %v: the text says about 75%% for retries, budget and throttle", m.SuccessRate)
+		}
+	}
+	// The two-minute throttle rejects under 1% of attempts, and some.
+	if thr.Throttled == 0 || thr.Throttled > 0.01*thr.Attempts {
+		t.Errorf("the throttle rejected %v of %v attempts: the text says under 1%%", thr.Throttled, thr.Attempts)
+	}
+	// AWS adaptive: the fewest calls, almost no 429s, the least success,
+	// deadlines, the last to recover (about 15 s after the capacity
+	// returns; the others within a few seconds).
+	for _, m := range []engine.Metrics{retries, budget, thr} {
+		if aws.DependencyCalls >= m.DependencyCalls || m.GaveUpDeadline != 0 || aws.SuccessRate > m.SuccessRate-0.03 {
+			t.Errorf("aws-adaptive: %v calls, %v success; another strategy %v calls, %v success, %v deadlines: the text says fewest calls, least success, no deadline elsewhere",
+				aws.DependencyCalls, aws.SuccessRate, m.DependencyCalls, m.SuccessRate, m.GaveUpDeadline)
+		}
+		if r := float64(m.RecoveryS); !m.RecoveryS.Applies() || r > 5 {
+			t.Errorf("recovery %v: the text says the others recover within a few seconds", m.RecoveryS)
+		}
+	}
+	if aws.Rejections > 0.05*budget.Rejections || aws.GaveUpDeadline == 0 || math.Abs(aws.SuccessRate-0.70) > 0.01 {
+		t.Errorf("aws-adaptive: %v 429s (the budget %v), %v deadlines, success %v: the text says almost no 429s, deadlines, 70%%", aws.Rejections, budget.Rejections, aws.GaveUpDeadline, aws.SuccessRate)
+	}
+	if r := float64(aws.RecoveryS); !aws.RecoveryS.Applies() || r < 12 || r > 18 {
+		t.Errorf("aws-adaptive recovered after %v: the text says about 15 s", aws.RecoveryS)
+	}
+	// The notes' variant: the throttle with a 10 s window.
+	short := *sc
+	short.Strategies = slices.Clone(sc.Strategies)
+	short.Strategies[2].Throttle = &engine.Throttle{K: 2, Window: engine.Duration(10 * time.Second)}
+	s := metrics(t, run(t, &short), "sre-throttle")
+	if f := s.Throttled / s.Attempts; f < 0.13 || f > 0.17 {
+		t.Errorf("10 s window: %v of %v attempts rejected (%.1f%%): the notes say about 15%%", s.Throttled, s.Attempts, 100*f)
+	}
+	if c := 1 - s.DependencyCalls/budget.DependencyCalls; c < 0.12 || c > 0.18 {
+		t.Errorf("10 s window: calls %v against the budget's %v (%.0f%% fewer): the notes say 15%%", s.DependencyCalls, budget.DependencyCalls, 100*c)
+	}
+	if c := 1 - s.Rejections/budget.Rejections; c < 0.35 || c > 0.45 {
+		t.Errorf("10 s window: 429s %v against the budget's %v (%.0f%% fewer): the notes say 40%%", s.Rejections, budget.Rejections, 100*c)
+	}
+	if d := budget.SuccessRate - s.SuccessRate; d < 0.015 || d > 0.035 {
+		t.Errorf("10 s window: success %v against the budget's %v: the notes say about 2.5 points lost", s.SuccessRate, budget.SuccessRate)
+	}
+	if r := float64(s.RecoveryS); !s.RecoveryS.Applies() || r < 4 || r > 8 {
+		t.Errorf("10 s window: recovered after %v: the notes say some 6 s", s.RecoveryS)
 	}
 }

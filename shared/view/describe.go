@@ -373,6 +373,20 @@ func describePolicy(p *engine.Policy) []string {
 	if ad := p.Adaptive; ad != nil {
 		out = append(out, fmt.Sprintf("waits ×%g while over %s of the last %s failed", ad.Factor, pctWords(ad.Above), dw(ad.Window)))
 	}
+	if th := p.Throttle; th != nil {
+		k := th.K
+		if k == 0 {
+			k = engine.DefaultThrottleK
+		}
+		w := th.Window
+		if w == 0 {
+			w = engine.DefaultThrottleWindow
+		}
+		out = append(out, fmt.Sprintf("throttles itself: rejects an attempt locally with probability (requests − %g × accepts) / (requests + 1) over the last %s", k, dw(w)))
+	}
+	if rl := p.RateLimit; rl != nil && rl.Kind == engine.RateLimitAWSAdaptive {
+		out = append(out, "paces attempts with the AWS SDKs' adaptive rate limiter, which a 429 turns on")
+	}
 	if p.Instances > 1 {
 		out = append(out, fmt.Sprintf("spread over %d instances, each with its own budget and breaker", p.Instances))
 	}

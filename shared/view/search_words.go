@@ -230,17 +230,19 @@ func objectWords(m map[string]any) string {
 // a budget or the attempts change how many calls reach the dependency,
 // time-outs and hedging change how long operations take.
 var suggestions = map[string][]string{
-	"jitter":          {"peak_per_10ms", "retry_peak_per_10ms"},
-	"backoff":         {"peak_per_10ms", "peak_per_1s", "success_latency_p99_ms"},
-	"budget":          {"amplification", "dependency_calls", "retries"},
-	"max_attempts":    {"amplification", "retries", "success_latency_p99_ms"},
-	"attempt_timeout": {"success_latency_p99_ms", "wasted_work"},
-	"deadline":        {"latency_p99_ms", "success_rate"},
-	"breaker":         {"dependency_calls", "recovery_s"},
-	"hedging":         {"success_latency_p99_ms", "amplification"},
-	"adaptive":        {"peak_per_1s", "amplification"},
-	"retry_on":        {"success_rate", "amplification"},
-	engine.RetryLevel: {"amplification", "dependency_calls", "peak_per_1s"},
+	"jitter":            {"peak_per_10ms", "retry_peak_per_10ms"},
+	"backoff":           {"peak_per_10ms", "peak_per_1s", "success_latency_p99_ms"},
+	"budget":            {"amplification", "dependency_calls", "retries"},
+	"max_attempts":      {"amplification", "retries", "success_latency_p99_ms"},
+	"attempt_timeout":   {"success_latency_p99_ms", "wasted_work"},
+	"deadline":          {"latency_p99_ms", "success_rate"},
+	"breaker":           {"dependency_calls", "recovery_s"},
+	"hedging":           {"success_latency_p99_ms", "amplification"},
+	"adaptive":          {"peak_per_1s", "amplification"},
+	"throttle":          {"dependency_calls", "throttled", "recovery_s"},
+	"client_rate_limit": {"dependency_calls", "rejections", "success_latency_p99_ms"},
+	"retry_on":          {"success_rate", "amplification"},
+	engine.RetryLevel:   {"amplification", "dependency_calls", "peak_per_1s"},
 }
 
 // knobKind returns the first step of a knob's path: "backoff" of

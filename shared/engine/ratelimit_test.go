@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rateLimitScenario is 100 clients sending 200 operations a second in all
+// for 20 s to a dependency that answers STATUS to every call from 5 s to
+// 8 s; the strategy retries 3 times with POLICY.
+func rateLimitScenario(t *testing.T, status, policy string) *Scenario {
+	t.Helper()
+	js := strings.NewReplacer("STATUS", status, "POLICY", policy).Replace(`{"version": 1, "name": "rate-limit",
+		"workload": {"clients": 100, "arrival": "poisson", "rate": 200, "duration": "20s"},
+		"dependency": {"workers": 20, "service_time": {"kind": "constant", "mean": "5ms"}, "queue_capacity": 100,
+			"phases": [{"kind": "errors", "from": "5s", "to": "8s", "rate": 1, "status": STATUS}]},
+		"seeds": [1, 2],
+		"strategies": [{"name": "s", "max_attempts": 4, "deadline": "10s", "backoff": {"kind": "exponential", "base": "50ms", "max": "1s"}, "jitter": {"kind": "full"}POLICY}]}`)
+	sc, err := Parse([]byte(js))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return sc
+}
+
+// TestRateLimitInSimulation: the AWS adaptive limiter makes attempts wait
+// for tokens once a 429 has turned it on (not after 503s, which are not
+// throttles for the SDK), sends fewer attempts during the throttling than
+// the same policy without it, keeps the estimate an upper bound of the
+// events, and gives the same bytes twice.
+func TestRateLimitInSimulation(t *testing.T) {
+	const rl = `, "client_rate_limit": {"kind": "aws-adaptive"}`
+	run := func(sc *Scenario) (*Result, []byte) {
+		t.Helper()
+		res, err := Run(context.Background(), sc, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if est := Estimate(sc); res.Events > est {
+			t.Errorf("the run processed %d events, over its estimate %d", res.Events, est)
+		}
+		b, _ := json.Marshal(res)
+		return res, b
+	}
+	plain, _ := run(rateLimitScenario(t, "429", ""))
+	limited, a := run(rateLimitScenario(t, "429", rl))
+	_, b := run(rateLimitScenario(t, "429", rl))
+	if !bytes.Equal(a, b) {
+		t.Errorf("two runs differ")
+	}
+	p, l := plain.Strategies[0].Metrics, limited.Strategies[0].Metrics
+	if l.Attempts >= p.Attempts {
+		t.Errorf("with the limiter %v attempts, without %v: want fewer", l.Attempts, p.Attempts)
+	}
+	// An attempt waiting for a token gives up at the 10 s deadline, not
+	// later (the SDK's sleep ends with its context).
+	if l.LatencyMaxms > 10000 || l.GaveUpDeadline == 0 {
+		t.Errorf("with the limiter the slowest operation took %v ms, %v gave up at the deadline: want some, none over 10 s", l.LatencyMaxms, l.GaveUpDeadline)
+	}
+	if l.LatencyMaxms <= p.LatencyMaxms {
+		t.Errorf("with the limiter the slowest operation took %v ms, without %v ms: token waits should lengthen it", l.LatencyMaxms, p.LatencyMaxms)
+	}
+	// 503s leave the bucket off: the limiter changes nothing.
+	_, a503 := run(rateLimitScenario(t, "503", ""))
+	_, b503 := run(rateLimitScenario(t, "503", rl))
+	var x, y Result
+	_ = json.Unmarshal(a503, &x)
+	_ = json.Unmarshal(b503, &y)
+	if x.Strategies[0].Metrics != y.Strategies[0].Metrics {
+		t.Errorf("503s turned the limiter on: %+v\nwithout it: %+v", y.Strategies[0].Metrics, x.Strategies[0].Metrics)
+	}
+}
+
+// TestRateLimitPerInstance: each instance has its own limiter; a 429 that
+// one instance's call gets does not slow the other instance.
+func TestRateLimitPerInstance(t *testing.T) {
+	sc := rateLimitScenario(t, "429", `, "instances": 2, "client_rate_limit": {"kind": "aws-adaptive"}`)
+	s := simPlan(t, sc, 0, nil)
+	for i := range 2 {
+		in := &s.inst[0][i]
+		if in.rl == nil || !in.rl.Enabled() {
+			t.Fatalf("instance %d: no limiter turned on by the 429s", i)
+		}
+	}
+	// A limiter of its own: the two saw different answers, so their rates
+	// differ.
+	if s.inst[0][0].rl.FillRate() == s.inst[0][1].rl.FillRate() {
+		t.Errorf("both instances have fill rate %v: one limiter shared?", s.inst[0][0].rl.FillRate())
+	}
+}
+
+// TestAWSRateLimiterStartsOff: until a throttle, Acquire always gives a
+// token; the first throttle sets the rate to 0.7 of the measured rate.
+func TestAWSRateLimiterStartsOff(t *testing.T) {
+	l := NewAWSRateLimiter()
+	for i := range 100 {
+		at := time.Duration(i) * 10 * time.Millisecond
+		if ok, _ := l.Acquire(at); !ok {
+			t.Fatalf("refused at %v before any throttle", at)
+		}
+		l.Update(at, false)
+	}
+	// 100 answers a second, measured over half-second buckets and
+	// smoothed: the bucket that began at 0.5 s holds the 49 answers since;
+	// the one before closed with the 51 answers from 0 s to 0.5 s, both
+	// included: 51 / 0.5 s × 0.8.
+	if m := l.MeasuredRate(); math.Abs(m-0.8*102) > 1e-9 {
+		t.Fatalf("measured %v/s, want 81.6", m)
+	}
+	m := l.MeasuredRate()
+	l.Update(time.Second, true)
+	if !l.Enabled() || math.Abs(l.CalculatedRate()-0.7*l.MeasuredRate()) > 1e-9 {
+		t.Errorf("after a throttle: on=%v calculated %v, measured %v (before %v): want 0.7 of it", l.Enabled(), l.CalculatedRate(), l.MeasuredRate(), m)
+	}
+}
