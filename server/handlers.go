@@ -459,6 +459,8 @@ func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario is a sweep, whose only picture is %q", opt.Picture, chart.Sweep))
 		case opt.Picture == chart.Calls && planCalls(sc) < 2:
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario's plan has one call; it draws the attempts of each call of a plan of several", opt.Picture))
+		case opt.Picture == chart.Fleets && len(sc.Workload.Fleets) == 0:
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario's workload has no fleets; it draws the calls of each fleet", opt.Picture))
 		case sc.Sweep == nil && opt.Picture == chart.Sweep:
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("picture %q does not apply: this scenario has no sweep; use one of %s", opt.Picture, strings.Join(picturesOf(sc), ", ")))
 		case sc.Search == nil && opt.Picture == chart.Frontier:
@@ -472,7 +474,7 @@ func chartFits(opt chart.Options) func(sc *engine.Scenario) error {
 // frontier only when it has a search.
 func picturesOf(sc *engine.Scenario) []string {
 	return slices.DeleteFunc(slices.Clone(chart.Pictures), func(p string) bool {
-		return p == chart.Sweep || (p == chart.Frontier && sc.Search == nil)
+		return p == chart.Sweep || (p == chart.Frontier && sc.Search == nil) || (p == chart.Fleets && len(sc.Workload.Fleets) == 0)
 	})
 }
 

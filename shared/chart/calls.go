@@ -29,6 +29,37 @@ func HasCalls(res *engine.Result) bool {
 	return true
 }
 
+// A lineSet is what a picture of one line per part draws: the plan's
+// calls, or the fleets.
+type lineSet struct {
+	what, desc string
+	lines      func(*engine.Series) []engine.CallSeries
+	pool       bool // the client pool's slots in use, under each panel that has one
+}
+
+var (
+	callLines = lineSet{what: "attempts by plan call",
+		desc:  "For each strategy, per time bucket: the attempts reaching each plan call's dependency, one line per call; with a client pool, the pool's slots in use underneath on their own scale. Shaded bands are the dependencies' phases.",
+		lines: func(s *engine.Series) []engine.CallSeries { return s.Calls }, pool: true}
+	fleetLines = lineSet{what: "calls by fleet",
+		desc:  "For each strategy, per time bucket: the calls of each fleet's operations reaching a dependency (the load it offers, retries included), one line per fleet. Shaded bands are the phases.",
+		lines: func(s *engine.Series) []engine.CallSeries { return s.Fleets }}
+)
+
+// HasFleets reports whether res has a series per fleet for every
+// strategy, which the fleets picture draws.
+func HasFleets(res *engine.Result) bool {
+	if len(res.Strategies) == 0 {
+		return false
+	}
+	for i := range res.Strategies {
+		if se := res.Strategies[i].Series; se == nil || len(se.Fleets) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // calls draws, per strategy, the attempts reaching each plan call's
 // dependency over time, one line per call, and, when the strategy has a
 // client pool, its slots in use on a scale of their own underneath.
@@ -38,29 +69,42 @@ func HasCalls(res *engine.Result) bool {
 // its slots are held for a call's whole span (waits and retries included),
 // so they read best against that strategy's calls.
 func calls(res *engine.Result, opt Options) (*canvas, error) {
+	if !HasCalls(res) {
+		return nil, optionErr("picture %q needs a series per plan call: this result's plan has one call", Calls)
+	}
+	return lines(res, opt, callLines)
+}
+
+// fleets draws, per strategy, the calls each fleet's operations make
+// reach a dependency over time: the load each fleet offers.
+func fleets(res *engine.Result, opt Options) (*canvas, error) {
+	if !HasFleets(res) {
+		return nil, optionErr("picture %q needs a series per fleet: this result's workload has no fleets", Fleets)
+	}
+	return lines(res, opt, fleetLines)
+}
+
+// lines draws set's lines, one panel per strategy.
+func lines(res *engine.Result, opt Options, set lineSet) (*canvas, error) {
 	strats, err := strategiesOf(res)
 	if err != nil {
 		return nil, err
 	}
-	if !HasCalls(res) {
-		return nil, optionErr("picture %q needs a series per plan call: this result's plan has one call", Calls)
-	}
-	names := strats[0].Series.Calls
+	names := set.lines(strats[0].Series)
 	for _, st := range strats {
-		if len(st.Series.Calls) != len(names) {
-			return nil, optionErr("the strategies' plan calls differ")
+		if len(set.lines(st.Series)) != len(names) {
+			return nil, optionErr("the strategies' %s differ", set.what)
 		}
 	}
 	panelH, poolH, gap := 96.0, 44.0, 40.0
 	h := 84.0 + 36
 	for _, st := range strats {
 		h += panelH + gap
-		if st.Series.PoolInUse != nil {
+		if set.pool && st.Series.PoolInUse != nil {
 			h += poolH + 22
 		}
 	}
-	c := newCanvas(opt, 760, h, titleOf(res, "attempts by plan call", widthOf(opt, 760)),
-		"For each strategy, per time bucket: the attempts reaching each plan call's dependency, one line per call; with a client pool, the pool's slots in use underneath on their own scale. Shaded bands are the dependencies' phases.")
+	c := newCanvas(opt, 760, h, titleOf(res, set.what, widthOf(opt, 760)), set.desc)
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
@@ -69,7 +113,7 @@ func calls(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	hasPool := false
 	for _, st := range strats {
-		hasPool = hasPool || st.Series.PoolInUse != nil
+		hasPool = hasPool || set.pool && st.Series.PoolInUse != nil
 	}
 	if hasPool {
 		entries = append(entries, "client pool: slots in use (own scale)")
@@ -101,7 +145,7 @@ func calls(res *engine.Result, opt Options) (*canvas, error) {
 	data := make([][][]float64, len(strats))
 	var hi float64
 	for i, st := range strats {
-		for _, cs := range st.Series.Calls {
+		for _, cs := range set.lines(st.Series) {
 			d := bin(cs.Attempts, false)
 			for _, v := range d {
 				hi = max(hi, v)
@@ -117,6 +161,9 @@ func calls(res *engine.Result, opt Options) (*canvas, error) {
 		s.text(marginL, y+10, "", "", named(opt, st.Name, 80))
 		c.phases(p, res.Phases)
 		pool := st.Series.PoolInUse
+		if !set.pool {
+			pool = nil
+		}
 		var xf func(float64) string
 		if i == len(strats)-1 && pool == nil {
 			xf = seconds

@@ -30,11 +30,12 @@ const (
 	Latency  = "latency"  // latency percentiles per strategy
 	Queue    = "queue"    // queue length and operations in flight over time
 	Calls    = "calls"    // per strategy: attempts by plan call over time, and the client pool's slots in use
+	Fleets   = "fleets"   // per strategy: the calls of each fleet reaching a dependency over time
 	Frontier = "frontier" // a policy search's Pareto frontier on its first two objectives
 )
 
 // Pictures lists the pictures in the order a page shows them.
-var Pictures = []string{Attempts, Outcomes, Calls, Queue, Compare, Latency, Sweep, Frontier}
+var Pictures = []string{Attempts, Outcomes, Calls, Fleets, Queue, Compare, Latency, Sweep, Frontier}
 
 // Options choose what Render draws.
 type Options struct {
@@ -119,6 +120,8 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 		c, err = queue(res, opt)
 	case Calls:
 		c, err = calls(res, opt)
+	case Fleets:
+		c, err = fleets(res, opt)
 	case Frontier:
 		c, err = frontier(res, opt)
 	default:

@@ -116,6 +116,7 @@ var goldenCases = []struct {
 	{"breaker-outcomes.svg", "breaker-timeline", Options{Picture: Outcomes, Theme: "dark"}},
 	{"metadata-queue.svg", "metadata-storm", Options{Picture: Queue}},
 	{"load-spike-outcomes.svg", "load-spike-storm", Options{Picture: Outcomes}},
+	{"mixed-fleet-fleets.svg", "mixed-fleet", Options{Picture: Fleets}},
 	{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
 	{"bulkheads-calls.svg", "bulkheads", Options{Picture: Calls}},
 	{"shared-breaker-outcomes.svg", "shared-breaker", Options{Picture: Outcomes, Theme: "light"}},

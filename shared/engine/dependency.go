@@ -73,7 +73,9 @@ func (s *sim) reach(r request) {
 	retry := r.retry
 	s.c.depCalls++
 	if s.c.fleets != nil {
-		s.c.fleets[s.ops[r.op].fleet].depCalls++
+		f := s.ops[r.op].fleet
+		s.c.fleets[f].depCalls++
+		s.xbin(s.fleetX + 3*int(f))
 	}
 	if s.observe != nil {
 		s.observe(s, "call", r.call)

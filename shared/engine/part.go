@@ -348,7 +348,7 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 		}
 		return r, nil
 	}
-	xbins := 3 * calls
+	xbins := 3*calls + 3*len(m.fleets)
 	if st.pool.slots > 0 {
 		xbins++
 	}

@@ -239,6 +239,10 @@ type Series struct {
 	Fine         []FineSeries `json:"fine,omitempty"`
 	PoolInUse    []int32      `json:"pool_in_use,omitempty"`
 	Calls        []CallSeries `json:"calls,omitempty"`
+	// Fleets are each fleet's, with fleets: its calls reaching a
+	// dependency (retries included: the load it offers), and its
+	// operations that succeeded and failed.
+	Fleets []CallSeries `json:"fleets,omitempty"`
 }
 
 // CallSeries are one plan call's counts per bucket: attempts are its calls
@@ -949,7 +953,12 @@ func buildSeries(r *runOutput, m *model, bucket, span int64) *Series {
 				Successes: xsum(r.xbins[3*i+1]), Failures: xsum(r.xbins[3*i+2])})
 		}
 	}
-	if len(r.xbins) > 3*len(s.Calls) { // the pool's
+	at := 3 * len(s.Calls) // the fleets' bins follow the calls'
+	for i := range m.fleets {
+		s.Fleets = append(s.Fleets, CallSeries{Name: m.fleets[i], Attempts: xsum(r.xbins[at+3*i]),
+			Successes: xsum(r.xbins[at+3*i+1]), Failures: xsum(r.xbins[at+3*i+2])})
+	}
+	if len(r.xbins) > at+3*len(s.Fleets) { // the pool's
 		s.PoolInUse = make([]int32, n)
 		for i, v := range r.xbins[len(r.xbins)-1][:r.nbins] {
 			s.PoolInUse[i/k] = max(s.PoolInUse[i/k], v)

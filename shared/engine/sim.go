@@ -367,7 +367,8 @@ type sim struct {
 	// closed-loop clients with a start pending
 	waitingClients int
 
-	multi bool // the plan has several calls
+	multi  bool // the plan has several calls
+	fleetX int  // with fleets, the first of their extra bins
 	// simple: the plan is one call, without a fallback, and the strategy
 	// has neither pool nor bulkheads. Operations then take the short path
 	// of a scenario with one dependency.
@@ -591,6 +592,10 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 		}
 		nx = 3 * len(m.calls)
 	}
+	// Each fleet's calls reaching a dependency, successes and failures
+	// follow the plan calls', before the pool's.
+	s.fleetX = nx
+	nx += 3 * len(m.fleets)
 	if st.pool.slots > 0 {
 		s.pools = resized(old.pools, st.levels[0].instances)
 		for i := range s.pools {
@@ -1687,7 +1692,7 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 	ok := out == outOK && op.flags&opDegraded == 0
 	s.c.record(s.m, op.start, s.now, ok)
 	if s.c.fleets != nil {
-		s.countFleet(id, ok)
+		s.countFleet(id, ok, out)
 	}
 	if g := s.c.seg(s.m, op.start); g != nil {
 		g.ops++
@@ -1729,10 +1734,16 @@ func (s *sim) finishOperation(id int32, out int16, reason uint8) {
 }
 
 // countFleet counts operation id, which has ended, in its fleet's counts.
-func (s *sim) countFleet(id int32, ok bool) {
+func (s *sim) countFleet(id int32, ok bool, out int16) {
 	op := &s.ops[id]
 	f := &s.c.fleets[op.fleet]
 	f.ops++
+	switch {
+	case ok:
+		s.xbin(s.fleetX + 3*int(op.fleet) + 1)
+	case out != outOK: // a degraded operation is neither, as in the strategy's series
+		s.xbin(s.fleetX + 3*int(op.fleet) + 2)
+	}
 	affected := op.start >= s.m.affectedFrom && op.start < s.m.affectedTo
 	if affected {
 		f.affected++

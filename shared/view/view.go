@@ -270,6 +270,15 @@ func figures(res *engine.Result, focus string, r time.Duration) []Figure {
 		// dependency.
 		figs = slices.Insert(figs, 3, callsFigure(res))
 	}
+	if chart.HasFleets(res) {
+		// After the outcomes too: the load each fleet offered.
+		var names []string
+		for _, f := range res.Strategies[0].Series.Fleets {
+			names = append(names, f.Name)
+		}
+		figs = slices.Insert(figs, 3, Figure{Name: "fleets", Query: "picture=fleets", Options: chart.Options{Picture: chart.Fleets},
+			Alt: "Calls of each fleet's operations reaching a dependency over time, one line per fleet (" + listWords(names) + "), one panel per strategy" + seedNote(res)})
+	}
 	return figs
 }
 
