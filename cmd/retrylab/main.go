@@ -909,27 +909,28 @@ func metricTable(w io.Writer, strats []engine.StrategyResult, tails bool) {
 	// With fleets, each fleet's own metrics follow, named "fleet NAME:
 	// metric"; with several calls in the plan, each call's, named "call:
 	// metric".
+	parts := func(n int, label func(k int) string, names []string, cell func(st *engine.StrategyResult, k int, name string) string) {
+		for k := range n {
+			for _, name := range names {
+				fmt.Fprintf(tw, "%s: %s\t", label(k), name)
+				for i := range strats {
+					fmt.Fprintf(tw, "%s\t", cell(&strats[i], k, name))
+				}
+				fmt.Fprintln(tw)
+			}
+		}
+	}
 	if len(strats) > 0 {
-		for k, f := range strats[0].Fleets {
-			for _, name := range engine.FleetMetricNames() {
-				fmt.Fprintf(tw, "fleet %s: %s\t", f.Name, name)
-				for _, st := range strats {
-					v, _ := st.Fleets[k].Metrics.Metric(name)
-					fmt.Fprintf(tw, "%s\t", tableCell(name, v, st.Fleets[k].Spread))
-				}
-				fmt.Fprintln(tw)
-			}
-		}
-		for k, c := range strats[0].Calls {
-			for _, name := range engine.CallMetricNames() {
-				fmt.Fprintf(tw, "%s: %s\t", c.Name, name)
-				for _, st := range strats {
-					v, _ := st.Calls[k].Metrics.Metric(name)
-					fmt.Fprintf(tw, "%s\t", tableCell(name, v, st.Calls[k].Spread))
-				}
-				fmt.Fprintln(tw)
-			}
-		}
+		parts(len(strats[0].Fleets), func(k int) string { return "fleet " + strats[0].Fleets[k].Name }, engine.FleetMetricNames(),
+			func(st *engine.StrategyResult, k int, name string) string {
+				v, _ := st.Fleets[k].Metrics.Metric(name)
+				return tableCell(name, v, st.Fleets[k].Spread)
+			})
+		parts(len(strats[0].Calls), func(k int) string { return strats[0].Calls[k].Name }, engine.CallMetricNames(),
+			func(st *engine.StrategyResult, k int, name string) string {
+				v, _ := st.Calls[k].Metrics.Metric(name)
+				return tableCell(name, v, st.Calls[k].Spread)
+			})
 	}
 	tw.Flush()
 }

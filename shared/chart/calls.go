@@ -17,12 +17,16 @@ func callStyle(k int) (colour, dash int) {
 
 // HasCalls reports whether res has a series per plan call for every
 // strategy, which the calls picture draws.
-func HasCalls(res *engine.Result) bool {
+func HasCalls(res *engine.Result) bool { return hasLines(res, callLines) }
+
+// hasLines reports whether every strategy of res has a series with set's
+// lines.
+func hasLines(res *engine.Result, set lineSet) bool {
 	if len(res.Strategies) == 0 {
 		return false
 	}
 	for i := range res.Strategies {
-		if se := res.Strategies[i].Series; se == nil || len(se.Calls) == 0 {
+		if se := res.Strategies[i].Series; se == nil || len(set.lines(se)) == 0 {
 			return false
 		}
 	}
@@ -48,17 +52,7 @@ var (
 
 // HasFleets reports whether res has a series per fleet for every
 // strategy, which the fleets picture draws.
-func HasFleets(res *engine.Result) bool {
-	if len(res.Strategies) == 0 {
-		return false
-	}
-	for i := range res.Strategies {
-		if se := res.Strategies[i].Series; se == nil || len(se.Fleets) == 0 {
-			return false
-		}
-	}
-	return true
-}
+func HasFleets(res *engine.Result) bool { return hasLines(res, fleetLines) }
 
 // calls draws, per strategy, the attempts reaching each plan call's
 // dependency over time, one line per call, and, when the strategy has a

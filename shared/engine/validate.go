@@ -393,6 +393,24 @@ func (v *validator) fleets(w *Workload, arrival ArrivalKind) {
 	}
 }
 
+// A givenField is a field of an object with a kind, and whether it is set.
+type givenField struct {
+	name string
+	set  bool
+}
+
+// onlyKindFields refuses each field given at p that the object's kind
+// (what, in words) does not take, naming the kinds that do: fields says
+// which fields each of kinds takes.
+func onlyKindFields[K ~string](v *validator, p string, kind K, what string, kinds []K, fields map[K][]string, given []givenField) {
+	for _, f := range given {
+		if !f.set || slices.Contains(fields[kind], f.name) {
+			continue
+		}
+		v.add(p+"."+f.name, nil, "has no meaning for %s; it is for %s", what, quoteList(kindsWith(kinds, fields, f.name)))
+	}
+}
+
 // load checks the workload's load phases.
 func (v *validator) load(w *Workload, arrival ArrivalKind) {
 	if len(w.Load) == 0 {
@@ -429,16 +447,8 @@ func (v *validator) loadPhase(p string, lp *LoadPhase, duration Duration) {
 		v.add(p+".from", lp.From, "is not before the workload's end at %s: no operation would arrive in the phase", duration)
 	}
 	v.text(p+".label", lp.Label, 100)
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{{"factor", lp.Factor != 0}, {"rate", lp.Rate != 0}, {"operations", lp.Operations != 0},
-		{"amplitude", lp.Amplitude != 0}, {"period", lp.Period != 0}} {
-		if !f.set || slices.Contains(LoadFields[kind], f.name) {
-			continue
-		}
-		v.add(p+"."+f.name, nil, "has no meaning for a %q load phase; it is for %s", kind, quoteList(kindsWith(LoadKinds, LoadFields, f.name)))
-	}
+	onlyKindFields(v, p, kind, fmt.Sprintf("a %q load phase", kind), LoadKinds, LoadFields, []givenField{{"factor", lp.Factor != 0}, {"rate", lp.Rate != 0},
+		{"operations", lp.Operations != 0}, {"amplitude", lp.Amplitude != 0}, {"period", lp.Period != 0}})
 	switch kind {
 	case LoadStep:
 		if !(lp.Factor >= 0 && lp.Factor <= 100) || lp.Factor == 1 {
@@ -470,15 +480,8 @@ func (v *validator) loadLatency(p string, l *LoadLatency) {
 	if l.Of != "" {
 		oneOf(v, p+".of", l.Of, LoadMeasures...)
 	}
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{{"slope", l.Slope != 0}, {"knee", l.Knee != 0}, {"power", l.Power != 0}, {"sigma", l.Sigma != 0}, {"kappa", l.Kappa != 0}} {
-		if !f.set || slices.Contains(LatencyLawFields[l.Law], f.name) {
-			continue
-		}
-		v.add(p+"."+f.name, nil, "has no meaning for the %q law; it is for %s", l.Law, quoteList(kindsWith(LatencyLaws, LatencyLawFields, f.name)))
-	}
+	onlyKindFields(v, p, l.Law, fmt.Sprintf("the %q law", l.Law), LatencyLaws, LatencyLawFields, []givenField{{"slope", l.Slope != 0}, {"knee", l.Knee != 0},
+		{"power", l.Power != 0}, {"sigma", l.Sigma != 0}, {"kappa", l.Kappa != 0}})
 	switch l.Law {
 	case LawLinear, LawPolynomial, LawExponential:
 		if !(l.Slope > 0 && l.Slope <= 1000) {
@@ -960,16 +963,8 @@ func (v *validator) phase(p string, ph *Phase) {
 	}
 	v.text(p+".label", ph.Label, 100)
 	// Each field belongs to the kinds that PhaseFields gives it.
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{{"workers", ph.Workers != 0}, {"rate", ph.Rate != 0}, {"factor", ph.Factor != 0},
-		{"latency", ph.Latency != 0}, {"error", ph.Error != ""}, {"status", ph.Status != 0}} {
-		if !f.set || slices.Contains(PhaseFields[kind], f.name) {
-			continue
-		}
-		v.add(p+"."+f.name, nil, "has no meaning for a %q phase; it is for %s", ph.Kind, quoteList(kindsWith(PhaseKinds, PhaseFields, f.name)))
-	}
+	onlyKindFields(v, p, kind, fmt.Sprintf("a %q phase", kind), PhaseKinds, PhaseFields, []givenField{{"workers", ph.Workers != 0}, {"rate", ph.Rate != 0}, {"factor", ph.Factor != 0},
+		{"latency", ph.Latency != 0}, {"error", ph.Error != ""}, {"status", ph.Status != 0}})
 	if ph.Status != 0 {
 		v.status(p+".status", ph.Status)
 	}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -52,17 +53,28 @@ func callValue(c *engine.CallResult, key string) (v, lo, hi float64) {
 // hasCalls reports whether every strategy reports the same calls of the
 // plan (they all run the workload's plan), one group each.
 func hasCalls(strats []engine.StrategyResult) bool {
-	if len(strats) == 0 || len(strats[0].Calls) == 0 {
+	return sameParts(strats, func(st *engine.StrategyResult) []string {
+		var names []string
+		for _, c := range st.Calls {
+			names = append(names, c.Name)
+		}
+		return names
+	})
+}
+
+// sameParts reports whether every strategy has the same parts (calls of
+// the plan, or fleets), by name, and there are some.
+func sameParts(strats []engine.StrategyResult, names func(*engine.StrategyResult) []string) bool {
+	if len(strats) == 0 {
+		return false
+	}
+	first := names(&strats[0])
+	if len(first) == 0 {
 		return false
 	}
 	for i := range strats {
-		if len(strats[i].Calls) != len(strats[0].Calls) {
+		if !slices.Equal(names(&strats[i]), first) {
 			return false
-		}
-		for k := range strats[i].Calls {
-			if strats[i].Calls[k].Name != strats[0].Calls[k].Name {
-				return false
-			}
 		}
 	}
 	return true
@@ -124,20 +136,13 @@ var FleetMetrics = []Metric{
 
 // hasFleets reports whether every strategy reports the same fleets.
 func hasFleets(strats []engine.StrategyResult) bool {
-	if len(strats) == 0 || len(strats[0].Fleets) == 0 {
-		return false
-	}
-	for i := range strats {
-		if len(strats[i].Fleets) != len(strats[0].Fleets) {
-			return false
+	return sameParts(strats, func(st *engine.StrategyResult) []string {
+		var names []string
+		for _, f := range st.Fleets {
+			names = append(names, f.Name)
 		}
-		for k := range strats[i].Fleets {
-			if strats[i].Fleets[k].Name != strats[0].Fleets[k].Name {
-				return false
-			}
-		}
-	}
-	return true
+		return names
+	})
 }
 
 // FleetGroupName names a fleet's group of the table: "Fleet web", or for
