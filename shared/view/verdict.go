@@ -406,10 +406,10 @@ func price(strats []engine.StrategyResult, focus Metric, w, bottom int, best []i
 		costs = append(costs, worstSeedCost(strats, g, w, top, subject)...)
 	}
 	if len(costs) == 0 && success {
-		costs = append(costs, callsCost(strats, g, w, tails)...)
+		costs = append(costs, callsCost(strats, g, focus, w, tails)...)
 	}
 	if len(costs) == 0 && !strings.Contains(focus.Key, "latency") {
-		costs = append(costs, latencyCost(strats, g, w, subject, tails)...)
+		costs = append(costs, latencyCost(strats, g, focus, w, subject, tails)...)
 	}
 	if len(costs) > 0 {
 		return strings.TrimSuffix(". The price: "+strings.Join(costs, "; ")+". "+same, " ")
@@ -511,14 +511,30 @@ func worstSeedCost(strats []engine.StrategyResult, g Metric, w, top int, subject
 		possessive(subject), subject, a, window(g.Key), b, strats[top].Name)}
 }
 
+// asOften reports whether strategies w and j succeed as often: tied on
+// g, the success the price is judged on, and, when the verdict's focus is
+// another success rate, on that too (gc-death-spiral: tied in the
+// affected window, where every strategy fails, but a third as successful
+// over the run, a strategy is no measure of what the winner pays: its
+// faster successes come from failing).
+func asOften(strats []engine.StrategyResult, g, focus Metric, w, j int, tails bool) bool {
+	if j == w || better(strats, g, w, j, tails) || better(strats, g, j, w, tails) {
+		return false
+	}
+	if focus.Key == g.Key || focus.Key != "success_rate" && focus.Key != "affected_success_rate" {
+		return true
+	}
+	return !better(strats, focus, w, j, tails) && !better(strats, focus, j, w, tails)
+}
+
 // callsCost says, when the focus is a success rate, that the winner w
 // sends more calls to the dependency than a strategy that succeeds as
-// often (tied on g): fewer calls from failing more is no gain.
-func callsCost(strats []engine.StrategyResult, g Metric, w int, tails bool) []string {
+// often (asOften): fewer calls from failing more is no gain.
+func callsCost(strats []engine.StrategyResult, g, focus Metric, w int, tails bool) []string {
 	c, _ := MetricOf("dependency_calls")
 	fewest := -1
 	for _, j := range ranked(strats, c) {
-		if j != w && !better(strats, g, w, j, tails) && !better(strats, g, j, w, tails) && better(strats, c, j, w, tails) {
+		if asOften(strats, g, focus, w, j, tails) && better(strats, c, j, w, tails) {
 			fewest = j
 			break
 		}
@@ -527,17 +543,17 @@ func callsCost(strats []engine.StrategyResult, g Metric, w int, tails bool) []st
 		return nil
 	}
 	vw, vj := formatBoth(c, mean(strats[w], c.Key), mean(strats[fewest], c.Key))
-	return []string{fmt.Sprintf("%s calls reach the %s against %s's %s, which succeeds as often", vw, dependency(strats), strats[fewest].Name, vj)}
+	return []string{fmt.Sprintf("%s calls reach the %s against %s's %s, which succeeds as often%s", vw, dependency(strats), strats[fewest].Name, vj, window(g.Key))}
 }
 
 // latencyCost says that the winner's successful operations take longer at
-// the 99th percentile than those of a strategy that succeeds as often,
-// beyond the seeds' spread and by at least a fifth (Dean and Barroso, "The
-// Tail at Scale").
-func latencyCost(strats []engine.StrategyResult, g Metric, w int, subject string, tails bool) []string {
+// the 99th percentile than those of a strategy that succeeds as often
+// (asOften), beyond the seeds' spread and by at least a fifth (Dean and
+// Barroso, "The Tail at Scale").
+func latencyCost(strats []engine.StrategyResult, g, focus Metric, w int, subject string, tails bool) []string {
 	l, _ := MetricOf("success_latency_p99_ms")
 	for _, j := range ranked(strats, l) {
-		if j == w || better(strats, g, w, j, tails) || better(strats, g, j, w, tails) {
+		if !asOften(strats, g, focus, w, j, tails) {
 			continue
 		}
 		vw, vj := mean(strats[w], l.Key), mean(strats[j], l.Key)
@@ -545,7 +561,7 @@ func latencyCost(strats []engine.StrategyResult, g Metric, w int, subject string
 			return nil
 		}
 		a, b := formatBoth(l, vw, vj)
-		return []string{fmt.Sprintf("%s successful operations are slower, %s at the 99th percentile against %s's %s, which succeeds as often", possessive(subject), a, strats[j].Name, b)}
+		return []string{fmt.Sprintf("%s successful operations are slower, %s at the 99th percentile against %s's %s, which succeeds as often%s", possessive(subject), a, strats[j].Name, b, window(g.Key))}
 	}
 	return nil
 }

@@ -217,3 +217,16 @@ func TestVerdictSaysAWinnerDuplicates(t *testing.T) {
 		"Not a clean win: the dependency applied 47 of no-retry's failed operations all the same, and 24 of with-key's failed operations all the same.")
 	checkVerdict(t, "idempotency-keys", v.Verdict, res)
 }
+
+// TestVerdictPriceAgainstAsSuccessful (#32): in gc-death-spiral every
+// strategy fails in the 2-second burst, so they tie in the affected
+// window, but no-retries succeeds three times as often over the run: its
+// price is not that its successes are slower than those of retry-at-once,
+// which fails three times as often. A price compares with a strategy
+// that succeeds as often on the verdict's own success rate too.
+func TestVerdictPriceAgainstAsSuccessful(t *testing.T) {
+	res, v := runBuiltin(t, "gc-death-spiral", nil)
+	wantIn(t, "the verdict", v.Verdict, "no-retries has the highest success rate")
+	wantOut(t, "the verdict", v.Verdict, "which succeeds as often")
+	checkVerdict(t, "gc-death-spiral", v.Verdict, res)
+}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -36,9 +37,21 @@ func Window(sc *engine.Scenario) string {
 	if len(sc.Dependencies) > 1 {
 		phases = "the dependencies' phases"
 	}
+	deps := len(sc.Dependency.Phases) > 0
+	for _, d := range sc.Dependencies {
+		deps = deps || len(d.Phases) > 0
+	}
+	if slices.ContainsFunc(sc.Workload.Load, func(lp engine.LoadPhase) bool { return lp.Raises() }) {
+		// The load phases that raise the load are a trigger too.
+		if deps {
+			phases += " and the load increases"
+		} else {
+			phases = "the load increases"
+		}
+	}
 	switch {
 	case w.Whole:
-		return "every operation, since no dependency has a phase and report.affected_from and affected_to are not set"
+		return "every operation, since no dependency has a phase, no load phase raises the load, and report.affected_from and affected_to are not set"
 	case w.Pinned:
 		s := fmt.Sprintf("operations started from %s to %s, pinned by report.affected_from and affected_to", w.From, w.To)
 		if w.Phases != nil && (w.Phases.From != w.From || w.Phases.To != w.To) {

@@ -36,7 +36,16 @@ func TestViewSaysTheAffectedWindow(t *testing.T) {
 		{"no phases", func(sc *engine.Scenario) {
 			sc.Report.AffectedFrom, sc.Report.AffectedTo = nil, nil
 			sc.Dependency.Phases = nil
-		}, "Affected window: every operation, since no dependency has a phase and report.affected_from and affected_to are not set."},
+		}, "Affected window: every operation, since no dependency has a phase, no load phase raises the load, and report.affected_from and affected_to are not set."},
+		{"a load increase", func(sc *engine.Scenario) {
+			sc.Report.AffectedFrom, sc.Report.AffectedTo = nil, nil
+			sc.Dependency.Phases = nil
+			sc.Workload.Load = []engine.LoadPhase{{Kind: engine.LoadStep, From: *d("5s"), To: *d("10s"), Factor: 2}}
+		}, "Affected window: operations started from 5s to 10s, the span of the load increases."},
+		{"a load increase and phases", func(sc *engine.Scenario) {
+			sc.Report.AffectedFrom, sc.Report.AffectedTo = nil, nil
+			sc.Workload.Load = []engine.LoadPhase{{Kind: engine.LoadSpike, From: *d("20s"), To: *d("22s"), Rate: 50}}
+		}, "Affected window: operations started from 8.5s to 22s, the span of the dependency's phases and the load increases."},
 	} {
 		_, v := runBuiltin(t, "e03b-synchronized-recovery", one(c.edit))
 		if v.Window != c.want {
