@@ -57,7 +57,7 @@ func TestCheckRepository(t *testing.T) {
 			t.Errorf("no annotation %q in\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out, "Remedy: Its only retry budget is a limit of 100000 retries at once") || !strings.Contains(out, "Run again with a ratio retry budget of 10%25 of requests over 1s in place of its own, on the same seeds, it meets ") {
+	if !strings.Contains(out, "Remedy: Its only retry budget is a limit of 100000 retries at once") || !strings.Contains(out, "With a ratio retry budget of 10%25 of requests over 1s in place of its own, on the same seeds, it meets ") {
 		t.Errorf("no remedy in\n%s", out)
 	}
 	code, out, errs = runCheck(t, "--runs", "10", safeGRPC)
@@ -140,7 +140,7 @@ func TestCheckClaims(t *testing.T) {
 		if held == 6 {
 			verb = "meets"
 		}
-		if want := fmt.Sprintf("Run again with %s, on the same seeds, it %s amplification <= 1.1 (%d of the 6 seeds).", change, verb, held); !strings.HasSuffix(c.Remedy, want) {
+		if want := fmt.Sprintf("With %s, on the same seeds, it %s amplification <= 1.1 (%d of the 6 seeds).", change, verb, held); !strings.HasSuffix(c.Remedy, want) {
 			t.Errorf("%s: remedy %q does not end %q", in.Name, c.Remedy, want)
 		}
 	}

@@ -271,7 +271,7 @@ func CheckRemedy(st engine.Strategy, probe *engine.ProbeResult, tried *TriedReme
 			failed = append(failed, what)
 		}
 	}
-	s += " Run again with " + tried.Change + ", on the same seeds, it "
+	s += " With " + tried.Change + ", on the same seeds, it "
 	switch {
 	case len(failed) == 0:
 		s += "meets " + strings.Join(held, " and ") + "."

@@ -119,7 +119,7 @@ func TestCheckRemedy(t *testing.T) {
 		{Requirement: "not metastable", Holds: false},
 	}}
 	got := CheckRemedy(engine.Strategy{Policy: engine.Policy{MaxAttempts: 4, Budget: &engine.Budget{Kind: engine.BudgetRatio}}}, nil, tried)
-	if want := " Run again with 2 attempts in place of its 4 attempts, on the same seeds, it meets amplification <= 1.1 (20 of the 20 seeds) but still fails not metastable."; !strings.HasSuffix(got, want) {
+	if want := " With 2 attempts in place of its 4 attempts, on the same seeds, it meets amplification <= 1.1 (20 of the 20 seeds) but still fails not metastable."; !strings.HasSuffix(got, want) {
 		t.Errorf("with a tried change: %q; want it to end %q", got, want)
 	}
 }
