@@ -74,6 +74,41 @@ func randomScenario(r *rand.Rand) *Scenario {
 		}
 		dep.Phases = append(dep.Phases, ph)
 	}
+	if w.Arrival == ArrivalPoisson && r.IntN(3) == 0 {
+		// Load phases: each kind at a random place in the duration.
+		for _, kind := range LoadKinds {
+			if r.IntN(2) == 0 {
+				continue
+			}
+			from := d(0, w.Duration.D()*3/4)
+			lp := LoadPhase{Kind: kind, From: from, To: from + d(time.Millisecond, 2*time.Second)}
+			switch kind {
+			case LoadStep, LoadRamp:
+				lp.Factor = []float64{0, 0.5, 2, 5}[r.IntN(4)]
+			case LoadDaily:
+				lp.Amplitude, lp.Period = r.Float64(), d(time.Second, 3*time.Second)
+			case LoadSpike:
+				lp.Rate = 1 + 200*r.Float64()
+			case LoadFlash:
+				lp.Operations = 1 + r.IntN(300)
+			}
+			sc.Workload.Load = append(sc.Workload.Load, lp)
+		}
+	}
+	if r.IntN(4) == 0 {
+		law := LatencyLaws[r.IntN(len(LatencyLaws))]
+		ll := &LoadLatency{Law: law, Of: LoadMeasures[r.IntN(2)], MaxFactor: 1 + 20*r.Float64()}
+		switch law {
+		case LawUSL:
+			ll.Sigma, ll.Kappa = 0.2*r.Float64(), 0.05*r.Float64()+1e-6
+		default:
+			ll.Slope, ll.Knee = 0.01+3*r.Float64(), 2*r.Float64()
+			if law == LawPolynomial {
+				ll.Power = 0.5 + 3*r.Float64()
+			}
+		}
+		dep.LoadLatency = ll
+	}
 	sc.Dependency = dep
 	policy := func(client bool) Policy {
 		p := Policy{MaxAttempts: 1 + r.IntN(5), Instances: 1 + r.IntN(3)}
@@ -269,5 +304,51 @@ func TestCommonRandomNumbers(t *testing.T) {
 	jb, _ := json.Marshal(b)
 	if !bytes.Equal(ja, jb) {
 		t.Errorf("strategies differ though no attempt failed:\n%s\n%s", ja, jb)
+	}
+}
+
+// TestPropertiesOfFleets: random open-loop scenarios with fleets, each
+// fleet's policy another random strategy's: the run stays within its
+// estimate, ends with no work left, and the fleets' operations and
+// successes add up to the strategy's.
+func TestPropertiesOfFleets(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	for i := 0; checked < *propertyRuns/3; i++ {
+		sc := randomScenario(r)
+		other := randomScenario(r)
+		if sc.Workload.Arrival != ArrivalPoisson {
+			continue
+		}
+		for k, st := range other.Strategies {
+			st.DeadLetter = false
+			sc.Workload.Fleets = append(sc.Workload.Fleets, Fleet{Name: fmt.Sprintf("f%d", k), Clients: 1 + r.IntN(30),
+				Rate: 1 + 50*r.Float64(), Policy: st.Policy, Layers: st.Layers})
+		}
+		for k := range sc.Strategies {
+			sc.Strategies[k].DeadLetter = false
+		}
+		if err := sc.Validate(); err != nil {
+			t.Fatalf("scenario %d: the generator made an invalid scenario: %v\n%s", i, err, sc.Canonical())
+		}
+		checked++
+		res, err := Run(context.Background(), sc, Options{MaxEvents: 0})
+		if err != nil {
+			t.Fatalf("scenario %d: %v\n%s", i, err, sc.Canonical())
+		}
+		if est := Estimate(sc); res.Events > est {
+			t.Fatalf("scenario %d: %d events, over the estimate %d\n%s", i, res.Events, est, sc.Canonical())
+		}
+		for _, st := range res.Strategies {
+			var ops, ok float64
+			for _, f := range st.Fleets {
+				ops += f.Metrics.Operations
+				ok += f.Metrics.Succeeded
+			}
+			if len(st.Fleets) != len(sc.Workload.Fleets)+1 || ops != st.Metrics.Operations || ok != st.Metrics.Succeeded {
+				t.Fatalf("scenario %d strategy %s: %d fleets with %v operations and %v successes, the strategy's %v and %v\n%s",
+					i, st.Name, len(st.Fleets), ops, ok, st.Metrics.Operations, st.Metrics.Succeeded, sc.Canonical())
+			}
+		}
 	}
 }
