@@ -36,6 +36,7 @@ func main() {
 	api.Set("probe", jsapi.Async("engine", probe))
 	api.Set("limits", jsapi.Promise("engine", limits))
 	api.Set("searchForm", jsapi.Promise("engine", searchForm))
+	api.Set("requirementsForm", jsapi.Promise("engine", func([]js.Value) (any, error) { return view.RequirementsFormOf(), nil }))
 	api.Set("engineVersion", engine.EngineVersion)
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls

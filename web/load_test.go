@@ -90,3 +90,48 @@ func TestFormEditsFleets(t *testing.T) {
 		t.Errorf("after removing the fleet: %v %v", w["fleet"], w["fleets"])
 	}
 }
+
+// TestFormEditsRequirements (#29): thresholds are no longer JSON only.
+// The form adds a requirement (95% of the incident's operations served),
+// shows a rate as a percentage and writes it as a fraction, keeps the
+// bound the form shows when the metric changes, runs, and says under the
+// table on how many seeds each strategy meets it; an impossible bound
+// gets the engine's error beside its field.
+func TestFormEditsRequirements(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
+	do(t, ctx, click(`[data-action=requirement-add]`), ran(2))
+	th := func() string {
+		r, _ := scenarioJSON(ctx, t)["report"].(map[string]any)
+		got, _ := json.Marshal(r["thresholds"])
+		return string(got)
+	}
+	if got := th(); got != `[{"metric":"affected_success_rate","op":"\u003e=","value":0.95}]` {
+		t.Errorf("after adding a requirement: %s", got)
+	}
+	if v := text(ctx, t, `document.querySelector('[data-path="report.thresholds[0].value"]').value`); v != "95" {
+		t.Errorf("the bound shows %q; want 95 (percent)", v)
+	}
+	if s := text(ctx, t, `document.querySelector("[data-testid=thresholds]").textContent`); !strings.Contains(s, "affected") {
+		t.Errorf("under the table: %q; want each strategy's seeds meeting the requirement", s)
+	}
+	do(t, ctx, setField("report.thresholds[0].value", "99.5"), ran(3))
+	if got := th(); got != `[{"metric":"affected_success_rate","op":"\u003e=","value":0.995}]` {
+		t.Errorf("a bound of 99.5%%: %s", got)
+	}
+	do(t, ctx, setField("report.thresholds[0].metric", "peak_per_100ms"), setField("report.thresholds[0].op", "<="), ran(4))
+	if got := th(); got != `[{"metric":"peak_per_100ms","op":"\u003c=","value":99.5}]` {
+		t.Errorf("the metric changed: %s; want the bound the form showed", got)
+	}
+	do(t, ctx, setField("report.thresholds[0].value", "-3"),
+		until(`document.getElementById("f-report-thresholds-0--value-error").textContent !== ""`))
+	if e := text(ctx, t, `document.getElementById("f-report-thresholds-0--value-error").textContent`); !strings.Contains(e, "at least 0") {
+		t.Errorf("a negative peak: the field says %q", e)
+	}
+	do(t, ctx, click(`[data-action=requirement-remove][data-index="0"]`))
+	if r := scenarioJSON(ctx, t)["report"]; r != nil {
+		if m, _ := r.(map[string]any); m["thresholds"] != nil {
+			t.Errorf("after removing the requirement: %v", r)
+		}
+	}
+}

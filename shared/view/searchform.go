@@ -95,6 +95,23 @@ type FormMetric struct {
 	Scale float64 `json:"scale"`
 }
 
+// formMetrics lists the metrics a form's bounds may name, each with the
+// scale its value is shown in (a rate as a percentage).
+func formMetrics() []FormMetric {
+	var out []FormMetric
+	for _, m := range engine.MetricInfos {
+		scale := 1.0
+		if m.Unit == "%" {
+			scale = 100
+		}
+		out = append(out, FormMetric{Key: m.Key, Label: m.Label, Unit: m.Unit, Scale: scale})
+	}
+	return out
+}
+
+// formOps lists the comparisons a form's bounds make, in words.
+func formOps() []FormOp { return []FormOp{{engine.OpAtMost, "at most"}, {engine.OpAtLeast, "at least"}} }
+
 // A FormOp is a comparison a constraint makes, in words.
 type FormOp struct {
 	Value engine.Op `json:"value"`
@@ -147,14 +164,7 @@ func SearchFormOf(sc *engine.Scenario, name string) (*SearchForm, error) {
 		}
 		f.Objectives = append(f.Objectives, o)
 	}
-	for _, m := range engine.MetricInfos {
-		scale := 1.0
-		if m.Unit == "%" {
-			scale = 100
-		}
-		f.Metrics = append(f.Metrics, FormMetric{Key: m.Key, Label: m.Label, Unit: m.Unit, Scale: scale})
-	}
-	f.Ops = []FormOp{{engine.OpAtMost, "at most"}, {engine.OpAtLeast, "at least"}}
+	f.Metrics, f.Ops = formMetrics(), formOps()
 	for i := range FormConstraints { // the default search has none
 		f.Constraints = append(f.Constraints, FormConstraint{Label: fmt.Sprintf("Constraint %d", i+1), Op: engine.OpAtMost})
 	}

@@ -520,6 +520,58 @@ function deps() {
 const callNames = () => (state.scenario?.workload?.plan || []).flatMap((st) => (st?.calls || []).map((c) => c?.name || c?.dependency)).filter(Boolean);
 const depNames = () => (Array.isArray(state.scenario?.dependencies) ? state.scenario.dependencies.map((d) => d?.name).filter(Boolean) : []);
 
+// requirementsBox edits report.thresholds as the view's requirements form
+// says (view.RequirementsForm): a metric, a comparison and a bound shown
+// in the metric's unit (a rate as a percentage), each control carrying
+// its path so that the engine's errors land beside it.
+function requirementsBox() {
+  const f = state.requirements;
+  if (!f) return "";
+  const list = state.scenario.report?.thresholds || [];
+  const rows = list.map((th, i) => {
+    const at = `report.thresholds[${i}]`;
+    const id = (part) => "f-" + (at + "." + part).replace(/\W/g, "-");
+    const m = f.metrics.find((x) => x.key === th?.metric);
+    const data = (part) => ({ id: id(part), "data-path": at + "." + part, "data-requirement": i, "data-part": part });
+    const metric = el("select", data("metric"), ...f.metrics.map((x) =>
+      el("option", { value: x.key, text: x.label + (x.unit ? ` (${x.unit})` : ""), selected: x.key === th?.metric })));
+    const op = el("select", { ...data("op"), "aria-label": `Requirement ${i + 1}: comparison` }, ...f.ops.map((o) =>
+      el("option", { value: o.value, text: o.label, selected: o.value === th?.op })));
+    const shown = typeof th?.value === "number" ? String(Number((th.value * (m?.scale || 1)).toPrecision(12))) : "";
+    const value = el("input", { ...data("value"), type: "number", step: "any", value: shown, "aria-label": `Requirement ${i + 1}: bound${m?.unit ? " in " + m.unit : ""}` });
+    return el("div", { class: "field" }, el("label", { for: id("metric"), text: `Requirement ${i + 1}` }),
+      el("span", { class: "ship-constraint" }, metric, op, value),
+      ...["metric", "op", "value"].map((p) => el("span", { class: "field-error", id: id(p) + "-error" })),
+      el("div", { class: "row" }, button("requirement-remove", "Remove", { "data-index": i }, `Remove requirement ${i + 1}`)));
+  });
+  const group = el("fieldset", {}, el("legend", { text: "Requirements" }), el("p", { class: "muted", text: f.intro }), ...rows);
+  if (list.length < f.max) group.append(el("div", { class: "row" }, button("requirement-add", "Add a requirement")));
+  return group;
+}
+
+// editRequirement writes a requirement's control into report.thresholds:
+// a bound in the metric's unit goes in as the scenario holds it.
+function editRequirement(t) {
+  const f = state.requirements, i = Number(t.dataset.requirement);
+  const th = state.scenario.report.thresholds[i];
+  const m = f.metrics.find((x) => x.key === th.metric);
+  switch (t.dataset.part) {
+    case "metric": {
+      // The bound keeps what it says in the form: 95 stays 95%.
+      const next = f.metrics.find((x) => x.key === t.value);
+      if (typeof th.value === "number" && m && next) th.value = th.value * m.scale / next.scale;
+      th.metric = t.value;
+      break;
+    }
+    case "op":
+      th.op = t.value;
+      break;
+    default:
+      if (t.value.trim() === "") delete th.value;
+      else th.value = Number(t.value) / (m?.scale || 1);
+  }
+}
+
 // loadFields edits the workload's load phases, each with its kind's own
 // fields (the engine says which); they change Poisson arrivals only.
 function loadFields() {
@@ -590,6 +642,7 @@ function renderForm() {
     input("report.affected_from", "From (operations started at or after)", "text"),
     input("report.affected_to", "To (operations started before)", "text"),
     el("div", { class: "row" }, button("window-follow", "Follow the phases", { "data-testid": "window-follow" }, "Follow the phases: unpin the affected window"))));
+  form.append(requirementsBox());
   (state.scenario.strategies || []).forEach((st, i) => {
     const at = `strategies[${i}].`;
     const policy = several ? [...fields.policy, ...fields.scoped] : fields.policy;
@@ -700,6 +753,13 @@ function planFields() {
 }
 
 $("form").addEventListener("input", (e) => {
+  if (e.target.dataset.requirement !== undefined) {
+    editRequirement(e.target);
+    writeJSON();
+    edited();
+    scheduleRun();
+    return;
+  }
   const path = e.target.dataset.path;
   if (!path) return;
   let v = e.target.value;
@@ -750,7 +810,8 @@ function renameDependency(from, to) {
   for (const st of sc.strategies || []) for (const b of st?.bulkheads || []) if (b?.dependency === from) b.dependency = to;
 }
 $("form").addEventListener("change", (e) => {
-  if (/^dependencies\[\d+\]\.name$/.test(e.target.dataset.path || "")) renderForm();
+  // A renamed dependency's lists, and a requirement's unit, follow.
+  if (/^dependencies\[\d+\]\.name$/.test(e.target.dataset.path || "") || e.target.dataset.part === "metric") renderForm();
 });
 
 $("form").addEventListener("click", (e) => {
@@ -800,6 +861,18 @@ $("form").addEventListener("click", (e) => {
     case "phase-remove":
       dep.phases.splice(i, 1);
       drop(dep, "phases");
+      break;
+    case "requirement-add": {
+      // A target to start from: 95% of the incident's operations
+      // served, on every seed.
+      const r = (sc.report ||= {});
+      (r.thresholds ||= []).push({ metric: "affected_success_rate", op: ">=", value: 0.95 });
+      break;
+    }
+    case "requirement-remove":
+      sc.report.thresholds.splice(i, 1);
+      drop(sc.report, "thresholds");
+      if (!Object.keys(sc.report).length) delete sc.report;
       break;
     case "load-add": {
       // A spike to start from: twice the rate for 10 s, after the last change.
@@ -1874,8 +1947,10 @@ async function start() {
     status("The engine did not load: " + err.message);
     return;
   }
-  const [builtins, presetList, vocabulary, limits] = await Promise.all([engine.call("builtins"), engine.call("presets"), engine.call("vocabulary"), engine.call("limits")]);
+  const [builtins, presetList, vocabulary, limits, requirements] = await Promise.all([engine.call("builtins"), engine.call("presets"),
+    engine.call("vocabulary"), engine.call("limits"), engine.call("requirementsForm")]);
   LIMITS = limits;
+  state.requirements = requirements;
   state.presets = presetList;
   state.kinds = vocabulary;
   panels();
