@@ -438,15 +438,10 @@ func (v *validator) loadPhase(p string, lp *LoadPhase, duration Duration) {
 	if !oneOf(v, p+".kind", kind, LoadKinds...) {
 		return
 	}
-	v.span(p+".from", lp.From, true)
-	v.span(p+".to", lp.To, false)
-	if lp.To <= lp.From {
-		v.add(p+".to", lp.To, "is not after from %s", lp.From)
-	}
+	v.timeSpan(p, lp.From, lp.To, lp.Label)
 	if duration > 0 && lp.From >= duration {
 		v.add(p+".from", lp.From, "is not before the workload's end at %s: no operation would arrive in the phase", duration)
 	}
-	v.text(p+".label", lp.Label, 100)
 	onlyKindFields(v, p, kind, fmt.Sprintf("a %q load phase", kind), LoadKinds, LoadFields, []givenField{{"factor", lp.Factor != 0}, {"rate", lp.Rate != 0},
 		{"operations", lp.Operations != 0}, {"amplitude", lp.Amplitude != 0}, {"period", lp.Period != 0}})
 	switch kind {
@@ -951,17 +946,22 @@ func (v *validator) delay(p string, d *Delay) {
 	}
 }
 
+// timeSpan checks the from, to and label of a phase or a load phase at p.
+func (v *validator) timeSpan(p string, from, to Duration, label string) {
+	v.span(p+".from", from, true)
+	v.span(p+".to", to, false)
+	if to <= from {
+		v.add(p+".to", to, "is not after from %s", from)
+	}
+	v.text(p+".label", label, 100)
+}
+
 func (v *validator) phase(p string, ph *Phase) {
 	kind := ph.Kind
 	if !oneOf(v, p+".kind", kind, PhaseKinds...) {
 		return
 	}
-	v.span(p+".from", ph.From, true)
-	v.span(p+".to", ph.To, false)
-	if ph.To <= ph.From {
-		v.add(p+".to", ph.To, "is not after from %s", ph.From)
-	}
-	v.text(p+".label", ph.Label, 100)
+	v.timeSpan(p, ph.From, ph.To, ph.Label)
 	// Each field belongs to the kinds that PhaseFields gives it.
 	onlyKindFields(v, p, kind, fmt.Sprintf("a %q phase", kind), PhaseKinds, PhaseFields, []givenField{{"workers", ph.Workers != 0}, {"rate", ph.Rate != 0}, {"factor", ph.Factor != 0},
 		{"latency", ph.Latency != 0}, {"error", ph.Error != ""}, {"status", ph.Status != 0}})

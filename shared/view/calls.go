@@ -105,18 +105,26 @@ func callGroups(strats []engine.StrategyResult) ([]Group, []string) {
 	for k := range strats[0].Calls {
 		get := func(i int, key string) (float64, float64, float64) { return callValue(&strats[i].Calls[k], key) }
 		g := Group{Name: callGroupName(&strats[0].Calls[k]), Call: strats[0].Calls[k].Name}
-		for _, m := range CallMetrics {
-			m.Group = g.Name
-			r, zero := rowOf(len(strats), get, m, "success_rate")
-			if zero {
-				folded = append(folded, m.Label+" ("+lower(g.Name)+")")
-				continue
-			}
-			g.Rows = append(g.Rows, r)
+		groups, folded = addPartGroup(groups, folded, g, CallMetrics, len(strats), get)
+	}
+	return groups, folded
+}
+
+// addPartGroup fills group g with a row per metric (folding those zero
+// for every strategy away, by label) and adds it to groups unless it is
+// left empty.
+func addPartGroup(groups []Group, folded []string, g Group, metrics []Metric, n int, get getter) ([]Group, []string) {
+	for _, m := range metrics {
+		m.Group = g.Name
+		r, zero := rowOf(n, get, m, "success_rate")
+		if zero {
+			folded = append(folded, m.Label+" ("+lower(g.Name)+")")
+			continue
 		}
-		if len(g.Rows) > 0 {
-			groups = append(groups, g)
-		}
+		g.Rows = append(g.Rows, r)
+	}
+	if len(g.Rows) > 0 {
+		groups = append(groups, g)
 	}
 	return groups, folded
 }
@@ -170,18 +178,7 @@ func fleetGroups(strats []engine.StrategyResult) ([]Group, []string) {
 			return withSpread(v, f.Spread, key)
 		}
 		g := Group{Name: FleetGroupName(&strats[0].Fleets[k]), Fleet: strats[0].Fleets[k].Name}
-		for _, m := range FleetMetrics {
-			m.Group = g.Name
-			r, zero := rowOf(len(strats), get, m, "success_rate")
-			if zero {
-				folded = append(folded, m.Label+" ("+lower(g.Name)+")")
-				continue
-			}
-			g.Rows = append(g.Rows, r)
-		}
-		if len(g.Rows) > 0 {
-			groups = append(groups, g)
-		}
+		groups, folded = addPartGroup(groups, folded, g, FleetMetrics, len(strats), get)
 	}
 	return groups, folded
 }

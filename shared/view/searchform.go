@@ -110,7 +110,9 @@ func formMetrics() []FormMetric {
 }
 
 // formOps lists the comparisons a form's bounds make, in words.
-func formOps() []FormOp { return []FormOp{{engine.OpAtMost, "at most"}, {engine.OpAtLeast, "at least"}} }
+func formOps() []FormOp {
+	return []FormOp{{engine.OpAtMost, "at most"}, {engine.OpAtLeast, "at least"}}
+}
 
 // A FormOp is a comparison a constraint makes, in words.
 type FormOp struct {
