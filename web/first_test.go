@@ -57,3 +57,34 @@ func TestPlaygroundShowsTheServersResultFirst(t *testing.T) {
 		t.Errorf("the engine's first run shows a view %s from the server's", got)
 	}
 }
+
+// TestPhoneShowsTheServersResultFirst (#29): under 600 px too the page
+// shows the server's verdict and table before its engine has loaded (a
+// phone waited for the engine for all of it), without the server's wide
+// charts, whose text a phone would shrink to a few pixels: the engine's
+// run draws them for the screen.
+func TestPhoneShowsTheServersResultFirst(t *testing.T) {
+	srv, err := server.New(slowMachine(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocked atomic.Bool
+	blocked.Store(true)
+	ctx, base := setupHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if blocked.Load() && strings.HasPrefix(r.URL.Path, "/static/engine.") {
+			http.Error(w, "blocked by the test", http.StatusServiceUnavailable)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	do(t, ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/?s=e03a-transient-failures"),
+		until(`document.getElementById("verdict").textContent.startsWith("Verdict: ")`))
+	if cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`); cols != "metric,A,B,C,D" {
+		t.Errorf("on a phone, without the engine, the table's columns are %q", cols)
+	}
+	if n := text(ctx, t, `String(document.querySelectorAll("#charts img").length)`); n != "0" {
+		t.Errorf("on a phone the server's %s wide charts are shown", n)
+	}
+	blocked.Store(false)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1), until(`document.querySelectorAll("#charts img").length > 0`))
+}

@@ -1922,9 +1922,14 @@ function showLink(url, msg) {
 // opens with (shared/view, exactly as the engine in the page draws it) at
 // once, while the engine loads; the engine's first run then replaces it
 // with the same, without early partial results in between.
+//
+// Under 600 px the page draws its charts narrow (chartWidth), and the
+// server's are drawn wide, whose text a phone would shrink to a few
+// pixels: there the verdict, the table and the sentences come first, and
+// the charts with the engine's own run.
 function showFirst() {
   const data = document.getElementById("first-result");
-  if (!data || chartWidth() !== 0 || location.hash.startsWith("#z=")) return;
+  if (!data || location.hash.startsWith("#z=")) return;
   const f = JSON.parse(data.textContent);
   const q = new URLSearchParams(location.search);
   const wanted = q.get("s");
@@ -1932,10 +1937,12 @@ function showFirst() {
   state.first = f.slug;
   $("pg-title").textContent = f.title;
   $("pg-summary").textContent = f.summary;
-  showView(f.view);
-  window.retrylabFirstView = f.view; // for tests: the engine's run shows the same
+  const narrow = chartWidth() !== 0;
+  showView(narrow ? { ...f.view, figures: [], search: f.view.search && { ...f.view.search, figure: null } } : f.view);
+  if (!narrow) window.retrylabFirstView = f.view; // for tests: the engine's run shows the same
   window.retrylabFirstResultMs ??= performance.now(); // since navigation began
-  status("These results were drawn by the server; the engine is loading in your browser to run your edits…");
+  status(narrow ? "These results were drawn by the server; the engine is loading in your browser to draw the charts for this screen and run your edits…"
+    : "These results were drawn by the server; the engine is loading in your browser to run your edits…");
 }
 
 async function start() {
