@@ -573,6 +573,11 @@ func (s *Server) handleEmbed(c echo.Context) error {
 				}
 			}
 			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
+			if !q.Has("width") {
+				// A narrow frame gets the chart drawn narrow, as pages do,
+				// so that its text keeps its size.
+				v.Charts[0].Narrow = v.Charts[0].URL + "&width=400"
+			}
 			if sv := v.Result.Search; opt.Picture == chart.Frontier && sv != nil {
 				// The frontier's caption is the search's recommendation in
 				// short (the page, a click away, says why), or why there is

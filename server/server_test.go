@@ -138,6 +138,8 @@ func TestRoutes(t *testing.T) {
 		{"csv of a recovery time that did not come (not recovered under load)", "GET", "/s/failover-incident/metrics.csv", 200, "text/csv", "every-layer,recovery_s,,,\nevery-layer,recovered,0,,\n"},
 		{"csv of several calls", "GET", "/s/bulkheads/metrics.csv", 200, "text/csv", "bulkhead of 20 for payment,catalog: success_rate,1,1,1"},
 		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
+		{"embed, narrow frames drawn narrow", "GET", "/embed/" + slug, 200, "text/html", `<source media="(max-width: 560px)" srcset="/s/` + slug + `/chart.svg?picture=attempts&amp;res=100ms&amp;width=400"`},
+		{"embed of a picture, narrow frames drawn narrow", "GET", "/embed/" + slug + "?picture=outcomes", 200, "text/html", `<source media="(max-width: 560px)" srcset="/s/` + slug + `/chart.svg?picture=outcomes&amp;width=400"`},
 		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
 		{"oembed xml", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&format=xml", 501, "application/json", `format=json`},
 		{"oembed foreign path", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fother", 404, "application/json", `not a RetryLab`},

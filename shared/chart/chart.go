@@ -327,15 +327,58 @@ func (c *canvas) legend(x, y, width float64, entries []string, marker func(i int
 		row = 18
 	}
 	for i, e := range entries {
-		w := 26 + width1(e)
-		if cx > x && cx+w > x+width {
+		// An entry wider than the legend wraps at its spaces, on lines of
+		// its own, rather than run past the picture's edge.
+		lines := wrapWords(e, width-26, width1)
+		w := 0.0
+		for _, l := range lines {
+			w = max(w, 26+width1(l))
+		}
+		if cx > x && (cx+w > x+width || len(lines) > 1) {
 			cx, cy = x, cy+row
 		}
 		marker(i, cx, cy-4)
-		s.text(cx+22, cy, "", "", e)
+		for k, l := range lines {
+			s.text(cx+22, cy+float64(k)*row, "", "", l)
+		}
+		if len(lines) > 1 {
+			cx, cy = x+width, cy+float64(len(lines)-1)*row // the next entry on a row of its own
+			continue
+		}
 		cx += w + 14
 	}
 	return cy - y + row
+}
+
+// wrapWords splits text at its spaces into lines of at most width, as
+// measured by widthOf; a word wider than that stands on a line alone.
+func wrapWords(text string, width float64, widthOf func(string) float64) []string {
+	if widthOf(text) <= width {
+		return []string{text}
+	}
+	// A unit stays with its number: "6.9 s", not "6.9" and "s".
+	var words []string
+	for _, w := range strings.Fields(text) {
+		if n := len(words); n > 0 && (w == "s" || w == "ms" || w == "%" || w == "/") {
+			words[n-1] += " " + w
+			continue
+		}
+		words = append(words, w)
+	}
+	var lines []string
+	line := ""
+	for _, w := range words {
+		if line != "" && widthOf(line+" "+w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 func lineMarker(s *svg) func(i int, x, y float64) {
