@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -87,4 +88,18 @@ func TestPhoneShowsTheServersResultFirst(t *testing.T) {
 	}
 	blocked.Store(false)
 	do(t, ctx, chromedp.Navigate(base+"/"), ran(1), until(`document.querySelectorAll("#charts img").length > 0`))
+}
+
+// TestPhoneLeadsToRunAndShare (#29): on a phone the results come first
+// and Run and Share thousands of pixels below them; a link on the first
+// screen leads to the toolbar, and following it brings Run into view.
+func TestPhoneLeadsToRunAndShare(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/"), ran(1))
+	top := text(ctx, t, `String(Math.round(document.querySelector("[data-testid=jump-edit]").getBoundingClientRect().top))`)
+	if n, _ := strconv.Atoi(top); n <= 0 || n > 844 {
+		t.Errorf("the link to the editor is at %s px, not on the first screen", top)
+	}
+	do(t, ctx, click(`[data-testid=jump-edit]`), until(`(() => { const r = document.getElementById("run").getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()`))
+	do(t, ctx, chromedp.EmulateViewport(1280, 900), until(`getComputedStyle(document.querySelector(".jump-edit")).display === "none"`))
 }

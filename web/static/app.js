@@ -1945,6 +1945,14 @@ function showFirst() {
     : "These results were drawn by the server; the engine is loading in your browser to run your edits…");
 }
 
+// The link to the editor on a narrow screen scrolls to it and focuses Run,
+// leaving the address alone: its fragment holds the scenario (#z=).
+document.querySelector("[data-testid=jump-edit]")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  $("toolbar").scrollIntoView();
+  $("run").focus({ preventScroll: true });
+});
+
 async function start() {
   root.hidden = false; // without JavaScript it stays hidden, and the form below serves
   showFirst();
