@@ -114,9 +114,10 @@ func isPollyHedging(m map[string]any) bool {
 	return false
 }
 
-// pollyInfinite is Timeout.InfiniteTimeSpan as a TimeSpan (-1 ms): a
-// hedging delay that never starts a copy before the previous one fails.
-const pollyInfinite = engine.Duration(-1e6)
+// pollyInfinite is Timeout.InfiniteTimeSpan (-1 ms) as configuration
+// writes it: a hedging delay that never starts a copy before the previous
+// one fails.
+const pollyInfinite = "-00:00:00.001"
 
 // msStandardHedging is the standard hedging handler's policy.
 func msStandardHedging() engine.Policy {
@@ -145,7 +146,7 @@ func pollyHedgingOptions(n *notes, path, name string, m map[string]any) engine.S
 				}
 			}
 			if v, q, ok := ho.get("Delay", true); ok {
-				if s, isStr := v.(string); isStr && strings.TrimSpace(s) == "-00:00:00.001" {
+				if s, isStr := v.(string); isStr && strings.TrimSpace(s) == pollyInfinite {
 					pol.Hedging.Delay = engine.MaxSpan
 					n.info(q, "is Timeout.InfiniteTimeSpan: a copy only after a failure; simulated as a delay of %s, the longest the engine simulates", engine.MaxSpan)
 				} else if d, ok := parseTimeSpan(n, q, v); ok {
@@ -229,7 +230,7 @@ func exportPollyHedging(st *engine.Strategy, n *notes) []byte {
 	}
 	switch {
 	case h.Delay >= engine.MaxSpan:
-		out.Hedging.Delay = "-00:00:00.001"
+		out.Hedging.Delay = pollyInfinite
 		n.info("hedging.delay", "is the longest the engine simulates: written as Timeout.InfiniteTimeSpan, a copy only after a failure")
 	default:
 		out.Hedging.Delay = pollySpan(n, "hedging.delay", h.Delay)
