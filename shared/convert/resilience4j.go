@@ -154,18 +154,18 @@ var (
 	}
 	// CommonBulkheadConfigurationProperties.InstanceProperties and
 	// CommonThreadPoolBulkheadConfigurationProperties.InstanceProperties,
-	// with BulkheadConfig's and ThreadPoolBulkheadConfig's builder checks.
+	// with their setters' checks (a thread pool size of 0 is left unset,
+	// as buildConfig skips it).
 	r4jBulkheadSpecs = []r4jSpec{
-		{name: "maxConcurrentCalls", kind: r4jInt, lo: 0, hi: math.MaxInt32},
+		{name: "maxConcurrentCalls", kind: r4jInt, lo: 1, hi: math.MaxInt32},
 		{name: "maxWaitDuration", kind: r4jDur, lo: 0, hi: math.Inf(1)},
-		{name: "fairCallHandlingEnabled", kind: r4jBool},
 		{name: "writableStackTraceEnabled", kind: r4jBool},
 		{name: "eventConsumerBufferSize", kind: r4jInt, lo: 1, hi: math.MaxInt32},
 		{name: "baseConfig", kind: r4jString},
 	}
 	r4jThreadPoolSpecs = []r4jSpec{
-		{name: "maxThreadPoolSize", kind: r4jInt, lo: 1, hi: math.MaxInt32},
-		{name: "coreThreadPoolSize", kind: r4jInt, lo: 1, hi: math.MaxInt32},
+		{name: "maxThreadPoolSize", kind: r4jInt, lo: 0, hi: math.MaxInt32},
+		{name: "coreThreadPoolSize", kind: r4jInt, lo: 0, hi: math.MaxInt32},
 		{name: "queueCapacity", kind: r4jInt, lo: 0, hi: math.MaxInt32},
 		{name: "keepAliveDuration", kind: r4jDur, lo: 0, hi: math.Inf(1)},
 		{name: "writableStackTraceEnabled", kind: r4jBool},

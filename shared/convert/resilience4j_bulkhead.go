@@ -53,7 +53,7 @@ func r4jBulkheadFrom(n *notes, mods map[string]*r4jModule, name string) *engine.
 }
 
 // r4jSemaphore is a SemaphoreBulkhead: maxConcurrentCalls permits (default
-// 25); a call that finds none waits up to maxWaitDuration (default 0: it is
+// 25; the setter refuses 0); a call that finds none waits up to maxWaitDuration (default 0: it is
 // refused at once), with no bound on the threads waiting.
 func r4jSemaphore(n *notes, p *r4jProps) *engine.Bulkhead {
 	b := &engine.Bulkhead{Dependency: importedDependency, MaxConcurrent: 25}
@@ -61,10 +61,6 @@ func r4jSemaphore(n *notes, p *r4jProps) *engine.Bulkhead {
 		b.MaxConcurrent = int(k)
 	} else {
 		n.info(p.path2("maxconcurrentcalls"), "is not set: BulkheadConfig's default, 25")
-	}
-	if b.MaxConcurrent == 0 {
-		n.fail(p.path2("maxconcurrentcalls"), 0, "refuses every call (BulkheadFullException); allowed at least 1")
-		return nil
 	}
 	if b.MaxConcurrent > engine.MaxWorkers {
 		n.fail(p.path2("maxconcurrentcalls"), b.MaxConcurrent, "is more than RetryLab simulates; allowed up to %d", engine.MaxWorkers)
@@ -80,9 +76,6 @@ func r4jSemaphore(n *notes, p *r4jProps) *engine.Bulkhead {
 		b.MaxWaiting = engine.MaxQueue
 		n.info(p.path2("maxwaitduration"), "any number of calls wait for a permit, each up to %s: max_waiting %d, the most the engine allows", d, engine.MaxQueue)
 	}
-	if p.has("faircallhandlingenabled") {
-		n.info(p.path2("faircallhandlingenabled"), "the engine's waiting calls take permits in turn, as a fair semaphore (the default) gives them")
-	}
 	r4jNoEffect(n, p)
 	return b
 }
@@ -92,12 +85,12 @@ func r4jSemaphore(n *notes, p *r4jProps) *engine.Bulkhead {
 // queueCapacity calls, refusing a call when both are full.
 func r4jThreadPool(n *notes, p *r4jProps) *engine.Bulkhead {
 	maxT, core, queue := r4jProcessors, r4jProcessors-1, 100
-	if k, ok := p.num("maxthreadpoolsize"); ok {
+	if k, ok := p.num("maxthreadpoolsize"); ok && k > 0 {
 		maxT = int(k)
 	} else {
 		n.warn(p.path2("maxthreadpoolsize"), "is not set: ThreadPoolBulkheadConfig's default is the machine's processor count; imported as %d", r4jProcessors)
 	}
-	if k, ok := p.num("corethreadpoolsize"); ok {
+	if k, ok := p.num("corethreadpoolsize"); ok && k > 0 {
 		core = int(k)
 	} else {
 		core = min(core, maxT)
