@@ -530,7 +530,8 @@
 //
 // Export writes bulkheads[0] back: a semaphore bulkhead when calls wait a
 // bounded time or not at all, else a thread pool bulkhead whose core and
-// maximum sizes are max_concurrent.
+// maximum sizes are max_concurrent; bulkheadAspectOrder 0 puts it
+// outermost, held for the whole call as the engine holds it.
 //
 // Warnings on import: ratelimiter is not simulated (a fixed window of
 // limitForPeriod permits per limitRefreshPeriod, which the engine's only

@@ -1778,6 +1778,7 @@ func exportResilience4jAll(sts []engine.Strategy, ns []notes) []byte {
 			if all.Resilience4j.Bulkhead == nil {
 				all.Resilience4j.Bulkhead = &r4jYAMLBulkhead{Instances: map[string]r4jYAMLBulkheadInstance{}}
 			}
+			all.Resilience4j.Bulkhead.BulkheadAspectOrder = b.BulkheadAspectOrder
 			maps.Copy(all.Resilience4j.Bulkhead.Instances, b.Instances)
 		}
 		if t := m.ThreadPool; t != nil {

@@ -139,7 +139,10 @@ func r4jNoEffect(n *notes, p *r4jProps) {
 }
 
 type r4jYAMLBulkhead struct {
-	Instances map[string]r4jYAMLBulkheadInstance `yaml:"instances"`
+	// BulkheadAspectOrder orders the Bulkhead aspect, of both kinds of
+	// bulkhead; written 0, outermost, the engine's placement.
+	BulkheadAspectOrder *int                               `yaml:"bulkheadAspectOrder,omitempty"`
+	Instances           map[string]r4jYAMLBulkheadInstance `yaml:"instances,omitempty"`
 }
 
 type r4jYAMLBulkheadInstance struct {
@@ -168,10 +171,12 @@ func r4jExportBulkhead(n *notes, st *engine.Strategy, instance string) (*r4jYAML
 		n.warn("bulkheads", "resilience4j's instance stands for one dependency: only bulkheads[0] (%s) is exported", st.Bulkheads[0].Dependency)
 	}
 	b := st.Bulkheads[0]
-	n.warn("bulkheads[0]", "the Bulkhead aspect runs inside the Retry by default (bulkheadAspectOrder), each attempt taking a permit; set bulkheadAspectOrder below retryAspectOrder to hold it for the whole call, as the engine does")
+	outermost := 0
+	order := &r4jYAMLBulkhead{BulkheadAspectOrder: &outermost}
+	n.info("bulkheads[0]", "written with bulkheadAspectOrder 0, outermost, so that the bulkhead is held for the whole call, retries included, as the engine holds it (by default resilience4j puts it inside the Retry); the order applies to every bulkhead of the application")
 	if b.MaxWaiting > 0 && b.MaxWait == 0 {
 		n.info("bulkheads[0]", "waits in a line of %d without a time limit: written as a thread pool bulkhead of %d threads (coreThreadPoolSize = maxThreadPoolSize), for methods returning a CompletionStage, @Bulkhead(type = THREADPOOL)", b.MaxWaiting, b.MaxConcurrent)
-		return nil, &r4jYAMLThreadPool{Instances: map[string]r4jYAMLThreadPoolInstance{instance: {
+		return order, &r4jYAMLThreadPool{Instances: map[string]r4jYAMLThreadPoolInstance{instance: {
 			MaxThreadPoolSize: b.MaxConcurrent, CoreThreadPoolSize: b.MaxConcurrent, QueueCapacity: b.MaxWaiting}}}
 	}
 	out := r4jYAMLBulkheadInstance{MaxConcurrentCalls: b.MaxConcurrent}
@@ -181,5 +186,6 @@ func r4jExportBulkhead(n *notes, st *engine.Strategy, instance string) (*r4jYAML
 			n.warn("bulkheads[0].max_waiting", "resilience4j's semaphore bulkhead lets any number of calls wait up to maxWaitDuration; the line of %d is not exported", b.MaxWaiting)
 		}
 	}
-	return &r4jYAMLBulkhead{Instances: map[string]r4jYAMLBulkheadInstance{instance: out}}, nil
+	order.Instances = map[string]r4jYAMLBulkheadInstance{instance: out}
+	return order, nil
 }
