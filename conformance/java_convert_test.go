@@ -182,6 +182,9 @@ func javaDurationOf(d int64) string {
 //	https://github.com/resilience4j/resilience4j/blob/af9e7c979f17804f23cc1b76dd7cf268fb58b5c7/resilience4j-framework-common/src/main/java/io/github/resilience4j/common/circuitbreaker/configuration/CommonCircuitBreakerConfigurationProperties.java
 //	https://github.com/resilience4j/resilience4j/blob/af9e7c979f17804f23cc1b76dd7cf268fb58b5c7/resilience4j-spring6/src/main/java/io/github/resilience4j/spring6/timelimiter/configure/TimeLimiterConfigurationProperties.java (timeLimiterAspectOrder)
 //	https://github.com/resilience4j/resilience4j/blob/af9e7c979f17804f23cc1b76dd7cf268fb58b5c7/resilience4j-framework-common/src/main/java/io/github/resilience4j/common/timelimiter/configuration/CommonTimeLimiterConfigurationProperties.java
+//	resilience4j-spring6's bulkhead/configure/BulkheadConfigurationProperties.java (bulkheadAspectOrder)
+//	resilience4j-framework-common's common/bulkhead/configuration/CommonBulkheadConfigurationProperties.java
+//	resilience4j-framework-common's common/bulkhead/configuration/CommonThreadPoolBulkheadConfigurationProperties.java
 //
 // Every key of the InstanceProperties classes is listed, so that any
 // property the export may write one day is accepted, not only those it
@@ -206,7 +209,39 @@ type r4jDoc struct {
 			Configs                map[string]r4jLimiterProp `json:"configs"`
 			Instances              map[string]r4jLimiterProp `json:"instances"`
 		} `json:"timelimiter"`
+		Bulkhead struct {
+			BulkheadAspectOrder *int                       `json:"bulkheadAspectOrder"`
+			Tags                map[string]string          `json:"tags"`
+			Configs             map[string]r4jBulkheadProp `json:"configs"`
+			Instances           map[string]r4jBulkheadProp `json:"instances"`
+		} `json:"bulkhead"`
+		ThreadPoolBulkhead struct {
+			Tags      map[string]string        `json:"tags"`
+			Configs   map[string]r4jThreadProp `json:"configs"`
+			Instances map[string]r4jThreadProp `json:"instances"`
+		} `json:"thread-pool-bulkhead"`
 	} `json:"resilience4j"`
+}
+
+// r4jBulkheadProp is CommonBulkheadConfigurationProperties.InstanceProperties.
+type r4jBulkheadProp struct {
+	MaxConcurrentCalls        *int    `json:"maxConcurrentCalls"`
+	MaxWaitDuration           *string `json:"maxWaitDuration"`
+	WritableStackTraceEnabled *bool   `json:"writableStackTraceEnabled"`
+	BaseConfig                *string `json:"baseConfig"`
+	EventConsumerBufferSize   *int    `json:"eventConsumerBufferSize"`
+}
+
+// r4jThreadProp is CommonThreadPoolBulkheadConfigurationProperties.InstanceProperties.
+type r4jThreadProp struct {
+	EventConsumerBufferSize   *int     `json:"eventConsumerBufferSize"`
+	BaseConfig                *string  `json:"baseConfig"`
+	WritableStackTraceEnabled *bool    `json:"writableStackTraceEnabled"`
+	MaxThreadPoolSize         *int     `json:"maxThreadPoolSize"`
+	CoreThreadPoolSize        *int     `json:"coreThreadPoolSize"`
+	QueueCapacity             *int     `json:"queueCapacity"`
+	KeepAliveDuration         *string  `json:"keepAliveDuration"`
+	ContextPropagators        []string `json:"contextPropagators"`
 }
 
 // r4jRetryProp is CommonRetryConfigurationProperties.InstanceProperties.
@@ -359,6 +394,20 @@ func TestConvertResilience4jYAMLStrict(t *testing.T) {
 		}
 		for _, l := range doc.Resilience4j.TimeLimiter.Instances {
 			dur("timeoutDuration", l.TimeoutDuration, 1)
+		}
+		for name, b := range doc.Resilience4j.Bulkhead.Instances {
+			if b.MaxConcurrentCalls == nil || *b.MaxConcurrentCalls < 1 {
+				fail("bulkhead %s: maxConcurrentCalls below 1 (the setter refuses it)", name)
+			}
+			dur("maxWaitDuration", b.MaxWaitDuration, 0)
+		}
+		for name, p := range doc.Resilience4j.ThreadPoolBulkhead.Instances {
+			switch {
+			case p.MaxThreadPoolSize == nil || p.CoreThreadPoolSize == nil || p.QueueCapacity == nil:
+				fail("thread-pool-bulkhead %s: a size left out takes the machine's processor count", name)
+			case *p.CoreThreadPoolSize < 1 || *p.MaxThreadPoolSize < *p.CoreThreadPoolSize || *p.QueueCapacity < 0:
+				fail("thread-pool-bulkhead %s: sizes %d, %d, %d that ThreadPoolBulkheadConfig refuses or skips", name, *p.CoreThreadPoolSize, *p.MaxThreadPoolSize, *p.QueueCapacity)
+			}
 		}
 		if _, err := convert.Import(convert.Resilience4j, out); err != nil {
 			fail("the export does not import: %v", err)

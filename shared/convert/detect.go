@@ -18,7 +18,7 @@ var detectors = []struct {
 	{Linkerd, regexp.MustCompile(`(?m)(^\s*"?apiVersion"?\s*:\s*"?linkerd\.io/|^\s*"?(retry|timeout)\.linkerd\.io/)`)},
 	{Resilience4j, regexp.MustCompile(`(?m)^"?resilience4j(\.[a-z]+)?"?\s*[:.=]`)},
 	{GRPC, regexp.MustCompile(`"(methodConfig|retryThrottling)"\s*:`)},
-	{Polly, regexp.MustCompile(`"(MaxRetryAttempts|BackoffType|UseJitter|Resilience)"\s*:`)},
+	{Polly, regexp.MustCompile(`"(MaxRetryAttempts|BackoffType|UseJitter|Resilience|MaxHedgedAttempts|DefaultRateLimiterOptions)"\s*:`)},
 	// Envoy's keys may begin an item of a top-level list of resources
 	// ("- virtual_hosts:", "- circuit_breakers:"), as Envoy Gateway
 	// prints them.

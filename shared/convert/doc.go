@@ -523,9 +523,23 @@
 //	                                              the lowest order outermost: a breaker ordered before
 //	                                              the retry is outside it, a time limiter before the
 //	                                              retry is a deadline
+//	bulkhead maxConcurrentCalls, maxWaitDuration  bulkheads[0] max_concurrent (default 25), max_wait
+//	                                              with max_waiting unbounded (no wait: max_waiting 0)
+//	thread-pool-bulkhead maxThreadPoolSize,       bulkheads[0] max_concurrent, max_waiting (a bulkhead
+//	  queueCapacity                               of the same name wins; defaults assume 4 processors)
 //
-// Warnings on import: bulkhead, thread-pool-bulkhead and ratelimiter are
-// not simulated; retryExceptionPredicate, resultPredicate and
+// Export writes bulkheads[0] back: a semaphore bulkhead when calls wait a
+// bounded time or not at all, else a thread pool bulkhead whose core and
+// maximum sizes are max_concurrent; bulkheadAspectOrder 0 puts it
+// outermost, held for the whole call as the engine holds it.
+//
+// Warnings on import: ratelimiter is not simulated (a fixed window of
+// limitForPeriod permits per limitRefreshPeriod, which the engine's only
+// client-side limiter, aws-adaptive, is not); a bulkhead inside the retry
+// (bulkheadAspectOrder's default: each attempt takes a permit, where the
+// engine holds it for the whole call); a coreThreadPoolSize below
+// maxThreadPoolSize (ThreadPoolExecutor queues before it adds threads);
+// retryExceptionPredicate, resultPredicate and
 // consumeResultBeforeRetryAttempt are code; exception classes RetryLab
 // does not know; exponentialMaxWaitDuration with randomized waits
 // (resilience4j caps the randomized wait, the engine randomizes the
@@ -588,7 +602,8 @@
 // TimeSpan format (https://learn.microsoft.com/dotnet/api/system.timespan.parse).
 // Every object of the document with a Retry, CircuitBreaker,
 // AttemptTimeout, TotalRequestTimeout or RateLimiter field is the options
-// of one standard resilience handler, named after its configuration
+// of one standard resilience handler (one with a Hedging or Endpoint field
+// is the standard hedging handler's, below), named after its configuration
 // section ("Resilience:Inventory"). Keys match in any case and values may
 // be strings, as .NET's configuration binder reads them. Fields left out
 // keep the handler's defaults: the ms-standard-resilience preset.
@@ -610,8 +625,21 @@
 //	AttemptTimeout.Timeout               attempt_timeout
 //	TotalRequestTimeout.Timeout          deadline
 //	(code: IsTransient)                  retry_on 408, 429, 500-599, timeouts, connection errors
+//	RateLimiter.DefaultRateLimiterOptions bulkheads[0] max_concurrent (PermitLimit, default 1000),
+//	                                     max_waiting (QueueLimit, default 0): Polly's
+//	                                     ConcurrencyLimiter, outermost, held for the whole request
 //
-// Warnings on import: RateLimiter is not simulated; a bare number as a
+//	HttpStandardHedgingResilienceOptions strategy (import and export; based_on ms-standard-hedging)
+//	Hedging.MaxHedgedAttempts            max_attempts − 1 (default 1), with hedging
+//	Hedging.Delay                        hedging.delay (default 2 s; -00:00:00.001, InfiniteTimeSpan:
+//	                                     the engine's longest span, a copy only after a failure)
+//	TotalRequestTimeout.Timeout          deadline (default 30 s)
+//	Endpoint.Timeout.Timeout             attempt_timeout (default 10 s)
+//	Endpoint.CircuitBreaker              breaker, as above, around each copy
+//	Endpoint.RateLimiter                 bulkheads[0], with a warning (Polly's is per copy)
+//
+// Warnings on import: QueueProcessingOrder NewestFirst; an endpoint's
+// RateLimiter (each hedged copy takes a permit); a bare number as a
 // TimeSpan is days, as .NET reads it; settings the handler's validation
 // refuses at startup (an attempt timeout longer than the total timeout, a
 // sampling duration under twice the attempt timeout, MaxRetryAttempts 0,

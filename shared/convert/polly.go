@@ -43,7 +43,7 @@ const (
 	pollyJitterExp  = 0.5
 )
 
-var pollyOptionKeys = []string{"Retry", "CircuitBreaker", "AttemptTimeout", "TotalRequestTimeout", "RateLimiter"}
+var pollyOptionKeys = []string{"Retry", "CircuitBreaker", "AttemptTimeout", "TotalRequestTimeout", "RateLimiter", "Hedging", "Endpoint"}
 
 // isPollyOptions reports whether o looks like HttpStandardResilienceOptions.
 func isPollyOptions(m map[string]any) bool {
@@ -81,7 +81,14 @@ func importPolly(data []byte) (*Imported, error) {
 				name = "standard resilience"
 			}
 			st := engine.Strategy{Name: name}
-			st.Policy = pollyOptions(&n, path, m)
+			if isPollyHedging(m) {
+				st = pollyHedgingOptions(&n, path, name, m)
+			} else {
+				st.Policy = pollyOptions(&n, path, m)
+				if b := pollyRateLimiterOf(&n, path, m, true); b != nil {
+					st.Bulkheads = []engine.Bulkhead{*b}
+				}
+			}
 			sts = append(sts, st)
 			return true
 		}
@@ -107,7 +114,7 @@ func importPolly(data []byte) (*Imported, error) {
 		return found
 	}
 	if !walk("", "", tree) {
-		return nil, engine.Errors{{Value: "the document", Message: "has no HttpStandardResilienceOptions: no object with Retry, CircuitBreaker, AttemptTimeout or TotalRequestTimeout"}}
+		return nil, engine.Errors{{Value: "the document", Message: "has no HttpStandardResilienceOptions: no object with Retry, CircuitBreaker, AttemptTimeout, TotalRequestTimeout, RateLimiter or (HttpStandardHedgingResilienceOptions) Hedging and Endpoint"}}
 	}
 	if err := n.err(); err != nil {
 		return nil, err
@@ -238,9 +245,8 @@ func pollyOptions(n *notes, path string, m map[string]any) engine.Policy {
 		to.get("Name", true)
 		to.unread(n, "is not a timeout option RetryLab reads; not read")
 	}
-	if _, p, ok := o.get("RateLimiter", true); ok {
-		n.warn(p, "is not simulated: the standard handler's concurrency limiter (1000 permits, no queue, by default) is left out")
-	}
+	// RateLimiter is read by pollyRateLimiterOf, into the strategy.
+	o.get("RateLimiter", true)
 	o.unread(n, "is not an HttpStandardResilienceOptions field; not read")
 	pollyChecks(n, join(path, "AttemptTimeout"), join(path, "CircuitBreaker.SamplingDuration"), &pol)
 	return pol
@@ -376,6 +382,7 @@ func pollyBreaker(n *notes, path string, v any, br *engine.Breaker) {
 // Polly export.
 
 type pollyJSON struct {
+	RateLimiter         *pollyLimiterJSON `json:"RateLimiter,omitempty"`
 	Retry               *pollyRetryJSON   `json:"Retry,omitempty"`
 	CircuitBreaker      *pollyBreakerJSON `json:"CircuitBreaker,omitempty"`
 	AttemptTimeout      *pollyTimeoutJSON `json:"AttemptTimeout,omitempty"`
@@ -411,9 +418,13 @@ func pollySpan(n *notes, path string, d engine.Duration) string {
 }
 
 func exportPolly(st *engine.Strategy, n *notes) []byte {
+	if st.Hedging != nil {
+		return exportPollyHedging(st, n)
+	}
 	unsupported(n, st, "HttpStandardResilienceOptions", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter",
-		"retry_on", "honor_retry_after", "retry_after", "breaker")
+		"retry_on", "honor_retry_after", "retry_after", "breaker", "bulkheads")
 	var out pollyJSON
+	out.RateLimiter = pollyLimiterFor(n, st)
 	r := &pollyRetryJSON{MaxRetryAttempts: st.MaxAttempts - 1, ShouldRetryAfterHeader: st.HonorRetryAfter}
 	switch st.MaxAttempts {
 	case 0:

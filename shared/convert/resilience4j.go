@@ -47,7 +47,15 @@ const (
 	r4jRetryOrder   = math.MaxInt32 - 5
 	r4jBreakerOrder = math.MaxInt32 - 4
 	r4jLimiterOrder = math.MaxInt32 - 2
+	// BulkheadConfigurationProperties' bulkheadAspectOrder:
+	// Ordered.LOWEST_PRECEDENCE, the innermost aspect.
+	r4jBulkheadOrder = math.MaxInt32
 )
+
+// r4jProcessors is the processor count assumed for ThreadPoolBulkheadConfig's
+// defaults, which are the machine's (Runtime.availableProcessors()):
+// maxThreadPoolSize 4 and coreThreadPoolSize 3.
+const r4jProcessors = 4
 
 // r4jCanon is a key in Spring's relaxed binding's canonical form: lower
 // case, without dashes and underscores, so that maxAttempts, max-attempts
@@ -144,6 +152,27 @@ var (
 		{name: "ignoreClassBindingExceptions", kind: r4jBool},
 		{name: "baseConfig", kind: r4jString},
 	}
+	// CommonBulkheadConfigurationProperties.InstanceProperties and
+	// CommonThreadPoolBulkheadConfigurationProperties.InstanceProperties,
+	// with their setters' checks (a thread pool size of 0 is left unset,
+	// as buildConfig skips it).
+	r4jBulkheadSpecs = []r4jSpec{
+		{name: "maxConcurrentCalls", kind: r4jInt, lo: 1, hi: math.MaxInt32},
+		{name: "maxWaitDuration", kind: r4jDur, lo: 0, hi: math.Inf(1)},
+		{name: "writableStackTraceEnabled", kind: r4jBool},
+		{name: "eventConsumerBufferSize", kind: r4jInt, lo: 1, hi: math.MaxInt32},
+		{name: "baseConfig", kind: r4jString},
+	}
+	r4jThreadPoolSpecs = []r4jSpec{
+		{name: "maxThreadPoolSize", kind: r4jInt, lo: 0, hi: math.MaxInt32},
+		{name: "coreThreadPoolSize", kind: r4jInt, lo: 0, hi: math.MaxInt32},
+		{name: "queueCapacity", kind: r4jInt, lo: 0, hi: math.MaxInt32},
+		{name: "keepAliveDuration", kind: r4jDur, lo: 0, hi: math.Inf(1)},
+		{name: "writableStackTraceEnabled", kind: r4jBool},
+		{name: "eventConsumerBufferSize", kind: r4jInt, lo: 1, hi: math.MaxInt32},
+		{name: "contextPropagators", kind: r4jClasses},
+		{name: "baseConfig", kind: r4jString},
+	}
 	r4jLimiterSpecs = []r4jSpec{
 		{name: "timeoutDuration", kind: r4jDur, lo: 0, hi: math.Inf(1)},
 		{name: "cancelRunningFuture", kind: r4jBool},
@@ -214,7 +243,7 @@ func (p *r4jProps) path2(k string) string {
 // writes it, by canonical name, for the path of a property left out.
 var r4jDisplay = func() map[string]string {
 	m := map[string]string{}
-	for _, specs := range [][]r4jSpec{r4jRetrySpecs, r4jBreakerSpecs, r4jLimiterSpecs} {
+	for _, specs := range [][]r4jSpec{r4jRetrySpecs, r4jBreakerSpecs, r4jLimiterSpecs, r4jBulkheadSpecs, r4jThreadPoolSpecs} {
 		for _, s := range specs {
 			m[r4jCanon(s.name)] = s.name
 		}
@@ -399,6 +428,10 @@ func importResilience4j(data []byte) (*Imported, error) {
 		{"retry", "retryaspectorder", r4jRetrySpecs, r4jRetryOrder},
 		{"circuitbreaker", "circuitbreakeraspectorder", r4jBreakerSpecs, r4jBreakerOrder},
 		{"timelimiter", "timelimiteraspectorder", r4jLimiterSpecs, r4jLimiterOrder},
+		{"bulkhead", "bulkheadaspectorder", r4jBulkheadSpecs, r4jBulkheadOrder},
+		// The thread pool bulkhead runs in the Bulkhead aspect, whose
+		// order is bulkhead.bulkheadAspectOrder.
+		{"threadpoolbulkhead", "", r4jThreadPoolSpecs, r4jBulkheadOrder},
 	} {
 		if v, p, ok := r4jFind(&n, r, m.key); ok {
 			mods[m.key] = r4jReadModule(&n, p, v, m.order, m.specs)
@@ -414,10 +447,10 @@ func importResilience4j(data []byte) (*Imported, error) {
 			continue
 		}
 		switch r4jCanon(k) {
-		case "bulkhead", "threadpoolbulkhead", "ratelimiter":
-			n.warn(join(r.path, k), "is not simulated: RetryLab imports retry, circuitbreaker and timelimiter; not read")
+		case "ratelimiter":
+			n.warn(join(r.path, k), "is not simulated: resilience4j's RateLimiter grants limitForPeriod permits per limitRefreshPeriod (a fixed window, AtomicRateLimiter) and makes a call wait up to timeoutDuration for one; the engine's only client-side rate limiter is the AWS SDKs' adaptive token bucket (client_rate_limit aws-adaptive); not read")
 		default:
-			n.warn(join(r.path, k), "is not a resilience4j module RetryLab reads (retry, circuitbreaker, timelimiter); not read")
+			n.warn(join(r.path, k), "is not a resilience4j module RetryLab reads (retry, circuitbreaker, timelimiter, bulkhead, thread-pool-bulkhead); not read")
 		}
 	}
 	if err := n.err(); err != nil {
@@ -445,6 +478,9 @@ func importResilience4j(data []byte) (*Imported, error) {
 	var sts []engine.Strategy
 	for _, name := range slicesSorted(names) {
 		st := engine.Strategy{Name: name, Policy: r4jPolicy(&n, mods, name)}
+		if b := r4jBulkheadFrom(&n, mods, name); b != nil {
+			st.Bulkheads = []engine.Bulkhead{*b}
+		}
 		sts = append(sts, st)
 	}
 	if err := n.err(); err != nil {
@@ -1266,16 +1302,35 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 	if eff.flag("enableexponentialbackoff") && eff.flag("enablerandomizedwait") {
 		n.fail(eff.path2("enablerandomizedwait"), true, "is refused with enableExponentialBackoff (IllegalStateException); allowed one of them")
 	}
-	for _, k := range []string{"enableexponentialbackoff", "enablerandomizedwait"} {
-		if eff.flag(k) {
-			n.warn(eff.path2(k), "is not simulated: every open state lasts waitDurationInOpenState")
+	// The engine's breaker has one wait (breaker.break): an open-state
+	// wait that grows or varies cannot be expressed, so each is a warning
+	// saying what is simulated instead.
+	simulated := fmt.Sprintf("the engine's breaker has one wait, so every open state is simulated as waitDurationInOpenState, %s", br.Break)
+	if eff.flag("enableexponentialbackoff") {
+		mult, ok := eff.num("exponentialbackoffmultiplier")
+		if !ok {
+			mult = 1.5 // IntervalFunction.DEFAULT_MULTIPLIER
 		}
+		limit := "without a cap"
+		if d, ok := eff.dur("exponentialmaxwaitdurationinopenstate"); ok {
+			limit = "up to " + d.String()
+		}
+		n.warn(eff.path2("enableexponentialbackoff"), "is not simulated: resilience4j multiplies the open-state wait by %v each time the breaker opens again after a failed half-open trial (IntervalFunction.ofExponentialBackoff), %s, and starts again at %s once it closes; %s, so after repeated openings it lets trial calls through sooner than resilience4j", mult, limit, br.Break, simulated)
+	}
+	if eff.flag("enablerandomizedwait") {
+		f, ok := eff.num("randomizedwaitfactor")
+		if !ok {
+			f = 0.5 // IntervalFunction.DEFAULT_RANDOMIZATION_FACTOR
+		}
+		n.warn(eff.path2("enablerandomizedwait"), "is not simulated: resilience4j draws each open-state wait within ±%v of waitDurationInOpenState (IntervalFunction.ofRandomized); %s", f, simulated)
 	}
 	for _, k := range []string{"exponentialbackoffmultiplier", "exponentialmaxwaitdurationinopenstate", "randomizedwaitfactor"} {
-		if eff.has(k) && !eff.flag("enableexponentialbackoff") && !eff.flag("enablerandomizedwait") {
+		switch {
+		case !eff.has(k):
+		case !eff.flag("enableexponentialbackoff") && !eff.flag("enablerandomizedwait"):
 			n.info(eff.path2(k), "has no effect without enableExponentialBackoff or enableRandomizedWait")
-		} else if eff.has(k) {
-			n.warn(eff.path2(k), "is not simulated: every open state lasts waitDurationInOpenState")
+		default:
+			n.info(eff.path2(k), "read into the warning on the open-state wait: not simulated")
 		}
 	}
 	recorded := false
@@ -1354,8 +1409,13 @@ var r4jRetryClasses = []struct {
 // r4jExport decides what a strategy is in resilience4j's terms, with the
 // notes; YAML and Java write it.
 func r4jExport(st *engine.Strategy, n *notes, java bool) r4jOut {
-	unsupported(n, st, "resilience4j", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on",
-		"honor_retry_after", "retry_after", "breaker")
+	handled := []string{"max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on",
+		"honor_retry_after", "retry_after", "breaker"}
+	if !java {
+		// The Spring Boot YAML writes a bulkhead (r4jExportBulkhead).
+		handled = append(handled, "bulkheads")
+	}
+	unsupported(n, st, "resilience4j", handled...)
 	out := r4jOut{maxAttempts: st.MaxAttempts}
 	if st.MaxAttempts == 0 {
 		out.maxAttempts = r4jForever
@@ -1623,9 +1683,11 @@ type r4jYAML struct {
 }
 
 type r4jYAMLModules struct {
-	Retry          r4jYAMLRetry    `yaml:"retry"`
-	CircuitBreaker *r4jYAMLBreaker `yaml:"circuitbreaker,omitempty"`
-	TimeLimiter    *r4jYAMLLimiter `yaml:"timelimiter,omitempty"`
+	Retry          r4jYAMLRetry       `yaml:"retry"`
+	CircuitBreaker *r4jYAMLBreaker    `yaml:"circuitbreaker,omitempty"`
+	TimeLimiter    *r4jYAMLLimiter    `yaml:"timelimiter,omitempty"`
+	Bulkhead       *r4jYAMLBulkhead   `yaml:"bulkhead,omitempty"`
+	ThreadPool     *r4jYAMLThreadPool `yaml:"thread-pool-bulkhead,omitempty"`
 }
 
 type r4jYAMLRetry struct {
@@ -1711,6 +1773,21 @@ func exportResilience4jAll(sts []engine.Strategy, ns []notes) []byte {
 		}
 	}
 	var retrySet, breakerSet, limiterSet bool
+	bulkheads := func(m *r4jYAMLModules) {
+		if b := m.Bulkhead; b != nil {
+			if all.Resilience4j.Bulkhead == nil {
+				all.Resilience4j.Bulkhead = &r4jYAMLBulkhead{Instances: map[string]r4jYAMLBulkheadInstance{}}
+			}
+			all.Resilience4j.Bulkhead.BulkheadAspectOrder = b.BulkheadAspectOrder
+			maps.Copy(all.Resilience4j.Bulkhead.Instances, b.Instances)
+		}
+		if t := m.ThreadPool; t != nil {
+			if all.Resilience4j.ThreadPool == nil {
+				all.Resilience4j.ThreadPool = &r4jYAMLThreadPool{Instances: map[string]r4jYAMLThreadPoolInstance{}}
+			}
+			maps.Copy(all.Resilience4j.ThreadPool.Instances, t.Instances)
+		}
+	}
 	for i := range sts {
 		d := r4jDocFor(&sts[i], &ns[i])
 		m := &d.Resilience4j
@@ -1720,6 +1797,7 @@ func exportResilience4jAll(sts []engine.Strategy, ns []notes) []byte {
 			retrySet = true
 		}
 		maps.Copy(all.Resilience4j.Retry.Instances, m.Retry.Instances)
+		bulkheads(m)
 		if b := m.CircuitBreaker; b != nil {
 			if all.Resilience4j.CircuitBreaker == nil {
 				all.Resilience4j.CircuitBreaker = &r4jYAMLBreaker{Instances: map[string]r4jYAMLBreakerInstance{}}
@@ -1794,6 +1872,7 @@ func r4jDocFor(st *engine.Strategy, n *notes) r4jYAML {
 			doc.Resilience4j.TimeLimiter.TimeLimiterAspectOrder = 3
 		}
 	}
+	doc.Resilience4j.Bulkhead, doc.Resilience4j.ThreadPool = r4jExportBulkhead(n, st, instance)
 	n.info("", "written as the instance %q, after the strategy: name it in @Retry(name = %q), @CircuitBreaker and @TimeLimiter, or rename it", instance, instance)
 	return doc
 }
