@@ -208,7 +208,8 @@
 // so the next retry without one waits as the first did (gRPC's
 // grpc-retry-pushback-ms, cenkalti/backoff v5's RetryAfterError). With
 // either replace mode a negative Retry-After stops the retries (gRPC's
-// pushback -1); "at_least" ignores it. retry_after.statuses, when given,
+// pushback -1), and one of 0 retries at once (gRPC's pushback 0, which
+// grpc-go honours as a wait of 0); "at_least" ignores it. retry_after.statuses, when given,
 // limits the answers whose Retry-After is read (go-retryablehttp reads it
 // on 429 and 503 only).
 //

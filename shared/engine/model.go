@@ -530,6 +530,9 @@ func compileDependency(d *Dependency) (depModel, int64) {
 			dm.retryAfter[s] = true
 		}
 		dm.retryAfterTime = int64(ra.After)
+		if ra.After == 0 {
+			dm.retryAfterTime = retryNow
+		}
 	}
 	if sh := d.Shedding; sh != nil {
 		dm.shedding = true

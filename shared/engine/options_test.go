@@ -64,6 +64,9 @@ func TestRetryAfterModes(t *testing.T) {
 		{"1s", `, "retry_after": {"mode": "replace", "statuses": [429]}`, 4, 14000}, // not read on 503
 		{"-1ms", `, "retry_after": {"mode": "replace_and_reset"}`, 1, 0},            // pushback: stop
 		{"-1ms", ``, 4, 14000}, // at_least ignores it
+		{"0s", `, "retry_after": {"mode": "replace_and_reset"}`, 4, 0}, // pushback 0: at once
+		{"0s", `, "retry_after": {"mode": "replace"}`, 4, 0},           // Retry-After 0: at once
+		{"0s", ``, 4, 14000}, // at_least: the backoff
 	} {
 		a, l := run(c.after, c.ra)
 		if a != c.attempts || l != c.latencyMS {

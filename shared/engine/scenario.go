@@ -539,7 +539,7 @@ type RetryOn struct {
 //
 // With "replace" and "replace_and_reset" a negative Retry-After (a
 // dependency's retry_after.after below 0, gRPC's pushback -1) stops the
-// retries. Statuses, when given, are the only answers whose Retry-After
+// retries, and a Retry-After of 0 (gRPC's pushback 0) retries at once. Statuses, when given, are the only answers whose Retry-After
 // is read (go-retryablehttp reads it on 429 and 503 only); the others
 // wait the backoff.
 type RetryAfterUse struct {

@@ -1773,6 +1773,12 @@ func (s *sim) applied(id int32) bool {
 	return false
 }
 
+// retryNow is the Retry-After of an answer whose dependency attaches one
+// of 0 (gRPC's grpc-retry-pushback-ms of 0): told apart from no
+// Retry-After (0), it makes the modes that replace the backoff retry at
+// once, and the others wait the backoff as max(backoff, 0) would.
+const retryNow = math.MinInt64
+
 // retryWait returns the wait before the next attempt of call id, whose
 // attempt failed with out carrying retryAfter: the backoff, and what the
 // level's retry_after mode makes of the Retry-After (or pushback). It
@@ -1791,11 +1797,11 @@ func (s *sim) retryWait(id int32, out int16, retryAfter int64) (wait int64, stop
 	case RetryAfterAtLeast:
 		wait = max(wait, ra)
 	case RetryAfterReplace, RetryAfterReplaceAndReset:
-		if ra < 0 {
+		if ra < 0 && ra != retryNow {
 			return 0, reasonNotRetryable // the server asked not to retry
 		}
-		if ra > 0 {
-			wait = ra
+		if ra != 0 {
+			wait = max(ra, 0) // retryNow: a pushback of 0 retries at once
 			if lv.raMode == RetryAfterReplaceAndReset {
 				c.waitFrom, c.prevWait = c.attempts, 0 // the next backoff is a first retry's
 			}
