@@ -283,10 +283,19 @@
 // make up at least slow_ratio (default 1) of the window (resilience4j's
 // slow-call thresholds). Outcomes arriving while it is not closed, other
 // than trials', are ignored.
+// With window_buckets "epoch_seconds" a time window counts whole seconds
+// of the run's clock (the run starts at a whole second): an outcome at t
+// counts those of the window/1s seconds up to t's, t's own included, as
+// resilience4j's TIME_BASED SlidingTimeWindowMetrics does with its
+// buckets of one epoch second; "exact" (the default) slides it exactly.
 // Open, it fails calls fast; the first call after the break's end turns it
 // half-open (lazily, as Polly and resilience4j do) and is a trial call: a
 // call at exactly the end passes with break_end "inclusive" (the default)
-// and is refused with "strict" (resilience4j). In half-open,
+// and is refused with "strict" (resilience4j). With auto_half_open it
+// turns half-open at the break's end itself, with or without a call, and
+// a call at exactly the end is a trial whatever break_end
+// (resilience4j's automaticTransitionFromOpenToHalfOpenEnabled); a run
+// that ends first, with nothing left to happen, records no half-open. In half-open,
 // half_open_calls trials pass (default 1) and other calls fail fast.
 // half_open_failures failed (or abandoned) trials (default 1) reopen it,
 // as do ⌈slow_ratio × half_open_calls⌉ slow ones with slow_call, and the

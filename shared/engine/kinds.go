@@ -32,6 +32,9 @@ type (
 	// A HalfOpenDecision is when a half-open breaker decides
 	// (Breaker.HalfOpenDecision).
 	HalfOpenDecision string
+	// A WindowBuckets is how a breaker's time window counts its
+	// outcomes (Breaker.WindowBuckets).
+	WindowBuckets string
 	// A RetryAfterMode is how an honoured Retry-After sets the wait
 	// (RetryAfterUse.Mode).
 	RetryAfterMode string
@@ -158,6 +161,11 @@ const (
 )
 
 const (
+	WindowExact        WindowBuckets = "exact"
+	WindowEpochSeconds WindowBuckets = "epoch_seconds"
+)
+
+const (
 	RetryAfterAtLeast         RetryAfterMode = "at_least"
 	RetryAfterReplace         RetryAfterMode = "replace"
 	RetryAfterReplaceAndReset RetryAfterMode = "replace_and_reset"
@@ -219,6 +227,7 @@ var (
 	ScriptThens       = []ScriptThen{ThenServe, ThenRepeat, ThenLast}
 	BreakEnds         = []BreakEnd{BreakInclusive, BreakStrict}
 	HalfOpenDecisions = []HalfOpenDecision{HalfOpenEarly, HalfOpenAllTrials}
+	WindowBucketings  = []WindowBuckets{WindowExact, WindowEpochSeconds}
 	RetryAfterModes   = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
 	RateLimitKinds    = []RateLimitKind{RateLimitAWSAdaptive}
 )
@@ -293,6 +302,7 @@ type Vocabulary struct {
 	Breakers          []BreakerKind                `json:"breakers"`
 	BreakEnds         []BreakEnd                   `json:"break_ends"`
 	HalfOpenDecisions []HalfOpenDecision           `json:"half_open_decisions"`
+	WindowBucketings  []WindowBuckets              `json:"window_buckets"`
 	Placements        []Placement                  `json:"placements"`
 	RetryAfterModes   []RetryAfterMode             `json:"retry_after_modes"`
 	Scopes            []Scope                      `json:"scopes"`
@@ -310,6 +320,6 @@ type Vocabulary struct {
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
-		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, Placements, RetryAfterModes,
+		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, WindowBucketings, Placements, RetryAfterModes,
 		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds}
 }

@@ -637,6 +637,20 @@ type Budget struct {
 // HalfOpenFailures ⌈r·n⌉; with SlowCall, as many slow trials reopen it
 // too).
 //
+// WindowBuckets "exact" (the default) slides a time Window exactly;
+// "epoch_seconds" counts it in whole seconds of the run's clock, as
+// resilience4j's TIME_BASED window does (SlidingTimeWindowMetrics, one
+// bucket per epoch second, the run starting at a whole second): an
+// outcome at t counts the outcomes of the Window/1s seconds up to t's,
+// t's own included, so between Window − 1 s and Window of them by age.
+// Window must then be a whole number of seconds. A count window
+// (WindowCalls) is not affected.
+//
+// Open turns half-open lazily, at the first call after Break, unless
+// AutoHalfOpen, when it turns half-open at the very end of Break, with or
+// without a call, and a call at exactly the end is a trial whatever
+// BreakEnd: resilience4j's automaticTransitionFromOpenToHalfOpenEnabled.
+//
 // Placement "inside" (the default) puts it around each attempt; "outside"
 // around the whole retrying operation. Scope is what it guards:
 // "dependency" (the default) one breaker per dependency, "client" one for
@@ -657,6 +671,8 @@ type Breaker struct {
 	HalfOpenCalls    int              `json:"half_open_calls,omitempty"`
 	HalfOpenFailures int              `json:"half_open_failures,omitempty"`
 	HalfOpenDecision HalfOpenDecision `json:"half_open_decision,omitempty"`
+	WindowBuckets    WindowBuckets    `json:"window_buckets,omitempty"`
+	AutoHalfOpen     bool             `json:"auto_half_open,omitempty"`
 }
 
 // Adaptive multiplies backoff waits by Factor while the share of failed

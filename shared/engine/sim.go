@@ -906,6 +906,13 @@ func (s *sim) dispatch(e *event) bool {
 			return false
 		}
 		s.stepDone(e.id)
+	case evHalfOpen:
+		level := uint8(e.gen)
+		in := &s.inst[level][e.id]
+		if in.brState != brOpen || in.openedAt+int64(s.st.levels[level].breaker.Break) != s.now {
+			return false // a call turned it half-open at this instant, or it opened again
+		}
+		s.breakerHalfOpen(level, e.id)
 	case evClientNext:
 		s.waitingClients--
 		if s.now >= s.m.work.duration {
@@ -2012,12 +2019,10 @@ func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
 	case brClosed:
 		return true, false
 	case brOpen:
-		if end := in.openedAt + int64(lv.breaker.Break); s.now < end || lv.strictEnd && s.now == end {
+		if end := in.openedAt + int64(lv.breaker.Break); s.now < end || lv.strictEnd && !lv.autoHalfOpen && s.now == end {
 			return false, false
 		}
-		s.breakerTo(level, inst, brHalfOpen)
-		in.trialsStarted, in.trialsOK, in.trialsFailed, in.trialsSlow = 0, 0, 0, 0
-		in.round++
+		s.breakerHalfOpen(level, inst)
 	}
 	if in.trialsStarted < lv.halfOpenCalls {
 		in.trialsStarted++
@@ -2076,14 +2081,19 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, slow, trial bool, r
 				in.fails.push(s.now)
 			}
 			// The window is (now-W, now]: an outcome exactly W old has left it.
-			in.outcomes.dropBefore(s.now - int64(br.Window) + 1)
-			in.fails.dropBefore(s.now - int64(br.Window) + 1)
+			from := s.now - int64(br.Window) + 1
+			if lv.epochBuckets {
+				// Whole seconds: the W/1s seconds up to now's, now's included.
+				from = (s.now/1e9 - int64(br.Window)/1e9 + 1) * 1e9
+			}
+			in.outcomes.dropBefore(from)
+			in.fails.dropBefore(from)
 			total, fails = in.outcomes.size, in.fails.size
 			if lv.slowCall > 0 {
 				if slow {
 					in.slows.push(s.now)
 				}
-				in.slows.dropBefore(s.now - int64(br.Window) + 1)
+				in.slows.dropBefore(from)
 				slows = in.slows.size
 			}
 		}
@@ -2142,6 +2152,18 @@ func (s *sim) breakerOpen(level uint8, inst int32) {
 	s.breakerTo(level, inst, brOpen)
 	in.openedAt = s.now
 	s.breakerClear(in)
+	if lv := &s.st.levels[level]; lv.autoHalfOpen {
+		s.q.push(s.now+int64(lv.breaker.Break), evHalfOpen, inst, uint32(level))
+	}
+}
+
+// breakerHalfOpen turns an open breaker half-open and starts a round of
+// trials.
+func (s *sim) breakerHalfOpen(level uint8, inst int32) {
+	in := &s.inst[level][inst]
+	s.breakerTo(level, inst, brHalfOpen)
+	in.trialsStarted, in.trialsOK, in.trialsFailed, in.trialsSlow = 0, 0, 0, 0
+	in.round++
 }
 
 // breakerClear drops the breaker's samples: at every half-open decision and

@@ -1212,6 +1212,12 @@ func (v *validator) policy(p string, pol *Policy) {
 		if br.HalfOpenDecision != "" {
 			oneOf(v, q+"half_open_decision", br.HalfOpenDecision, HalfOpenDecisions...)
 		}
+		if br.WindowBuckets != "" {
+			oneOf(v, q+"window_buckets", br.WindowBuckets, WindowBucketings...)
+			if br.WindowBuckets == WindowEpochSeconds && br.Window > 0 && br.Window%Duration(time.Second) != 0 {
+				v.add(q+"window", br.Window, "is not a whole number of seconds; window_buckets epoch_seconds counts whole seconds (resilience4j's slidingWindowSize): allowed 1s, 2s, ...")
+			}
+		}
 	}
 	if ad := pol.Adaptive; ad != nil {
 		q := p + ".adaptive."
