@@ -442,8 +442,11 @@
 // copy leaves at once, each next one hedging.delay after the previous one
 // (gRPC's hedgingDelay; Polly's Delay, default 2 s), or at once when a copy
 // fails with an outcome in retry_on (gRPC's nonFatalStatusCodes; Polly's
-// ShouldHandle, by default every exception but a cancellation). The first
-// success wins. A failure the level does not retry ends the call with it
+// ShouldHandle, by default every exception but a cancellation); with
+// hedging.after_failure "wait" such a failure brings nothing forward and
+// the next copy still leaves at its delay (failsafe-go's hedge policy
+// with CancelIf, whose loop waits for the hedge timer or a result it
+// cancels on). The first success wins. A failure the level does not retry ends the call with it
 // (gRPC's fatal status); when every copy has failed, the call fails with
 // the last outcome (attempts). When the call ends, the copies still out
 // are cancelled as by a caller that gave up: requests already sent stay at

@@ -481,10 +481,17 @@ type Policy struct {
 // is the p-th percentile of the last Window (default 1000) successful
 // copies' latencies at this level and instance, and Delay until 20 are
 // known.
+//
+// AfterFailure "send" (the default) sends the next copy at once when a
+// copy fails with an outcome in RetryOn; "wait" lets the failure bring
+// nothing forward: the next copy still leaves at its delay, as
+// failsafe-go's hedge policy with CancelIf does (a result it does not
+// cancel on only ends the wait for it).
 type Hedging struct {
-	Delay           Duration `json:"delay"`
-	DelayPercentile float64  `json:"delay_percentile,omitempty"`
-	Window          int      `json:"window,omitempty"`
+	Delay           Duration          `json:"delay"`
+	DelayPercentile float64           `json:"delay_percentile,omitempty"`
+	Window          int               `json:"window,omitempty"`
+	AfterFailure    HedgeAfterFailure `json:"after_failure,omitempty"`
 }
 
 // Backoff is the wait before retry n (n = 1 for the first retry): "constant"

@@ -1256,6 +1256,9 @@ func (v *validator) hedging(p string, pol *Policy) {
 			v.intRange(q+"window", h.Window, 20, 100_000)
 		}
 	}
+	if h.AfterFailure != "" {
+		oneOf(v, q+"after_failure", h.AfterFailure, HedgeAfterFailures...)
+	}
 	if pol.MaxAttempts == 0 || pol.MaxAttempts == 1 {
 		v.add(p+".max_attempts", pol.MaxAttempts, "is the number of copies of a hedged call, the first included; hedging needs 2..%d (not 0: copies are not unlimited)", MaxAttempts)
 	}
