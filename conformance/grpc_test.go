@@ -272,7 +272,7 @@ func TestGRPCPushback(t *testing.T) {
 // as an integer ≥ 0 sets the wait to that many milliseconds and resets
 // numRetriesSincePushback; only a negative or unparsable one stops the
 // retries), so a pushback of 0 retries at once. The backoff here is 10 s
-// and each call has a deadline of 2 s: a call makes all its 4 attempts
+// and each call has a deadline of 1 s: a call makes all its 4 attempts
 // only if its waits are shorter than the backoff, so the attempts per
 // call show the wait without timing it. The engine runs the same policy
 // with retry_after "replace_and_reset" (the preset's) against a
@@ -282,7 +282,7 @@ func TestGRPCPushbackNotNegative(t *testing.T) {
     "name": [{"service": "grpc.health.v1.Health"}],
     "retryPolicy": {"maxAttempts": 4, "initialBackoff": "10s", "maxBackoff": "10s", "backoffMultiplier": 1, "retryableStatusCodes": ["UNAVAILABLE"]}
   }]}`
-	p, err := Policy("grpc-retry-throttling", map[string]any{"budget": nil, "deadline": "2s",
+	p, err := Policy("grpc-retry-throttling", map[string]any{"budget": nil, "deadline": "1s",
 		"backoff": map[string]any{"kind": "exponential", "base": "10s", "multiplier": 1, "max": "10s"}})
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +300,7 @@ func TestGRPCPushbackNotNegative(t *testing.T) {
 		{"5000", 5 * time.Second, false, []int{1, 1, 1, 1}}, // longer than the deadline
 	} {
 		t.Run("pushback "+cmp.Or(tc.pushback, "none"), func(t *testing.T) {
-			lib := grpcRunConfig(t, Scripts(script, 503), tc.pushback, config, 2*time.Second)
+			lib := grpcRunConfig(t, Scripts(script, 503), tc.pushback, config, time.Second)
 			if !equalInts(lib, tc.want) {
 				t.Errorf("grpc-go made %v attempts per call; its source says %v", lib, tc.want)
 			}
