@@ -470,7 +470,10 @@ var unsafeName = regexp.MustCompile(`[^a-z0-9]+`)
 func TestConvertGoSnippetsBuild(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command on PATH: the exported Go code cannot be compiled here")
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no go command on PATH, and CI=true: the exported Go code must be compiled in CI")
+		}
+		t.Skip("no go command on PATH: the exported Go code cannot be compiled here (CI=true makes this a failure)")
 	}
 	dir := goModule(t)
 	sts := convertStrategies(t)

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -72,6 +73,13 @@ const grpcServiceConfig = `{
 // the server saw for each.
 func grpcRun(t *testing.T, script []CallScript, pushback string) []int {
 	t.Helper()
+	return grpcRunConfig(t, script, pushback, grpcServiceConfig, 30*time.Second)
+}
+
+// grpcRunConfig is grpcRun with a service config and a deadline for each
+// call; a call ending with DEADLINE_EXCEEDED is counted as the others.
+func grpcRunConfig(t *testing.T, script []CallScript, pushback, config string, deadline time.Duration) []int {
+	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +91,7 @@ func grpcRun(t *testing.T, script []CallScript, pushback string) []int {
 	defer srv.Stop()
 	conn, err := grpc.NewClient(lis.Addr().String(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultServiceConfig(grpcServiceConfig))
+		grpc.WithDefaultServiceConfig(config))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +102,10 @@ func grpcRun(t *testing.T, script []CallScript, pushback string) []int {
 		s.mu.Lock()
 		s.script, s.attempts = c, 0
 		s.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		_, err := client.Check(ctx, &healthpb.HealthCheckRequest{})
 		cancel()
-		if code := status.Code(err); code != codes.OK && code != codes.Unavailable && code != codes.Internal {
+		if code := status.Code(err); code != codes.OK && code != codes.Unavailable && code != codes.Internal && code != codes.DeadlineExceeded {
 			t.Fatalf("call %d: %v", k, err)
 		}
 		s.mu.Lock()
@@ -256,6 +264,58 @@ func TestGRPCPushback(t *testing.T) {
 	}
 	if !equalInts(lib, eng) {
 		t.Errorf("with pushback -1 grpc-go made %v attempts per call; the engine %v", lib, eng)
+	}
+}
+
+// TestGRPCPushbackNotNegative: a grpc-retry-pushback-ms of 0 or more
+// replaces the backoff (stream.go, shouldRetry: a pushback that parses
+// as an integer ≥ 0 sets the wait to that many milliseconds and resets
+// numRetriesSincePushback; only a negative or unparsable one stops the
+// retries), so a pushback of 0 retries at once. The backoff here is 10 s
+// and each call has a deadline of 1 s: a call makes all its 4 attempts
+// only if its waits are shorter than the backoff, so the attempts per
+// call show the wait without timing it. The engine runs the same policy
+// with retry_after "replace_and_reset" (the preset's) against a
+// dependency whose 503s carry the pushback, call by call.
+func TestGRPCPushbackNotNegative(t *testing.T) {
+	const config = `{"methodConfig": [{
+    "name": [{"service": "grpc.health.v1.Health"}],
+    "retryPolicy": {"maxAttempts": 4, "initialBackoff": "10s", "maxBackoff": "10s", "backoffMultiplier": 1, "retryableStatusCodes": ["UNAVAILABLE"]}
+  }]}`
+	p, err := Policy("grpc-retry-throttling", map[string]any{"budget": nil, "deadline": "1s",
+		"backoff": map[string]any{"kind": "exponential", "base": "10s", "multiplier": 1, "max": "10s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := []Call{FailAll, FailOnce, FailAll, Success}
+	for _, tc := range []struct {
+		pushback string
+		after    time.Duration // the engine's retry_after.after; none when nil
+		none     bool
+		want     []int // what stream.go says
+	}{
+		{"", 0, true, []int{1, 1, 1, 1}},   // the backoff, 10 s, passes the deadline
+		{"0", 0, false, []int{4, 2, 4, 1}}, // at once
+		{"1", time.Millisecond, false, []int{4, 2, 4, 1}},
+		{"5000", 5 * time.Second, false, []int{1, 1, 1, 1}}, // longer than the deadline
+	} {
+		t.Run("pushback "+cmp.Or(tc.pushback, "none"), func(t *testing.T) {
+			lib := grpcRunConfig(t, Scripts(script, 503), tc.pushback, config, time.Second)
+			if !equalInts(lib, tc.want) {
+				t.Errorf("grpc-go made %v attempts per call; its source says %v", lib, tc.want)
+			}
+			var ra map[string]any
+			if !tc.none {
+				ra = map[string]any{"statuses": []int{503}, "after": tc.after.String()}
+			}
+			eng, _, err := engineCalls(p, Scripts(script, 503), Spacing, ra)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k := firstDiff(lib, eng); k >= 0 {
+				t.Errorf("call %d: grpc-go made %d attempts, the engine %d\ngrpc-go %v\nengine  %v", k, lib[k], eng[k], lib, eng)
+			}
+		})
 	}
 }
 

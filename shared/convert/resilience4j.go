@@ -27,11 +27,12 @@ func r4jPreset() engine.Policy {
 	}
 }
 
-// r4jBreakerDefaults is CircuitBreakerConfig's defaults (l. 43-52).
+// r4jBreakerDefaults is CircuitBreakerConfig's defaults (l. 43-52); a
+// TIME_BASED window counts epoch seconds (SlidingTimeWindowMetrics).
 func r4jBreakerDefaults() *engine.Breaker {
 	return &engine.Breaker{Kind: engine.BreakerRatio, Ratio: 0.5, MinThroughput: 100, WindowCalls: 100,
 		SlowCall: engine.Duration(60e9), SlowRatio: 1, Break: engine.Duration(60e9), BreakEnd: engine.BreakStrict,
-		HalfOpenCalls: 10, HalfOpenFailures: 5, HalfOpenDecision: engine.HalfOpenAllTrials}
+		HalfOpenCalls: 10, HalfOpenFailures: 5, HalfOpenDecision: engine.HalfOpenAllTrials, WindowBuckets: engine.WindowEpochSeconds}
 }
 
 // r4jForever is the maxAttempts written for unlimited attempts:
@@ -1247,7 +1248,6 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 		br.WindowCalls = 0
 		br.Window = engine.Duration(int64(size) * 1e9)
 		br.MinThroughput = minCalls
-		n.info(eff.path2("slidingwindowtype"), "resilience4j counts a time window in one-second buckets; the engine's window slides exactly")
 	default:
 		if size > 100_000 {
 			n.fail(eff.path2("slidingwindowsize"), size, "is more calls than RetryLab's count window holds; allowed up to 100000")
@@ -1287,9 +1287,7 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 			n.warn(eff.path2("slowcallratethreshold"), "resilience4j reopens a half-open breaker on %d slow trials of %d; the engine on as many slow trials as failed ones, %d", slow, br.HalfOpenCalls, br.HalfOpenFailures)
 		}
 	}
-	if eff.flag("automatictransitionfromopentohalfopenenabled") {
-		n.info(eff.path2("automatictransitionfromopentohalfopenenabled"), "the breaker goes half-open when the wait ends, not at the next call: the engine lets through the same calls but one arriving at the very instant the wait ends")
-	}
+	br.AutoHalfOpen = eff.flag("automatictransitionfromopentohalfopenenabled")
 	if d, ok := eff.dur("maxwaitdurationinhalfopenstate"); ok && d > 0 {
 		n.warn(eff.path2("maxwaitdurationinhalfopenstate"), "is not simulated: the engine's half-open state waits for all its trial calls")
 	}
@@ -1640,6 +1638,9 @@ func r4jExportBreaker(n *notes, br *engine.Breaker) *r4jOutBreaker {
 		}
 		out.minCalls = br.MinThroughput
 		out.rate = r4jPercent(ratio)
+		if br.WindowBuckets != engine.WindowEpochSeconds {
+			n.warn("breaker.window_buckets", "resilience4j counts a time window in whole epoch seconds (\"epoch_seconds\"); the exact window is not exported")
+		}
 	default:
 		out.size, out.minCalls = br.WindowCalls, br.MinThroughput
 		out.rate = r4jPercent(ratio)
@@ -1664,6 +1665,9 @@ func r4jExportBreaker(n *notes, br *engine.Breaker) *r4jOutBreaker {
 	}
 	if trials > 1 && br.HalfOpenDecision != engine.HalfOpenAllTrials {
 		n.warn("breaker.half_open_decision", "resilience4j decides once all %d trials are in (\"all_trials\"); deciding early is not exported", trials)
+	}
+	if br.AutoHalfOpen {
+		n.warn("breaker.auto_half_open", "is not exported: set automaticTransitionFromOpenToHalfOpenEnabled: true by hand")
 	}
 	if br.BreakEnd != engine.BreakStrict {
 		n.warn("breaker.break_end", "resilience4j refuses a call at exactly the end of the wait (\"strict\"); the inclusive end is not exported")

@@ -208,7 +208,8 @@
 // so the next retry without one waits as the first did (gRPC's
 // grpc-retry-pushback-ms, cenkalti/backoff v5's RetryAfterError). With
 // either replace mode a negative Retry-After stops the retries (gRPC's
-// pushback -1); "at_least" ignores it. retry_after.statuses, when given,
+// pushback -1), and one of 0 retries at once (gRPC's pushback 0, which
+// grpc-go honours as a wait of 0); "at_least" ignores it. retry_after.statuses, when given,
 // limits the answers whose Retry-After is read (go-retryablehttp reads it
 // on 429 and 503 only).
 //
@@ -282,10 +283,19 @@
 // make up at least slow_ratio (default 1) of the window (resilience4j's
 // slow-call thresholds). Outcomes arriving while it is not closed, other
 // than trials', are ignored.
+// With window_buckets "epoch_seconds" a time window counts whole seconds
+// of the run's clock (the run starts at a whole second): an outcome at t
+// counts those of the window/1s seconds up to t's, t's own included, as
+// resilience4j's TIME_BASED SlidingTimeWindowMetrics does with its
+// buckets of one epoch second; "exact" (the default) slides it exactly.
 // Open, it fails calls fast; the first call after the break's end turns it
 // half-open (lazily, as Polly and resilience4j do) and is a trial call: a
 // call at exactly the end passes with break_end "inclusive" (the default)
-// and is refused with "strict" (resilience4j). In half-open,
+// and is refused with "strict" (resilience4j). With auto_half_open it
+// turns half-open at the break's end itself, with or without a call, and
+// a call at exactly the end is a trial whatever break_end
+// (resilience4j's automaticTransitionFromOpenToHalfOpenEnabled); a run
+// that ends first, with nothing left to happen, records no half-open. In half-open,
 // half_open_calls trials pass (default 1) and other calls fail fast.
 // half_open_failures failed (or abandoned) trials (default 1) reopen it,
 // as do ⌈slow_ratio × half_open_calls⌉ slow ones with slow_call, and the
@@ -432,8 +442,11 @@
 // copy leaves at once, each next one hedging.delay after the previous one
 // (gRPC's hedgingDelay; Polly's Delay, default 2 s), or at once when a copy
 // fails with an outcome in retry_on (gRPC's nonFatalStatusCodes; Polly's
-// ShouldHandle, by default every exception but a cancellation). The first
-// success wins. A failure the level does not retry ends the call with it
+// ShouldHandle, by default every exception but a cancellation); with
+// hedging.after_failure "wait" such a failure brings nothing forward and
+// the next copy still leaves at its delay (failsafe-go's hedge policy
+// with CancelIf, whose loop waits for the hedge timer or a result it
+// cancels on). The first success wins. A failure the level does not retry ends the call with it
 // (gRPC's fatal status); when every copy has failed, the call fails with
 // the last outcome (attempts). When the call ends, the copies still out
 // are cancelled as by a caller that gave up: requests already sent stay at

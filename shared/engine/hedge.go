@@ -36,13 +36,14 @@ type hedgeModel struct {
 	delay      int64
 	percentile float64 // 0: the delay is always delay
 	window     int
+	waitNext   bool // a failed copy does not bring the next one forward
 }
 
 func compileHedging(h *Hedging) *hedgeModel {
 	if h == nil {
 		return nil
 	}
-	return &hedgeModel{delay: int64(h.Delay), percentile: h.DelayPercentile, window: cmp.Or(h.Window, DefaultHedgeWindow)}
+	return &hedgeModel{delay: int64(h.Delay), percentile: h.DelayPercentile, window: cmp.Or(h.Window, DefaultHedgeWindow), waitNext: h.AfterFailure == HedgeWaitNext}
 }
 
 // A copyRef is a copy of a hedged invocation still out.
@@ -219,6 +220,9 @@ func (s *sim) copyDone(k int32, out int16, retryAfter int64) {
 			s.endHedge(id, out, hs.stop)
 		}
 		return
+	}
+	if lv.hedging.waitNext {
+		return // the next copy's timer is pending: it leaves at its delay
 	}
 	// A copy that failed with an outcome the level retries brings the
 	// next one forward: it leaves now (an event, not a nested call, so that

@@ -518,3 +518,21 @@ func TestHedgingBreakerLetsTheCopyOutWin(t *testing.T) {
 		t.Errorf("success after %v ms, failure after %v ms; want 50 and 0", m.SuccessLatencyMaxms, m.LatencyP50ms)
 	}
 }
+
+func TestHedgingAfterFailureWait(t *testing.T) {
+	// 503 at once, with after_failure "wait": a failure brings nothing
+	// forward, so the copies leave at their delay, 0, 1 and 2 s, and the
+	// call fails with the last at 2 s (failsafe-go with CancelIf).
+	m := one(t, alwaysFails, `"max_attempts": 3, "hedging": {"delay": "1s", "after_failure": "wait"}`)
+	if m.DependencyCalls != 3 || m.Hedges != 2 || m.HedgesWon != 0 {
+		t.Errorf("%v dependency calls, %v hedges, %v won; want 3, 2, 0", m.DependencyCalls, m.Hedges, m.HedgesWon)
+	}
+	if m.Failed != 1 || m.LatencyMaxms != 2000 {
+		t.Errorf("failed %v after %v ms; want 1 after 2000 ms", m.Failed, m.LatencyMaxms)
+	}
+	// A deadline of 1.5 s leaves no room for the third copy.
+	m = one(t, alwaysFails, `"max_attempts": 3, "deadline": "1500ms", "hedging": {"delay": "1s", "after_failure": "wait"}`)
+	if m.DependencyCalls != 2 || m.Failed != 1 {
+		t.Errorf("with a deadline of 1.5 s: %v dependency calls, failed %v; want 2, 1", m.DependencyCalls, m.Failed)
+	}
+}

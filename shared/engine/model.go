@@ -325,6 +325,8 @@ type levelModel struct {
 	halfOpenFails int   // failed trials that reopen it
 	allTrials     bool  // decide once all trials are in
 	strictEnd     bool  // a call at exactly the break's end is refused
+	epochBuckets  bool  // the time window counts whole seconds (resilience4j's TIME_BASED)
+	autoHalfOpen  bool  // open turns half-open at the break's end, not at the next call
 	slowCall      int64 // an outcome slower than this is slow; 0: none is
 	adaptive      *Adaptive
 	// The client-side throttle's K and window (throttle is false without
@@ -530,6 +532,9 @@ func compileDependency(d *Dependency) (depModel, int64) {
 			dm.retryAfter[s] = true
 		}
 		dm.retryAfterTime = int64(ra.After)
+		if ra.After == 0 {
+			dm.retryAfterTime = retryNow
+		}
 	}
 	if sh := d.Shedding; sh != nil {
 		dm.shedding = true
@@ -697,6 +702,8 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		l.halfOpenFails = max(b.HalfOpenFailures, 1)
 		l.allTrials = b.HalfOpenDecision == HalfOpenAllTrials
 		l.strictEnd = b.BreakEnd == BreakStrict
+		l.epochBuckets = b.WindowBuckets == WindowEpochSeconds && b.Window > 0
+		l.autoHalfOpen = b.AutoHalfOpen
 		l.slowCall = int64(b.SlowCall)
 		if b.SlowCall > 0 && b.SlowRatio == 0 {
 			bb := *b

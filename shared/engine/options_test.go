@@ -64,6 +64,9 @@ func TestRetryAfterModes(t *testing.T) {
 		{"1s", `, "retry_after": {"mode": "replace", "statuses": [429]}`, 4, 14000}, // not read on 503
 		{"-1ms", `, "retry_after": {"mode": "replace_and_reset"}`, 1, 0},            // pushback: stop
 		{"-1ms", ``, 4, 14000}, // at_least ignores it
+		{"0s", `, "retry_after": {"mode": "replace_and_reset"}`, 4, 0}, // pushback 0: at once
+		{"0s", `, "retry_after": {"mode": "replace"}`, 4, 0},           // Retry-After 0: at once
+		{"0s", ``, 4, 14000}, // at_least: the backoff
 	} {
 		a, l := run(c.after, c.ra)
 		if a != c.attempts || l != c.latencyMS {
@@ -204,6 +207,51 @@ func TestMaxElapsedBoundsUnlimitedAttempts(t *testing.T) {
 	for _, w := range Warnings(sc) {
 		if strings.Contains(w, "retries without limit") {
 			t.Errorf("warning %q for a policy that max_elapsed bounds", w)
+		}
+	}
+}
+
+func TestBreakerWindowBuckets(t *testing.T) {
+	// Calls every 500 ms; the ones at 0.5 s and 2 s fail. At 2 s the exact
+	// window of 2 s, (0 s, 2 s], holds 2 failures of 4 and opens; counted
+	// in whole seconds (resilience4j's TIME_BASED window) it holds seconds
+	// 1 and 2 only, 1 failure of 3, and stays closed.
+	run := func(buckets string) string {
+		t.Helper()
+		res := mustRun(t, fmt.Sprintf(`{"version": 1, "name": "buckets",
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 2, "operations": 8},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
+				"phases": [{"kind": "outage", "from": "500ms", "to": "600ms"}, {"kind": "outage", "from": "2s", "to": "2100ms"}]},
+			"strategies": [{"name": "s", "max_attempts": 1,
+				"breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 3, "window": "2s", "break": "1h"%s}}]}`, buckets))
+		return transitionsOf(&res.Strategies[0])
+	}
+	if got := run(``); got != "2.0 open" {
+		t.Errorf("exact: %q; want 2.0 open", got)
+	}
+	if got := run(`, "window_buckets": "exact"`); got != "2.0 open" {
+		t.Errorf("exact, said: %q; want 2.0 open", got)
+	}
+	if got := run(`, "window_buckets": "epoch_seconds"`); got != "" {
+		t.Errorf("epoch_seconds: %q; want no transition", got)
+	}
+}
+
+func TestBreakerAutoHalfOpen(t *testing.T) {
+	// Opens at 0 s; calls every second. Lazily it turns half-open at the
+	// first call after the break; with auto_half_open at the break's end,
+	// and a call at exactly the end is a trial even with break_end strict.
+	ph := `{"kind": "outage", "from": "0s", "to": "500ms"}`
+	for _, c := range []struct{ breaker, want string }{
+		{`"break": "1500ms", "break_end": "strict"`, "0.0 open,2.0 half_open,2.0 closed"},
+		{`"break": "1500ms", "break_end": "strict", "auto_half_open": true`, "0.0 open,1.5 half_open,2.0 closed"},
+		{`"break": "2s", "break_end": "strict"`, "0.0 open,3.0 half_open,3.0 closed"},
+		{`"break": "2s", "break_end": "strict", "auto_half_open": true`, "0.0 open,2.0 half_open,2.0 closed"},
+		{`"break": "2s", "auto_half_open": true`, "0.0 open,2.0 half_open,2.0 closed"},
+	} {
+		br := `{"kind": "consecutive", "failures": 1, ` + c.breaker + `}`
+		if got := breakerScript(t, br, ph, 4); got != c.want {
+			t.Errorf("%s: %s; want %s", br, got, c.want)
 		}
 	}
 }

@@ -18,6 +18,7 @@ const (
 	evFallback                     // a fallback answers in a failed call's place
 	evToken                        // a rate limiter's next token may be there: the first waiting attempt asks
 	evTokenGiveUp                  // an attempt waiting for a token reaches its deadline
+	evHalfOpen                     // an auto_half_open breaker's break ends: id the instance, gen the level
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

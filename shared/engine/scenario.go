@@ -481,10 +481,17 @@ type Policy struct {
 // is the p-th percentile of the last Window (default 1000) successful
 // copies' latencies at this level and instance, and Delay until 20 are
 // known.
+//
+// AfterFailure "send" (the default) sends the next copy at once when a
+// copy fails with an outcome in RetryOn; "wait" lets the failure bring
+// nothing forward: the next copy still leaves at its delay, as
+// failsafe-go's hedge policy with CancelIf does (a result it does not
+// cancel on only ends the wait for it).
 type Hedging struct {
-	Delay           Duration `json:"delay"`
-	DelayPercentile float64  `json:"delay_percentile,omitempty"`
-	Window          int      `json:"window,omitempty"`
+	Delay           Duration          `json:"delay"`
+	DelayPercentile float64           `json:"delay_percentile,omitempty"`
+	Window          int               `json:"window,omitempty"`
+	AfterFailure    HedgeAfterFailure `json:"after_failure,omitempty"`
 }
 
 // Backoff is the wait before retry n (n = 1 for the first retry): "constant"
@@ -539,7 +546,7 @@ type RetryOn struct {
 //
 // With "replace" and "replace_and_reset" a negative Retry-After (a
 // dependency's retry_after.after below 0, gRPC's pushback -1) stops the
-// retries. Statuses, when given, are the only answers whose Retry-After
+// retries, and a Retry-After of 0 (gRPC's pushback 0) retries at once. Statuses, when given, are the only answers whose Retry-After
 // is read (go-retryablehttp reads it on 429 and 503 only); the others
 // wait the backoff.
 type RetryAfterUse struct {
@@ -637,6 +644,20 @@ type Budget struct {
 // HalfOpenFailures ⌈r·n⌉; with SlowCall, as many slow trials reopen it
 // too).
 //
+// WindowBuckets "exact" (the default) slides a time Window exactly;
+// "epoch_seconds" counts it in whole seconds of the run's clock, as
+// resilience4j's TIME_BASED window does (SlidingTimeWindowMetrics, one
+// bucket per epoch second, the run starting at a whole second): an
+// outcome at t counts the outcomes of the Window/1s seconds up to t's,
+// t's own included, so between Window − 1 s and Window of them by age.
+// Window must then be a whole number of seconds. A count window
+// (WindowCalls) is not affected.
+//
+// Open turns half-open lazily, at the first call after Break, unless
+// AutoHalfOpen, when it turns half-open at the very end of Break, with or
+// without a call, and a call at exactly the end is a trial whatever
+// BreakEnd: resilience4j's automaticTransitionFromOpenToHalfOpenEnabled.
+//
 // Placement "inside" (the default) puts it around each attempt; "outside"
 // around the whole retrying operation. Scope is what it guards:
 // "dependency" (the default) one breaker per dependency, "client" one for
@@ -657,6 +678,8 @@ type Breaker struct {
 	HalfOpenCalls    int              `json:"half_open_calls,omitempty"`
 	HalfOpenFailures int              `json:"half_open_failures,omitempty"`
 	HalfOpenDecision HalfOpenDecision `json:"half_open_decision,omitempty"`
+	WindowBuckets    WindowBuckets    `json:"window_buckets,omitempty"`
+	AutoHalfOpen     bool             `json:"auto_half_open,omitempty"`
 }
 
 // Adaptive multiplies backoff waits by Factor while the share of failed

@@ -906,6 +906,13 @@ func (s *sim) dispatch(e *event) bool {
 			return false
 		}
 		s.stepDone(e.id)
+	case evHalfOpen:
+		level := uint8(e.gen)
+		in := &s.inst[level][e.id]
+		if in.brState != brOpen || in.openedAt+int64(s.st.levels[level].breaker.Break) != s.now {
+			return false // a call turned it half-open at this instant, or it opened again
+		}
+		s.breakerHalfOpen(level, e.id)
 	case evClientNext:
 		s.waitingClients--
 		if s.now >= s.m.work.duration {
@@ -1773,6 +1780,12 @@ func (s *sim) applied(id int32) bool {
 	return false
 }
 
+// retryNow is the Retry-After of an answer whose dependency attaches one
+// of 0 (gRPC's grpc-retry-pushback-ms of 0): told apart from no
+// Retry-After (0), it makes the modes that replace the backoff retry at
+// once, and the others wait the backoff as max(backoff, 0) would.
+const retryNow = math.MinInt64
+
 // retryWait returns the wait before the next attempt of call id, whose
 // attempt failed with out carrying retryAfter: the backoff, and what the
 // level's retry_after mode makes of the Retry-After (or pushback). It
@@ -1791,11 +1804,11 @@ func (s *sim) retryWait(id int32, out int16, retryAfter int64) (wait int64, stop
 	case RetryAfterAtLeast:
 		wait = max(wait, ra)
 	case RetryAfterReplace, RetryAfterReplaceAndReset:
-		if ra < 0 {
+		if ra < 0 && ra != retryNow {
 			return 0, reasonNotRetryable // the server asked not to retry
 		}
-		if ra > 0 {
-			wait = ra
+		if ra != 0 {
+			wait = max(ra, 0) // retryNow: a pushback of 0 retries at once
 			if lv.raMode == RetryAfterReplaceAndReset {
 				c.waitFrom, c.prevWait = c.attempts, 0 // the next backoff is a first retry's
 			}
@@ -2006,12 +2019,10 @@ func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
 	case brClosed:
 		return true, false
 	case brOpen:
-		if end := in.openedAt + int64(lv.breaker.Break); s.now < end || lv.strictEnd && s.now == end {
+		if end := in.openedAt + int64(lv.breaker.Break); s.now < end || lv.strictEnd && !lv.autoHalfOpen && s.now == end {
 			return false, false
 		}
-		s.breakerTo(level, inst, brHalfOpen)
-		in.trialsStarted, in.trialsOK, in.trialsFailed, in.trialsSlow = 0, 0, 0, 0
-		in.round++
+		s.breakerHalfOpen(level, inst)
 	}
 	if in.trialsStarted < lv.halfOpenCalls {
 		in.trialsStarted++
@@ -2070,14 +2081,19 @@ func (s *sim) breakerRecord(level uint8, inst int32, failed, slow, trial bool, r
 				in.fails.push(s.now)
 			}
 			// The window is (now-W, now]: an outcome exactly W old has left it.
-			in.outcomes.dropBefore(s.now - int64(br.Window) + 1)
-			in.fails.dropBefore(s.now - int64(br.Window) + 1)
+			from := s.now - int64(br.Window) + 1
+			if lv.epochBuckets {
+				// Whole seconds: the W/1s seconds up to now's, now's included.
+				from = (s.now/1e9 - int64(br.Window)/1e9 + 1) * 1e9
+			}
+			in.outcomes.dropBefore(from)
+			in.fails.dropBefore(from)
 			total, fails = in.outcomes.size, in.fails.size
 			if lv.slowCall > 0 {
 				if slow {
 					in.slows.push(s.now)
 				}
-				in.slows.dropBefore(s.now - int64(br.Window) + 1)
+				in.slows.dropBefore(from)
 				slows = in.slows.size
 			}
 		}
@@ -2136,6 +2152,18 @@ func (s *sim) breakerOpen(level uint8, inst int32) {
 	s.breakerTo(level, inst, brOpen)
 	in.openedAt = s.now
 	s.breakerClear(in)
+	if lv := &s.st.levels[level]; lv.autoHalfOpen {
+		s.q.push(s.now+int64(lv.breaker.Break), evHalfOpen, inst, uint32(level))
+	}
+}
+
+// breakerHalfOpen turns an open breaker half-open and starts a round of
+// trials.
+func (s *sim) breakerHalfOpen(level uint8, inst int32) {
+	in := &s.inst[level][inst]
+	s.breakerTo(level, inst, brHalfOpen)
+	in.trialsStarted, in.trialsOK, in.trialsFailed, in.trialsSlow = 0, 0, 0, 0
+	in.round++
 }
 
 // breakerClear drops the breaker's samples: at every half-open decision and

@@ -1212,6 +1212,12 @@ func (v *validator) policy(p string, pol *Policy) {
 		if br.HalfOpenDecision != "" {
 			oneOf(v, q+"half_open_decision", br.HalfOpenDecision, HalfOpenDecisions...)
 		}
+		if br.WindowBuckets != "" {
+			oneOf(v, q+"window_buckets", br.WindowBuckets, WindowBucketings...)
+			if br.WindowBuckets == WindowEpochSeconds && br.Window > 0 && br.Window%Duration(time.Second) != 0 {
+				v.add(q+"window", br.Window, "is not a whole number of seconds; window_buckets epoch_seconds counts whole seconds (resilience4j's slidingWindowSize): allowed 1s, 2s, ...")
+			}
+		}
 	}
 	if ad := pol.Adaptive; ad != nil {
 		q := p + ".adaptive."
@@ -1249,6 +1255,9 @@ func (v *validator) hedging(p string, pol *Policy) {
 		} else {
 			v.intRange(q+"window", h.Window, 20, 100_000)
 		}
+	}
+	if h.AfterFailure != "" {
+		oneOf(v, q+"after_failure", h.AfterFailure, HedgeAfterFailures...)
 	}
 	if pol.MaxAttempts == 0 || pol.MaxAttempts == 1 {
 		v.add(p+".max_attempts", pol.MaxAttempts, "is the number of copies of a hedged call, the first included; hedging needs 2..%d (not 0: copies are not unlimited)", MaxAttempts)
