@@ -28,3 +28,38 @@ func RequirementsFormOf() RequirementsForm {
 		Metrics: formMetrics(), Ops: formOps(), Max: engine.MaxThresholds,
 	}
 }
+
+// A FormMetric is a metric a constraint may bound: its key, its label,
+// the unit the form's value is in, and Scale, the form's value for 1 of
+// the metric's own (100 for a rate, shown in percent).
+type FormMetric struct {
+	Key   string  `json:"key"`
+	Label string  `json:"label"`
+	Unit  string  `json:"unit,omitempty"`
+	Scale float64 `json:"scale"`
+}
+
+// A FormOp is a comparison a constraint makes, in words.
+type FormOp struct {
+	Value engine.Op `json:"value"`
+	Label string    `json:"label"`
+}
+
+// formMetrics lists the metrics a form's bounds may name, each with the
+// scale its value is shown in (a rate as a percentage).
+func formMetrics() []FormMetric {
+	var out []FormMetric
+	for _, m := range engine.MetricInfos {
+		scale := 1.0
+		if m.Unit == "%" {
+			scale = 100
+		}
+		out = append(out, FormMetric{Key: m.Key, Label: m.Label, Unit: m.Unit, Scale: scale})
+	}
+	return out
+}
+
+// formOps lists the comparisons a form's bounds make, in words.
+func formOps() []FormOp {
+	return []FormOp{{engine.OpAtMost, "at most"}, {engine.OpAtLeast, "at least"}}
+}

@@ -85,41 +85,6 @@ type FormConstraint struct {
 	Value  float64   `json:"value"`
 }
 
-// A FormMetric is a metric a constraint may bound: its key, its label,
-// the unit the form's value is in, and Scale, the form's value for 1 of
-// the metric's own (100 for a rate, shown in percent).
-type FormMetric struct {
-	Key   string  `json:"key"`
-	Label string  `json:"label"`
-	Unit  string  `json:"unit,omitempty"`
-	Scale float64 `json:"scale"`
-}
-
-// formMetrics lists the metrics a form's bounds may name, each with the
-// scale its value is shown in (a rate as a percentage).
-func formMetrics() []FormMetric {
-	var out []FormMetric
-	for _, m := range engine.MetricInfos {
-		scale := 1.0
-		if m.Unit == "%" {
-			scale = 100
-		}
-		out = append(out, FormMetric{Key: m.Key, Label: m.Label, Unit: m.Unit, Scale: scale})
-	}
-	return out
-}
-
-// formOps lists the comparisons a form's bounds make, in words.
-func formOps() []FormOp {
-	return []FormOp{{engine.OpAtMost, "at most"}, {engine.OpAtLeast, "at least"}}
-}
-
-// A FormOp is a comparison a constraint makes, in words.
-type FormOp struct {
-	Value engine.Op `json:"value"`
-	Label string    `json:"label"`
-}
-
 // A FormChoice is an objective the form offers: a metric with a
 // direction in which it improves, in words ("highest success rate in the
 // affected window").
