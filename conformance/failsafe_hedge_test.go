@@ -47,14 +47,15 @@ func failsafeHedgeRun(t *testing.T, script []CallScript, delay, deadline time.Du
 // the hedge timer or for a result its CancelIf cancels on; a failure it
 // does not cancel on only ends the wait for that copy, so the next copy
 // still leaves at its delay; once the timeout has cancelled the
-// execution no copy follows (l. 109-111). Copies 400 ms apart, 4 at
-// most, a timeout of 1 s: an always-failing call sends copies at 0,
-// 400 and 800 ms (200 ms from the deadline either way: the library's
-// timers run on a machine that may be loaded). The engine runs the same policy with
+// execution no copy follows (l. 109-111). Copies 1 s apart, 4 at
+// most, a timeout of 2.5 s: an always-failing call sends copies at 0,
+// 1 and 2 s (half a second from the deadline either way: the library's
+// timers run on a machine that may be loaded, and a test must not race
+// them). The engine runs the same policy with
 // hedging.after_failure "wait", call by call; with the default "send"
 // each failure sends the next copy at once and all 4 go.
 func TestFailsafeHedgeCancelIf(t *testing.T) {
-	const delay, deadline, maxHedges = 400 * time.Millisecond, time.Second, 3
+	const delay, deadline, maxHedges = time.Second, 2500 * time.Millisecond, 3
 	ok, fail := Answer{Status: 200}, Answer{Status: 503}
 	script := []CallScript{{fail}, {fail, ok}, {ok}, {fail, fail, ok}}
 	want := []int{3, 2, 1, 3} // the executor's loop, worked by hand
@@ -86,11 +87,12 @@ func TestFailsafeHedgeCancelIf(t *testing.T) {
 // TestFailsafeTimeoutAroundRetry: a timeout.New around a retry policy is
 // a deadline for the whole call (timeout/timeoutexecutor.go, v0.9.8,
 // l. 30-52: the timer cancels the execution, and the
-// retry policy's delay ends with it): 5 retries 300 ms apart inside
-// 750 ms make attempts at 0, 300 and 600 ms, and none at 900 ms. The
-// engine runs the same policy with a deadline of 750 ms, call by call.
+// retry policy's delay ends with it): 5 retries 750 ms apart inside
+// 1.875 s make attempts at 0, 0.75 and 1.5 s, and none at 2.25 s (375 ms
+// from the deadline either way, for a loaded machine's timers). The
+// engine runs the same policy with that deadline, call by call.
 func TestFailsafeTimeoutAroundRetry(t *testing.T) {
-	const delay, deadline = 300 * time.Millisecond, 750 * time.Millisecond
+	const delay, deadline = 750 * time.Millisecond, 1875 * time.Millisecond
 	ok, fail := Answer{Status: 200}, Answer{Status: 503}
 	script := []CallScript{{fail}, {fail, ok}, {ok}, {fail, fail, ok}}
 	want := []int{3, 2, 1, 3}
