@@ -768,6 +768,10 @@ type Report struct {
 	// says, for each strategy, on how many seeds it crosses each one
 	// (StrategyResult.Thresholds). At most MaxThresholds.
 	Thresholds []Constraint `json:"thresholds,omitempty"`
+	// Yours names the strategies that are the user's own policies (an
+	// import marks those it adds): pages lead with how they do against
+	// the others. It does not change the simulation.
+	Yours []string `json:"yours,omitempty"`
 }
 
 // MaxThresholds bounds report.thresholds.

@@ -1335,6 +1335,19 @@ func (v *validator) report(sc *Scenario) {
 	for i, c := range r.Thresholds {
 		v.constraint(fmt.Sprintf("report.thresholds[%d]", i), &c)
 	}
+	var strategies []string
+	for _, st := range sc.Strategies {
+		strategies = append(strategies, st.Name)
+	}
+	for i, name := range r.Yours {
+		p := fmt.Sprintf("report.yours[%d]", i)
+		switch {
+		case !slices.Contains(strategies, name):
+			v.add(p, name, "is not one of the scenario's strategies%s (strategies: %s)", didYouMean(name, strategies), strings.Join(strategies, ", "))
+		case slices.Contains(r.Yours[:i], name):
+			v.add(p, name, "is named twice; name a strategy once")
+		}
+	}
 }
 
 // constraint checks a condition on a metric at path p: a search's

@@ -336,6 +336,12 @@ func formatBoth(m Metric, a, b float64) (string, string) {
 // and other's value, each with the table's precision when format would
 // write one of them like other's.
 func listAgainst(strats []engine.StrategyResult, m Metric, key string, which []int, other int) (string, string) {
+	parts, fo := againstEach(strats, m, key, which, other)
+	return strings.Join(parts, ", "), fo
+}
+
+// againstEach is listAgainst's entries, one per strategy of which.
+func againstEach(strats []engine.StrategyResult, m Metric, key string, which []int, other int) ([]string, string) {
 	vo := mean(strats[other], key)
 	var parts []string
 	fo := format(m, vo, true)
@@ -346,7 +352,7 @@ func listAgainst(strats []engine.StrategyResult, m Metric, key string, which []i
 		}
 		parts = append(parts, strats[i].Name+" "+a)
 	}
-	return strings.Join(parts, ", "), fo
+	return parts, fo
 }
 
 // price says what the winner w pays for being best on the focus metric,
@@ -695,10 +701,7 @@ func names(strats []engine.StrategyResult, which []int) string {
 	for _, i := range which {
 		ns = append(ns, strats[i].Name)
 	}
-	if len(ns) < 2 {
-		return strings.Join(ns, "")
-	}
-	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+	return andList(ns)
 }
 
 // dependency says "dependency", or "dependencies" when the plan calls
