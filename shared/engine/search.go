@@ -177,8 +177,8 @@ type Constraint struct {
 	Value  float64 `json:"value"`
 }
 
-// meets reports whether x satisfies the constraint.
-func (c *Constraint) meets(x float64) bool {
+// Meets reports whether x satisfies the constraint.
+func (c *Constraint) Meets(x float64) bool {
 	if c.Op == OpAtMost {
 		return x <= c.Value
 	}

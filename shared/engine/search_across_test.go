@@ -164,7 +164,7 @@ func TestSearchAcrossE03B(t *testing.T) {
 	for _, v := range rec.Variants {
 		t.Logf("  in %q: %v", v.Name, v.Metrics)
 		for _, c := range sc.Search.Constraints {
-			if x := v.Metrics[c.Metric]; !c.meets(x) {
+			if x := v.Metrics[c.Metric]; !c.Meets(x) {
 				t.Errorf("the recommendation has %s %v in %q, against %s", c.Metric, x, v.Name, c.String())
 			}
 		}

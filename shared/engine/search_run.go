@@ -1155,7 +1155,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 		for i := range r.s.Constraints {
 			ct := &r.s.Constraints[i]
 			x, v := worstOf(r.means(closest.c, seeds, ct.Metric), ct.Op == OpAtLeast)
-			if !ct.meets(x) {
+			if !ct.Meets(x) {
 				where := ""
 				if len(r.s.Across) > 0 {
 					where = fmt.Sprintf(" (in %q)", r.s.Across[v].Name)

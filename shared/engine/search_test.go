@@ -197,7 +197,7 @@ func TestSearchConstraints(t *testing.T) {
 	}
 	for _, p := range append(s.Frontier, s.Recommendation.SearchPoint) {
 		for _, c := range sc.Search.Constraints {
-			if x, _ := p.Metrics.Metric(c.Metric); !c.meets(x) {
+			if x, _ := p.Metrics.Metric(c.Metric); !c.Meets(x) {
 				t.Errorf("point %v has %s %v, against %s", p.Settings, c.Metric, x, c.String())
 			}
 		}

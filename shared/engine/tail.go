@@ -123,7 +123,7 @@ func tail(runs []runOutput, seeds []uint64, sc *Scenario) (map[string]Quantiles,
 	for _, c := range sc.Report.Thresholds {
 		tr := ThresholdResult{Constraint: c, Seeds: n}
 		for _, x := range vals[field[c.Metric]*n : (field[c.Metric]+1)*n] {
-			if !c.meets(x) {
+			if !c.Meets(x) {
 				tr.Crossed++
 			}
 		}

@@ -264,7 +264,54 @@ func searchLead(sc *engine.Scenario, res *engine.Result) string {
 	if r.Recommendation == nil {
 		return fmt.Sprintf("The search from %s recommends no setting (the Search section says why).", s.Strategy)
 	}
-	return leadText(s, r, keeps(sc, r)) + " (the Search section says why)."
+	lead := leadText(s, r, keeps(sc, r)) + " (the Search section says why)."
+	if vals, ok := gainsNothing(sc, res); ok {
+		lead += fmt.Sprintf(" Against %s as written (%s) it does better on no objective beyond the seeds' spread: keeping %s is as good on these seeds.", s.Strategy, strings.Join(vals, ", "), s.Strategy)
+	}
+	return lead
+}
+
+// gainsNothing reports whether the point res's search recommends, when it
+// is not the searched strategy as the scenario has it, does better than
+// that strategy on none of the objectives beyond the seeds' spread (both
+// ran on the scenario's seeds: ranges that overlap, or with tails 5th to
+// 95th percentiles), while that strategy meets every constraint: then
+// keeping it is as good. It returns the strategy's objective values. A
+// search across variants is left out: the strategy as written ran on the
+// scenario only.
+func gainsNothing(sc *engine.Scenario, res *engine.Result) ([]string, bool) {
+	s, r := sc.Search, res.Search
+	if s == nil || r == nil || r.Recommendation == nil || len(s.Across) > 0 || keeps(sc, r) || len(res.Sweep) > 0 {
+		return nil, false
+	}
+	w := slices.IndexFunc(res.Strategies, func(st engine.StrategyResult) bool { return st.Name == s.Strategy })
+	if w < 0 {
+		return nil, false
+	}
+	tails := len(res.Seeds) >= TailSeeds
+	written := res.Strategies[w]
+	for _, c := range s.Constraints {
+		if v, _ := written.Metrics.Metric(c.Metric); !c.Meets(v) {
+			return nil, false
+		}
+	}
+	p := r.Recommendation.SearchPoint
+	point := engine.StrategyResult{Name: "recommended", Metrics: p.Metrics, Spread: p.Spread, Quantiles: p.Quantiles}
+	pair := []engine.StrategyResult{point, written}
+	var vals []string
+	for _, o := range s.Objectives {
+		m, _ := MetricOf(o.Metric)
+		m.Better = 1
+		if o.Goal == engine.GoalMin {
+			m.Better = -1
+		}
+		if better(pair, m, 0, 1, tails) {
+			return nil, false
+		}
+		x, _ := written.Metrics.Metric(o.Metric)
+		vals = append(vals, lower(m.Label)+" "+sentenceValue(m, x))
+	}
+	return vals, true
 }
 
 // leadText says in short what search s recommends (r has a
