@@ -1,5 +1,3 @@
-// Package docs holds the manual (Markdown pages, one per subject) and the
-// test that checks it as a CommonMark renderer reads it.
 package docs
 
 import (
@@ -12,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/yuin/goldmark"
@@ -53,7 +50,7 @@ func read(t *testing.T, path string) *page {
 		case *ast.Heading:
 			title := string(n.Text(src))
 			p.headings = append(p.headings, title)
-			a := anchor(title)
+			a := Anchor(title)
 			if k := seen[a]; k > 0 {
 				p.anchors[a+"-"+strconv.Itoa(k)] = true
 			} else {
@@ -76,21 +73,6 @@ func read(t *testing.T, path string) *page {
 		return ast.WalkContinue, nil
 	})
 	return p
-}
-
-// anchor is the fragment GitHub gives a heading: its text in lower case,
-// punctuation but hyphens and underscores dropped, spaces as hyphens.
-func anchor(title string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(title) {
-		switch {
-		case r == ' ':
-			b.WriteRune('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // TestDocs reads the README and every page of the manual as CommonMark:
@@ -201,5 +183,26 @@ func TestDocsListEveryMetric(t *testing.T) {
 	}
 	if got != s {
 		t.Error("results.md's table of metrics is not engine.MetricInfos: go test ./docs -run TestDocsListEveryMetric -update rewrites it")
+	}
+}
+
+// TestRenderDropsRawHTML: the server shows rendered pages as they are, so
+// HTML written in a page never reaches it, and links and headings are
+// the server's.
+func TestRenderDropsRawHTML(t *testing.T) {
+	got, err := render([]byte("# T\n\n<script>alert(1)</script>\n\n<b onclick=x>b</b> [s](search.md#the-knobs) ![p](images/e03b.svg) [a](#t)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(got)
+	for _, bad := range []string{"<script", "onclick", "<b"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("%q is in the page:\n%s", bad, s)
+		}
+	}
+	for _, want := range []string{`<h1 id="t">T</h1>`, `href="/docs/search#the-knobs"`, `src="/docs/images/e03b.svg"`, `href="#t"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("%q is not in the page:\n%s", want, s)
+		}
 	}
 }

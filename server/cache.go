@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/labstack/echo/v4"
+	"github.com/retrylab/retrylab/shared/chart"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -124,6 +125,9 @@ func canonicalQuery(c echo.Context) url.Values {
 	case "/s/:id":
 		if r := c.QueryParam("res"); isResolution(r) {
 			q.Set("res", r)
+		}
+		if e := c.QueryParam("embed"); slices.Contains(chart.Pictures, e) {
+			q.Set("embed", e) // the picture the snippets embed (view.go)
 		}
 	case "/s/:id/export":
 		// The handler refuses a bad format or as before any cache lookup.

@@ -277,7 +277,7 @@ func (s *Server) routes() {
 	// The routes. Adding one takes a line here (get for a GET, which
 	// answers HEAD too) and its handler, in the file
 	// of its concern (handlers.go; the answer cache in cache.go, csv.go,
-	// oembed.go, chartpng.go, convert.go, probe.go, progress.go): give it
+	// docs.go, oembed.go, chartpng.go, convert.go, probe.go, progress.go): give it
 	// gz unless its handler compresses its own answers (serveCached), and
 	// limit if it writes. Its errors are answered by errorAnswer
 	// (errors.go): in JSON under /api/ (and for /oembed, or when asked), as
@@ -305,6 +305,9 @@ func (s *Server) routes() {
 	get("/api/scenarios/:id", s.handleGetScenario)
 	get("/api/scenarios/:id/result", s.handleResultOrStream) // progress.go: Server-Sent Events when asked
 	get("/api/scenarios/:id/probe", s.handleProbeAPI)
+	get("/docs", s.handleDocs, gz)
+	get("/docs/:page", s.handleDocsPage, gz)
+	get("/docs/images/:file", s.handleDocsImage, gz)
 	get("/healthz", s.handleHealth, gz)
 	get("/metrics", echo.WrapHandler(s.metrics.handler()))
 	get("/static/*", s.assets.serve)

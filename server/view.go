@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"html"
 	"net/url"
 	"slices"
 	"strings"
@@ -50,6 +51,17 @@ type scenarioView struct {
 	// has a search whose frontier has points to draw.
 	snippets
 	Frontier *snippets
+	// Embeds are the pictures a reader can embed, each a link to this
+	// page with its snippets (?embed=NAME), the one shown Current;
+	// Preview is the chart the snippets embed, drawn narrow.
+	Embeds  []embedChoice
+	Preview string
+}
+
+// An embedChoice is a picture the page offers to embed.
+type embedChoice struct {
+	Title, URL string
+	Current    bool
 }
 
 // snippets are the ways to embed one chart: Markdown, an HTML iframe and
@@ -155,11 +167,33 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 			v.Resolutions = append(v.Resolutions, resolutionLink{Label: vr.Label, URL: "/s/" + id + "?res=" + vr.Label, Current: vr.Current})
 		}
 	}
+	figs := v.Result.Figures
 	if sv := v.Result.Search; sv != nil && sv.Figure != nil {
 		q := chartURL + "?" + sv.Figure.Query
 		v.SearchChart = &chartView{URL: q, Narrow: q + "&width=400", Alt: sv.Figure.Alt}
 		f := embedSnippets(base, id, v.Title+": the search's frontier", "?picture=frontier")
 		v.Frontier = &f
+		figs = append(slices.Clip(figs), *sv.Figure)
+	}
+	// The snippets embed the picture the reader chose, else the first.
+	chosen := c.QueryParam("embed")
+	if !slices.ContainsFunc(figs, func(f view.Figure) bool { return f.Name == chosen }) {
+		chosen = ""
+	}
+	for i, f := range figs {
+		current := f.Name == chosen || (chosen == "" && i == 0)
+		v.Embeds = append(v.Embeds, embedChoice{Title: f.Title, URL: "/s/" + id + "?embed=" + f.Name + "#share", Current: current})
+		if current {
+			q, t := "?"+f.Query, v.Title
+			if f.Name == "attempts" {
+				q = picture // at the resolution the page shows
+			}
+			if i > 0 {
+				t += ": " + strings.ToLower(f.Title[:1]) + f.Title[1:]
+			}
+			v.snippets = embedSnippets(base, id, t, q)
+			v.Preview = chartURL + q + "&width=400"
+		}
 	}
 	if canDrawPNG {
 		v.Image = base + "/s/" + id + "/chart.png"
@@ -220,17 +254,10 @@ func markdownText(s string) string {
 }
 
 // attrText keeps a title from breaking out of an HTML attribute in a
-// snippet that people paste into their own pages.
+// snippet that people paste into their own pages: escaped as HTML, on one
+// line.
 func attrText(s string) string {
-	out := make([]rune, 0, len(s))
-	for _, r := range s {
-		switch r {
-		case '"', '<', '>', '&', '\'', '\n', '\r':
-			continue
-		}
-		out = append(out, r)
-	}
-	return string(out)
+	return html.EscapeString(strings.NewReplacer("\n", " ", "\r", " ").Replace(s))
 }
 
 // preview describes the page to link previews: the verdict when there is

@@ -36,6 +36,11 @@ type View struct {
 	// Verdict is one or two sentences: the strategy that best meets the
 	// scenario's goal on its focus metric, and the price it pays.
 	Verdict string `json:"verdict"`
+	// Yours say how each of the scenario's report.yours (the user's own
+	// policies, as imported) does against the others, one sentence each,
+	// then what their ahead and behind mean: pages show them before the
+	// verdict.
+	Yours []string `json:"yours,omitempty"`
 	// Focus are the metrics the verdict and the summary figure are about:
 	// the scenario's report.focus, or those that differ most between the
 	// strategies relative to their spread over the seeds.
@@ -81,7 +86,10 @@ type Strategy struct {
 // same choice as URL query parameters, and SVG is filled in by callers that
 // draw it in place (the playground).
 type Figure struct {
-	Name    string        `json:"name"`
+	Name string `json:"name"`
+	// Title names the picture for a reader choosing one to embed (see
+	// PictureTitle).
+	Title   string        `json:"title"`
 	Query   string        `json:"query"`
 	Alt     string        `json:"alt"`
 	Options chart.Options `json:"-"`
@@ -192,12 +200,14 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 		for i := range v.Figures {
 			v.Figures[i].Options.Descriptions = Descriptions(sc)
 		}
+		titled(v.Figures)
 		return v
 	}
 	v.Legend = "▲ best and ▼ worst for each metric with a direction; equal values get the same mark, and no mark is given where the strategies' ranges over the seeds overlap."
 	v.Groups, v.Folded = table(strats, tails)
 	v.Window = windowNote(sc, v.Groups)
 	v.Verdict = verdict(strats, v.Focus, v.Runs)
+	v.Yours = yoursSentences(sc, strats, v.Focus, v.Runs)
 	if lead := searchLead(sc, res); lead != "" {
 		// A scenario with a search is about the search: its
 		// recommendation comes first, then the strategies as written.
@@ -228,6 +238,10 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 		f := attemptsFigure(res, d)
 		v.Figures[0].Variants = append(v.Figures[0].Variants, Variant{Label: d.String(), Query: f.Query, Alt: f.Alt, Options: f.Options, Current: d == r})
 	}
+	titled(v.Figures)
+	if v.Search != nil && v.Search.Figure != nil {
+		v.Search.Figure.Title = PictureTitle(v.Search.Figure.Name)
+	}
 	for i := range v.Figures {
 		v.Figures[i].Options.Descriptions = descs
 		for j := range v.Figures[i].Variants {
@@ -235,6 +249,30 @@ func Of(sc *engine.Scenario, res *engine.Result, opt Options) *View {
 		}
 	}
 	return v
+}
+
+// pictureTitles name each of chart.Pictures for a reader choosing one.
+var pictureTitles = map[string]string{
+	chart.Attempts: "Calls over time",
+	chart.Outcomes: "Outcomes over time",
+	chart.Calls:    "Calls by step of the plan",
+	chart.Fleets:   "Calls by fleet",
+	chart.Queue:    "Queue and operations in flight",
+	chart.Compare:  "The focus metric by strategy",
+	chart.Latency:  "Latency percentiles",
+	chart.Sweep:    "The sweep",
+	chart.Frontier: "The search's frontier",
+}
+
+// PictureTitle names the picture name (one of chart.Pictures) for a reader
+// choosing one to embed.
+func PictureTitle(name string) string { return pictureTitles[name] }
+
+// titled gives each figure its picture's title.
+func titled(figs []Figure) {
+	for i := range figs {
+		figs[i].Title = PictureTitle(figs[i].Name)
+	}
 }
 
 // seedNote says which seed a chart over time shows, when there are several.
