@@ -60,7 +60,7 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if got := text(ctx, t, fetched); got != "fetched" {
 		t.Errorf("convert.wasm was %s once the Import panel was opened", got)
 	}
-	if got := text(ctx, t, `[...document.querySelectorAll("#import-format option")].map(o => o.value + (o.disabled ? "-" : "")).join(",")`); got != "grpc,envoy,istio,linkerd,resilience4j,polly,aws" {
+	if got := text(ctx, t, `[...document.querySelectorAll("#import-format option")].map(o => o.value + (o.disabled ? "-" : "")).join(",")`); got != "detect,grpc,envoy,istio,linkerd,resilience4j,polly,aws" {
 		t.Errorf("import formats %q, want every format Import reads, enabled", got)
 	}
 	if got := text(ctx, t, `document.querySelector("#export-format option[value=resilience4j-java]")?.textContent ?? "missing"`); got != "resilience4j (Java)" {
@@ -83,8 +83,17 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 	if got := text(ctx, t, `String(document.getElementById("import-box").compareDocumentPosition(document.getElementById("form")) & Node.DOCUMENT_POSITION_FOLLOWING)`); got == "0" {
 		t.Error("the Import panel is not before the form")
 	}
-	if got := text(ctx, t, `document.querySelector("[data-testid=import-done]").textContent`); !strings.HasPrefix(got, "Imported shop.Cart, shop.Orders: a strategy beside the scenario's others") {
+	if got := text(ctx, t, `document.querySelector("[data-testid=import-done]").textContent`); !strings.HasPrefix(got, "Imported shop.Cart, shop.Orders (read as ") ||
+		!strings.Contains(got, "a strategy marked as yours, compared with the scenario's others") {
 		t.Errorf("the panel says %q after the import", got)
+	}
+	// The results lead with the imported policy, then offer the next steps.
+	if got := text(ctx, t, `document.querySelector("[data-testid=yours]").textContent`); !strings.HasPrefix(got, "Your policy shop.Cart, shop.Orders: success rate in the affected window") ||
+		!strings.Contains(got, "What should I ship instead of shop.Cart, shop.Orders?") || !strings.Contains(got, "Share and embed") {
+		t.Errorf("the results say first %q", got)
+	}
+	if got := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).report.yours)`); got != `["shop.Cart, shop.Orders"]` {
+		t.Errorf("report.yours is %s", got)
 	}
 	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
 	if cols != "metric,A,B,C,D,shop.Cart, shop.Orders" {
@@ -262,5 +271,42 @@ func TestConvertModuleIsServedLikeTheEngine(t *testing.T) {
 	}
 	if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
 		t.Errorf("Cache-Control %q, want immutable", cc)
+	}
+}
+
+// TestPlaygroundDroppedConfigImports: a configuration file dropped on the
+// Import panel is read, its format detected and imported; with "Keep the
+// scenario's strategies" unticked it replaces them, and the results lead
+// with it. Text whose format cannot be detected is refused, saying so.
+func TestPlaygroundDroppedConfigImports(t *testing.T) {
+	ctx, base := setup(t)
+	do(t, ctx, chromedp.Navigate(base+"/"), ran(1), chromedp.Click(`#import-box summary`),
+		until(`!document.getElementById("import-go").disabled`))
+	if got := text(ctx, t, `document.getElementById("import-format").value`); got != "detect" {
+		t.Errorf("the format is %q at first, want detect", got)
+	}
+	do(t, ctx, chromedp.SetValue(`#import-text`, "just some words"), chromedp.Click(`#import-go`),
+		until(`document.querySelectorAll("#import-errors li").length > 0`))
+	if msg := text(ctx, t, `document.getElementById("import-errors").textContent`); !strings.Contains(msg, "could not be detected") {
+		t.Errorf("undetectable text says %q", msg)
+	}
+	do(t, ctx, chromedp.Click(`#import-keep`))
+	drop := `(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([` + "`" + resilience4jConfig + "`" + `], "application.yml", {type: "application/yaml"}));
+		document.getElementById("import-box").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return "dropped";
+	})()`
+	text(ctx, t, drop)
+	do(t, ctx, ran(2), until(`document.querySelector("[data-testid=yours]").textContent !== ""`))
+	if got := text(ctx, t, `document.querySelector("[data-testid=import-done]").textContent`); !strings.Contains(got, "read as resilience4j") || !strings.Contains(got, "in place of the scenario's strategies") {
+		t.Errorf("the panel says %q after the drop", got)
+	}
+	cols := text(ctx, t, `[...document.querySelectorAll("[data-testid=results] thead th")].map(th => th.textContent).join(",")`)
+	if cols != "metric,inventory" {
+		t.Errorf("table columns %q, want the dropped policy alone", cols)
+	}
+	if got := text(ctx, t, `document.querySelector("[data-testid=yours]").textContent`); !strings.HasPrefix(got, "Your policy inventory: success rate in the affected window") {
+		t.Errorf("the results say first %q", got)
 	}
 }

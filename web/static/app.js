@@ -766,8 +766,10 @@ $("form").addEventListener("input", (e) => {
   if (v === "") v = undefined;
   else if (e.target.dataset.kind === "number") v = Number(v);
   const renamed = /^dependencies\[\d+\]\.name$/.test(path) ? getPath(state.scenario, path) : undefined;
+  const renamedStrategy = /^strategies\[\d+\]\.name$/.test(path) ? getPath(state.scenario, path) : undefined;
   setPath(state.scenario, path, v);
   if (renamed !== undefined) renameDependency(renamed, v);
+  if (renamedStrategy !== undefined) followYours(renamedStrategy, v);
   const end = /^report\.affected_(from|to)$/.exec(path);
   if (end) {
     // Typing one end pins the window: the other end keeps the phases'
@@ -802,6 +804,15 @@ $("form").addEventListener("input", (e) => {
   scheduleRun();
 });
 
+// followYours keeps report.yours naming the user's policies when one is
+// renamed (to) or removed (to undefined).
+function followYours(from, to) {
+  const r = state.scenario.report;
+  if (!Array.isArray(r?.yours)) return;
+  r.yours = r.yours.flatMap((n) => (n !== from ? [n] : to === undefined ? [] : [to]));
+  if (!r.yours.length) delete r.yours;
+}
+
 // A renamed dependency keeps its calls and bulkheads; the form's lists of
 // names follow once the name is complete.
 function renameDependency(from, to) {
@@ -834,6 +845,7 @@ $("form").addEventListener("click", (e) => {
   const drop = (obj, key) => { if (!obj[key]?.length) delete obj[key]; };
   switch (action) {
     case "remove":
+      followYours(list[i]?.name, undefined);
       list.splice(i, 1);
       break;
     case "duplicate": {
@@ -1184,6 +1196,14 @@ function showErrors(errors) {
 // showView renders the view the engine decided (shared/view): this file
 // keeps no list of charts, metrics or labels of its own.
 function showView(v) {
+  // The user's own policies first, with the next steps from them.
+  const yours = (state.scenario?.report?.yours || []).filter((n) => state.scenario.strategies?.some((st) => st?.name === n));
+  $("yours").replaceChildren(...(v.yours || []).map((t) => el("p", { text: t })));
+  if (v.yours?.length) {
+    $("yours").append(el("p", { class: "next" },
+      ...yours.map((n) => button("yours-ship", `What should I ship instead of ${n}?`, { "data-name": n })),
+      button("yours-share", "Share and embed")));
+  }
   $("verdict").replaceChildren(el("strong", { text: "Verdict: " }), v.verdict);
   $("strategy-legend").replaceChildren(...v.strategies.map((s) =>
     el("li", {}, el("strong", { text: s.name }), s.description ? " — " + s.description : "")));
@@ -1699,6 +1719,10 @@ const convert = async (op, ...args) => JSON.parse(await converter().call(op, ...
 // (convert.Label): the converters' module gives them when it starts.
 let formatLabels = {};
 
+// detectFormat is the Import panel's first choice: the converters detect
+// the format from the text (convert.Detect).
+const detectFormat = "detect";
+
 // formatOptions fills a select with the formats the converters take,
 // labelled as the server's Export panels label them.
 function formatOptions(select, formats, labels) {
@@ -1716,11 +1740,15 @@ function notesList(list, notes) {
 function panels() {
   const field = (label, control) => el("div", { class: "field" }, el("label", { for: control.id, text: label }), control);
   const imp = el("details", { id: "import-box", class: "convert", "data-testid": "import" },
-    el("summary", { text: "Import a policy" }),
-    el("p", { class: "muted", text: "Paste the retry configuration your service already has: its policies become strategies beside the others. The conversion runs in your browser." }),
+    el("summary", { text: "Bring your own policy: import your retry configuration" }),
+    el("p", { class: "muted" }, "Paste it or drop its file here (gRPC service config, Envoy, Istio, Linkerd, resilience4j, Polly or AWS config): the format is detected, and its policies become strategies, marked as yours. The conversion runs in your browser. ",
+      el("a", { href: "/docs/formats", text: "What each format reads" })),
     field("Format", el("select", { id: "import-format", "data-testid": "import-format" })),
     el("div", { class: "exported" }, el("label", { for: "import-text", text: "Configuration" }),
       el("textarea", { id: "import-text", spellcheck: "false", "aria-describedby": "import-errors", "data-testid": "import-text" })),
+    field("Or choose a file", el("input", { type: "file", id: "import-file", "data-testid": "import-file" })),
+    el("div", { class: "check" }, el("input", { type: "checkbox", id: "import-keep", checked: true, "data-testid": "import-keep" }),
+      el("label", { for: "import-keep", text: " Keep the scenario's strategies, to compare yours with them" })),
     el("ul", { id: "import-errors", class: "errors", "data-testid": "import-errors" }),
     el("div", { class: "row" }, el("button", { type: "button", id: "import-go", text: "Import", disabled: true, "data-testid": "import-go" })),
     el("p", { id: "import-done", role: "status", "data-testid": "import-done" }),
@@ -1745,7 +1773,7 @@ function panels() {
     try {
       const f = await converter().formats;
       formatLabels = f.labels;
-      formatOptions($("import-format"), f.import, f.labels);
+      formatOptions($("import-format"), [detectFormat, ...f.import], { [detectFormat]: "Detect from the text", ...f.labels });
       formatOptions($("export-format"), f.export, f.labels);
       $("import-go").disabled = $("export-go").disabled = false;
     } catch {} // converter() said why
@@ -1753,6 +1781,21 @@ function panels() {
   imp.addEventListener("toggle", () => opened(imp));
   exp.addEventListener("toggle", () => opened(exp));
   $("import-go").addEventListener("click", importPolicy);
+  // A file dropped on the panel, or chosen, is read and imported at once.
+  const fromFile = async (file) => {
+    if (!file) return;
+    $("import-text").value = await file.text();
+    if (!imp.open) imp.open = true;
+    await converter().formats.catch(() => null);
+    await opened(imp);
+    if (!$("import-go").disabled) importPolicy();
+  };
+  imp.addEventListener("dragover", (e) => e.preventDefault());
+  imp.addEventListener("drop", (e) => {
+    e.preventDefault();
+    fromFile(e.dataTransfer?.files?.[0]);
+  });
+  $("import-file").addEventListener("change", (e) => fromFile(e.target.files?.[0]));
   $("export-go").addEventListener("click", exportStrategy);
   exportChoices();
 }
@@ -1779,13 +1822,23 @@ function openExport(i) {
 // importPolicy reads the pasted configuration into strategies, appended
 // to the scenario's under names of their own, and re-runs it.
 async function importPolicy() {
-  const format = $("import-format").value;
+  let format = $("import-format").value;
   const errors = $("import-errors");
   errors.replaceChildren();
   $("import-done").textContent = "";
   $("import-text").removeAttribute("aria-invalid");
   let out;
   try {
+    if (format === detectFormat) {
+      const d = await convert("detect", $("import-text").value);
+      if (!d.format) {
+        $("import-text").setAttribute("aria-invalid", "true");
+        errors.replaceChildren(el("li", { text: "The format could not be detected from the text: choose it under Format." }));
+        status("Nothing was imported: the format could not be detected.");
+        return;
+      }
+      format = d.format;
+    }
     out = await convert("import", format, $("import-text").value);
   } catch (err) {
     errors.replaceChildren(el("li", { text: "The converters failed: " + err.message }));
@@ -1800,7 +1853,8 @@ async function importPolicy() {
     return;
   }
   if (!state.scenario || typeof state.scenario !== "object") return;
-  const names = new Set((state.scenario.strategies || []).map((st) => st?.name));
+  const keep = $("import-keep").checked;
+  const names = new Set(keep ? (state.scenario.strategies || []).map((st) => st?.name) : []);
   const added = [];
   for (const st of out.strategies) {
     const base = st.name || "imported";
@@ -1812,7 +1866,9 @@ async function importPolicy() {
   }
   // The engine decides whether the scenario can take them (how many
   // strategies it compares): an import it cannot take changes nothing.
-  const candidate = { ...state.scenario, strategies: [...(state.scenario.strategies || []), ...out.strategies] };
+  const before = keep ? state.scenario.strategies || [] : [];
+  const report = { ...(state.scenario.report || {}), yours: [...(keep ? state.scenario.report?.yours || [] : []), ...added] };
+  const candidate = { ...state.scenario, strategies: [...before, ...out.strategies], report };
   const check = await engine.call("validate", JSON.stringify(candidate));
   const refused = (check.errors || []).filter((e) => e.path === "strategies");
   if (refused.length) {
@@ -1821,12 +1877,13 @@ async function importPolicy() {
     return;
   }
   state.scenario.strategies = candidate.strategies;
+  state.scenario.report = report;
   writeJSON();
   renderForm();
   edited();
   state.pendingNote = `Imported ${added.join(", ")} from ${formatLabels[format] || format}.`;
   // Said where the reader is, in the panel, as well as in the status line.
-  $("import-done").textContent = `Imported ${added.join(", ")}: ${added.length === 1 ? "a strategy" : added.length + " strategies"} beside the scenario's others, compared in the results; "What should I ship?" beside ${added.length === 1 ? "it" : "each"} in the form searches its settings.`;
+  $("import-done").textContent = `Imported ${added.join(", ")} (read as ${formatLabels[format] || format}): ${added.length === 1 ? "a strategy" : added.length + " strategies"} marked as yours, ${keep && before.length ? "compared with the scenario's others" : "in place of the scenario's strategies"}. The results say first how ${added.length === 1 ? "it does" : "they do"}; "What should I ship?" searches ${added.length === 1 ? "its" : "their"} settings.`;
   scheduleRun();
 }
 
@@ -1868,6 +1925,11 @@ async function fromFragment(z) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
   return new Response(stream).text();
 }
+
+$("yours").addEventListener("click", (e) => {
+  if (e.target.dataset.action === "yours-ship") openShip(e.target.dataset.name);
+  if (e.target.dataset.action === "yours-share") $("share").click();
+});
 
 $("share").addEventListener("click", async () => {
   // Share what is on screen: let a scheduled re-run finish first.
