@@ -142,8 +142,7 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, d.svg())
-	return err
+	return d.WriteSVG(w)
 }
 
 // A Drawing is a picture as shapes on a canvas Width × Height: Render
@@ -275,8 +274,8 @@ func style(theme string, narrow bool) string {
 	return b.String()
 }
 
-// svg writes d as a standalone SVG document.
-func (d *Drawing) svg() string {
+// WriteSVG writes d as a standalone SVG document.
+func (d *Drawing) WriteSVG(w io.Writer) error {
 	var out strings.Builder
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
 		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
@@ -287,7 +286,8 @@ func (d *Drawing) svg() string {
 		writeSVG(&out, &d.Shapes[i])
 	}
 	out.WriteString("</svg>\n")
-	return out.String()
+	_, err := io.WriteString(w, out.String())
+	return err
 }
 
 // A plot is a rectangle of the canvas with linear scales.
