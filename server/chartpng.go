@@ -41,11 +41,12 @@ func (s *Server) handleChartPNG(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		var svg, out bytes.Buffer
-		if err := chart.Render(&svg, res, withScenario(opt, sub.sc)); err != nil {
+		d, err := chart.Draw(res, withScenario(opt, sub.sc))
+		if err != nil {
 			return nil, err // a *chart.OptionError is a 400
 		}
-		if err := png.Chart(&out, svg.Bytes(), 1200, 630); err != nil {
+		var out bytes.Buffer
+		if err := png.Chart(&out, d, 1200, 630); err != nil {
 			return nil, err
 		}
 		return out.Bytes(), nil

@@ -3,7 +3,8 @@ package png
 import (
 	"fmt"
 	"math"
-	"strconv"
+
+	"github.com/retrylab/retrylab/shared/chart"
 )
 
 type pt struct{ x, y float64 }
@@ -14,43 +15,10 @@ type subpath struct {
 	closed bool
 }
 
-// parsePath reads path data made of straight segments: M, L, H, V and Z, in
-// capitals (absolute) or not (relative).
-func parsePath(d string) ([]subpath, error) {
+// subpaths returns the polylines of a path's segments.
+func subpaths(segs []chart.Seg) ([]subpath, error) {
 	var subs []subpath
 	var cur, start pt
-	cmd := byte(0)
-	i := 0
-	skip := func() {
-		for i < len(d) && (d[i] == ' ' || d[i] == ',' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
-			i++
-		}
-	}
-	number := func() (float64, error) {
-		skip()
-		j := i
-		if j < len(d) && (d[j] == '-' || d[j] == '+') {
-			j++
-		}
-		for j < len(d) && (d[j] >= '0' && d[j] <= '9' || d[j] == '.') {
-			j++
-		}
-		if j < len(d) && (d[j] == 'e' || d[j] == 'E') {
-			j++
-			if j < len(d) && (d[j] == '-' || d[j] == '+') {
-				j++
-			}
-			for j < len(d) && d[j] >= '0' && d[j] <= '9' {
-				j++
-			}
-		}
-		x, err := strconv.ParseFloat(d[i:j], 64)
-		if err != nil {
-			return 0, fmt.Errorf("path %q: a number is missing at %d", d, i)
-		}
-		i = j
-		return x, nil
-	}
 	to := func(p pt) {
 		if subs[len(subs)-1].closed {
 			// A line after Z starts a new subpath where the last one started.
@@ -59,67 +27,31 @@ func parsePath(d string) ([]subpath, error) {
 		subs[len(subs)-1].pts = append(subs[len(subs)-1].pts, p)
 		cur = p
 	}
-	for {
-		skip()
-		if i == len(d) {
-			return subs, nil
+	for _, sg := range segs {
+		if sg.Op != 'M' && len(subs) == 0 {
+			return nil, fmt.Errorf("the path starts with %c, not M", sg.Op)
 		}
-		if c := d[i]; c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
-			cmd = c
-			i++
-		} else if cmd == 0 {
-			return nil, fmt.Errorf("path %q does not start with a command", d)
-		}
-		rel := cmd >= 'a'
-		var base pt
-		if rel {
-			base = cur
-		}
-		switch cmd {
-		case 'M', 'm':
-			x, err := number()
-			if err != nil {
-				return nil, err
-			}
-			y, err := number()
-			if err != nil {
-				return nil, err
-			}
-			start = pt{base.x + x, base.y + y}
+		switch sg.Op {
+		case 'M':
+			start = pt{sg.X, sg.Y}
 			subs = append(subs, subpath{})
 			to(start)
-			cmd-- // pairs after a move are lines: M→L, m→l
-		case 'L', 'l', 'H', 'h', 'V', 'v':
-			if len(subs) == 0 {
-				return nil, fmt.Errorf("path %q does not start with M", d)
-			}
-			x, err := number()
-			if err != nil {
-				return nil, err
-			}
-			p := pt{base.x + x, cur.y}
-			switch cmd {
-			case 'V', 'v':
-				p = pt{cur.x, base.y + x}
-			case 'L', 'l':
-				y, err := number()
-				if err != nil {
-					return nil, err
-				}
-				p.y = base.y + y
-			}
-			to(p)
-		case 'Z', 'z':
-			if len(subs) == 0 {
-				return nil, fmt.Errorf("path %q does not start with M", d)
-			}
+		case 'L':
+			to(pt{sg.X, sg.Y})
+		case 'H':
+			to(pt{sg.X, cur.y})
+		case 'V':
+			to(pt{cur.x, sg.Y})
+		case 'h':
+			to(pt{cur.x + sg.X, cur.y})
+		case 'Z':
 			subs[len(subs)-1].closed = true
 			cur = start
-			cmd = 0
 		default:
-			return nil, fmt.Errorf("path command %c is not supported", cmd)
+			return nil, fmt.Errorf("path segment %q is not supported", sg.Op)
 		}
 	}
+	return subs, nil
 }
 
 // circle returns a polygon close to the circle of centre c and radius r,

@@ -2,14 +2,14 @@
 // previews: Slack, X, LinkedIn and most other unfurlers show an og:image only
 // when it is a bitmap, never SVG.
 //
-// It reads the SVG that shared/chart writes, not SVG in general: the elements
-// rect, circle, path with straight segments (M, L, H, V, Z, absolute or
-// relative) and text (x, y, text-anchor, a transform of translate and rotate),
-// styled by one <style> element whose rules select an element name or a class,
-// with custom properties and var(). Anything else is an error, so that a
-// change to the charts which this package would draw wrongly fails its tests
-// instead of a preview. @media rules are skipped: an image cannot follow the
-// reader's colour scheme, so a chart of theme "auto" is drawn light.
+// It draws a chart.Drawing, the shapes that chart.Render writes as SVG, so
+// that a preview and the chart it previews have the same layout. The shapes
+// are styled by the drawing's style sheet (chart.Drawing.Sheet) as CSS
+// would style their SVG: element rules, then class rules, each in the
+// sheet's order, with custom properties and var(). A value it cannot draw
+// is an error, so that a change to the charts which this package would draw
+// wrongly fails its tests instead of a preview. A chart of theme "auto" is
+// drawn light: an image cannot follow the reader's colour scheme.
 //
 // Shapes are rasterised, anti-aliased, by golang.org/x/image/vector; strokes
 // become polygons here (butt caps, dashes, and every join round, which at the
@@ -21,8 +21,6 @@
 package png
 
 import (
-	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"image"
@@ -30,26 +28,26 @@ import (
 	stdpng "image/png"
 	"io"
 	"math"
-	"strconv"
-	"strings"
 
 	"golang.org/x/image/vector"
+
+	"github.com/retrylab/retrylab/shared/chart"
 )
 
 // MaxSize bounds the width and height that Chart draws, in pixels.
 const MaxSize = 4000
 
-// Chart rasterises svg, a chart written by shared/chart, and writes it to w
-// as a PNG width pixels wide. With height 0 the image has the chart's own
-// proportions; otherwise it is exactly width × height, the chart scaled to fit
-// and centred, and the margin painted with the chart's background (a rect
-// covering the whole viewBox). For an og:image, ask shared/chart for a chart
-// of the image's proportions (1200 × 630 is 760 × 399) and pass 1200, 630.
-func Chart(w io.Writer, svg []byte, width, height int) error {
+// Chart draws d and writes it to w as a PNG width pixels wide. With height
+// 0 the image has the chart's own proportions; otherwise it is exactly
+// width × height, the chart scaled to fit and centred, and the margin
+// painted with the chart's background. For an og:image, ask shared/chart
+// for a chart of the image's proportions (1200 × 630 is 760 × 399) and pass
+// 1200, 630.
+func Chart(w io.Writer, d *chart.Drawing, width, height int) error {
 	if width < 1 || width > MaxSize || height < 0 || height > MaxSize {
 		return fmt.Errorf("png: size %d×%d is not within 1..%d", width, height, MaxSize)
 	}
-	img, err := draw1(svg, width, height)
+	img, err := draw1(d, width, height)
 	if err != nil {
 		return err
 	}
@@ -57,185 +55,105 @@ func Chart(w io.Writer, svg []byte, width, height int) error {
 	return enc.Encode(w, img)
 }
 
-// An element is one drawable element of the chart.
-type element struct {
-	name    string
-	attr    map[string]string
-	content string // of a text
-}
-
-// draw1 parses svg and draws it on a new image.
-func draw1(svg []byte, width, height int) (*image.RGBA, error) {
-	root, elems, err := parse(svg)
-	if err != nil {
-		return nil, err
+// draw1 draws d on a new image.
+func draw1(d *chart.Drawing, width, height int) (*image.RGBA, error) {
+	if !(d.Width > 0 && d.Height > 0) {
+		return nil, fmt.Errorf("png: the chart is %g×%g", d.Width, d.Height)
 	}
-	vb, err := viewBox(root.attr)
-	if err != nil {
-		return nil, err
-	}
-	s := float64(width) / vb[2]
+	s := float64(width) / d.Width
 	if height > 0 {
-		s = min(s, float64(height)/vb[3])
+		s = min(s, float64(height)/d.Height)
 	} else {
-		height = max(1, int(math.Round(vb[3]*s)))
+		height = max(1, int(math.Round(d.Height*s)))
 		if height > MaxSize {
 			return nil, fmt.Errorf("png: a chart %d wide would be %d high, over %d", width, height, MaxSize)
 		}
 	}
 	r := &renderer{
-		img: image.NewRGBA(image.Rect(0, 0, width, height)),
-		s:   s,
-		ox:  (float64(width)-vb[2]*s)/2 - vb[0]*s,
-		oy:  (float64(height)-vb[3]*s)/2 - vb[1]*s,
-		vb:  vb,
+		img:   image.NewRGBA(image.Rect(0, 0, width, height)),
+		s:     s,
+		ox:    (float64(width) - d.Width*s) / 2,
+		oy:    (float64(height) - d.Height*s) / 2,
+		sheet: d.Sheet(),
 	}
-	r.sheet, err = parseSheet(root.content)
-	if err != nil {
-		return nil, err
+	r.root = r.style("svg", "", nil)
+	if err := r.background(); err != nil {
+		return nil, fmt.Errorf("png: the background: %w", err)
 	}
-	r.root = r.sheet.style(root, nil)
-	for _, e := range elems {
-		if err := r.element(e); err != nil {
-			return nil, fmt.Errorf("png: <%s>: %w", e.name, err)
+	for i := range d.Shapes {
+		sh := &d.Shapes[i]
+		if err := r.shape(sh); err != nil {
+			return nil, fmt.Errorf("png: shape %d (%s of class %q): %w", i, kindName(sh.Kind), sh.Class, err)
 		}
 	}
 	return r.img, nil
 }
 
-// parse reads the svg element (its content the text of the <style>) and the
-// elements to draw, in order.
-func parse(svg []byte) (root *element, elems []*element, err error) {
-	d := xml.NewDecoder(bytes.NewReader(svg))
-	var cur *element // the element whose text is being read
-	depth := 0
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("png: %w", err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			depth++
-			e := &element{name: t.Name.Local, attr: make(map[string]string, len(t.Attr))}
-			for _, a := range t.Attr {
-				e.attr[a.Name.Local] = a.Value
-			}
-			switch {
-			case depth == 1:
-				if e.name != "svg" {
-					return nil, nil, fmt.Errorf("png: the root element is <%s>, not <svg>", e.name)
-				}
-				root = e
-			case depth > 2:
-				return nil, nil, fmt.Errorf("png: <%s> inside <%s> is not supported", e.name, cur.name)
-			case e.name == "title" || e.name == "desc":
-				cur = e
-			case e.name == "style":
-				cur = root
-			case e.name == "rect" || e.name == "circle" || e.name == "path" || e.name == "text":
-				cur = e
-				elems = append(elems, e)
-			default:
-				return nil, nil, fmt.Errorf("png: <%s> is not supported", e.name)
-			}
-		case xml.EndElement:
-			depth--
-			if depth == 1 {
-				cur = nil
-			}
-		case xml.CharData:
-			if cur != nil {
-				cur.content += string(t)
-			}
-		}
-	}
-	if root == nil {
-		return nil, nil, errors.New("png: no <svg> element")
-	}
-	return root, elems, nil
-}
-
-// viewBox returns min-x, min-y, width and height of the chart's user space.
-func viewBox(attr map[string]string) ([4]float64, error) {
-	var vb [4]float64
-	if v, ok := attr["viewBox"]; ok {
-		f := strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' })
-		if len(f) != 4 {
-			return vb, fmt.Errorf("png: viewBox %q", v)
-		}
-		for i := range f {
-			x, err := strconv.ParseFloat(f[i], 64)
-			if err != nil {
-				return vb, fmt.Errorf("png: viewBox %q", v)
-			}
-			vb[i] = x
-		}
-	} else {
-		var err1, err2 error
-		vb[2], err1 = strconv.ParseFloat(attr["width"], 64)
-		vb[3], err2 = strconv.ParseFloat(attr["height"], 64)
-		if err1 != nil || err2 != nil {
-			return vb, errors.New("png: the chart has neither a viewBox nor a width and height")
-		}
-	}
-	if !(vb[2] > 0 && vb[3] > 0) {
-		return vb, fmt.Errorf("png: the chart is %g×%g", vb[2], vb[3])
-	}
-	return vb, nil
-}
-
-// A renderer draws elements on img, user space scaled by s and moved by ox, oy.
+// A renderer draws shapes on img, user space scaled by s and moved by ox, oy.
 type renderer struct {
 	img    *image.RGBA
 	s      float64
 	ox, oy float64
-	vb     [4]float64
-	sheet  sheet
+	sheet  []chart.Rule
 	root   *style
 	z      *vector.Rasterizer
 	faces  faces
 }
 
-// px maps a point of user space to the image.
-func (r *renderer) px(x, y float64) pt { return pt{x*r.s + r.ox, y*r.s + r.oy} }
+// px maps a point of user space to the image, rounded first to a tenth
+// as the SVG writes it, so that the PNG draws the very numbers of the SVG.
+func (r *renderer) px(x, y float64) pt { return pt{tenth(x)*r.s + r.ox, tenth(y)*r.s + r.oy} }
 
-func (r *renderer) element(e *element) error {
-	st := r.sheet.style(e, r.root)
-	if e.name == "text" {
-		return r.text(e, st)
+func tenth(x float64) float64 { return math.Round(x*10) / 10 }
+
+// kindName is the SVG element of a kind of shape, which the style sheet's
+// element rules select.
+func kindName(k chart.Kind) string {
+	switch k {
+	case chart.ShapePath:
+		return "path"
+	case chart.ShapeRect:
+		return "rect"
+	case chart.ShapeCircle:
+		return "circle"
+	case chart.ShapeText:
+		return "text"
 	}
+	return fmt.Sprintf("kind %d", k)
+}
+
+// background paints the whole image, margin included, as the chart's
+// background (class bg).
+func (r *renderer) background() error {
+	fill, err := r.style("rect", "bg", r.root).paint("fill", "fill-opacity", "black", 1)
+	if err != nil {
+		return err
+	}
+	b := r.img.Bounds()
+	r.fill([][]pt{{{0, 0}, {float64(b.Dx()), 0}, {float64(b.Dx()), float64(b.Dy())}, {0, float64(b.Dy())}}}, fill)
+	return nil
+}
+
+func (r *renderer) shape(sh *chart.Shape) error {
+	st := r.style(kindName(sh.Kind), sh.Class, r.root)
 	var subs []subpath
-	switch e.name {
-	case "rect":
-		x, y, w, h, err := floats(e.attr, "x", "y", "width", "height")
-		if err != nil {
-			return err
-		}
-		if w <= 0 || h <= 0 {
+	switch sh.Kind {
+	case chart.ShapeText:
+		return r.text(sh, st)
+	case chart.ShapeRect:
+		if sh.W <= 0 || sh.H <= 0 {
 			return nil
 		}
+		x, y, w, h := tenth(sh.X), tenth(sh.Y), tenth(sh.W), tenth(sh.H)
 		subs = []subpath{{pts: []pt{r.px(x, y), r.px(x+w, y), r.px(x+w, y+h), r.px(x, y+h)}, closed: true}}
-		if x <= r.vb[0] && y <= r.vb[1] && x+w >= r.vb[0]+r.vb[2] && y+h >= r.vb[1]+r.vb[3] {
-			// The chart's background reaches into the margin.
-			b := r.img.Bounds()
-			subs[0].pts = []pt{{0, 0}, {float64(b.Dx()), 0}, {float64(b.Dx()), float64(b.Dy())}, {0, float64(b.Dy())}}
-		}
-	case "circle":
-		cx, cy, rad, err := floats3(e.attr, "cx", "cy", "r")
-		if err != nil {
-			return err
-		}
-		if rad <= 0 {
+	case chart.ShapeCircle:
+		if sh.R <= 0 {
 			return nil
 		}
-		subs = []subpath{{pts: circle(r.px(cx, cy), rad*r.s), closed: true}}
-	case "path":
+		subs = []subpath{{pts: circle(r.px(sh.X, sh.Y), tenth(sh.R)*r.s), closed: true}}
+	case chart.ShapePath:
 		var err error
-		subs, err = parsePath(e.attr["d"])
+		subs, err = subpaths(sh.Segs)
 		if err != nil {
 			return err
 		}
@@ -244,6 +162,8 @@ func (r *renderer) element(e *element) error {
 				sp.pts[i] = r.px(p.x, p.y)
 			}
 		}
+	default:
+		return errors.New("not a kind of shape")
 	}
 	opacity, err := st.number("opacity", 1)
 	if err != nil {
@@ -329,26 +249,4 @@ func (r *renderer) fill(polys [][]pt, c color.NRGBA) {
 		r.z.ClosePath()
 	}
 	r.z.Draw(r.img, box, image.NewUniform(c), image.Point{})
-}
-
-// floats reads four numeric attributes; a missing one is 0.
-func floats(attr map[string]string, a, b, c, d string) (float64, float64, float64, float64, error) {
-	var v [4]float64
-	for i, k := range []string{a, b, c, d} {
-		s, ok := attr[k]
-		if !ok {
-			continue
-		}
-		x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return 0, 0, 0, 0, fmt.Errorf("%s=%q is not a number", k, s)
-		}
-		v[i] = x
-	}
-	return v[0], v[1], v[2], v[3], nil
-}
-
-func floats3(attr map[string]string, a, b, c string) (float64, float64, float64, error) {
-	x, y, z, _, err := floats(attr, a, b, c, "")
-	return x, y, z, err
 }

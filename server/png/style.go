@@ -3,136 +3,36 @@ package png
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// A rule is one selector of the style sheet, an element name ("text") or a
-// class (".m"), with its declarations.
-type rule struct {
-	class bool
-	name  string
-	decls [][2]string
-}
-
-// A sheet holds the rules of a chart's <style> in their order.
-type sheet []rule
-
-// parseSheet reads the rules of css. Blocks of at-rules (@media) are skipped.
-func parseSheet(css string) (sheet, error) {
-	var sh sheet
-	for {
-		css = strings.TrimSpace(css)
-		if css == "" {
-			return sh, nil
-		}
-		open := strings.IndexByte(css, '{')
-		if open < 0 {
-			return nil, fmt.Errorf("png: style: %q has no block", css)
-		}
-		sel := strings.TrimSpace(css[:open])
-		if strings.HasPrefix(sel, "@") {
-			depth, i := 0, open
-			for ; i < len(css); i++ {
-				if css[i] == '{' {
-					depth++
-				} else if css[i] == '}' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-			}
-			if i == len(css) {
-				return nil, fmt.Errorf("png: style: %s is not closed", sel)
-			}
-			css = css[i+1:]
-			continue
-		}
-		end := strings.IndexByte(css, '}')
-		if end < open {
-			return nil, fmt.Errorf("png: style: the block of %s is not closed", sel)
-		}
-		var decls [][2]string
-		for d := range strings.SplitSeq(css[open+1:end], ";") {
-			k, v, ok := strings.Cut(d, ":")
-			if !ok {
-				if strings.TrimSpace(d) != "" {
-					return nil, fmt.Errorf("png: style: %q is not a declaration", d)
-				}
-				continue
-			}
-			decls = append(decls, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
-		}
-		for s := range strings.SplitSeq(sel, ",") {
-			s = strings.TrimSpace(s)
-			r := rule{name: s, decls: decls}
-			if strings.HasPrefix(s, ".") {
-				r.class, r.name = true, s[1:]
-			}
-			if !isIdent(r.name) {
-				return nil, fmt.Errorf("png: style: selector %q is not supported", s)
-			}
-			sh = append(sh, r)
-		}
-		css = css[end+1:]
-	}
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-// A style answers for one element: the declarations of the rules that match
-// it, then its presentation attributes, then what it inherits.
+// A style answers for one shape: the declarations of the rules that match
+// it, then what it inherits.
 type style struct {
 	own    map[string]string
-	attr   map[string]string
 	parent *style
 }
 
-// style computes the style of e, a child of parent (nil for the root).
-// Element rules apply before class rules, each in the sheet's order, and the
-// style attribute last, as CSS specificity has it.
-func (sh sheet) style(e *element, parent *style) *style {
-	st := &style{own: map[string]string{}, attr: e.attr, parent: parent}
-	classes := strings.Fields(e.attr["class"])
-	for _, class := range []bool{false, true} {
-		for _, r := range sh {
-			if r.class != class {
+// style computes the style of an element, by its name and its classes, a
+// child of parent (nil for the root). Element rules apply before class
+// rules, each in the sheet's order, as CSS specificity has it.
+func (r *renderer) style(name, class string, parent *style) *style {
+	st := &style{own: map[string]string{}, parent: parent}
+	classes := strings.Fields(class)
+	for _, byClass := range []bool{false, true} {
+		for _, rule := range r.sheet {
+			sel, isClass := strings.CutPrefix(rule.Selector, ".")
+			if isClass != byClass || isClass && !slices.Contains(classes, sel) || !isClass && sel != name {
 				continue
 			}
-			if class && !contains(classes, r.name) || !class && r.name != e.name {
-				continue
-			}
-			for _, d := range r.decls {
+			for _, d := range rule.Decls {
 				st.own[d[0]] = d[1]
 			}
 		}
 	}
-	for d := range strings.SplitSeq(e.attr["style"], ";") {
-		if k, v, ok := strings.Cut(d, ":"); ok {
-			st.own[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	}
 	return st
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // notInherited lists the properties read here that an element does not take
@@ -167,9 +67,6 @@ func (st *style) get(prop string) (string, error) {
 func (st *style) lookup(prop string) string {
 	for s := st; s != nil; s = s.parent {
 		if v, ok := s.own[prop]; ok {
-			return v
-		}
-		if v, ok := s.attr[prop]; ok {
 			return v
 		}
 		if notInherited[prop] {

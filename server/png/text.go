@@ -2,6 +2,7 @@ package png
 
 import (
 	"fmt"
+	"html"
 	"image"
 	"math"
 	"strconv"
@@ -16,6 +17,8 @@ import (
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/f64"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/retrylab/retrylab/shared/chart"
 )
 
 // The Go fonts, parsed once; an sfnt.Font is safe for concurrent use, a face
@@ -61,20 +64,12 @@ func (fs *faces) face(bold bool, size float64) (font.Face, error) {
 	return f, nil
 }
 
-// text draws a text element: its content on one line, from x, y (the
-// baseline) as text-anchor says, then moved and turned by its transform.
-func (r *renderer) text(e *element, st *style) error {
-	content := strings.Join(strings.Fields(e.content), " ")
+// text draws a text shape: its content on one line, from X, Y (the
+// baseline) as its anchor says, turned a quarter to read upwards when Up.
+func (r *renderer) text(sh *chart.Shape, st *style) error {
+	content := strings.Join(strings.Fields(html.UnescapeString(sh.Text)), " ")
 	if content == "" {
 		return nil
-	}
-	x, y, _, _, err := floats(e.attr, "x", "y", "", "")
-	if err != nil {
-		return err
-	}
-	tx, ty, angle, err := transform(e.attr["transform"])
-	if err != nil {
-		return err
 	}
 	size, err := st.number("font-size", 16)
 	if err != nil {
@@ -104,24 +99,23 @@ func (r *renderer) text(e *element, st *style) error {
 	if err != nil {
 		return err
 	}
-	anchor, err := st.get("text-anchor")
-	if err != nil {
-		return err
-	}
 	adv := float64(font.MeasureString(face, content)) / 64
 	shift := 0.0
-	switch anchor {
-	case "", "start":
+	switch sh.Anchor {
+	case "":
 	case "middle":
 		shift = adv / 2
 	case "end":
 		shift = adv
 	default:
-		return fmt.Errorf("text-anchor %q is not supported", anchor)
+		return fmt.Errorf("anchor %q is not supported", sh.Anchor)
+	}
+	angle := 0.0
+	if sh.Up {
+		angle = -90
 	}
 	sin, cos := math.Sincos(angle * math.Pi / 180)
-	// The anchor in user space, then on the image.
-	at := r.px(tx+x*cos-y*sin, ty+x*sin+y*cos)
+	at := r.px(sh.X, sh.Y)
 	src := image.NewUniform(fill)
 	if angle == 0 {
 		d := font.Drawer{Dst: r.img, Src: src, Face: face, Dot: fixed.Point26_6{X: fix(at.x - shift), Y: fix(at.y)}}
@@ -141,40 +135,3 @@ func (r *renderer) text(e *element, st *style) error {
 }
 
 func fix(x float64) fixed.Int26_6 { return fixed.Int26_6(math.Round(x * 64)) }
-
-// transform reads a list of translate(x y) and rotate(a) into a translation
-// and an angle in degrees (the rotation applied first).
-func transform(s string) (tx, ty, angle float64, err error) {
-	s = strings.TrimSpace(s)
-	for s != "" {
-		name, rest, ok := strings.Cut(s, "(")
-		args, after, ok2 := strings.Cut(rest, ")")
-		if !ok || !ok2 {
-			return 0, 0, 0, fmt.Errorf("transform %q", s)
-		}
-		var v []float64
-		for _, f := range strings.FieldsFunc(args, func(r rune) bool { return r == ' ' || r == ',' }) {
-			x, err := strconv.ParseFloat(f, 64)
-			if err != nil {
-				return 0, 0, 0, fmt.Errorf("transform %q", s)
-			}
-			v = append(v, x)
-		}
-		switch name = strings.TrimSpace(name); {
-		case name == "translate" && (len(v) == 1 || len(v) == 2):
-			if angle != 0 {
-				return 0, 0, 0, fmt.Errorf("transform: translate after rotate is not supported")
-			}
-			tx += v[0]
-			if len(v) == 2 {
-				ty += v[1]
-			}
-		case name == "rotate" && len(v) == 1:
-			angle += v[0]
-		default:
-			return 0, 0, 0, fmt.Errorf("transform %s(%s) is not supported", name, args)
-		}
-		s = strings.TrimSpace(after)
-	}
-	return tx, ty, angle, nil
-}

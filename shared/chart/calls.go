@@ -114,11 +114,11 @@ func lines(res *engine.Result, opt Options, set lineSet) (*canvas, error) {
 	}
 	lh := c.legend(marginL, 46, c.w-marginL-marginR, entries, func(i int, x, y float64) {
 		if i == len(names) {
-			s.raw(`<rect class="kb c6" x="`, num(x+3), `" y="`, num(y-5), `" width="12" height="10"/>`, "\n")
+			s.rect(x+3, y-5, 12, 10, "kb c6")
 			return
 		}
 		col, d := callStyle(i)
-		s.raw(`<path class="l c`, strconv.Itoa(col), " d", strconv.Itoa(d), `" d="M`, num(x), " ", num(y), "h18", `"/>`, "\n")
+		s.dash(x, y, "l c"+strconv.Itoa(col)+" d"+strconv.Itoa(d))
 	})
 	bucketMS := strats[0].Series.BucketMS
 	n := len(strats[0].Series.Attempts)
@@ -165,7 +165,7 @@ func lines(res *engine.Result, opt Options, set lineSet) (*canvas, error) {
 		c.axes(p, "", "per "+resolutionName(time.Duration(bucket*1e9)), xf)
 		for kk, d := range data[i] {
 			col, dash := callStyle(kk)
-			s.path(fmt.Sprintf("l c%d d%d", col, dash), "", centres(p, d, bucket))
+			s.path(fmt.Sprintf("l c%d d%d", col, dash), centres(p, d, bucket))
 		}
 		c.phaseLabels(p, res.Phases)
 		y += panelH + gap
@@ -183,7 +183,7 @@ func lines(res *engine.Result, opt Options, set lineSet) (*canvas, error) {
 			s.line(q.x0, q.y0, q.x1, q.y0, "g")
 			s.text(q.x0-6, q.y0+4, "m", "end", label(q.top))
 			s.text(q.x0-6, q.y1+4, "m", "end", "0")
-			s.raw(`<path class="kb c6" d="`, steps(q, d, bucket), `"/>`, "\n")
+			s.segs("kb c6", steps(q, d, bucket))
 			s.line(q.x0, q.y1, q.x1, q.y1, "a")
 			if i == len(strats)-1 {
 				xs, _ := ticks(q.lo, q.hi, 8)

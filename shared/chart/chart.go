@@ -1,6 +1,8 @@
 // Package chart draws RetryLab results as standalone SVG: the same bytes in
 // the browser (through WebAssembly) and on the server, so an embedded chart is
-// exactly what the playground shows.
+// exactly what the playground shows. Draw lays a picture out as shapes (paths
+// of straight segments, rects, circles and text) styled by a style sheet;
+// Render writes those as SVG, and server/png rasterises the same shapes.
 //
 // Charts are plain SVG 1.1 with a viewBox, a title and a description, text as
 // text, and one <style> element; they hold no script, no foreignObject, no
@@ -15,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,16 +89,16 @@ func optionErr(format string, args ...any) error {
 	return &OptionError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// Render writes the picture of res that opt asks for.
-func Render(w io.Writer, res *engine.Result, opt Options) error {
+// Draw lays out the picture of res that opt asks for.
+func Draw(res *engine.Result, opt Options) (*Drawing, error) {
 	if opt.Theme == "" {
 		opt.Theme = "auto"
 	}
 	if !slices.Contains([]string{"auto", "light", "dark"}, opt.Theme) {
-		return optionErr("theme %q is not auto, light or dark", opt.Theme)
+		return nil, optionErr("theme %q is not auto, light or dark", opt.Theme)
 	}
 	if opt.Width < 0 || opt.Height < 0 || opt.Width > 4000 || opt.Height > 4000 {
-		return optionErr("width and height must be within 0..4000")
+		return nil, optionErr("width and height must be within 0..4000")
 	}
 	if opt.Picture == "" {
 		opt.Picture = Attempts
@@ -125,13 +128,33 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 	case Frontier:
 		c, err = frontier(res, opt)
 	default:
-		return optionErr("picture %q is not one of %s", opt.Picture, strings.Join(Pictures, ", "))
+		return nil, optionErr("picture %q is not one of %s", opt.Picture, strings.Join(Pictures, ", "))
 	}
+	if err != nil {
+		return nil, err
+	}
+	return &Drawing{Width: c.w, Height: c.h, Title: c.title, Desc: c.desc, Theme: opt.Theme, Shapes: c.body}, nil
+}
+
+// Render writes the picture of res that opt asks for, as SVG.
+func Render(w io.Writer, res *engine.Result, opt Options) error {
+	d, err := Draw(res, opt)
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, c.finish(opt.Theme))
-	return err
+	return d.WriteSVG(w)
+}
+
+// A Drawing is a picture as shapes on a canvas Width × Height: Render
+// writes it as SVG, server/png as PNG.
+type Drawing struct {
+	Width, Height float64
+	// Title and Desc name and describe the picture, escaped as XML
+	// character data.
+	Title, Desc string
+	// Theme is "auto", "light" or "dark".
+	Theme  string
+	Shapes []Shape
 }
 
 // A canvas is a chart being drawn: its size, its title and description, and
@@ -139,7 +162,7 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 type canvas struct {
 	w, h        float64
 	title, desc string
-	body        svg
+	body        shapes
 }
 
 func newCanvas(opt Options, w, h float64, title, desc string) *canvas {
@@ -161,59 +184,110 @@ var (
 	dashes      = []string{"", "6 3", "2 2", "8 3 2 3", "1 3", "10 4", "4 2 1 2", "12 2"}
 )
 
-// style is the charts' style sheet. A narrow chart (under 520 wide, drawn
-// for phones) gets larger text, so that it stays at least 10 px high when
-// the chart is shown at a phone's width.
-func style(theme string, narrow bool) string {
-	vars := func(bg, fg, muted, grid, phase, phase2 string, colors []string) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, "svg{--bg:%s;--fg:%s;--muted:%s;--grid:%s;--phase:%s;--phase2:%s}", bg, fg, muted, grid, phase, phase2)
+// A Rule is one rule of the charts' style sheet: a selector, which is an
+// element's name ("svg", "text") or a class (".m"), and its declarations,
+// property and value, in order. Values may name the custom properties of
+// svg and the colour classes with var().
+type Rule struct {
+	Selector string
+	Decls    [][2]string
+}
+
+// Sheet returns the rules that style d's shapes, in their order, for a
+// reader without a colour scheme: the theme "auto" is light.
+func (d *Drawing) Sheet() []Rule {
+	return append(themeRules(d.Theme == "dark"), shapeRules(d.Width < 520)...)
+}
+
+// themeRules set the colours of a theme as custom properties.
+func themeRules(dark bool) []Rule {
+	vars := func(bg, fg, muted, grid, phase, phase2 string, colors []string) []Rule {
+		rules := []Rule{{"svg", [][2]string{{"--bg", bg}, {"--fg", fg}, {"--muted", muted}, {"--grid", grid}, {"--phase", phase}, {"--phase2", phase2}}}}
 		for i, c := range colors {
-			fmt.Fprintf(&b, ".c%d{--c:%s}", i, c)
+			rules = append(rules, Rule{".c" + strconv.Itoa(i), [][2]string{{"--c", c}}})
 		}
-		return b.String()
+		return rules
 	}
-	light := vars("#ffffff", "#1f2328", "#57606a", "#d8dee4", "rgba(230,159,0,.13)", "rgba(213,94,0,.16)", lightColors)
-	dark := vars("#0d1117", "#e6edf3", "#9198a1", "#30363d", "rgba(230,159,0,.16)", "rgba(240,138,93,.22)", darkColors)
-	var b strings.Builder
-	switch theme {
-	case "light":
-		b.WriteString(light)
-	case "dark":
-		b.WriteString(dark)
-	default:
-		b.WriteString(light)
-		b.WriteString("@media (prefers-color-scheme:dark){" + dark + "}")
+	if dark {
+		return vars("#0d1117", "#e6edf3", "#9198a1", "#30363d", "rgba(230,159,0,.16)", "rgba(240,138,93,.22)", darkColors)
 	}
-	sizes := [4]int{12, 15, 11, 10}
+	return vars("#ffffff", "#1f2328", "#57606a", "#d8dee4", "rgba(230,159,0,.13)", "rgba(213,94,0,.16)", lightColors)
+}
+
+// shapeRules style the shapes by class. A narrow chart (under 520 wide,
+// drawn for phones) gets larger text, so that it stays at least 10 px high
+// when the chart is shown at a phone's width.
+func shapeRules(narrow bool) []Rule {
+	sizes := [4]string{"12px", "15px", "11px", "10px"}
 	if narrow {
-		sizes = [4]int{14, 16, 13, 12}
+		sizes = [4]string{"14px", "16px", "13px", "12px"}
 	}
-	fmt.Fprintf(&b, `.bg{fill:var(--bg)}text{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;fill:var(--fg);font-size:%dpx}`+
-		`.t{font-size:%dpx;font-weight:600}.m{fill:var(--muted);font-size:%dpx}.s{font-size:%dpx;fill:var(--muted)}`, sizes[0], sizes[1], sizes[2], sizes[3])
-	b.WriteString(`` +
-		`.g{stroke:var(--grid);stroke-width:1;fill:none}.a{stroke:var(--muted);stroke-width:1;fill:none}` +
-		`.ph{fill:var(--phase)}.ph2{fill:var(--phase2)}.pl{stroke:var(--phase2);stroke-width:1}.l{fill:none;stroke:var(--c);stroke-width:1.6;stroke-linejoin:round}` +
-		`.k{fill:var(--c)}.kb{fill:var(--c);fill-opacity:.85}.w{stroke:var(--fg);stroke-width:1.2;fill:none}` +
-		`.o{fill:var(--bg);stroke:var(--c);stroke-width:1.6}`)
-	for i, d := range dashes {
-		if d != "" {
-			fmt.Fprintf(&b, ".d%d{stroke-dasharray:%s}", i, d)
+	type d = [][2]string
+	rules := []Rule{
+		{".bg", d{{"fill", "var(--bg)"}}},
+		{"text", d{{"font-family", `system-ui,-apple-system,"Segoe UI",sans-serif`}, {"fill", "var(--fg)"}, {"font-size", sizes[0]}}},
+		{".t", d{{"font-size", sizes[1]}, {"font-weight", "600"}}},
+		{".m", d{{"fill", "var(--muted)"}, {"font-size", sizes[2]}}},
+		{".s", d{{"font-size", sizes[3]}, {"fill", "var(--muted)"}}},
+		{".g", d{{"stroke", "var(--grid)"}, {"stroke-width", "1"}, {"fill", "none"}}},
+		{".a", d{{"stroke", "var(--muted)"}, {"stroke-width", "1"}, {"fill", "none"}}},
+		{".ph", d{{"fill", "var(--phase)"}}},
+		{".ph2", d{{"fill", "var(--phase2)"}}},
+		{".pl", d{{"stroke", "var(--phase2)"}, {"stroke-width", "1"}}},
+		{".l", d{{"fill", "none"}, {"stroke", "var(--c)"}, {"stroke-width", "1.6"}, {"stroke-linejoin", "round"}}},
+		{".k", d{{"fill", "var(--c)"}}},
+		{".kb", d{{"fill", "var(--c)"}, {"fill-opacity", ".85"}}},
+		{".w", d{{"stroke", "var(--fg)"}, {"stroke-width", "1.2"}, {"fill", "none"}}},
+		{".o", d{{"fill", "var(--bg)"}, {"stroke", "var(--c)"}, {"stroke-width", "1.6"}}},
+	}
+	for i, dash := range dashes {
+		if dash != "" {
+			rules = append(rules, Rule{".d" + strconv.Itoa(i), d{{"stroke-dasharray", dash}}})
 		}
 	}
+	return rules
+}
+
+// style is the charts' style sheet as CSS. Theme "auto" is light, and dark
+// for a reader who prefers it.
+func style(theme string, narrow bool) string {
+	var b strings.Builder
+	write := func(rules []Rule) {
+		for _, r := range rules {
+			b.WriteString(r.Selector + "{")
+			for i, d := range r.Decls {
+				if i > 0 {
+					b.WriteByte(';')
+				}
+				b.WriteString(d[0] + ":" + d[1])
+			}
+			b.WriteByte('}')
+		}
+	}
+	write(themeRules(theme == "dark"))
+	if theme == "auto" {
+		b.WriteString("@media (prefers-color-scheme:dark){")
+		write(themeRules(true))
+		b.WriteByte('}')
+	}
+	write(shapeRules(narrow))
 	return b.String()
 }
 
-func (c *canvas) finish(theme string) string {
+// WriteSVG writes d as a standalone SVG document.
+func (d *Drawing) WriteSVG(w io.Writer) error {
 	var out strings.Builder
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
-		num(c.w), num(c.h), num(c.w), num(c.h))
-	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", c.title, c.desc)
-	fmt.Fprintf(&out, "<style>%s</style>\n", style(theme, c.w < 520))
-	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(c.w), num(c.h))
-	out.WriteString(c.body.b.String())
+		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
+	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", d.Title, d.Desc)
+	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, d.Width < 520))
+	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(d.Width), num(d.Height))
+	for i := range d.Shapes {
+		writeSVG(&out, &d.Shapes[i])
+	}
 	out.WriteString("</svg>\n")
-	return out.String()
+	_, err := io.WriteString(w, out.String())
+	return err
 }
 
 // A plot is a rectangle of the canvas with linear scales.
@@ -251,7 +325,7 @@ func (c *canvas) axes(p *plot, xLabel, yLabel string, xFormat func(float64) stri
 		s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", xLabel)
 	}
 	if yLabel != "" {
-		s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-44), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, yLabel, "</text>\n")
+		s.up(p.x0-44, (p.y0+p.y1)/2, "m", yLabel)
 	}
 }
 
@@ -381,15 +455,16 @@ func wrapWords(text string, width float64, widthOf func(string) float64) []strin
 	return append(lines, line)
 }
 
-func lineMarker(s *svg) func(i int, x, y float64) {
+func lineMarker(s *shapes) func(i int, x, y float64) {
 	return func(i int, x, y float64) {
-		s.raw(`<path class="l c`, fmt.Sprint(i%len(dashes)), " d", fmt.Sprint(i%len(dashes)), `" d="M`, num(x), " ", num(y), "h18", `"/>`, "\n")
+		k := strconv.Itoa(i % len(dashes))
+		s.dash(x, y, "l c"+k+" d"+k)
 	}
 }
 
-func boxMarker(s *svg, classes []string) func(i int, x, y float64) {
+func boxMarker(s *shapes, classes []string) func(i int, x, y float64) {
 	return func(i int, x, y float64) {
-		s.raw(`<rect class="kb `, classes[i], `" x="`, num(x+3), `" y="`, num(y-5), `" width="12" height="10"/>`, "\n")
+		s.rect(x+3, y-5, 12, 10, "kb "+classes[i])
 	}
 }
 

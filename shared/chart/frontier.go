@@ -146,7 +146,7 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	for i, l := range ylines {
 		x := p.x0 - 62 - float64(len(ylines)-1-i)*lead
-		sv.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(x), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, l, "</text>\n")
+		sv.up(x, (p.y0+p.y1)/2, "m", l)
 	}
 	// The points in order along x (then y) for the line that joins them.
 	order := make([]int, n)
@@ -160,7 +160,7 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 	for _, i := range order {
 		line = append(line, point{X(xa.v[i]), Y(ya.v[i])})
 	}
-	sv.path("l c0", "", line)
+	sv.path("l c0", line)
 	drawn := map[[4]float64]bool{} // tied points' whiskers, once
 	for i := range n {
 		x, y := X(xa.v[i]), Y(ya.v[i])
@@ -196,7 +196,7 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 		if k < 0 {
 			spots = append(spots, spot{x: x, y: y})
 			k = len(spots) - 1
-			sv.raw(`<circle class="k c0" cx="`, num(x), `" cy="`, num(y), `" r="4.5"/>`, "\n")
+			sv.circle(x, y, 4.5, "k c0")
 		}
 		spots[k].ids = append(spots[k].ids, strconv.Itoa(i+1))
 	}
@@ -213,7 +213,7 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	if r.Recommendation != nil {
 		x, y := X(xa.v[0]), Y(ya.v[0])
-		sv.raw(`<circle class="w" cx="`, num(x), `" cy="`, num(y), `" r="9"/>`, "\n")
+		sv.circle(x, y, 9, "w")
 		anchor, dx := "", 14.0
 		if x > (p.x0+p.x1)/2 {
 			anchor, dx = "end", -14

@@ -129,8 +129,8 @@ func attempts(res *engine.Result, opt Options) (*canvas, error) {
 	c.axes(p, timeAxis(res), "calls per "+rn, seconds)
 	for i, d := range data {
 		cls := fmt.Sprintf("l c%d d%d", i%len(dashes), i%len(dashes))
-		s.path(cls, "", decimate(p, d, r.Seconds()))
-		s.raw(`<circle class="o c`, strconv.Itoa(i%len(dashes)), `" cx="`, num(p.X(peaks[i].x)), `" cy="`, num(p.Y(peaks[i].y)), `" r="3.5"/>`, "\n")
+		s.path(cls, decimate(p, d, r.Seconds()))
+		s.circle(p.X(peaks[i].x), p.Y(peaks[i].y), 3.5, "o c"+strconv.Itoa(i%len(dashes)))
 	}
 	c.phaseLabels(p, res.Phases)
 	return c, nil
@@ -213,7 +213,7 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 		}
 		c.axes(p, xl, what, seconds)
 		for i, st := range strats {
-			s.path(fmt.Sprintf("l c%d d%d", i%len(dashes), i%len(dashes)), "", decimate(p, pick(st.Series, k), bucket))
+			s.path(fmt.Sprintf("l c%d d%d", i%len(dashes), i%len(dashes)), decimate(p, pick(st.Series, k), bucket))
 		}
 		c.phaseLabels(p, res.Phases)
 	}
@@ -259,9 +259,9 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 		switch i {
 		case 2, 3:
 			k := []string{"4", "3"}[i-2]
-			s.raw(`<path class="l c`, k, " d", []string{"1", "2"}[i-2], `" d="M`, num(x), " ", num(y), "h18", `"/>`, "\n")
+			s.dash(x, y, "l c"+k+" d"+[]string{"1", "2"}[i-2])
 		default:
-			s.raw(`<rect class="kb `, []string{"c2", "c1", "", "", "c0", "c5"}[i], `" x="`, num(x+3), `" y="`, num(y-5), `" width="12" height="10"/>`, "\n")
+			s.rect(x+3, y-5, 12, 10, "kb "+[]string{"c2", "c1", "", "", "c0", "c5"}[i])
 		}
 	})
 	bucketMS := strats[0].Series.BucketMS
@@ -306,10 +306,10 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 		for b := range nb {
 			stack[b] = d.ok[b] + d.fail[b]
 		}
-		s.raw(`<path class="kb c1" d="`, steps(p, stack, bucket), `"/>`, "\n")
-		s.raw(`<path class="kb c2" d="`, steps(p, d.ok, bucket), `"/>`, "\n")
-		s.path("l c4 d1", "", centres(p, d.retries, bucket))
-		s.path("l c3 d2", "", centres(p, d.refused, bucket))
+		s.segs("kb c1", steps(p, stack, bucket))
+		s.segs("kb c2", steps(p, d.ok, bucket))
+		s.path("l c4 d1", centres(p, d.retries, bucket))
+		s.path("l c3 d2", centres(p, d.refused, bucket))
 		if bands[i] != nil {
 			by := p.y1 + 6
 			if xf != nil {
@@ -364,21 +364,19 @@ func outcomes(res *engine.Result, opt Options) (*canvas, error) {
 
 // steps returns a closed step-area path over counts per bucket, in compact
 // H and V commands.
-func steps(p *plot, v []float64, bucket float64) string {
-	var b strings.Builder
-	b.WriteString("M" + num(p.X(0)) + " " + num(p.Y(0)))
+func steps(p *plot, v []float64, bucket float64) []Seg {
+	segs := []Seg{{'M', p.X(0), p.Y(0)}}
 	last := math.NaN()
 	for j, x := range v {
 		if x != last {
 			if j > 0 {
-				b.WriteString("H" + num(p.X(float64(j)*bucket)))
+				segs = append(segs, Seg{Op: 'H', X: p.X(float64(j) * bucket)})
 			}
-			b.WriteString("V" + num(p.Y(x)))
+			segs = append(segs, Seg{Op: 'V', Y: p.Y(x)})
 			last = x
 		}
 	}
-	b.WriteString("H" + num(p.X(float64(len(v))*bucket)) + "V" + num(p.Y(0)) + "Z")
-	return b.String()
+	return append(segs, Seg{Op: 'H', X: p.X(float64(len(v)) * bucket)}, Seg{Op: 'V', Y: p.Y(0)}, Seg{Op: 'Z'})
 }
 
 // centres returns the points of a line through the middle of each bucket.
@@ -501,7 +499,7 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 			continue
 		}
 		if zoom {
-			s.raw(`<circle class="k c`, strconv.Itoa(i%len(dashes)), `" cx="`, num(p.X(vals[i][0])), `" cy="`, num(y+rowH/2), `" r="6"/>`, "\n")
+			s.circle(p.X(vals[i][0]), y+rowH/2, 6, "k c"+strconv.Itoa(i%len(dashes)))
 		} else {
 			s.rect(p.X(0), y+6, p.X(vals[i][0])-p.X(0), rowH-12, cls)
 		}
@@ -657,7 +655,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		s.line(p.X(x), p.y1, p.X(x), p.y1+4, "a")
 		s.text(p.X(x), p.y1+16, "m", "middle", names[i])
 	}
-	s.raw(`<text class="m" text-anchor="middle" transform="translate(`, num(p.x0-48), " ", num((p.y0+p.y1)/2), `) rotate(-90)">`, esc(metricLabel(metric), 60), "</text>\n")
+	s.up(p.x0-48, (p.y0+p.y1)/2, "m", esc(metricLabel(metric), 60))
 	s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", esc(res.SweepPath, 80))
 	for i := range strats {
 		k := strconv.Itoa(i % len(dashes))
@@ -665,7 +663,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		for j, x := range xs {
 			if math.IsNaN(vals[i][j]) {
 				if len(pts) > 0 {
-					s.path("l c"+k+" d"+k, "", pts)
+					s.path("l c"+k+" d"+k, pts)
 				}
 				pts = nil
 				continue
@@ -674,10 +672,10 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 			all = append(all, pts[len(pts)-1])
 		}
 		if len(pts) > 0 {
-			s.path("l c"+k+" d"+k, "", pts)
+			s.path("l c"+k+" d"+k, pts)
 		}
 		for _, pt := range all {
-			s.raw(`<circle class="o c`, k, `" cx="`, num(pt.x), `" cy="`, num(pt.y), `" r="3"/>`, "\n")
+			s.circle(pt.x, pt.y, 3, "o c"+k)
 		}
 	}
 	return c, nil

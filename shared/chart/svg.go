@@ -8,14 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// An svg accumulates one standalone SVG document. Every piece of text goes
-// through esc; numbers are rounded to one decimal so the bytes are the same on
-// every platform and the file stays small.
-type svg struct {
-	b strings.Builder
-}
-
-// num formats a coordinate with at most one decimal.
+// num formats a coordinate with at most one decimal, so that the SVG is the
+// same bytes on every platform and stays small.
 func num(x float64) string {
 	x = math.Round(x*10) / 10
 	if x == 0 {
@@ -62,43 +56,127 @@ func esc(s string, max int) string {
 	return b.String()
 }
 
-func (s *svg) raw(parts ...string) {
-	for _, p := range parts {
-		s.b.WriteString(p)
+// A Kind is what a Shape is.
+type Kind uint8
+
+// The kinds of Shape.
+const (
+	ShapePath   Kind = iota // straight segments, stroked or filled as its class says
+	ShapeRect               // a rectangle from X, Y, W wide and H high
+	ShapeCircle             // a circle of radius R about X, Y
+	ShapeText               // one line of text on the baseline through X, Y
+)
+
+// A Shape is one element of a chart: Render writes it as an SVG element,
+// server/png rasterises it, so that both draw the same layout. Its class
+// names the rules of the style sheet (Drawing.Sheet) that style it.
+type Shape struct {
+	Kind  Kind
+	Class string  // space-separated classes, as in the SVG
+	X, Y  float64 // a rect's top left corner, a circle's centre, a text's anchor
+	W, H  float64 // a rect's size
+	R     float64 // a circle's radius
+	Segs  []Seg   // a path's segments
+	// Text is a text's content, escaped as XML character data.
+	Text string
+	// Anchor aligns a text on X: "" (its start), "middle" or "end".
+	Anchor string
+	// Up turns a text a quarter turn about X, Y, to read upwards.
+	Up bool
+}
+
+// A Seg is one segment of a path. Op is 'M' (move to X, Y), 'L' (a line to
+// X, Y), 'H' (a line to X), 'V' (a line to Y), 'h' (a line X long to the
+// right) or 'Z' (a line back to the start of the subpath), as in SVG.
+type Seg struct {
+	Op   byte
+	X, Y float64
+}
+
+// shapes is a chart's body being drawn.
+type shapes []Shape
+
+// text adds a text; class sets its style, anchor its alignment.
+func (s *shapes) text(x, y float64, class, anchor, content string) {
+	if anchor == "start" {
+		anchor = ""
 	}
+	*s = append(*s, Shape{Kind: ShapeText, Class: class, X: x, Y: y, Text: content, Anchor: anchor})
 }
 
-// text writes a text element; class sets its style, anchor its alignment.
-func (s *svg) text(x, y float64, class, anchor, content string) {
-	s.raw(`<text x="`, num(x), `" y="`, num(y), `" class="`, class, `"`)
-	if anchor != "" && anchor != "start" {
-		s.raw(` text-anchor="`, anchor, `"`)
-	}
-	s.raw(">", content, "</text>\n")
+// up adds a text centred on x, y that reads upwards (an axis label).
+func (s *shapes) up(x, y float64, class, content string) {
+	*s = append(*s, Shape{Kind: ShapeText, Class: class, X: x, Y: y, Text: content, Anchor: "middle", Up: true})
 }
 
-func (s *svg) line(x1, y1, x2, y2 float64, class string) {
-	s.raw(`<path class="`, class, `" d="M`, num(x1), " ", num(y1), "L", num(x2), " ", num(y2), `"/>`, "\n")
+func (s *shapes) line(x1, y1, x2, y2 float64, class string) {
+	s.segs(class, []Seg{{'M', x1, y1}, {'L', x2, y2}})
 }
 
-func (s *svg) rect(x, y, w, h float64, class string) {
-	s.raw(`<rect class="`, class, `" x="`, num(x), `" y="`, num(y), `" width="`, num(max(w, 0)), `" height="`, num(max(h, 0)), `"/>`, "\n")
+// dash adds the line of a legend entry, 18 long from x, y.
+func (s *shapes) dash(x, y float64, class string) {
+	s.segs(class, []Seg{{'M', x, y}, {Op: 'h', X: 18}})
 }
 
-// path writes a polyline through the points.
-func (s *svg) path(class, extra string, pts []point) {
+func (s *shapes) rect(x, y, w, h float64, class string) {
+	*s = append(*s, Shape{Kind: ShapeRect, Class: class, X: x, Y: y, W: max(w, 0), H: max(h, 0)})
+}
+
+func (s *shapes) circle(x, y, r float64, class string) {
+	*s = append(*s, Shape{Kind: ShapeCircle, Class: class, X: x, Y: y, R: r})
+}
+
+// path adds a polyline through the points.
+func (s *shapes) path(class string, pts []point) {
 	if len(pts) == 0 {
 		return
 	}
-	s.raw(`<path class="`, class, `"`, extra, ` d="`)
+	segs := make([]Seg, len(pts))
 	for i, p := range pts {
-		if i == 0 {
-			s.raw("M", num(p.x), " ", num(p.y))
-		} else {
-			s.raw("L", num(p.x), " ", num(p.y))
-		}
+		segs[i] = Seg{'L', p.x, p.y}
 	}
-	s.raw(`"/>`, "\n")
+	segs[0].Op = 'M'
+	s.segs(class, segs)
+}
+
+func (s *shapes) segs(class string, segs []Seg) {
+	*s = append(*s, Shape{Kind: ShapePath, Class: class, Segs: segs})
+}
+
+// writeSVG writes sh as one SVG element on a line.
+func writeSVG(b *strings.Builder, sh *Shape) {
+	w := b.WriteString
+	switch sh.Kind {
+	case ShapePath:
+		w(`<path class="` + sh.Class + `" d="`)
+		for _, sg := range sh.Segs {
+			b.WriteByte(sg.Op)
+			switch sg.Op {
+			case 'M', 'L':
+				w(num(sg.X) + " " + num(sg.Y))
+			case 'H', 'h':
+				w(num(sg.X))
+			case 'V':
+				w(num(sg.Y))
+			}
+		}
+		w(`"/>` + "\n")
+	case ShapeRect:
+		w(`<rect class="` + sh.Class + `" x="` + num(sh.X) + `" y="` + num(sh.Y) + `" width="` + num(sh.W) + `" height="` + num(sh.H) + `"/>` + "\n")
+	case ShapeCircle:
+		w(`<circle class="` + sh.Class + `" cx="` + num(sh.X) + `" cy="` + num(sh.Y) + `" r="` + num(sh.R) + `"/>` + "\n")
+	case ShapeText:
+		anchor := ""
+		if sh.Anchor != "" {
+			anchor = ` text-anchor="` + sh.Anchor + `"`
+		}
+		if sh.Up {
+			w(`<text class="` + sh.Class + `"` + anchor + ` transform="translate(` + num(sh.X) + " " + num(sh.Y) + `) rotate(-90)">`)
+		} else {
+			w(`<text x="` + num(sh.X) + `" y="` + num(sh.Y) + `" class="` + sh.Class + `"` + anchor + ">")
+		}
+		w(sh.Text + "</text>\n")
+	}
 }
 
 type point struct{ x, y float64 }
