@@ -295,7 +295,11 @@
 // turns half-open at the break's end itself, with or without a call, and
 // a call at exactly the end is a trial whatever break_end
 // (resilience4j's automaticTransitionFromOpenToHalfOpenEnabled); a run
-// that ends first, with nothing left to happen, records no half-open. In half-open,
+// that ends first, with nothing left to happen, records no half-open.
+// With open_multiplier each opening after a failed half-open round lasts
+// the previous one times open_multiplier, at most max_open, and the first
+// opening after the breaker closes lasts break again (resilience4j's
+// enableExponentialBackoff in the open state). In half-open,
 // half_open_calls trials pass (default 1) and other calls fail fast.
 // half_open_failures failed (or abandoned) trials (default 1) reopen it,
 // as do ⌈slow_ratio × half_open_calls⌉ slow ones with slow_call, and the

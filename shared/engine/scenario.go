@@ -658,6 +658,20 @@ type Budget struct {
 // without a call, and a call at exactly the end is a trial whatever
 // BreakEnd: resilience4j's automaticTransitionFromOpenToHalfOpenEnabled.
 //
+// OpenMultiplier, when set, lengthens the open state each time the
+// breaker opens again after a failed half-open round: the nth opening in
+// a row lasts Break·OpenMultiplier^(n−1), at most MaxOpen when MaxOpen is
+// set, and once the breaker closes the next opening lasts Break again.
+// It is resilience4j's enableExponentialBackoff,
+// exponentialBackoffMultiplier and exponentialMaxWaitDurationInOpenState
+// (CircuitBreakerStateMachine.java at af9e7c9: an OpenState's wait is the
+// wait interval function applied to its attempts, 1 when it opens from
+// closed, one more at each transition to open from half-open, and
+// ClosedState's attempts are 0; IntervalFunction.ofExponentialBackoff
+// with a multiplier and a maximum). resilience4j rounds each wait down to
+// a whole millisecond before multiplying it again; the engine multiplies
+// exactly.
+//
 // Placement "inside" (the default) puts it around each attempt; "outside"
 // around the whole retrying operation. Scope is what it guards:
 // "dependency" (the default) one breaker per dependency, "client" one for
@@ -680,6 +694,8 @@ type Breaker struct {
 	HalfOpenDecision HalfOpenDecision `json:"half_open_decision,omitempty"`
 	WindowBuckets    WindowBuckets    `json:"window_buckets,omitempty"`
 	AutoHalfOpen     bool             `json:"auto_half_open,omitempty"`
+	OpenMultiplier   float64          `json:"open_multiplier,omitempty"`
+	MaxOpen          Duration         `json:"max_open,omitzero"`
 }
 
 // Adaptive multiplies backoff waits by Factor while the share of failed

@@ -1212,6 +1212,19 @@ func (v *validator) policy(p string, pol *Policy) {
 		if br.HalfOpenDecision != "" {
 			oneOf(v, q+"half_open_decision", br.HalfOpenDecision, HalfOpenDecisions...)
 		}
+		if br.OpenMultiplier != 0 {
+			v.floatRange(q+"open_multiplier", br.OpenMultiplier, 1, 100)
+		}
+		if br.MaxOpen != 0 {
+			switch {
+			case br.OpenMultiplier == 0:
+				v.add(q+"max_open", br.MaxOpen, "has no meaning without open_multiplier; it caps the open state that open_multiplier lengthens")
+			case br.MaxOpen < br.Break:
+				v.add(q+"max_open", br.MaxOpen, "is shorter than break %s; allowed break or longer", br.Break)
+			default:
+				v.span(q+"max_open", br.MaxOpen, false)
+			}
+		}
 		if br.WindowBuckets != "" {
 			oneOf(v, q+"window_buckets", br.WindowBuckets, WindowBucketings...)
 			if br.WindowBuckets == WindowEpochSeconds && br.Window > 0 && br.Window%Duration(time.Second) != 0 {
