@@ -513,6 +513,12 @@
 //	circuitbreaker slidingWindowType TIME_BASED   breaker.window slidingWindowSize seconds,
 //	                                              min_throughput minimumNumberOfCalls
 //	circuitbreaker waitDurationInOpenState        breaker.break (break_end strict)
+//	circuitbreaker enableExponentialBackoff,      breaker.open_multiplier (default 1.5), max_open: the
+//	  exponentialBackoffMultiplier,               cap only with the multiplier, both only with a
+//	  exponentialMaxWaitDurationInOpenState       waitDurationInOpenState (a warning where Spring
+//	                                              ignores them); a cap not above the wait is break
+//	circuitbreaker                                breaker.auto_half_open
+//	  automaticTransitionFromOpenToHalfOpenEnabled
 //	circuitbreaker                                breaker.half_open_calls; half_open_failures
 //	  permittedNumberOfCallsInHalfOpenState       ⌈rate·calls⌉, half_open_decision all_trials
 //	circuitbreaker slowCallRateThreshold,         breaker.slow_ratio, breaker.slow_call (always set:
@@ -549,7 +555,8 @@
 // throws on, where the engine counts timeouts, connection errors, 408, 429
 // and 5xx), and its recordExceptions, ignoreExceptions and predicates;
 // maxWaitDurationInHalfOpenState, transitionToStateAfterWaitDuration,
-// initialState, the open state's exponential or randomized waits, and
+// initialState, the open state's randomized waits, an exponential one
+// Spring ignores or whose multiplier is outside 1..100, and
 // slow-call thresholds whose half-open count differs from the failures'
 // (the engine reopens on as many slow trials as failed ones); unknown
 // keys. Infos: the retry_on of a retry without retryExceptions (every
