@@ -397,7 +397,12 @@
 // see RateLimit and AWSRateLimiter) gives every attempt, the first
 // included, a token first; one without a token waits for the next, in
 // turn with the instance's other waiting attempts, and one whose wait
-// would pass the deadline ends with it. Then a throttle (the Google SRE
+// would pass the deadline ends with it. A "fixed-window" one
+// (resilience4j's RateLimiter, see FixedWindowLimiter) gives
+// limit_for_period permits per refresh_period cycle; an attempt without
+// one reserves a later cycle's and waits for it when it can within
+// timeout, and otherwise waits timeout and is refused: it ends as a
+// throttle's rejection does, "throttled", unretried. Then a throttle (the Google SRE
 // book's client-side throttling, see Throttle) rejects the attempt
 // locally with probability max(0, (requests − K·accepts)/(requests + 1))
 // over its window, drawn from the seeded stream keyed by operation, level

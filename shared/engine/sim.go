@@ -288,6 +288,7 @@ type instance struct {
 	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
 	thReq, thAcc    timeRing   // client-side throttle: when requests were attempted, and accepted
 	rl              *AWSRateLimiter
+	fw              *FixedWindowLimiter
 	rlWait          fifo[callRef] // attempts waiting for the rate limiter's token, in turn
 }
 
@@ -893,6 +894,16 @@ func (s *sim) dispatch(e *event) bool {
 		s.refuse(e.id, rej)
 	case evToken:
 		s.tokenTurn(uint8(e.gen), e.id)
+	case evPermit:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false // it ended meanwhile (its caller gave up)
+		}
+		s.send(e.id)
+	case evNoPermit:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false
+		}
+		s.permitRefused(e.id)
 	case evTokenGiveUp:
 		if c := &s.calls[e.id]; c.gen != e.gen {
 			return false // it got its token, or ended otherwise
@@ -1279,6 +1290,9 @@ func (s *sim) attempt(id int32) {
 	}
 	if lv.rateLimit && !s.takeToken(id) {
 		return // it waits for its token (tokenTurn), or its deadline ended it
+	}
+	if lv.fixedWindow != nil && !s.takePermit(id) {
+		return // it waits for its permit, or to be refused, or its deadline ended it
 	}
 	s.send(id)
 }

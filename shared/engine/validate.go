@@ -1246,7 +1246,16 @@ func (v *validator) policy(p string, pol *Policy) {
 		v.span(q+"window", th.Window, true)
 	}
 	if rl := pol.RateLimit; rl != nil {
-		oneOf(v, p+".client_rate_limit.kind", rl.Kind, RateLimitKinds...)
+		q := p + ".client_rate_limit."
+		known := oneOf(v, q+"kind", rl.Kind, RateLimitKinds...)
+		switch {
+		case known && rl.Kind == RateLimitFixedWindow:
+			v.intRange(q+"limit_for_period", rl.LimitForPeriod, 1, 1_000_000)
+			v.span(q+"refresh_period", rl.RefreshPeriod, false)
+			v.span(q+"timeout", rl.Timeout, true)
+		case known && (rl.LimitForPeriod != 0 || rl.RefreshPeriod != 0 || rl.Timeout != 0):
+			v.add(q+"kind", rl.Kind, "has no limit_for_period, refresh_period or timeout; they are for \"fixed-window\"")
+		}
 	}
 	if pol.Hedging != nil {
 		v.hedging(p, pol)
