@@ -533,15 +533,24 @@
 //	                                              with max_waiting unbounded (no wait: max_waiting 0)
 //	thread-pool-bulkhead maxThreadPoolSize,       bulkheads[0] max_concurrent, max_waiting (a bulkhead
 //	  queueCapacity                               of the same name wins; defaults assume 4 processors)
+//	ratelimiter limitForPeriod,                   client_rate_limit fixed-window limit_for_period
+//	  limitRefreshPeriod, timeoutDuration         (default 50), refresh_period (default 500 ns, a
+//	                                              warning), timeout (default 5 s): a permit per attempt
 //
 // Export writes bulkheads[0] back: a semaphore bulkhead when calls wait a
 // bounded time or not at all, else a thread pool bulkhead whose core and
 // maximum sizes are max_concurrent; bulkheadAspectOrder 0 puts it
 // outermost, held for the whole call as the engine holds it.
 //
-// Warnings on import: ratelimiter is not simulated (a fixed window of
-// limitForPeriod permits per limitRefreshPeriod, which the engine's only
-// client-side limiter, aws-adaptive, is not); a bulkhead inside the retry
+// Export writes a fixed-window client_rate_limit back as a RateLimiter
+// in its default place, inside the Retry.
+//
+// Warnings on import: a ratelimiter beside a Retry without
+// retryExceptions (which retries RequestNotPermitted; the engine never
+// retries a refusal), outside the retry (a permit per call, not per
+// attempt), or beside a circuitbreaker (which decides before the limiter
+// and records its refusals), and one without limitRefreshPeriod (500 ns:
+// no limit); a bulkhead inside the retry
 // (bulkheadAspectOrder's default: each attempt takes a permit, where the
 // engine holds it for the whole call); a coreThreadPoolSize below
 // maxThreadPoolSize (ThreadPoolExecutor queues before it adds threads);

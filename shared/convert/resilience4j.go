@@ -244,7 +244,7 @@ func (p *r4jProps) path2(k string) string {
 // writes it, by canonical name, for the path of a property left out.
 var r4jDisplay = func() map[string]string {
 	m := map[string]string{}
-	for _, specs := range [][]r4jSpec{r4jRetrySpecs, r4jBreakerSpecs, r4jLimiterSpecs, r4jBulkheadSpecs, r4jThreadPoolSpecs} {
+	for _, specs := range [][]r4jSpec{r4jRetrySpecs, r4jBreakerSpecs, r4jLimiterSpecs, r4jBulkheadSpecs, r4jThreadPoolSpecs, r4jRateLimiterSpecs} {
 		for _, s := range specs {
 			m[r4jCanon(s.name)] = s.name
 		}
@@ -433,6 +433,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 		// The thread pool bulkhead runs in the Bulkhead aspect, whose
 		// order is bulkhead.bulkheadAspectOrder.
 		{"threadpoolbulkhead", "", r4jThreadPoolSpecs, r4jBulkheadOrder},
+		{"ratelimiter", "ratelimiteraspectorder", r4jRateLimiterSpecs, r4jRateLimiterOrder},
 	} {
 		if v, p, ok := r4jFind(&n, r, m.key); ok {
 			mods[m.key] = r4jReadModule(&n, p, v, m.order, m.specs)
@@ -447,12 +448,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 		if r.read[k] {
 			continue
 		}
-		switch r4jCanon(k) {
-		case "ratelimiter":
-			n.warn(join(r.path, k), "is not simulated: resilience4j's RateLimiter grants limitForPeriod permits per limitRefreshPeriod (a fixed window, AtomicRateLimiter) and makes a call wait up to timeoutDuration for one; the engine's only client-side rate limiter is the AWS SDKs' adaptive token bucket (client_rate_limit aws-adaptive); not read")
-		default:
-			n.warn(join(r.path, k), "is not a resilience4j module RetryLab reads (retry, circuitbreaker, timelimiter, bulkhead, thread-pool-bulkhead); not read")
-		}
+		n.warn(join(r.path, k), "is not a resilience4j module RetryLab reads (retry, circuitbreaker, timelimiter, bulkhead, thread-pool-bulkhead, ratelimiter); not read")
 	}
 	if err := n.err(); err != nil {
 		return nil, err
@@ -479,6 +475,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 	var sts []engine.Strategy
 	for _, name := range slicesSorted(names) {
 		st := engine.Strategy{Name: name, Policy: r4jPolicy(&n, mods, name)}
+		st.RateLimit = r4jRateLimiterFrom(&n, mods, name, &st.Policy)
 		if b := r4jBulkheadFrom(&n, mods, name); b != nil {
 			st.Bulkheads = []engine.Bulkhead{*b}
 		}
@@ -1456,8 +1453,12 @@ func r4jExport(st *engine.Strategy, n *notes, java bool) r4jOut {
 	handled := []string{"max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on",
 		"honor_retry_after", "retry_after", "breaker"}
 	if !java {
-		// The Spring Boot YAML writes a bulkhead (r4jExportBulkhead).
+		// The Spring Boot YAML writes a bulkhead (r4jExportBulkhead) and
+		// a fixed-window rate limiter (r4jExportRateLimiter).
 		handled = append(handled, "bulkheads")
+		if st.RateLimit != nil && st.RateLimit.Kind == engine.RateLimitFixedWindow {
+			handled = append(handled, "client_rate_limit")
+		}
 	}
 	unsupported(n, st, "resilience4j", handled...)
 	out := r4jOut{maxAttempts: st.MaxAttempts}
@@ -1743,11 +1744,12 @@ type r4jYAML struct {
 }
 
 type r4jYAMLModules struct {
-	Retry          r4jYAMLRetry       `yaml:"retry"`
-	CircuitBreaker *r4jYAMLBreaker    `yaml:"circuitbreaker,omitempty"`
-	TimeLimiter    *r4jYAMLLimiter    `yaml:"timelimiter,omitempty"`
-	Bulkhead       *r4jYAMLBulkhead   `yaml:"bulkhead,omitempty"`
-	ThreadPool     *r4jYAMLThreadPool `yaml:"thread-pool-bulkhead,omitempty"`
+	Retry          r4jYAMLRetry        `yaml:"retry"`
+	CircuitBreaker *r4jYAMLBreaker     `yaml:"circuitbreaker,omitempty"`
+	TimeLimiter    *r4jYAMLLimiter     `yaml:"timelimiter,omitempty"`
+	Bulkhead       *r4jYAMLBulkhead    `yaml:"bulkhead,omitempty"`
+	ThreadPool     *r4jYAMLThreadPool  `yaml:"thread-pool-bulkhead,omitempty"`
+	RateLimiter    *r4jYAMLRateLimiter `yaml:"ratelimiter,omitempty"`
 }
 
 type r4jYAMLRetry struct {
@@ -1851,6 +1853,12 @@ func exportResilience4jAll(sts []engine.Strategy, ns []notes) []byte {
 			}
 			maps.Copy(all.Resilience4j.ThreadPool.Instances, t.Instances)
 		}
+		if l := m.RateLimiter; l != nil {
+			if all.Resilience4j.RateLimiter == nil {
+				all.Resilience4j.RateLimiter = &r4jYAMLRateLimiter{Instances: map[string]r4jYAMLRateLimiterInstance{}}
+			}
+			maps.Copy(all.Resilience4j.RateLimiter.Instances, l.Instances)
+		}
 	}
 	for i := range sts {
 		d := r4jDocFor(&sts[i], &ns[i])
@@ -1943,6 +1951,7 @@ func r4jDocFor(st *engine.Strategy, n *notes) r4jYAML {
 		}
 	}
 	doc.Resilience4j.Bulkhead, doc.Resilience4j.ThreadPool = r4jExportBulkhead(n, st, instance)
+	doc.Resilience4j.RateLimiter = r4jExportRateLimiter(n, st, instance)
 	n.info("", "written as the instance %q, after the strategy: name it in @Retry(name = %q), @CircuitBreaker and @TimeLimiter, or rename it", instance, instance)
 	return doc
 }

@@ -78,8 +78,6 @@ func TestResilience4jBulkheads(t *testing.T) {
 // a retry is warned about with what is simulated instead.
 func TestResilience4jNotReadPrecisely(t *testing.T) {
 	for _, tc := range []struct{ doc, path, want string }{
-		{"resilience4j:\n  retry.instances.a.maxAttempts: 3\n  ratelimiter.instances.a: {limitForPeriod: 10, limitRefreshPeriod: 1s}\n",
-			"resilience4j.ratelimiter", "the engine's only client-side rate limiter is the AWS SDKs' adaptive token bucket"},
 		{"resilience4j:\n  circuitbreaker.instances.a: {enableRandomizedWait: true, randomizedWaitFactor: 0.2}\n",
 			"resilience4j.circuitbreaker.instances.a.enableRandomizedWait", "within ±0.2 of waitDurationInOpenState"},
 	} {
