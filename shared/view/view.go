@@ -268,10 +268,11 @@ var pictureTitles = map[string]string{
 // choosing one to embed.
 func PictureTitle(name string) string { return pictureTitles[name] }
 
-// titled gives each figure its picture's title.
+// titled gives each figure its picture's title, or its alt text for a
+// figure named otherwise (a sweep's, one per metric).
 func titled(figs []Figure) {
 	for i := range figs {
-		figs[i].Title = PictureTitle(figs[i].Name)
+		figs[i].Title = cmp.Or(PictureTitle(figs[i].Name), figs[i].Alt)
 	}
 }
 
