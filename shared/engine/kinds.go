@@ -209,7 +209,6 @@ const (
 
 const (
 	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
-	RateLimitFixedWindow RateLimitKind = "fixed-window"
 )
 
 // The lists of kinds, each in the order forms offer them. The validator
@@ -239,7 +238,7 @@ var (
 	WindowBucketings   = []WindowBuckets{WindowExact, WindowEpochSeconds}
 	HedgeAfterFailures = []HedgeAfterFailure{HedgeSendNow, HedgeWaitNext}
 	RetryAfterModes    = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
-	RateLimitKinds     = []RateLimitKind{RateLimitAWSAdaptive, RateLimitFixedWindow}
+	RateLimitKinds     = []RateLimitKind{RateLimitAWSAdaptive}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,

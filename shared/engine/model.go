@@ -334,8 +334,7 @@ type levelModel struct {
 	throttle       bool
 	throttleK      float64
 	throttleWindow int64
-	rateLimit      bool       // an aws-adaptive rate limiter
-	fixedWindow    *RateLimit // a fixed-window rate limiter
+	rateLimit      bool
 	instances      int
 	hedging        *hedgeModel
 	// The tables last, so that the fields above, read by every attempt,
@@ -646,8 +645,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		deadLetter:     p.DeadLetter,
 		breaker:        p.Breaker,
 		adaptive:       p.Adaptive,
-		rateLimit:      p.RateLimit != nil && p.RateLimit.Kind == RateLimitAWSAdaptive,
-		fixedWindow:    fixedWindowOf(p.RateLimit),
+		rateLimit:      p.RateLimit != nil,
 		instances:      max(p.Instances, 1),
 		hedging:        compileHedging(p.Hedging),
 	}
@@ -926,12 +924,4 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
-}
-
-// fixedWindowOf is rl when it is a fixed-window rate limiter, else nil.
-func fixedWindowOf(rl *RateLimit) *RateLimit {
-	if rl == nil || rl.Kind != RateLimitFixedWindow {
-		return nil
-	}
-	return rl
 }
