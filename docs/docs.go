@@ -10,9 +10,9 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/yuin/goldmark"
@@ -63,21 +63,27 @@ func Title(name string) string {
 }
 
 // Render returns the page of the manual called name (as Names lists it);
-// ok is false when there is none.
+// ok is false when there is none. The pages are rendered once, on the
+// first call.
 func Render(name string) (p Page, ok bool) {
-	if !slices.Contains(Names(), name) {
-		return Page{}, false
-	}
-	src, err := files.ReadFile(name + ".md")
-	if err != nil {
-		return Page{}, false
-	}
-	html, err := render(src)
-	if err != nil {
-		return Page{}, false
-	}
-	return Page{Name: name, Title: Title(name), HTML: html}, true
+	p, ok = rendered()[name]
+	return p, ok
 }
+
+// rendered holds every page, by name: they are compiled in.
+var rendered = sync.OnceValue(func() map[string]Page {
+	pages := map[string]Page{}
+	for _, name := range Names() {
+		src, err := files.ReadFile(name + ".md")
+		if err != nil {
+			continue
+		}
+		if html, err := render(src); err == nil {
+			pages[name] = Page{Name: name, Title: Title(name), HTML: html}
+		}
+	}
+	return pages
+})
 
 // render writes Markdown src as HTML: CommonMark with GitHub's tables,
 // raw HTML left out (goldmark's default), links as Link makes them and
@@ -92,13 +98,7 @@ func render(src []byte) ([]byte, error) {
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			a := Anchor(string(n.Text(src)))
-			if k := seen[a]; k > 0 {
-				n.SetAttributeString("id", []byte(a+"-"+strconv.Itoa(k)))
-			} else {
-				n.SetAttributeString("id", []byte(a))
-			}
-			seen[a]++
+			n.SetAttributeString("id", []byte(uniqueAnchor(seen, string(n.Text(src)))))
 		case *ast.Link:
 			n.Destination = []byte(Link(string(n.Destination)))
 		case *ast.Image:
@@ -141,6 +141,19 @@ func Link(dest string) string {
 		return "/docs/" + strings.TrimSuffix(p, ".md") + frag
 	}
 	return dest
+}
+
+// uniqueAnchor is the id of the heading titled title on a page whose
+// earlier headings' anchors seen counts: Anchor, with "-1", "-2"… after
+// the first, as GitHub writes them.
+func uniqueAnchor(seen map[string]int, title string) string {
+	a := Anchor(title)
+	k := seen[a]
+	seen[a]++
+	if k > 0 {
+		return a + "-" + strconv.Itoa(k)
+	}
+	return a
 }
 
 // Anchor is the id of a heading titled title, as GitHub writes it: lower

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -50,13 +49,7 @@ func read(t *testing.T, path string) *page {
 		case *ast.Heading:
 			title := string(n.Text(src))
 			p.headings = append(p.headings, title)
-			a := Anchor(title)
-			if k := seen[a]; k > 0 {
-				p.anchors[a+"-"+strconv.Itoa(k)] = true
-			} else {
-				p.anchors[a] = true
-			}
-			seen[a]++
+			p.anchors[uniqueAnchor(seen, title)] = true
 		case *ast.Link:
 			p.links = append(p.links, string(n.Destination))
 		case *ast.Image:

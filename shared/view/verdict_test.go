@@ -23,9 +23,8 @@ func wantIn(t *testing.T, what, text string, wants ...string) {
 	}
 }
 
-// runBuiltin runs a built-in, changed by edit when it is not nil, and
-// returns its view.
-func runBuiltin(t *testing.T, slug string, edit func(*engine.Scenario)) (*engine.Result, *View) {
+// mustBuiltin parses the built-in slug.
+func mustBuiltin(t *testing.T, slug string) *engine.Scenario {
 	t.Helper()
 	b, ok := scenarios.Get(slug)
 	if !ok {
@@ -35,6 +34,14 @@ func runBuiltin(t *testing.T, slug string, edit func(*engine.Scenario)) (*engine
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sc
+}
+
+// runBuiltin runs a built-in, changed by edit when it is not nil, and
+// returns its view.
+func runBuiltin(t *testing.T, slug string, edit func(*engine.Scenario)) (*engine.Result, *View) {
+	t.Helper()
+	sc := mustBuiltin(t, slug)
 	if edit != nil {
 		edit(sc)
 	}

@@ -6,22 +6,7 @@ import (
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
-	"github.com/retrylab/retrylab/shared/scenarios"
 )
-
-// mustBuiltin parses the built-in slug.
-func mustBuiltin(t *testing.T, slug string) *engine.Scenario {
-	t.Helper()
-	b, ok := scenarios.Get(slug)
-	if !ok {
-		t.Fatalf("no built-in %s", slug)
-	}
-	sc, err := b.Parse()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
 
 // TestYoursSaysWhereEachStands takes every strategy of several built-ins
 // in turn as the user's own (report.yours) and checks each claim of its

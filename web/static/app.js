@@ -1785,8 +1785,7 @@ function panels() {
   const fromFile = async (file) => {
     if (!file) return;
     $("import-text").value = await file.text();
-    if (!imp.open) imp.open = true;
-    await converter().formats.catch(() => null);
+    imp.open = true;
     await opened(imp);
     if (!$("import-go").disabled) importPolicy();
   };
@@ -1819,8 +1818,9 @@ function openExport(i) {
   $("export-format").focus();
 }
 
-// importPolicy reads the pasted configuration into strategies, appended
-// to the scenario's under names of their own, and re-runs it.
+// importPolicy reads the pasted configuration into strategies, beside the
+// scenario's (or in their place) under names of their own, marks them as
+// the user's (report.yours), and re-runs it.
 async function importPolicy() {
   let format = $("import-format").value;
   const errors = $("import-errors");
