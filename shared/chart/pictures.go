@@ -716,6 +716,9 @@ func fineLabel(metric string, v, step float64) string {
 	}
 	out := strconv.FormatFloat(v, 'f', d+1, 64)
 	out = strings.TrimSuffix(strings.TrimRight(out, "0"), ".")
+	if strings.Trim(out, "-0.") == "" {
+		out = "0" // a tick at or a rounding error away from zero reads 0, never -0
+	}
 	if pct {
 		return out + "%"
 	}
