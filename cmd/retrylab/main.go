@@ -719,6 +719,9 @@ func writeTable(w io.Writer, sc *engine.Scenario, res *engine.Result) {
 		}
 		metricTable(w, res.Strategies, tails)
 		fmt.Fprintf(w, "\n%s\n", lowerFirst(v.Window)) // which operations affected_* counted
+		if v.Verdict != "" {
+			fmt.Fprintf(w, "verdict: %s\n", v.Verdict) // the page's verdict, checked by shared/view
+		}
 		for _, y := range v.Yours {
 			fmt.Fprintln(w, y)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
+	"github.com/retrylab/retrylab/shared/view"
 )
 
 const scenarioFile = "../../shared/engine/testdata/e03b.json"
@@ -49,6 +50,27 @@ func TestRunTable(t *testing.T) {
 	}
 	// The window affected_* counted, as the view says it (#27, item 7).
 	if want := "\naffected window: operations started from 8.5s to 15s, pinned by report.affected_from and affected_to.\n"; !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
+	// The page's verdict, word for word, after the window.
+	raw, err := os.ReadFile(scenarioFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := engine.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Runs = 2
+	res, err := engine.Run(context.Background(), sc, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := view.Of(sc, res, view.Options{})
+	if v.Verdict == "" {
+		t.Fatal("the view has no verdict for E03-B")
+	}
+	if want := "pinned by report.affected_from and affected_to.\nverdict: " + v.Verdict + "\n"; !strings.Contains(out, want) {
 		t.Errorf("want %q in:\n%s", want, out)
 	}
 }
