@@ -141,9 +141,10 @@ func readForm(c echo.Context) ([]byte, error) {
 	return body, nil
 }
 
-// share validates, canonicalises and stores a scenario and returns its ID.
-// A bad scenario comes back as its engine.Errors; nothing is stored then.
-func (s *Server) share(ctx context.Context, body []byte) (string, error) {
+// share validates, canonicalises and stores a scenario and returns its ID
+// and the scenario. A bad scenario comes back as its engine.Errors;
+// nothing is stored then.
+func (s *Server) share(ctx context.Context, body []byte) (string, *engine.Scenario, error) {
 	sc, err := scenarios.Parse(body)
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
@@ -154,19 +155,33 @@ func (s *Server) share(ctx context.Context, body []byte) (string, error) {
 			}
 			// Validate lists at most MaxErrors problems; decoding lists one
 			// per bad field, so a long document could list thousands.
-			return "", es.Limit(engine.MaxErrors)
+			return "", nil, es.Limit(engine.MaxErrors)
 		}
-		return "", err
+		return "", nil, err
 	}
 	if err := checkCost(s.cfg, sc); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	canon := sc.Canonical()
 	id := shareID(canon)
 	if err := s.store.PutScenario(ctx, id, canon); err != nil {
-		return "", fmt.Errorf("storing scenario %s: %w", id, err)
+		return "", nil, fmt.Errorf("storing scenario %s: %w", id, err)
 	}
-	return id, nil
+	return id, sc, nil
+}
+
+// created is the answer to POST /api/scenarios.
+type created struct {
+	ID    string       `json:"id"`
+	URL   string       `json:"url"` // the shared page
+	Embed createdEmbed `json:"embed"`
+}
+
+// createdEmbed is the shared page's embed snippets for its first picture.
+type createdEmbed struct {
+	Markdown string `json:"markdown"` // an image of the chart's SVG
+	IFrame   string `json:"iframe"`   // the /embed page, chart and verdict
+	OEmbed   string `json:"oembed"`   // the oEmbed URL of the page
 }
 
 func (s *Server) handleCreate(c echo.Context) error {
@@ -180,13 +195,17 @@ func (s *Server) handleCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, err := s.share(c.Request().Context(), body)
+	id, sc, err := s.share(c.Request().Context(), body)
 	if err != nil {
 		return err
 	}
-	u := s.baseURL(c) + "/s/" + id
+	base := s.baseURL(c)
+	u := base + "/s/" + id
 	c.Response().Header().Set("Location", u)
-	return c.JSON(http.StatusCreated, map[string]string{"id": id, "url": u})
+	// The embed snippets of the page's first picture, as its share box
+	// gives them, for those who share from a script.
+	e := embedSnippets(base, id, title(sc, nil), "")
+	return c.JSON(http.StatusCreated, created{ID: id, URL: u, Embed: createdEmbed{Markdown: e.Markdown, IFrame: e.IFrame, OEmbed: e.OEmbed}})
 }
 
 func (s *Server) handleShareForm(c echo.Context) error {
@@ -200,7 +219,7 @@ func (s *Server) handleShareForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, err := s.share(c.Request().Context(), body)
+	id, _, err := s.share(c.Request().Context(), body)
 	// A scenario the server cannot take comes back in the form, with why.
 	var msgs []string
 	switch problems := engine.AsErrors(err); {

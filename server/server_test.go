@@ -764,3 +764,36 @@ func TestBuildIDNamesTheBuild(t *testing.T) {
 		t.Errorf("If-None-Match of another ETag: %d, want 200", nm.code)
 	}
 }
+
+// TestShareAnswersTheEmbedSnippets: a script that shares gets the share
+// box's snippets, and each of them answers.
+func TestShareAnswersTheEmbedSnippets(t *testing.T) {
+	s, _ := testServer(t)
+	r := do(t, s, "POST", "/api/scenarios", small)
+	if r.code != http.StatusCreated {
+		t.Fatalf("POST: %d %s", r.code, r.body)
+	}
+	var got struct {
+		ID    string
+		Embed struct{ Markdown, IFrame, OEmbed string }
+	}
+	if err := json.Unmarshal([]byte(r.body), &got); err != nil {
+		t.Fatal(err)
+	}
+	base := "http://example.com"
+	if want := "![small](" + base + "/s/" + got.ID + "/chart.svg)"; got.Embed.Markdown != want {
+		t.Errorf("markdown %q, want %q", got.Embed.Markdown, want)
+	}
+	src := regexp.MustCompile(`^<iframe src="([^"]+)"`).FindStringSubmatch(got.Embed.IFrame)
+	if src == nil || src[1] != base+"/embed/"+got.ID {
+		t.Fatalf("iframe %q, want one of %s/embed/%s", got.Embed.IFrame, base, got.ID)
+	}
+	if want := base + "/oembed?url=" + url.QueryEscape(base+"/s/"+got.ID); got.Embed.OEmbed != want {
+		t.Errorf("oembed %q, want %q", got.Embed.OEmbed, want)
+	}
+	for _, u := range []string{base + "/s/" + got.ID + "/chart.svg", src[1], got.Embed.OEmbed} {
+		if r := do(t, s, "GET", strings.TrimPrefix(u, base), ""); r.code != http.StatusOK {
+			t.Errorf("GET %s: %d %s", u, r.code, r.body)
+		}
+	}
+}
