@@ -201,7 +201,9 @@ func TestResilience4jRetry(t *testing.T) {
 func transitions(ts []engineTransition, sp time.Duration) []string {
 	var out []string
 	for _, tr := range ts {
-		k := int(math.Floor(tr.AtS / sp.Seconds()))
+		// A transition at a call's start is that call's, the division's
+		// rounding aside (113 × 40.96 s / 40.96 s is 112.99…).
+		k := int(math.Floor(tr.AtS/sp.Seconds() + 1e-9))
 		out = append(out, fmt.Sprintf("%d:%s>%s", k, strings.ReplaceAll(tr.From, "_", "-"), strings.ReplaceAll(tr.To, "_", "-")))
 	}
 	return out
@@ -397,5 +399,71 @@ func TestResilience4jAutomaticHalfOpen(t *testing.T) {
 	}
 	if b := im.Strategies[0].Breaker; b == nil || !b.AutoHalfOpen || b.WindowBuckets != engine.WindowEpochSeconds {
 		t.Errorf("the importer read the breaker as %+v; want auto_half_open and window_buckets epoch_seconds", b)
+	}
+}
+
+// TestResilience4jOpenBackoff: with enableExponentialBackoff the open
+// state's wait grows at each reopening. CircuitBreakerStateMachine.java at
+// af9e7c9: transitionToOpenState makes an OpenState of the current
+// state's attempts + 1 (l. 344-347), ClosedState's attempts are 0
+// (l. 636-639) and HalfOpenState keeps the OpenState's (l. 362-364,
+// 1071-1078); the OpenState waits the wait interval function of its
+// attempts (l. 680-683). CommonCircuitBreakerConfigurationProperties
+// (configureEnableExponentialBackoff) makes that function
+// IntervalFunction.ofExponentialBackoff(waitDurationInOpenState,
+// exponentialBackoffMultiplier, exponentialMaxWaitDurationInOpenState):
+// min(60 s · 2^(attempts−1), 240 s) here (IntervalFunction.java l. 96-103,
+// 110-112). Calls are 40.96 s apart: opened at call 99 for 60 s, call 101
+// is the first trial; 10 failed trials reopen it at call 110 for 120 s
+// (calls 111 and 112 refused, 113 the next trial), then at 122 for 240 s
+// (123-127 refused), at 137 for 240 s again (the cap); 10 successful
+// trials close it at 152, and the next opening, at 252, lasts 60 s again
+// (253 refused, 254 a trial). The engine runs the preset's breaker with
+// open_multiplier 2 and max_open 240 s; without them it reopens for 60 s
+// each time.
+func TestResilience4jOpenBackoff(t *testing.T) {
+	preset, err := Policy("resilience4j", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := calls(100, FailAll, 1, FailAll, 10, FailAll, 2, FailAll, 10, FailAll, 5, FailAll, 10, FailAll, 5, FailAll,
+		10, Success, 100, FailAll, 1, FailAll, 10, Success)
+	want := []string{"99:closed>open", "101:open>half-open", "110:half-open>open", "113:open>half-open", "122:half-open>open",
+		"128:open>half-open", "137:half-open>open", "143:open>half-open", "152:half-open>closed",
+		"252:closed>open", "254:open>half-open", "263:half-open>closed"}
+	for _, grow := range []bool{true, false} {
+		br := map[string]any{}
+		for k, v := range preset["breaker"].(map[string]any) {
+			br[k] = v
+		}
+		if grow {
+			br["open_multiplier"], br["max_open"] = 2, "240s"
+		}
+		_, res, err := EngineScript(map[string]any{"max_attempts": 1, "breaker": br}, 503, script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := transitions(res.Strategies[0].Transitions, Spacing)
+		switch {
+		case grow && fmt.Sprint(got) != fmt.Sprint(want):
+			t.Errorf("resilience4j (from its source) %v;\nthe engine %v", want, got)
+		case !grow && fmt.Sprint(got[:4]) != fmt.Sprint([]string{"99:closed>open", "101:open>half-open", "110:half-open>open", "112:open>half-open"}):
+			t.Errorf("without open_multiplier the engine should reopen for 60 s (a trial at call 112); it did %v", got)
+		}
+	}
+	im, err := convert.Import(convert.Resilience4j, []byte(`resilience4j:
+  circuitbreaker:
+    instances:
+      backend:
+        waitDurationInOpenState: 60s
+        enableExponentialBackoff: true
+        exponentialBackoffMultiplier: 2
+        exponentialMaxWaitDurationInOpenState: 4m
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := im.Strategies[0].Breaker; b == nil || b.OpenMultiplier != 2 || b.MaxOpen != engine.Duration(240*time.Second) || b.Break != engine.Duration(60*time.Second) {
+		t.Errorf("the importer read the breaker as %+v; want break 60s, open_multiplier 2, max_open 4m", b)
 	}
 }

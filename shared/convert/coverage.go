@@ -30,6 +30,16 @@ type coverageRow struct {
 	doc   string
 }
 
+// coverBesides is, by a row's field, the path of a warning its document
+// raises about what another row covers: a simulated row's document may
+// need one (every resilience4j circuit breaker warns about the failures
+// it records, a row of its own).
+var coverBesides = map[string]string{
+	r4jOpenRow: "resilience4j.circuitbreaker.instances.cart",
+}
+
+const r4jOpenRow = "circuitbreaker enableExponentialBackoff, exponentialBackoffMultiplier, exponentialMaxWaitDurationInOpenState, with waitDurationInOpenState"
+
 // A formatCoverage is one format's rows, and the published documentation
 // they follow.
 type formatCoverage struct {
@@ -121,8 +131,11 @@ var coverage = []formatCoverage{
 		{coverSimulated, "thread-pool-bulkhead maxThreadPoolSize, queueCapacity, with coreThreadPoolSize equal to maxThreadPoolSize", "a bulkhead of maxThreadPoolSize slots over a line of queueCapacity", "resilience4j:\n  thread-pool-bulkhead:\n    instances:\n      cart:\n        maxThreadPoolSize: 8\n        coreThreadPoolSize: 8\n        queueCapacity: 20\n"},
 		{coverWarned, "bulkhead inside the retry (bulkheadAspectOrder's default)", "a bulkhead held for the whole call, retries and waits included, where resilience4j takes a permit per attempt", fmt.Sprintf(covR4j, "  bulkhead:\n    instances:\n      cart:\n        maxConcurrentCalls: 10\n")},
 		{coverWarned, "thread-pool-bulkhead coreThreadPoolSize below maxThreadPoolSize", "maxThreadPoolSize slots before any call waits, where Java's ThreadPoolExecutor queues once the core threads are busy", "resilience4j:\n  thread-pool-bulkhead:\n    instances:\n      cart:\n        maxThreadPoolSize: 8\n        coreThreadPoolSize: 2\n        queueCapacity: 20\n"},
-		{coverWarned, "circuitbreaker enableExponentialBackoff, exponentialBackoffMultiplier, exponentialMaxWaitDurationInOpenState, enableRandomizedWait", "every open state lasts waitDurationInOpenState (the engine's breaker has one wait); the warning says how resilience4j's wait grows", "resilience4j:\n  circuitbreaker:\n    instances:\n      cart:\n        waitDurationInOpenState: 5s\n        enableExponentialBackoff: true\n        exponentialBackoffMultiplier: 2\n"},
-		{coverWarned, "ratelimiter limitForPeriod, limitRefreshPeriod, timeoutDuration", "not simulated: the engine has no fixed-window client-side limiter (its only one is the AWS SDKs' adaptive token bucket)", fmt.Sprintf(covR4j, "  ratelimiter:\n    instances:\n      cart:\n        limitForPeriod: 50\n        limitRefreshPeriod: 1s\n")},
+		{coverSimulated, r4jOpenRow, "breaker.open_multiplier and max_open: each reopening after a failed half-open round stays open the multiplier times longer, up to the cap, and the first after the breaker closes waitDurationInOpenState again", "resilience4j:\n  circuitbreaker:\n    instances:\n      cart:\n        waitDurationInOpenState: 5s\n        enableExponentialBackoff: true\n        exponentialBackoffMultiplier: 2\n        exponentialMaxWaitDurationInOpenState: 1m\n"},
+		{coverWarned, "circuitbreaker without recordExceptions (every exception a failure)", "the engine's breaker counts timeouts, connection errors, 408, 429 and 5xx as failures, not the other 4xx an HTTP client throws on", "resilience4j:\n  circuitbreaker:\n    instances:\n      cart:\n        waitDurationInOpenState: 5s\n"},
+		{coverWarned, "circuitbreaker enableRandomizedWait, randomizedWaitFactor", "every open state lasts waitDurationInOpenState (the engine's open state is not randomized); the warning says how resilience4j draws it", "resilience4j:\n  circuitbreaker:\n    instances:\n      cart:\n        waitDurationInOpenState: 5s\n        enableRandomizedWait: true\n"},
+		{coverSimulated, "ratelimiter limitForPeriod, limitRefreshPeriod, timeoutDuration (inside the retry, rateLimiterAspectOrder's default)", "client_rate_limit fixed-window (AtomicRateLimiter's cycles): each attempt takes a permit, or waits up to timeoutDuration for a later cycle's, else is refused, unretried", fmt.Sprintf(covR4j, "        retryExceptions:\n        - java.io.IOException\n  ratelimiter:\n    instances:\n      cart:\n        limitForPeriod: 50\n        limitRefreshPeriod: 1s\n        timeoutDuration: 100ms\n")},
+		{coverWarned, "ratelimiter beside a retry without retryExceptions, outside the retry (rateLimiterAspectOrder below retryAspectOrder), or beside a circuitbreaker", "a permit per attempt, asked before the breaker, a refusal never retried: resilience4j's Retry retries RequestNotPermitted by default, outside the retry a call takes one permit, and its breaker decides first and records a refusal", fmt.Sprintf(covR4j, "  ratelimiter:\n    instances:\n      cart:\n        limitForPeriod: 50\n        limitRefreshPeriod: 1s\n")},
 		{coverRefused, "a bulkhead of maxConcurrentCalls 0, a coreThreadPoolSize above maxThreadPoolSize", "an error naming the path", "resilience4j:\n  bulkhead:\n    instances:\n      cart:\n        maxConcurrentCalls: 0\n"},
 		{coverRefused, "a property of the wrong type, a negative duration", "an error naming the path", fmt.Sprintf(covR4j, "        enableExponentialBackoff: sometimes\n")},
 	}},

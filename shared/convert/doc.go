@@ -513,6 +513,12 @@
 //	circuitbreaker slidingWindowType TIME_BASED   breaker.window slidingWindowSize seconds,
 //	                                              min_throughput minimumNumberOfCalls
 //	circuitbreaker waitDurationInOpenState        breaker.break (break_end strict)
+//	circuitbreaker enableExponentialBackoff,      breaker.open_multiplier (default 1.5), max_open: the
+//	  exponentialBackoffMultiplier,               cap only with the multiplier, both only with a
+//	  exponentialMaxWaitDurationInOpenState       waitDurationInOpenState (a warning where Spring
+//	                                              ignores them); a cap not above the wait is break
+//	circuitbreaker                                breaker.auto_half_open
+//	  automaticTransitionFromOpenToHalfOpenEnabled
 //	circuitbreaker                                breaker.half_open_calls; half_open_failures
 //	  permittedNumberOfCallsInHalfOpenState       ⌈rate·calls⌉, half_open_decision all_trials
 //	circuitbreaker slowCallRateThreshold,         breaker.slow_ratio, breaker.slow_call (always set:
@@ -527,15 +533,24 @@
 //	                                              with max_waiting unbounded (no wait: max_waiting 0)
 //	thread-pool-bulkhead maxThreadPoolSize,       bulkheads[0] max_concurrent, max_waiting (a bulkhead
 //	  queueCapacity                               of the same name wins; defaults assume 4 processors)
+//	ratelimiter limitForPeriod,                   client_rate_limit fixed-window limit_for_period
+//	  limitRefreshPeriod, timeoutDuration         (default 50), refresh_period (default 500 ns, a
+//	                                              warning), timeout (default 5 s): a permit per attempt
 //
 // Export writes bulkheads[0] back: a semaphore bulkhead when calls wait a
 // bounded time or not at all, else a thread pool bulkhead whose core and
 // maximum sizes are max_concurrent; bulkheadAspectOrder 0 puts it
 // outermost, held for the whole call as the engine holds it.
 //
-// Warnings on import: ratelimiter is not simulated (a fixed window of
-// limitForPeriod permits per limitRefreshPeriod, which the engine's only
-// client-side limiter, aws-adaptive, is not); a bulkhead inside the retry
+// Export writes a fixed-window client_rate_limit back as a RateLimiter
+// in its default place, inside the Retry.
+//
+// Warnings on import: a ratelimiter beside a Retry without
+// retryExceptions (which retries RequestNotPermitted; the engine never
+// retries a refusal), outside the retry (a permit per call, not per
+// attempt), or beside a circuitbreaker (which decides before the limiter
+// and records its refusals), and one without limitRefreshPeriod (500 ns:
+// no limit); a bulkhead inside the retry
 // (bulkheadAspectOrder's default: each attempt takes a permit, where the
 // engine holds it for the whole call); a coreThreadPoolSize below
 // maxThreadPoolSize (ThreadPoolExecutor queues before it adds threads);
@@ -549,7 +564,8 @@
 // throws on, where the engine counts timeouts, connection errors, 408, 429
 // and 5xx), and its recordExceptions, ignoreExceptions and predicates;
 // maxWaitDurationInHalfOpenState, transitionToStateAfterWaitDuration,
-// initialState, the open state's exponential or randomized waits, and
+// initialState, the open state's randomized waits, an exponential one
+// Spring ignores or whose multiplier is outside 1..100, and
 // slow-call thresholds whose half-open count differs from the failures'
 // (the engine reopens on as many slow trials as failed ones); unknown
 // keys. Infos: the retry_on of a retry without retryExceptions (every

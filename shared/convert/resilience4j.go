@@ -244,7 +244,7 @@ func (p *r4jProps) path2(k string) string {
 // writes it, by canonical name, for the path of a property left out.
 var r4jDisplay = func() map[string]string {
 	m := map[string]string{}
-	for _, specs := range [][]r4jSpec{r4jRetrySpecs, r4jBreakerSpecs, r4jLimiterSpecs, r4jBulkheadSpecs, r4jThreadPoolSpecs} {
+	for _, specs := range [][]r4jSpec{r4jRetrySpecs, r4jBreakerSpecs, r4jLimiterSpecs, r4jBulkheadSpecs, r4jThreadPoolSpecs, r4jRateLimiterSpecs} {
 		for _, s := range specs {
 			m[r4jCanon(s.name)] = s.name
 		}
@@ -433,6 +433,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 		// The thread pool bulkhead runs in the Bulkhead aspect, whose
 		// order is bulkhead.bulkheadAspectOrder.
 		{"threadpoolbulkhead", "", r4jThreadPoolSpecs, r4jBulkheadOrder},
+		{"ratelimiter", "ratelimiteraspectorder", r4jRateLimiterSpecs, r4jRateLimiterOrder},
 	} {
 		if v, p, ok := r4jFind(&n, r, m.key); ok {
 			mods[m.key] = r4jReadModule(&n, p, v, m.order, m.specs)
@@ -447,12 +448,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 		if r.read[k] {
 			continue
 		}
-		switch r4jCanon(k) {
-		case "ratelimiter":
-			n.warn(join(r.path, k), "is not simulated: resilience4j's RateLimiter grants limitForPeriod permits per limitRefreshPeriod (a fixed window, AtomicRateLimiter) and makes a call wait up to timeoutDuration for one; the engine's only client-side rate limiter is the AWS SDKs' adaptive token bucket (client_rate_limit aws-adaptive); not read")
-		default:
-			n.warn(join(r.path, k), "is not a resilience4j module RetryLab reads (retry, circuitbreaker, timelimiter, bulkhead, thread-pool-bulkhead); not read")
-		}
+		n.warn(join(r.path, k), "is not a resilience4j module RetryLab reads (retry, circuitbreaker, timelimiter, bulkhead, thread-pool-bulkhead, ratelimiter); not read")
 	}
 	if err := n.err(); err != nil {
 		return nil, err
@@ -479,6 +475,7 @@ func importResilience4j(data []byte) (*Imported, error) {
 	var sts []engine.Strategy
 	for _, name := range slicesSorted(names) {
 		st := engine.Strategy{Name: name, Policy: r4jPolicy(&n, mods, name)}
+		st.RateLimit = r4jRateLimiterFrom(&n, mods, name, &st.Policy)
 		if b := r4jBulkheadFrom(&n, mods, name); b != nil {
 			st.Bulkheads = []engine.Bulkhead{*b}
 		}
@@ -1300,20 +1297,13 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 	if eff.flag("enableexponentialbackoff") && eff.flag("enablerandomizedwait") {
 		n.fail(eff.path2("enablerandomizedwait"), true, "is refused with enableExponentialBackoff (IllegalStateException); allowed one of them")
 	}
-	// The engine's breaker has one wait (breaker.break): an open-state
-	// wait that grows or varies cannot be expressed, so each is a warning
-	// saying what is simulated instead.
+	// The engine's breaker has one wait (breaker.break), which
+	// open_multiplier and max_open may lengthen at each reopening: a
+	// randomized wait cannot be expressed, so it is a warning saying
+	// what is simulated instead.
 	simulated := fmt.Sprintf("the engine's breaker has one wait, so every open state is simulated as waitDurationInOpenState, %s", br.Break)
 	if eff.flag("enableexponentialbackoff") {
-		mult, ok := eff.num("exponentialbackoffmultiplier")
-		if !ok {
-			mult = 1.5 // IntervalFunction.DEFAULT_MULTIPLIER
-		}
-		limit := "without a cap"
-		if d, ok := eff.dur("exponentialmaxwaitdurationinopenstate"); ok {
-			limit = "up to " + d.String()
-		}
-		n.warn(eff.path2("enableexponentialbackoff"), "is not simulated: resilience4j multiplies the open-state wait by %v each time the breaker opens again after a failed half-open trial (IntervalFunction.ofExponentialBackoff), %s, and starts again at %s once it closes; %s, so after repeated openings it lets trial calls through sooner than resilience4j", mult, limit, br.Break, simulated)
+		r4jOpenBackoff(n, eff, br)
 	}
 	if eff.flag("enablerandomizedwait") {
 		f, ok := eff.num("randomizedwaitfactor")
@@ -1327,8 +1317,10 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 		case !eff.has(k):
 		case !eff.flag("enableexponentialbackoff") && !eff.flag("enablerandomizedwait"):
 			n.info(eff.path2(k), "has no effect without enableExponentialBackoff or enableRandomizedWait")
-		default:
+		case k == "randomizedwaitfactor" && eff.flag("enablerandomizedwait"):
 			n.info(eff.path2(k), "read into the warning on the open-state wait: not simulated")
+		case k == "randomizedwaitfactor" || !eff.flag("enableexponentialbackoff"):
+			n.info(eff.path2(k), "has no effect on this wait (it is for the other of enableExponentialBackoff and enableRandomizedWait)")
 		}
 	}
 	recorded := false
@@ -1349,6 +1341,54 @@ func r4jBreakerFrom(n *notes, eff *r4jProps) *engine.Breaker {
 		}
 	}
 	return br
+}
+
+// r4jOpenBackoff reads enableExponentialBackoff on a circuit breaker into
+// breaker.open_multiplier and max_open, as
+// CommonCircuitBreakerConfigurationProperties (af9e7c9,
+// configureCircuitBreakerOpenStateIntervalFunction and
+// configureEnableExponentialBackoff) builds it: only with a
+// waitDurationInOpenState of at least 1 ms set, the multiplier
+// exponentialBackoffMultiplier or IntervalFunction's DEFAULT_MULTIPLIER
+// 1.5, capped by exponentialMaxWaitDurationInOpenState only when the
+// multiplier is set too. CircuitBreakerStateMachine applies it to the
+// OpenState's attempts: 1 when it opens from closed, one more at each
+// reopening from half-open, 0 again once closed; IntervalFunction.java's
+// ofExponentialBackoff(initial, multiplier, max) is min(initial ·
+// multiplier^(attempts−1), max), each step rounded down to a millisecond.
+func r4jOpenBackoff(n *notes, eff *r4jProps, br *engine.Breaker) {
+	path := eff.path2("enableexponentialbackoff")
+	if d, ok := eff.dur("waitdurationinopenstate"); !ok || d < 1e6 {
+		n.warn(path, "has no effect without waitDurationInOpenState set: resilience4j then keeps its fixed wait, %s (CommonCircuitBreakerConfigurationProperties configures the exponential wait only from a waitDurationInOpenState); not read", br.Break)
+		return
+	}
+	mult, hasMult := eff.num("exponentialbackoffmultiplier")
+	if !hasMult {
+		mult = 1.5 // IntervalFunction.DEFAULT_MULTIPLIER
+		n.info(path, "exponentialBackoffMultiplier is not set: IntervalFunction's default, 1.5")
+	}
+	maxW, hasMax := eff.dur("exponentialmaxwaitdurationinopenstate")
+	if hasMax && !hasMult {
+		n.warn(eff.path2("exponentialmaxwaitdurationinopenstate"), "has no effect unless exponentialBackoffMultiplier is set too (resilience4j then grows the wait by 1.5 without a cap); not read")
+		hasMax = false
+	}
+	if mult < 1 || mult > 100 {
+		n.warn(eff.path2("exponentialbackoffmultiplier"), "is %v, a multiplier RetryLab does not simulate (allowed 1 to 100): every open state is simulated as waitDurationInOpenState, %s", mult, br.Break)
+		return
+	}
+	if hasMax && maxW <= br.Break {
+		// min(wait·m^k, max) is max at every opening.
+		n.info(eff.path2("exponentialmaxwaitdurationinopenstate"), "is not longer than waitDurationInOpenState: every open state lasts %s, read as break", maxW)
+		br.Break = maxW
+		return
+	}
+	br.OpenMultiplier = mult
+	if hasMax {
+		br.MaxOpen = maxW
+	}
+	if mult != math.Trunc(mult) || br.Break%1e6 != 0 {
+		n.info(path, "resilience4j rounds each open-state wait down to a whole millisecond before multiplying it again; the engine multiplies exactly (less than 1 ms apart per opening)")
+	}
 }
 
 // r4jHalfOpenFailures is how many failed trials of n reopen a breaker
@@ -1389,6 +1429,9 @@ type r4jOutBreaker struct {
 	halfOpenCalls int
 	slowRate      float64 // percent
 	slowDuration  engine.Duration
+	autoHalfOpen  bool
+	openMult      float64         // 0: one wait
+	maxOpen       engine.Duration // with openMult; 0: no cap
 }
 
 // r4jRetryClasses are the classes an export writes for what a retry_on
@@ -1410,8 +1453,12 @@ func r4jExport(st *engine.Strategy, n *notes, java bool) r4jOut {
 	handled := []string{"max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on",
 		"honor_retry_after", "retry_after", "breaker"}
 	if !java {
-		// The Spring Boot YAML writes a bulkhead (r4jExportBulkhead).
+		// The Spring Boot YAML writes a bulkhead (r4jExportBulkhead) and
+		// a fixed-window rate limiter (r4jExportRateLimiter).
 		handled = append(handled, "bulkheads")
+		if st.RateLimit != nil && st.RateLimit.Kind == engine.RateLimitFixedWindow {
+			handled = append(handled, "client_rate_limit")
+		}
 	}
 	unsupported(n, st, "resilience4j", handled...)
 	out := r4jOut{maxAttempts: st.MaxAttempts}
@@ -1666,8 +1713,18 @@ func r4jExportBreaker(n *notes, br *engine.Breaker) *r4jOutBreaker {
 	if trials > 1 && br.HalfOpenDecision != engine.HalfOpenAllTrials {
 		n.warn("breaker.half_open_decision", "resilience4j decides once all %d trials are in (\"all_trials\"); deciding early is not exported", trials)
 	}
-	if br.AutoHalfOpen {
-		n.warn("breaker.auto_half_open", "is not exported: set automaticTransitionFromOpenToHalfOpenEnabled: true by hand")
+	out.autoHalfOpen = br.AutoHalfOpen
+	if br.OpenMultiplier > 0 {
+		out.openMult = br.OpenMultiplier
+		if br.MaxOpen > 0 {
+			out.maxOpen = br.MaxOpen / 1e6 * 1e6
+			if br.MaxOpen%1e6 != 0 {
+				n.warn("breaker.max_open", "%s is finer than resilience4j's whole milliseconds: rounded down", br.MaxOpen)
+			}
+		}
+		if out.wait%1e6 != 0 || br.OpenMultiplier != math.Trunc(br.OpenMultiplier) {
+			n.info("breaker.open_multiplier", "resilience4j rounds each open-state wait down to a whole millisecond before multiplying it again (less than 1 ms apart per opening)")
+		}
 	}
 	if br.BreakEnd != engine.BreakStrict {
 		n.warn("breaker.break_end", "resilience4j refuses a call at exactly the end of the wait (\"strict\"); the inclusive end is not exported")
@@ -1687,11 +1744,12 @@ type r4jYAML struct {
 }
 
 type r4jYAMLModules struct {
-	Retry          r4jYAMLRetry       `yaml:"retry"`
-	CircuitBreaker *r4jYAMLBreaker    `yaml:"circuitbreaker,omitempty"`
-	TimeLimiter    *r4jYAMLLimiter    `yaml:"timelimiter,omitempty"`
-	Bulkhead       *r4jYAMLBulkhead   `yaml:"bulkhead,omitempty"`
-	ThreadPool     *r4jYAMLThreadPool `yaml:"thread-pool-bulkhead,omitempty"`
+	Retry          r4jYAMLRetry        `yaml:"retry"`
+	CircuitBreaker *r4jYAMLBreaker     `yaml:"circuitbreaker,omitempty"`
+	TimeLimiter    *r4jYAMLLimiter     `yaml:"timelimiter,omitempty"`
+	Bulkhead       *r4jYAMLBulkhead    `yaml:"bulkhead,omitempty"`
+	ThreadPool     *r4jYAMLThreadPool  `yaml:"thread-pool-bulkhead,omitempty"`
+	RateLimiter    *r4jYAMLRateLimiter `yaml:"ratelimiter,omitempty"`
 }
 
 type r4jYAMLRetry struct {
@@ -1725,6 +1783,10 @@ type r4jYAMLBreakerInstance struct {
 	PermittedNumberOfCallsInHalfOpenState int     `yaml:"permittedNumberOfCallsInHalfOpenState"`
 	SlowCallRateThreshold                 float64 `yaml:"slowCallRateThreshold,omitempty"`
 	SlowCallDurationThreshold             string  `yaml:"slowCallDurationThreshold,omitempty"`
+	AutomaticTransition                   bool    `yaml:"automaticTransitionFromOpenToHalfOpenEnabled,omitempty"`
+	EnableExponentialBackoff              bool    `yaml:"enableExponentialBackoff,omitempty"`
+	ExponentialBackoffMultiplier          float64 `yaml:"exponentialBackoffMultiplier,omitempty"`
+	ExponentialMaxWait                    string  `yaml:"exponentialMaxWaitDurationInOpenState,omitempty"`
 }
 
 type r4jYAMLLimiter struct {
@@ -1791,6 +1853,12 @@ func exportResilience4jAll(sts []engine.Strategy, ns []notes) []byte {
 			}
 			maps.Copy(all.Resilience4j.ThreadPool.Instances, t.Instances)
 		}
+		if l := m.RateLimiter; l != nil {
+			if all.Resilience4j.RateLimiter == nil {
+				all.Resilience4j.RateLimiter = &r4jYAMLRateLimiter{Instances: map[string]r4jYAMLRateLimiterInstance{}}
+			}
+			maps.Copy(all.Resilience4j.RateLimiter.Instances, l.Instances)
+		}
 	}
 	for i := range sts {
 		d := r4jDocFor(&sts[i], &ns[i])
@@ -1854,7 +1922,13 @@ func r4jDocFor(st *engine.Strategy, n *notes) r4jYAML {
 		}
 		bi := r4jYAMLBreakerInstance{SlidingWindowType: kind, SlidingWindowSize: b.size, MinimumNumberOfCalls: b.minCalls,
 			FailureRateThreshold: b.rate, WaitDurationInOpenState: springDurationString(b.wait),
-			PermittedNumberOfCallsInHalfOpenState: b.halfOpenCalls}
+			PermittedNumberOfCallsInHalfOpenState: b.halfOpenCalls, AutomaticTransition: b.autoHalfOpen}
+		if b.openMult > 0 {
+			bi.EnableExponentialBackoff, bi.ExponentialBackoffMultiplier = true, b.openMult
+			if b.maxOpen > 0 {
+				bi.ExponentialMaxWait = springDurationString(b.maxOpen)
+			}
+		}
 		// The slow-call settings are written when they are not
 		// resilience4j's defaults (100%, 60 s).
 		if b.slowRate != 100 || b.slowDuration != 60e9 {
@@ -1877,6 +1951,7 @@ func r4jDocFor(st *engine.Strategy, n *notes) r4jYAML {
 		}
 	}
 	doc.Resilience4j.Bulkhead, doc.Resilience4j.ThreadPool = r4jExportBulkhead(n, st, instance)
+	doc.Resilience4j.RateLimiter = r4jExportRateLimiter(n, st, instance)
 	n.info("", "written as the instance %q, after the strategy: name it in @Retry(name = %q), @CircuitBreaker and @TimeLimiter, or rename it", instance, instance)
 	return doc
 }

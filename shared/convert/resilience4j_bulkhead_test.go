@@ -78,10 +78,6 @@ func TestResilience4jBulkheads(t *testing.T) {
 // a retry is warned about with what is simulated instead.
 func TestResilience4jNotReadPrecisely(t *testing.T) {
 	for _, tc := range []struct{ doc, path, want string }{
-		{"resilience4j:\n  retry.instances.a.maxAttempts: 3\n  ratelimiter.instances.a: {limitForPeriod: 10, limitRefreshPeriod: 1s}\n",
-			"resilience4j.ratelimiter", "the engine's only client-side rate limiter is the AWS SDKs' adaptive token bucket"},
-		{"resilience4j:\n  circuitbreaker.instances.a: {waitDurationInOpenState: 2s, enableExponentialBackoff: true}\n",
-			"resilience4j.circuitbreaker.instances.a.enableExponentialBackoff", "multiplies the open-state wait by 1.5 each time the breaker opens again after a failed half-open trial (IntervalFunction.ofExponentialBackoff), without a cap, and starts again at 2s once it closes; the engine's breaker has one wait, so every open state is simulated as waitDurationInOpenState, 2s"},
 		{"resilience4j:\n  circuitbreaker.instances.a: {enableRandomizedWait: true, randomizedWaitFactor: 0.2}\n",
 			"resilience4j.circuitbreaker.instances.a.enableRandomizedWait", "within ±0.2 of waitDurationInOpenState"},
 	} {

@@ -170,7 +170,7 @@ func TestResilience4jErrors(t *testing.T) {
 		{"resilience4j.retry.instances.a: {maxAttempts: 3, max-attempts: 4}", `resilience4j.retry.instances.a.maxAttempts: 3 is the same property as max-attempts`},
 		{"resilience4j.timelimiter.instances.a.timeoutDuration: 0s", `times out every call at once`},
 		{"spring.application.name: x", `the document has no resilience4j properties`},
-		{"resilience4j.ratelimiter.instances.a.limitForPeriod: 3", `resilience4j: an object has no instances and no default configs`},
+		{"resilience4j.ratelimiter.instances.a.limitForPeriod: 0", `resilience4j.ratelimiter.instances.a.limitForPeriod: 0 is out of range`},
 		{"resilience4j.bulkhead.instances.a.maxConcurrentCalls: 0", `resilience4j.bulkhead.instances.a.maxConcurrentCalls: 0 is out of range`},
 		{"resilience4j.bulkhead.instances.a.maxConcurrentCalls: -1", `resilience4j.bulkhead.instances.a.maxConcurrentCalls: -1 is out of range`},
 		{"resilience4j.thread-pool-bulkhead.instances.a: {maxThreadPoolSize: 2, coreThreadPoolSize: 3}", `coreThreadPoolSize: 3 is above maxThreadPoolSize 2`},

@@ -295,7 +295,11 @@
 // turns half-open at the break's end itself, with or without a call, and
 // a call at exactly the end is a trial whatever break_end
 // (resilience4j's automaticTransitionFromOpenToHalfOpenEnabled); a run
-// that ends first, with nothing left to happen, records no half-open. In half-open,
+// that ends first, with nothing left to happen, records no half-open.
+// With open_multiplier each opening after a failed half-open round lasts
+// the previous one times open_multiplier, at most max_open, and the first
+// opening after the breaker closes lasts break again (resilience4j's
+// enableExponentialBackoff in the open state). In half-open,
 // half_open_calls trials pass (default 1) and other calls fail fast.
 // half_open_failures failed (or abandoned) trials (default 1) reopen it,
 // as do ⌈slow_ratio × half_open_calls⌉ slow ones with slow_call, and the
@@ -393,7 +397,12 @@
 // see RateLimit and AWSRateLimiter) gives every attempt, the first
 // included, a token first; one without a token waits for the next, in
 // turn with the instance's other waiting attempts, and one whose wait
-// would pass the deadline ends with it. Then a throttle (the Google SRE
+// would pass the deadline ends with it. A "fixed-window" one
+// (resilience4j's RateLimiter, see FixedWindowLimiter) gives
+// limit_for_period permits per refresh_period cycle; an attempt without
+// one reserves a later cycle's and waits for it when it can within
+// timeout, and otherwise waits timeout and is refused: it ends as a
+// throttle's rejection does, "throttled", unretried. Then a throttle (the Google SRE
 // book's client-side throttling, see Throttle) rejects the attempt
 // locally with probability max(0, (requests − K·accepts)/(requests + 1))
 // over its window, drawn from the seeded stream keyed by operation, level

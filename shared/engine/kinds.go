@@ -209,6 +209,7 @@ const (
 
 const (
 	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
+	RateLimitFixedWindow RateLimitKind = "fixed-window"
 )
 
 // The lists of kinds, each in the order forms offer them. The validator
@@ -238,7 +239,7 @@ var (
 	WindowBucketings   = []WindowBuckets{WindowExact, WindowEpochSeconds}
 	HedgeAfterFailures = []HedgeAfterFailure{HedgeSendNow, HedgeWaitNext}
 	RetryAfterModes    = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
-	RateLimitKinds     = []RateLimitKind{RateLimitAWSAdaptive}
+	RateLimitKinds     = []RateLimitKind{RateLimitAWSAdaptive, RateLimitFixedWindow}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,

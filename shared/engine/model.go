@@ -334,7 +334,8 @@ type levelModel struct {
 	throttle       bool
 	throttleK      float64
 	throttleWindow int64
-	rateLimit      bool
+	rateLimit      bool       // an aws-adaptive rate limiter
+	fixedWindow    *RateLimit // a fixed-window rate limiter
 	instances      int
 	hedging        *hedgeModel
 	// The tables last, so that the fields above, read by every attempt,
@@ -645,7 +646,8 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		deadLetter:     p.DeadLetter,
 		breaker:        p.Breaker,
 		adaptive:       p.Adaptive,
-		rateLimit:      p.RateLimit != nil,
+		rateLimit:      p.RateLimit != nil && p.RateLimit.Kind == RateLimitAWSAdaptive,
+		fixedWindow:    fixedWindowOf(p.RateLimit),
 		instances:      max(p.Instances, 1),
 		hedging:        compileHedging(p.Hedging),
 	}
@@ -924,4 +926,12 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
+}
+
+// fixedWindowOf is rl when it is a fixed-window rate limiter, else nil.
+func fixedWindowOf(rl *RateLimit) *RateLimit {
+	if rl == nil || rl.Kind != RateLimitFixedWindow {
+		return nil
+	}
+	return rl
 }

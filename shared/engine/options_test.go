@@ -2,8 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The tests here show the options of the policy model that make presets
@@ -253,5 +255,41 @@ func TestBreakerAutoHalfOpen(t *testing.T) {
 		if got := breakerScript(t, br, ph, 4); got != c.want {
 			t.Errorf("%s: %s; want %s", br, got, c.want)
 		}
+	}
+}
+
+func TestBreakerOpenMultiplier(t *testing.T) {
+	// Calls every second; the dependency is down until 7.5 s and again
+	// from 10 s to 10.5 s. Each failed trial reopens the breaker: with
+	// open_multiplier 2 and max_open 3s it stays open 1, 2, 3, 3 s
+	// (resilience4j's exponential wait in the open state, capped); once it
+	// closes, the next opening lasts the break again.
+	ph := `{"kind": "outage", "from": "0s", "to": "7500ms"}, {"kind": "outage", "from": "10s", "to": "10500ms"}`
+	for _, c := range []struct{ breaker, want string }{
+		{`"break": "1s"`, "0.0 open,1.0 half_open,1.0 open,2.0 half_open,2.0 open,3.0 half_open,3.0 open,4.0 half_open,4.0 open," +
+			"5.0 half_open,5.0 open,6.0 half_open,6.0 open,7.0 half_open,7.0 open,8.0 half_open,8.0 closed,10.0 open,11.0 half_open,11.0 closed"},
+		{`"break": "1s", "open_multiplier": 2, "max_open": "3s"`, "0.0 open,1.0 half_open,1.0 open,3.0 half_open,3.0 open,6.0 half_open,6.0 open," +
+			"9.0 half_open,9.0 closed,10.0 open,11.0 half_open,11.0 closed"},
+		{`"break": "1s", "open_multiplier": 2`, "0.0 open,1.0 half_open,1.0 open,3.0 half_open,3.0 open,7.0 half_open,7.0 open," +
+			"15.0 half_open,15.0 closed"},
+		{`"break": "1500ms", "open_multiplier": 2, "max_open": "3s", "auto_half_open": true`, "0.0 open,1.5 half_open,2.0 open,5.0 half_open,5.0 open," +
+			"8.0 half_open,8.0 closed,10.0 open,11.5 half_open,12.0 closed"},
+	} {
+		br := `{"kind": "consecutive", "failures": 1, ` + c.breaker + `}`
+		if got := breakerScript(t, br, ph, 16); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", br, got, c.want)
+		}
+	}
+}
+
+func TestOpenWait(t *testing.T) {
+	br := &Breaker{Break: Duration(500 * time.Millisecond), OpenMultiplier: 1.5, MaxOpen: Duration(2 * time.Second)}
+	var got []time.Duration
+	for n := 1; n <= 6; n++ {
+		got = append(got, time.Duration(openWait(br, n)))
+	}
+	want := []time.Duration{500 * time.Millisecond, 750 * time.Millisecond, 1125 * time.Millisecond, 1687500 * time.Microsecond, 2 * time.Second, 2 * time.Second}
+	if !slices.Equal(got, want) {
+		t.Errorf("waits %v; want %v", got, want)
 	}
 }

@@ -19,6 +19,8 @@ const (
 	evToken                        // a rate limiter's next token may be there: the first waiting attempt asks
 	evTokenGiveUp                  // an attempt waiting for a token reaches its deadline
 	evHalfOpen                     // an auto_half_open breaker's break ends: id the instance, gen the level
+	evPermit                       // a fixed-window rate limiter's reserved permit is there: the attempt leaves
+	evNoPermit                     // an attempt has waited a fixed-window rate limiter's timeout: it is refused
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

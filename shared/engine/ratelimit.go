@@ -133,3 +133,60 @@ func (l *AWSRateLimiter) refill(t int64) {
 	l.tokens = min(l.tokens+fill, l.capacity)
 	l.lastRefill = t
 }
+
+// A FixedWindowLimiter is resilience4j's RateLimiter, AtomicRateLimiter
+// (resilience4j-ratelimiter, ratelimiter/internal/AtomicRateLimiter.java
+// at af9e7c9): time since the limiter was made is cut into cycles of the
+// refresh period, and each cycle starts with limitForPeriod permits
+// (calculateNextState: the permits left, plus limitForPeriod per cycle
+// passed, at most limitForPeriod). A call that finds a permit takes it at
+// once. One that finds none is told how long until a cycle has a permit
+// for it (nanosToWaitForPermission: the rest of this cycle, plus a whole
+// cycle for each limitForPeriod calls already waiting); if that is at
+// most the timeout, it reserves the permit, leaving the count below zero
+// (reservePermissions), and waits that long; if not, it reserves nothing,
+// waits the timeout (waitForPermissionIfNecessary) and fails:
+// RequestNotPermitted.
+type FixedWindowLimiter struct {
+	limit   int64 // permits per cycle
+	period  int64 // ns
+	timeout int64 // ns
+	cycle   int64 // the cycle the permits were counted in
+	permits int64 // left in that cycle; below zero, reserved by waiting calls
+}
+
+// NewFixedWindowLimiter returns a limiter made at time 0 with limit
+// permits per period, whose calls wait up to timeout for one.
+func NewFixedWindowLimiter(limit int, period, timeout time.Duration) *FixedWindowLimiter {
+	return &FixedWindowLimiter{limit: int64(limit), period: int64(period), timeout: int64(timeout), permits: int64(limit)}
+}
+
+// Acquire asks for a permit at now, as acquirePermission(1) does. With ok,
+// the permit is the caller's after wait (0: at once); without, the caller
+// waits wait (the timeout) and then fails, and nothing is reserved.
+func (l *FixedWindowLimiter) Acquire(now time.Duration) (wait time.Duration, ok bool) {
+	t := int64(now)
+	cur := t / l.period
+	if passed := cur - l.cycle; passed > 0 {
+		// permits + passed·limit, at most limit, without overflow.
+		if short := l.limit - l.permits; passed >= (short+l.limit-1)/l.limit {
+			l.permits = l.limit
+		} else {
+			l.permits += passed * l.limit
+		}
+		l.cycle = cur
+	}
+	var w int64
+	if l.permits < 1 {
+		toNext := (cur+1)*l.period - t
+		// divCeil(-(permits + limit − 1), limit), Java's int division:
+		// toward zero, as Go's.
+		full := (-(l.permits + l.limit - 1) + l.limit - 1) / l.limit
+		w = full*l.period + toNext
+	}
+	if w > l.timeout {
+		return time.Duration(l.timeout), false
+	}
+	l.permits--
+	return time.Duration(w), true
+}

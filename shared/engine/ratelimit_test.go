@@ -118,3 +118,74 @@ func TestAWSRateLimiterStartsOff(t *testing.T) {
 		t.Errorf("after a throttle: on=%v calculated %v, measured %v (before %v): want 0.7 of it", l.Enabled(), l.CalculatedRate(), l.MeasuredRate(), m)
 	}
 }
+
+func TestFixedWindowLimiter(t *testing.T) {
+	// 2 permits per second, calls wait up to 1.5 s: worked from
+	// AtomicRateLimiter's calculateNextState, nanosToWaitForPermission
+	// and reservePermissions.
+	ms := time.Millisecond
+	l := NewFixedWindowLimiter(2, time.Second, 1500*ms)
+	for _, c := range []struct {
+		at   time.Duration
+		wait time.Duration
+		ok   bool
+	}{
+		{0, 0, true},                 // 2 → 1
+		{100 * ms, 0, true},          // 1 → 0
+		{200 * ms, 800 * ms, true},   // none: the next cycle's, 0 → −1
+		{300 * ms, 700 * ms, true},   // the next cycle's second, −1 → −2
+		{400 * ms, 1500 * ms, false}, // the cycle after's: 1.6 s > 1.5 s; it waits the timeout, nothing reserved
+		{500 * ms, 1500 * ms, true},  // exactly the timeout: cycle 2's first, −2 → −3
+		{1200 * ms, 800 * ms, true},  // cycle 1: −3 + 2 = −1; cycle 2's second, −1 → −2
+		{5 * time.Second, 0, true},   // cycles passed: at most 2 again, 2 → 1
+		{5100 * ms, 0, true},
+		{5200 * ms, 800 * ms, true},
+	} {
+		wait, ok := l.Acquire(c.at)
+		if wait != c.wait || ok != c.ok {
+			t.Errorf("at %v: wait %v, ok %v; want %v, %v", c.at, wait, ok, c.wait, c.ok)
+		}
+	}
+	// No timeout: a call without a permit fails at once.
+	l = NewFixedWindowLimiter(1, time.Second, 0)
+	if _, ok := l.Acquire(0); !ok {
+		t.Error("the first permit was refused")
+	}
+	if wait, ok := l.Acquire(10 * ms); ok || wait != 0 {
+		t.Errorf("without a timeout: wait %v, ok %v; want 0, false", wait, ok)
+	}
+}
+
+// fixedWindowRun runs 10 operations 100 ms apart (one client, a
+// dependency answering at once) through a strategy with POLICY.
+func fixedWindowRun(t *testing.T, policy string) Metrics {
+	t.Helper()
+	res := mustRun(t, `{"version": 1, "name": "fixed-window",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 10},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1},
+		"strategies": [{"name": "s", "max_attempts": 3`+policy+`}]}`)
+	return res.Strategies[0].Metrics
+}
+
+// TestFixedWindowInSimulation: 2 permits per second, waits up to 250 ms.
+// The calls at 0 and 100 ms take the first cycle's permits; those at 200
+// to 700 ms would wait 800 to 300 ms, wait 250 ms and are refused,
+// unretried; those at 800 and 900 ms reserve the second cycle's and
+// leave at 1 s, 200 and 100 ms late.
+func TestFixedWindowInSimulation(t *testing.T) {
+	const fw = `, "client_rate_limit": {"kind": "fixed-window", "limit_for_period": 2, "refresh_period": "1s", "timeout": "250ms"}`
+	m := fixedWindowRun(t, fw)
+	if m.Throttled != 6 || m.GaveUpThrottle != 6 || m.Attempts != 4 || m.LatencyMaxms != 250 {
+		t.Errorf("throttled %v, gave up throttled %v, attempts %v, slowest %v ms; want 6, 6, 4, 250 ms", m.Throttled, m.GaveUpThrottle, m.Attempts, m.LatencyMaxms)
+	}
+	// Without a timeout the refused calls fail at once.
+	m = fixedWindowRun(t, strings.Replace(fw, `, "timeout": "250ms"`, "", 1))
+	if m.Throttled != 8 || m.Attempts != 2 || m.LatencyMaxms != 0 {
+		t.Errorf("without a timeout: throttled %v, attempts %v, slowest %v ms; want 8, 2, 0 ms", m.Throttled, m.Attempts, m.LatencyMaxms)
+	}
+	// A deadline shorter than the wait ends the call with the deadline.
+	m = fixedWindowRun(t, `, "deadline": "150ms"`+fw)
+	if m.Throttled != 0 || m.GaveUpDeadline != 7 || m.Attempts != 3 {
+		t.Errorf("with a 150 ms deadline: throttled %v, gave up at the deadline %v, attempts %v; want 0, 7, 3", m.Throttled, m.GaveUpDeadline, m.Attempts)
+	}
+}

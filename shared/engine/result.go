@@ -286,8 +286,8 @@ type Metrics struct {
 	RetriesAllLevels float64 `json:"retries_all_levels"`
 	RetriesDenied    float64 `json:"retries_denied"`
 	FastFailed       float64 `json:"fast_failed"`
-	// Throttled are the attempts a client-side throttle rejected locally,
-	// at every level. Left out when 0.
+	// Throttled are the attempts a client-side throttle or a fixed-window
+	// rate limiter rejected locally, at every level. Left out when 0.
 	Throttled           float64 `json:"throttled,omitempty"`
 	DependencyCalls     float64 `json:"dependency_calls"`
 	Amplification       float64 `json:"amplification"`

@@ -658,6 +658,20 @@ type Budget struct {
 // without a call, and a call at exactly the end is a trial whatever
 // BreakEnd: resilience4j's automaticTransitionFromOpenToHalfOpenEnabled.
 //
+// OpenMultiplier, when set, lengthens the open state each time the
+// breaker opens again after a failed half-open round: the nth opening in
+// a row lasts Break·OpenMultiplier^(n−1), at most MaxOpen when MaxOpen is
+// set, and once the breaker closes the next opening lasts Break again.
+// It is resilience4j's enableExponentialBackoff,
+// exponentialBackoffMultiplier and exponentialMaxWaitDurationInOpenState
+// (CircuitBreakerStateMachine.java at af9e7c9: an OpenState's wait is the
+// wait interval function applied to its attempts, 1 when it opens from
+// closed, one more at each transition to open from half-open, and
+// ClosedState's attempts are 0; IntervalFunction.ofExponentialBackoff
+// with a multiplier and a maximum). resilience4j rounds each wait down to
+// a whole millisecond before multiplying it again; the engine multiplies
+// exactly.
+//
 // Placement "inside" (the default) puts it around each attempt; "outside"
 // around the whole retrying operation. Scope is what it guards:
 // "dependency" (the default) one breaker per dependency, "client" one for
@@ -680,6 +694,8 @@ type Breaker struct {
 	HalfOpenDecision HalfOpenDecision `json:"half_open_decision,omitempty"`
 	WindowBuckets    WindowBuckets    `json:"window_buckets,omitempty"`
 	AutoHalfOpen     bool             `json:"auto_half_open,omitempty"`
+	OpenMultiplier   float64          `json:"open_multiplier,omitempty"`
+	MaxOpen          Duration         `json:"max_open,omitzero"`
 }
 
 // Adaptive multiplies backoff waits by Factor while the share of failed
@@ -716,8 +732,10 @@ type Throttle struct {
 }
 
 // RateLimit is a client-side rate limiter every attempt of the level,
-// the first included, takes a token from before it is sent. Kind is one
-// of RateLimitKinds; the only one, "aws-adaptive", is the AWS SDKs'
+// the first included, takes a token (a permit) from before it is sent.
+// Kind is one of RateLimitKinds.
+//
+// "aws-adaptive" is the AWS SDKs'
 // adaptive retry mode as aws-sdk-go-v2 implements it (package
 // aws/retry, adaptive_ratelimit.go): a token bucket that starts disabled
 // and is enabled by the first throttling answer (429); each answer
@@ -730,8 +748,27 @@ type Throttle struct {
 // wait would pass the level's deadline ends at once with the deadline; one
 // waiting in line ends at its deadline and takes no token.
 // See AWSRateLimiter.
+//
+// "fixed-window" is resilience4j's RateLimiter (AtomicRateLimiter): the
+// run's clock is cut into cycles of RefreshPeriod from 0, each starting
+// with LimitForPeriod permits. An attempt that finds none reserves the
+// first permit of a later cycle when it can have it within Timeout, and
+// waits for it; otherwise it waits Timeout (0, the default: not at all)
+// and fails locally, as RequestNotPermitted, unretried: outcome
+// "throttled", counted in throttled, reason gave_up_throttle. An attempt
+// whose wait would pass the level's deadline ends at once with the
+// deadline (its reservation kept, as resilience4j's is). The limiter is
+// per level and instance; every attempt, retries included, asks it, as
+// the RateLimiter aspect sits inside the Retry by resilience4j's default
+// order, Retry(CircuitBreaker(RateLimiter(TimeLimiter(Bulkhead(call))))).
+// The engine asks it before the breaker, where resilience4j's breaker
+// decides first (so an open breaker spends no permit there, and a refusal
+// counts as the breaker's failure). See FixedWindowLimiter.
 type RateLimit struct {
-	Kind RateLimitKind `json:"kind"`
+	Kind           RateLimitKind `json:"kind"`
+	LimitForPeriod int           `json:"limit_for_period,omitempty"`
+	RefreshPeriod  Duration      `json:"refresh_period,omitzero"`
+	Timeout        Duration      `json:"timeout,omitzero"`
 }
 
 // A Sweep runs the scenario once per value, with the value set at Path (a JSON

@@ -270,6 +270,8 @@ type instance struct {
 	retryTimes      timeRing
 	brState         uint8
 	openedAt        int64
+	openFor         int64 // how long the breaker stays open this time
+	openings        int   // openings since it last closed (resilience4j's attempts)
 	consecutive     int
 	outcomes, fails timeRing
 	lastCalls       fifo[bool] // a count-based window: the last outcomes, true for failures
@@ -286,6 +288,7 @@ type instance struct {
 	hedgeLat        *latWindow // successful copy latencies, for delay_percentile
 	thReq, thAcc    timeRing   // client-side throttle: when requests were attempted, and accepted
 	rl              *AWSRateLimiter
+	fw              *FixedWindowLimiter
 	rlWait          fifo[callRef] // attempts waiting for the rate limiter's token, in turn
 }
 
@@ -891,6 +894,16 @@ func (s *sim) dispatch(e *event) bool {
 		s.refuse(e.id, rej)
 	case evToken:
 		s.tokenTurn(uint8(e.gen), e.id)
+	case evPermit:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false // it ended meanwhile (its caller gave up)
+		}
+		s.send(e.id)
+	case evNoPermit:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false
+		}
+		s.permitRefused(e.id)
 	case evTokenGiveUp:
 		if c := &s.calls[e.id]; c.gen != e.gen {
 			return false // it got its token, or ended otherwise
@@ -909,7 +922,7 @@ func (s *sim) dispatch(e *event) bool {
 	case evHalfOpen:
 		level := uint8(e.gen)
 		in := &s.inst[level][e.id]
-		if in.brState != brOpen || in.openedAt+int64(s.st.levels[level].breaker.Break) != s.now {
+		if in.brState != brOpen || in.openedAt+in.openFor != s.now {
 			return false // a call turned it half-open at this instant, or it opened again
 		}
 		s.breakerHalfOpen(level, e.id)
@@ -1277,6 +1290,9 @@ func (s *sim) attempt(id int32) {
 	}
 	if lv.rateLimit && !s.takeToken(id) {
 		return // it waits for its token (tokenTurn), or its deadline ended it
+	}
+	if lv.fixedWindow != nil && !s.takePermit(id) {
+		return // it waits for its permit, or to be refused, or its deadline ended it
 	}
 	s.send(id)
 }
@@ -2019,7 +2035,7 @@ func (s *sim) breakerAllow(level uint8, inst int32) (ok, trial bool) {
 	case brClosed:
 		return true, false
 	case brOpen:
-		if end := in.openedAt + int64(lv.breaker.Break); s.now < end || lv.strictEnd && !lv.autoHalfOpen && s.now == end {
+		if end := in.openedAt + in.openFor; s.now < end || lv.strictEnd && !lv.autoHalfOpen && s.now == end {
 			return false, false
 		}
 		s.breakerHalfOpen(level, inst)
@@ -2144,17 +2160,45 @@ func (s *sim) halfOpenRecord(level uint8, inst int32, failed, slow bool) {
 	case in.trialsOK >= n-k+1 || lv.allTrials:
 		s.breakerTo(level, inst, brClosed)
 		s.breakerClear(in)
+		in.openings = 0
 	}
 }
 
+// breakerOpen opens a level's instance's breaker for its break, or, with
+// open_multiplier, for the break lengthened by each opening since it last
+// closed (openWait).
 func (s *sim) breakerOpen(level uint8, inst int32) {
 	in := &s.inst[level][inst]
+	lv := &s.st.levels[level]
 	s.breakerTo(level, inst, brOpen)
 	in.openedAt = s.now
+	in.openings++
+	in.openFor = openWait(lv.breaker, in.openings)
 	s.breakerClear(in)
-	if lv := &s.st.levels[level]; lv.autoHalfOpen {
-		s.q.push(s.now+int64(lv.breaker.Break), evHalfOpen, inst, uint32(level))
+	if lv.autoHalfOpen {
+		s.q.push(s.now+in.openFor, evHalfOpen, inst, uint32(level))
 	}
+}
+
+// openWait is how long breaker br stays open at its nth opening in a row
+// (n ≥ 1): Break, multiplied by OpenMultiplier n−1 times and capped by
+// MaxOpen, as resilience4j's IntervalFunction.ofExponentialBackoff with a
+// maximum (IntervalFunction.java at af9e7c9) gives the OpenState of
+// attempts n.
+func openWait(br *Breaker, n int) int64 {
+	if br.OpenMultiplier == 0 {
+		return int64(br.Break)
+	}
+	w := float64(br.Break)
+	limit := math.Inf(1)
+	if br.MaxOpen > 0 {
+		limit = float64(br.MaxOpen)
+	}
+	limit = min(limit, float64(MaxSpan))
+	for i := 1; i < n && w < limit; i++ {
+		w *= br.OpenMultiplier
+	}
+	return int64(min(w, limit))
 }
 
 // breakerHalfOpen turns an open breaker half-open and starts a round of

@@ -124,3 +124,47 @@ func (s *sim) tokenTurn(level uint8, si int32) {
 		s.send(r.id)
 	}
 }
+
+// takePermit asks the fixed-window rate limiter of call id's level and
+// instance for the permit of its next attempt (see FixedWindowLimiter).
+// It returns true when the permit is there at once. Otherwise the call
+// waits: for its reserved permit (evPermit sends it), or the limiter's
+// timeout before it fails (evNoPermit); a wait that would pass the
+// level's deadline ends the call with the deadline at once.
+func (s *sim) takePermit(id int32) bool {
+	c := &s.calls[id]
+	lv := &s.st.levels[c.level]
+	in := &s.inst[c.level][s.stateIndex(c, false)]
+	if in.fw == nil {
+		fw := lv.fixedWindow
+		in.fw = NewFixedWindowLimiter(fw.LimitForPeriod, time.Duration(fw.RefreshPeriod), time.Duration(fw.Timeout))
+	}
+	wait, ok := in.fw.Acquire(time.Duration(s.now))
+	if ok && wait == 0 {
+		return true
+	}
+	end := s.now + int64(wait)
+	if lv.deadline > 0 && end >= c.start+lv.deadline {
+		s.settle(id, outTimeout, reasonDeadline)
+		return false
+	}
+	if !ok && wait == 0 {
+		s.permitRefused(id)
+		return false
+	}
+	kind := evPermit
+	if !ok {
+		kind = evNoPermit
+	}
+	s.q.push(end, kind, id, c.gen)
+	return false
+}
+
+// permitRefused ends call id's invocation, refused by its fixed-window
+// rate limiter (resilience4j's RequestNotPermitted), as a throttle's
+// rejection: unretried.
+func (s *sim) permitRefused(id int32) {
+	s.c.throttled++
+	s.calls[id].lastRA = 0
+	s.settle(id, outThrottled, reasonThrottle)
+}

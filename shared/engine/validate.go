@@ -1212,6 +1212,19 @@ func (v *validator) policy(p string, pol *Policy) {
 		if br.HalfOpenDecision != "" {
 			oneOf(v, q+"half_open_decision", br.HalfOpenDecision, HalfOpenDecisions...)
 		}
+		if br.OpenMultiplier != 0 {
+			v.floatRange(q+"open_multiplier", br.OpenMultiplier, 1, 100)
+		}
+		if br.MaxOpen != 0 {
+			switch {
+			case br.OpenMultiplier == 0:
+				v.add(q+"max_open", br.MaxOpen, "has no meaning without open_multiplier; it caps the open state that open_multiplier lengthens")
+			case br.MaxOpen < br.Break:
+				v.add(q+"max_open", br.MaxOpen, "is shorter than break %s; allowed break or longer", br.Break)
+			default:
+				v.span(q+"max_open", br.MaxOpen, false)
+			}
+		}
 		if br.WindowBuckets != "" {
 			oneOf(v, q+"window_buckets", br.WindowBuckets, WindowBucketings...)
 			if br.WindowBuckets == WindowEpochSeconds && br.Window > 0 && br.Window%Duration(time.Second) != 0 {
@@ -1233,7 +1246,16 @@ func (v *validator) policy(p string, pol *Policy) {
 		v.span(q+"window", th.Window, true)
 	}
 	if rl := pol.RateLimit; rl != nil {
-		oneOf(v, p+".client_rate_limit.kind", rl.Kind, RateLimitKinds...)
+		q := p + ".client_rate_limit."
+		known := oneOf(v, q+"kind", rl.Kind, RateLimitKinds...)
+		switch {
+		case known && rl.Kind == RateLimitFixedWindow:
+			v.intRange(q+"limit_for_period", rl.LimitForPeriod, 1, 1_000_000)
+			v.span(q+"refresh_period", rl.RefreshPeriod, false)
+			v.span(q+"timeout", rl.Timeout, true)
+		case known && (rl.LimitForPeriod != 0 || rl.RefreshPeriod != 0 || rl.Timeout != 0):
+			v.add(q+"kind", rl.Kind, "has no limit_for_period, refresh_period or timeout; they are for \"fixed-window\"")
+		}
 	}
 	if pol.Hedging != nil {
 		v.hedging(p, pol)

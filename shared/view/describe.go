@@ -386,6 +386,12 @@ func describePolicy(p *engine.Policy) []string {
 	}
 	if rl := p.RateLimit; rl != nil && rl.Kind == engine.RateLimitAWSAdaptive {
 		out = append(out, "paces attempts with the AWS SDKs' adaptive rate limiter, which a 429 turns on")
+	} else if rl != nil && rl.Kind == engine.RateLimitFixedWindow {
+		wait := "refusing an attempt that finds no permit"
+		if rl.Timeout > 0 {
+			wait = fmt.Sprintf("an attempt waiting up to %s for a permit, then refused", dw(rl.Timeout))
+		}
+		out = append(out, fmt.Sprintf("limits attempts to %d every %s (a fixed window, resilience4j's RateLimiter), %s", rl.LimitForPeriod, dw(rl.RefreshPeriod), wait))
 	}
 	if p.Instances > 1 {
 		out = append(out, fmt.Sprintf("spread over %d instances, each with its own budget and breaker", p.Instances))
