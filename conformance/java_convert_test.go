@@ -185,6 +185,8 @@ func javaDurationOf(d int64) string {
 //	resilience4j-spring6's bulkhead/configure/BulkheadConfigurationProperties.java (bulkheadAspectOrder)
 //	resilience4j-framework-common's common/bulkhead/configuration/CommonBulkheadConfigurationProperties.java
 //	resilience4j-framework-common's common/bulkhead/configuration/CommonThreadPoolBulkheadConfigurationProperties.java
+//	resilience4j-spring6's ratelimiter/configure/RateLimiterConfigurationProperties.java (rateLimiterAspectOrder)
+//	resilience4j-framework-common's common/ratelimiter/configuration/CommonRateLimiterConfigurationProperties.java
 //
 // Every key of the InstanceProperties classes is listed, so that any
 // property the export may write one day is accepted, not only those it
@@ -220,6 +222,12 @@ type r4jDoc struct {
 			Configs   map[string]r4jThreadProp `json:"configs"`
 			Instances map[string]r4jThreadProp `json:"instances"`
 		} `json:"thread-pool-bulkhead"`
+		RateLimiter struct {
+			RateLimiterAspectOrder *int                          `json:"rateLimiterAspectOrder"`
+			Tags                   map[string]string             `json:"tags"`
+			Configs                map[string]r4jRateLimiterProp `json:"configs"`
+			Instances              map[string]r4jRateLimiterProp `json:"instances"`
+		} `json:"ratelimiter"`
 	} `json:"resilience4j"`
 }
 
@@ -230,6 +238,19 @@ type r4jBulkheadProp struct {
 	WritableStackTraceEnabled *bool   `json:"writableStackTraceEnabled"`
 	BaseConfig                *string `json:"baseConfig"`
 	EventConsumerBufferSize   *int    `json:"eventConsumerBufferSize"`
+}
+
+// r4jRateLimiterProp is CommonRateLimiterConfigurationProperties.InstanceProperties.
+type r4jRateLimiterProp struct {
+	LimitForPeriod             *int    `json:"limitForPeriod"`
+	LimitRefreshPeriod         *string `json:"limitRefreshPeriod"`
+	TimeoutDuration            *string `json:"timeoutDuration"`
+	SubscribeForEvents         *bool   `json:"subscribeForEvents"`
+	AllowHealthIndicatorToFail *bool   `json:"allowHealthIndicatorToFail"`
+	RegisterHealthIndicator    *bool   `json:"registerHealthIndicator"`
+	EventConsumerBufferSize    *int    `json:"eventConsumerBufferSize"`
+	WritableStackTraceEnabled  *bool   `json:"writableStackTraceEnabled"`
+	BaseConfig                 *string `json:"baseConfig"`
 }
 
 // r4jThreadProp is CommonThreadPoolBulkheadConfigurationProperties.InstanceProperties.
@@ -400,6 +421,13 @@ func TestConvertResilience4jYAMLStrict(t *testing.T) {
 				fail("bulkhead %s: maxConcurrentCalls below 1 (the setter refuses it)", name)
 			}
 			dur("maxWaitDuration", b.MaxWaitDuration, 0)
+		}
+		for name, l := range doc.Resilience4j.RateLimiter.Instances {
+			if l.LimitForPeriod == nil || *l.LimitForPeriod < 1 {
+				fail("ratelimiter %s: limitForPeriod below 1 (the setter refuses it) or left out (50)", name)
+			}
+			dur("limitRefreshPeriod", l.LimitRefreshPeriod, 1)
+			dur("timeoutDuration", l.TimeoutDuration, 0)
 		}
 		for name, p := range doc.Resilience4j.ThreadPoolBulkhead.Instances {
 			switch {
