@@ -205,7 +205,7 @@ func (s *Server) handleCreate(c echo.Context) error {
 	// The embed snippets of the page's first picture, as its share box
 	// gives them, for those who share from a script.
 	e := embedSnippets(base, id, title(sc, nil), "")
-	return c.JSON(http.StatusCreated, created{ID: id, URL: u, Embed: createdEmbed{Markdown: e.Markdown, IFrame: e.IFrame, OEmbed: e.OEmbed}})
+	return c.JSON(http.StatusCreated, created{ID: id, URL: u, Embed: createdEmbed(e)})
 }
 
 func (s *Server) handleShareForm(c echo.Context) error {
