@@ -40,7 +40,7 @@ wasm:
 # templ regenerates the page templates' Go code (committed, so that a plain
 # go build works without the templ tool).
 templ:
-	@echo "==> generating the page templates (server/*_templ.go)"
+	@echo "==> generating the page templates (server/*_templ.go; the first time, go downloads and compiles templ, silently, for about a minute)"
 	@$(GO) tool templ generate -path server >/dev/null 2>&1 || $(GO) tool templ generate -path server
 
 # run builds everything and serves the app on $(ADDR) with SQLite at $(DB)
