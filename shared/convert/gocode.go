@@ -291,6 +291,9 @@ func failsafeBreaker(n *notes, br *engine.Breaker) []goCall {
 		{"slow_call", br.SlowCall != 0, "failsafe-go's breaker has no slow-call threshold"},
 		{"break_end", br.BreakEnd == engine.BreakStrict, "a call at exactly the end of the break is not refused by failsafe-go"},
 		{"half_open_decision", br.HalfOpenDecision == engine.HalfOpenAllTrials, "failsafe-go decides as soon as the trials settle it (\"early\")"},
+		{"window_buckets", br.WindowBuckets == engine.WindowEpochSeconds && br.Window > 0, "failsafe-go does not count its time window in whole epoch seconds"},
+		{"auto_half_open", br.AutoHalfOpen, "failsafe-go's breaker half-opens at the first call after its delay, not by itself"},
+		{"open_multiplier", br.OpenMultiplier > 0, "the exported breaker keeps its delay fixed (failsafe-go's WithDelayFunc, written by hand, can grow it)"},
 	} {
 		if f.set {
 			n.warn("breaker."+f.field, "%s; not exported", f.what)

@@ -570,6 +570,9 @@ func pollyBreakerLimits(n *notes, br *engine.Breaker) {
 		{"half_open_calls", br.HalfOpenCalls > 1, "Polly lets one trial call through"},
 		{"half_open_failures", br.HalfOpenFailures > 1, "one failed trial reopens Polly's breaker"},
 		{"half_open_decision", br.HalfOpenDecision == engine.HalfOpenAllTrials, "Polly decides on its one trial call"},
+		{"window_buckets", br.WindowBuckets == engine.WindowEpochSeconds && br.Window > 0, "Polly's breaker does not count its sampling duration in whole epoch seconds"},
+		{"auto_half_open", br.AutoHalfOpen, "Polly's breaker half-opens at the first call after the break, not by itself"},
+		{"open_multiplier", br.OpenMultiplier > 0, "Polly's options keep the break duration fixed (a BreakDurationGenerator written in code can grow it)"},
 	} {
 		if f.set {
 			n.warn("breaker."+f.field, "%s; not exported", f.what)
