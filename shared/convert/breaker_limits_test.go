@@ -38,3 +38,20 @@ func TestBreakerFeaturesNoOtherLibraryHasAreWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestPollyHedgingWarnsOfWaitingAfterAFailure: failsafe-go's CancelIf
+// behaviour (the next copy at its delay) has no Polly setting.
+func TestPollyHedgingWarnsOfWaitingAfterAFailure(t *testing.T) {
+	for _, after := range []engine.HedgeAfterFailure{"", engine.HedgeSendNow, engine.HedgeWaitNext} {
+		st := engine.Strategy{Name: "h", Policy: engine.Policy{MaxAttempts: 3, Deadline: engine.Duration(5 * time.Second),
+			Hedging: &engine.Hedging{Delay: engine.Duration(300 * time.Millisecond), AfterFailure: after}}}
+		_, notes, err := Export(Polly, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(notes, func(n Note) bool { return n.Path == "hedging.after_failure" && n.Level == Warning })
+		if warned != (after == engine.HedgeWaitNext) {
+			t.Errorf("after_failure %q: warned %v: %v", after, warned, notes)
+		}
+	}
+}

@@ -238,6 +238,9 @@ func exportPollyHedging(st *engine.Strategy, n *notes) []byte {
 	if h.DelayPercentile != 0 {
 		n.warn("hedging.delay_percentile", "Polly's configuration has a fixed Delay (a DelayGenerator in code can follow the latencies); not exported")
 	}
+	if h.AfterFailure == engine.HedgeWaitNext {
+		n.warn("hedging.after_failure", "Polly's hedging sends the next copy at once when a copy fails with a handled outcome; \"wait\" is not exported")
+	}
 	if !sameRetried(st.RetryOn, msStandard().RetryOn) {
 		n.warn("retry_on", "the hedging handler's handled outcomes are code (408, 429, 5xx, timeouts and connection errors), not configuration; these are not exported")
 	}
