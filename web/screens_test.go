@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"io"
 	"io/fs"
@@ -304,5 +305,42 @@ func TestPhoneChartsOfSeveralDependencies(t *testing.T) {
 	}
 	if wide := text(ctx, t, `String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); wide != "0" {
 		t.Errorf("the page scrolls sideways at 390 px by %s px", wide)
+	}
+}
+
+// TestTabletAndDesktopFit: at 768 and 1280 px, as at phone widths, the
+// playground and a shared page scroll only downwards and nothing sticks
+// out of the page (tables scroll in their own box); at 1280 px chart text
+// is shown at 10 px or more. At 768 px it is 9.4 px: the 760-wide chart
+// (10 px ticks) is shown about 715 px wide, and the narrow drawing starts
+// under 560 px; a drawing between the two is still to come (issue 29).
+func TestTabletAndDesktopFit(t *testing.T) {
+	ctx, base := setup(t)
+	const outside = `(() => { const w = document.documentElement.clientWidth;
+		return [...document.querySelectorAll("body *")].filter(e => !e.closest(".tablewrap") && e.getBoundingClientRect().right > w + 0.5)
+			.slice(0, 3).map(e => e.tagName.toLowerCase() + (e.className ? "." + e.className : "")).join(", ") })()`
+	for _, width := range []int64{768, 1280} {
+		for _, p := range []struct{ name, path, charts string }{
+			{"playground", "/", "[data-testid=charts] img"},
+			{"shared page", "/s/e03b-synchronized-recovery", "figure.chart img"},
+		} {
+			do(t, ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(base+p.path))
+			if p.path == "/" {
+				do(t, ctx, ran(1))
+			}
+			do(t, ctx, until(`(document.querySelectorAll(`+strconv.Quote(p.charts)+`).forEach(i => i.loading = "eager"), true)`),
+				until(`[...document.querySelectorAll(`+strconv.Quote(p.charts)+`)].every(i => i.complete && i.naturalWidth > 0)`))
+			keep(t, ctx, fmt.Sprintf("%s-%d", strings.ReplaceAll(p.name, " ", "-"), width))
+			if wide := text(ctx, t, `String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); wide != "0" {
+				t.Errorf("%s at %d px scrolls sideways by %s px", p.name, width, wide)
+			}
+			if out := text(ctx, t, outside); out != "" {
+				t.Errorf("%s at %d px: past the right edge: %s", p.name, width, out)
+			}
+			px, _ := strconv.ParseFloat(text(ctx, t, smallestChartText(p.charts)), 64)
+			if px < 10 && width >= 1280 {
+				t.Errorf("%s at %d px: the smallest chart text is %.1f px, want at least 10", p.name, width, px)
+			}
+		}
 	}
 }
