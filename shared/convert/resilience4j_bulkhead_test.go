@@ -54,22 +54,7 @@ func TestResilience4jBulkheads(t *testing.T) {
 			if _, err := scenarios.Imported(im.Strategies, Resilience4j, ""); err != nil {
 				t.Fatalf("the imported scenario is invalid: %v", err)
 			}
-			out, notes, err := Export(Resilience4j, st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range notes {
-				if strings.Contains(n.Message, "cannot express bulkheads") {
-					t.Errorf("export: %s", n)
-				}
-			}
-			back, err := Import(Resilience4j, out)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
-			if !reflect.DeepEqual(back.Strategies[0], st) {
-				t.Errorf("round trip:\n%s\nimports as %+v\nwant %+v", out, back.Strategies[0], st)
-			}
+			r4jRoundTrip(t, st, func(n Note) bool { return strings.Contains(n.Message, "cannot express bulkheads") })
 		})
 	}
 }
@@ -92,5 +77,27 @@ func TestResilience4jNotReadPrecisely(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no warning at %s containing %q in %v", tc.doc, tc.path, tc.want, im.Notes)
 		}
+	}
+}
+
+// r4jRoundTrip exports st to resilience4j, fails on any export note that
+// unwanted reports, and imports the export back as st.
+func r4jRoundTrip(t *testing.T, st engine.Strategy, unwanted func(Note) bool) {
+	t.Helper()
+	out, notes, err := Export(Resilience4j, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notes {
+		if unwanted(n) {
+			t.Errorf("export: %s", n)
+		}
+	}
+	back, err := Import(Resilience4j, out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back.Strategies[0], st) {
+		t.Errorf("round trip:\n%s\nimports as %+v\nwant %+v", out, back.Strategies[0], st)
 	}
 }
