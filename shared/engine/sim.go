@@ -1,3 +1,10 @@
+// This file holds the core of a simulation: its state (calls, requests,
+// instances, dependencies), the event loop that processes the arrivals,
+// the event heap and the attempt timeouts in time order, and a call's
+// invocations and attempts from its start to its settling. The other
+// mechanisms have files of their own: arrivals.go, operation.go,
+// limiter.go, retry.go, budget.go, breaker.go, counters.go, reset.go.
+
 package engine
 
 import (
