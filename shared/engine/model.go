@@ -832,28 +832,6 @@ func (w *waitModel) wait(n, prev int64, u float64) int64 {
 	return d
 }
 
-// attemptsBound returns p's max attempts, or MaxAttempts when they are
-// unlimited (0): the cap the cost estimate and the span bound assume.
-func attemptsBound(p *Policy) int {
-	if p.MaxAttempts == 0 {
-		return MaxAttempts
-	}
-	return p.MaxAttempts
-}
-
-// longestWaits returns the sum of the longest waits before each retry of p
-// that its backoff and jitter allow.
-func longestWaits(p *Policy) time.Duration {
-	w := compileWait(p)
-	w.base = max(w.base, w.throttleBase) // the longer base bounds both
-	var sum, prev int64
-	for n := int64(1); n < int64(attemptsBound(p)); n++ {
-		prev = w.wait(n, prev, 1)
-		sum += prev
-	}
-	return time.Duration(sum)
-}
-
 func clampNs(f float64) int64 {
 	if f >= float64(MaxSpan)*4 {
 		return int64(MaxSpan) * 4
