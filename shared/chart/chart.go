@@ -196,7 +196,7 @@ type Rule struct {
 // Sheet returns the rules that style d's shapes, in their order, for a
 // reader without a colour scheme: the theme "auto" is light.
 func (d *Drawing) Sheet() []Rule {
-	return append(themeRules(d.Theme == "dark"), shapeRules(d.Width < 520)...)
+	return append(themeRules(d.Theme == "dark"), shapeRules(largeText(d.Width))...)
 }
 
 // themeRules set the colours of a theme as custom properties.
@@ -214,9 +214,25 @@ func themeRules(dark bool) []Rule {
 	return vars("#ffffff", "#1f2328", "#57606a", "#d8dee4", "rgba(230,159,0,.13)", "rgba(213,94,0,.16)", lightColors)
 }
 
-// shapeRules style the shapes by class. A narrow chart (under 520 wide,
-// drawn for phones) gets larger text, so that it stays at least 10 px high
-// when the chart is shown at a phone's width.
+// Widths a chart is drawn at for the width it is shown at, so that its
+// smallest text is shown at least 10 px high: Wide (the default, 10 px
+// text) shown at least 760 px wide, Mid (12 px text) at least 500 px wide,
+// Narrow (12 px text) at least 334 px wide. Pages and the playground choose
+// among them (server.chartDrawings, web/static/app.js chartWidth).
+const (
+	Narrow = 400
+	Mid    = 600
+	Wide   = 760
+)
+
+// largeText reports whether a chart width wide gets the larger text: one
+// narrower than 700 is drawn to be shown at a phone's or a tablet's width,
+// or in a narrow frame, wider than it is drawn but narrower than Wide.
+func largeText(width float64) bool { return width < 700 }
+
+// shapeRules style the shapes by class. A chart drawn narrower than the
+// default (largeText) gets larger text, so that it stays at least 10 px
+// high when the chart is shown at the width it was drawn for.
 func shapeRules(narrow bool) []Rule {
 	sizes := [4]string{"12px", "15px", "11px", "10px"}
 	if narrow {
@@ -280,7 +296,7 @@ func (d *Drawing) WriteSVG(w io.Writer) error {
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
 		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
 	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", d.Title, d.Desc)
-	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, d.Width < 520))
+	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, largeText(d.Width)))
 	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(d.Width), num(d.Height))
 	for i := range d.Shapes {
 		writeSVG(&out, &d.Shapes[i])
@@ -354,7 +370,7 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 	// named by its dependency, takes the first row its left is clear on.
 	var ends []float64
 	size := 10.0 // .s
-	if c.w < 520 {
+	if largeText(c.w) {
 		size = 12
 	}
 	for i, ph := range phases {
@@ -396,7 +412,7 @@ func (c *canvas) legend(x, y, width float64, entries []string, marker func(i int
 	// text is measured from its glyphs' widths.
 	width1 := func(e string) float64 { return 6.6 * float64(len([]rune(e))) }
 	row := 16.0
-	if c.w < 520 {
+	if largeText(c.w) {
 		width1 = func(e string) float64 { return textWidth(e, 14) }
 		row = 18
 	}
@@ -491,7 +507,7 @@ func strategiesOf(res *engine.Result) ([]engine.StrategyResult, error) {
 // it fits a chart width wide (a bold 15 px character is about 8.5 px).
 func titleOf(res *engine.Result, what string, width float64) string {
 	size := 15.0 // the title's font size (.t)
-	if width < 520 {
+	if largeText(width) {
 		size = 16 // the narrow style's
 	}
 	room := width - marginL - marginR
