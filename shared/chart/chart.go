@@ -216,8 +216,9 @@ func themeRules(dark bool) []Rule {
 
 // Widths a chart is drawn at for the width it is shown at, so that its
 // smallest text is shown at least 10 px high: Wide (the default, 10 px
-// text) shown at least 760 px wide, Mid (12 px text) at least 500 px wide,
-// Narrow (12 px text) at least 334 px wide. Pages and the playground choose
+// text) shown at least 760 px wide, Mid (13 px text) at least 462 px wide,
+// Narrow (13 px text) at least 308 px wide (a 360 px phone's column less a
+// scrollbar is 324). Pages and the playground choose
 // among them (server.chartDrawings, web/static/app.js chartWidth).
 const (
 	Narrow = 400
@@ -231,12 +232,13 @@ const (
 func largeText(width float64) bool { return width < 700 }
 
 // shapeRules style the shapes by class. A chart drawn narrower than the
-// default (largeText) gets larger text, so that it stays at least 10 px
-// high when the chart is shown at the width it was drawn for.
+// default (largeText) gets larger text, 13 px at least, so that it stays
+// at least 10 px high when the chart is shown at the width it was drawn
+// for.
 func shapeRules(narrow bool) []Rule {
 	sizes := [4]string{"12px", "15px", "11px", "10px"}
 	if narrow {
-		sizes = [4]string{"14px", "16px", "13px", "12px"}
+		sizes = [4]string{"14px", "16px", "13px", "13px"}
 	}
 	type d = [][2]string
 	rules := []Rule{
@@ -369,9 +371,9 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 	// The phases of several dependencies may start together: each label,
 	// named by its dependency, takes the first row its left is clear on.
 	var ends []float64
-	size := 10.0 // .s
+	size, lead := 10.0, 12.0 // .s, and from one row's baseline to the next
 	if largeText(c.w) {
-		size = 12
+		size, lead = 13, 13
 	}
 	for i, ph := range phases {
 		a, b := max(p.X(ph.FromS), p.x0), min(p.X(ph.ToS), p.x1)
@@ -380,7 +382,7 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 		}
 		if ph.Dependency == "" {
 			// Stagger the labels of neighbouring phases so they do not overlap.
-			s.text(a+3, p.y0+11+float64(i%2)*12, "s", "", esc(ph.Label, 28))
+			s.text(a+3, p.y0+11+float64(i%2)*lead, "s", "", esc(ph.Label, 28))
 			continue
 		}
 		// A label that names its dependency already ("payment down") is
@@ -399,7 +401,7 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 		}
 		// textWidth measures bold text: generous for the labels' regular.
 		ends[row] = a + 3 + textWidth(plain, size)*0.85 + 4
-		s.text(a+3, p.y0+11+float64(row%4)*12, "s", "", text)
+		s.text(a+3, p.y0+11+float64(row%4)*lead, "s", "", text)
 	}
 }
 
