@@ -591,11 +591,12 @@ func (s *Server) handleEmbed(c echo.Context) error {
 					return nil, oe
 				}
 			}
-			v.Charts = []chartView{{URL: "/s/" + id + "/chart.svg?" + q.Encode(), Alt: "A RetryLab chart of " + v.Title}}
-			if !q.Has("width") {
-				// A narrow frame gets the chart drawn narrow, as pages do,
-				// so that its text keeps its size.
-				v.Charts[0].Narrow = v.Charts[0].URL + "&width=400"
+			// A narrower frame gets the chart drawn narrower, as pages
+			// do, so that its text keeps its size; unless the query
+			// fixes the width.
+			v.Charts = []chartView{newChartView("/s/"+id+"/chart.svg?"+q.Encode(), "A RetryLab chart of "+v.Title)}
+			if q.Has("width") {
+				v.Charts[0].Sources = nil
 			}
 			if sv := v.Result.Search; opt.Picture == chart.Frontier && sv != nil {
 				// The frontier's caption is the search's recommendation in

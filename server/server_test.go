@@ -141,6 +141,8 @@ func TestRoutes(t *testing.T) {
 		{"embed", "GET", "/embed/" + slug, 200, "text/html", `/s/` + slug + `/chart.svg`},
 		{"embed, narrow frames drawn narrow", "GET", "/embed/" + slug, 200, "text/html", `<source media="(max-width: 560px)" srcset="/s/` + slug + `/chart.svg?picture=attempts&amp;res=100ms&amp;width=400"`},
 		{"embed of a picture, narrow frames drawn narrow", "GET", "/embed/" + slug + "?picture=outcomes", 200, "text/html", `<source media="(max-width: 560px)" srcset="/s/` + slug + `/chart.svg?picture=outcomes&amp;width=400"`},
+		{"embed, mid frames drawn mid", "GET", "/embed/" + slug, 200, "text/html", `<source media="(max-width: 840px)" srcset="/s/` + slug + `/chart.svg?picture=attempts&amp;res=100ms&amp;width=600"`},
+		{"page, mid screens drawn mid", "GET", "/s/" + slug, 200, "text/html", `<source media="(max-width: 840px)" srcset="/s/` + slug + `/chart.svg?picture=attempts&amp;res=100ms&amp;width=600"`},
 		{"oembed", "GET", "/oembed?url=" + "https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&maxwidth=400", 200, "application/json", `"type":"rich"`},
 		{"oembed xml", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2F" + slug + "&format=xml", 501, "application/json", `format=json`},
 		{"oembed foreign path", "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fother", 404, "application/json", `not a RetryLab`},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
@@ -100,9 +101,37 @@ type exportView struct {
 // configuration, and it with its notes as JSON.
 type exportLink struct{ Label, URL, Notes string }
 
-// A chartView is a figure as the page links it: the chart's URL, and the same
-// chart drawn for a narrow screen.
-type chartView struct{ URL, Narrow, Alt string }
+// A chartView is a figure as the page links it: the chart's URL (drawn
+// chart.Wide) and the same chart drawn for narrower screens and frames,
+// as the <source>s of its <picture>.
+type chartView struct {
+	URL, Alt string
+	Sources  []chartSource
+}
+
+// A chartSource is the chart drawn for viewports up to a width: a <source>
+// of its <picture>, whose media query is Media.
+type chartSource struct{ Media, URL string }
+
+// chartDrawings are the drawings a chart's <picture> offers, narrowest
+// first (the first whose media matches is shown), by the widest viewport,
+// in CSS px, each is for; wider ones get the chart drawn chart.Wide. The
+// server cannot know the width a chart is shown at, so the media queries
+// choose: a page's chart is its viewport less about 21 px (40 px over
+// 600 px; 15 px more where a scrollbar takes room), an embed's its frame
+// less 10 px. chart.Wide needs 760 px shown, so it starts over 840 px;
+// chart.Mid needs 462 px and chart.Narrow 308 px (see shared/chart).
+var chartDrawings = []struct{ upTo, width int }{{560, chart.Narrow}, {840, chart.Mid}}
+
+// newChartView is the figure of the chart at url (which has a query),
+// with the narrower drawings chartDrawings offers.
+func newChartView(url, alt string) chartView {
+	v := chartView{URL: url, Alt: alt}
+	for _, d := range chartDrawings {
+		v.Sources = append(v.Sources, chartSource{Media: fmt.Sprintf("(max-width: %dpx)", d.upTo), URL: fmt.Sprintf("%s&width=%d", url, d.width)})
+	}
+	return v
+}
 
 type resolutionLink struct {
 	Label, URL string
@@ -162,7 +191,7 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 		}
 	}
 	for _, f := range v.Result.Figures {
-		v.Charts = append(v.Charts, chartView{URL: chartURL + "?" + f.Query, Narrow: chartURL + "?" + f.Query + "&width=400", Alt: f.Alt})
+		v.Charts = append(v.Charts, newChartView(chartURL+"?"+f.Query, f.Alt))
 		for _, vr := range f.Variants {
 			v.Resolutions = append(v.Resolutions, resolutionLink{Label: vr.Label, URL: "/s/" + id + "?res=" + vr.Label, Current: vr.Current})
 		}
@@ -170,7 +199,8 @@ func (s *Server) view(c echo.Context, id string, sc *engine.Scenario, b *scenari
 	figs := v.Result.Figures
 	if sv := v.Result.Search; sv != nil && sv.Figure != nil {
 		q := chartURL + "?" + sv.Figure.Query
-		v.SearchChart = &chartView{URL: q, Narrow: q + "&width=400", Alt: sv.Figure.Alt}
+		sc := newChartView(q, sv.Figure.Alt)
+		v.SearchChart = &sc
 		f := embedSnippets(base, id, v.Title+": the search's frontier", "?picture=frontier")
 		v.Frontier = &f
 		figs = append(slices.Clip(figs), *sv.Figure)

@@ -59,11 +59,11 @@ func TestPlaygroundShowsTheServersResultFirst(t *testing.T) {
 	}
 }
 
-// TestPhoneShowsTheServersResultFirst (#29): under 600 px too the page
-// shows the server's verdict and table before its engine has loaded (a
-// phone waited for the engine for all of it), without the server's wide
-// charts, whose text a phone would shrink to a few pixels: the engine's
-// run draws them for the screen.
+// TestPhoneShowsTheServersResultFirst (#29): on a phone too (results
+// narrower than 760 px) the page shows the server's verdict and table
+// before its engine has loaded (a phone waited for the engine for all of
+// it), without the server's wide charts, whose text a phone would shrink
+// to a few pixels: the engine's run draws them for the screen.
 func TestPhoneShowsTheServersResultFirst(t *testing.T) {
 	srv, err := server.New(slowMachine(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	if err != nil {

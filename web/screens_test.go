@@ -44,7 +44,9 @@ func keep(t *testing.T, ctx context.Context, name string) {
 
 // smallestChartText is JavaScript giving the smallest text, in CSS pixels
 // as shown, of the charts matched by sel: each chart's smallest font size
-// scaled by the width it is shown at over its viewBox width.
+// scaled by the width it is shown at (its box, less borders) over its
+// viewBox width, or by the height over the viewBox height where the box
+// contains the chart (object-fit, as an embed's) and that is less.
 func smallestChartText(sel string) string {
 	return `(async () => {
 		let least = 1e9;
@@ -53,9 +55,11 @@ func smallestChartText(sel string) string {
 		const figs = Object.fromEntries(((window.retrylabView || {}).figures || []).map(f => [f.name, f.svg]));
 		for (const img of document.querySelectorAll(` + strconv.Quote(sel) + `)) {
 			const svg = img.dataset.chart ? figs[img.dataset.chart] : await (await fetch(img.currentSrc || img.src)).text();
-			const vb = Number(svg.match(/viewBox="0 0 ([\d.]+)/)[1]);
+			const [, vw, vh] = svg.match(/viewBox="0 0 ([\d.]+) ([\d.]+)/).map(Number);
 			const sizes = [...svg.matchAll(/font-size:([\d.]+)px/g)].map(m => Number(m[1]));
-			least = Math.min(least, Math.min(...sizes) * img.getBoundingClientRect().width / vb);
+			let scale = img.clientWidth / vw;
+			if (getComputedStyle(img).objectFit === "contain") scale = Math.min(scale, img.clientHeight / vh);
+			least = Math.min(least, Math.min(...sizes) * scale);
 		}
 		return String(least);
 	})()`
@@ -267,7 +271,7 @@ func TestLongTitlesFitInTheChart(t *testing.T) {
 		return (await r.json()).id;
 	})()`)
 	for _, q := range []string{"picture=attempts", "picture=outcomes", "picture=compare&metric=success_rate", "picture=latency", "picture=queue",
-		"picture=attempts&width=400", "picture=compare&metric=attempts&width=400"} {
+		"picture=attempts&width=400", "picture=compare&metric=attempts&width=400", "picture=attempts&width=600"} {
 		do(t, ctx, chromedp.Navigate(base+"/s/"+id+"/chart.svg?"+q))
 		over := text(ctx, t, `(() => {
 			const svg = document.documentElement, t = document.querySelector("text.t");
@@ -308,39 +312,55 @@ func TestPhoneChartsOfSeveralDependencies(t *testing.T) {
 	}
 }
 
-// TestTabletAndDesktopFit: at 768 and 1280 px, as at phone widths, the
-// playground and a shared page scroll only downwards and nothing sticks
-// out of the page (tables scroll in their own box); at 1280 px chart text
-// is shown at 10 px or more. At 768 px it is 9.4 px: the 760-wide chart
-// (10 px ticks) is shown about 715 px wide, and the narrow drawing starts
-// under 560 px; a drawing between the two is still to come (issue 29).
-func TestTabletAndDesktopFit(t *testing.T) {
+// TestEveryWidthFits (#29): at phone (360, 390), tablet (768) and
+// desktop (1280) widths the playground and a shared page scroll only
+// downwards, nothing sticks out of the page (tables scroll in their own
+// box), and chart text is shown at 10 px or more, each getting the
+// drawing made for its width (Narrow, Mid or Wide); so is an embed's in
+// frames 360, 600 and 768 px wide, of the iframe snippet's shape
+// (760:490), or, at 360, of a phone's column (360:440: in the snippet's
+// shape, 232 px high, the verdict leaves the chart 155 px, too little for
+// any drawing's 10 px text; docs/embedding.md says so).
+func TestEveryWidthFits(t *testing.T) {
 	ctx, base := setup(t)
 	const outside = `(() => { const w = document.documentElement.clientWidth;
 		return [...document.querySelectorAll("body *")].filter(e => !e.closest(".tablewrap") && e.getBoundingClientRect().right > w + 0.5)
 			.slice(0, 3).map(e => e.tagName.toLowerCase() + (e.className ? "." + e.className : "")).join(", ") })()`
-	for _, width := range []int64{768, 1280} {
-		for _, p := range []struct{ name, path, charts string }{
-			{"playground", "/", "[data-testid=charts] img"},
-			{"shared page", "/s/e03b-synchronized-recovery", "figure.chart img"},
-		} {
-			do(t, ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(base+p.path))
-			if p.path == "/" {
-				do(t, ctx, ran(1))
-			}
-			do(t, ctx, until(`(document.querySelectorAll(`+strconv.Quote(p.charts)+`).forEach(i => i.loading = "eager"), true)`),
-				until(`[...document.querySelectorAll(`+strconv.Quote(p.charts)+`)].every(i => i.complete && i.naturalWidth > 0)`))
-			keep(t, ctx, fmt.Sprintf("%s-%d", strings.ReplaceAll(p.name, " ", "-"), width))
-			if wide := text(ctx, t, `String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); wide != "0" {
-				t.Errorf("%s at %d px scrolls sideways by %s px", p.name, width, wide)
-			}
-			if out := text(ctx, t, outside); out != "" {
-				t.Errorf("%s at %d px: past the right edge: %s", p.name, width, out)
-			}
-			px, _ := strconv.ParseFloat(text(ctx, t, smallestChartText(p.charts)), 64)
-			if px < 10 && width >= 1280 {
-				t.Errorf("%s at %d px: the smallest chart text is %.1f px, want at least 10", p.name, width, px)
-			}
+	type place struct {
+		name, path, charts string
+		width, height      int64
+	}
+	var places []place
+	for _, width := range []int64{360, 390, 768, 1280} {
+		places = append(places,
+			place{"playground", "/", "[data-testid=charts] img", width, 900},
+			place{"shared page", "/s/e03b-synchronized-recovery", "figure.chart img", width, 900})
+	}
+	for _, f := range [][2]int64{{360, 440}, {600, 387}, {768, 495}} {
+		places = append(places, place{"embed", "/embed/e03b-synchronized-recovery", "figure.chart img", f[0], f[1]})
+	}
+	for _, p := range places {
+		// The embed's policy allows no fetch; smallestChartText fetches
+		// its chart.
+		do(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, page.SetBypassCSP, page.SetBypassCSPParams{Enabled: p.name == "embed"})
+			return err
+		}), chromedp.EmulateViewport(p.width, p.height), chromedp.Navigate(base+p.path))
+		if p.path == "/" {
+			do(t, ctx, ran(1))
+		}
+		do(t, ctx, until(`(document.querySelectorAll(`+strconv.Quote(p.charts)+`).forEach(i => i.loading = "eager"), true)`),
+			until(`[...document.querySelectorAll(`+strconv.Quote(p.charts)+`)].every(i => i.complete && i.naturalWidth > 0)`))
+		keep(t, ctx, fmt.Sprintf("%s-%d", strings.ReplaceAll(p.name, " ", "-"), p.width))
+		if wide := text(ctx, t, `String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); wide != "0" {
+			t.Errorf("%s at %d px scrolls sideways by %s px", p.name, p.width, wide)
+		}
+		if out := text(ctx, t, outside); out != "" {
+			t.Errorf("%s at %d px: past the right edge: %s", p.name, p.width, out)
+		}
+		px, _ := strconv.ParseFloat(text(ctx, t, smallestChartText(p.charts)), 64)
+		if px < 10 {
+			t.Errorf("%s at %d px: the smallest chart text is %.1f px, want at least 10", p.name, p.width, px)
 		}
 	}
 }

@@ -196,7 +196,7 @@ type Rule struct {
 // Sheet returns the rules that style d's shapes, in their order, for a
 // reader without a colour scheme: the theme "auto" is light.
 func (d *Drawing) Sheet() []Rule {
-	return append(themeRules(d.Theme == "dark"), shapeRules(d.Width < 520)...)
+	return append(themeRules(d.Theme == "dark"), shapeRules(largeText(d.Width))...)
 }
 
 // themeRules set the colours of a theme as custom properties.
@@ -214,13 +214,31 @@ func themeRules(dark bool) []Rule {
 	return vars("#ffffff", "#1f2328", "#57606a", "#d8dee4", "rgba(230,159,0,.13)", "rgba(213,94,0,.16)", lightColors)
 }
 
-// shapeRules style the shapes by class. A narrow chart (under 520 wide,
-// drawn for phones) gets larger text, so that it stays at least 10 px high
-// when the chart is shown at a phone's width.
+// Widths a chart is drawn at for the width it is shown at, so that its
+// smallest text is shown at least 10 px high: Wide (the default, 10 px
+// text) shown at least 760 px wide, Mid (13 px text) at least 462 px wide,
+// Narrow (13 px text) at least 308 px wide (a 360 px phone's column less a
+// scrollbar is 324). Pages and the playground choose
+// among them (server.chartDrawings, web/static/app.js chartWidth).
+const (
+	Narrow = 400
+	Mid    = 600
+	Wide   = 760
+)
+
+// largeText reports whether a chart width wide gets the larger text: one
+// narrower than 700 is drawn to be shown at a phone's or a tablet's width,
+// or in a narrow frame, wider than it is drawn but narrower than Wide.
+func largeText(width float64) bool { return width < 700 }
+
+// shapeRules style the shapes by class. A chart drawn narrower than the
+// default (largeText) gets larger text, 13 px at least, so that it stays
+// at least 10 px high when the chart is shown at the width it was drawn
+// for.
 func shapeRules(narrow bool) []Rule {
 	sizes := [4]string{"12px", "15px", "11px", "10px"}
 	if narrow {
-		sizes = [4]string{"14px", "16px", "13px", "12px"}
+		sizes = [4]string{"14px", "16px", "13px", "13px"}
 	}
 	type d = [][2]string
 	rules := []Rule{
@@ -280,7 +298,7 @@ func (d *Drawing) WriteSVG(w io.Writer) error {
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
 		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
 	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", d.Title, d.Desc)
-	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, d.Width < 520))
+	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, largeText(d.Width)))
 	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(d.Width), num(d.Height))
 	for i := range d.Shapes {
 		writeSVG(&out, &d.Shapes[i])
@@ -353,9 +371,9 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 	// The phases of several dependencies may start together: each label,
 	// named by its dependency, takes the first row its left is clear on.
 	var ends []float64
-	size := 10.0 // .s
-	if c.w < 520 {
-		size = 12
+	size, lead := 10.0, 12.0 // .s, and from one row's baseline to the next
+	if largeText(c.w) {
+		size, lead = 13, 13
 	}
 	for i, ph := range phases {
 		a, b := max(p.X(ph.FromS), p.x0), min(p.X(ph.ToS), p.x1)
@@ -364,7 +382,7 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 		}
 		if ph.Dependency == "" {
 			// Stagger the labels of neighbouring phases so they do not overlap.
-			s.text(a+3, p.y0+11+float64(i%2)*12, "s", "", esc(ph.Label, 28))
+			s.text(a+3, p.y0+11+float64(i%2)*lead, "s", "", esc(ph.Label, 28))
 			continue
 		}
 		// A label that names its dependency already ("payment down") is
@@ -383,7 +401,7 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 		}
 		// textWidth measures bold text: generous for the labels' regular.
 		ends[row] = a + 3 + textWidth(plain, size)*0.85 + 4
-		s.text(a+3, p.y0+11+float64(row%4)*12, "s", "", text)
+		s.text(a+3, p.y0+11+float64(row%4)*lead, "s", "", text)
 	}
 }
 
@@ -396,7 +414,7 @@ func (c *canvas) legend(x, y, width float64, entries []string, marker func(i int
 	// text is measured from its glyphs' widths.
 	width1 := func(e string) float64 { return 6.6 * float64(len([]rune(e))) }
 	row := 16.0
-	if c.w < 520 {
+	if largeText(c.w) {
 		width1 = func(e string) float64 { return textWidth(e, 14) }
 		row = 18
 	}
@@ -491,7 +509,7 @@ func strategiesOf(res *engine.Result) ([]engine.StrategyResult, error) {
 // it fits a chart width wide (a bold 15 px character is about 8.5 px).
 func titleOf(res *engine.Result, what string, width float64) string {
 	size := 15.0 // the title's font size (.t)
-	if width < 520 {
+	if largeText(width) {
 		size = 16 // the narrow style's
 	}
 	room := width - marginL - marginR

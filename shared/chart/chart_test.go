@@ -109,6 +109,7 @@ var goldenCases = []struct {
 	{"e03b-attempts-10ms.svg", "e03b-synchronized-recovery", Options{Resolution: 10 * time.Millisecond, Theme: "light"}},
 	{"e03b-attempts-100ms.svg", "e03b-synchronized-recovery", Options{}},
 	{"e03b-attempts-1s.svg", "e03b-synchronized-recovery", Options{Resolution: time.Second, Theme: "dark"}},
+	{"e03b-attempts-mid.svg", "e03b-synchronized-recovery", Options{Width: Mid, Theme: "light"}},
 	{"e03b-outcomes.svg", "e03b-synchronized-recovery", Options{Picture: Outcomes}},
 	{"e03b-queue.svg", "e03b-synchronized-recovery", Options{Picture: Queue}},
 	{"e03b-compare.svg", "e03b-synchronized-recovery", Options{Picture: Compare, Metric: "peak_per_100ms"}},
@@ -247,11 +248,11 @@ func TestTicks(t *testing.T) {
 // and checks that the title's estimated width stays inside the chart.
 func TestTitlesFit(t *testing.T) {
 	for _, name := range []string{strings.Repeat("W", 200), strings.Repeat("漢", 100), strings.Repeat("il", 150)} {
-		for _, width := range []float64{400, 760} {
+		for _, width := range []float64{Narrow, Mid, Wide} {
 			got := titleOf(&engine.Result{Scenario: name}, "calls reaching the dependency per 100 ms", width)
 			plain := strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(got)
 			size := 15.0
-			if width < 520 {
+			if largeText(width) {
 				size = 16
 			}
 			if w := textWidth(plain, size); w > width-marginL-marginR {

@@ -81,7 +81,7 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 		sub += fmt.Sprintf("; %d more objectives are in the table", len(s.Objectives)-2)
 	}
 	size := 11.0 // .m
-	if c.w < 520 {
+	if largeText(c.w) {
 		size = 13
 	}
 	// The subtitle and the axes' labels take a second line rather than be

@@ -30,9 +30,10 @@ func TestWrapWords(t *testing.T) {
 	}
 }
 
-// TestNarrowLegendsFit (#29): drawn 400 wide, as phones and narrow embeds
-// get them, no legend entry of any built-in's time-series pictures runs
-// past the picture's right edge (E03-B's legend ran off it at 390 px).
+// TestNarrowLegendsFit (#29): drawn Narrow or Mid wide, as phones,
+// tablets and narrow embeds get them, no legend entry of any built-in's
+// time-series pictures runs past the picture's right edge (E03-B's legend
+// ran off it at 390 px).
 func TestNarrowLegendsFit(t *testing.T) {
 	legend := regexp.MustCompile(`<text x="([0-9.]+)" y="[0-9.]+" class="">([^<]*)</text>`)
 	for _, b := range scenarios.All() {
@@ -41,14 +42,16 @@ func TestNarrowLegendsFit(t *testing.T) {
 			continue
 		}
 		for _, p := range []string{Attempts, Outcomes, Queue, Calls, Fleets} {
-			var out bytes.Buffer
-			if err := Render(&out, res, Options{Picture: p, Width: 400}); err != nil {
-				continue // a picture the result has no series for
-			}
-			for _, m := range legend.FindAllStringSubmatch(out.String(), -1) {
-				x, _ := strconv.ParseFloat(m[1], 64)
-				if end := x + textWidth(html.UnescapeString(m[2]), 14); end > 400+1 {
-					t.Errorf("%s, %s at 400 px: %q ends at %.0f px", b.Slug, p, m[2], end)
+			for _, w := range []float64{Narrow, Mid} {
+				var out bytes.Buffer
+				if err := Render(&out, res, Options{Picture: p, Width: w}); err != nil {
+					continue // a picture the result has no series for
+				}
+				for _, m := range legend.FindAllStringSubmatch(out.String(), -1) {
+					x, _ := strconv.ParseFloat(m[1], 64)
+					if end := x + textWidth(html.UnescapeString(m[2]), 14); end > w+1 {
+						t.Errorf("%s, %s at %v px: %q ends at %.0f px", b.Slug, p, w, m[2], end)
+					}
 				}
 			}
 		}

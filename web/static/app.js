@@ -279,9 +279,16 @@ const engine = new Engine();
 // its bisection can make is estimated above probe_events. runs and seed
 // are the ranges of the links' parameters.
 let LIMITS = { auto_run_events: 0, run_events: 0, probe_events: 0, runs: [1, 1], seed: [0, 0] };
-// Charts are drawn for the width they are shown at: narrow screens get
-// charts laid out for 400 px, with text that stays readable.
-const chartWidth = () => (window.innerWidth < 600 ? 400 : 0);
+// chartWidth is the width charts are drawn at for the width the results
+// show them at (0: the default, 760): the widest of shared/chart's drawings
+// whose smallest text stays at least 10 px there (Wide, 760, from 760 px;
+// Mid, 600, from 500 px, where its 13 px text is 10.8; Narrow, 400, below),
+// so that phones, tablets and the two-column layout's narrower results get
+// charts laid out for them.
+const chartWidth = () => {
+  const shown = $("charts").clientWidth || window.innerWidth;
+  return shown >= 760 ? 0 : shown >= 500 ? 600 : 400;
+};
 // status says msg in the status line, with a link ({text, href, after})
 // after it, and the link's text after.
 const status = (msg, link) => {
@@ -1985,10 +1992,10 @@ function showLink(url, msg) {
 // once, while the engine loads; the engine's first run then replaces it
 // with the same, without early partial results in between.
 //
-// Under 600 px the page draws its charts narrow (chartWidth), and the
-// server's are drawn wide, whose text a phone would shrink to a few
-// pixels: there the verdict, the table and the sentences come first, and
-// the charts with the engine's own run.
+// Where the results are narrower than 760 px the page draws its charts
+// narrower (chartWidth), and the server's are drawn wide, whose text a
+// phone or a tablet would shrink: there the verdict, the table and the
+// sentences come first, and the charts with the engine's own run.
 function showFirst() {
   const data = document.getElementById("first-result");
   if (!data || location.hash.startsWith("#z=")) return;
