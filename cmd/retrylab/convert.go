@@ -37,16 +37,26 @@ var commentLine = map[string]string{
 }
 
 // cmdImport reads a configuration (--from FORMAT, or the format it looks
-// like) into a scenario: its
-// strategies on scenarios.ImportWorkload's workload, printed as JSON; the
-// notes on what was not carried over exactly go to stderr.
+// like) into a scenario: its strategies on scenarios.ImportWorkload's
+// workload, or in place of the strategies of the built-in --into SLUG
+// (scenarios.ImportedInto), printed as JSON; the notes on what was not
+// carried over exactly go to stderr.
 func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	from := fs.String("from", "", "format of the configuration: "+strings.Join(convert.ImportFormats, ", ")+" (default: the one it looks like)")
+	into := fs.String("into", scenarios.ImportWorkload, "the built-in whose strategies the configuration's policies replace, on its workload and dependency")
 	file, code := parseWithFile(fs, args, stderr, "import", "configuration")
 	if code != 0 {
 		return exit(code)
+	}
+	if _, ok := scenarios.Get(*into); !ok {
+		msg := fmt.Sprintf("--into %q is not a built-in's slug", *into)
+		if near := closeSlugs(*into); len(near) > 0 {
+			msg += "; did you mean " + strings.Join(near, " or ") + "?"
+		}
+		fmt.Fprintf(stderr, "retrylab import: %s (retrylab list shows every built-in)\n", msg)
+		return 2
 	}
 	if *from != "" {
 		if err := convert.CheckFormat(*from, false); err != nil {
@@ -79,7 +89,7 @@ func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	sc, err := scenarios.Imported(im.Strategies, *from, file)
+	sc, err := scenarios.ImportedInto(*into, im.Strategies, *from, file)
 	if err != nil {
 		printErrors(stderr, file, err)
 		return 1

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -108,6 +109,7 @@ func TestConvertErrors(t *testing.T) {
 		{"import of an export-only format", "", []string{"import", "--from", "cenkalti", "x.go"}, 2, `--from "cenkalti" is export only`},
 		{"import of an unknown format", "", []string{"import", "--from", "yaml", "x.yaml"}, 2, `--from "yaml" is not a format RetryLab can import`},
 		{"import of a missing file", "", []string{"import", "--from", "grpc", "nope.json"}, 1, "no such file"},
+		{"import into an unknown built-in", grpcConfig, []string{"import", "--into", "breaker-timelin", "-"}, 2, `retrylab import: --into "breaker-timelin" is not a built-in's slug; did you mean breaker-timeline? (retrylab list shows every built-in)`},
 		{"import of a bad configuration", `{"methodConfig": [{"retryPolicy": {"maxAttempts": 1}}]}`, []string{"import", "--from", "grpc", "-"}, 1, "-: methodConfig[0].retryPolicy.maxAttempts: 1 "},
 		{"export without a format", "", []string{"export", slug}, 2, "retrylab export: --to is missing"},
 		{"export to an unknown format", "", []string{"export", "--to", "resilience4j-kotlin", slug}, 2, `--to "resilience4j-kotlin" is not a format RetryLab can export; supported: "grpc",`},
@@ -123,6 +125,30 @@ func TestConvertErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q, stdout %.100q; want %d and %q", code, errs, out, tc.code, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestImportInto: --into SLUG puts the configuration's policies in place
+// of the built-in's strategies, on its workload and dependency, marked as
+// yours (scenarios.ImportedInto): a scenario run takes as it is.
+func TestImportInto(t *testing.T) {
+	const slug = "breaker-timeline"
+	code, scenario, errs := run(t, grpcConfig, "import", "--into", slug, "-")
+	if code != 0 {
+		t.Fatalf("import --into: exit %d: %s", code, errs)
+	}
+	sc, err := engine.Parse([]byte(scenario))
+	if err != nil {
+		t.Fatalf("the imported scenario does not parse: %v\n%s", err, scenario)
+	}
+	b, _ := scenarios.Get(slug)
+	base, _ := b.Parse()
+	if len(sc.Strategies) != 1 || sc.Strategies[0].Name != "inventory.Inventory" || len(sc.Report.Yours) != 1 || sc.Report.Yours[0] != "inventory.Inventory" ||
+		!reflect.DeepEqual(sc.Workload, base.Workload) || !reflect.DeepEqual(sc.Dependency, base.Dependency) || sc.Name != "Imported from grpc into "+slug {
+		t.Errorf("imported into %s:\n%s", slug, scenario)
+	}
+	if code, out, errs := run(t, scenario, "run", "-", "--runs", "1"); code != 0 || !strings.Contains(out, "inventory.Inventory") {
+		t.Errorf("run the imported scenario: exit %d: %s", code, errs)
 	}
 }
 

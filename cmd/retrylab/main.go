@@ -126,7 +126,7 @@ commands:
         --success-only  latency picture of successful operations only
         --runs N, --seed S, --max-events N
                         as for run
-  import [--from FORMAT] FILE|-
+  import [--from FORMAT] [--into SLUG] FILE|-
         read a retry configuration into a scenario and print it as JSON: the
         policies it configures as strategies, on the workload and dependency
         of the built-in ` + scenarios.ImportWorkload + `
@@ -135,6 +135,10 @@ commands:
         goes to standard error as FILE: PATH: LEVEL: MESSAGE, PATH in FILE
         --from FORMAT   ` + strings.Join(convert.ImportFormats, ", ") + ` (default:
                         the one the document looks like, said on standard error)
+        --into SLUG     a built-in (retrylab list) whose strategies the
+                        policies replace, on its workload, dependency and
+                        seeds: your policy against its incident (its
+                        search, if it has one, is left out)
   export --to FORMAT FILE.json|SLUG|- [--strategy NAME]
         write a scenario's strategies as configurations of FORMAT; what the
         format cannot express goes to standard error as

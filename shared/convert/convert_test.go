@@ -189,6 +189,7 @@ func TestPresetsAsImported(t *testing.T) {
 		{AWS, "[default]\nretry_mode = adaptive\n", "aws-adaptive"},
 		{Polly, `{"Retry": {}}`, "ms-standard-resilience"},
 		{GRPC, `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}], "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}`, "grpc-retry-throttling"},
+		{GRPC, `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`, "grpc-retry"},
 	} {
 		im, err := Import(tc.format, []byte(tc.doc))
 		if err != nil {
@@ -239,7 +240,10 @@ func randomGRPC(r *rand.Rand) engine.Strategy {
 	st.Backoff = engine.Backoff{Kind: engine.BackoffExponential, Base: base, Multiplier: []float64{1, 1.5, 2, 3}[r.IntN(4)], Max: base + ms(r, 0, 60000)}
 	st.Jitter = engine.Jitter{Kind: engine.JitterProportional, Fraction: 0.2}
 	st.HonorRetryAfter, st.RetryAfter = true, &engine.RetryAfterUse{Mode: engine.RetryAfterReplaceAndReset}
-	st.BasedOn = "grpc-retry-throttling" // as Import labels a retryPolicy
+	st.BasedOn = "grpc-retry" // as Import labels a retryPolicy
+	if st.Budget != nil {
+		st.BasedOn = "grpc-retry-throttling"
+	}
 	return st
 }
 

@@ -84,8 +84,9 @@
 //	                                        2024 revision and grpc-go's stream.go
 //	(always)                                honor_retry_after with retry_after
 //	                                        replace_and_reset: grpc-retry-pushback-ms
-//	(a retryPolicy)                         based_on grpc-retry-throttling, a label: the
-//	                                        default search keeps it to gRPC's limits
+//	(a retryPolicy)                         based_on grpc-retry-throttling with
+//	                                        retryThrottling, grpc-retry without, a label:
+//	                                        the default search keeps it to gRPC's limits
 //	hedgingPolicy.maxAttempts               max_attempts with hedging
 //	hedgingPolicy.hedgingDelay              hedging.delay
 //	hedgingPolicy.nonFatalStatusCodes       retry_on

@@ -350,9 +350,13 @@ func grpcMethod(n *notes, path string, v any, budget *engine.Budget) (engine.Str
 		grpcRetry(n, rp, rv, &st.Policy)
 		st.Budget = copyBudget(budget)
 		// A label: the preset is gRFC A6's retryPolicy with its example
-		// values, and the default search keeps a strategy based on it
+		// values, with retryThrottling or without as the service config
+		// has it, and the default search keeps a strategy based on either
 		// within gRPC's limits (engine.Libraries).
-		st.BasedOn = "grpc-retry-throttling"
+		st.BasedOn = "grpc-retry"
+		if budget != nil {
+			st.BasedOn = "grpc-retry-throttling"
+		}
 	case hasHedge:
 		grpcHedge(n, hp, hv, &st.Policy)
 		st.Budget = copyBudget(budget)

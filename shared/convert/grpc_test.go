@@ -147,3 +147,28 @@ func TestGRPCExportTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestGRPCBasedOn: an imported retryPolicy is labelled with the preset of
+// what the service config has, grpc-retry-throttling with retryThrottling
+// and grpc-retry without (issue #29: it said throttling either way), and
+// either is searched within gRPC's limits.
+func TestGRPCBasedOn(t *testing.T) {
+	const method = `{"methodConfig": [{"name": [{"service": "a.B"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]`
+	for doc, want := range map[string]string{
+		method + `}`: "grpc-retry",
+		method + `, "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}`: "grpc-retry-throttling",
+	} {
+		im, err := Import(GRPC, []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := im.Strategies[0]
+		if st.BasedOn != want || (st.Budget != nil) != (want == "grpc-retry-throttling") {
+			t.Errorf("%s: based_on %q, budget %v; want %q", doc, st.BasedOn, st.Budget, want)
+		}
+		sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
+		if got := engine.DefaultSearchFor(sc, st.Name); got.Within != "grpc" {
+			t.Errorf("%s: searched within %q, want grpc", want, got.Within)
+		}
+	}
+}

@@ -647,7 +647,7 @@ func (p *prober) judge(ws []windowStat, hasTrigger bool) {
 			p.to, pctRange(res.Quarters[2].Success), pctRange(res.Quarters[3].Success), pctRange(p.healthyQuarter(3).Success), back)
 		return
 	}
-	last := fmt.Sprintf("%s; in the last, %s, healthy %s", p.byQuarter(), p.quarterText(3), p.quarterHealthy(3))
+	last := fmt.Sprintf("%s; in the last, %s, healthy %s%s", p.byQuarter(), p.quarterText(3), p.quarterHealthy(3), p.shut())
 	if !hasTrigger {
 		res.Finding = FindingUnstable
 		res.Persistence = "unstable without a trigger: the scenario has no trigger for a bad state to outlive, yet at its nominal load the strategy is in the bad state all the same, its operating point itself overloaded: " + last
@@ -784,6 +784,23 @@ func statsText(ws WindowStats) string {
 	return s
 }
 
+// protection names what fails an operation fast (failsFast), for
+// sentences about a strategy's own refusals.
+const protection = "its own protection (an open breaker, a budget refusing a retry, the pool, a bulkhead or its client-side throttle)"
+
+// shut says, of a strategy in the bad state to the span's end, that in
+// the span's last quarter it fails every operation fast without a call
+// reaching the dependency on every seed (a breaker that stays open):
+// nothing there is the retries' load, so less load or more workers
+// have nothing to act on. "" otherwise.
+func (p *prober) shut() string {
+	q := p.res.Quarters[3]
+	if q.FastFailed.Min < 1 || q.Amplification.Max > 0 {
+		return ""
+	}
+	return "; in that last quarter " + protection + " fails every operation fast and no call reaches the dependency, so what keeps it in the bad state is the client refusing to call, not a retry storm's load on the dependency"
+}
+
 // after writes when the span judged starts, after the trigger or not.
 func (p *prober) after(hasTrigger bool) string {
 	if hasTrigger && !p.res.Prevents {
@@ -875,6 +892,16 @@ func (p *prober) noStorm(ws []windowStat) string {
 	for i, w := range ws {
 		same = same && succeeds(w, p.healthy[i])
 	}
+	if same && h.FastFailed.Min == 1 && base.FastFailed.Min == 1 {
+		// Every operation failed fast, healthy too: nothing here is the
+		// dependency's, nor a storm's.
+		calls := ""
+		if h.Amplification.Max == 0 && base.Amplification.Max == 0 {
+			calls = ", and none of them makes a call to the dependency"
+		}
+		return fmt.Sprintf("not in a storm: it fails every operation on its own: %s, as in its healthy run without the trigger, %s fails every operation fast (%s success, %s failed fast, healthy %s)%s; so there is no storm to end: the failures are the strategy's own, not the dependency's",
+			after, protection, pctRange(base.Success), pctRange(base.FastFailed), pctRange(h.FastFailed), calls)
+	}
 	if same {
 		healthy := fmt.Sprintf("; healthy %s and %s", pctRange(h.Success), numRange(h.Amplification))
 		if pctRange(h.Success) == pctRange(base.Success) && numRange(h.Amplification) == numRange(base.Amplification) {
@@ -882,7 +909,7 @@ func (p *prober) noStorm(ws []windowStat) string {
 		}
 		floor := ""
 		if h.Success.Min < 1-ProbeSuccessTolerance {
-			floor = "; the floor is the dependency's own errors"
+			floor = p.floor()
 		}
 		return fmt.Sprintf("not in a storm: %s it is at its own baseline (%s success, amplification %s%s%s)",
 			after, pctRange(base.Success), numRange(base.Amplification), healthy, floor)
@@ -895,6 +922,24 @@ func (p *prober) noStorm(ws []windowStat) string {
 	}
 	return fmt.Sprintf("not in a storm: %s its load on the dependency is at its own baseline (%s), so the gap in success (%s, healthy %s), which does not close by the judged window's last quarter (%s, healthy %s), is not sustained by retries%s",
 		after, load, pctRange(base.Success), pctRange(h.Success), pctRange(p.res.Quarters[3].Success), pctRange(p.healthyQuarter(3).Success), cause)
+}
+
+// floor says what the failures of the strategy's healthy self are: the
+// dependency's own errors, the operations its own protection fails fast,
+// or both, as the counterfactual's share failed fast says.
+func (p *prober) floor() string {
+	h := p.res.Healthy
+	if h.FastFailed.Max == 0 {
+		return "; the floor is the dependency's own errors"
+	}
+	fastOnly := true
+	for _, w := range p.healthy {
+		fastOnly = fastOnly && w.fast >= 1-w.success-1e-9
+	}
+	if fastOnly {
+		return fmt.Sprintf("; the floor is %s failing %s of the operations fast, not the dependency's errors", protection, pctRange(h.FastFailed))
+	}
+	return fmt.Sprintf("; the floor is the dependency's own errors and %s failing %s of the operations fast", protection, pctRange(h.FastFailed))
 }
 
 // pctRange writes a success rate's spread over the seeds: "95.28%", or

@@ -65,7 +65,7 @@ var envoyBackoffs = rawValues(
 var Libraries = []Library{
 	{
 		Name: "grpc", Label: "gRPC", Format: "grpc",
-		Presets: []string{"grpc-retry-throttling"},
+		Presets: []string{"grpc-retry", "grpc-retry-throttling"},
 		Limits: "2..5 attempts (grpc-go makes at most 5), exponential backoff (initialBackoff, maxBackoff, " +
 			"backoffMultiplier 2), its own ±20% jitter, and no budget or retryThrottling's token bucket " +
 			"(maxTokens 10, tokenRatio 0.1) (32 candidates)",

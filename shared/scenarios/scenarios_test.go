@@ -123,7 +123,7 @@ func TestPresets(t *testing.T) {
 		run(t, sc)
 	}
 	for _, name := range []string{"ms-standard-resilience", "polly-v8-retry", "azure-sdk", "azure-storage",
-		"grpc-retry-throttling", "google-sre", "aws-standard-legacy", "aws-standard-2026", "aws-adaptive",
+		"grpc-retry", "grpc-retry-throttling", "google-sre", "aws-standard-legacy", "aws-standard-2026", "aws-adaptive",
 		"envoy-retry", "envoy-retry-budget", "istio-retry", "finagle-budget", "resilience4j", "failsafe-go",
 		"cenkalti-backoff", "go-retryablehttp", "retries-that-fail-better"} {
 		if !seen[name] {

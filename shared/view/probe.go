@@ -75,7 +75,7 @@ func Probe(res *engine.ProbeResult) *ProbeView {
 	}
 	fast := ""
 	if res.BaselineFastFailed.Max > 0 || res.Healthy.FastFailed.Max > 0 {
-		fast = fmt.Sprintf(" (%s of them failed fast by a breaker, a budget, the pool or a bulkhead; healthy, %s)",
+		fast = fmt.Sprintf(" (%s of them failed fast by a breaker, a budget, the pool, a bulkhead or a client-side throttle; healthy, %s)",
 			spread(rate, res.BaselineFastFailed), spread(rate, res.Healthy.FastFailed))
 	}
 	v := &ProbeView{

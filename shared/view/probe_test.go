@@ -92,3 +92,39 @@ func TestProbeWords(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeWordsBreakerFailsAll: a strategy whose breaker opens without
+// the trigger too and stays open (every call takes 20 ms, slower than
+// its 10 ms slow_call) is asked whether it is in a storm, and answered
+// that it fails every operation on its own; the baseline says every
+// operation is failed fast, healthy too (the engine's
+// TestProbeBreakerFailsEveryCall checks the claim against the runs).
+func TestProbeWordsBreakerFailsAll(t *testing.T) {
+	sc, err := engine.Parse([]byte(`{"version": 1, "name": "breaker", "seed": 1, "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 20, "duration": "40s"},
+		"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "20ms"}, "queue_capacity": 0,
+			"phases": [{"kind": "outage", "from": "0s", "to": "6s", "status": 503}]},
+		"strategies": [{"name": "always", "max_attempts": 1, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 10, "window": "2s",
+			"break": "1h", "half_open_calls": 1, "slow_call": "10ms", "slow_ratio": 0.5}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Probe(context.Background(), sc, engine.ProbeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := view.Probe(res)
+	if v.Heading != "Is always in a storm?" || v.Finding != string(engine.FindingHealthy) ||
+		!strings.HasPrefix(v.Summary, "always is not in a storm: it fails every operation on its own: ") ||
+		!strings.Contains(v.Summary, "so there is no storm to end: the failures are the strategy's own, not the dependency's.") {
+		t.Errorf("heading %q, finding %s, summary %q", v.Heading, v.Finding, v.Summary)
+	}
+	if want := "Without a remedy, 0% of those operations succeed, with 0 calls per operation (100% of them failed fast by a breaker, a budget, the pool, a bulkhead or a client-side throttle; healthy, 100%)"; !strings.HasPrefix(v.Baseline, want) {
+		t.Errorf("baseline %q\nwant %q…", v.Baseline, want)
+	}
+	for _, r := range v.Rows {
+		if r.Found || r.Change != "" {
+			t.Errorf("%s: a remedy for no storm: %+v", r.Kind, r)
+		}
+	}
+}
