@@ -494,3 +494,35 @@ func TestBuiltinsFitTheLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestIframeKeepsItsTextReadable: the iframe snippet keeps its shape in a
+// wide column, but never gets lower than embedMinHeight in a narrow one
+// (where the chart, fitted to the frame's height, would draw its text
+// under 10 px), nor forces a frame higher than the height asked for; the
+// share box and oEmbed answer the same snippet.
+func TestIframeKeepsItsTextReadable(t *testing.T) {
+	for _, tc := range []struct {
+		width, height int
+		want          string
+	}{
+		{760, 490, "aspect-ratio:760/490;min-height:440px"},
+		{400, 258, "aspect-ratio:400/258;min-height:258px"},
+	} {
+		got := iframeSized("https://example.com/embed/x?picture=a&res=1s", "A & B", tc.width, tc.height)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%dx%d: %s\nwant %s", tc.width, tc.height, got, tc.want)
+		}
+		if !strings.Contains(got, `src="https://example.com/embed/x?picture=a&amp;res=1s"`) || !strings.Contains(got, `title="RetryLab: A &amp; B"`) {
+			t.Errorf("%dx%d: src or title not escaped: %s", tc.width, tc.height, got)
+		}
+	}
+	if got, want := iframe("s", "t"), iframeSized("s", "t", 760, 490); got != want {
+		t.Errorf("the share box's snippet %s differs from oEmbed's %s", got, want)
+	}
+	s, _ := testServer(t)
+	r := do(t, s, "GET", "/oembed?url=https%3A%2F%2Fexample.com%2Fs%2Flayered-retries&maxwidth=400", "")
+	var o struct{ HTML string }
+	if err := json.Unmarshal([]byte(r.body), &o); err != nil || !strings.Contains(o.HTML, "min-height:") {
+		t.Errorf("oEmbed's html %q (%v), want the snippet with its min-height", o.HTML, err)
+	}
+}

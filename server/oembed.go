@@ -5,7 +5,6 @@ package server
 
 import (
 	"fmt"
-	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -81,10 +80,8 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if len(q) > 0 {
 		query = "?" + q.Encode()
 	}
-	// Width and height are the oEmbed's; the style keeps the frame's shape
-	// at any narrower width instead of leaving a fixed height blank.
-	iframe := fmt.Sprintf(`<iframe src="%s/embed/%s%s" width="%d" height="%d" title="%s" loading="lazy" style="border:0;width:100%%;max-width:%dpx;height:auto;aspect-ratio:%d/%d"></iframe>`,
-		base, m[1], html.EscapeString(query), width, height, html.EscapeString(name), width, width, height)
+	// Width and height are the oEmbed's.
+	iframe := iframeSized(base+"/embed/"+m[1]+query, name, width, height)
 	// Consumers want a raster thumbnail: the PNG where this build draws one.
 	thumb, tw, th := base+"/s/"+m[1]+"/chart.svg"+thumbQuery(q), 760, 400
 	if canDrawPNG {

@@ -242,10 +242,23 @@ func embedSnippets(base, id, title, query string) snippets {
 	}
 }
 
-// iframe is the embed snippet: responsive (the chart keeps its aspect ratio
-// at any width), with the page's title.
-func iframe(src, title string) string {
-	return fmt.Sprintf(`<iframe src="%s" width="760" height="490" title="RetryLab: %s" loading="lazy" style="border:0;width:100%%;max-width:760px;height:auto;aspect-ratio:760/490"></iframe>`, src, attrText(title))
+// iframe is the embed snippet: 760 × 490, with the page's title.
+func iframe(src, title string) string { return iframeSized(src, title, 760, 490) }
+
+// embedMinHeight is the least height, in CSS px, the iframe snippet keeps
+// in a column narrower than its shape allows: in the 760:490 shape a
+// 360 px column would get 232 px, and an embed's chart is fitted to the
+// frame's height, so its text would be shown under 10 px (TestEveryWidthFits
+// measures it in frames of the snippet's shape at 360, 600 and 768 px).
+const embedMinHeight = 440
+
+// iframeSized is an iframe snippet of src, width × height where the column
+// allows and narrower at the same aspect ratio, but never lower than
+// embedMinHeight (or height, when that is lower), titled title: the one
+// snippet the share box, the API and oEmbed answer.
+func iframeSized(src, title string, width, height int) string {
+	return fmt.Sprintf(`<iframe src="%s" width="%d" height="%d" title="RetryLab: %s" loading="lazy" style="border:0;width:100%%;max-width:%dpx;height:auto;aspect-ratio:%d/%d;min-height:%dpx"></iframe>`,
+		attrText(src), width, height, attrText(title), width, width, height, min(height, embedMinHeight))
 }
 
 // title is what pages, embeds and oEmbed call a scenario.
