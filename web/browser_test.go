@@ -173,14 +173,29 @@ func setField(path, value string) chromedp.Action[chromedp.Void] {
 }
 
 // until waits for a JavaScript condition, as long as the test's context
-// lasts: a loaded machine is slow, not wrong.
+// lasts: a loaded machine is slow, not wrong. A poll whose document the
+// page replaced meanwhile (a navigation's new document, whose execution
+// context the poll did not start in) is polled again in the new one.
 func until(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(0))); err != nil {
-			return fmt.Errorf("waiting for %s: %w", cond, err)
+		for {
+			_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(0)))
+			if err == nil {
+				return nil
+			}
+			if ctx.Err() != nil || !contextReplaced(err) {
+				return fmt.Errorf("waiting for %s: %w", cond, err)
+			}
 		}
-		return nil
 	})
+}
+
+// contextReplaced reports whether err is Chromium saying that the
+// JavaScript context an evaluation ran in is gone: its document was
+// replaced while it ran.
+func contextReplaced(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context with specified id") || strings.Contains(msg, "Execution context was destroyed")
 }
 
 func do(t testing.TB, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
