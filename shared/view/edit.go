@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -751,7 +752,7 @@ func later(d any, start string, secs int, what string) (string, string, error) {
 	if err != nil {
 		return "", "", fmt.Errorf("%s: %w", what, err)
 	}
-	return from, (v + engine.Duration(secs)*engine.Duration(1e9)).String(), nil
+	return from, (v + engine.Duration(time.Duration(secs)*time.Second)).String(), nil
 }
 
 // addPhase adds an outage (503s) of 5 s to a dependency's timeline, from
@@ -971,7 +972,8 @@ func removeDependency(sc *object, e FormEdit) error {
 	return nil
 }
 
-// plan returns the workload's plan's steps.
+// plan returns the workload (made when missing) whose plan an edit
+// changes, or an error when its plan is not a list.
 func plan(sc *object) (*object, error) {
 	w := sc.obj("workload", true)
 	if _, ok := w.get("plan").([]any); !ok && w.has("plan") {

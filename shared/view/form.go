@@ -15,12 +15,14 @@ import (
 // first worker: nothing in it depends on the scenario.
 type Form struct {
 	// Each part's fields, their paths relative to the part's object:
-	// Workload's to "workload", Dependency's to a dependency, Policy's to
-	// a strategy, a layer or a fleet, Scoped's (which matter only with
-	// several dependencies) and Strategy's to a strategy, Load's to a load
-	// change, Phase's to a phase of a dependency, Fleet's to a fleet
-	// (before its Policy), Call's to a call of a step of the plan,
-	// Bulkhead's and Fallback's to a strategy's, Window's to "report".
+	// Workload's and FleetOf's (shown once there are fleets) to
+	// "workload"; Dependency's to a dependency, Named's to one of several;
+	// Head's (name, preset) to a strategy, Policy's to a strategy, a layer
+	// or a fleet, Scoped's (which matter only with several dependencies)
+	// and Strategy's to a strategy; Load's to a load change, Phase's to a
+	// phase of a dependency, Fleet's to a fleet (before its Policy),
+	// Call's to a call of a step of the plan, Bulkhead's and Fallback's to
+	// a strategy's; Window's to "report".
 	Workload   []FormField `json:"workload"`
 	Dependency []FormField `json:"dependency"`
 	Named      []FormField `json:"named"`

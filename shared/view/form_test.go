@@ -3,6 +3,7 @@ package view
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,7 @@ func TestKindRulesCoverTheVocabulary(t *testing.T) {
 			t.Errorf("the form has no field for %s.%s, the kind", r.Object, r.Key)
 		}
 		for _, k := range ks {
-			for _, f := range append(slicesOf(r.Fields[k]), r.Common...) {
+			for _, f := range slices.Concat(r.Fields[k], r.Common) {
 				if !shown[r.Object][f] {
 					t.Errorf("a %s of kind %s takes %s: the form has no field for it", r.Object, k, f)
 				}
@@ -135,8 +136,6 @@ func TestKindRulesCoverTheVocabulary(t *testing.T) {
 		}
 	}
 }
-
-func slicesOf(s []string) []string { return append([]string(nil), s...) }
 
 func strs[K ~string](ks []K) []string {
 	out := make([]string, len(ks))
