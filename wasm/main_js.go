@@ -36,10 +36,30 @@ func main() {
 	api.Set("probe", jsapi.Async("engine", probe))
 	api.Set("limits", jsapi.Promise("engine", limits))
 	api.Set("searchForm", jsapi.Promise("engine", searchForm))
+	api.Set("form", jsapi.Promise("engine", func([]js.Value) (any, error) { return view.FormOf(), nil }))
+	api.Set("edit", jsapi.Promise("engine", edit))
 	api.Set("requirementsForm", jsapi.Promise("engine", func([]js.Value) (any, error) { return view.RequirementsFormOf(), nil }))
 	api.Set("engineVersion", engine.EngineVersion)
 	js.Global().Set("retrylab", api)
 	select {} // keep the module alive for later calls
+}
+
+// edit(scenarioJSON, editJSON) → the scenario with the form's edit made
+// (view.Edit). The page calls it on a worker that runs no simulations.
+func edit(args []js.Value) (any, error) {
+	doc, err := jsapi.String(args, 0, "the scenario")
+	if err != nil {
+		return nil, err
+	}
+	e, err := jsapi.String(args, 1, "the edit")
+	if err != nil {
+		return nil, err
+	}
+	out, err := view.Edit([]byte(doc), []byte(e))
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(out), nil
 }
 
 func numberArg(args []js.Value, i int) float64 {

@@ -172,6 +172,12 @@ func setField(path, value string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// edits waits for the form's edits under way to be made (the page makes
+// them on a worker, view.Edit) and shown.
+func edits() chromedp.Action[chromedp.Void] {
+	return until(`(document.getElementById("playground").dataset.editing || "0") === "0"`)
+}
+
 // until waits for a JavaScript condition, as long as the test's context
 // lasts: a loaded machine is slow, not wrong. A poll whose document the
 // page replaced meanwhile (a navigation's new document, whose execution

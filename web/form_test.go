@@ -81,7 +81,7 @@ func TestFormEditsSeveralDependencies(t *testing.T) {
 	}
 
 	// Removing payment removes its call and its bulkhead.
-	do(t, ctx, click(`[data-action=dep-remove][data-dep="dependencies[1]"]`))
+	do(t, ctx, click(`[data-action=dep-remove][data-dep="dependencies[1]"]`), edits())
 	sc = scenarioJSON(ctx, t)
 	st = sc["strategies"].([]any)[0].(map[string]any)
 	got, _ = json.Marshal([]any{sc["dependencies"].([]any)[0].(map[string]any)["name"], sc["workload"].(map[string]any)["plan"], st["bulkheads"]})

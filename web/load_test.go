@@ -59,7 +59,7 @@ func TestFormEditsLoadAndLoadLatency(t *testing.T) {
 	if d := scenarioJSON(ctx, t)["dependency"].(map[string]any); d["load_latency"] != nil {
 		t.Errorf("clearing the law leaves %v", d["load_latency"])
 	}
-	do(t, ctx, click(`[data-action=load-remove][data-index="0"]`))
+	do(t, ctx, click(`[data-action=load-remove][data-index="0"]`), edits())
 	if w := scenarioJSON(ctx, t)["workload"].(map[string]any); w["load"] != nil {
 		t.Errorf("after removing the load change: %v", w["load"])
 	}
@@ -85,7 +85,7 @@ func TestFormEditsFleets(t *testing.T) {
 	if errs := text(ctx, t, `[...document.querySelectorAll(".field-error")].map(e => e.textContent).join("")`); errs != "" {
 		t.Errorf("field errors: %s", errs)
 	}
-	do(t, ctx, click(`[data-action=fleet-remove][data-index="0"]`))
+	do(t, ctx, click(`[data-action=fleet-remove][data-index="0"]`), edits())
 	if w := scenarioJSON(ctx, t)["workload"].(map[string]any); w["fleets"] != nil || w["fleet"] != nil {
 		t.Errorf("after removing the fleet: %v %v", w["fleet"], w["fleets"])
 	}
@@ -128,7 +128,7 @@ func TestFormEditsRequirements(t *testing.T) {
 	if e := text(ctx, t, `document.getElementById("f-report-thresholds-0--value-error").textContent`); !strings.Contains(e, "at least 0") {
 		t.Errorf("a negative peak: the field says %q", e)
 	}
-	do(t, ctx, click(`[data-action=requirement-remove][data-index="0"]`))
+	do(t, ctx, click(`[data-action=requirement-remove][data-index="0"]`), edits())
 	if r := scenarioJSON(ctx, t)["report"]; r != nil {
 		if m, _ := r.(map[string]any); m["thresholds"] != nil {
 			t.Errorf("after removing the requirement: %v", r)

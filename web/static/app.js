@@ -247,6 +247,8 @@ const state = {
   scenario: null, // the scenario being edited: the JSON text is its truth
   presets: [], // the engine's policy presets
   kinds: {}, // the engine's vocabulary: the lists of kinds the form offers
+  form: null, // the form's fields and kind rules (view.Form)
+  editing: null, // the form's edits under way, one after the other (editScenario)
   window: undefined, // the affected window the scenario's runs judge, as the engine's validate answers it (null: not valid)
   windowFor: null, // the JSON that window is of
   loadedFrom: null, // the built-in as loaded, to share it by its slug while unchanged
@@ -301,29 +303,6 @@ const keysOf = (path) => path.match(/[^.[\]]+/g).map((k) => (/^\d+$/.test(k) ? N
 function getPath(obj, path) {
   return keysOf(path).reduce((o, k) => (o == null ? undefined : o[k]), obj);
 }
-function setPath(obj, path, value) {
-  const keys = keysOf(path);
-  let o = obj;
-  for (const k of keys.slice(0, -1)) {
-    if (o[k] == null) o[k] = {};
-    o = o[k];
-  }
-  const last = keys[keys.length - 1];
-  if (value !== undefined) {
-    o[last] = value;
-    return;
-  }
-  delete o[last];
-  // A cleared field leaves no empty object behind ("shedding": {}), which
-  // the engine would refuse as incomplete.
-  for (let n = keys.length - 1; n > 0; n--) {
-    const owner = keys.slice(0, n - 1).reduce((x, k) => x[k], obj);
-    const child = owner[keys[n - 1]];
-    if (!child || typeof child !== "object" || Array.isArray(child) || Object.keys(child).length) break;
-    delete owner[keys[n - 1]];
-  }
-}
-
 function writeJSON() {
   $("json").value = JSON.stringify(state.scenario, null, 2);
 }
@@ -356,20 +335,22 @@ function nameTitle() {
 }
 
 // edited marks the scenario as the user's own: the picker says so, an
-// edited built-in is renamed so that its shared page does not pass for the
-// published experiment, and the address bar carries the scenario so that a
-// reload or a copied address keeps the edits.
+// edited built-in is renamed (view.Edit's "own": its shared page must not
+// pass for the published experiment), and the address bar carries the
+// scenario so that a reload or a copied address keeps the edits. Not while
+// the JSON is being typed in (rename false): rewriting it would move the
+// caret.
 function edited(rename = true) {
   scenarioChanged();
   nameTitle();
   if ($("builtin").value !== "") {
     $("builtin").value = "";
-    // Not while the JSON is being typed in: rewriting it would move the caret.
     if (rename && state.scenario && typeof state.scenario === "object" && state.loadedFrom) {
-      state.scenario.name = (state.scenario.name || state.loadedFrom.title) + " (edited)";
-      writeJSON();
-      $("pg-title").textContent = state.scenario.name;
-      $("pg-summary").textContent = "Your edit of a published experiment: share it to get its own link.";
+      // The run that follows waits for it (editsMade).
+      editScenario({ action: "own", builtin: state.loadedFrom.title }, () => {
+        nameTitle();
+        $("pg-summary").textContent = "Your edit of a published experiment: share it to get its own link.";
+      });
     }
   }
   clearTimeout(state.addressTimer);
@@ -378,124 +359,63 @@ function edited(rename = true) {
   }, 500);
 }
 
+// ---- the edits: made in Go (view.Edit), on a worker of their own --------
+
+// The editor is the worker that makes the form's edits (view.Edit). It
+// runs no simulations, so an edit never waits behind a run; it starts at
+// the first edit. Edits are made one after the other, each on the JSON as
+// the previous one left it (state.editing).
+let editor = null;
+state.editing = Promise.resolve();
+
+// editsMade waits for the edits under way, those made meanwhile too.
+async function editsMade() {
+  for (let p = null; p !== state.editing; ) await (p = state.editing);
+}
+
+// editScenario makes the edit (a view.FormEdit) on the scenario as it is
+// when its turn comes (the last JSON that parsed), then shows the scenario
+// it gives and calls then. A scenario changed meanwhile (typed in the
+// JSON, an import) is edited again, so that the answer never undoes it. root.dataset.editing counts the edits under
+// way (tests wait for 0).
+function editScenario(edit, then) {
+  scenarioChanged(); // a probe of the scenario before the edit stops at once
+  root.dataset.editing = String(Number(root.dataset.editing || 0) + 1);
+  state.editing = state.editing.then(async () => {
+    editor ||= new EngineWorker(engine.module);
+    let json, out;
+    do {
+      json = JSON.stringify(state.scenario);
+      out = await editor.call("edit", json, JSON.stringify(edit));
+    } while (json !== JSON.stringify(state.scenario));
+    state.scenario = JSON.parse(out);
+    writeJSON();
+    then();
+  }).catch((err) => {
+    status("The form could not make that edit: " + ((err && err.message) || err));
+  }).finally(() => {
+    root.dataset.editing = String(Number(root.dataset.editing) - 1);
+  });
+}
+
 // ---- the form ------------------------------------------------------------
 
-// The form's fields: [path, label, type]. A type is "number", "text", a
-// list of kinds (from the engine's vocabulary, by name) or "preset".
-const fields = {
-  workload: [
-    ["clients", "Clients", "number"],
-    ["arrival", "Arrivals", "arrivals"],
-    ["rate", "Rate (operations/s in total)", "number"],
-    ["duration", "Duration", "text"],
-  ],
-  dependency: [
-    ["workers", "Workers", "number"],
-    ["service_time.kind", "Service time", "service_times"],
-    ["service_time.mean", "Mean service time", "text"],
-    ["service_time.p50", "Service time p50 (lognormal)", "text"],
-    ["service_time.p99", "Service time p99 (lognormal)", "text"],
-    ["queue_capacity", "Queue capacity", "number"],
-    ["error_rate", "Random error rate (0–1)", "number"],
-    ["network.request.kind", "Network delay out (request leg)", "delays"],
-    ["network.request.mean", "Request leg mean", "text"],
-    ["network.request.stddev", "Request leg stddev (normal)", "text"],
-    ["network.answer.kind", "Network delay back (answer leg)", "delays"],
-    ["network.answer.mean", "Answer leg mean", "text"],
-    ["network.answer.stddev", "Answer leg stddev (normal)", "text"],
-    ["load_latency.law", "Slows with load (law)", "latency_laws"],
-    ["load_latency.of", "Slows with: requests", "load_measures"],
-    ["load_latency.knee", "Slows beyond (requests per worker)", "number"],
-    ["load_latency.slope", "Slope", "number"],
-    ["load_latency.power", "Power (polynomial)", "number"],
-    ["load_latency.sigma", "USL contention (sigma)", "number"],
-    ["load_latency.kappa", "USL coherency (kappa)", "number"],
-    ["load_latency.max_factor", "Slows at most ×", "number"],
-    ["shedding.measure", "Priority shedding: measure", "shed_measures"],
-    ["shedding.thresholds.sheddable", "Shed sheddable requests at", "number"],
-    ["shedding.thresholds.sheddable_plus", "Shed sheddable_plus requests at", "number"],
-  ],
-  policy: [
-    ["max_attempts", "Max attempts", "number"],
-    ["attempt_timeout", "Attempt timeout", "text"],
-    ["deadline", "Deadline", "text"],
-    ["backoff.kind", "Backoff", "backoffs"],
-    ["backoff.base", "Backoff base", "text"],
-    ["backoff.max", "Backoff max", "text"],
-    ["jitter.kind", "Jitter", "jitters"],
-    ["budget.kind", "Retry budget", "budgets"],
-    ["budget.ratio", "Budget ratio (ratio budget)", "number"],
-    ["budget.max_tokens", "Budget tokens (token bucket)", "number"],
-    ["budget.token_ratio", "Tokens back per success", "number"],
-    ["breaker.kind", "Circuit breaker", "breakers"],
-    ["breaker.failures", "Breaker: consecutive failures", "number"],
-    ["breaker.ratio", "Breaker: failure ratio", "number"],
-    ["breaker.break", "Breaker: open for", "text"],
-    ["breaker.half_open_decision", "Breaker: half-open decides", "half_open_decisions"],
-    ["breaker.break_end", "Breaker: a call at the break's end is", "break_ends"],
-    ["breaker.slow_call", "Breaker: a call slower than this is slow", "text"],
-    ["breaker.slow_ratio", "Breaker: opens at this share of slow calls", "number"],
-    ["budget.charge", "Token bucket charges", "budget_charges"],
-    ["budget.min_concurrency", "Concurrency budget: retries always allowed", "number"],
-    ["throttle.k", "Client-side throttling (SRE book): K, 2 by default", "number"],
-    ["throttle.window", "Client-side throttling: window (2m by default)", "text"],
-    ["client_rate_limit.kind", "Client rate limiter", "rate_limits"],
-    ["max_elapsed", "Stop retrying after (elapsed, checked before a wait)", "text"],
-    ["hedging.delay", "Hedging: next copy after", "text"],
-    ["hedging.delay_percentile", "Hedging: delay at percentile", "number"],
-  ],
-  // Fields that matter only with several dependencies.
-  scoped: [
-    ["budget.scope", "Retry budget counts", "scopes"],
-    ["breaker.scope", "Circuit breaker guards", "scopes"],
-  ],
-  strategy: [
-    ["pool.slots", "Client pool: slots", "number"],
-    ["pool.max_waiting", "Client pool: callers waiting at most", "number"],
-    ["pool.max_wait", "Client pool: wait at most", "text"],
-  ],
-  call: [
-    ["name", "Name", "text"],
-    ["dependency", "Dependency", "dependencies"],
-    ["class", "Class", "classes"],
-    ["share", "Share of operations (0–1)", "number"],
-  ],
-  load: {
-    factor: ["factor", "Rate ×", "number"],
-    rate: ["rate", "More operations/s", "number"],
-    operations: ["operations", "More operations in all", "number"],
-    amplitude: ["amplitude", "Swing (0–1 of the rate)", "number"],
-    period: ["period", "Period", "text"],
-  },
-  phase: {
-    status: ["status", "Answer status", "number"],
-    error: ["error", "Error (connection)", "text"],
-    latency: ["latency", "Answer after", "text"],
-    workers: ["workers", "Workers", "number"],
-    rate: ["rate", "Error rate (0–1)", "number"],
-    factor: ["factor", "Service time ×", "number"],
-  },
-};
-
-// kindFields names, for a field of an object that has a kind (a service
-// time, a network leg, a jitter, a load-dependent latency's law), the
-// vocabulary's fields of each kind.
-const kindFields = { service_time: "service_time_fields", request: "delay_fields", answer: "delay_fields", jitter: "jitter_fields", load_latency: "latency_law_fields" };
-// kindKey is the field that holds such an object's kind, and kindCommon the
-// fields every kind of it takes, once a kind is chosen.
-const kindKey = { load_latency: "law" };
-const kindCommon = { load_latency: ["of", "max_factor"] };
-
 // applies reports whether the form shows the field at path: a field of an
-// object with a kind only when its kind takes it (the engine's
-// vocabulary), or when it holds a value (which its errors may be about).
+// object with a kind (the view's kind rules, state.form.kinds) only when
+// its kind takes it, or when it holds a value (which its errors may be
+// about).
 function applies(path) {
-  const m = /^(.*\.)?(\w+)\.(\w+)$/.exec(path);
-  const obj = m?.[2], key = kindKey[obj] || "kind";
-  if (!m || !kindFields[obj] || m[3] === key || getPath(state.scenario, path) !== undefined) return true;
-  const kind = getPath(state.scenario, (m[1] || "") + obj + "." + key);
-  return !!kind && ((kindCommon[obj] || []).includes(m[3]) || (state.kinds[kindFields[obj]]?.[kind] || []).includes(m[3]));
+  const keys = keysOf(path), field = keys[keys.length - 1];
+  const name = typeof keys[keys.length - 2] === "number" ? keys[keys.length - 3] : keys[keys.length - 2];
+  const rule = (state.form?.kinds || []).find((r) => r.object === name);
+  if (!rule || field === rule.key || getPath(state.scenario, path) !== undefined) return true;
+  const kind = getPath(state.scenario, path.slice(0, path.lastIndexOf(".")) + "." + rule.key);
+  return !!kind && ((rule.common || []).includes(field) || (rule.fields[kind] || []).includes(field));
 }
+
+// inputs are the controls of a part of the form (view.Form: fields with
+// paths relative to the part's object), at the object's path at.
+const inputs = (part, at) => (state.form?.[part] || []).map((f) => input(at + f.path, f.label, f.type));
 
 function input(path, label, type) {
   if (!applies(path)) return "";
@@ -584,12 +504,9 @@ function editRequirement(t) {
 function loadFields() {
   const w = state.scenario.workload || {};
   if ((w.arrival || "poisson") !== "poisson") return [];
-  const phases = (w.load || []).map((lp, i) => {
+  const phases = (w.load || []).map((_, i) => {
     const pat = `workload.load[${i}].`;
-    const own = (state.kinds.load_fields?.[lp.kind] || []).map((f) => fields.load[f]).filter(Boolean);
-    return el("fieldset", { class: "sub" }, el("legend", { text: `Load change ${i + 1}` }),
-      input(pat + "kind", "Kind", "loads"), input(pat + "from", "From", "text"), input(pat + "to", "To", "text"),
-      input(pat + "label", "Label", "text"), ...own.map(([p, l, t]) => input(pat + p, l, t)),
+    return el("fieldset", { class: "sub" }, el("legend", { text: `Load change ${i + 1}` }), ...inputs("load", pat),
       el("div", { class: "row" }, button("load-remove", "Remove", { "data-index": i }, `Remove load change ${i + 1}`)));
   });
   return [el("h2", { class: "form-sub", text: "Load over time" }), ...phases,
@@ -604,38 +521,35 @@ function fleetFields() {
   const fleets = (w.fleets || []).map((f, i) => {
     const pat = `workload.fleets[${i}].`;
     return el("fieldset", { class: "sub" }, el("legend", { text: `Fleet ${f.name || i + 1}` }),
-      input(pat + "name", "Name", "text"), input(pat + "clients", "Clients", "number"),
-      input(pat + "rate", "Rate (operations/s in total)", "number"),
-      ...fields.policy.map(([p, l, t]) => input(pat + p, l, t)),
+      ...inputs("fleet", pat), ...inputs("policy", pat),
       el("div", { class: "row" }, button("fleet-remove", "Remove", { "data-index": i }, `Remove fleet ${f.name || i + 1}`)));
   });
   return [el("h2", { class: "form-sub", text: "Other fleets" }),
-    ...(fleets.length ? [input("workload.fleet", "These clients' fleet", "text")] : []), ...fleets,
+    ...(fleets.length ? inputs("fleet_of", "workload.") : []), ...fleets,
     el("div", { class: "row" }, button("fleet-add", "Add a fleet"))];
 }
 
 function renderForm() {
   const form = $("form");
+  // The field with the focus keeps it: a choice that changes the form
+  // (another kind) leaves the keyboard where it was.
+  const focused = form.contains(document.activeElement) ? document.activeElement.dataset.path : undefined;
   form.replaceChildren();
   if (!state.scenario || typeof state.scenario !== "object") return;
   const several = Array.isArray(state.scenario.dependencies);
   const group = (title, ...kids) => el("fieldset", {}, el("legend", { text: title }), ...kids);
-  form.append(group("Workload", ...fields.workload.map(([p, l, t]) => input("workload." + p, l, t)), ...loadFields(), ...fleetFields(), ...(several ? planFields() : [])));
+  form.append(group("Workload", ...inputs("workload", "workload."), ...loadFields(), ...fleetFields(), ...(several ? planFields() : [])));
   for (const [at, dep] of deps()) {
     // The timeline: each phase with its kind's own fields (the engine says
     // which), moved by its times or its place in the list.
-    const phases = (dep.phases || []).map((ph, i) => {
+    const phases = (dep.phases || []).map((_, i) => {
       const pat = `${at}.phases[${i}].`;
-      const own = (state.kinds.phase_fields?.[ph.kind] || []).map((f) => fields.phase[f]).filter(Boolean);
-      return el("fieldset", { class: "sub" }, el("legend", { text: `Phase ${i + 1}` }),
-        input(pat + "kind", "Kind", "phases"), input(pat + "from", "From", "text"), input(pat + "to", "To", "text"),
-        input(pat + "label", "Label", "text"), ...own.map(([p, l, t]) => input(pat + p, l, t)),
+      return el("fieldset", { class: "sub" }, el("legend", { text: `Phase ${i + 1}` }), ...inputs("phase", pat),
         el("div", { class: "row" },
           button("phase-remove", "Remove", { "data-index": i, "data-dep": at }, `Remove phase ${i + 1}${several ? " of " + (dep.name || at) : ""}`)));
     });
     const title = several ? `Dependency ${dep.name || ""}`.trim() : "Dependency";
-    form.append(group(title, ...(several ? [input(at + ".name", "Name", "text")] : []),
-      ...fields.dependency.map(([p, l, t]) => input(at + "." + p, l, t)),
+    form.append(group(title, ...(several ? inputs("named", at + ".") : []), ...inputs("dependency", at + "."),
       el("h2", { class: "form-sub", text: several ? `Timeline of ${dep.name || "this dependency"}` : "Timeline" }), ...phases,
       el("div", { class: "row" },
         button("phase-add", "Add a phase", { "data-dep": at }, several ? `Add a phase to ${dep.name || at}` : null),
@@ -646,33 +560,27 @@ function renderForm() {
   // the engine says which it is (showWindow).
   form.append(group("Affected window",
     el("p", { id: "window-note", class: "muted window-note", "data-testid": "window-note", "aria-live": "polite" }),
-    input("report.affected_from", "From (operations started at or after)", "text"),
-    input("report.affected_to", "To (operations started before)", "text"),
+    ...inputs("window", "report."),
     el("div", { class: "row" }, button("window-follow", "Follow the phases", { "data-testid": "window-follow" }, "Follow the phases: unpin the affected window"))));
   form.append(requirementsBox());
   (state.scenario.strategies || []).forEach((st, i) => {
     const at = `strategies[${i}].`;
-    const policy = several ? [...fields.policy, ...fields.scoped] : fields.policy;
+    const policy = (at) => [...inputs("policy", at), ...(several ? inputs("scoped", at) : [])];
     const layers = (st.layers || []).map((_, j) =>
       el("fieldset", { class: "sub" }, el("legend", { text: `Layer ${j + 1} below ${st.name || "it"}` }),
-        ...policy.map(([p, l, t]) => input(`${at}layers[${j}].${p}`, l, t)),
+        ...policy(`${at}layers[${j}].`),
         el("div", { class: "row" }, button("layer-remove", "Remove layer", { "data-index": i, "data-layer": j }, `Remove layer ${j + 1} of strategy ${st.name || i + 1}`))));
     const name = st.name || i + 1;
     const limits = several ? [
-      ...fields.strategy.map(([p, l, t]) => input(at + p, l, t)),
+      ...inputs("strategy", at),
       ...(st.bulkheads || []).map((_, j) => el("fieldset", { class: "sub" }, el("legend", { text: `Bulkhead ${j + 1}` }),
-        input(`${at}bulkheads[${j}].dependency`, "Dependency", "dependencies"),
-        input(`${at}bulkheads[${j}].max_concurrent`, "Concurrent calls at most", "number"),
-        input(`${at}bulkheads[${j}].max_waiting`, "Callers waiting at most", "number"),
-        input(`${at}bulkheads[${j}].max_wait`, "Wait at most", "text"),
+        ...inputs("bulkhead", `${at}bulkheads[${j}].`),
         el("div", { class: "row" }, button("bulkhead-remove", "Remove bulkhead", { "data-index": i, "data-item": j }, `Remove bulkhead ${j + 1} of strategy ${name}`)))),
       ...(st.fallbacks || []).map((_, j) => el("fieldset", { class: "sub" }, el("legend", { text: `Fallback ${j + 1}` }),
-        input(`${at}fallbacks[${j}].call`, "For the call", "calls"),
-        input(`${at}fallbacks[${j}].latency`, "Answers after", "text"),
+        ...inputs("fallback", `${at}fallbacks[${j}].`),
         el("div", { class: "row" }, button("fallback-remove", "Remove fallback", { "data-index": i, "data-item": j }, `Remove fallback ${j + 1} of strategy ${name}`)))),
     ] : [];
-    const box = group(`Strategy ${i + 1}`, input(at + "name", "Name", "text"), input(at + "preset", "Preset", "preset"),
-      ...policy.map(([p, l, t]) => input(at + p, l, t)), ...limits, ...layers);
+    const box = group(`Strategy ${i + 1}`, ...inputs("head", at), ...policy(at), ...limits, ...layers);
     box.append(el("div", { class: "row" },
       button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${name}`),
       button("remove", "Remove", { "data-index": i }, `Remove strategy ${name}`),
@@ -690,6 +598,7 @@ function renderForm() {
   }
   showWindow();
   exportChoices();
+  if (focused) form.querySelector(`[data-path="${CSS.escape(focused)}"]`)?.focus();
 }
 
 // pinned reports whether the scenario sets the affected window itself
@@ -750,7 +659,7 @@ function planFields() {
   const out = [el("h2", { class: "form-sub", text: "What an operation calls" })];
   plan.forEach((step, s) => {
     const calls = (step?.calls || []).map((_, c) => el("fieldset", { class: "sub" }, el("legend", { text: `Step ${s + 1}, call ${c + 1}` }),
-      ...fields.call.map(([p, l, t]) => input(`workload.plan[${s}].calls[${c}].${p}`, l, t)),
+      ...inputs("call", `workload.plan[${s}].calls[${c}].`),
       el("div", { class: "row" }, button("call-remove", "Remove call", { "data-step": s, "data-item": c }, `Remove call ${c + 1} of step ${s + 1}`))));
     out.push(...calls, el("div", { class: "row" },
       button("call-add", "Add a call in parallel", { "data-step": s }, `Add a call in parallel to step ${s + 1}`)));
@@ -767,69 +676,38 @@ $("form").addEventListener("input", (e) => {
     scheduleRun();
     return;
   }
-  const path = e.target.dataset.path;
+  const t = e.target, path = t.dataset.path;
   if (!path) return;
-  let v = e.target.value;
-  if (v === "") v = undefined;
-  else if (e.target.dataset.kind === "number") v = Number(v);
-  const renamed = /^dependencies\[\d+\]\.name$/.test(path) ? getPath(state.scenario, path) : undefined;
-  const renamedStrategy = /^strategies\[\d+\]\.name$/.test(path) ? getPath(state.scenario, path) : undefined;
-  setPath(state.scenario, path, v);
-  if (renamed !== undefined) renameDependency(renamed, v);
-  if (renamedStrategy !== undefined) followYours(renamedStrategy, v);
-  const end = /^report\.affected_(from|to)$/.exec(path);
-  if (end) {
-    // Typing one end pins the window: the other end keeps the phases'
-    // bound it showed, since the engine takes both or neither.
-    const other = end[1] === "from" ? "to" : "from", at = "report.affected_" + other;
-    if (v !== undefined && getPath(state.scenario, at) === undefined && state.window && !state.window.whole && !state.window.varies && state.windowFor === $("json").value) {
-      setPath(state.scenario, at, state.window[other]);
-      document.querySelector(`[data-path="${at}"]`).value = state.window[other];
-    }
-  }
-  const objectKind = /^(.*\.(service_time|request|answer|jitter|load_latency))\.(kind|law)$/.exec(path);
-  if (objectKind) {
-    // So does a service time, a network leg, a jitter or a law of another kind.
-    const o = getPath(state.scenario, objectKind[1]), obj = objectKind[2], key = kindKey[obj] || "kind";
-    if (o && typeof o === "object" && o[key] === undefined) setPath(state.scenario, objectKind[1], undefined);
-    const keep = [key, ...(kindCommon[obj] || []), ...(state.kinds[kindFields[obj]]?.[o?.[key]] || [])];
-    if (o && typeof o === "object") for (const k of Object.keys(o)) if (!keep.includes(k)) delete o[k];
-  }
-  const kindOf = /^((?:dependency|dependencies\[\d+\])\.phases\[\d+\]|workload\.load\[\d+\])\.kind$/.exec(path);
-  if (kindOf) {
-    // A phase of another kind keeps only the fields that kind takes.
-    const ph = getPath(state.scenario, kindOf[1]);
-    const own = kindOf[1].startsWith("workload.") ? state.kinds.load_fields : state.kinds.phase_fields;
-    const keep = ["kind", "from", "to", "label", ...(own?.[ph.kind] || [])];
-    for (const k of Object.keys(ph)) if (!keep.includes(k)) delete ph[k];
-  }
-  if (path === "workload.arrival") renderForm(); // load changes are for Poisson arrivals
-  writeJSON();
-  showWindow(); // pending until the engine answers for the edit
-  if (kindOf || objectKind) renderForm(); // their own fields differ
-  edited();
-  scheduleRun();
+  const value = t.value === "" ? undefined : t.dataset.kind === "number" ? Number(t.value) : t.value;
+  // Typing one end of the window the form shows while it follows the
+  // phases pins it (view.Edit keeps the other end's bound).
+  const w = state.window, follows = w && !w.whole && !w.varies && state.windowFor === $("json").value;
+  editScenario({ action: "set", path, value, window: follows ? { from: w.from, to: w.to } : undefined }, () => {
+    showWindow(); // pending until the engine answers for the edit
+    // A choice may change which fields show (another kind, arrivals that
+    // take load changes); a typed value changes only the values shown.
+    if (t.tagName === "SELECT") renderForm();
+    else showValues(t);
+    edited();
+    scheduleRun();
+  });
 });
 
-// followYours keeps report.yours naming the user's policies when one is
-// renamed (to) or removed (to undefined).
-function followYours(from, to) {
-  const r = state.scenario.report;
-  if (!Array.isArray(r?.yours)) return;
-  r.yours = r.yours.flatMap((n) => (n !== from ? [n] : to === undefined ? [] : [to]));
-  if (!r.yours.length) delete r.yours;
+// showValues shows in the form's fields what the scenario holds, but in
+// the field typed in (typed) and in the one with the focus: what an edit
+// changed elsewhere (a pinned window's other end, a renamed dependency).
+function showValues(typed) {
+  for (const f of $("form").querySelectorAll("[data-path]")) {
+    if (f === typed || f === document.activeElement || f.dataset.requirement !== undefined) continue;
+    const v = getPath(state.scenario, f.dataset.path);
+    if (f.value !== String(v ?? "")) f.value = v ?? "";
+  }
 }
 
-// A renamed dependency keeps its calls and bulkheads; the form's lists of
-// names follow once the name is complete.
-function renameDependency(from, to) {
-  const sc = state.scenario;
-  for (const step of sc.workload?.plan || []) for (const c of step?.calls || []) if (c?.dependency === from) c.dependency = to;
-  for (const st of sc.strategies || []) for (const b of st?.bulkheads || []) if (b?.dependency === from) b.dependency = to;
-}
 $("form").addEventListener("change", (e) => {
-  // A renamed dependency's lists, and a requirement's unit, follow.
-  if (/^dependencies\[\d+\]\.name$/.test(e.target.dataset.path || "") || e.target.dataset.part === "metric") renderForm();
+  // A renamed dependency's lists, and a requirement's unit, follow, once
+  // the edits under way are made.
+  if (/^dependencies\[\d+\]\.name$/.test(e.target.dataset.path || "") || e.target.dataset.part === "metric") state.editing.then(renderForm);
 });
 
 $("form").addEventListener("click", (e) => {
@@ -843,156 +721,13 @@ $("form").addEventListener("click", (e) => {
     openShip(state.scenario.strategies?.[Number(e.target.dataset.index)]?.name); // changes nothing until the search runs
     return;
   }
-  const sc = state.scenario;
-  const list = sc.strategies || (sc.strategies = []);
-  const i = Number(e.target.dataset.index);
-  const item = Number(e.target.dataset.item);
-  const dep = e.target.dataset.dep ? getPath(sc, e.target.dataset.dep) : null;
-  const plan = () => ((sc.workload ||= {}).plan ||= []);
-  const drop = (obj, key) => { if (!obj[key]?.length) delete obj[key]; };
-  switch (action) {
-    case "remove":
-      followYours(list[i]?.name, undefined);
-      list.splice(i, 1);
-      break;
-    case "duplicate": {
-      const copy = structuredClone(list[i]);
-      copy.name = copy.name + "-copy";
-      list.splice(i + 1, 0, copy);
-      break;
-    }
-    case "add":
-      list.push({ name: "s" + (list.length + 1), max_attempts: 3, attempt_timeout: "2s", backoff: { kind: "exponential", base: "100ms" }, jitter: { kind: "full" } });
-      break;
-    case "layer-add":
-      (list[i].layers || (list[i].layers = [])).push({ max_attempts: 3 });
-      break;
-    case "layer-remove":
-      list[i].layers.splice(Number(e.target.dataset.layer), 1);
-      drop(list[i], "layers");
-      break;
-    case "phase-add": {
-      const phases = (dep.phases ||= []);
-      const last = phases[phases.length - 1];
-      phases.push({ kind: "outage", from: last ? last.to : "5s", to: addSeconds(last ? last.to : "5s", 5), status: 503 });
-      break;
-    }
-    case "phase-remove":
-      dep.phases.splice(i, 1);
-      drop(dep, "phases");
-      break;
-    case "requirement-add": {
-      // A target to start from: 95% of the incident's operations
-      // served, on every seed.
-      const r = (sc.report ||= {});
-      (r.thresholds ||= []).push({ metric: "affected_success_rate", op: ">=", value: 0.95 });
-      break;
-    }
-    case "requirement-remove":
-      sc.report.thresholds.splice(i, 1);
-      drop(sc.report, "thresholds");
-      if (!Object.keys(sc.report).length) delete sc.report;
-      break;
-    case "load-add": {
-      // A spike to start from: twice the rate for 10 s, after the last change.
-      const w = (sc.workload ||= {}), load = (w.load ||= []);
-      const from = load.length ? load[load.length - 1].to : "10s";
-      load.push({ kind: "step", from, to: addSeconds(from, 10), factor: 2 });
-      break;
-    }
-    case "fleet-add": {
-      // A fleet that retries hard, beside the workload's own clients.
-      const w = (sc.workload ||= {}), fleets = (w.fleets ||= []);
-      let n = fleets.length + 1;
-      while (fleets.some((f) => f.name === "fleet-" + n)) n++;
-      fleets.push({ name: "fleet-" + n, clients: 100, rate: Math.max(1, Math.round((w.rate || 10) / 2)), max_attempts: 5, attempt_timeout: "1s" });
-      break;
-    }
-    case "fleet-remove":
-      sc.workload.fleets.splice(i, 1);
-      drop(sc.workload, "fleets");
-      if (!sc.workload.fleets) delete sc.workload.fleet;
-      break;
-    case "load-remove":
-      sc.workload.load.splice(i, 1);
-      drop(sc.workload, "load");
-      break;
-    case "dep-add": {
-      // One dependency becomes the first of a list; the plan calls every
-      // dependency in parallel until the user says otherwise.
-      if (!Array.isArray(sc.dependencies)) {
-        sc.dependencies = [{ name: "dependency", ...(sc.dependency || {}) }];
-        delete sc.dependency;
-        if (!sc.workload?.plan) plan().push({ calls: [{ dependency: sc.dependencies[0].name }] });
-      }
-      let n = sc.dependencies.length + 1;
-      while (depNames().includes("dependency-" + n)) n++;
-      const name = "dependency-" + n;
-      sc.dependencies.push({ name, workers: 10, service_time: { kind: "constant", mean: "20ms" }, queue_capacity: 100 });
-      const steps = plan();
-      if (!steps.length) steps.push({ calls: [] });
-      (steps[steps.length - 1].calls ||= []).push({ dependency: name });
-      break;
-    }
-    case "dep-remove": {
-      const name = dep.name;
-      sc.dependencies.splice(sc.dependencies.indexOf(dep), 1);
-      for (const step of plan()) step.calls = (step.calls || []).filter((c) => c.dependency !== name);
-      sc.workload.plan = plan().filter((step) => step.calls.length);
-      for (const st of list) {
-        if (st.bulkheads) st.bulkheads = st.bulkheads.filter((b) => b.dependency !== name);
-        drop(st, "bulkheads");
-      }
-      break;
-    }
-    case "call-add":
-      plan()[Number(e.target.dataset.step)].calls.push({ dependency: depNames()[0] || "" });
-      break;
-    case "call-remove": {
-      const s = Number(e.target.dataset.step);
-      plan()[s].calls.splice(item, 1);
-      if (!plan()[s].calls.length) plan().splice(s, 1);
-      break;
-    }
-    case "step-add":
-      plan().push({ calls: [{ dependency: depNames()[0] || "" }] });
-      break;
-    case "bulkhead-add":
-      (list[i].bulkheads ||= []).push({ dependency: depNames()[0] || "", max_concurrent: 10 });
-      break;
-    case "bulkhead-remove":
-      list[i].bulkheads.splice(item, 1);
-      drop(list[i], "bulkheads");
-      break;
-    case "fallback-add":
-      (list[i].fallbacks ||= []).push({ call: callNames()[0] || "" });
-      break;
-    case "fallback-remove":
-      list[i].fallbacks.splice(item, 1);
-      drop(list[i], "fallbacks");
-      break;
-    case "search-remove":
-      delete sc.search;
-      break;
-    case "window-follow":
-      setPath(sc, "report.affected_from", undefined);
-      setPath(sc, "report.affected_to", undefined);
-      break;
-  }
-  writeJSON();
-  renderForm();
-  edited();
-  scheduleRun();
+  const d = e.target.dataset, n = (v) => (v === undefined ? undefined : Number(v));
+  editScenario({ action, index: n(d.index), item: n(d.layer ?? d.item), step: n(d.step), dep: d.dep }, () => {
+    renderForm();
+    edited();
+    scheduleRun();
+  });
 });
-
-// addSeconds adds s seconds to a duration written as the engine writes them
-// ("5s", "1m30s", "250ms"); anything else gets s seconds from 0.
-function addSeconds(d, s) {
-  const m = /^(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(d || "");
-  const ms = /^(\d+)ms$/.exec(d || "");
-  const secs = ms ? Number(ms[1]) / 1000 : m && (m[1] || m[2]) ? Number(m[1] || 0) * 60 + Number(m[2] || 0) : 0;
-  return secs + s + "s";
-}
 
 $("json").addEventListener("input", () => {
   edited(false);
@@ -1074,6 +809,7 @@ function scheduleRun() {
 
 // checkAndRun validates the scenario and runs it when it is cheap enough.
 async function checkAndRun() {
+  await editsMade();
   const json = $("json").value;
   let check;
   try {
@@ -1124,6 +860,7 @@ function progress(done, total) {
 
 async function run() {
   const mine = ++state.running;
+  await editsMade(); // a run is of the scenario as the edits under way leave it
   const json = $("json").value;
   $("cancel").hidden = false;
   state.early = "";
@@ -2031,9 +1768,10 @@ async function start() {
     status("The engine did not load: " + err.message);
     return;
   }
-  const [builtins, presetList, vocabulary, limits, requirements] = await Promise.all([engine.call("builtins"), engine.call("presets"),
-    engine.call("vocabulary"), engine.call("limits"), engine.call("requirementsForm")]);
+  const [builtins, presetList, vocabulary, limits, requirements, form] = await Promise.all([engine.call("builtins"), engine.call("presets"),
+    engine.call("vocabulary"), engine.call("limits"), engine.call("requirementsForm"), engine.call("form")]);
   LIMITS = limits;
+  state.form = form;
   state.requirements = requirements;
   state.presets = presetList;
   state.kinds = vocabulary;

@@ -1,0 +1,248 @@
+package view
+
+import (
+	"slices"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// A Form is the playground's form for a scenario, as data: which fields
+// each part of a scenario shows, in order, and the kind rules that say
+// which fields of an object with a kind apply. The page lays the parts
+// out (groups, legends, buttons) and applies the rules generically; what
+// a field is, and which kind takes it, is decided here (the engine's
+// vocabulary), once. The page gets it once, at start, from the engine's
+// first worker: nothing in it depends on the scenario.
+type Form struct {
+	// Each part's fields, their paths relative to the part's object:
+	// Workload's and FleetOf's (shown once there are fleets) to
+	// "workload"; Dependency's to a dependency, Named's to one of several;
+	// Head's (name, preset) to a strategy, Policy's to a strategy, a layer
+	// or a fleet, Scoped's (which matter only with several dependencies)
+	// and Strategy's to a strategy; Load's to a load change, Phase's to a
+	// phase of a dependency, Fleet's to a fleet (before its Policy),
+	// Call's to a call of a step of the plan, Bulkhead's and Fallback's to
+	// a strategy's; Window's to "report".
+	Workload   []FormField `json:"workload"`
+	Dependency []FormField `json:"dependency"`
+	Named      []FormField `json:"named"`
+	Policy     []FormField `json:"policy"`
+	Scoped     []FormField `json:"scoped"`
+	Strategy   []FormField `json:"strategy"`
+	Head       []FormField `json:"head"`
+	Load       []FormField `json:"load"`
+	Phase      []FormField `json:"phase"`
+	Fleet      []FormField `json:"fleet"`
+	FleetOf    []FormField `json:"fleet_of"`
+	Call       []FormField `json:"call"`
+	Bulkhead   []FormField `json:"bulkhead"`
+	Fallback   []FormField `json:"fallback"`
+	Window     []FormField `json:"window"`
+	// Kinds are the rules of the objects that have a kind.
+	Kinds []KindRule `json:"kinds"`
+}
+
+// A FormField is one control of the form: its path, its label and its
+// type: "number", "text", the name of one of the engine's lists of kinds
+// (a key of engine.Vocabulary's JSON, such as "backoffs"), or one of the
+// scenario's own lists: "preset" (the presets), "dependencies" (the
+// dependencies' names), "calls" (the plan's calls' names).
+type FormField struct {
+	Path  string `json:"path"`
+	Label string `json:"label"`
+	Type  string `json:"type"`
+}
+
+// A KindRule is the rule of an object with a kind: an object found under
+// the key Object (a list's elements too: "phases" is each phase of a
+// dependency) holds its kind in Key, and takes, besides Key, the fields
+// Common and those Fields lists for its kind (the engine's vocabulary).
+// The form shows such an object's other fields only while they hold a
+// value (which its errors may be about); choosing another kind drops
+// them (Edit), as does clearing the kind, with the object.
+type KindRule struct {
+	Object string              `json:"object"`
+	Key    string              `json:"key"`
+	Common []string            `json:"common,omitempty"`
+	Fields map[string][]string `json:"fields"`
+}
+
+// FormOf returns the playground's form.
+func FormOf() Form {
+	return Form{
+		Workload: []FormField{
+			{"clients", "Clients", "number"},
+			{"arrival", "Arrivals", "arrivals"},
+			{"rate", "Rate (operations/s in total)", "number"},
+			{"duration", "Duration", "text"},
+		},
+		Named: []FormField{{"name", "Name", "text"}},
+		Dependency: []FormField{
+			{"workers", "Workers", "number"},
+			{"service_time.kind", "Service time", "service_times"},
+			{"service_time.mean", "Mean service time", "text"},
+			{"service_time.p50", "Service time p50 (lognormal)", "text"},
+			{"service_time.p99", "Service time p99 (lognormal)", "text"},
+			{"queue_capacity", "Queue capacity", "number"},
+			{"error_rate", "Random error rate (0–1)", "number"},
+			{"network.request.kind", "Network delay out (request leg)", "delays"},
+			{"network.request.mean", "Request leg mean", "text"},
+			{"network.request.stddev", "Request leg stddev (normal)", "text"},
+			{"network.request.p50", "Request leg p50 (lognormal)", "text"},
+			{"network.request.p99", "Request leg p99 (lognormal)", "text"},
+			{"network.answer.kind", "Network delay back (answer leg)", "delays"},
+			{"network.answer.mean", "Answer leg mean", "text"},
+			{"network.answer.stddev", "Answer leg stddev (normal)", "text"},
+			{"network.answer.p50", "Answer leg p50 (lognormal)", "text"},
+			{"network.answer.p99", "Answer leg p99 (lognormal)", "text"},
+			{"load_latency.law", "Slows with load (law)", "latency_laws"},
+			{"load_latency.of", "Slows with: requests", "load_measures"},
+			{"load_latency.knee", "Slows beyond (requests per worker)", "number"},
+			{"load_latency.slope", "Slope", "number"},
+			{"load_latency.power", "Power (polynomial)", "number"},
+			{"load_latency.sigma", "USL contention (sigma)", "number"},
+			{"load_latency.kappa", "USL coherency (kappa)", "number"},
+			{"load_latency.max_factor", "Slows at most ×", "number"},
+			{"shedding.measure", "Priority shedding: measure", "shed_measures"},
+			{"shedding.thresholds.sheddable", "Shed sheddable requests at", "number"},
+			{"shedding.thresholds.sheddable_plus", "Shed sheddable_plus requests at", "number"},
+		},
+		Head: []FormField{
+			{"name", "Name", "text"},
+			{"preset", "Preset", "preset"},
+		},
+		Policy: []FormField{
+			{"max_attempts", "Max attempts", "number"},
+			{"attempt_timeout", "Attempt timeout", "text"},
+			{"deadline", "Deadline", "text"},
+			{"backoff.kind", "Backoff", "backoffs"},
+			{"backoff.base", "Backoff base", "text"},
+			{"backoff.max", "Backoff max", "text"},
+			{"jitter.kind", "Jitter", "jitters"},
+			{"jitter.fraction", "Jitter fraction (proportional)", "number"},
+			{"jitter.amount", "Jitter amount (additive)", "text"},
+			{"budget.kind", "Retry budget", "budgets"},
+			{"budget.ratio", "Budget ratio (ratio budget)", "number"},
+			{"budget.max_tokens", "Budget tokens (token bucket)", "number"},
+			{"budget.token_ratio", "Tokens back per success", "number"},
+			{"breaker.kind", "Circuit breaker", "breakers"},
+			{"breaker.failures", "Breaker: consecutive failures", "number"},
+			{"breaker.ratio", "Breaker: failure ratio", "number"},
+			{"breaker.break", "Breaker: open for", "text"},
+			{"breaker.half_open_decision", "Breaker: half-open decides", "half_open_decisions"},
+			{"breaker.break_end", "Breaker: a call at the break's end is", "break_ends"},
+			{"breaker.slow_call", "Breaker: a call slower than this is slow", "text"},
+			{"breaker.slow_ratio", "Breaker: opens at this share of slow calls", "number"},
+			{"budget.charge", "Token bucket charges", "budget_charges"},
+			{"budget.min_concurrency", "Concurrency budget: retries always allowed", "number"},
+			{"throttle.k", "Client-side throttling (SRE book): K, 2 by default", "number"},
+			{"throttle.window", "Client-side throttling: window (2m by default)", "text"},
+			{"client_rate_limit.kind", "Client rate limiter", "rate_limits"},
+			{"max_elapsed", "Stop retrying after (elapsed, checked before a wait)", "text"},
+			{"hedging.delay", "Hedging: next copy after", "text"},
+			{"hedging.delay_percentile", "Hedging: delay at percentile", "number"},
+		},
+		Scoped: []FormField{
+			{"budget.scope", "Retry budget counts", "scopes"},
+			{"breaker.scope", "Circuit breaker guards", "scopes"},
+		},
+		Strategy: []FormField{
+			{"pool.slots", "Client pool: slots", "number"},
+			{"pool.max_waiting", "Client pool: callers waiting at most", "number"},
+			{"pool.max_wait", "Client pool: wait at most", "text"},
+		},
+		Load: append(timed("loads"),
+			FormField{"factor", "Rate ×", "number"},
+			FormField{"rate", "More operations/s", "number"},
+			FormField{"operations", "More operations in all", "number"},
+			FormField{"amplitude", "Swing (0–1 of the rate)", "number"},
+			FormField{"period", "Period", "text"},
+		),
+		Phase: append(timed("phases"),
+			FormField{"status", "Answer status", "number"},
+			FormField{"error", "Error (connection)", "text"},
+			FormField{"latency", "Answer after", "text"},
+			FormField{"workers", "Workers", "number"},
+			FormField{"rate", "Error rate (0–1)", "number"},
+			FormField{"factor", "Service time ×", "number"},
+		),
+		Fleet: []FormField{
+			{"name", "Name", "text"},
+			{"clients", "Clients", "number"},
+			{"rate", "Rate (operations/s in total)", "number"},
+		},
+		FleetOf: []FormField{{"fleet", "These clients' fleet", "text"}},
+		Call: []FormField{
+			{"name", "Name", "text"},
+			{"dependency", "Dependency", "dependencies"},
+			{"class", "Class", "classes"},
+			{"share", "Share of operations (0–1)", "number"},
+		},
+		Bulkhead: []FormField{
+			{"dependency", "Dependency", "dependencies"},
+			{"max_concurrent", "Concurrent calls at most", "number"},
+			{"max_waiting", "Callers waiting at most", "number"},
+			{"max_wait", "Wait at most", "text"},
+		},
+		Fallback: []FormField{
+			{"call", "For the call", "calls"},
+			{"latency", "Answers after", "text"},
+		},
+		Window: []FormField{
+			{"affected_from", "From (operations started at or after)", "text"},
+			{"affected_to", "To (operations started before)", "text"},
+		},
+		Kinds: KindRules(),
+	}
+}
+
+// timed is the fields every phase and load change starts with: its kind,
+// among the vocabulary's list kinds, its times and its label.
+func timed(kinds string) []FormField {
+	return []FormField{
+		{"kind", "Kind", kinds},
+		{"from", "From", "text"},
+		{"to", "To", "text"},
+		{"label", "Label", "text"},
+	}
+}
+
+// KindRules returns the rules of the objects with a kind, their fields
+// the engine's vocabulary (engine.Kinds).
+func KindRules() []KindRule {
+	v := engine.Kinds()
+	delay := fieldsOf(v.DelayFields)
+	return []KindRule{
+		{Object: "service_time", Key: "kind", Fields: fieldsOf(v.ServiceTimeFields)},
+		{Object: "request", Key: "kind", Fields: delay},
+		{Object: "answer", Key: "kind", Fields: delay},
+		{Object: "jitter", Key: "kind", Fields: fieldsOf(v.JitterFields)},
+		{Object: "load_latency", Key: "law", Common: []string{"of", "max_factor"}, Fields: fieldsOf(v.LatencyLawFields)},
+		{Object: "phases", Key: "kind", Common: []string{"from", "to", "label"}, Fields: fieldsOf(v.PhaseFields)},
+		{Object: "load", Key: "kind", Common: []string{"from", "to", "label"}, Fields: fieldsOf(v.LoadFields)},
+	}
+}
+
+func fieldsOf[K ~string](m map[K][]string) map[string][]string {
+	out := make(map[string][]string, len(m))
+	for k, fs := range m {
+		out[string(k)] = fs
+	}
+	return out
+}
+
+// kindRule returns the rule of objects under the key object, if any.
+func kindRule(object string) (KindRule, bool) {
+	for _, r := range KindRules() {
+		if r.Object == object {
+			return r, true
+		}
+	}
+	return KindRule{}, false
+}
+
+// Takes reports whether an object of kind under the rule takes field:
+// its Key always, Common once it has a kind, and its kind's own fields.
+func (r KindRule) Takes(kind, field string) bool {
+	return field == r.Key || kind != "" && (slices.Contains(r.Common, field) || slices.Contains(r.Fields[kind], field))
+}

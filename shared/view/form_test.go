@@ -1,0 +1,165 @@
+package view
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+)
+
+// formParts are the form's parts, each with where its paths start in a
+// scenario.
+func formParts() map[string]struct {
+	at     string
+	fields []FormField
+} {
+	f := FormOf()
+	type part = struct {
+		at     string
+		fields []FormField
+	}
+	return map[string]part{
+		"workload":   {"workload.", f.Workload},
+		"dependency": {"dependency.", f.Dependency},
+		"named":      {"dependencies[0].", f.Named},
+		"head":       {"strategies[0].", f.Head},
+		"policy":     {"strategies[0].", f.Policy},
+		"layer":      {"strategies[0].layers[0].", f.Policy},
+		"fleet":      {"workload.fleets[0].", append(f.Fleet, f.Policy...)},
+		"fleet_of":   {"workload.", f.FleetOf},
+		"scoped":     {"strategies[0].", f.Scoped},
+		"strategy":   {"strategies[0].", f.Strategy},
+		"load":       {"workload.load[0].", f.Load},
+		"phase":      {"dependency.phases[0].", f.Phase},
+		"call":       {"workload.plan[0].calls[0].", f.Call},
+		"bulkhead":   {"strategies[0].bulkheads[0].", f.Bulkhead},
+		"fallback":   {"strategies[0].fallbacks[0].", f.Fallback},
+		"window":     {"report.", f.Window},
+	}
+}
+
+// TestFormFieldsAreTheScenarios walks every field of the form: its path
+// is a field of the scenario format (the engine's decoder knows it), its
+// type a number, text, one of the scenario's own lists or one of the
+// engine's lists of kinds.
+func TestFormFieldsAreTheScenarios(t *testing.T) {
+	vocab, _ := json.Marshal(engine.Kinds())
+	var lists map[string]any
+	json.Unmarshal(vocab, &lists)
+	for name, p := range formParts() {
+		for _, f := range p.fields {
+			path := p.at + f.Path
+			doc, err := Edit([]byte(`{"version":1,"workload":{"fleets":[{}],"plan":[{"calls":[{}]}],"load":[{}]},"dependency":{"phases":[{}]},"dependencies":[{}],"strategies":[{"layers":[{}],"bulkheads":[{}],"fallbacks":[{}]}]}`),
+				[]byte(`{"action":"set","path":"`+path+`","value":"x"}`))
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			_, err = engine.Decode(doc)
+			for _, e := range engine.AsErrors(err) {
+				if e.Path == path && strings.Contains(e.Message, "not a known field") {
+					t.Errorf("the %s field %q (%s): %s", name, f.Label, path, e.Message)
+				}
+			}
+			switch f.Type {
+			case "number", "text", "preset", "dependencies", "calls":
+			default:
+				if _, ok := lists[f.Type].([]any); !ok {
+					t.Errorf("the %s field %s has type %q: not a list of the engine's vocabulary", name, path, f.Type)
+				}
+			}
+		}
+	}
+}
+
+// TestKindRulesCoverTheVocabulary walks every kind of every object with a
+// kind: each field the engine's vocabulary gives a kind has a field in
+// the form, and every field the form shows of such an object is its key,
+// a common field or some kind's.
+func TestKindRulesCoverTheVocabulary(t *testing.T) {
+	v := engine.Kinds()
+	kinds := map[string][]string{
+		"service_time": strs(v.ServiceTimes), "request": strs(v.Delays), "answer": strs(v.Delays), "jitter": strs(v.Jitters),
+		"load_latency": strs(v.LatencyLaws), "phases": strs(v.Phases), "load": strs(v.Loads),
+	}
+	shown := map[string]map[string]bool{} // object → fields the form shows
+	for _, p := range formParts() {
+		for _, f := range p.fields {
+			keys := keysOf(p.at + f.Path)
+			owner := keys[:len(keys)-1]
+			name, _ := owner[len(owner)-1].(string)
+			if _, ok := owner[len(owner)-1].(int); ok {
+				name, _ = owner[len(owner)-2].(string)
+			}
+			if shown[name] == nil {
+				shown[name] = map[string]bool{}
+			}
+			shown[name][keys[len(keys)-1].(string)] = true
+		}
+	}
+	rules := KindRules()
+	if len(rules) != len(kinds) {
+		t.Errorf("%d kind rules; the test knows the kinds of %d objects", len(rules), len(kinds))
+	}
+	for _, r := range rules {
+		ks, ok := kinds[r.Object]
+		if !ok {
+			t.Errorf("the rule of %q: the test does not know its kinds", r.Object)
+			continue
+		}
+		if !shown[r.Object][r.Key] {
+			t.Errorf("the form has no field for %s.%s, the kind", r.Object, r.Key)
+		}
+		for _, k := range ks {
+			for _, f := range slices.Concat(r.Fields[k], r.Common) {
+				if !shown[r.Object][f] {
+					t.Errorf("a %s of kind %s takes %s: the form has no field for it", r.Object, k, f)
+				}
+				if !r.Takes(k, f) {
+					t.Errorf("the rule of %s says kind %s does not take %s", r.Object, k, f)
+				}
+			}
+		}
+		for f := range shown[r.Object] {
+			taken := f == r.Key
+			for _, k := range ks {
+				taken = taken || r.Takes(k, f)
+			}
+			if !taken {
+				t.Errorf("the form shows %s.%s, which no kind takes", r.Object, f)
+			}
+		}
+		if r.Takes("", "from") && r.Key != "from" {
+			t.Errorf("the rule of %s: an object without a kind takes its common fields", r.Object)
+		}
+	}
+}
+
+func strs[K ~string](ks []K) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = string(k)
+	}
+	return out
+}
+
+// TestFormOfIsJSON: the page gets the form as JSON, every part a list.
+func TestFormOfIsJSON(t *testing.T) {
+	b, err := json.Marshal(FormOf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	n := reflect.TypeOf(Form{}).NumField()
+	if len(m) != n {
+		t.Errorf("%d parts in JSON; Form has %d", len(m), n)
+	}
+	for k, v := range m {
+		if l, ok := v.([]any); !ok || len(l) == 0 {
+			t.Errorf("part %s: %v", k, v)
+		}
+	}
+}
