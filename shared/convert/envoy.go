@@ -526,9 +526,7 @@ func (r *envoyReader) strategy(rt *envoyRoute, used map[string]int) (engine.Stra
 				r.budgets[key] = b
 			}
 			st.Budget = copyBudget(b)
-			if st.Budget != nil && st.Budget.Ratio > 0 {
-				st.BasedOn = "envoy-retry-budget"
-			}
+			engine.Relabel(&st)
 		} else {
 			n.warn(cpath, "cluster %q is not in the document: its circuit breakers are unknown, and Envoy's default (max_retries 3: at most 3 retries in progress to the cluster) is not simulated; give the Cluster too (another YAML document after ---)", cluster)
 		}

@@ -353,10 +353,7 @@ func grpcMethod(n *notes, path string, v any, budget *engine.Budget) (engine.Str
 		// values, with retryThrottling or without as the service config
 		// has it, and the default search keeps a strategy based on either
 		// within gRPC's limits (engine.Libraries).
-		st.BasedOn = "grpc-retry"
-		if budget != nil {
-			st.BasedOn = "grpc-retry-throttling"
-		}
+		st.BasedOn = engine.LibraryNamed("grpc").Preset(&st)
 	case hasHedge:
 		grpcHedge(n, hp, hv, &st.Policy)
 		st.Budget = copyBudget(budget)

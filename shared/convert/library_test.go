@@ -98,6 +98,11 @@ func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, b
 		if len(im.Strategies) != 1 || !samePolicy(im.Strategies[0].Policy, c.Policy) {
 			t.Errorf("%s: the candidate\n%s\nimports back as\n%s\nfrom\n%s", lib.Name, indent(c), indent(im.Strategies), out)
 		}
+		// "Based on" is said of the candidate: the preset its settings
+		// match, as its export reads back (engine.Relabel).
+		if len(im.Strategies) == 1 && lib.Preset != nil && im.Strategies[0].BasedOn != c.BasedOn {
+			t.Errorf("%s: the candidate is based on %s, its export reads back based on %s:\n%s", lib.Name, c.BasedOn, im.Strategies[0].BasedOn, out)
+		}
 	}
 }
 

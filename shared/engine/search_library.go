@@ -16,6 +16,12 @@ import (
 // Name is the name Search.Within takes, Label the library for people
 // ("gRPC"), Presets the presets (a strategy's based_on) it applies to and
 // Limits says in words what the knobs keep to.
+//
+// Preset, where the library has several presets, names the one a
+// strategy with its settings is based on, by what the strategy has (gRPC's
+// retryThrottling, Envoy's retry_budget): the importer labels what it
+// reads with it, and a search's candidate is labelled with it, so that
+// "based on" stays true of a candidate whose budget a knob changed.
 type Library struct {
 	Name    string
 	Label   string
@@ -23,6 +29,34 @@ type Library struct {
 	Presets []string
 	Limits  string
 	Knobs   []Knob
+	Preset  func(st *Strategy) string
+}
+
+// grpcPreset: gRFC A6's retryPolicy, with retryThrottling's token bucket
+// or without.
+func grpcPreset(st *Strategy) string {
+	if st.Budget != nil {
+		return "grpc-retry-throttling"
+	}
+	return "grpc-retry"
+}
+
+// envoyPreset: Envoy's retry policy, with a retry_budget (a share of the
+// active requests) or without (none, or the max_retries threshold).
+func envoyPreset(st *Strategy) string {
+	if st.Budget != nil && st.Budget.Ratio > 0 {
+		return "envoy-retry-budget"
+	}
+	return "envoy-retry"
+}
+
+// Relabel sets st's based_on to the preset of its library that its
+// settings match (Library.Preset), when it is based on a preset of a
+// library that has several.
+func Relabel(st *Strategy) {
+	if lib := libraryOf(st); lib != nil && lib.Preset != nil {
+		st.BasedOn = lib.Preset(st)
+	}
 }
 
 // Sentence says which limits a search was kept within: "searched within
@@ -65,7 +99,7 @@ var envoyBackoffs = rawValues(
 var Libraries = []Library{
 	{
 		Name: "grpc", Label: "gRPC", Format: "grpc",
-		Presets: []string{"grpc-retry", "grpc-retry-throttling"},
+		Presets: []string{"grpc-retry", "grpc-retry-throttling"}, Preset: grpcPreset,
 		Limits: "2..5 attempts (grpc-go makes at most 5), exponential backoff (initialBackoff, maxBackoff, " +
 			"backoffMultiplier 2), its own ±20% jitter, and no budget or retryThrottling's token bucket " +
 			"(maxTokens 10, tokenRatio 0.1) (32 candidates)",
@@ -78,7 +112,7 @@ var Libraries = []Library{
 	},
 	{
 		Name: "envoy", Label: "Envoy", Format: "envoy",
-		Presets: []string{"envoy-retry", "envoy-retry-budget"},
+		Presets: []string{"envoy-retry", "envoy-retry-budget"}, Preset: envoyPreset,
 		Limits: "2, 3, 4 or 6 attempts (num_retries + 1), its doubling back-off from 100 ms, 200 ms, 500 ms " +
 			"or 1 s capped at 10 times the base (its default max_interval, which Istio's retries keep to), " +
 			"its own full jitter, and no limit, max_retries 3 (its default circuit breaker) or a retry_budget " +

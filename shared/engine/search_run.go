@@ -544,6 +544,7 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 	if len(d.errs) > 0 {
 		return Strategy{}, d.errs
 	}
+	Relabel(&st)
 	return st, nil
 }
 
