@@ -1,7 +1,7 @@
 //go:build nosearch
 
 // Without the metastability probe (the Worker build, for size: it would
-// link engine.Probe): its routes answer 501 naming what runs it, and pages
+// link probe.Run): its routes answer 501 naming what runs it, and pages
 // link to no probe. probe.go is the other side of this pair.
 
 package server
