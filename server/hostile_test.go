@@ -155,6 +155,9 @@ func TestProbesAtNewTimesCost(t *testing.T) {
 	var probes atomic.Int32
 	real := s.probes.run
 	s.probes.run = func(ctx context.Context, sc *engine.Scenario, opt probe.Options) (*probe.Result, error) {
+		if ctx.Err() != nil {
+			return real(ctx, sc, opt) // the check before the flight (probeCheck)
+		}
 		probes.Add(1)
 		clk.add(15 * time.Second)
 		return real(ctx, sc, opt)

@@ -1,10 +1,9 @@
-//go:build !nosearch
-
-// The metastability probe on the server (probe.Run, as retrylab probe
-// runs it): GET /api/scenarios/:id/probe answers its result and view as
-// JSON, GET /s/:id/probe as a page, and the comparison page links to the
-// probe of each strategy it can run. The Worker build leaves this out
-// (nosearch, for size); probe_none.go is the other side of this pair.
+// The metastability probe on the server (Config.Probe, probe.Run as
+// retrylab probe runs it): GET /api/scenarios/:id/probe answers its
+// result and view as JSON, GET /s/:id/probe as a page, and the comparison
+// page links to the probe of each strategy it can run. Without
+// Config.Probe (the Worker, which leaves the probe out for size) its
+// routes answer 501 naming what runs it, and pages link to no probe.
 //
 // A probe is many runs of one strategy (the baseline, then bisection of
 // three remedies: up to about 25 runs on each seed), so it has budgets of
@@ -40,8 +39,9 @@ import (
 	"github.com/retrylab/retrylab/shared/view"
 )
 
-// canProbe says whether this build runs metastability probes.
-const canProbe = true
+// errNoProbe answers the probe's routes of a server without Config.Probe.
+var errNoProbe = echo.NewHTTPError(http.StatusNotImplemented,
+	"this server (the Cloudflare Workers build) does not run metastability probes; use the command line (retrylab probe SLUG|FILE --strategy NAME) or a self-hosted server (retrylab serve)")
 
 // probeCostFactor times Config.MaxEvents is a probe's cost budget: 240
 // million events by default. The estimate counts every simulation
@@ -145,7 +145,7 @@ func (s *Server) probeFits(id string, q probeQuery) func(sc *engine.Scenario) er
 		if left := f.until.Sub(s.runs.now()); ok && left > 0 {
 			return &rememberedError{f.err, left}
 		}
-		err := probeCheck(sc, s.probeOptions(q))
+		err := s.probeCheck(sc, s.probeOptions(q))
 		var ce *engine.CostError
 		switch {
 		case err == nil:
@@ -181,16 +181,16 @@ func probeKey(id string, sc *engine.Scenario, q probeQuery) string {
 	return id + "?" + q.values().Encode()
 }
 
-// probeCheck returns what probe.Run refuses before it simulates
+// probeCheck returns what the probe refuses before it simulates
 // anything (an invalid scenario or options, an empty judged window, an
 // estimate over the budget), or nil when it would run. probe.Run makes
 // every such check before its first simulation, which checks the context
 // first: with a context already cancelled, nothing runs.
-func probeCheck(sc *engine.Scenario, opt probe.Options) error {
+func (s *Server) probeCheck(sc *engine.Scenario, opt probe.Options) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	opt.Parallelism = 1 // the first simulation runs alone, and checks ctx first
-	_, err := probe.Run(ctx, sc, opt)
+	_, err := s.probes.run(ctx, sc, opt)
 	if errors.Is(err, engine.ErrStopped) && errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -203,7 +203,7 @@ type probeRuns struct {
 	cache    *lru[*probe.Result]
 	failed   *lru[failure]
 	inflight map[string]*probeFlight
-	// run is probe.Run; tests replace it.
+	// run is Config.Probe, nil without it; tests replace it.
 	run func(context.Context, *engine.Scenario, probe.Options) (*probe.Result, error)
 }
 
@@ -222,7 +222,7 @@ func newProbeRuns(cfg Config) *probeRuns {
 		cache:    newLRU(cfg.CacheSize, 4<<20, 64<<10, func(r *probe.Result) int64 { return 4096 }),
 		failed:   newLRU(cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
 		inflight: map[string]*probeFlight{},
-		run:      probe.Run,
+		run:      cfg.Probe,
 	}
 }
 
@@ -333,6 +333,9 @@ func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery
 }
 
 func (s *Server) handleProbeAPI(c echo.Context) error {
+	if s.probes.run == nil {
+		return errNoProbe
+	}
 	q, err := readProbeQuery(c)
 	if err != nil {
 		return err
@@ -353,6 +356,9 @@ func (s *Server) handleProbeAPI(c echo.Context) error {
 }
 
 func (s *Server) handleProbePage(c echo.Context) error {
+	if s.probes.run == nil {
+		return errNoProbe
+	}
 	q, err := readProbeQuery(c)
 	if err != nil {
 		return err
@@ -382,16 +388,17 @@ func (s *Server) handleProbePage(c echo.Context) error {
 }
 
 // probeLinks are the links to the probe of each of sc's strategies that
-// the server would run with the default options (none for a sweep): the
-// comparison page's "What ends the storm?" line.
+// the server would run with the default options (none for a sweep, or
+// without Config.Probe): the comparison page's "What ends the storm?"
+// line.
 func (s *Server) probeLinks(id string, sc *engine.Scenario) []strategyLink {
-	if sc.Sweep != nil {
+	if sc.Sweep != nil || s.probes.run == nil {
 		return nil
 	}
 	var links []strategyLink
 	for _, st := range sc.Strategies {
 		q := probeQuery{strategy: st.Name}
-		if probeCheck(sc, s.probeOptions(q)) == nil {
+		if s.probeCheck(sc, s.probeOptions(q)) == nil {
 			links = append(links, strategyLink{Strategy: st.Name, URL: "/s/" + id + "/probe?" + q.values().Encode()})
 		}
 	}

@@ -221,7 +221,10 @@ func TestProbeTimeout(t *testing.T) {
 // process.
 func TestProbeRecoversAPanic(t *testing.T) {
 	s, _ := testServer(t)
-	s.probes.run = func(context.Context, *engine.Scenario, probe.Options) (*probe.Result, error) {
+	s.probes.run = func(ctx context.Context, sc *engine.Scenario, opt probe.Options) (*probe.Result, error) {
+		if ctx.Err() != nil {
+			return probe.Run(ctx, sc, opt) // the check before the flight (probeCheck)
+		}
 		panic("boom in the probe")
 	}
 	if r := do(t, s, "GET", "/api/scenarios/runaway-cascade/probe?strategy=textbook", ""); r.code != 500 || !strings.Contains(r.body, "something went wrong on our side") {
@@ -258,5 +261,21 @@ func TestProbeOverBudgetIsRemembered(t *testing.T) {
 	now = now.Add(7 * time.Minute)
 	if r := do(t, s, "GET", u, ""); r.code != 503 || !strings.Contains(r.body, "running as many scenarios as it can") {
 		t.Errorf("11 minutes later: %d %.300s; want it checked again (and shed)", r.code, r.body)
+	}
+}
+
+// TestNoProbe: a server without Config.Probe (the Worker's) answers the
+// probe's requests with 501 naming what runs a probe, and links to no
+// probe.
+func TestNoProbe(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.Probe = nil })
+	for _, url := range []string{"/api/scenarios/runaway-cascade/probe?strategy=textbook", "/s/runaway-cascade/probe?strategy=textbook"} {
+		r := do(t, s, "GET", url, "")
+		if r.code != 501 || !strings.Contains(r.body, "retrylab probe SLUG|FILE") || !strings.Contains(r.body, "retrylab serve") {
+			t.Errorf("%s: %d %s", url, r.code, r.body)
+		}
+	}
+	if r := do(t, s, "GET", "/s/runaway-cascade", ""); r.code != 200 || strings.Contains(r.body, `data-testid="probes"`) {
+		t.Errorf("page: %d, or it links to probes", r.code)
 	}
 }
