@@ -16,6 +16,7 @@ import (
 
 	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 )
 
 // TestImportHostileYAML: the 17-byte merge key that overflowed the stack
@@ -153,7 +154,10 @@ func TestProbesAtNewTimesCost(t *testing.T) {
 	s.spend.now, s.runs.now = clk.get, clk.get
 	var probes atomic.Int32
 	real := s.probes.run
-	s.probes.run = func(ctx context.Context, sc *engine.Scenario, opt engine.ProbeOptions) (*engine.ProbeResult, error) {
+	s.probes.run = func(ctx context.Context, sc *engine.Scenario, opt probe.Options) (*probe.Result, error) {
+		if ctx.Err() != nil {
+			return real(ctx, sc, opt) // the check before the flight (probeCheck)
+		}
 		probes.Add(1)
 		clk.add(15 * time.Second)
 		return real(ctx, sc, opt)

@@ -1,10 +1,9 @@
-//go:build !nosearch
-
-// The metastability probe on the server (engine.Probe, as retrylab probe
-// runs it): GET /api/scenarios/:id/probe answers its result and view as
-// JSON, GET /s/:id/probe as a page, and the comparison page links to the
-// probe of each strategy it can run. The Worker build leaves this out
-// (nosearch, for size); probe_none.go is the other side of this pair.
+// The metastability probe on the server (Config.Probe, probe.Run as
+// retrylab probe runs it): GET /api/scenarios/:id/probe answers its
+// result and view as JSON, GET /s/:id/probe as a page, and the comparison
+// page links to the probe of each strategy it can run. Without
+// Config.Probe (the Worker, which leaves the probe out for size) its
+// routes answer 501 naming what runs it, and pages link to no probe.
 //
 // A probe is many runs of one strategy (the baseline, then bisection of
 // three remedies: up to about 25 runs on each seed), so it has budgets of
@@ -36,11 +35,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/view"
 )
 
-// canProbe says whether this build runs metastability probes.
-const canProbe = true
+// errNoProbe answers the probe's routes of a server without Config.Probe.
+var errNoProbe = echo.NewHTTPError(http.StatusNotImplemented,
+	"this server (the Cloudflare Workers build) does not run metastability probes; use the command line (retrylab probe SLUG|FILE --strategy NAME) or a self-hosted server (retrylab serve)")
 
 // probeCostFactor times Config.MaxEvents is a probe's cost budget: 240
 // million events by default. The estimate counts every simulation
@@ -78,7 +79,7 @@ func readProbeQuery(c echo.Context) (probeQuery, error) {
 	if v := c.QueryParam("settle"); v != "" {
 		d, err := engine.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return q, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("settle %q is not a positive duration such as 10s: how long after the remedy the judged window starts (by default %s)", v, engine.DefaultProbeSettle))
+			return q, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("settle %q is not a positive duration such as 10s: how long after the remedy the judged window starts (by default %s)", v, probe.DefaultSettle))
 		}
 		q.settle = d
 	}
@@ -111,14 +112,14 @@ func probeValues(c echo.Context) url.Values {
 }
 
 // options are the engine's options for the probe the query asks for.
-func (s *Server) probeOptions(q probeQuery) engine.ProbeOptions {
-	return engine.ProbeOptions{Strategy: q.strategy, At: q.at, Settle: q.settle,
+func (s *Server) probeOptions(q probeQuery) probe.Options {
+	return probe.Options{Strategy: q.strategy, At: q.at, Settle: q.settle,
 		MaxEvents: probeCostFactor * s.cfg.MaxEvents, Parallelism: 1}
 }
 
 // probeFits checks the query against the scenario before anything runs:
 // the strategy is one of its own (404 listing them), it has no sweep
-// (422), and engine.Probe would run it: valid, with a judged window, and
+// (422), and probe.Run would run it: valid, with a judged window, and
 // within the server's probe budget (422 saying why not).
 //
 // A probe refused for its cost is remembered for failedFor under its
@@ -144,7 +145,7 @@ func (s *Server) probeFits(id string, q probeQuery) func(sc *engine.Scenario) er
 		if left := f.until.Sub(s.runs.now()); ok && left > 0 {
 			return &rememberedError{f.err, left}
 		}
-		err := probeCheck(sc, s.probeOptions(q))
+		err := s.probeCheck(sc, s.probeOptions(q))
 		var ce *engine.CostError
 		switch {
 		case err == nil:
@@ -180,16 +181,16 @@ func probeKey(id string, sc *engine.Scenario, q probeQuery) string {
 	return id + "?" + q.values().Encode()
 }
 
-// probeCheck returns what engine.Probe refuses before it simulates
+// probeCheck returns what the probe refuses before it simulates
 // anything (an invalid scenario or options, an empty judged window, an
-// estimate over the budget), or nil when it would run. engine.Probe makes
+// estimate over the budget), or nil when it would run. probe.Run makes
 // every such check before its first simulation, which checks the context
 // first: with a context already cancelled, nothing runs.
-func probeCheck(sc *engine.Scenario, opt engine.ProbeOptions) error {
+func (s *Server) probeCheck(sc *engine.Scenario, opt probe.Options) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	opt.Parallelism = 1 // the first simulation runs alone, and checks ctx first
-	_, err := engine.Probe(ctx, sc, opt)
+	_, err := s.probes.run(ctx, sc, opt)
 	if errors.Is(err, engine.ErrStopped) && errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -199,18 +200,18 @@ func probeCheck(sc *engine.Scenario, opt engine.ProbeOptions) error {
 // probeRuns keeps the probes' results and the probes under way.
 type probeRuns struct {
 	mu       sync.Mutex
-	cache    *lru[*engine.ProbeResult]
+	cache    *lru[*probe.Result]
 	failed   *lru[failure]
 	inflight map[string]*probeFlight
-	// run is engine.Probe; tests replace it.
-	run func(context.Context, *engine.Scenario, engine.ProbeOptions) (*engine.ProbeResult, error)
+	// run is Config.Probe, nil without it; tests replace it.
+	run func(context.Context, *engine.Scenario, probe.Options) (*probe.Result, error)
 }
 
 // A probeFlight is a probe that requests for it share: no request's own,
 // as a runner's flight is not (runs.go).
 type probeFlight struct {
 	done    chan struct{}
-	res     *engine.ProbeResult
+	res     *probe.Result
 	err     error
 	waiters int // under probeRuns.mu
 	stop    context.CancelFunc
@@ -218,10 +219,10 @@ type probeFlight struct {
 
 func newProbeRuns(cfg Config) *probeRuns {
 	return &probeRuns{
-		cache:    newLRU(cfg.CacheSize, 4<<20, 64<<10, func(r *engine.ProbeResult) int64 { return 4096 }),
+		cache:    newLRU(cfg.CacheSize, 4<<20, 64<<10, func(r *probe.Result) int64 { return 4096 }),
 		failed:   newLRU(cfg.CacheSize, 1<<20, 1<<10, func(f failure) int64 { return 256 + int64(len(f.err.Error())) }),
 		inflight: map[string]*probeFlight{},
-		run:      engine.Probe,
+		run:      cfg.Probe,
 	}
 }
 
@@ -229,7 +230,7 @@ func newProbeRuns(cfg Config) *probeRuns {
 // most once at a time and kept: its result is deterministic. The request
 // waits until the probe is done or its ctx is; the probe stops when every
 // request waiting for it has gone.
-func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q probeQuery) (*engine.ProbeResult, error) {
+func (s *Server) probe(ctx context.Context, id string, sc *engine.Scenario, q probeQuery) (*probe.Result, error) {
 	start := s.runs.now() // before any flight can start: its probe's time is the wait
 	if q.strategy == "" {
 		q.strategy = sc.Strategies[0].Name
@@ -313,7 +314,7 @@ func (s *Server) flyProbe(ctx context.Context, key string, sc *engine.Scenario, 
 // timeout, or until ctx ends (every request for it has left); used is set
 // to the time it held the slot. One that hits the timeout is not run
 // again for failedFor.
-func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery, used *time.Duration) (*engine.ProbeResult, error) {
+func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery, used *time.Duration) (*probe.Result, error) {
 	if err := s.runs.acquire(ctx); err != nil {
 		return nil, err
 	}
@@ -332,6 +333,9 @@ func (s *Server) runProbe(ctx context.Context, sc *engine.Scenario, q probeQuery
 }
 
 func (s *Server) handleProbeAPI(c echo.Context) error {
+	if s.probes.run == nil {
+		return errNoProbe
+	}
 	q, err := readProbeQuery(c)
 	if err != nil {
 		return err
@@ -352,6 +356,9 @@ func (s *Server) handleProbeAPI(c echo.Context) error {
 }
 
 func (s *Server) handleProbePage(c echo.Context) error {
+	if s.probes.run == nil {
+		return errNoProbe
+	}
 	q, err := readProbeQuery(c)
 	if err != nil {
 		return err
@@ -381,16 +388,17 @@ func (s *Server) handleProbePage(c echo.Context) error {
 }
 
 // probeLinks are the links to the probe of each of sc's strategies that
-// the server would run with the default options (none for a sweep): the
-// comparison page's "What ends the storm?" line.
+// the server would run with the default options (none for a sweep, or
+// without Config.Probe): the comparison page's "What ends the storm?"
+// line.
 func (s *Server) probeLinks(id string, sc *engine.Scenario) []strategyLink {
-	if sc.Sweep != nil {
+	if sc.Sweep != nil || s.probes.run == nil {
 		return nil
 	}
 	var links []strategyLink
 	for _, st := range sc.Strategies {
 		q := probeQuery{strategy: st.Name}
-		if probeCheck(sc, s.probeOptions(q)) == nil {
+		if s.probeCheck(sc, s.probeOptions(q)) == nil {
 			links = append(links, strategyLink{Strategy: st.Name, URL: "/s/" + id + "/probe?" + q.values().Encode()})
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
@@ -37,7 +38,7 @@ func shortRunaway(t *testing.T) string {
 	return string(out)
 }
 
-// TestProbeAPI: the probe's JSON is engine.Probe's result and its view,
+// TestProbeAPI: the probe's JSON is probe.Run's result and its view,
 // the same bytes every time, cached like any answer about an ID (the
 // durations in the query read as the probe reads them), and its page
 // shows the same finding with links back.
@@ -49,7 +50,7 @@ func TestProbeAPI(t *testing.T) {
 		t.Fatalf("probe: %d %s", r.code, r.body)
 	}
 	var got struct {
-		Probe engine.ProbeResult `json:"probe"`
+		Probe probe.Result `json:"probe"`
 		View  struct {
 			Heading string `json:"heading"`
 			Rows    []struct {
@@ -62,15 +63,15 @@ func TestProbeAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := got.Probe
-	if p.Strategy != "textbook" || p.Finding != engine.FindingUnstable || p.Metastable || len(p.Remedies) != 3 || p.Simulations != 19 {
+	if p.Strategy != "textbook" || p.Finding != probe.FindingUnstable || p.Metastable || len(p.Remedies) != 3 || p.Simulations != 19 {
 		t.Fatalf("probe %+v", p)
 	}
-	if load := p.Remedies[0]; load.Kind != engine.RemedyLoad || load.Outcome != engine.ProbeFound || load.Enough != 0.06 || load.NotEnough != 0.05 {
+	if load := p.Remedies[0]; load.Kind != probe.RemedyLoad || load.Outcome != probe.Found || load.Enough != 0.06 || load.NotEnough != 0.05 {
 		t.Errorf("load remedy %+v, want 6%% (5%% not enough)", load)
 	}
 	// A budget ends the amplification, but the operations whose retry
 	// it refuses fail fast: counted as load, they keep it overloaded.
-	if b := p.Remedies[2]; b.Outcome != engine.ProbeNotFound || b.NotEnough != 0.01 {
+	if b := p.Remedies[2]; b.Outcome != probe.NotFound || b.NotEnough != 0.01 {
 		t.Errorf("budget remedy %+v, want none found", b)
 	}
 	if got.View.Heading != "What keeps textbook out of overload?" || len(got.View.Rows) != 3 || !got.View.Rows[0].Found {
@@ -220,7 +221,10 @@ func TestProbeTimeout(t *testing.T) {
 // process.
 func TestProbeRecoversAPanic(t *testing.T) {
 	s, _ := testServer(t)
-	s.probes.run = func(context.Context, *engine.Scenario, engine.ProbeOptions) (*engine.ProbeResult, error) {
+	s.probes.run = func(ctx context.Context, sc *engine.Scenario, opt probe.Options) (*probe.Result, error) {
+		if ctx.Err() != nil {
+			return probe.Run(ctx, sc, opt) // the check before the flight (probeCheck)
+		}
 		panic("boom in the probe")
 	}
 	if r := do(t, s, "GET", "/api/scenarios/runaway-cascade/probe?strategy=textbook", ""); r.code != 500 || !strings.Contains(r.body, "something went wrong on our side") {
@@ -257,5 +261,21 @@ func TestProbeOverBudgetIsRemembered(t *testing.T) {
 	now = now.Add(7 * time.Minute)
 	if r := do(t, s, "GET", u, ""); r.code != 503 || !strings.Contains(r.body, "running as many scenarios as it can") {
 		t.Errorf("11 minutes later: %d %.300s; want it checked again (and shed)", r.code, r.body)
+	}
+}
+
+// TestNoProbe: a server without Config.Probe (the Worker's) answers the
+// probe's requests with 501 naming what runs a probe, and links to no
+// probe.
+func TestNoProbe(t *testing.T) {
+	s, _ := testServer(t, func(c *Config) { c.Probe = nil })
+	for _, url := range []string{"/api/scenarios/runaway-cascade/probe?strategy=textbook", "/s/runaway-cascade/probe?strategy=textbook"} {
+		r := do(t, s, "GET", url, "")
+		if r.code != 501 || !strings.Contains(r.body, "retrylab probe SLUG|FILE") || !strings.Contains(r.body, "retrylab serve") {
+			t.Errorf("%s: %d %s", url, r.code, r.body)
+		}
+	}
+	if r := do(t, s, "GET", "/s/runaway-cascade", ""); r.code != 200 || strings.Contains(r.body, `data-testid="probes"`) {
+		t.Errorf("page: %d, or it links to probes", r.code)
 	}
 }

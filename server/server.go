@@ -26,6 +26,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
+	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
 )
@@ -37,6 +39,11 @@ const DefaultMaxEvents = view.ServerMaxEvents
 type Config struct {
 	Store  Store
 	Logger *slog.Logger
+	// Probe runs the metastability probe (probe.Run): retrylab serve
+	// sets it. Without it (the Worker, which leaves the probe's code
+	// out) the probe's routes answer 501 naming what runs a probe, and
+	// pages link to none.
+	Probe func(context.Context, *engine.Scenario, probe.Options) (*probe.Result, error)
 	// MaxEvents is the cost budget of a run on the server; scenarios
 	// estimated above it are refused with 422 and a pointer to the playground.
 	MaxEvents int64

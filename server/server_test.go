@@ -27,6 +27,7 @@ import (
 
 	"github.com/retrylab/retrylab/server/storetest"
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
 )
 
@@ -47,7 +48,7 @@ func TestMemStoreContract(t *testing.T) {
 func testServer(t testing.TB, fns ...func(*Config)) (*Server, *memStore) {
 	t.Helper()
 	store := newMemStore()
-	cfg := Config{Store: store, Logger: discardLogger(), RunTimeout: time.Hour, RequestTimeout: time.Hour}
+	cfg := Config{Store: store, Logger: discardLogger(), RunTimeout: time.Hour, RequestTimeout: time.Hour, Probe: probe.Run}
 	for _, f := range fns {
 		f(&cfg)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
 	"github.com/retrylab/retrylab/wasm/jsapi"
@@ -33,7 +34,7 @@ func main() {
 	api.Set("builtins", jsapi.Promise("engine", builtins))
 	api.Set("presets", jsapi.Promise("engine", presets))
 	api.Set("vocabulary", jsapi.Promise("engine", func([]js.Value) (any, error) { return engine.Kinds(), nil }))
-	api.Set("probe", jsapi.Async("engine", probe))
+	api.Set("probe", jsapi.Async("engine", runProbe))
 	api.Set("limits", jsapi.Promise("engine", limits))
 	api.Set("searchForm", jsapi.Promise("engine", searchForm))
 	api.Set("form", jsapi.Promise("engine", func([]js.Value) (any, error) { return view.FormOf(), nil }))
@@ -396,10 +397,11 @@ func openHere(id int) *openBatch {
 
 // runBatch(scenarioJSON, batchJSON, batchId) → a part: what the
 // simulations of a batch that handOff posted measured, the scenario being
-// the one the search or the probe runs. On the worker that handed it off
-// (batchId waiting here), on the simulations its search or probe
-// compiled (engine.Batch.Run); on any other, as engine.Batches runs them,
-// the search's candidates compiled once per scenario.
+// the one the search or the probe runs (a probe step's batch carries the
+// scenario it tunes). On the worker that handed it off (batchId waiting
+// here), on the simulations its search or probe compiled
+// (engine.Batch.Run); on any other, as engine.Batches runs them, the
+// search's candidates compiled once per scenario.
 func runBatch(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
@@ -427,18 +429,18 @@ func runBatch(args []js.Value) (any, error) {
 	return parsed.batches.Run(context.Background(), &b, opt)
 }
 
-// probe(scenarioJSON, strategy, maxEvents, check, pooled) → {probe, view}: the
-// metastability probe of the strategy ("" for the first; engine.Probe, as
+// runProbe answers probe(scenarioJSON, strategy, maxEvents, check,
+// pooled) → {probe, view}: the metastability probe of the strategy ("" for the first; probe.Run, as
 // the server's /api/scenarios/{id}/probe answers it), refused when its
 // estimate is above maxEvents (0: no limit). With check true it answers
-// {} without simulating anything when the probe would run: engine.Probe
+// {} without simulating anything when the probe would run: probe.Run
 // makes every check before its first simulation, which checks the
 // context first. Every refusal and failure rejects the Promise with its
 // reason. The page runs a probe in a worker of its own, which it ends to
 // stop it; with pooled true, each step's simulations are handed to the
 // page (handOff), which runs them over that worker and more of the
 // probe's own, as run's search does.
-func probe(args []js.Value) (any, error) {
+func runProbe(args []js.Value) (any, error) {
 	doc, err := jsapi.String(args, 0, "the scenario")
 	if err != nil {
 		return nil, err
@@ -456,16 +458,16 @@ func probe(args []js.Value) (any, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	opt := engine.ProbeOptions{Strategy: strategy, MaxEvents: int64(args[2].Float()), Parallelism: 1}
+	opt := probe.Options{Strategy: strategy, MaxEvents: int64(args[2].Float()), Parallelism: 1}
 	if check {
 		stopped, cancel := context.WithCancel(ctx)
 		cancel()
-		_, err := engine.Probe(stopped, sc, opt)
+		_, err := probe.Run(stopped, sc, opt)
 		if errors.Is(err, engine.ErrStopped) && errors.Is(err, context.Canceled) {
 			return struct{}{}, nil
 		}
 		if err == nil {
-			return nil, fmt.Errorf("the probe's check ran it") // engine.Probe checks the context before it simulates
+			return nil, fmt.Errorf("the probe's check ran it") // probe.Run checks the context before it simulates
 		}
 		return nil, err
 	}
@@ -475,7 +477,7 @@ func probe(args []js.Value) (any, error) {
 	if len(args) > 4 && args[4].Truthy() {
 		opt.RunBatch = handOff
 	}
-	res, err := engine.Probe(ctx, sc, opt)
+	res, err := probe.Run(ctx, sc, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/retrylab/retrylab/server"
+	engineprobe "github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/web"
 )
 
@@ -61,6 +62,7 @@ func setup(t testing.TB) (context.Context, string) {
 // time limits.
 func setupWith(t testing.TB, cfg server.Config) (context.Context, string) {
 	t.Helper()
+	cfg.Probe = engineprobe.Run // as retrylab serve runs it
 	srv, err := server.New(slowMachine(cfg))
 	if err != nil {
 		t.Fatal(err)

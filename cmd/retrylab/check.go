@@ -20,6 +20,7 @@ import (
 
 	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
 )
@@ -52,7 +53,7 @@ type checkCase struct {
 	Link  string            `json:"link,omitempty"`
 
 	scenario *engine.Scenario
-	probe    engine.ProbeOptions // for not metastable
+	probe    probe.Options // for not metastable
 }
 
 // A checkIncident is an incident of the suite: a built-in of
@@ -165,7 +166,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				return 1
 			}
 			c := &checkCase{Incident: in.Name, scenario: sc,
-				probe: engine.ProbeOptions{Strategy: p.Name, Settle: in.settle, MaxEvents: *maxEvents, Parallelism: *parallel}}
+				probe: probe.Options{Strategy: p.Name, Settle: in.settle, MaxEvents: *maxEvents, Parallelism: *parallel}}
 			if slices.ContainsFunc(reqs, func(r view.Requirement) bool { return r.NotMetastable }) {
 				if err := probeCheck(sc, c.probe); err != nil {
 					printErrors(stderr, fmt.Sprintf("%s: %s in %s: not metastable", p.File, p.Name, in.Name), err)
@@ -395,17 +396,17 @@ func judgeCase(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Re
 	}
 	st := &res.Strategies[0]
 	c.Holds = true
-	var probe *engine.ProbeResult
+	var probed *probe.Result
 	k := 0 // the next threshold
 	for _, r := range reqs {
 		var claim view.CheckClaim
 		if r.NotMetastable {
-			pr, err := engine.Probe(ctx, c.scenario, c.probe)
+			pr, err := probe.Run(ctx, c.scenario, c.probe)
 			if err != nil {
 				printErrors(stderr, fmt.Sprintf("%s: %s in %s", p.File, p.Name, c.Incident), err)
 				return 1
 			}
-			probe = pr
+			probed = pr
 			claim = view.JudgeMetastable(pr)
 		} else {
 			claim = view.JudgeThreshold(r, st, st.Thresholds[k])
@@ -416,7 +417,7 @@ func judgeCase(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Re
 	}
 	if !c.Holds {
 		c.Tried = tryRemedy(ctx, p, c, reqs)
-		c.Remedy = view.CheckRemedy(p.Strategy, probe, c.Tried)
+		c.Remedy = view.CheckRemedy(p.Strategy, probed, c.Tried)
 	}
 	return 0
 }
@@ -456,11 +457,11 @@ func tryRemedy(ctx context.Context, p *checkPolicy, c *checkCase, reqs []view.Re
 var errDry = errors.New("dry run")
 
 // probeCheck reports what would refuse the probe of a case before it
-// runs (an empty judged window, its cost): engine.Probe checks them
+// runs (an empty judged window, its cost): probe.Run checks them
 // before its first simulation, which a RunBatch that runs nothing stops.
-func probeCheck(sc *engine.Scenario, opt engine.ProbeOptions) error {
+func probeCheck(sc *engine.Scenario, opt probe.Options) error {
 	opt.RunBatch = func(context.Context, *engine.Batch, func(*engine.Part) error) error { return errDry }
-	if _, err := engine.Probe(context.Background(), sc, opt); !errors.Is(err, errDry) {
+	if _, err := probe.Run(context.Background(), sc, opt); !errors.Is(err, errDry) {
 		return err
 	}
 	return nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/retrylab/retrylab/server"
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
 )
@@ -303,7 +304,7 @@ func TestCheckMetastable(t *testing.T) {
 	}
 	for _, c := range got.Policies[0].Cases {
 		cl := c.Claims[0]
-		if cl.Requirement != "not metastable" || cl.Finding == "" || cl.Finding == engine.FindingMetastable || !strings.HasPrefix(cl.Text, "The probe finds it "+string(cl.Finding)+" on 2 seeds: ") {
+		if cl.Requirement != "not metastable" || cl.Finding == "" || cl.Finding == probe.FindingMetastable || !strings.HasPrefix(cl.Text, "The probe finds it "+string(cl.Finding)+" on 2 seeds: ") {
 			t.Errorf("%s: %+v", c.Incident, cl)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
 )
@@ -364,7 +365,7 @@ func TestProbeCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("json: exit %d: %s", code, errs)
 	}
-	var res engine.ProbeResult
+	var res probe.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,12 @@ import (
 	"slices"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/view"
 )
 
 // cmdProbe runs "probe": the smallest load reduction, capacity addition
-// and retry budget that end a strategy's retry storm (engine.Probe).
+// and retry budget that end a strategy's retry storm (probe.Run).
 func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -40,7 +41,7 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "retrylab probe: --max-events and --parallel may not be negative\n")
 		return 2
 	}
-	opt := engine.ProbeOptions{Strategy: *strategy, MaxEvents: *maxEvents, Parallelism: *parallel}
+	opt := probe.Options{Strategy: *strategy, MaxEvents: *maxEvents, Parallelism: *parallel}
 	if *at != "" {
 		d, err := engine.ParseDuration(*at)
 		if err != nil {
@@ -70,7 +71,7 @@ func cmdProbe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "retrylab probe: --at %s must be a non-negative duration within the scenario's duration, 0s..%s\n", *d, sc.Workload.Duration)
 		return 2
 	}
-	res, err := engine.Probe(ctx, sc, opt)
+	res, err := probe.Run(ctx, sc, opt)
 	if err != nil {
 		printErrors(stderr, file, err)
 		if engine.IsCost(err) {
@@ -100,7 +101,7 @@ func probeCostHint(w io.Writer, cmd string) {
 // writeProbe prints a probe's figures: the criterion, the judged window
 // without the trigger (the strategy's healthy baseline) and as it is,
 // its finding and what it rests on, then one remedy a line.
-func writeProbe(w io.Writer, res *engine.ProbeResult) {
+func writeProbe(w io.Writer, res *probe.Result) {
 	fmt.Fprintf(w, "probe of %s in %s: %s\n", res.Strategy, res.Scenario, res.Criterion)
 	fmt.Fprintf(w, "healthy:          %s succeed, amplification %s\n", pctRange(res.Healthy.Success), numRange(res.Healthy.Amplification))
 	fmt.Fprintf(w, "without a remedy: %s succeed, amplification %s\n", pctRange(res.Baseline), numRange(res.BaselineAmplification))
@@ -109,7 +110,7 @@ func writeProbe(w io.Writer, res *engine.ProbeResult) {
 	}
 	fmt.Fprintf(w, "%s\n", res.Persistence)
 	for _, r := range res.Remedies {
-		if r.Outcome == engine.ProbeNoStorm {
+		if r.Outcome == probe.NoStorm {
 			continue
 		}
 		fmt.Fprintf(w, "%-9s %s, %s", r.Kind, r.Text, simulations(r.Simulations))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/retrylab/retrylab/server"
 	"github.com/retrylab/retrylab/server/sqlite"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 )
 
 // cmdServe runs the web app until ctx ends, then shuts down gracefully:
@@ -51,7 +52,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) int {
 	if db.ReadOnly() {
 		log.Warn("the database cannot be written: shared scenarios are served, sharing answers 503", "db", *dbPath)
 	}
-	srv, err := server.New(server.Config{Store: db, Logger: log, TrustProxy: *trustProxy, BaseURL: *baseURL})
+	srv, err := server.New(server.Config{Store: db, Logger: log, TrustProxy: *trustProxy, BaseURL: *baseURL, Probe: probe.Run})
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
 		return 1

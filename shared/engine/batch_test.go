@@ -67,23 +67,36 @@ type progressLog []string
 
 func (l *progressLog) hear(done, total int) { *l = append(*l, fmt.Sprint(done, "/", total)) }
 
-// TestProbeThroughBatches: a probe whose steps run through RunBatch,
-// split and shuffled, gives the in-process probe's result, byte for
-// byte, and its progress.
-func TestProbeThroughBatches(t *testing.T) {
+// TestTunedThroughBatches: a tuned run (segments, the first load, a
+// cut) whose simulations run through RunBatch, split and shuffled, gives
+// the in-process run's part, byte for byte, and its progress.
+func TestTunedThroughBatches(t *testing.T) {
 	sc := stormScenario(t)
-	var inLog, viaLog progressLog
-	in := mustProbe(t, sc, ProbeOptions{MaxWorkers: 40, Progress: inLog.hear})
-	batches := 0
-	via := mustProbe(t, sc, ProbeOptions{MaxWorkers: 40, Progress: viaLog.hear, RunBatch: viaBatches(t, sc, 7, &batches)})
-	if a, b := mustJSON(t, in), mustJSON(t, via); !bytes.Equal(a, b) {
-		t.Errorf("the probe through batches differs:\n%s\n%s", a, b)
-	}
-	if !slices.Equal(inLog, viaLog) {
-		t.Errorf("progress through batches %v, in-process %v", viaLog, inLog)
-	}
-	if steps := in.Simulations / in.Seeds; batches != steps || steps < 3 {
-		t.Errorf("%d batches for %d steps; want one a step", batches, steps)
+	from, to := Duration(10e9), Duration(20e9)
+	sc.Report.AffectedFrom, sc.Report.AffectedTo = &from, &to
+	for _, tn := range []*Tuning{nil, {Segment: Duration(1e9)}, {FirstLoad: true, Segment: Duration(1e9)}, {Segment: Duration(1e9), CutPercent: 30, CutAt: Duration(8e9)}} {
+		var inLog, viaLog progressLog
+		in, err := RunTuned(context.Background(), sc, tn, Options{Progress: inLog.hear})
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches := 0
+		via, err := RunTuned(context.Background(), sc, tn, Options{Progress: viaLog.hear, RunBatch: viaBatches(t, sc, 7, &batches)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := mustJSON(t, in), mustJSON(t, via); !bytes.Equal(a, b) {
+			t.Errorf("%+v: the run through batches differs:\n%s\n%s", tn, a, b)
+		}
+		if len(inLog) != len(in.Simulations) || len(viaLog) != len(inLog) {
+			t.Errorf("%+v: progress through batches %v, in-process %v", tn, viaLog, inLog)
+		}
+		if batches != 1 {
+			t.Errorf("%+v: %d batches; want one", tn, batches)
+		}
+		if segs := in.Simulations[0].Segments; (tn != nil && tn.Segment > 0) != (len(segs) == 10) {
+			t.Errorf("%+v: %d segments", tn, len(segs))
+		}
 	}
 }
 
@@ -93,14 +106,14 @@ func TestBatchesRefuse(t *testing.T) {
 	sc := stormScenario(t)
 	bs := NewBatches(sc)
 	for _, ks := range [][]int{{-1}, {0, 0}, {len(seedsOf(sc))}} {
-		if _, err := bs.Run(context.Background(), &Batch{Probe: &ProbeStep{}, Simulations: ks}, Options{}); err == nil {
+		if _, err := bs.Run(context.Background(), &Batch{Scenario: sc, Simulations: ks}, Options{}); err == nil {
 			t.Errorf("simulations %v: no error", ks)
 		}
 	}
 	if _, err := bs.Run(context.Background(), &Batch{Simulations: []int{0}}, Options{}); err == nil {
 		t.Errorf("a search's batch of a scenario without one: no error")
 	}
-	if _, err := (&Batch{Probe: &ProbeStep{}, Simulations: []int{0}}).Run(context.Background(), []int{0}, Options{}); err == nil {
+	if _, err := (&Batch{Scenario: sc, Simulations: []int{0}}).Run(context.Background(), []int{0}, Options{}); err == nil {
 		t.Errorf("a batch not handed off, run where it was: no error")
 	}
 }

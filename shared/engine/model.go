@@ -92,12 +92,10 @@ type model struct {
 	seriesBucket             int64   // 0: chosen after the run
 	callsPerOp               float64 // the calls an operation makes, on average: the shares of the plan's calls added up
 	// firstLoad makes load_errors count the first attempts only, not
-	// the retries: a probe's counterfactual without the retries' feedback
-	// (see Probe).
+	// the retries (Tuning.FirstLoad).
 	firstLoad bool
 	// segment, when set, counts the operations started in the affected
-	// window by segments of this width: a probe's judged window, segment
-	// by segment (see Probe).
+	// window by segments of this width (Tuning.Segment).
 	segment int64
 }
 
@@ -111,7 +109,7 @@ type workModel struct {
 	operations int // 0: no limit
 	mix        Mix
 	// cut, when set, changes an open-loop workload's rate to cutRate
-	// from cutAt on: a probe's load reduction (see Probe).
+	// from cutAt on (Tuning.CutPercent).
 	cut     bool
 	cutAt   int64
 	cutRate float64
@@ -567,17 +565,18 @@ func compileDependency(d *Dependency) (depModel, int64) {
 			pm.status = DefaultStatus
 		}
 		dm.phases = append(dm.phases, pm)
-		if harms(&ph, d.Workers) {
+		if ph.Harms(d.Workers) {
 			faultEnd = max(faultEnd, pm.to)
 		}
 	}
 	return dm, faultEnd
 }
 
-// harms reports whether phase ph harms a dependency of workers workers:
+// Harms reports whether phase ph harms a dependency of workers workers:
 // every kind does but a capacity phase that does not remove workers and a
-// latency phase that does not slow service.
-func harms(ph *Phase, workers int) bool {
+// latency phase that does not slow service. The trigger a run recovers
+// from (FaultEnd) is the phases that harm.
+func (ph *Phase) Harms(workers int) bool {
 	switch ph.Kind {
 	case PhaseCapacity:
 		return ph.Workers < workers

@@ -371,21 +371,24 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 	return r, nil
 }
 
-// A Batch is simulations that a search or a probe hands off through
-// Options.RunBatch (ProbeOptions.RunBatch), for Batches.Run to run where
-// the caller likes (on other goroutines, Web Workers or processes), or
-// its own Run where it was handed off. It names
-// them by what derives them from the scenario run, so that RunBatch
-// builds the very simulations the search or the probe would have run
-// itself: a search's candidates are more strategies than a scenario may
-// list, and a probe's steps tune their model beyond what a scenario says.
+// A Batch is simulations that a search or a tuned run (RunTuned) hands
+// off through Options.RunBatch, for Batches.Run to run where the caller
+// likes (on other goroutines, Web Workers or processes), or its own Run
+// where it was handed off. It names them by what derives them from the
+// scenario run, so that RunBatch builds the very simulations the search
+// or the tuned run would have run itself: a search's candidates are more
+// strategies than a scenario may list, and a tuned run's simulations are
+// tuned beyond what a scenario says.
 type Batch struct {
-	// Probe is the probe's step the simulations are of; nil for a search's.
-	Probe *ProbeStep `json:"probe,omitempty"`
+	// Scenario and Tuning are a tuned run's scenario and tuning; a
+	// search's batch has neither (its scenario is the one Batches was
+	// made for).
+	Scenario *Scenario `json:"scenario,omitempty"`
+	Tuning   *Tuning   `json:"tuning,omitempty"`
 	// Simulations are their numbers: a search's, as its candidates on its
 	// seeds and variants are numbered (seed after seed, within a seed
-	// variant after variant, candidates in order); a probe step's, its
-	// seeds'.
+	// variant after variant, candidates in order); a tuned run's, as
+	// Simulations numbers them.
 	Simulations []int `json:"simulations"`
 	// MaxEvents is the run's Options.MaxEvents, which stops each
 	// simulation that processes more.
@@ -396,52 +399,39 @@ type Batch struct {
 	sc  *Scenario
 }
 
-// A ProbeStep is one step of a probe: its settings that the step's
-// simulations depend on, and which step it is (the healthy
-// counterfactual, the baseline, or a remedy at a strength).
-type ProbeStep struct {
-	Strategy   string    `json:"strategy,omitempty"`
-	At         *Duration `json:"at,omitempty"`
-	Settle     Duration  `json:"settle,omitempty"`
-	Window     Duration  `json:"window,omitempty"`
-	Dependency string    `json:"dependency,omitempty"`
-	// Healthy is the counterfactual's step; without it and a Remedy, the
-	// baseline's.
-	Healthy  bool       `json:"healthy,omitempty"`
-	Remedy   RemedyKind `json:"remedy,omitempty"`
-	Strength int        `json:"strength,omitempty"`
-}
-
-// Batches runs the batches that a scenario's search or probes hand off,
-// elsewhere: in a Web Worker or a process of its own. It compiles the
-// search's candidates once, for every batch of it (compiling them takes
-// as long as dozens of their simulations). Its Run may be called from
-// several goroutines at once.
+// Batches runs the batches that a scenario's search or tuned runs hand
+// off, elsewhere: in a Web Worker or a process of its own. It compiles
+// the search's candidates once, for every batch of it (compiling them
+// takes as long as dozens of their simulations). Its Run may be called
+// from several goroutines at once.
 type Batches struct {
 	sc     *Scenario
 	mu     sync.Mutex
 	search *simSet
 }
 
-// NewBatches returns the Batches of sc, the scenario as the search or the
-// probe was given it.
+// NewBatches returns the Batches of sc, the scenario as the search was
+// given it.
 func NewBatches(sc *Scenario) *Batches { return &Batches{sc: sc} }
 
 // Run runs the simulations of batch b and returns what they measured,
-// for the search or the probe that handed them off: the same as it would
-// have measured itself. opt.Parallelism bounds its goroutines and
+// for the search or the tuned run that handed them off: the same as it
+// would have measured itself. A tuned run's batch is of its own scenario,
+// which must be valid. opt.Parallelism bounds its goroutines and
 // opt.Progress counts its simulations; the cost was checked by the run
 // that handed the batch off, and b.MaxEvents stops each simulation.
 func (bs *Batches) Run(ctx context.Context, b *Batch, opt Options) (*Part, error) {
 	var set *simSet
-	if b.Probe != nil {
-		p, err := newProber(bs.sc, b.Probe.options())
-		if err != nil {
+	sc := bs.sc
+	if b.Scenario != nil {
+		sc = b.Scenario
+		if err := sc.Validate(); err != nil {
 			return nil, err
 		}
-		if set, err = p.stepSet(b.Probe); err != nil {
+		if err := checkTuned(sc, b.Tuning); err != nil {
 			return nil, err
 		}
+		set = tunedSet(sc, b.Tuning)
 	} else {
 		var err error
 		if set, err = bs.searchSet(); err != nil {
@@ -449,7 +439,7 @@ func (bs *Batches) Run(ctx context.Context, b *Batch, opt Options) (*Part, error
 		}
 	}
 	opt.MaxEvents = b.MaxEvents
-	return set.part(ctx, bs.sc, b.Simulations, opt)
+	return set.part(ctx, sc, b.Simulations, opt)
 }
 
 // searchSet returns the simulations of the scenario's search, compiled
@@ -504,6 +494,12 @@ func (set *simSet) part(ctx context.Context, sc *Scenario, ks []int, opt Options
 	if err := set.run(ctx, ks, opt, p, false); err != nil {
 		return nil, err
 	}
+	return set.output(sc, ks), nil
+}
+
+// output returns what simulations ks of the set, of scenario sc, run
+// without series, measured, their segments included.
+func (set *simSet) output(sc *Scenario, ks []int) *Part {
 	part := &Part{EngineVersion: EngineVersion, Scenario: digest(sc), Simulations: make([]SimulationOutput, len(ks))}
 	for j, k := range ks {
 		i, si, ri := set.locate(k)
@@ -514,7 +510,7 @@ func (set *simSet) part(ctx context.Context, sc *Scenario, ks []int, opt Options
 		}
 		part.Simulations[j] = o
 	}
-	return part, nil
+	return part
 }
 
 // checkBatch refuses simulation numbers that are not of the set, or

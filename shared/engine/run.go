@@ -568,6 +568,14 @@ func loadLabel(lp *LoadPhase) string {
 	return string(lp.Kind)
 }
 
+// countText writes one when n is 1, else many with n.
+func countText(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf(many, n)
+}
+
 func humanCount(n int64) string {
 	switch {
 	case n >= 1e9:

@@ -3,7 +3,6 @@
 package engine
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -206,34 +205,5 @@ func TestSearchSameRunsOnce(t *testing.T) {
 		if string(p.Settings["max_attempts"]) == "3" && string(p.Settings["retry_level"]) == "2" {
 			t.Errorf("the left-out combination is a frontier point: %v", p.Settings)
 		}
-	}
-}
-
-// TestSearchOverLayersEndsTheStorm (#28): the default search of
-// failover-incident's every-layer, metastable as it is
-// (TestProbeFailoverMetastable), recommends a policy that the probe finds
-// out of the storm: put in every-layer's place, the recommendation is not
-// metastable.
-func TestSearchOverLayersEndsTheStorm(t *testing.T) {
-	sc := builtinWithPresets(t, "failover-incident")
-	sc.Search = DefaultSearchFor(sc, "every-layer")
-	res, err := Run(context.Background(), sc, Options{NoSeries: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := res.Search.Recommendation
-	if rec == nil {
-		t.Fatalf("no recommendation: %s", res.Search.Note)
-	}
-	st, err := sc.SearchCandidate(rec.Settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	probed := builtinWithPresets(t, "failover-incident")
-	i := slices.IndexFunc(probed.Strategies, func(s Strategy) bool { return s.Name == "every-layer" })
-	probed.Strategies[i] = st
-	p := mustProbe(t, probed, ProbeOptions{Strategy: "every-layer"})
-	if p.Finding == FindingMetastable {
-		t.Errorf("the recommendation (%s) is still metastable: %s", rec.Reason, p.Summary)
 	}
 }

@@ -18,7 +18,7 @@ type Incident struct {
 	Why  string `json:"why"`
 	// Settle is how long after the trigger the metastability probe's
 	// judged window starts, for "not metastable" (0: the probe's
-	// default, engine.DefaultProbeSettle); shorter where the built-in
+	// default, probe.DefaultSettle); shorter where the built-in
 	// ends sooner than that after its trigger.
 	Settle engine.Duration `json:"settle,omitempty"`
 	// Extended puts the incident in the extended suite only (retrylab

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 )
 
 // A story holds a built-in's text to its run: each claim that its summary,
@@ -1100,9 +1101,9 @@ func storyPriorityShedding(t *testing.T, sc *engine.Scenario) {
 }
 
 // probeOf probes the strategy name of sc with the probe's defaults.
-func probeOf(t *testing.T, sc *engine.Scenario, name string) *engine.ProbeResult {
+func probeOf(t *testing.T, sc *engine.Scenario, name string) *probe.Result {
 	t.Helper()
-	pr, err := engine.Probe(context.Background(), sc, engine.ProbeOptions{Strategy: name})
+	pr, err := probe.Run(context.Background(), sc, probe.Options{Strategy: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1110,10 +1111,10 @@ func probeOf(t *testing.T, sc *engine.Scenario, name string) *engine.ProbeResult
 }
 
 // remedyFound reports the probe's remedies that end the storm.
-func remediesFound(pr *engine.ProbeResult) []engine.RemedyKind {
-	var found []engine.RemedyKind
+func remediesFound(pr *probe.Result) []probe.RemedyKind {
+	var found []probe.RemedyKind
 	for _, r := range pr.Remedies {
-		if r.Outcome == engine.ProbeFound {
+		if r.Outcome == probe.Found {
 			found = append(found, r.Kind)
 		}
 	}
@@ -1150,13 +1151,13 @@ func storyLoadSpikeStorm(t *testing.T, sc *engine.Scenario) {
 	// The probe calls it metastable, at every attempt used, and names
 	// remedies.
 	pr := probeOf(t, sc, "retry-at-once")
-	if pr.Finding != engine.FindingMetastable {
+	if pr.Finding != probe.FindingMetastable {
 		t.Errorf("the probe finds %q; the text says the storm outlives its trigger: %s", pr.Finding, pr.Persistence)
 	}
 	if a := pr.BaselineAmplification.Min; a < 3.9 {
 		t.Errorf("the probe's judged window: amplification %v; the look_at says 4, every attempt used", a)
 	}
-	if found := remediesFound(pr); !slices.Contains(found, engine.RemedyBudget) || !slices.Contains(found, engine.RemedyLoad) {
+	if found := remediesFound(pr); !slices.Contains(found, probe.RemedyBudget) || !slices.Contains(found, probe.RemedyLoad) {
 		t.Errorf("the probe's remedies that end the storm: %v, want a budget and a load reduction among them", found)
 	}
 }
@@ -1189,13 +1190,13 @@ func storyGCDeathSpiral(t *testing.T, sc *engine.Scenario) {
 		t.Errorf("retry-at-once: %d queued near the end; the summary says the retries keep the queue full", end)
 	}
 	pr := probeOf(t, sc, "retry-at-once")
-	if pr.Finding != engine.FindingMetastable || pr.BaselineAmplification.Min < 2.9 {
+	if pr.Finding != probe.FindingMetastable || pr.BaselineAmplification.Min < 2.9 {
 		t.Errorf("the probe finds %q at amplification %v; the text says metastable at 3: %s", pr.Finding, pr.BaselineAmplification, pr.Persistence)
 	}
 	if len(remediesFound(pr)) == 0 {
 		t.Errorf("the probe names no remedy that ends it")
 	}
-	if pr := probeOf(t, sc, "no-retries"); pr.Finding != engine.FindingRecovering {
+	if pr := probeOf(t, sc, "no-retries"); pr.Finding != probe.FindingRecovering {
 		t.Errorf("the probe finds no-retries %q; the text says back by itself: %s", pr.Finding, pr.Persistence)
 	}
 	// The budget's 660 attempts a second against 667: draining, slowly.
@@ -1276,7 +1277,7 @@ func storyMixedFleet(t *testing.T, sc *engine.Scenario) {
 		t.Errorf("web's operations: %v and %v; the same arrivals in every run", a, b)
 	}
 	pr := probeOf(t, sc, "as-deployed")
-	if pr.Finding != engine.FindingMetastable || !slices.Contains(remediesFound(pr), engine.RemedyBudget) {
+	if pr.Finding != probe.FindingMetastable || !slices.Contains(remediesFound(pr), probe.RemedyBudget) {
 		t.Errorf("the probe finds %q with remedies %v; want metastable, ended by a budget: %s", pr.Finding, remediesFound(pr), pr.Persistence)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 )
 
 // A Requirement is one condition retrylab check holds a policy to in each
@@ -23,7 +24,7 @@ type Requirement struct {
 	Op     engine.Op `json:"op,omitempty"`
 	Value  float64   `json:"value,omitempty"`
 	Share  float64   `json:"share,omitempty"`
-	// NotMetastable requires the metastability probe (engine.Probe) not
+	// NotMetastable requires the metastability probe (probe.Run) not
 	// to find the policy metastable: a storm outliving its trigger.
 	NotMetastable bool `json:"not_metastable,omitempty"`
 	// Line is the requirement's line in its file (1 for a flag's).
@@ -147,10 +148,10 @@ type CheckClaim struct {
 	// Held is how many of the Seeds met the bound, and Needed how many
 	// must (the requirement's share of them, rounded up); for not
 	// metastable, Finding is the probe's.
-	Held    int                 `json:"held,omitempty"`
-	Seeds   int                 `json:"seeds,omitempty"`
-	Needed  int                 `json:"needed,omitempty"`
-	Finding engine.ProbeFinding `json:"finding,omitempty"`
+	Held    int           `json:"held,omitempty"`
+	Seeds   int           `json:"seeds,omitempty"`
+	Needed  int           `json:"needed,omitempty"`
+	Finding probe.Finding `json:"finding,omitempty"`
 	// Worst is the seed worst for the metric and its value, when the
 	// result has it, and Figure that value in words.
 	Worst  *engine.SeedValue `json:"worst,omitempty"`
@@ -196,9 +197,9 @@ func JudgeThreshold(r Requirement, st *engine.StrategyResult, th engine.Threshol
 // JudgeMetastable judges "not metastable" on a probe of the strategy: it
 // holds unless the probe finds it metastable; Text is the probe's own
 // account of what it found.
-func JudgeMetastable(res *engine.ProbeResult) CheckClaim {
+func JudgeMetastable(res *probe.Result) CheckClaim {
 	c := CheckClaim{Requirement: Requirement{NotMetastable: true}.String(), Finding: res.Finding, Seeds: res.Seeds}
-	c.Holds = res.Finding != engine.FindingMetastable
+	c.Holds = res.Finding != probe.FindingMetastable
 	c.Text = fmt.Sprintf("The probe finds it %s on %d seeds: %s.", res.Finding, res.Seeds, strings.TrimSuffix(res.Persistence, "."))
 	return c
 }
@@ -213,15 +214,15 @@ type TriedRemedy struct {
 
 // RemedyChange returns the change check tries on a failing policy, the
 // policy changed, and whether there is one: a ratio retry budget of 10%
-// of requests (the Google SRE book's) over engine.DefaultProbeBudgetWindow
+// of requests (the Google SRE book's) over probe.DefaultBudgetWindow
 // in place of no budget or of a concurrency limit, which bounds retries
 // in progress and not their share; two attempts in place of more under
 // a budget of its own.
 func RemedyChange(st engine.Strategy) (string, engine.Strategy, bool) {
 	switch b := st.Budget; {
 	case b == nil || b.Kind == engine.BudgetConcurrency:
-		st.Budget = &engine.Budget{Kind: engine.BudgetRatio, Ratio: 0.1, Window: engine.DefaultProbeBudgetWindow}
-		return fmt.Sprintf("a ratio retry budget of 10%% of requests over %s in place of its own", time.Duration(engine.DefaultProbeBudgetWindow)), st, true
+		st.Budget = &engine.Budget{Kind: engine.BudgetRatio, Ratio: 0.1, Window: probe.DefaultBudgetWindow}
+		return fmt.Sprintf("a ratio retry budget of 10%% of requests over %s in place of its own", time.Duration(probe.DefaultBudgetWindow)), st, true
 	case st.MaxAttempts > 2 || st.MaxAttempts == 0:
 		was := attemptsWords(st.MaxAttempts)
 		st.MaxAttempts = 2
@@ -231,15 +232,15 @@ func RemedyChange(st engine.Strategy) (string, engine.Strategy, bool) {
 }
 
 // CheckRemedy says what to change in a policy that fails a requirement:
-// the retry budget the probe found enough, when it found one (probe may
+// the retry budget the probe found enough, when it found one (pr may
 // be nil); else, from the policy itself, a budget it lacks or the
 // attempts its budget still allows. Then, when check tried a change
 // (tried, else nil), how the failing requirements fare with it.
-func CheckRemedy(st engine.Strategy, probe *engine.ProbeResult, tried *TriedRemedy) string {
+func CheckRemedy(st engine.Strategy, pr *probe.Result, tried *TriedRemedy) string {
 	var s string
-	if probe != nil {
-		for _, r := range probe.Remedies {
-			if r.Kind == engine.RemedyBudget && r.Outcome == engine.ProbeFound {
+	if pr != nil {
+		for _, r := range pr.Remedies {
+			if r.Kind == probe.RemedyBudget && r.Outcome == probe.Found {
 				s = "The probe finds a retry budget that ends the storm: " + strings.TrimSuffix(r.Text, ".") + "."
 			}
 		}

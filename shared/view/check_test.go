@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 )
 
 func TestParseRequirements(t *testing.T) {
@@ -110,7 +111,7 @@ func TestCheckRemedy(t *testing.T) {
 			t.Errorf("CheckRemedy(%+v) = %q; want it to contain %q", tc.st.Policy, got, tc.want)
 		}
 	}
-	probe := &engine.ProbeResult{Remedies: []engine.RemedyResult{{Kind: engine.RemedyBudget, Outcome: engine.ProbeFound, Text: "a 12% budget ends it."}}}
+	probe := &probe.Result{Remedies: []probe.RemedyResult{{Kind: probe.RemedyBudget, Outcome: probe.Found, Text: "a 12% budget ends it."}}}
 	if got := CheckRemedy(engine.Strategy{}, probe, nil); got != "The probe finds a retry budget that ends the storm: a 12% budget ends it." {
 		t.Errorf("with the probe's budget: %q", got)
 	}
@@ -150,12 +151,12 @@ func TestRemedyChange(t *testing.T) {
 }
 
 func TestJudgeMetastable(t *testing.T) {
-	res := &engine.ProbeResult{Finding: engine.FindingMetastable, Seeds: 5, Persistence: "metastable: the bad state outlives its trigger."}
+	res := &probe.Result{Finding: probe.FindingMetastable, Seeds: 5, Persistence: "metastable: the bad state outlives its trigger."}
 	c := JudgeMetastable(res)
 	if c.Holds || c.Text != "The probe finds it metastable on 5 seeds: metastable: the bad state outlives its trigger." {
 		t.Errorf("%+v", c)
 	}
-	res.Finding = engine.FindingUnstable
+	res.Finding = probe.FindingUnstable
 	if !JudgeMetastable(res).Holds {
 		t.Error("unstable is not metastable")
 	}

@@ -5,9 +5,10 @@ import (
 	"strconv"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 )
 
-// ProbeView is what a metastability probe found (engine.Probe), as the
+// ProbeView is what a metastability probe found (probe.Run), as the
 // comparison page, the playground and the command line show it: a
 // sentence, the criterion, the success rate and amplification without a
 // remedy and healthy, and a row a remedy.
@@ -17,7 +18,7 @@ type ProbeView struct {
 	// textbook out of overload?" (unstable), "Is once in a storm?"
 	// (healthy or recovering: it is not).
 	Heading string `json:"heading"`
-	// Finding is the probe's finding (engine.ProbeFinding); the summary
+	// Finding is the probe's finding (probe.Finding); the summary
 	// says it in words, with what it rests on.
 	Finding   string `json:"finding"`
 	Summary   string `json:"summary"`
@@ -43,27 +44,27 @@ type ProbeRow struct {
 }
 
 // probeLabels name the remedies for people.
-var probeLabels = map[engine.RemedyKind]string{
-	engine.RemedyLoad:     "Less load",
-	engine.RemedyCapacity: "More workers",
-	engine.RemedyBudget:   "A retry budget",
-	engine.RemedyOneLevel: "Retry at one level",
+var probeLabels = map[probe.RemedyKind]string{
+	probe.RemedyLoad:     "Less load",
+	probe.RemedyCapacity: "More workers",
+	probe.RemedyBudget:   "A retry budget",
+	probe.RemedyOneLevel: "Retry at one level",
 }
 
 // A ProbeAnswer is a probe's result with what people read of it: what
 // GET /api/scenarios/{id}/probe answers and the playground's probe shows.
 type ProbeAnswer struct {
-	Probe *engine.ProbeResult `json:"probe"`
-	View  *ProbeView          `json:"view"`
+	Probe *probe.Result `json:"probe"`
+	View  *ProbeView    `json:"view"`
 }
 
 // AnswerOf returns the answer of a probe whose result is res.
-func AnswerOf(res *engine.ProbeResult) ProbeAnswer {
+func AnswerOf(res *probe.Result) ProbeAnswer {
 	return ProbeAnswer{Probe: res, View: Probe(res)}
 }
 
 // Probe turns a probe's result into what people read.
-func Probe(res *engine.ProbeResult) *ProbeView {
+func Probe(res *probe.Result) *ProbeView {
 	rate, _ := MetricOf("success_rate")
 	amp, _ := MetricOf("amplification")
 	spread := func(m Metric, mm engine.MinMax) string {
@@ -92,7 +93,7 @@ func Probe(res *engine.ProbeResult) *ProbeView {
 		if label == "" {
 			label = string(r.Kind)
 		}
-		row := ProbeRow{Kind: string(r.Kind), Remedy: label, Found: r.Outcome == engine.ProbeFound,
+		row := ProbeRow{Kind: string(r.Kind), Remedy: label, Found: r.Outcome == probe.Found,
 			Finding: upperFirst(r.Text), Simulations: strconv.Itoa(r.Simulations)}
 		if row.Found {
 			row.Change = upperFirst(r.Change)
@@ -106,11 +107,11 @@ func Probe(res *engine.ProbeResult) *ProbeView {
 // a storm that outlives its trigger, what keeps an overloaded operating
 // point out of overload, and, of a strategy that is not in a storm or
 // recovers by itself, whether it is in one.
-func probeHeading(res *engine.ProbeResult) string {
+func probeHeading(res *probe.Result) string {
 	switch {
-	case res.Finding == engine.FindingMetastable, res.Finding == "" && res.Metastable: // "": a result from before findings
+	case res.Finding == probe.FindingMetastable, res.Finding == "" && res.Metastable: // "": a result from before findings
 		return "What ends the storm of " + res.Strategy + "?"
-	case res.Finding == engine.FindingUnstable:
+	case res.Finding == probe.FindingUnstable:
 		return "What keeps " + res.Strategy + " out of overload?"
 	}
 	return "Is " + res.Strategy + " in a storm?"

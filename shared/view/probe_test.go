@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/view"
 )
 
@@ -14,19 +15,19 @@ import (
 // `retrylab probe runaway-cascade --format json` prints it (its capacity
 // row left out): unstable without a trigger.
 func ExampleProbe() {
-	res := &engine.ProbeResult{
+	res := &probe.Result{
 		Strategy:              "textbook",
 		Seeds:                 3,
 		Prevents:              true,
 		Criterion:             "the overload has ended when the operations started from 10s to 3m0s, on each of 3 seeds, succeed within 1 percentage point of the strategy's own healthy success rate, or make at most 10% more calls per operation than its own healthy amplification with at most 1 percentage point more of them failed fast (healthy: the same seed without the trigger and without the retries' feedback on load-dependent errors), with the load reduction or the workers added from 0s on; the scenario has no trigger, so from the start they keep its operating point out of overload rather than end a storm",
-		Healthy:               engine.WindowStats{Success: engine.MinMax{Min: 1, Max: 1}, Amplification: engine.MinMax{Min: 1.128296752055848, Max: 1.1676521698564315}},
+		Healthy:               probe.WindowStats{Success: engine.MinMax{Min: 1, Max: 1}, Amplification: engine.MinMax{Min: 1.128296752055848, Max: 1.1676521698564315}},
 		Baseline:              engine.MinMax{Min: 0.16355332214016507, Max: 0.17028929775779447},
 		BaselineAmplification: engine.MinMax{Min: 5.974430574454239, Max: 5.99741696117223},
-		Finding:               engine.FindingUnstable,
-		Remedies: []engine.RemedyResult{
-			{Kind: engine.RemedyLoad, Outcome: engine.ProbeFound, Enough: 0.11, NotEnough: 0.1, Simulations: 24,
+		Finding:               probe.FindingUnstable,
+		Remedies: []probe.RemedyResult{
+			{Kind: probe.RemedyLoad, Outcome: probe.Found, Enough: 0.11, NotEnough: 0.1, Simulations: 24,
 				Change: "the arrival rate times 0.89 from 0s on", Text: "11% less load (between 10% and 11%)"},
-			{Kind: engine.RemedyBudget, Outcome: engine.ProbeNotFound, NotEnough: 0.01, Simulations: 3,
+			{Kind: probe.RemedyBudget, Outcome: probe.NotFound, NotEnough: 0.01, Simulations: 3,
 				Change: `budget {"kind":"ratio","ratio":0.01,"window":"1s"} for strategy "textbook"`, Text: "not found in range (a 1% retry budget does not end it)"},
 		},
 		Simulations: 60,
@@ -63,10 +64,10 @@ func TestProbeWords(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		rate, phase, attempts, heading string
-		finding                        engine.ProbeFinding
+		finding                        probe.Finding
 	}{
-		{"200", `{"kind": "freeze", "from": "5s", "to": "15s"}`, "2", "Is client in a storm?", engine.FindingRecovering},
-		{"400", `{"kind": "outage", "from": "5s", "to": "7s", "status": 503}`, "6", "What ends the storm of client?", engine.FindingMetastable},
+		{"200", `{"kind": "freeze", "from": "5s", "to": "15s"}`, "2", "Is client in a storm?", probe.FindingRecovering},
+		{"400", `{"kind": "outage", "from": "5s", "to": "7s", "status": 503}`, "6", "What ends the storm of client?", probe.FindingMetastable},
 	} {
 		sc, err := engine.Parse([]byte(`{"version": 1, "name": "words", "seed": 1, "runs": 1,
 			"workload": {"clients": 100, "arrival": "poisson", "rate": ` + tc.rate + `, "duration": "60s"}, ` + dep(tc.phase) + `,
@@ -74,7 +75,7 @@ func TestProbeWords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := engine.Probe(context.Background(), sc, engine.ProbeOptions{MaxWorkers: 20})
+		res, err := probe.Run(context.Background(), sc, probe.Options{MaxWorkers: 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,11 +84,11 @@ func TestProbeWords(t *testing.T) {
 			t.Errorf("%s: finding %s, view %q, heading %q; want %s, %q: %s", tc.phase, res.Finding, v.Finding, v.Heading, tc.finding, tc.heading, v.Summary)
 		}
 		for _, r := range v.Rows {
-			if found := r.Found || r.Change != ""; found != (tc.finding == engine.FindingMetastable) && r.Kind == "load" {
+			if found := r.Found || r.Change != ""; found != (tc.finding == probe.FindingMetastable) && r.Kind == "load" {
 				t.Errorf("%s: %s: %+v", tc.phase, r.Kind, r)
 			}
 		}
-		if tc.finding == engine.FindingRecovering && (!strings.Contains(v.Summary, "back by itself from") || strings.Contains(v.Summary, "needs")) {
+		if tc.finding == probe.FindingRecovering && (!strings.Contains(v.Summary, "back by itself from") || strings.Contains(v.Summary, "needs")) {
 			t.Errorf("summary %q", v.Summary)
 		}
 	}
@@ -109,12 +110,12 @@ func TestProbeWordsBreakerFailsAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Probe(context.Background(), sc, engine.ProbeOptions{})
+	res, err := probe.Run(context.Background(), sc, probe.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := view.Probe(res)
-	if v.Heading != "Is always in a storm?" || v.Finding != string(engine.FindingHealthy) ||
+	if v.Heading != "Is always in a storm?" || v.Finding != string(probe.FindingHealthy) ||
 		!strings.HasPrefix(v.Summary, "always is not in a storm: it fails every operation on its own: ") ||
 		!strings.Contains(v.Summary, "so there is no storm to end: the failures are the strategy's own, not the dependency's.") {
 		t.Errorf("heading %q, finding %s, summary %q", v.Heading, v.Finding, v.Summary)

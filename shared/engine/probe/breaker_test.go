@@ -1,9 +1,11 @@
-package engine
+package probe
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
 // breakerJSON is the newcomer's case of issue #29: a breaker that fails
@@ -32,7 +34,7 @@ const breakerJSON = `{
 // (without its dependency's phases when healthy), the operations that
 // end in [from, to): those that succeed, fail and are failed fast, and
 // the calls that reach the dependency.
-func windowCounts(t *testing.T, sc *Scenario, name string, healthy bool, from, to Duration) (ok, failed, fast, calls int64) {
+func windowCounts(t *testing.T, sc *engine.Scenario, name string, healthy bool, from, to engine.Duration) (ok, failed, fast, calls int64) {
 	t.Helper()
 	one := *sc
 	if healthy {
@@ -48,19 +50,19 @@ func windowCounts(t *testing.T, sc *Scenario, name string, healthy bool, from, t
 // the dependency's own errors" (the dependency answered every call it
 // got), and "stuck" was metastable without a word on what held it there.
 func TestProbeBreakerFailsEveryCall(t *testing.T) {
-	sc, err := Parse([]byte(breakerJSON))
+	sc, err := engine.Parse([]byte(breakerJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	res := mustProbe(t, sc, ProbeOptions{Strategy: "always"})
+	res := mustProbe(t, sc, Options{Strategy: "always"})
 	want := "not in a storm: it fails every operation on its own: after the trigger, as in its healthy run without the trigger, " + protection +
 		" fails every operation fast (0.00% success, 100.00% failed fast, healthy 100.00%), and none of them makes a call to the dependency; so there is no storm to end: the failures are the strategy's own, not the dependency's"
 	if res.Finding != FindingHealthy || res.NoStorm != want || res.Summary != "always is "+want+"." {
 		t.Errorf("always: finding %s\nno storm %q\nwant     %q", res.Finding, res.NoStorm, want)
 	}
 	for _, r := range res.Remedies {
-		if r.Outcome == ProbeFound || r.Outcome == ProbeNotFound {
+		if r.Outcome == Found || r.Outcome == NotFound {
 			t.Errorf("always: %s %s: a remedy looked for where there is no storm", r.Kind, r.Outcome)
 		}
 	}
@@ -74,7 +76,7 @@ func TestProbeBreakerFailsEveryCall(t *testing.T) {
 		}
 	}
 
-	res = mustProbe(t, sc, ProbeOptions{Strategy: "stuck"})
+	res = mustProbe(t, sc, Options{Strategy: "stuck"})
 	if res.Finding != FindingMetastable || !strings.HasSuffix(res.Persistence, "; in that last quarter "+protection+" fails every operation fast and no call reaches the dependency, so what keeps it in the bad state is the client refusing to call, not a retry storm's load on the dependency") {
 		t.Errorf("stuck: finding %s: %s", res.Finding, res.Persistence)
 	}
@@ -90,14 +92,14 @@ func TestProbeBreakerFailsEveryCall(t *testing.T) {
 		t.Errorf("stuck healthy: from %s to %s %d succeed, %d fail; want every one to succeed", from, to, ok, failed)
 	}
 	for _, k := range []RemedyKind{RemedyLoad, RemedyCapacity} {
-		if i := slices.IndexFunc(res.Remedies, func(r RemedyResult) bool { return r.Kind == k }); i < 0 || res.Remedies[i].Outcome != ProbeNotFound {
+		if i := slices.IndexFunc(res.Remedies, func(r RemedyResult) bool { return r.Kind == k }); i < 0 || res.Remedies[i].Outcome != NotFound {
 			t.Errorf("stuck: %s: %+v; want not found", k, res.Remedies)
 		}
 	}
 
 	// A breaker that fails some operations fast, healthy too, and fails
 	// no other: the floor is its own, not the dependency's errors.
-	res = mustProbe(t, sc, ProbeOptions{Strategy: "cycling"})
+	res = mustProbe(t, sc, Options{Strategy: "cycling"})
 	floor := "; the floor is " + protection + " failing "
 	if res.Finding != FindingHealthy || !strings.Contains(res.NoStorm, floor) || !strings.HasSuffix(res.NoStorm, " of the operations fast, not the dependency's errors)") || res.Healthy.FastFailed.Min == 0 || res.Healthy.FastFailed.Max == 1 {
 		t.Errorf("cycling: finding %s, healthy %+v: %s", res.Finding, res.Healthy, res.NoStorm)
@@ -108,7 +110,7 @@ func TestProbeBreakerFailsEveryCall(t *testing.T) {
 
 	// Where the dependency's errors are the floor and nothing fails
 	// fast, it still says so; a retry storm's load is no refusal to call.
-	if res := mustProbe(t, stormScenario(t), ProbeOptions{}); strings.Contains(res.Summary, "refusing to call") || strings.Contains(res.Summary, "on its own") {
+	if res := mustProbe(t, stormScenario(t), Options{}); strings.Contains(res.Summary, "refusing to call") || strings.Contains(res.Summary, "on its own") {
 		t.Errorf("the synthetic storm: %s", res.Summary)
 	}
 }

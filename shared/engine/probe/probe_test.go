@@ -1,4 +1,4 @@
-package engine
+package probe
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/shared/internal/golden"
+
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
 // stormJSON is a small synthetic metastable scenario: 400 operations/s
@@ -32,9 +34,9 @@ const stormJSON = `{
     "backoff": {"kind": "constant", "base": "50ms"}}]
 }`
 
-func stormScenario(tb testing.TB) *Scenario {
+func stormScenario(tb testing.TB) *engine.Scenario {
 	tb.Helper()
-	sc, err := Parse([]byte(stormJSON))
+	sc, err := engine.Parse([]byte(stormJSON))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -42,9 +44,9 @@ func stormScenario(tb testing.TB) *Scenario {
 }
 
 // builtin returns the catalogue's scenario of slug.
-func builtin(tb testing.TB, slug string) *Scenario {
+func builtin(tb testing.TB, slug string) *engine.Scenario {
 	tb.Helper()
-	data, err := os.ReadFile("../scenarios/catalog/" + slug + ".json")
+	data, err := os.ReadFile("../../scenarios/catalog/" + slug + ".json")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -52,16 +54,16 @@ func builtin(tb testing.TB, slug string) *Scenario {
 	if err := json.Unmarshal(data, &b); err != nil {
 		tb.Fatal(err)
 	}
-	sc, err := Parse(b.Scenario)
+	sc, err := engine.Parse(b.Scenario)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return sc
 }
 
-func mustProbe(tb testing.TB, sc *Scenario, opt ProbeOptions) *ProbeResult {
+func mustProbe(tb testing.TB, sc *engine.Scenario, opt Options) *Result {
 	tb.Helper()
-	res, err := Probe(context.Background(), sc, opt)
+	res, err := Run(context.Background(), sc, opt)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -71,14 +73,14 @@ func mustProbe(tb testing.TB, sc *Scenario, opt ProbeOptions) *ProbeResult {
 // endsWith runs remedy kind at value on sc and reports whether the storm
 // ended on every seed, judged as res judged it: a prober of its own runs
 // the counterfactual and the remedy, on the scenario the remedy makes.
-func endsWith(t *testing.T, sc *Scenario, si int, res *ProbeResult, kind RemedyKind, value float64) bool {
+func endsWith(t *testing.T, sc *engine.Scenario, si int, res *Result, kind RemedyKind, value float64) bool {
 	t.Helper()
 	sub := *sc
-	sub.Strategies = []Strategy{sc.Strategies[si]}
-	p := &prober{sc: &sub, at: int64(res.At), from: res.WindowFrom, to: res.WindowTo, res: &ProbeResult{}}
+	sub.Strategies = []engine.Strategy{sc.Strategies[si]}
+	p := &prober{sc: &sub, at: int64(res.At), from: res.WindowFrom, to: res.WindowTo, res: &Result{}, perOp: engine.CallsPerOperation(&sub)}
 	p.opt.MaxWorkers = 1000
 	p.segments()
-	healthy, err := p.simulate(context.Background(), &ProbeStep{Healthy: true})
+	healthy, err := p.simulate(context.Background(), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +88,9 @@ func endsWith(t *testing.T, sc *Scenario, si int, res *ProbeResult, kind RemedyK
 	strength := int(value + 0.5)
 	switch kind {
 	case RemedyLoad:
-		strength = int(value*probeUnits + 0.5)
+		strength = int(value*units + 0.5)
 	case RemedyBudget:
-		strength = probeUnits + 1 - int(value*probeUnits+0.5)
+		strength = units + 1 - int(value*units+0.5)
 	}
 	ok, _, err := p.ends(context.Background(), &remedy{kind, strength})
 	if err != nil {
@@ -101,13 +103,13 @@ func endsWith(t *testing.T, sc *Scenario, si int, res *ProbeResult, kind RemedyK
 // bracket is one step wide, its strong end ends the storm and its weak
 // end does not (re-run independently of the probe), and the remedies'
 // simulations add up.
-func checkBrackets(t *testing.T, sc *Scenario, si int, res *ProbeResult) {
+func checkBrackets(t *testing.T, sc *engine.Scenario, si int, res *Result) {
 	t.Helper()
 	total := 0
 	for _, r := range res.Remedies {
 		t.Logf("%s: %s", r.Kind, r.Text)
 		total += r.Simulations
-		if r.Outcome != ProbeFound {
+		if r.Outcome != Found {
 			continue
 		}
 		step := r.Enough - r.NotEnough
@@ -134,15 +136,15 @@ func checkBrackets(t *testing.T, sc *Scenario, si int, res *ProbeResult) {
 
 func TestProbeBracketsSyntheticStorm(t *testing.T) {
 	sc := stormScenario(t)
-	res := mustProbe(t, sc, ProbeOptions{MaxWorkers: 40})
-	if !res.Metastable || res.Finding != FindingMetastable || res.Baseline.Max >= res.Healthy.Success.Min-ProbeSuccessTolerance {
+	res := mustProbe(t, sc, Options{MaxWorkers: 40})
+	if !res.Metastable || res.Finding != FindingMetastable || res.Baseline.Max >= res.Healthy.Success.Min-SuccessTolerance {
 		t.Fatalf("the synthetic storm is not in a storm: %s, %v succeed, healthy %v", res.Finding, res.Baseline, res.Healthy)
 	}
-	if res.At != Duration(7e9) || res.WindowFrom != Duration(17e9) || res.WindowTo != Duration(30e9) || res.Prevents {
+	if res.At != engine.Duration(7e9) || res.WindowFrom != engine.Duration(17e9) || res.WindowTo != engine.Duration(30e9) || res.Prevents {
 		t.Errorf("remedy at %s, window %s..%s, prevents %v; want the outage's end 7s, window 17s..30s, ending the storm", res.At, res.WindowFrom, res.WindowTo, res.Prevents)
 	}
 	for _, r := range res.Remedies {
-		if r.Outcome != ProbeFound {
+		if r.Outcome != Found {
 			t.Errorf("%s: outcome %s, want a bracket", r.Kind, r.Outcome)
 		}
 	}
@@ -156,11 +158,11 @@ func TestProbeBracketsSyntheticStorm(t *testing.T) {
 func TestProbeProgress(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		sc   *Scenario
-		opt  ProbeOptions
+		sc   *engine.Scenario
+		opt  Options
 	}{
-		{"storm", stormScenario(t), ProbeOptions{MaxWorkers: 40}},
-		{"no storm", builtin(t, "e03b-synchronized-recovery"), ProbeOptions{Strategy: "C"}},
+		{"storm", stormScenario(t), Options{MaxWorkers: 40}},
+		{"no storm", builtin(t, "e03b-synchronized-recovery"), Options{Strategy: "C"}},
 	} {
 		var calls [][2]int
 		opt := tc.opt
@@ -192,7 +194,7 @@ func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 // TestGoldenProbe pins the synthetic storm's probe, byte for byte: the
 // same natively and under GOOS=js (make test-wasm).
 func TestGoldenProbe(t *testing.T) {
-	res := mustProbe(t, stormScenario(t), ProbeOptions{MaxWorkers: 40})
+	res := mustProbe(t, stormScenario(t), Options{MaxWorkers: 40})
 	got, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -202,9 +204,9 @@ func TestGoldenProbe(t *testing.T) {
 
 func TestProbeDeterministic(t *testing.T) {
 	sc := stormScenario(t)
-	a := mustProbe(t, sc, ProbeOptions{Parallelism: 1, MaxWorkers: 40})
-	b := mustProbe(t, sc, ProbeOptions{Parallelism: 2, MaxWorkers: 40})
-	c := mustProbe(t, sc, ProbeOptions{Parallelism: 2, MaxWorkers: 40})
+	a := mustProbe(t, sc, Options{Parallelism: 1, MaxWorkers: 40})
+	b := mustProbe(t, sc, Options{Parallelism: 2, MaxWorkers: 40})
+	c := mustProbe(t, sc, Options{Parallelism: 2, MaxWorkers: 40})
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	jc, _ := json.Marshal(c)
@@ -216,12 +218,12 @@ func TestProbeDeterministic(t *testing.T) {
 func TestProbeNoStormE03B(t *testing.T) {
 	sc := builtin(t, "e03b-synchronized-recovery")
 	for _, st := range sc.Strategies {
-		res := mustProbe(t, sc, ProbeOptions{Strategy: st.Name})
+		res := mustProbe(t, sc, Options{Strategy: st.Name})
 		if res.Metastable || !strings.HasPrefix(res.NoStorm, "not in a storm: after the trigger") {
 			t.Errorf("%s: in a storm, baseline %v, healthy %v; %s", st.Name, res.Baseline, res.Healthy, res.NoStorm)
 		}
 		for _, r := range res.Remedies {
-			if r.Outcome != ProbeNoStorm {
+			if r.Outcome != NoStorm {
 				t.Errorf("%s: %s outcome %s", st.Name, r.Kind, r.Outcome)
 			}
 		}
@@ -233,10 +235,10 @@ func TestProbeNoStormE03B(t *testing.T) {
 
 func TestProbeRefusesCost(t *testing.T) {
 	sc := stormScenario(t)
-	one := estimate(&Scenario{Version: sc.Version, Workload: sc.Workload, Dependency: sc.Dependency, Strategies: sc.Strategies, Runs: sc.Runs, Seed: sc.Seed}, false)
+	one := engine.EstimateTuned(&engine.Scenario{Version: sc.Version, Workload: sc.Workload, Dependency: sc.Dependency, Strategies: sc.Strategies, Runs: sc.Runs, Seed: sc.Seed})
 	// The baseline alone fits; every simulation bisection can make does not.
-	_, err := Probe(context.Background(), sc, ProbeOptions{MaxEvents: 3 * one})
-	if !IsCost(err) {
+	_, err := Run(context.Background(), sc, Options{MaxEvents: 3 * one})
+	if !engine.IsCost(err) {
 		t.Fatalf("err = %v, want a cost refusal", err)
 	}
 	// Its advice is a probe's: fewer seeds, or a larger limit for the probe.
@@ -248,9 +250,9 @@ func TestProbeRefusesCost(t *testing.T) {
 	if strings.Contains(err.Error(), "sweep values") || strings.Contains(err.Error(), "search candidates") {
 		t.Errorf("%v\nadvises what a probe does not have", err)
 	}
-	p := &prober{opt: ProbeOptions{MaxLoad: DefaultProbeMaxLoad, MaxWorkers: 40}}
+	p := &prober{opt: Options{MaxLoad: DefaultMaxLoad, MaxWorkers: 40}}
 	runs := 2
-	p.sc = &Scenario{Strategies: []Strategy{{Policy: Policy{MaxAttempts: 3}}}}
+	p.sc = &engine.Scenario{Strategies: []engine.Strategy{{Policy: engine.Policy{MaxAttempts: 3}}}}
 	for _, k := range RemedyKinds {
 		runs += p.runs(k)
 	}
@@ -260,18 +262,18 @@ func TestProbeRefusesCost(t *testing.T) {
 }
 
 func TestAddWorkers(t *testing.T) {
-	out := addWorkers([]Phase{
-		{Kind: PhaseOutage, From: 1, To: 2},
-		{Kind: PhaseCapacity, From: 3, To: 8, Workers: 5},
-		{Kind: PhaseCapacity, From: 10, To: 12, Workers: 20},
+	out := addWorkers([]engine.Phase{
+		{Kind: engine.PhaseOutage, From: 1, To: 2},
+		{Kind: engine.PhaseCapacity, From: 3, To: 8, Workers: 5},
+		{Kind: engine.PhaseCapacity, From: 10, To: 12, Workers: 20},
 	}, 10, 4, 6, 100)
-	want := []Phase{
-		{Kind: PhaseOutage, From: 1, To: 2},
-		{Kind: PhaseCapacity, From: 3, To: 6, Workers: 5},
-		{Kind: PhaseCapacity, From: 6, To: 8, Workers: 9},
-		{Kind: PhaseCapacity, From: 8, To: 10, Workers: 14, Label: "probe: workers added"},
-		{Kind: PhaseCapacity, From: 10, To: 12, Workers: 24},
-		{Kind: PhaseCapacity, From: 12, To: 100, Workers: 14, Label: "probe: workers added"},
+	want := []engine.Phase{
+		{Kind: engine.PhaseOutage, From: 1, To: 2},
+		{Kind: engine.PhaseCapacity, From: 3, To: 6, Workers: 5},
+		{Kind: engine.PhaseCapacity, From: 6, To: 8, Workers: 9},
+		{Kind: engine.PhaseCapacity, From: 8, To: 10, Workers: 14, Label: "probe: workers added"},
+		{Kind: engine.PhaseCapacity, From: 10, To: 12, Workers: 24},
+		{Kind: engine.PhaseCapacity, From: 12, To: 100, Workers: 14, Label: "probe: workers added"},
 	}
 	if !reflect.DeepEqual(out, want) {
 		t.Errorf("addWorkers:\n got %+v\nwant %+v", out, want)
@@ -292,8 +294,8 @@ func TestProbeMetadataStorm(t *testing.T) {
 	}
 	sc := builtin(t, "metadata-storm")
 	sc.Dependency.Phases = sc.Dependency.Phases[:1] // the disruption only
-	at := Duration(60e9)
-	res := mustProbe(t, sc, ProbeOptions{At: &at, Settle: Duration(30e9), MaxLoad: 0.99})
+	at := engine.Duration(60e9)
+	res := mustProbe(t, sc, Options{At: &at, Settle: engine.Duration(30e9), MaxLoad: 0.99})
 	if !res.Metastable || res.Finding != FindingMetastable || res.Prevents {
 		t.Fatalf("not in a storm, or not after the trigger: %s, %v succeed, healthy %v; %s", res.Finding, res.Baseline, res.Healthy, res.NoStorm)
 	}
@@ -308,11 +310,11 @@ func TestProbeMetadataStorm(t *testing.T) {
 	for _, r := range res.Remedies {
 		switch r.Kind {
 		case RemedyLoad:
-			if r.Outcome != ProbeFound {
+			if r.Outcome != Found {
 				t.Errorf("load: %s; the description says removing the load ends the storm", r.Text)
 			}
 		case RemedyCapacity:
-			if r.Outcome == ProbeFound && r.Enough <= 100 {
+			if r.Outcome == Found && r.Enough <= 100 {
 				t.Errorf("%d more workers end the storm; the description says twice the capacity (100 more) does not", int(r.Enough))
 			}
 		}
@@ -323,7 +325,7 @@ func TestProbeMetadataStorm(t *testing.T) {
 // run's series (its first seed): in the last quarter of the span judged,
 // more operations end in failure than its healthy self lets fail, at
 // the scenario's own load (the arrivals go on at their rate).
-func checkPersists(t *testing.T, sc *Scenario, res *ProbeResult) {
+func checkPersists(t *testing.T, sc *engine.Scenario, res *Result) {
 	t.Helper()
 	out := runOne(t, sc, res.Strategy)
 	sr := out.Strategies[0].Series
@@ -331,14 +333,14 @@ func checkPersists(t *testing.T, sc *Scenario, res *ProbeResult) {
 	from, to := res.WindowFrom+3*(res.SpanTo-res.WindowFrom)/4, res.SpanTo
 	ok, failed := bucketSum(sr, sr.Successes, from, to), bucketSum(sr, sr.Failures, from, to)
 	share := float64(failed) / float64(ok+failed)
-	if share < 1-res.Healthy.Success.Min+ProbeSuccessTolerance {
+	if share < 1-res.Healthy.Success.Min+SuccessTolerance {
 		t.Errorf("%s: %d of %d operations ending from %s to %s fail (%.1f%%), no more than its healthy self's %.1f%%: the series does not show the bad state persisting (quarter: %v)",
 			res.Strategy, failed, ok+failed, from, to, share*100, (1-res.Healthy.Success.Min)*100, q.Success)
 	}
 }
 
 // strategyOf returns strategy name of sc.
-func strategyOf(t *testing.T, sc *Scenario, name string) *Strategy {
+func strategyOf(t *testing.T, sc *engine.Scenario, name string) *engine.Strategy {
 	t.Helper()
 	for i := range sc.Strategies {
 		if sc.Strategies[i].Name == name {
@@ -351,12 +353,12 @@ func strategyOf(t *testing.T, sc *Scenario, name string) *Strategy {
 
 // runOne runs the strategy of sc named name alone, on one seed, for its
 // series.
-func runOne(t *testing.T, sc *Scenario, name string) *Result {
+func runOne(t *testing.T, sc *engine.Scenario, name string) *engine.Result {
 	t.Helper()
 	one := *sc
 	one.Runs = 1
-	one.Strategies = []Strategy{*strategyOf(t, sc, name)}
-	out, err := Run(context.Background(), &one, Options{})
+	one.Strategies = []engine.Strategy{*strategyOf(t, sc, name)}
+	out, err := engine.Run(context.Background(), &one, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,11 +366,11 @@ func runOne(t *testing.T, sc *Scenario, name string) *Result {
 }
 
 // bucketSum adds up the buckets of series xs that end within [from, to).
-func bucketSum(sr *Series, xs []int32, from, to Duration) int64 {
-	b := Duration(sr.BucketMS * 1e6)
+func bucketSum(sr *engine.Series, xs []int32, from, to engine.Duration) int64 {
+	b := engine.Duration(sr.BucketMS * 1e6)
 	var n int64
 	for i, x := range xs {
-		if t := Duration(i) * b; t >= from && t+b <= to {
+		if t := engine.Duration(i) * b; t >= from && t+b <= to {
 			n += int64(x)
 		}
 	}
@@ -389,7 +391,7 @@ func TestProbeRunawayCascade(t *testing.T) {
 		t.Skip("about 60 simulations of 3 minutes at 500 operations/s")
 	}
 	sc := builtin(t, "runaway-cascade")
-	res := mustProbe(t, sc, ProbeOptions{Strategy: "textbook"})
+	res := mustProbe(t, sc, Options{Strategy: "textbook"})
 	if res.Finding != FindingUnstable || res.Metastable || !res.Prevents {
 		t.Fatalf("finding %s, metastable %v, prevents %v: %v succeed, healthy %v; %s", res.Finding, res.Metastable, res.Prevents, res.Baseline, res.Healthy, res.Summary)
 	}
@@ -402,7 +404,7 @@ func TestProbeRunawayCascade(t *testing.T) {
 	checkPersists(t, sc, res)
 	checkBrackets(t, sc, 0, res)
 	for _, r := range res.Remedies {
-		if r.Kind == RemedyLoad && (r.Outcome != ProbeFound || r.Enough < 0.09) {
+		if r.Kind == RemedyLoad && (r.Outcome != Found || r.Enough < 0.09) {
 			t.Errorf("load: %s; want a bracket at 9%% or more", r.Text)
 		}
 	}
@@ -428,12 +430,12 @@ func TestProbeRunawayFastFails(t *testing.T) {
 	}
 	sc := builtin(t, "runaway-cascade")
 	for _, name := range []string{"fleet-50", "fixed"} {
-		res := mustProbe(t, sc, ProbeOptions{Strategy: name})
+		res := mustProbe(t, sc, Options{Strategy: name})
 		if res.Finding != FindingUnstable || res.Metastable {
 			t.Fatalf("%s: finding %s; %s", name, res.Finding, res.Summary)
 		}
 		b, h := res.BaselineFastFailed, res.Healthy.FastFailed
-		if b.Min <= h.Max+ProbeSuccessTolerance || res.Baseline.Max >= res.Healthy.Success.Min-ProbeSuccessTolerance {
+		if b.Min <= h.Max+SuccessTolerance || res.Baseline.Max >= res.Healthy.Success.Min-SuccessTolerance {
 			t.Errorf("%s: %v failed fast, healthy %v; %v succeed, healthy %v: want more fast-fails and less success", name, b, h, res.Baseline, res.Healthy.Success)
 		}
 		if name == "fleet-50" && res.BaselineAmplification.Max >= res.Healthy.Amplification.Min {
@@ -450,7 +452,7 @@ func TestProbeRunawayFastFails(t *testing.T) {
 		out := runOne(t, sc, name)
 		sr, m := out.Strategies[0].Series, &out.Strategies[0].Metrics
 		q := (res.SpanTo - res.WindowFrom) / 4
-		for i := range Duration(4) {
+		for i := range engine.Duration(4) {
 			from := res.WindowFrom + i*q
 			if n := bucketSum(sr, sr.FastFailed, from, from+q); name == "fleet-50" && n == 0 {
 				t.Errorf("%s: no call failed fast from %s to %s", name, from, from+q)
@@ -462,7 +464,7 @@ func TestProbeRunawayFastFails(t *testing.T) {
 			t.Errorf("%s: %.1f%% of the run's operations given up by the breaker or the budget, %v of the window's failed fast", name, share*100, b)
 		}
 		for _, r := range res.Remedies {
-			if r.Kind == RemedyLoad && r.Outcome != ProbeFound {
+			if r.Kind == RemedyLoad && r.Outcome != Found {
 				t.Errorf("%s: load: %s", name, r.Text)
 			}
 		}
@@ -497,7 +499,7 @@ const slowDrainJSON = `{
 // it drains at 150/s) its load is its healthy one throughout, and its
 // gap is the backlog draining, not the dependency's errors.
 func TestProbeSlowToRecover(t *testing.T) {
-	sc, err := Parse([]byte(slowDrainJSON))
+	sc, err := engine.Parse([]byte(slowDrainJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +507,7 @@ func TestProbeSlowToRecover(t *testing.T) {
 		if name == "once" {
 			sc.Workload.Rate = 350
 		}
-		res := mustProbe(t, sc, ProbeOptions{Strategy: name})
+		res := mustProbe(t, sc, Options{Strategy: name})
 		if res.Finding != FindingRecovering || res.Metastable || res.Back == nil || res.BackProjected {
 			t.Fatalf("%s: finding %s, back %v (projected %v); %s", name, res.Finding, res.Back, res.BackProjected, res.Summary)
 		}
@@ -513,7 +515,7 @@ func TestProbeSlowToRecover(t *testing.T) {
 			t.Errorf("%s: %d simulations; a recovering strategy needs no remedy (%d)", name, res.Simulations, 2*res.Seeds)
 		}
 		for _, r := range res.Remedies {
-			if r.Outcome != ProbeNoStorm && r.Outcome != ProbeNotApplicable || r.Enough != 0 {
+			if r.Outcome != NoStorm && r.Outcome != NotApplicable || r.Enough != 0 {
 				t.Errorf("%s: %s: %s", name, r.Kind, r.Text)
 			}
 		}
@@ -533,18 +535,18 @@ func TestProbeSlowToRecover(t *testing.T) {
 		// ending from the window's start to back fail; none fails once
 		// the operations started from back have lived their longest.
 		ok, failed := bucketSum(sr, sr.Successes, res.WindowFrom, back), bucketSum(sr, sr.Failures, res.WindowFrom, back)
-		if float64(failed) <= ProbeSuccessTolerance*float64(ok+failed) {
+		if float64(failed) <= SuccessTolerance*float64(ok+failed) {
 			t.Errorf("%s: %d of %d operations ending from %s to %s fail: no bad state before back", name, failed, ok+failed, res.WindowFrom, back)
 		}
 		q := (res.SpanTo - res.WindowFrom) / 4
-		for x := back + life; x+q <= res.WindowTo; x += Duration(time.Second) {
+		for x := back + life; x+q <= res.WindowTo; x += engine.Duration(time.Second) {
 			ok, failed := bucketSum(sr, sr.Successes, x, x+q), bucketSum(sr, sr.Failures, x, x+q)
-			if float64(failed) > ProbeSuccessTolerance*float64(ok+failed) {
+			if float64(failed) > SuccessTolerance*float64(ok+failed) {
 				t.Errorf("%s: %d of %d operations ending from %s to %s fail, back at %s", name, failed, ok+failed, x, x+q, back)
 				break
 			}
 		}
-		if after := back - Duration(15e9); name == "twice" && (after < Duration(20e9) || after > Duration(35e9)) {
+		if after := back - engine.Duration(15e9); name == "twice" && (after < engine.Duration(20e9) || after > engine.Duration(35e9)) {
 			t.Errorf("%s: back %s after the freeze ends; want about 27s", name, after)
 		}
 	}
@@ -572,11 +574,11 @@ const onceJSON = `{
 // not in a storm, and a retry budget is not offered to a strategy that
 // never retries.
 func TestProbeBaselineBelow99(t *testing.T) {
-	sc, err := Parse([]byte(onceJSON))
+	sc, err := engine.Parse([]byte(onceJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := mustProbe(t, sc, ProbeOptions{})
+	res := mustProbe(t, sc, Options{})
 	if res.Metastable || res.Healthy.Success.Max >= 0.99 {
 		t.Fatalf("once: in a storm %v, healthy %v; want no storm with a healthy baseline under 99%%", res.Metastable, res.Healthy)
 	}
@@ -584,14 +586,14 @@ func TestProbeBaselineBelow99(t *testing.T) {
 	if res.NoStorm != want || res.Summary != "once is "+want+"." {
 		t.Errorf("no storm %q\nsummary %q\nwant %q", res.NoStorm, res.Summary, want)
 	}
-	if b := res.Remedies[2]; b.Kind != RemedyBudget || b.Outcome != ProbeNotApplicable || !strings.Contains(b.Text, "never retries") {
+	if b := res.Remedies[2]; b.Kind != RemedyBudget || b.Outcome != NotApplicable || !strings.Contains(b.Text, "never retries") {
 		t.Errorf("budget %+v; want not tried on a strategy that never retries", b)
 	}
 	// The same dependency with a client that retries: its retries mask
 	// the 5% errors, it is not in a storm either, and its budget is not
 	// called inapplicable.
-	res = mustProbe(t, sc, ProbeOptions{Strategy: "thrice"})
-	if res.Metastable || res.Remedies[2].Outcome != ProbeNoStorm {
+	res = mustProbe(t, sc, Options{Strategy: "thrice"})
+	if res.Metastable || res.Remedies[2].Outcome != NoStorm {
 		t.Errorf("thrice: in a storm %v, budget %s; %s", res.Metastable, res.Remedies[2].Outcome, res.NoStorm)
 	}
 }
@@ -603,18 +605,18 @@ func TestProbeNoBudgetWithoutRetries(t *testing.T) {
 	sc := stormScenario(t)
 	st := &sc.Strategies[0]
 	st.MaxAttempts = 1
-	p := &prober{sc: sc, res: &ProbeResult{}}
+	p := &prober{sc: sc, res: &Result{}}
 	r, err := p.bisect(context.Background(), RemedyBudget, new(int))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Outcome != ProbeNotApplicable || r.Simulations != 0 || r.Text != neverRetries {
+	if r.Outcome != NotApplicable || r.Simulations != 0 || r.Text != neverRetries {
 		t.Errorf("budget on a strategy of one attempt: %+v", r)
 	}
-	for _, s := range []Strategy{
-		{Policy: Policy{MaxAttempts: 1, Hedging: &Hedging{Delay: Duration(1e7)}}},
-		{Policy: Policy{MaxAttempts: 1}, Layers: []Policy{{MaxAttempts: 2}}},
-		{Policy: Policy{MaxAttempts: 0}},
+	for _, s := range []engine.Strategy{
+		{Policy: engine.Policy{MaxAttempts: 1, Hedging: &engine.Hedging{Delay: engine.Duration(1e7)}}},
+		{Policy: engine.Policy{MaxAttempts: 1}, Layers: []engine.Policy{{MaxAttempts: 2}}},
+		{Policy: engine.Policy{MaxAttempts: 0}},
 	} {
 		if !retries(&s) {
 			t.Errorf("%+v: said never to retry", s)
@@ -627,21 +629,21 @@ func TestProbeNoBudgetWithoutRetries(t *testing.T) {
 // the storm rather than end it.
 func TestProbeAtInTrigger(t *testing.T) {
 	sc := stormScenario(t)
-	at := Duration(6e9)
-	_, err := Probe(context.Background(), sc, ProbeOptions{At: &at, MaxWorkers: 40})
+	at := engine.Duration(6e9)
+	_, err := Run(context.Background(), sc, Options{At: &at, MaxWorkers: 40})
 	if err == nil || !strings.Contains(err.Error(), "at 6s is inside the trigger (5s to 7s)") || !strings.Contains(err.Error(), "give at 5s or earlier to see whether they prevent the storm, or 7s or later") {
 		t.Errorf("at 6s: %v", err)
 	}
-	at = Duration(5e9)
-	res := mustProbe(t, sc, ProbeOptions{At: &at, MaxWorkers: 40})
+	at = engine.Duration(5e9)
+	res := mustProbe(t, sc, Options{At: &at, MaxWorkers: 40})
 	if !res.Prevents || !strings.Contains(res.Criterion, "from 5s on, before the trigger starts at 5s: they prevent a storm rather than end one") {
 		t.Errorf("at 5s: prevents %v, criterion %q", res.Prevents, res.Criterion)
 	}
 	// Without a trigger, remedies from 0 prevent the storm; later ones
 	// come after it has built.
 	sc.Dependency.Phases = nil
-	at = Duration(10e9)
-	res = mustProbe(t, sc, ProbeOptions{At: &at, Settle: Duration(5e9), MaxWorkers: 40})
+	at = engine.Duration(10e9)
+	res = mustProbe(t, sc, Options{At: &at, Settle: engine.Duration(5e9), MaxWorkers: 40})
 	if res.Prevents || !strings.Contains(res.Criterion, "from 10s on; the scenario has no trigger: a storm builds from the start, and they come after it") {
 		t.Errorf("no trigger, at 10s: prevents %v, criterion %q", res.Prevents, res.Criterion)
 	}
@@ -650,37 +652,7 @@ func TestProbeAtInTrigger(t *testing.T) {
 func BenchmarkProbe(b *testing.B) {
 	sc := stormScenario(b)
 	for b.Loop() {
-		mustProbe(b, sc, ProbeOptions{MaxWorkers: 40})
-	}
-}
-
-// TestArrivalsCut checks a load reduction's arrivals: the same as without
-// it before the cut, and at the reduced rate after it.
-func TestArrivalsCut(t *testing.T) {
-	for _, kind := range []ArrivalKind{ArrivalPoisson, ArrivalUniform} {
-		w := workModel{arrival: kind, clients: 10, rate: 1000, duration: 20e9}
-		cut := w
-		cut.cut, cut.cutAt, cut.cutRate = true, 10e9, 250
-		a, b := newArrivals(&w, 7), newArrivals(&cut, 7)
-		var before, after int
-		for {
-			y, ok := b.next()
-			if !ok {
-				break
-			}
-			if y.at < 10e9 {
-				x, _ := a.next()
-				if x != y {
-					t.Fatalf("%s: arrival %d is %+v with the cut, %+v without", kind, before, y, x)
-				}
-				before++
-			} else {
-				after++
-			}
-		}
-		if before < 9800 || before > 10200 || after < 2350 || after > 2650 {
-			t.Errorf("%s: %d arrivals before the cut (want about 10,000), %d after (about 2,500)", kind, before, after)
-		}
+		mustProbe(b, sc, Options{MaxWorkers: 40})
 	}
 }
 
@@ -689,9 +661,9 @@ func TestArrivalsCut(t *testing.T) {
 func TestProbeBudgetWeakestEnds(t *testing.T) {
 	sc := stormScenario(t)
 	sc.Workload.Rate = 300
-	res := mustProbe(t, sc, ProbeOptions{MaxWorkers: 40})
+	res := mustProbe(t, sc, Options{MaxWorkers: 40})
 	r := res.Remedies[2]
-	if r.Kind != RemedyBudget || r.Outcome != ProbeFound || r.Enough != 1 || r.NotEnough != 0 {
+	if r.Kind != RemedyBudget || r.Outcome != Found || r.Enough != 1 || r.NotEnough != 0 {
 		t.Fatalf("budget %+v; want found at a ratio of 1", r)
 	}
 	if want := "any retry budget up to 100% (the weakest tried ends it)"; r.Text != want || !strings.Contains(res.Summary, want) {
@@ -702,7 +674,7 @@ func TestProbeBudgetWeakestEnds(t *testing.T) {
 // TestProbeNothingToJudge: a burst workload starts nothing after its
 // trigger; the probe says so instead of judging an empty window.
 func TestProbeNothingToJudge(t *testing.T) {
-	sc, err := Parse([]byte(`{"version": 1, "name": "burst", "seed": 1, "runs": 2,
+	sc, err := engine.Parse([]byte(`{"version": 1, "name": "burst", "seed": 1, "runs": 2,
 		"workload": {"clients": 200, "arrival": "burst", "burst_at": "1s"},
 		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "20ms"}, "queue_capacity": 50,
 			"phases": [{"kind": "outage", "from": "1s", "to": "2s", "status": 503}]},
@@ -710,8 +682,8 @@ func TestProbeNothingToJudge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, at := range []*Duration{nil, new(Duration)} {
-		_, err := Probe(context.Background(), sc, ProbeOptions{At: at, Settle: 1})
+	for _, at := range []*engine.Duration{nil, new(engine.Duration)} {
+		_, err := Run(context.Background(), sc, Options{At: at, Settle: 1})
 		if err == nil || !strings.Contains(err.Error(), `the judged window is empty: the workload is a burst (arrival "burst")`) ||
 			!strings.Contains(err.Error(), "nothing to judge") || strings.Contains(err.Error(), "1ns") {
 			t.Errorf("at %v: %v; want nothing to judge after a burst", at, err)
@@ -723,13 +695,13 @@ func TestProbeNothingToJudge(t *testing.T) {
 // allowed; one after the arrivals end leaves no window to judge.
 func TestProbeAtOutside(t *testing.T) {
 	sc := stormScenario(t)
-	at := Duration(-5e9)
-	_, err := Probe(context.Background(), sc, ProbeOptions{At: &at})
+	at := engine.Duration(-5e9)
+	_, err := Run(context.Background(), sc, Options{At: &at})
 	if err == nil || !strings.Contains(err.Error(), "at -5s must be a non-negative duration within the scenario's duration, 0s..30s") {
 		t.Errorf("at %s: %v", at, err)
 	}
-	at = Duration(500e9)
-	_, err = Probe(context.Background(), sc, ProbeOptions{At: &at})
+	at = engine.Duration(500e9)
+	_, err = Run(context.Background(), sc, Options{At: &at})
 	if err == nil || !strings.Contains(err.Error(), "the arrivals or the scenario's next phase end it at 30s; give an earlier remedy time") {
 		t.Errorf("at %s: %v", at, err)
 	}
@@ -754,8 +726,8 @@ func TestProbeJudgeTrend(t *testing.T) {
 		name      string
 		ok        func(i int) int64
 		trigger   bool
-		finding   ProbeFinding
-		back      Duration // 0: none
+		finding   Finding
+		back      engine.Duration // 0: none
 		projected bool
 	}{
 		{"holds", func(int) int64 { return 10 }, true, FindingMetastable, 0, false},
@@ -763,14 +735,14 @@ func TestProbeJudgeTrend(t *testing.T) {
 		{"swings", func(i int) int64 { return []int64{10, 80, 10, 80}[i/10] }, true, FindingMetastable, 0, false},
 		// Gaps of 80, 60, 40 and 20 points: at 20 points a quarter, the
 		// last quarter's mid (35 s) plus 19/20 of a quarter (9.5 s).
-		{"narrows", func(i int) int64 { return []int64{20, 40, 60, 80}[i/10] }, true, FindingRecovering, Duration(45e9), true},
+		{"narrows", func(i int) int64 { return []int64{20, 40, 60, 80}[i/10] }, true, FindingRecovering, engine.Duration(45e9), true},
 		// Gaps of 80, 70, 60, 50: 49/10 quarters after 35 s, past the
 		// window's end (40 s) plus its length.
 		{"narrows too slowly", func(i int) int64 { return []int64{20, 30, 40, 50}[i/10] }, true, FindingMetastable, 0, false},
-		{"back", func(i int) int64 { return map[bool]int64{true: 10, false: 100}[i < 13] }, true, FindingRecovering, Duration(13e9), false},
+		{"back", func(i int) int64 { return map[bool]int64{true: 10, false: 100}[i < 13] }, true, FindingRecovering, engine.Duration(13e9), false},
 	} {
-		p := &prober{from: 0, to: Duration(40e9), seg: 1e9, quarter: 10, span: 40, spanTo: Duration(40e9), perOp: 1, end: 0, trig: tc.trigger,
-			sc: &Scenario{}, res: &ProbeResult{}}
+		p := &prober{from: 0, to: engine.Duration(40e9), seg: 1e9, quarter: 10, span: 40, spanTo: engine.Duration(40e9), perOp: 1, end: 0, trig: tc.trigger,
+			sc: &engine.Scenario{}, res: &Result{}}
 		h := window(func(int) int64 { return 100 })
 		for i := range h.segs {
 			h.segs[i].calls = 100
@@ -779,7 +751,7 @@ func TestProbeJudgeTrend(t *testing.T) {
 		w := window(tc.ok)
 		p.judge([]windowStat{p.stat(w.segs)}, tc.trigger)
 		r := p.res
-		var back Duration
+		var back engine.Duration
 		if r.Back != nil {
 			back = *r.Back
 		}
@@ -801,9 +773,9 @@ func TestProbeFailoverMetastable(t *testing.T) {
 	sc := builtin(t, "failover-incident")
 	for _, tc := range []struct {
 		name    string
-		finding ProbeFinding
+		finding Finding
 	}{{"every-layer", FindingMetastable}, {"jitter", FindingMetastable}, {"one-layer", FindingHealthy}, {"budget", FindingHealthy}} {
-		res := mustProbe(t, sc, ProbeOptions{Strategy: tc.name})
+		res := mustProbe(t, sc, Options{Strategy: tc.name})
 		if res.Finding != tc.finding || res.Metastable != (tc.finding == FindingMetastable) {
 			t.Errorf("%s: %s; want %s: %s", tc.name, res.Finding, tc.finding, res.Summary)
 			continue
@@ -825,7 +797,7 @@ func TestProbeFailoverMetastable(t *testing.T) {
 // the found remedies, re-run on their own, do.
 func TestProbeRemediesReachEveryLevel(t *testing.T) {
 	sc := builtin(t, "failover-incident")
-	res := mustProbe(t, sc, ProbeOptions{Strategy: "every-layer"})
+	res := mustProbe(t, sc, Options{Strategy: "every-layer"})
 	if res.Finding != FindingMetastable {
 		t.Fatalf("every-layer is %s, not metastable: %s", res.Finding, res.Summary)
 	}
@@ -834,28 +806,28 @@ func TestProbeRemediesReachEveryLevel(t *testing.T) {
 		byKind[r.Kind] = r
 	}
 	b := byKind[RemedyBudget]
-	if b.Outcome != ProbeFound || !strings.Contains(b.Change, "at every level allowed to retry (max_attempts other than 1, or hedging): its own policy, layers[0], layers[1]") ||
+	if b.Outcome != Found || !strings.Contains(b.Change, "at every level allowed to retry (max_attempts other than 1, or hedging): its own policy, layers[0], layers[1]") ||
 		!strings.Contains(b.Text, "retry budget at each of its 3 levels allowed to retry") || !strings.Contains(res.Summary, "at each of its 3 levels allowed to retry") {
 		t.Errorf("budget: %s %q (%s); want a budget found at every level", b.Outcome, b.Text, b.Change)
 	}
 	o := byKind[RemedyOneLevel]
-	if o.Outcome != ProbeFound || o.Enough != 2 || !strings.HasPrefix(o.Text, "retrying at layer 2 (layers[1]) only") {
+	if o.Outcome != Found || o.Enough != 2 || !strings.HasPrefix(o.Text, "retrying at layer 2 (layers[1]) only") {
 		t.Errorf("one level: %s %q, level %g; want retrying at the repository's level (layer 2) only", o.Outcome, o.Text, o.Enough)
 	}
 	if !strings.Contains(res.Summary, "retrying at layer 2 (layers[1]) only") {
 		t.Errorf("the summary does not name retrying at one level: %s", res.Summary)
 	}
-	checkBrackets(t, sc, slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == "every-layer" }), res)
+	checkBrackets(t, sc, slices.IndexFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == "every-layer" }), res)
 
 	// The outermost level alone, the remedy of before, does not end it.
 	outer := *sc
 	outer.Strategies = slices.Clone(sc.Strategies)
 	for i := range outer.Strategies {
 		if outer.Strategies[i].Name == "every-layer" {
-			outer.Strategies[i].Budget = &Budget{Kind: BudgetRatio, Ratio: 0.01, Window: DefaultProbeBudgetWindow}
+			outer.Strategies[i].Budget = &engine.Budget{Kind: engine.BudgetRatio, Ratio: 0.01, Window: DefaultBudgetWindow}
 		}
 	}
-	if r := mustProbe(t, &outer, ProbeOptions{Strategy: "every-layer"}); r.Finding != FindingMetastable {
+	if r := mustProbe(t, &outer, Options{Strategy: "every-layer"}); r.Finding != FindingMetastable {
 		t.Errorf("a 1%% budget at the outermost level alone makes every-layer %s: that level retries after all, and this test no longer shows why budgets go to every level", r.Finding)
 	}
 }
@@ -864,22 +836,22 @@ func TestProbeRemediesReachEveryLevel(t *testing.T) {
 // a layered strategy with two levels or more allowed to retry, and says
 // why not otherwise; a strategy without layers does not list it.
 func TestRetryingAtOneLevelApplies(t *testing.T) {
-	one, four := Policy{MaxAttempts: 1}, Policy{MaxAttempts: 4}
-	hedged := Policy{MaxAttempts: 2, Hedging: &Hedging{Delay: Duration(1e7)}}
+	one, four := engine.Policy{MaxAttempts: 1}, engine.Policy{MaxAttempts: 4}
+	hedged := engine.Policy{MaxAttempts: 2, Hedging: &engine.Hedging{Delay: engine.Duration(1e7)}}
 	for _, tc := range []struct {
 		name      string
-		st        Strategy
+		st        engine.Strategy
 		steps     int
 		why       string
 		unlayered bool
 	}{
-		{"no layers", Strategy{Policy: four}, 0, "", true},
-		{"two levels retry", Strategy{Policy: four, Layers: []Policy{one, four}}, 2, "", false},
-		{"a hedged level", Strategy{Policy: one, Layers: []Policy{hedged, four}}, 2, "", false},
-		{"one level retries", Strategy{Policy: one, Layers: []Policy{one, four}}, 0, "only one level of the strategy is allowed to retry already", false},
-		{"none retries", Strategy{Policy: one, Layers: []Policy{one}}, 0, "never retries", false},
+		{"no layers", engine.Strategy{Policy: four}, 0, "", true},
+		{"two levels retry", engine.Strategy{Policy: four, Layers: []engine.Policy{one, four}}, 2, "", false},
+		{"a hedged level", engine.Strategy{Policy: one, Layers: []engine.Policy{hedged, four}}, 2, "", false},
+		{"one level retries", engine.Strategy{Policy: one, Layers: []engine.Policy{one, four}}, 0, "only one level of the strategy is allowed to retry already", false},
+		{"none retries", engine.Strategy{Policy: one, Layers: []engine.Policy{one}}, 0, "never retries", false},
 	} {
-		p := &prober{sc: &Scenario{Strategies: []Strategy{tc.st}}}
+		p := &prober{sc: &engine.Scenario{Strategies: []engine.Strategy{tc.st}}}
 		if got := p.steps(RemedyOneLevel); got != tc.steps {
 			t.Errorf("%s: %d levels to try, want %d", tc.name, got, tc.steps)
 		}
@@ -895,8 +867,21 @@ func TestRetryingAtOneLevelApplies(t *testing.T) {
 		}
 	}
 	sc := builtin(t, "failover-incident")
-	r := mustProbe(t, sc, ProbeOptions{Strategy: "one-layer"})
-	if o := r.Remedies[len(r.Remedies)-1]; o.Kind != RemedyOneLevel || o.Outcome != ProbeNotApplicable || !strings.Contains(o.Text, "only one level") {
+	r := mustProbe(t, sc, Options{Strategy: "one-layer"})
+	if o := r.Remedies[len(r.Remedies)-1]; o.Kind != RemedyOneLevel || o.Outcome != NotApplicable || !strings.Contains(o.Text, "only one level") {
 		t.Errorf("one-layer: the last remedy is %s %s %q, want retrying at one level only, not applicable: only its repository retries", o.Kind, o.Outcome, o.Text)
+	}
+}
+
+// TestCounterfactualLoadPhases: the counterfactual leaves out a load
+// phase that raises the load (the trigger), and keeps a daily curve and
+// a shed.
+func TestCounterfactualLoadPhases(t *testing.T) {
+	s := func(x float64) engine.Duration { return engine.Duration(x * float64(time.Second)) }
+	sc := &engine.Scenario{Workload: engine.Workload{Load: []engine.LoadPhase{{Kind: engine.LoadDaily, From: 0, To: s(60), Amplitude: 0.2, Period: s(60)},
+		{Kind: engine.LoadStep, From: s(5), To: s(60), Factor: 0.5}, {Kind: engine.LoadSpike, From: s(20), To: s(25), Rate: 10}}}}
+	p := &prober{sc: sc}
+	if cf := p.counterfactual(); len(cf.Workload.Load) != 2 || cf.Workload.Load[1].Kind != engine.LoadStep {
+		t.Errorf("counterfactual keeps %+v, want the daily curve and the shed", cf.Workload.Load)
 	}
 }

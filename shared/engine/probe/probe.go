@@ -1,4 +1,4 @@
-package engine
+package probe
 
 import (
 	"cmp"
@@ -9,43 +9,47 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
 // Defaults and bounds of a probe.
 const (
-	// DefaultProbeSettle is how long after the remedy a probe waits
+	// DefaultSettle is how long after the remedy a probe waits
 	// before it judges whether the storm has ended.
-	DefaultProbeSettle = Duration(10 * time.Second)
-	// DefaultProbeMaxLoad is the largest load reduction a probe tries.
-	DefaultProbeMaxLoad = 0.9
-	// DefaultProbeBudgetWindow is the window of the ratio budget a probe
+	DefaultSettle = engine.Duration(10 * time.Second)
+	// DefaultMaxLoad is the largest load reduction a probe tries.
+	DefaultMaxLoad = 0.9
+	// DefaultBudgetWindow is the window of the ratio budget a probe
 	// gives the strategy (Google SRE's per-client ratio over a short
 	// window, as DefaultSearch's).
-	DefaultProbeBudgetWindow = Duration(time.Second)
-	// ProbeSuccessTolerance is how far below the strategy's own healthy
+	DefaultBudgetWindow = engine.Duration(time.Second)
+	// SuccessTolerance is how far below the strategy's own healthy
 	// success rate (the counterfactual's, on the same seed) the judged
 	// window's may be and still count as back: one percentage point of
 	// its operations, the share of failures the probe's earlier absolute
 	// criterion (99%) allowed a healthy run.
-	ProbeSuccessTolerance = 0.01
-	// ProbeLoadTolerance is how far above the strategy's own healthy
+	SuccessTolerance = 0.01
+	// LoadTolerance is how far above the strategy's own healthy
 	// amplification (calls reaching the dependency per operation, the
 	// counterfactual's on the same seed) the judged window's may be and
 	// still count as back: 10% more calls, the extra load a retry budget
 	// of Google SRE's 10% of requests allows.
-	ProbeLoadTolerance = 0.10
-	// probeSegmentsPerQuarter is the most segments each quarter of the
+	LoadTolerance = 0.10
+	// segmentsPerQuarter is the most segments each quarter of the
 	// span judged for persistence is counted in: of 1 s each, or longer
 	// in a span of more than 10 minutes.
-	probeSegmentsPerQuarter = 150
-	// probeUnits is the resolution of a load reduction and of a budget
+	segmentsPerQuarter = 150
+	// units is the resolution of a load reduction and of a budget
 	// ratio: one percentage point.
-	probeUnits = 100
+	units = 100
+	// never is a time after every other.
+	never = math.MaxInt64
 )
 
-// A ProbeFinding is what a probe found of the strategy's state after the
-// trigger, without a remedy (see ProbeResult).
-type ProbeFinding string
+// A Finding is what a probe found of the strategy's state after the
+// trigger, without a remedy (see Result).
+type Finding string
 
 // Findings.
 const (
@@ -54,30 +58,30 @@ const (
 	// fast enough to be back within one more window's length (Huang et
 	// al., OSDI 2022: the bad state outlives its trigger). Remedies are
 	// looked for.
-	FindingMetastable ProbeFinding = "metastable"
+	FindingMetastable Finding = "metastable"
 	// FindingRecovering: slow to recover but recovering: in a bad state
 	// after the trigger that ends by itself at unchanged load, within
-	// the span judged (ProbeResult.Back) or, narrowing quarter after
+	// the span judged (Result.Back) or, narrowing quarter after
 	// quarter at the pace of its last two, within one more window's
 	// length (BackProjected). No remedy is looked for: there is no storm
 	// for one to end.
-	FindingRecovering ProbeFinding = "recovering"
+	FindingRecovering Finding = "recovering"
 	// FindingUnstable: unstable without a trigger: the scenario has no
 	// trigger and the strategy is in the bad state at its nominal load
 	// all the same, to the end of the span judged: its operating point
 	// is overloaded. Remedies are
 	// looked for, as changes of the load or the capacity, not as the end
 	// of a storm.
-	FindingUnstable ProbeFinding = "unstable"
+	FindingUnstable Finding = "unstable"
 	// FindingHealthy: not in a storm: the judged window is back within
 	// the criterion (its success, or its load, is its healthy self's),
 	// and its success is not worse at first and back later (that is
 	// FindingRecovering).
-	FindingHealthy ProbeFinding = "healthy"
+	FindingHealthy Finding = "healthy"
 )
 
-// ProbeFindings lists the findings.
-var ProbeFindings = []ProbeFinding{FindingMetastable, FindingRecovering, FindingUnstable, FindingHealthy}
+// Findings lists the findings.
+var Findings = []Finding{FindingMetastable, FindingRecovering, FindingUnstable, FindingHealthy}
 
 // A RemedyKind is a remedy a probe looks for.
 type RemedyKind string
@@ -92,7 +96,7 @@ const (
 	RemedyCapacity RemedyKind = "capacity"
 	// RemedyBudget gives every level of the strategy that retries (its
 	// own policy and each layer with more than one attempt or hedging) a
-	// ratio retry budget over DefaultProbeBudgetWindow, in place of its
+	// ratio retry budget over DefaultBudgetWindow, in place of its
 	// own, for the whole run (a policy has no start time). A budget at
 	// the outermost level alone cannot limit the retries of the levels
 	// below it, which multiply (failover-incident).
@@ -112,35 +116,35 @@ var RemedyKinds = []RemedyKind{RemedyLoad, RemedyCapacity, RemedyBudget, RemedyO
 
 // Outcomes of a remedy's probe.
 const (
-	ProbeFound         = "found"          // a bracket was found
-	ProbeNotFound      = "not_found"      // the strongest remedy tried does not end the storm
-	ProbeNoStorm       = "no_storm"       // the strategy is not in a storm: no remedy is looked for
-	ProbeNotApplicable = "not_applicable" // the remedy cannot be applied to this scenario or strategy
+	Found         = "found"          // a bracket was found
+	NotFound      = "not_found"      // the strongest remedy tried does not end the storm
+	NoStorm       = "no_storm"       // the strategy is not in a storm: no remedy is looked for
+	NotApplicable = "not_applicable" // the remedy cannot be applied to this scenario or strategy
 )
 
-// ProbeOptions set a probe.
-type ProbeOptions struct {
+// Options set a probe.
+type Options struct {
 	// Strategy names the strategy probed; the first by default.
 	Strategy string
 	// At is when the load reduction and the capacity addition start. By
 	// default, when the trigger ends: the scenario's report.recovery_from,
 	// or the end of its last phase that harms the dependency (0 without
 	// one). At inside the trigger is refused; at or before its start the
-	// remedies prevent a storm rather than end it (ProbeResult.Prevents).
-	At *Duration
+	// remedies prevent a storm rather than end it (Result.Prevents).
+	At *engine.Duration
 	// Settle is how long after At the judged window starts
-	// (DefaultProbeSettle when 0).
-	Settle Duration
+	// (DefaultSettle when 0).
+	Settle engine.Duration
 	// Window is how long the judged window lasts. When 0 it lasts until
 	// the first phase of the scenario's own that starts after its start
 	// (a later fault or remedy, which the probe must not judge), or the
 	// end of the arrivals.
-	Window Duration
+	Window engine.Duration
 	// Dependency names the dependency that gets the workers; the first by
 	// default.
 	Dependency string
 	// MaxLoad is the largest fraction of the arrival rate removed, in
-	// (0, 0.99] (DefaultProbeMaxLoad when 0). MaxWorkers is the most workers
+	// (0, 0.99] (DefaultMaxLoad when 0). MaxWorkers is the most workers
 	// added (4 × the dependency's workers when 0).
 	MaxLoad    float64
 	MaxWorkers int
@@ -153,7 +157,7 @@ type ProbeOptions struct {
 	// RunBatch, when set, runs each step's simulations as
 	// Options.RunBatch runs a search's: the result is the same, byte for
 	// byte.
-	RunBatch func(ctx context.Context, b *Batch, put func(*Part) error) error
+	RunBatch func(ctx context.Context, b *engine.Batch, put func(*engine.Part) error) error
 	// Progress, when set, is called as the probe goes: done simulations
 	// (one strategy on one seed) of at most total, the most it can still
 	// make, which falls as bisection narrows and as remedies are decided.
@@ -162,7 +166,7 @@ type ProbeOptions struct {
 	Progress func(done, total int)
 }
 
-// A ProbeResult is what a metastability probe found.
+// A Result is what a metastability probe found.
 //
 // The criterion compares the strategy with itself. A metastable failure
 // is a bad state that outlives its trigger because a sustaining effect,
@@ -180,11 +184,11 @@ type ProbeOptions struct {
 // In the judged window [WindowFrom, WindowTo), a seed is in a storm when
 // both symptoms are there against that seed's counterfactual: the
 // operations that start in it succeed less, by more than
-// ProbeSuccessTolerance (one percentage point), and they load the
+// SuccessTolerance (one percentage point), and they load the
 // dependency more: more calls reach it per operation (amplification),
-// by more than ProbeLoadTolerance (10%), or more of them are failed fast
+// by more than LoadTolerance (10%), or more of them are failed fast
 // by the client's own protection (an open breaker, a budget refusing
-// the retry, the pool or a bulkhead), by more than ProbeSuccessTolerance
+// the retry, the pool or a bulkhead), by more than SuccessTolerance
 // of the operations. A fast-failed operation makes no call, so without
 // that count a strategy whose breakers fail most operations would look
 // less loaded than its healthy self; it is a failure the overload
@@ -237,13 +241,13 @@ type ProbeOptions struct {
 // trigger starts, or from 0 without a trigger, they keep one from
 // forming (Prevents), which the texts say. At inside the trigger is
 // refused: remedies from then would both shape the storm and end it.
-type ProbeResult struct {
-	Scenario   string   `json:"scenario"`
-	Strategy   string   `json:"strategy"`
-	At         Duration `json:"at"`
-	WindowFrom Duration `json:"window_from"`
-	WindowTo   Duration `json:"window_to"`
-	Seeds      int      `json:"seeds"`
+type Result struct {
+	Scenario   string          `json:"scenario"`
+	Strategy   string          `json:"strategy"`
+	At         engine.Duration `json:"at"`
+	WindowFrom engine.Duration `json:"window_from"`
+	WindowTo   engine.Duration `json:"window_to"`
+	Seeds      int             `json:"seeds"`
 	// Prevents is set when the load reduction and the workers start
 	// before the trigger does, or at 0 in a scenario without one: they
 	// keep a storm from forming rather than end one.
@@ -256,16 +260,16 @@ type ProbeResult struct {
 	// Baseline is the success rate in the judged window without a
 	// remedy, its lowest and highest over the seeds, and
 	// BaselineAmplification the amplification there.
-	Baseline              MinMax `json:"baseline"`
-	BaselineAmplification MinMax `json:"baseline_amplification"`
+	Baseline              engine.MinMax `json:"baseline"`
+	BaselineAmplification engine.MinMax `json:"baseline_amplification"`
 	// BaselineFastFailed is the share of the judged window's operations
 	// failed fast without a remedy (Healthy.FastFailed: healthy).
-	BaselineFastFailed MinMax `json:"baseline_fast_failed"`
+	BaselineFastFailed engine.MinMax `json:"baseline_fast_failed"`
 	// Finding says whether the bad state outlives the trigger (see
 	// above), and Persistence says it in words, with the figures it
 	// rests on.
-	Finding     ProbeFinding `json:"finding"`
-	Persistence string       `json:"persistence"`
+	Finding     Finding `json:"finding"`
+	Persistence string  `json:"persistence"`
 	// Metastable is Finding == FindingMetastable: in a storm that
 	// outlives its trigger at unchanged load. (Before findings it was set
 	// for every strategy the probe looked for remedies for; an unstable
@@ -275,17 +279,17 @@ type ProbeResult struct {
 	// segment it is back from), and BackProjected says that it is not
 	// back within the judged window but closing at a pace that brings it
 	// back then: a projection.
-	Back          *Duration `json:"back,omitempty"`
-	BackProjected bool      `json:"back_projected,omitempty"`
+	Back          *engine.Duration `json:"back,omitempty"`
+	BackProjected bool             `json:"back_projected,omitempty"`
 	// SpanTo ends the span of the judged window that persistence is
 	// judged over, [WindowFrom, SpanTo): the operations that can live
 	// their longest (every attempt timing out, the longest waits) before
 	// WindowTo; WindowTo itself when none can, or the strategy does not
 	// bound how long an operation lasts. Segment is the width of the segments it is counted in,
 	// and Quarters how each quarter of it went without a remedy.
-	SpanTo   Duration      `json:"span_to"`
-	Segment  Duration      `json:"segment"`
-	Quarters []WindowStats `json:"quarters"`
+	SpanTo   engine.Duration `json:"span_to"`
+	Segment  engine.Duration `json:"segment"`
+	Quarters []WindowStats   `json:"quarters"`
 	// NoStorm says why the strategy is not in a storm, when it is
 	// healthy or recovering.
 	NoStorm string `json:"no_storm,omitempty"`
@@ -306,11 +310,11 @@ type ProbeResult struct {
 // the share of them failed fast, each its lowest and highest over the
 // seeds.
 type WindowStats struct {
-	Success       MinMax `json:"success"`
-	Amplification MinMax `json:"amplification"`
+	Success       engine.MinMax `json:"success"`
+	Amplification engine.MinMax `json:"amplification"`
 	// FastFailed is the share of the operations failed fast: by an open
 	// breaker, a budget refusing their retry, the pool or a bulkhead.
-	FastFailed MinMax `json:"fast_failed"`
+	FastFailed engine.MinMax `json:"fast_failed"`
 }
 
 // A RemedyResult is one remedy's bracket. With outcome "found", Enough
@@ -337,24 +341,23 @@ type RemedyResult struct {
 
 // A prober holds what a probe needs between its steps.
 type prober struct {
-	sc       *Scenario // the probed strategy alone, without sweep or search
-	sc0      *Scenario // the scenario as given
-	opt      ProbeOptions
+	sc       *engine.Scenario // the probed strategy alone, without sweep or search
+	opt      Options
 	at       int64
-	from, to Duration
+	from, to engine.Duration
 	dep      int // index of the dependency that gets workers
 	workers  int
-	healthy  []windowStat // the counterfactual's, per seed
-	end      int64        // when the trigger ends (model.faultEnd)
-	trig     bool         // whether the scenario has a trigger
-	trigFrom Duration     // when it starts
-	seg      int64        // the width of the judged window's segments
-	quarter  int          // segments in each quarter of the span judged for persistence
-	span     int          // segments in that span, [from, spanTo)
-	spanTo   Duration     // its end (see segments)
-	life     Duration     // the longest an operation can last (lifetime), 0 when unbounded
-	perOp    float64      // the calls an operation makes, on average (model.callsPerOp)
-	res      *ProbeResult
+	healthy  []windowStat    // the counterfactual's, per seed
+	end      int64           // when the trigger ends (model.faultEnd)
+	trig     bool            // whether the scenario has a trigger
+	trigFrom engine.Duration // when it starts
+	seg      int64           // the width of the judged window's segments
+	quarter  int             // segments in each quarter of the span judged for persistence
+	span     int             // segments in that span, [from, spanTo)
+	spanTo   engine.Duration // its end (see segments)
+	life     engine.Duration // the longest an operation can last (lifetime), 0 when unbounded
+	perOp    float64         // the calls an operation makes, on average (engine.CallsPerOperation)
+	res      *Result
 	// left is how many steps (simulations on every seed) the probe may
 	// still make: the counterfactual's and the baseline's, then each
 	// remedy's bisection's; for Progress.
@@ -364,7 +367,7 @@ type prober struct {
 	}
 }
 
-// progress tells ProbeOptions.Progress how far the probe has got.
+// progress tells Options.Progress how far the probe has got.
 func (p *prober) progress() {
 	if p.opt.Progress == nil {
 		return
@@ -415,29 +418,29 @@ func ended(w, h windowStat) bool {
 	return w.ops > 0 && (succeeds(w, h) || loadBack(w, h))
 }
 
-// succeeds reports whether w succeeds within ProbeSuccessTolerance of h.
+// succeeds reports whether w succeeds within SuccessTolerance of h.
 func succeeds(w, h windowStat) bool {
-	return w.ops > 0 && w.success >= h.success-ProbeSuccessTolerance
+	return w.ops > 0 && w.success >= h.success-SuccessTolerance
 }
 
 // loadBack reports whether w's load on the dependency is back within its
-// tolerance of h's: its amplification within ProbeLoadTolerance, and
-// its share of operations failed fast within ProbeSuccessTolerance (a
+// tolerance of h's: its amplification within LoadTolerance, and
+// its share of operations failed fast within SuccessTolerance (a
 // fast-failed operation makes no call: counted, it cannot pass for less
 // load).
 func loadBack(w, h windowStat) bool {
-	return w.amp <= h.amp*(1+ProbeLoadTolerance) && w.fast <= h.fast+ProbeSuccessTolerance
+	return w.amp <= h.amp*(1+LoadTolerance) && w.fast <= h.fast+SuccessTolerance
 }
 
-// Probe looks for the smallest remedy that ends the retry storm of a
+// Run looks for the smallest remedy that ends the retry storm of a
 // strategy of a metastable scenario: a load reduction, a capacity
 // addition and a ratio retry budget, each by bisection. The storm is
 // judged against the strategy's own healthy counterfactual (see
-// ProbeResult). The scenario is validated, and the probe refused when
+// Result). The scenario is validated, and the probe refused when
 // every simulation it can make is estimated over opt.MaxEvents, or when
 // opt.At is inside the trigger. The result is the same whatever
 // opt.Parallelism.
-func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, error) {
+func Run(ctx context.Context, sc *engine.Scenario, opt Options) (*Result, error) {
 	p, err := newProber(sc, opt)
 	if err != nil {
 		return nil, err
@@ -453,7 +456,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 		p.left.remedy = append(p.left.remedy, p.runs(k))
 	}
 	p.progress()
-	healthy, err := p.simulate(ctx, &ProbeStep{Healthy: true})
+	healthy, err := p.simulate(ctx, true, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -481,9 +484,9 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 			if p.unlayered(k) {
 				continue
 			}
-			r := RemedyResult{Kind: k, Outcome: ProbeNoStorm, Resolution: p.resolution(k), Text: why}
+			r := RemedyResult{Kind: k, Outcome: NoStorm, Resolution: p.resolution(k), Text: why}
 			if why := p.notApplicable(k); why != "" {
-				r.Outcome, r.Text = ProbeNotApplicable, why
+				r.Outcome, r.Text = NotApplicable, why
 			}
 			res.Remedies = append(res.Remedies, r)
 		}
@@ -496,7 +499,7 @@ func Probe(ctx context.Context, sc *Scenario, opt ProbeOptions) (*ProbeResult, e
 // newProber checks the scenario and the options of a probe and sets up
 // its prober, as far as its first simulation: its result has the
 // scenario, strategy, judged window and seeds.
-func newProber(sc *Scenario, opt ProbeOptions) (*prober, error) {
+func newProber(sc *engine.Scenario, opt Options) (*prober, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
@@ -505,44 +508,44 @@ func newProber(sc *Scenario, opt ProbeOptions) (*prober, error) {
 	}
 	si := 0
 	if opt.Strategy != "" {
-		si = slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == opt.Strategy })
+		si = slices.IndexFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == opt.Strategy })
 		if si < 0 {
 			return nil, fmt.Errorf("%q is not a strategy of the scenario", opt.Strategy)
 		}
 	}
 	sub := *sc
 	sub.Sweep, sub.Search = nil, nil
-	sub.Strategies = []Strategy{sc.Strategies[si]}
-	p := &prober{sc: &sub, sc0: sc, opt: opt}
-	if w := &sub.Workload; w.Arrival == ArrivalBurst {
+	sub.Strategies = []engine.Strategy{sc.Strategies[si]}
+	p := &prober{sc: &sub, opt: opt}
+	if w := &sub.Workload; w.Arrival == engine.ArrivalBurst {
 		return nil, fmt.Errorf("the judged window is empty: the workload is a burst (arrival \"burst\"), %s at %s, so no operation starts after the trigger and there is nothing to judge whether a storm ends; a probe needs arrivals that go on after the trigger (poisson or uniform, over a duration)",
 			countText(w.Clients, "its one operation starting", "all its %d operations starting"), w.BurstAt)
 	}
-	m := compile(&sub)
-	p.at, p.end = m.faultEnd, m.faultEnd
+	end := engine.FaultEnd(&sub)
+	p.at, p.end = int64(end), int64(end)
 	if opt.At != nil {
 		p.at = int64(*opt.At)
 	}
 	if p.at < 0 {
 		return nil, fmt.Errorf("at %s must be a non-negative duration within the scenario's duration, 0s..%s: the load reduction and the workers added start then",
-			Duration(p.at), arrivalsEnd(&sub))
+			engine.Duration(p.at), arrivalsEnd(&sub))
 	}
-	trigFrom, trigTo, hasTrigger := trigger(&sub, m)
+	trigFrom, trigTo, hasTrigger := trigger(&sub, end)
 	p.trig = hasTrigger
-	if hasTrigger && Duration(p.at) > trigFrom && Duration(p.at) < trigTo {
+	if hasTrigger && engine.Duration(p.at) > trigFrom && engine.Duration(p.at) < trigTo {
 		return nil, fmt.Errorf("at %s is inside the trigger (%s to %s): the load reduction and the workers added stay from then on, so from inside the trigger they would both change the storm it starts and end it; give at %s or earlier to see whether they prevent the storm, or %s or later to see whether they end it",
-			Duration(p.at), trigFrom, trigTo, trigFrom, trigTo)
+			engine.Duration(p.at), trigFrom, trigTo, trigFrom, trigTo)
 	}
-	deps := estimateDeps(&sub)
+	ds := deps(&sub)
 	if opt.Dependency != "" {
-		p.dep = slices.IndexFunc(deps, func(d *Dependency) bool { return d.Name == opt.Dependency })
+		p.dep = slices.IndexFunc(ds, func(d *engine.Dependency) bool { return d.Name == opt.Dependency })
 		if p.dep < 0 {
 			return nil, fmt.Errorf("%q is not a dependency of the scenario", opt.Dependency)
 		}
 	}
-	p.workers = deps[p.dep].Workers
+	p.workers = ds[p.dep].Workers
 	if opt.MaxLoad == 0 {
-		p.opt.MaxLoad = DefaultProbeMaxLoad
+		p.opt.MaxLoad = DefaultMaxLoad
 	}
 	if p.opt.MaxLoad < 0 || p.opt.MaxLoad > 0.99 {
 		return nil, fmt.Errorf("the largest load reduction %g is not in (0, 0.99]: a window without operations cannot be judged", opt.MaxLoad)
@@ -556,9 +559,13 @@ func newProber(sc *Scenario, opt ProbeOptions) (*prober, error) {
 	if err := p.window(); err != nil {
 		return nil, err
 	}
-	seeds := len(m.seeds)
-	res := &ProbeResult{
-		Scenario: sc.Name, Strategy: sub.Strategies[0].Name, At: Duration(p.at),
+	seeds, _, err := engine.Simulations(&sub) // one strategy: a simulation a seed
+	if err != nil {
+		return nil, err
+	}
+	p.perOp = engine.CallsPerOperation(&sub)
+	res := &Result{
+		Scenario: sc.Name, Strategy: sub.Strategies[0].Name, At: engine.Duration(p.at),
 		WindowFrom: p.from, WindowTo: p.to, Seeds: seeds, Remedies: []RemedyResult{},
 		Prevents: hasTrigger && p.at <= int64(trigFrom) || !hasTrigger && p.at == 0,
 	}
@@ -569,7 +576,7 @@ func newProber(sc *Scenario, opt ProbeOptions) (*prober, error) {
 
 // remedies looks for each remedy of a strategy in a storm, and sums up
 // what the probe found.
-func (p *prober) remedies(ctx context.Context) (*ProbeResult, error) {
+func (p *prober) remedies(ctx context.Context) (*Result, error) {
 	res := p.res
 	res.Metastable = res.Finding == FindingMetastable
 	p.progress()
@@ -585,7 +592,7 @@ func (p *prober) remedies(ctx context.Context) (*ProbeResult, error) {
 		p.left.remedy[i] = 0
 		p.progress()
 		res.Remedies = append(res.Remedies, r)
-		if r.Outcome == ProbeFound {
+		if r.Outcome == Found {
 			found = append(found, r.Text)
 		} else {
 			others = append(others, string(r.Kind)+": "+r.Text)
@@ -596,7 +603,7 @@ func (p *prober) remedies(ctx context.Context) (*ProbeResult, error) {
 	case res.Finding == FindingUnstable && res.Prevents:
 		verb, none = "Keeping it out of overload needs %s (changes of the load it offers or of the capacity it meets, not the end of a storm)", "No remedy tried keeps it out of overload"
 	case res.Finding == FindingUnstable:
-		verb, none = "Bringing it out of overload from "+Duration(p.at).String()+" on needs %s (changes of the load it offers or of the capacity it meets, not the end of a storm)", "No remedy tried brings it out of overload"
+		verb, none = "Bringing it out of overload from "+engine.Duration(p.at).String()+" on needs %s (changes of the load it offers or of the capacity it meets, not the end of a storm)", "No remedy tried brings it out of overload"
 	case res.Prevents:
 		verb, none = "Keeping it out of the storm needs %s", "No remedy tried keeps it out of the storm"
 	}
@@ -614,11 +621,11 @@ func (p *prober) remedies(ctx context.Context) (*ProbeResult, error) {
 }
 
 // judge sets the finding of the strategy that went as ws without a
-// remedy on each seed (see ProbeResult): its Finding, Persistence, Back
+// remedy on each seed (see Result): its Finding, Persistence, Back
 // and Quarters.
 func (p *prober) judge(ws []windowStat, hasTrigger bool) {
 	res := p.res
-	res.Segment, res.SpanTo = Duration(p.seg), p.spanTo
+	res.Segment, res.SpanTo = engine.Duration(p.seg), p.spanTo
 	quarters := make([][]windowStat, 4)
 	for q := range quarters {
 		for _, w := range ws {
@@ -655,7 +662,7 @@ func (p *prober) judge(ws []windowStat, hasTrigger bool) {
 	}
 	res.Finding = FindingMetastable
 	res.Persistence = fmt.Sprintf("metastable: the bad state outlives its trigger, which ended at %s, at unchanged load, and is not closing fast enough to be back within one more window's length: %s",
-		Duration(p.end), last)
+		engine.Duration(p.end), last)
 }
 
 // backFrom returns when every seed of ws is back by test (against its
@@ -664,7 +671,7 @@ func (p *prober) judge(ws []windowStat, hasTrigger bool) {
 // end, passes it on every seed; false when the last quarter's does not
 // on some seed. Runs of a quarter, not the rest of the span: over the
 // rest, a short bad spell would pass diluted in the good that follows.
-func (p *prober) backFrom(ws []windowStat, test func(w, h windowStat) bool) (Duration, bool) {
+func (p *prober) backFrom(ws []windowStat, test func(w, h windowStat) bool) (engine.Duration, bool) {
 	first := 0
 	for i, w := range ws {
 		h, n := p.healthy[i], min(p.span, len(w.segs))
@@ -677,17 +684,17 @@ func (p *prober) backFrom(ws []windowStat, test func(w, h windowStat) bool) (Dur
 		}
 		first = max(first, j)
 	}
-	return p.from + Duration(int64(first)*p.seg), true
+	return p.from + engine.Duration(int64(first)*p.seg), true
 }
 
 // projected returns when, at the pace of the success gap's closing from
 // the third quarter to the last, every seed still in a storm in the last
-// quarter would be back within ProbeSuccessTolerance of its healthy
+// quarter would be back within SuccessTolerance of its healthy
 // success; false when on one the gap does not narrow quarter after
 // quarter (a storm that swings, as breakers opening and closing make
 // one, is not closing), or would close only after one more window's
 // length from the window's end.
-func (p *prober) projected(ws []windowStat) (Duration, bool) {
+func (p *prober) projected(ws []windowStat) (engine.Duration, bool) {
 	mid := func(q int) float64 {
 		lo, hi := p.quarterFrom(q), p.quarterFrom(q+1)
 		return float64(lo+hi) / 2
@@ -711,13 +718,13 @@ func (p *prober) projected(ws []windowStat) (Duration, bool) {
 			}
 		}
 		g3, g4 := g[2], g[3]
-		t := mid(3) + (g4-ProbeSuccessTolerance)*(mid(3)-mid(2))/(g3-g4)
+		t := mid(3) + (g4-SuccessTolerance)*(mid(3)-mid(2))/(g3-g4)
 		if t > limit {
 			return 0, false
 		}
 		back = max(back, t)
 	}
-	return Duration(math.Ceil(back/float64(time.Second))) * Duration(time.Second), true
+	return engine.Duration(math.Ceil(back/float64(time.Second))) * engine.Duration(time.Second), true
 }
 
 // quarterOf returns how quarter q of the span judged for persistence
@@ -728,8 +735,8 @@ func (p *prober) quarterOf(w windowStat, q int) windowStat {
 
 // quarterFrom returns when quarter q of the span judged for persistence
 // starts (q 4: when it ends).
-func (p *prober) quarterFrom(q int) Duration {
-	return min(p.from+Duration(int64(q*p.quarter)*p.seg), p.spanTo)
+func (p *prober) quarterFrom(q int) engine.Duration {
+	return min(p.from+engine.Duration(int64(q*p.quarter)*p.seg), p.spanTo)
 }
 
 // healthyQuarter returns how quarter q went in the counterfactual.
@@ -810,8 +817,8 @@ func (p *prober) after(hasTrigger bool) string {
 }
 
 // sinceTrigger writes how long after the trigger's end back is.
-func (p *prober) sinceTrigger(back Duration) string {
-	end := Duration(p.end)
+func (p *prober) sinceTrigger(back engine.Duration) string {
+	end := engine.Duration(p.end)
 	if !p.trig || back <= end {
 		return ""
 	}
@@ -820,13 +827,12 @@ func (p *prober) sinceTrigger(back Duration) string {
 
 // trigger returns when the scenario's trigger starts and ends: from the
 // start of its first phase that harms a dependency or raises the load to
-// the end of the last (report.recovery_from when set), and whether it has
-// one.
-func trigger(sc *Scenario, m *model) (from, to Duration, ok bool) {
-	from = Duration(never)
-	for _, d := range estimateDeps(sc) {
+// end, the end of the last (engine.FaultEnd), and whether it has one.
+func trigger(sc *engine.Scenario, end engine.Duration) (from, to engine.Duration, ok bool) {
+	from = engine.Duration(never)
+	for _, d := range deps(sc) {
 		for _, ph := range d.Phases {
-			if harms(&ph, d.Workers) {
+			if ph.Harms(d.Workers) {
 				from = min(from, ph.From)
 			}
 		}
@@ -836,20 +842,20 @@ func trigger(sc *Scenario, m *model) (from, to Duration, ok bool) {
 			from = min(from, lp.From)
 		}
 	}
-	if from == Duration(never) {
+	if from == engine.Duration(never) {
 		return 0, 0, false
 	}
-	return from, Duration(m.faultEnd), true
+	return from, end, true
 }
 
 // counterfactual returns the probed scenario without its trigger: every
 // phase that harms a dependency, and every load phase that raises the
 // load, removed.
-func (p *prober) counterfactual() *Scenario {
+func (p *prober) counterfactual() *engine.Scenario {
 	sub := *p.sc
-	sub.Workload.Load = slices.DeleteFunc(slices.Clone(sub.Workload.Load), func(lp LoadPhase) bool { return lp.Raises() })
-	keep := func(d *Dependency) {
-		d.Phases = slices.DeleteFunc(slices.Clone(d.Phases), func(ph Phase) bool { return harms(&ph, d.Workers) })
+	sub.Workload.Load = slices.DeleteFunc(slices.Clone(sub.Workload.Load), func(lp engine.LoadPhase) bool { return lp.Raises() })
+	keep := func(d *engine.Dependency) {
+		d.Phases = slices.DeleteFunc(slices.Clone(d.Phases), func(ph engine.Phase) bool { return ph.Harms(d.Workers) })
 	}
 	keep(&sub.Dependency)
 	sub.Dependencies = slices.Clone(sub.Dependencies)
@@ -861,7 +867,7 @@ func (p *prober) counterfactual() *Scenario {
 
 // stats returns the spread of ws over the seeds.
 func stats(ws []windowStat) WindowStats {
-	inf := MinMax{math.Inf(1), math.Inf(-1)}
+	inf := engine.MinMax{Min: math.Inf(1), Max: math.Inf(-1)}
 	s := WindowStats{Success: inf, Amplification: inf, FastFailed: inf}
 	for _, w := range ws {
 		s.Success.Min, s.Success.Max = min(s.Success.Min, w.success), max(s.Success.Max, w.success)
@@ -908,15 +914,15 @@ func (p *prober) noStorm(ws []windowStat) string {
 			healthy = ", as without the trigger"
 		}
 		floor := ""
-		if h.Success.Min < 1-ProbeSuccessTolerance {
+		if h.Success.Min < 1-SuccessTolerance {
 			floor = p.floor()
 		}
 		return fmt.Sprintf("not in a storm: %s it is at its own baseline (%s success, amplification %s%s%s)",
 			after, pctRange(base.Success), numRange(base.Amplification), healthy, floor)
 	}
 	cause := ""
-	for _, d := range compile(p.sc).deps {
-		if d.loadErrors {
+	for _, d := range deps(p.sc) {
+		if d.LoadErrors != nil {
 			cause = ": it is the dependency's load-dependent errors at the load the strategy offers, its retries included (the healthy run's load_errors count the first attempts only)"
 		}
 	}
@@ -944,7 +950,7 @@ func (p *prober) floor() string {
 
 // pctRange writes a success rate's spread over the seeds: "95.28%", or
 // "94.05%..95.28%".
-func pctRange(mm MinMax) string {
+func pctRange(mm engine.MinMax) string {
 	lo, hi := fmt.Sprintf("%.2f%%", mm.Min*100), fmt.Sprintf("%.2f%%", mm.Max*100)
 	if lo == hi {
 		return lo
@@ -954,7 +960,7 @@ func pctRange(mm MinMax) string {
 
 // numRange writes an amplification's spread over the seeds: "1.102", or
 // "1.10..1.12".
-func numRange(mm MinMax) string {
+func numRange(mm engine.MinMax) string {
 	lo, hi := fmt.Sprintf("%.3f", mm.Min), fmt.Sprintf("%.3f", mm.Max)
 	if lo == hi {
 		return lo
@@ -964,7 +970,7 @@ func numRange(mm MinMax) string {
 
 // criterion says in words when the storm has ended, and from when the
 // load reduction and the workers added apply.
-func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
+func (p *prober) criterion(trigFrom engine.Duration, hasTrigger bool) string {
 	when := ", when the trigger ends"
 	switch {
 	case !hasTrigger && p.at == 0:
@@ -973,7 +979,7 @@ func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
 		when = " on; the scenario has no trigger: a storm builds from the start, and they come after it"
 	case p.at <= int64(trigFrom):
 		when = fmt.Sprintf(" on, before the trigger starts at %s: they prevent a storm rather than end one", trigFrom)
-	case p.at > compile(p.sc).faultEnd:
+	case p.at > p.end:
 		when = " on, after the trigger ends"
 	}
 	what := "the storm"
@@ -981,7 +987,19 @@ func (p *prober) criterion(trigFrom Duration, hasTrigger bool) string {
 		what = "the overload"
 	}
 	return fmt.Sprintf("%s has ended when the operations started from %s to %s, on %s, succeed within %g percentage point of the strategy's own healthy success rate, or make at most %g%% more calls per operation than its own healthy amplification with at most %g percentage point more of them failed fast (healthy: the same seed without the trigger and without the retries' feedback on load-dependent errors), with the load reduction or the workers added from %s%s",
-		what, p.from, p.to, seedsText(p.res.Seeds), ProbeSuccessTolerance*100, ProbeLoadTolerance*100, ProbeSuccessTolerance*100, Duration(p.at), when)
+		what, p.from, p.to, seedsText(p.res.Seeds), SuccessTolerance*100, LoadTolerance*100, SuccessTolerance*100, engine.Duration(p.at), when)
+}
+
+// deps returns the scenario's dependencies: the one, or the list.
+func deps(sc *engine.Scenario) []*engine.Dependency {
+	if len(sc.Dependencies) == 0 {
+		return []*engine.Dependency{&sc.Dependency}
+	}
+	ds := make([]*engine.Dependency, len(sc.Dependencies))
+	for i := range sc.Dependencies {
+		ds[i] = &sc.Dependencies[i]
+	}
+	return ds
 }
 
 // seedsText writes "each of n seeds", or "its one seed".
@@ -997,14 +1015,14 @@ func countText(n int, one, many string) string {
 
 // window sets the judged window.
 func (p *prober) window() error {
-	settle := cmp.Or(p.opt.Settle, DefaultProbeSettle)
-	p.from = Duration(p.at) + settle
+	settle := cmp.Or(p.opt.Settle, DefaultSettle)
+	p.from = engine.Duration(p.at) + settle
 	end := arrivalsEnd(p.sc)
 	if p.opt.Window > 0 {
 		p.to = min(p.from+p.opt.Window, end)
 	} else {
 		p.to = end
-		for _, d := range estimateDeps(p.sc) {
+		for _, d := range deps(p.sc) {
 			for _, ph := range d.Phases {
 				if ph.From > p.from {
 					p.to = min(p.to, ph.From)
@@ -1022,7 +1040,7 @@ func (p *prober) window() error {
 
 // segments sets the span of the judged window that persistence is
 // judged over, and cuts it into quarters of whole segments of 1 s, or
-// of more when a quarter would hold more than probeSegmentsPerQuarter
+// of more when a quarter would hold more than segmentsPerQuarter
 // of them. The span holds the operations that start early enough to
 // live their longest (lifetime) before the window ends: later ones'
 // last attempts meet the drain after the arrivals stop, or the
@@ -1038,7 +1056,7 @@ func (p *prober) segments() {
 		p.spanTo = p.to - p.life
 	}
 	q := (int64(p.spanTo-p.from) + 3) / 4
-	p.quarter = int(min(max((q+int64(time.Second)-1)/int64(time.Second), 1), probeSegmentsPerQuarter))
+	p.quarter = int(min(max((q+int64(time.Second)-1)/int64(time.Second), 1), segmentsPerQuarter))
 	ms := int64(time.Millisecond)
 	p.seg = ((q+int64(p.quarter)-1)/int64(p.quarter) + ms - 1) / ms * ms // whole milliseconds
 	p.span = int((int64(p.spanTo-p.from) + p.seg - 1) / p.seg)
@@ -1046,11 +1064,11 @@ func (p *prober) segments() {
 
 // lifetime returns the longest an operation of strategy st can last, as
 // its outermost level bounds it: every attempt timing out after the
-// longest waits (worstCase), or its deadline when shorter; 0 when
-// neither bounds it.
-func lifetime(st *Strategy) Duration {
+// longest waits (engine.Policy.WorstCase), or its deadline when
+// shorter; 0 when neither bounds it.
+func lifetime(st *engine.Strategy) engine.Duration {
 	pl := &st.Policy
-	total, _, ok := worstCase(pl)
+	total, ok := pl.WorstCase()
 	ok = ok && pl.MaxAttempts > 0
 	if pl.Deadline > 0 && (!ok || pl.Deadline.D() < total) {
 		total, ok = pl.Deadline.D(), true
@@ -1058,22 +1076,22 @@ func lifetime(st *Strategy) Duration {
 	if !ok {
 		return 0
 	}
-	return Duration(total)
+	return engine.Duration(total)
 }
 
 // arrivalsEnd returns when the workload stops starting operations, as far
 // as a probe judges: its duration, or its last operation's start for a
 // count of operations at a rate, or the burst.
-func arrivalsEnd(sc *Scenario) Duration {
+func arrivalsEnd(sc *engine.Scenario) engine.Duration {
 	w := &sc.Workload
-	lo, _ := estimateSpan(sc)
-	if w.Arrival == ArrivalBurst {
+	lo, _ := engine.EstimateSpan(sc)
+	if w.Arrival == engine.ArrivalBurst {
 		return w.BurstAt + 1
 	}
 	if w.Duration > 0 {
 		return w.Duration
 	}
-	return Duration(lo)
+	return lo
 }
 
 // resolution returns the step of remedy k, in its own unit.
@@ -1081,7 +1099,7 @@ func (p *prober) resolution(k RemedyKind) float64 {
 	if k == RemedyCapacity || k == RemedyOneLevel {
 		return 1
 	}
-	return 1.0 / probeUnits
+	return 1.0 / units
 }
 
 // steps returns the strongest strength bisection tries for remedy k, in
@@ -1089,7 +1107,7 @@ func (p *prober) resolution(k RemedyKind) float64 {
 func (p *prober) steps(k RemedyKind) int {
 	switch k {
 	case RemedyLoad:
-		return int(math.Round(p.opt.MaxLoad * probeUnits))
+		return int(math.Round(p.opt.MaxLoad * units))
 	case RemedyCapacity:
 		return p.opt.MaxWorkers
 	case RemedyOneLevel:
@@ -1098,7 +1116,7 @@ func (p *prober) steps(k RemedyKind) int {
 		}
 		return 0
 	}
-	return probeUnits // ratios from 1 down to 0.01
+	return units // ratios from 1 down to 0.01
 }
 
 // runs returns the most simulations remedy k can make on one seed:
@@ -1116,11 +1134,11 @@ func (p *prober) runs(k RemedyKind) int {
 func (p *prober) value(k RemedyKind, s int) float64 {
 	switch k {
 	case RemedyLoad:
-		return float64(s) / probeUnits
+		return float64(s) / units
 	case RemedyCapacity:
 		return float64(s)
 	}
-	return float64(probeUnits+1-s) / probeUnits
+	return float64(units+1-s) / units
 }
 
 // runsFor returns the most simulations bisection of remedy k can make
@@ -1145,31 +1163,31 @@ func (p *prober) checkCost() error {
 	for _, k := range RemedyKinds {
 		runs += p.runs(k)
 	}
-	per := float64(estimate(p.sc, false))
+	per := float64(engine.EstimateTuned(p.sc))
 	if sub, err := p.remedied(RemedyCapacity, p.steps(RemedyCapacity)); err == nil {
-		per = max(per, float64(estimate(sub, false)))
+		per = max(per, float64(engine.EstimateTuned(sub)))
 	}
 	est := int64(min(per*float64(runs), math.MaxInt64/2))
 	if est > p.opt.MaxEvents {
-		return &ProbeCostError{Runs: runs, Seeds: p.res.Seeds, CostError: CostError{Estimate: est, Limit: p.opt.MaxEvents}}
+		return &CostError{Runs: runs, Seeds: p.res.Seeds, CostError: engine.CostError{Estimate: est, Limit: p.opt.MaxEvents}}
 	}
 	return nil
 }
 
-// A ProbeCostError refuses a probe whose every possible simulation is
+// A CostError refuses a probe whose every possible simulation is
 // estimated over its event limit: Runs simulations on each of Seeds
 // seeds. IsCost reports it.
-type ProbeCostError struct {
+type CostError struct {
 	Runs, Seeds int
-	CostError
+	engine.CostError
 }
 
-func (e *ProbeCostError) Error() string {
+func (e *CostError) Error() string {
 	return fmt.Sprintf("a probe runs the strategy up to %d times on %s (the strategy without the trigger, then as it is, then each remedy: bisection, or each level in turn for retrying at one level only), estimated at %s events in all (every simulation at the costliest remedy's estimate), over the limit of %s; reduce its cost: probe fewer seeds (runs), or raise the probe's event limit",
-		e.Runs, seedsText(e.Seeds), humanCount(e.Estimate), humanCount(e.Limit))
+		e.Runs, seedsText(e.Seeds), engine.HumanCount(e.Estimate), engine.HumanCount(e.Limit))
 }
 
-func (e *ProbeCostError) Unwrap() error { return &e.CostError }
+func (e *CostError) Unwrap() error { return &e.CostError }
 
 // bisect finds remedy k's bracket, keeping *left, the steps it may still
 // make, up to date for Progress.
@@ -1177,13 +1195,13 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 	r := RemedyResult{Kind: k, Resolution: p.resolution(k)}
 	before := p.res.Simulations
 	hi := p.steps(k)
-	if k == RemedyLoad && p.sc.Workload.Arrival != ArrivalPoisson && p.sc.Workload.Arrival != "" && p.sc.Workload.Arrival != ArrivalUniform {
-		r.Outcome = ProbeNotApplicable
+	if k == RemedyLoad && p.sc.Workload.Arrival != engine.ArrivalPoisson && p.sc.Workload.Arrival != "" && p.sc.Workload.Arrival != engine.ArrivalUniform {
+		r.Outcome = NotApplicable
 		r.Text = fmt.Sprintf("no load reduction (the probe reduces poisson and uniform arrivals only, not %s)", p.sc.Workload.Arrival)
 		return r, nil
 	}
 	if why := p.notApplicable(k); why != "" {
-		r.Outcome, r.Text = ProbeNotApplicable, why
+		r.Outcome, r.Text = NotApplicable, why
 		return r, nil
 	}
 	if k == RemedyOneLevel {
@@ -1199,7 +1217,7 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 	}
 	r.Change = p.change(k, hi)
 	if !ok {
-		r.Outcome = ProbeNotFound
+		r.Outcome = NotFound
 		r.NotEnough = p.value(k, hi)
 		r.Judged = &ws
 		r.Text = fmt.Sprintf("not found in range (%s does not end it)", p.phrase(k, hi))
@@ -1223,7 +1241,7 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 		}
 	}
 	r.Judged = &ws
-	r.Outcome = ProbeFound
+	r.Outcome = Found
 	r.Enough = p.value(k, hi)
 	r.Change = p.change(k, hi)
 	if lo > 0 {
@@ -1240,12 +1258,12 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 		if lo == 0 {
 			// hi is 1: the weakest budget tried ends the storm, and so
 			// (bisection assumes) does any stronger one.
-			r.Text = fmt.Sprintf("any retry budget up to %d%%%s (the weakest tried ends it", probeUnits+1-hi, where)
+			r.Text = fmt.Sprintf("any retry budget up to %d%%%s (the weakest tried ends it", units+1-hi, where)
 		} else {
-			r.Text = fmt.Sprintf("a %d%% retry budget%s (between %d%% and %d%%", probeUnits+1-hi, where, probeUnits+1-hi, probeUnits+1-lo)
+			r.Text = fmt.Sprintf("a %d%% retry budget%s (between %d%% and %d%%", units+1-hi, where, units+1-hi, units+1-lo)
 		}
 	}
-	if h := p.res.Healthy.Success; ws.Success.Min < h.Min-ProbeSuccessTolerance {
+	if h := p.res.Healthy.Success; ws.Success.Min < h.Min-SuccessTolerance {
 		// It ends the storm by the retry load alone: say what it costs.
 		r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", pctRange(ws.Success), pctRange(h))
 	}
@@ -1291,7 +1309,7 @@ func (p *prober) oneLevel(ctx context.Context, r RemedyResult, left *int) (Remed
 		p.progress()
 		last = ws
 		if ok {
-			r.Outcome, r.Enough, r.Judged = ProbeFound, float64(l), &ws
+			r.Outcome, r.Enough, r.Judged = Found, float64(l), &ws
 			r.Change = p.change(RemedyOneLevel, l)
 			r.Text = "retrying at " + levelName(l) + " only"
 			if i < len(levels)-1 {
@@ -1303,7 +1321,7 @@ func (p *prober) oneLevel(ctx context.Context, r RemedyResult, left *int) (Remed
 			} else {
 				r.Text += " (the innermost level allowed to retry"
 			}
-			if h := p.res.Healthy.Success; ws.Success.Min < h.Min-ProbeSuccessTolerance {
+			if h := p.res.Healthy.Success; ws.Success.Min < h.Min-SuccessTolerance {
 				r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", pctRange(ws.Success), pctRange(h))
 			}
 			r.Text += ")"
@@ -1311,7 +1329,7 @@ func (p *prober) oneLevel(ctx context.Context, r RemedyResult, left *int) (Remed
 			return r, nil
 		}
 	}
-	r.Outcome, r.Judged = ProbeNotFound, &last
+	r.Outcome, r.Judged = NotFound, &last
 	r.Text = fmt.Sprintf("not found (retrying at any one of its %d levels that retry only does not end it)", len(levels))
 	r.Simulations = p.res.Simulations - before
 	return r, nil
@@ -1336,16 +1354,16 @@ func (p *prober) phrase(k RemedyKind, s int) string {
 	case RemedyOneLevel:
 		return "retrying at " + levelName(s) + " only"
 	}
-	return fmt.Sprintf("a %d%% retry budget%s", probeUnits+1-s, p.budgetWhere())
+	return fmt.Sprintf("a %d%% retry budget%s", units+1-s, p.budgetWhere())
 }
 
 // change says what remedy k at strength s changes in the scenario.
 func (p *prober) change(k RemedyKind, s int) string {
 	switch k {
 	case RemedyLoad:
-		return fmt.Sprintf("the arrival rate times %g from %s on", float64(probeUnits-s)/probeUnits, Duration(p.at))
+		return fmt.Sprintf("the arrival rate times %g from %s on", float64(units-s)/units, engine.Duration(p.at))
 	case RemedyCapacity:
-		return fmt.Sprintf("%d workers more from %s on (a capacity phase from then, and %d more in each later capacity phase)", s, Duration(p.at), s)
+		return fmt.Sprintf("%d workers more from %s on (a capacity phase from then, and %d more in each later capacity phase)", s, engine.Duration(p.at), s)
 	case RemedyOneLevel:
 		var others []string
 		for l := range 1 + len(p.sc.Strategies[0].Layers) {
@@ -1356,7 +1374,7 @@ func (p *prober) change(k RemedyKind, s int) string {
 		return fmt.Sprintf(`"max_attempts": 1 and no hedging at %s of strategy %q, keeping the retries of %s`, strings.Join(others, ", "), p.sc.Strategies[0].Name, levelName(s))
 	}
 	st := &p.sc.Strategies[0]
-	return fmt.Sprintf(`budget {"kind":"ratio","ratio":%g,"window":%q} for strategy %q%s`, p.value(k, s), DefaultProbeBudgetWindow.String(), st.Name, budgetLevels(st))
+	return fmt.Sprintf(`budget {"kind":"ratio","ratio":%g,"window":%q} for strategy %q%s`, p.value(k, s), DefaultBudgetWindow.String(), st.Name, budgetLevels(st))
 }
 
 // budgetWhere says, for a layered strategy, where the budget remedy
@@ -1374,7 +1392,7 @@ func (p *prober) budgetWhere() string {
 
 // budgetLevels says, for a layered strategy, which of its levels a retry
 // budget remedy sets: those allowed to retry, whether or not they get to.
-func budgetLevels(st *Strategy) string {
+func budgetLevels(st *engine.Strategy) string {
 	if len(st.Layers) == 0 {
 		return ""
 	}
@@ -1391,9 +1409,9 @@ func budgetLevels(st *Strategy) string {
 
 // retryingLevels returns the levels of st that can send a call more than
 // once, 0 for its own policy and i+1 for Layers[i].
-func retryingLevels(st *Strategy) []int {
+func retryingLevels(st *engine.Strategy) []int {
 	var out []int
-	for l, pl := range append([]Policy{st.Policy}, st.Layers...) {
+	for l, pl := range append([]engine.Policy{st.Policy}, st.Layers...) {
 		if pl.MaxAttempts != 1 || pl.Hedging != nil {
 			out = append(out, l)
 		}
@@ -1409,7 +1427,7 @@ type remedy struct {
 
 // remedied returns the scenario with remedy k at strength s for the
 // capacity and the budget; the load reduction is a model's (see model).
-func (p *prober) remedied(k RemedyKind, s int) (*Scenario, error) {
+func (p *prober) remedied(k RemedyKind, s int) (*engine.Scenario, error) {
 	sub := *p.sc
 	switch k {
 	case RemedyCapacity:
@@ -1419,19 +1437,19 @@ func (p *prober) remedied(k RemedyKind, s int) (*Scenario, error) {
 			d = &deps[p.dep]
 			sub.Dependencies = deps
 		}
-		d.Phases = addWorkers(d.Phases, d.Workers, s, Duration(p.at), p.horizon())
+		d.Phases = addWorkers(d.Phases, d.Workers, s, engine.Duration(p.at), p.horizon())
 	case RemedyBudget:
 		st := sub.Strategies[0]
 		st.Layers = slices.Clone(st.Layers)
 		for _, l := range retryingLevels(&st) {
-			b := &Budget{Kind: BudgetRatio, Ratio: p.value(k, s), Window: DefaultProbeBudgetWindow}
+			b := &engine.Budget{Kind: engine.BudgetRatio, Ratio: p.value(k, s), Window: DefaultBudgetWindow}
 			if l == 0 {
 				st.Budget = b
 			} else {
 				st.Layers[l-1].Budget = b
 			}
 		}
-		sub.Strategies = []Strategy{st}
+		sub.Strategies = []engine.Strategy{st}
 	case RemedyOneLevel:
 		st := sub.Strategies[0]
 		st.Layers = slices.Clone(st.Layers)
@@ -1444,37 +1462,37 @@ func (p *prober) remedied(k RemedyKind, s int) (*Scenario, error) {
 				pl.MaxAttempts, pl.Hedging = 1, nil
 			}
 		}
-		sub.Strategies = []Strategy{st}
+		sub.Strategies = []engine.Strategy{st}
 	}
 	return &sub, nil
 }
 
 // horizon returns a time after any simulation of the scenario ends.
-func (p *prober) horizon() Duration {
-	_, hi := estimateSpan(p.sc)
-	h := Duration(math.Min(hi, float64(365*24*time.Hour))) + Duration(time.Hour)
-	for _, d := range estimateDeps(p.sc) {
+func (p *prober) horizon() engine.Duration {
+	_, hi := engine.EstimateSpan(p.sc)
+	h := min(hi, engine.Duration(365*24*time.Hour)) + engine.Duration(time.Hour)
+	for _, d := range deps(p.sc) {
 		for _, ph := range d.Phases {
-			h = max(h, ph.To+Duration(time.Hour))
+			h = max(h, ph.To+engine.Duration(time.Hour))
 		}
 	}
-	return h / Duration(time.Second) * Duration(time.Second) // whole seconds
+	return h / engine.Duration(time.Second) * engine.Duration(time.Second) // whole seconds
 }
 
 // addWorkers returns phases with add workers more from at until horizon:
 // capacity phases before at are kept, one that spans at is split there,
 // later ones get add more workers, and the gaps from at on get capacity
 // phases of workers + add. Phases of other kinds are kept as they are.
-func addWorkers(phases []Phase, workers, add int, at, horizon Duration) []Phase {
-	var out, caps []Phase
+func addWorkers(phases []engine.Phase, workers, add int, at, horizon engine.Duration) []engine.Phase {
+	var out, caps []engine.Phase
 	for _, ph := range phases {
-		if ph.Kind == PhaseCapacity {
+		if ph.Kind == engine.PhaseCapacity {
 			caps = append(caps, ph)
 		} else {
 			out = append(out, ph)
 		}
 	}
-	slices.SortFunc(caps, func(a, b Phase) int { return cmp.Compare(a.From, b.From) })
+	slices.SortFunc(caps, func(a, b engine.Phase) int { return cmp.Compare(a.From, b.From) })
 	t := at // the remedy covers [at, horizon) from t on
 	for _, ph := range caps {
 		if ph.To <= at {
@@ -1488,14 +1506,14 @@ func addWorkers(phases []Phase, workers, add int, at, horizon Duration) []Phase 
 			ph.From = at
 		}
 		if ph.From > t {
-			out = append(out, Phase{Kind: PhaseCapacity, From: t, To: ph.From, Workers: workers + add, Label: "probe: workers added"})
+			out = append(out, engine.Phase{Kind: engine.PhaseCapacity, From: t, To: ph.From, Workers: workers + add, Label: "probe: workers added"})
 		}
 		ph.Workers += add
 		out = append(out, ph)
 		t = ph.To
 	}
 	if t < horizon {
-		out = append(out, Phase{Kind: PhaseCapacity, From: t, To: horizon, Workers: workers + add, Label: "probe: workers added"})
+		out = append(out, engine.Phase{Kind: engine.PhaseCapacity, From: t, To: horizon, Workers: workers + add, Label: "probe: workers added"})
 	}
 	return out
 }
@@ -1506,7 +1524,7 @@ const neverRetries = "not tried: the strategy never retries (one attempt at ever
 
 // retries reports whether strategy st can send a call more than once: a
 // level with more than one attempt (or no limit), or hedging.
-func retries(st *Strategy) bool {
+func retries(st *engine.Strategy) bool {
 	return len(retryingLevels(st)) > 0
 }
 
@@ -1535,76 +1553,64 @@ func (p *prober) allEnded(ws []windowStat) bool {
 // window1 runs the strategy with rm (none when nil) on every seed and
 // returns how the judged window went on each.
 func (p *prober) window1(ctx context.Context, rm *remedy) ([]windowStat, error) {
-	st := &ProbeStep{}
-	if rm != nil {
-		st.Remedy, st.Strength = rm.kind, rm.strength
-	}
-	return p.simulate(ctx, st)
+	return p.simulate(ctx, false, rm)
 }
 
-// step returns the probe step st of this probe: its settings and st's
-// step.
-func (p *prober) step(st *ProbeStep) *ProbeStep {
-	s := *st
-	s.Strategy, s.At, s.Settle, s.Window, s.Dependency = p.opt.Strategy, p.opt.At, p.opt.Settle, p.opt.Window, p.opt.Dependency
-	return &s
-}
-
-// options returns the probe's options that step st has.
-func (st *ProbeStep) options() ProbeOptions {
-	return ProbeOptions{Strategy: st.Strategy, At: st.At, Settle: st.Settle, Window: st.Window, Dependency: st.Dependency}
-}
-
-// stepSet returns the simulations of step st, the probed strategy on
-// every seed: of the counterfactual (with st.Healthy; load_errors then
-// count the first attempts only), or of the strategy with st's remedy
-// (none when st.Remedy is ""), its judged window counted by segment.
-func (p *prober) stepSet(st *ProbeStep) (*simSet, error) {
+// tuned returns the scenario and the tuning of a step's simulations, the
+// probed strategy on every seed: of the counterfactual (healthy;
+// load_errors then count the first attempts only), or of the strategy
+// with remedy rm (none when nil), its judged window counted by segment.
+func (p *prober) tuned(healthy bool, rm *remedy) (*engine.Scenario, *engine.Tuning, error) {
 	sc := p.sc
 	switch {
-	case st.Healthy:
+	case healthy:
 		sc = p.counterfactual()
-	case st.Remedy != "" && st.Remedy != RemedyLoad:
+	case rm != nil && rm.kind != RemedyLoad:
 		var err error
-		if sc, err = p.remedied(st.Remedy, st.Strength); err != nil {
-			return nil, err
+		if sc, err = p.remedied(rm.kind, rm.strength); err != nil {
+			return nil, nil, err
 		}
 	}
 	judged := *sc
 	from, to := p.from, p.to
 	judged.Report.AffectedFrom, judged.Report.AffectedTo = &from, &to
-	m := compile(&judged)
-	m.firstLoad = st.Healthy
-	m.segment = p.seg
-	p.perOp = m.callsPerOp
-	if !st.Healthy && st.Remedy == RemedyLoad {
-		m.work.cut, m.work.cutAt, m.work.cutRate = true, p.at, m.work.rate*float64(probeUnits-st.Strength)/probeUnits
+	t := &engine.Tuning{FirstLoad: healthy, Segment: engine.Duration(p.seg)}
+	if !healthy && rm != nil && rm.kind == RemedyLoad {
+		t.CutPercent, t.CutAt = rm.strength, engine.Duration(p.at) // units are percentage points
 	}
-	return newSimSet([]*model{m}), nil
+	return &judged, t, nil
 }
 
-// simulate runs step st on every seed and returns how the judged window
-// went on each.
-func (p *prober) simulate(ctx context.Context, st *ProbeStep) ([]windowStat, error) {
-	set, err := p.stepSet(st)
+// simulate runs a step on every seed, the counterfactual (healthy) or
+// the strategy with remedy rm (none when nil), and returns how the
+// judged window went on each.
+func (p *prober) simulate(ctx context.Context, healthy bool, rm *remedy) ([]windowStat, error) {
+	sc, t, err := p.tuned(healthy, rm)
 	if err != nil {
 		return nil, err
 	}
-	m := set.ms[0]
-	b := &Batch{Probe: p.step(st), Simulations: make([]int, set.len())}
-	for k := range b.Simulations {
-		b.Simulations[k] = k
-	}
-	opt := Options{MaxEvents: p.opt.MaxEvents, NoSeries: true, Parallelism: p.opt.Parallelism, RunBatch: p.opt.RunBatch}
-	if err := set.runBatch(ctx, p.sc0, b, opt, &progress{total: set.len()}); err != nil {
+	opt := engine.Options{MaxEvents: p.opt.MaxEvents, NoSeries: true, Parallelism: p.opt.Parallelism, RunBatch: p.opt.RunBatch}
+	part, err := engine.RunTuned(ctx, sc, t, opt)
+	if err != nil {
 		return nil, err
 	}
-	p.res.Simulations += set.len()
-	ws := make([]windowStat, len(m.seeds))
-	for ri := range m.seeds {
-		out := &set.outs[0][0][ri]
-		p.res.Events += set.events[ri]
-		ws[ri] = p.stat(out.segs)
+	p.res.Simulations += len(part.Simulations)
+	ws := make([]windowStat, len(part.Simulations))
+	for ri, o := range part.Simulations {
+		p.res.Events += o.Events
+		segs := make([]segCounts, len(o.Segments))
+		for g, c := range o.Segments {
+			segs[g] = segCounts{ops: c[0], ok: c[1], fast: c[2], calls: c[3]}
+		}
+		ws[ri] = p.stat(segs)
 	}
 	return ws, nil
+}
+
+// A segCounts is how the operations started in one segment of the
+// judged window went (engine.SimulationOutput.Segments): how many, how
+// many succeeded, how many were failed fast, and the calls they made
+// reach the dependency.
+type segCounts struct {
+	ops, ok, fast, calls int64
 }
