@@ -417,6 +417,7 @@ type depState struct {
 	loadTimes timeRing
 	version   uint32 // with contention: the row's version, one more per commit
 	scripted  uint64 // calls that reached it: the index of the next in its script's answers
+	ov        overloadState
 }
 
 // callCounters are what a run measures of one plan call, with several.
