@@ -127,25 +127,33 @@ type overloadState struct {
 
 // rateLimited asks dependency d's rate limiter for request r's token at
 // s.now, and reports whether it refused it: then r has been answered 429
-// with a Retry-After of the time until a token is there.
+// with a Retry-After of the time until a token is there, rounded up to
+// the limiter's unit.
 func (s *sim) rateLimited(r request, d *depModel, ds *depState) bool {
 	om := d.overload
 	if !om.limited {
 		return false
 	}
-	ov := &ds.ov
-	if at := ov.tat - om.tolerance; at > s.now {
-		wait := at - s.now
-		ra := (wait + om.unit - 1) / om.unit * om.unit
-		s.rejected(&r)
-		s.reply(r, RateLimitStatus, ra)
-		return true
+	wait := ds.ov.take(om, s.now)
+	if wait == 0 {
+		return false
 	}
-	ov.tat = max(ov.tat, s.now) + om.emission
-	return false
+	s.rejected(&r)
+	s.reply(r, RateLimitStatus, (wait+om.unit-1)/om.unit*om.unit)
+	return true
 }
 
-// queued records, for dependency d's queue discipline, the request just
+// take takes a token of the rate limiter at now and returns 0, or
+// returns the time until a token is there (more than 0), taking none.
+func (ov *overloadState) take(om *overloadModel, now int64) (wait int64) {
+	if at := ov.tat - om.tolerance; at > now {
+		return at - now
+	}
+	ov.tat = max(ov.tat, now) + om.emission
+	return 0
+}
+
+// queuedAt records, for dependency d's queue discipline, the request just
 // pushed onto ds's queue at s.now.
 func (s *sim) queuedAt(d *depModel, ds *depState) {
 	om, ov := d.overload, &ds.ov

@@ -205,14 +205,18 @@ type Dependency struct {
 	//   - "codel": oldest first, with CoDel's drops (Nichols and
 	//     Jacobson, "Controlling Queue Delay", ACM Queue 10(5), 2012, and
 	//     its pseudocode appendix): each request is stamped when queued,
-	//     and a worker taking one computes its sojourn time; once the
+	//     and a worker taking one computes its sojourn time. Once the
 	//     sojourn times of the requests taken have stayed at or above
-	//     Target for Interval, the request taken is dropped and the next
-	//     taken instead, and drops go on, the k-th drop of a drop state
-	//     Interval/√k after the previous one, until a request taken has
-	//     waited less than Target or leaves the queue empty. A drop state
-	//     entered within Interval of the last planned drop starts from the
-	//     previous count less 2. Open in the source, our reading: the
+	//     Target for Interval, CoDel may drop; it enters its drop state
+	//     when it may and either its last planned drop is less than
+	//     Interval ago or the sojourn times have stayed above for one
+	//     Interval more (the appendix's test). Entering, it drops the
+	//     request taken and takes the next; in the drop state the k-th
+	//     drop comes Interval/√k after the previous one, until a request
+	//     taken has waited less than Target or leaves the queue empty. A
+	//     drop state entered within Interval of the last planned drop
+	//     starts from the previous count less 2, otherwise from 1. Open
+	//     in the source, our reading: the
 	//     dependency's requests are packets of one size, so "less than
 	//     one packet queued" is a queue left empty; the queue is looked
 	//     at only when a worker is free to take a request (CoDel runs at
