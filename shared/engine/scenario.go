@@ -216,12 +216,12 @@ type Dependency struct {
 	//     taken has waited less than Target or leaves the queue empty. A
 	//     drop state entered within Interval of the last planned drop
 	//     starts from the previous count less 2, otherwise from 1. Open
-	//     in the source, our reading: the
-	//     dependency's requests are packets of one size, so "less than
-	//     one packet queued" is a queue left empty; the queue is looked
-	//     at only when a worker is free to take a request (CoDel runs at
-	//     dequeue), so requests are dropped no sooner than that, and a
-	//     freeze, which stops the workers, stops the drops.
+	//     in the source, our reading: the dependency's requests are
+	//     packets of one size, so "less than one packet queued" is a
+	//     queue left empty; the queue is looked at only when a worker is
+	//     free to take a request (CoDel runs at dequeue), so requests are
+	//     dropped no sooner than that, and a freeze, which stops the
+	//     workers, stops the drops.
 	//   - "adaptive-lifo": Facebook's adaptive LIFO with its controlled
 	//     delay (Maurer, "Fail at Scale", ACM Queue 13(8), 2015): a
 	//     request queued when the queue has not been empty for the last
@@ -230,9 +230,10 @@ type Dependency struct {
 	//     has not been empty for the last Interval. Open in the source,
 	//     our reading: the queue is "congested", and LIFO, on the same
 	//     test that chooses the short timeout; a request past its time
-	//     is dropped when a worker would take it (Thrift drops expired
-	//     tasks at dequeue), so under LIFO the oldest wait, past their
-	//     time, until the queue drains down to them or is flushed.
+	//     is dropped when a worker would take it (Apache Thrift's C++
+	//     ThreadManager finds a task expired when a worker takes it), so
+	//     under LIFO the oldest wait, past their time, until the queue
+	//     drains down to them or a freeze's end flushes it.
 	//
 	// A queue discipline acts on the queue only: a request that finds a
 	// worker free is served at once, whatever the discipline.
