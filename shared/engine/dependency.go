@@ -437,7 +437,9 @@ func (s *sim) phaseChange(dep, i int) {
 					s.reply(r, ph.status, s.retryAfter(r.dep, ph.status))
 				}
 			}
-			ds.ov.flushed(s.now)
+			if ds.ov != nil {
+				ds.ov.flushed(s.now)
+			}
 		} else {
 			for ds.held.len() > 0 {
 				rid := ds.held.pop()

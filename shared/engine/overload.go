@@ -125,6 +125,16 @@ type overloadState struct {
 	tat int64
 }
 
+// overload returns the dependency's overload control state, made at its
+// first use in a run: a dependency without overload control keeps a
+// depState of the size it had before it.
+func (ds *depState) overload() *overloadState {
+	if ds.ov == nil {
+		ds.ov = &overloadState{}
+	}
+	return ds.ov
+}
+
 // rateLimited asks dependency d's rate limiter for request r's token at
 // s.now, and reports whether it refused it: then r has been answered 429
 // with a Retry-After of the time until a token is there, rounded up to
@@ -134,7 +144,7 @@ func (s *sim) rateLimited(r request, d *depModel, ds *depState) bool {
 	if !om.limited {
 		return false
 	}
-	wait := ds.ov.take(om, s.now)
+	wait := ds.overload().take(om, s.now)
 	if wait == 0 {
 		return false
 	}
@@ -156,7 +166,7 @@ func (ov *overloadState) take(om *overloadModel, now int64) (wait int64) {
 // queuedAt records, for dependency d's queue discipline, the request just
 // pushed onto ds's queue at s.now.
 func (s *sim) queuedAt(d *depModel, ds *depState) {
-	om, ov := d.overload, &ds.ov
+	om, ov := d.overload, ds.overload()
 	if ds.queue.len() == 1 {
 		ov.lastEmpty = s.now // it was empty until now
 	}
@@ -180,7 +190,7 @@ func (s *sim) queuedAt(d *depModel, ds *depState) {
 // request left.
 func (s *sim) dequeue(dep uint8) int32 {
 	d, ds := s.dep(dep)
-	om, ov := d.overload, &ds.ov
+	om, ov := d.overload, ds.overload()
 	var rid int32 = -1
 	switch om.discipline {
 	case QueueFIFO:
@@ -219,7 +229,7 @@ func (s *sim) dequeue(dep uint8) int32 {
 // interval. Requests are packets of one size, and the source's "fewer
 // bytes queued than one packet" is a queue left empty.
 func (s *sim) codelPop(d *depModel, ds *depState) (rid int32, okToDrop bool) {
-	om, ov := d.overload, &ds.ov
+	om, ov := d.overload, ds.overload()
 	if ds.queue.len() == 0 {
 		ov.firstAbove = 0
 		return -1, false
@@ -241,7 +251,7 @@ func (s *sim) codelPop(d *depModel, ds *depState) (rid int32, okToDrop bool) {
 // Queue 10(5), 2012, and its pseudocode appendix): it returns the request
 // to serve, or -1, having dropped (answered at once) those CoDel drops.
 func (s *sim) codel(d *depModel, ds *depState) int32 {
-	om, ov := d.overload, &ds.ov
+	om, ov := d.overload, ds.overload()
 	rid, ok := s.codelPop(d, ds)
 	if ov.dropping {
 		if !ok {

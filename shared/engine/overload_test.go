@@ -236,7 +236,7 @@ func TestServerRateLimitRetryAfter(t *testing.T) {
 	}
 	var waits []int64
 	for _, now := range []int64{0, 1, 333_333_332, 333_333_333, 333_333_334} {
-		waits = append(waits, ds.ov.take(d.overload, now))
+		waits = append(waits, ds.overload().take(d.overload, now))
 	}
 	want := []int64{0, 333_333_332, 1, 0, 333_333_332}
 	if !slices.Equal(waits, want) {

@@ -417,7 +417,8 @@ type depState struct {
 	loadTimes timeRing
 	version   uint32 // with contention: the row's version, one more per commit
 	scripted  uint64 // calls that reached it: the index of the next in its script's answers
-	ov        overloadState
+	// ov is the overload control's state (overload.go), made at its first use in a run.
+	ov *overloadState
 }
 
 // callCounters are what a run measures of one plan call, with several.
