@@ -216,6 +216,8 @@ func (s *sim) dequeue(dep uint8) int32 {
 			s.refuseQueued(rid, d)
 			rid = -1
 		}
+	default:
+		panic("engine: queue discipline " + string(om.discipline) + " has no dequeue") // TestEveryQueueDisciplineServes
 	}
 	if ds.queue.len() == 0 {
 		ov.lastEmpty = s.now

@@ -133,6 +133,18 @@ func TestAdaptiveLIFO(t *testing.T) {
 	})
 }
 
+// TestEveryQueueDisciplineServes walks the vocabulary: each discipline
+// has its dequeue, and the first request, which finds the worker free,
+// is served at 10 ms whatever the discipline.
+func TestEveryQueueDisciplineServes(t *testing.T) {
+	for _, k := range QueueDisciplines {
+		got := endings(t, overloadScript(`, "queue_discipline": "`+string(k)+`"`))
+		if len(got) != 17 || got[0] != (ending{at: 10 * time.Millisecond, ok: true}) {
+			t.Errorf("%s: %d operations ended, the first %+v", k, len(got), got[0])
+		}
+	}
+}
+
 // TestDisciplineDropAnswer: a drop is answered as a full queue is, with
 // its status and Retry-After, and counted as a rejection.
 func TestDisciplineDropAnswer(t *testing.T) {

@@ -78,6 +78,13 @@ func TestDescribeOverloadControl(t *testing.T) {
 			t.Errorf("got %q, want it to say %q", got, tc.want)
 		}
 	}
+	for _, k := range engine.QueueDisciplines {
+		d := base
+		d.QueueDiscipline = k
+		if got := describeQueueDiscipline(&d); (got == "") != (k == engine.QueueFIFO) {
+			t.Errorf("queue discipline %q is described as %q; every one but fifo, the default, has its words", k, got)
+		}
+	}
 	if got := strings.Join(describeDependency(&base), "; "); strings.Contains(got, "LIFO") || strings.Contains(got, "CoDel") || strings.Contains(got, "token") {
 		t.Errorf("a FIFO dependency without a limiter is described with them: %q", got)
 	}
