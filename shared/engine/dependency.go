@@ -1,7 +1,8 @@
 package engine
 
-// The dependency: a pool of workers in front of a FIFO queue, changed over
-// time by phases. It answers each request once; an answer whose caller has
+// The dependency: a pool of workers in front of a queue, FIFO unless its
+// queue discipline says otherwise (overload.go), changed over time by
+// phases. It answers each request once; an answer whose caller has
 // stopped waiting is dropped by the caller (stale generation).
 
 // sendToDependency sends attempt gen of call id, the operation's hop number
@@ -112,6 +113,9 @@ func (s *sim) reach(r request) {
 			return
 		}
 	}
+	if d.overload != nil && s.rateLimited(r, d, ds) {
+		return
+	}
 	if ds.outage > 0 {
 		ph := &d.phases[ds.outage-1]
 		s.respond(r, ph.status, ph.latency)
@@ -196,17 +200,31 @@ func (s *sim) admit(rid int32) {
 		s.serve(rid)
 	case ds.queue.len() < d.queueCap:
 		ds.queue.push(rid)
+		if d.overload != nil {
+			s.queuedAt(d, ds)
+		}
 		s.level(binQueue, s.queued())
 	default:
-		s.c.rejections++
-		s.bin(binReject)
-		if s.multi {
-			s.c.calls[r.pc].rejections++
-		}
-		s.release(rid)
-		r := s.reqs[rid]
-		s.freeRequest(rid)
-		s.reply(r, d.fullStatus, s.retryAfter(r.dep, d.fullStatus))
+		s.refuseQueued(rid, d)
+	}
+}
+
+// refuseQueued answers request rid at once with the dependency's queue-full
+// answer: a full queue's refusal, and a queue discipline's drop.
+func (s *sim) refuseQueued(rid int32, d *depModel) {
+	s.rejected(&s.reqs[rid])
+	s.release(rid)
+	r := s.reqs[rid]
+	s.freeRequest(rid)
+	s.reply(r, d.fullStatus, s.retryAfter(r.dep, d.fullStatus))
+}
+
+// rejected counts request r as refused by the dependency.
+func (s *sim) rejected(r *request) {
+	s.c.rejections++
+	s.bin(binReject)
+	if s.multi {
+		s.c.calls[r.pc].rejections++
 	}
 }
 
@@ -347,9 +365,14 @@ func (s *sim) served(rid int32) {
 
 // startNext fills dependency dep's free workers from its queue.
 func (s *sim) startNext(dep uint8) {
-	_, ds := s.dep(dep)
+	d, ds := s.dep(dep)
 	for ds.frozen == 0 && ds.busy < ds.workers && ds.queue.len() > 0 {
-		rid := ds.queue.pop()
+		var rid int32
+		if d.overload == nil {
+			rid = ds.queue.pop()
+		} else if rid = s.dequeue(dep); rid < 0 {
+			continue
+		}
 		if s.dropIfAbandoned(rid) {
 			continue
 		}
@@ -413,6 +436,9 @@ func (s *sim) phaseChange(dep, i int) {
 					s.freeRequest(rid)
 					s.reply(r, ph.status, s.retryAfter(r.dep, ph.status))
 				}
+			}
+			if ds.ov != nil {
+				ds.ov.flushed(s.now)
 			}
 		} else {
 			for ds.held.len() > 0 {

@@ -60,6 +60,14 @@ func FuzzParse(f *testing.F) {
 			"script": {"then": "repeat", "answers": [{"status": 503, "latency": "2ms"}, {"error": "connection"}, {"status": 200}]}},
 		"strategies": [{"name": "a", "max_attempts": 3, "attempt_timeout": "1ms"}]}`))
 	f.Add([]byte(`{"version": 1, "dependency": {"script": {"then": "last", "operations": [[], [{"status": 0, "error": "x", "latency": "1ms"}], null], "answers": [{}]}}}`))
+	// Overload control: a queue discipline with CoDel's parameters, a
+	// rate limiter, and both out of range.
+	f.Add([]byte(`{"version": 1, "name": "n", "workload": {"clients": 3, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 2,
+			"queue_discipline": "adaptive-lifo", "codel": {"target": "1ms", "interval": "2ms"},
+			"rate_limit": {"rate": 1000, "burst": 2, "retry_after_unit": "1ms"}},
+		"strategies": [{"name": "a", "max_attempts": 3, "honor_retry_after": true}]}`))
+	f.Add([]byte(`{"version": 1, "dependency": {"queue_discipline": "codel", "codel": {"target": "1h", "interval": "-1ns"}, "rate_limit": {"rate": 1e-400, "burst": 1e7}}}`))
 	f.Add([]byte(`[] {}`))
 	f.Add([]byte(`{"version": 1, "seed": 1, "seed": 2, "strategies": [{"name": "a", "name": "b"}]}`))
 	f.Add([]byte(`{"version": 1, "seed": 1e-400, "dependency": {"error_rate": 1e-400}}`))

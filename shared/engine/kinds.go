@@ -62,6 +62,9 @@ type (
 	LoadMeasure string
 	// A RateLimitKind is a client-side rate limiter (RateLimit.Kind).
 	RateLimitKind string
+	// A QueueDiscipline is the order in which a dependency's workers take
+	// queued requests, and which it drops (Dependency.QueueDiscipline).
+	QueueDiscipline string
 	// A ScriptThen is what a dependency's script does once a list of
 	// answers has run out (Script.Then).
 	ScriptThen string
@@ -202,6 +205,13 @@ const (
 )
 
 const (
+	QueueFIFO         QueueDiscipline = "fifo"
+	QueueLIFO         QueueDiscipline = "lifo"
+	QueueCoDel        QueueDiscipline = "codel"
+	QueueAdaptiveLIFO QueueDiscipline = "adaptive-lifo"
+)
+
+const (
 	ThenServe  ScriptThen = "serve"
 	ThenRepeat ScriptThen = "repeat"
 	ThenLast   ScriptThen = "last"
@@ -234,6 +244,7 @@ var (
 	Classes            = []Class{ClassCriticalPlus, ClassCritical, ClassSheddablePlus, ClassSheddable}
 	ShedMeasures       = []ShedMeasure{ShedQueue, ShedLoad}
 	ScriptThens        = []ScriptThen{ThenServe, ThenRepeat, ThenLast}
+	QueueDisciplines   = []QueueDiscipline{QueueFIFO, QueueLIFO, QueueCoDel, QueueAdaptiveLIFO}
 	BreakEnds          = []BreakEnd{BreakInclusive, BreakStrict}
 	HalfOpenDecisions  = []HalfOpenDecision{HalfOpenEarly, HalfOpenAllTrials}
 	WindowBucketings   = []WindowBuckets{WindowExact, WindowEpochSeconds}
@@ -320,6 +331,7 @@ type Vocabulary struct {
 	Classes            []Class                      `json:"classes"`
 	ShedMeasures       []ShedMeasure                `json:"shed_measures"`
 	ScriptThens        []ScriptThen                 `json:"script_thens"`
+	QueueDisciplines   []QueueDiscipline            `json:"queue_disciplines"`
 	Loads              []LoadKind                   `json:"loads"`
 	LoadFields         map[LoadKind][]string        `json:"load_fields"`
 	LatencyLaws        []LatencyLaw                 `json:"latency_laws"`
@@ -332,5 +344,5 @@ type Vocabulary struct {
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, WindowBucketings, HedgeAfterFailures, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds}
+		Scopes, Classes, ShedMeasures, ScriptThens, QueueDisciplines, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds}
 }

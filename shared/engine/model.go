@@ -159,6 +159,7 @@ type depModel struct {
 	shedStatus     int16
 	script         *scriptModel      // nil: calls are served
 	loadLatency    *loadLatencyModel // nil: service times do not grow with load
+	overload       *overloadModel    // nil: a FIFO queue and no rate limiter
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
@@ -509,6 +510,7 @@ func compileDependency(d *Dependency) (depModel, int64) {
 		service:       d.ServiceTime,
 		mean:          float64(d.ServiceTime.Mean),
 		loadLatency:   compileLoadLatency(d.LoadLatency),
+		overload:      compileOverload(d),
 	}
 	if d.ServiceTime.Kind == ServiceLognormal {
 		dm.mu, dm.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)

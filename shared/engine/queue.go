@@ -138,6 +138,17 @@ func (f *fifo[T]) pop() T {
 	return x
 }
 
+// popBack removes and returns the newest element; the fifo must not be
+// empty.
+func (f *fifo[T]) popBack() T {
+	f.size--
+	i := f.head + f.size
+	if i >= len(f.buf) {
+		i -= len(f.buf)
+	}
+	return f.buf[i]
+}
+
 func (f *fifo[T]) reset() { f.head, f.size = 0, 0 }
 
 // emptied returns an empty fifo in f's memory.

@@ -184,8 +184,9 @@ type Mix struct {
 }
 
 // A Dependency is the struggling service at the bottom of every call chain:
-// Workers serve a FIFO queue of QueueCapacity; a full queue answers
-// QueueFullStatus at once. Statuses left 0 are DefaultStatus.
+// Workers serve a queue of QueueCapacity, FIFO unless QueueDiscipline
+// says otherwise; a full queue answers QueueFullStatus at once. Statuses
+// left 0 are DefaultStatus.
 type Dependency struct {
 	// Name names a dependency among several (required there); the one
 	// dependency of a scenario may leave it out.
@@ -194,6 +195,55 @@ type Dependency struct {
 	ServiceTime     Distribution `json:"service_time"`
 	QueueCapacity   int          `json:"queue_capacity"`
 	QueueFullStatus int          `json:"queue_full_status,omitempty"`
+	// QueueDiscipline is the order in which free workers take queued
+	// requests, and which queued requests the dependency drops; a drop is
+	// answered as a full queue answers (QueueFullStatus, at once). One of
+	// QueueDisciplines:
+	//
+	//   - "fifo" (the default): oldest first, no drop.
+	//   - "lifo": newest first, no drop.
+	//   - "codel": oldest first, with CoDel's drops (Nichols and
+	//     Jacobson, "Controlling Queue Delay", ACM Queue 10(5), 2012, and
+	//     its pseudocode appendix): each request is stamped when queued,
+	//     and a worker taking one computes its sojourn time. Once the
+	//     sojourn times of the requests taken have stayed at or above
+	//     Target for Interval, CoDel may drop; it enters its drop state
+	//     when it may and either its last planned drop is less than
+	//     Interval ago or the sojourn times have stayed above for one
+	//     Interval more (the appendix's test). Entering, it drops the
+	//     request taken and takes the next; in the drop state the k-th
+	//     drop comes Interval/√k after the previous one, until a request
+	//     taken has waited less than Target or leaves the queue empty. A
+	//     drop state entered within Interval of the last planned drop
+	//     starts from the previous count less 2, otherwise from 1. Open
+	//     in the source, our reading: the dependency's requests are
+	//     packets of one size, so "less than one packet queued" is a
+	//     queue left empty; the queue is looked at only when a worker is
+	//     free to take a request (CoDel runs at dequeue), so requests are
+	//     dropped no sooner than that, and a freeze, which stops the
+	//     workers, stops the drops.
+	//   - "adaptive-lifo": Facebook's adaptive LIFO with its controlled
+	//     delay (Maurer, "Fail at Scale", ACM Queue 13(8), 2015): a
+	//     request queued when the queue has not been empty for the last
+	//     Interval (N) may wait Target (M), otherwise Interval; workers
+	//     take the oldest request first, but the newest while the queue
+	//     has not been empty for the last Interval. Open in the source,
+	//     our reading: the queue is "congested", and LIFO, on the same
+	//     test that chooses the short timeout; a request past its time
+	//     is dropped when a worker would take it (Apache Thrift's C++
+	//     ThreadManager finds a task expired when a worker takes it), so
+	//     under LIFO the oldest wait, past their time, until the queue
+	//     drains down to them or a freeze's end flushes it.
+	//
+	// A queue discipline acts on the queue only: a request that finds a
+	// worker free is served at once, whatever the discipline.
+	QueueDiscipline QueueDiscipline `json:"queue_discipline,omitempty"`
+	// CoDel sets the "codel" and "adaptive-lifo" disciplines' Target and
+	// Interval (both sources' 5 ms and 100 ms when left out).
+	CoDel *CoDel `json:"codel,omitempty"`
+	// RateLimit is a token bucket in front of the dependency answering
+	// 429 with a computed Retry-After (see ServerRateLimit).
+	RateLimit *ServerRateLimit `json:"rate_limit,omitempty"`
 	// DropAbandoned makes the dependency skip queued requests whose caller has
 	// already given up. By default it serves them: that is wasted work.
 	DropAbandoned bool        `json:"drop_abandoned,omitempty"`

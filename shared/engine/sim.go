@@ -215,6 +215,8 @@ type depState struct {
 	loadTimes timeRing
 	version   uint32 // with contention: the row's version, one more per commit
 	scripted  uint64 // calls that reached it: the index of the next in its script's answers
+	// ov is the overload control's state (overload.go), made at its first use in a run.
+	ov *overloadState
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")

@@ -29,6 +29,7 @@ const (
 	MaxOperations   = 10_000_000
 	MaxWorkers      = 100_000
 	MaxQueue        = 10_000_000
+	MaxLimitBurst   = 1_000_000 // a dependency's rate_limit.burst
 	MaxInstances    = 100_000
 	MaxSpan         = Duration(24 * time.Hour)
 	MaxDependencies = 16        // dependencies a scenario lists
@@ -38,6 +39,13 @@ const (
 	maxSeed         = 1<<53 - 1 // seeds survive a round trip through JavaScript
 	maxNameLen      = 200
 	maxTextLen      = 10_000
+)
+
+// The bounds of a dependency's rate_limit.rate, tokens per second: its
+// token interval, 1/rate, is kept in whole nanoseconds.
+const (
+	MinLimitRate = 0.001
+	MaxLimitRate = 1e6
 )
 
 // MaxErrors is how many problems Validate lists. Past it, one last entry
@@ -837,6 +845,7 @@ func (v *validator) dependency(p string, d *Dependency) {
 	if sc := d.Script; sc != nil {
 		v.script(p+"script", sc)
 	}
+	v.overload(p, d)
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
@@ -855,6 +864,32 @@ func (v *validator) dependency(p string, d *Dependency) {
 				break
 			}
 		}
+	}
+}
+
+// overload checks a dependency's queue discipline, its CoDel parameters
+// and its rate limiter.
+func (v *validator) overload(p string, d *Dependency) {
+	disc := cmp.Or(d.QueueDiscipline, QueueFIFO)
+	if d.QueueDiscipline != "" {
+		oneOf(v, p+"queue_discipline", d.QueueDiscipline, QueueDisciplines...)
+	}
+	if c := d.CoDel; c != nil {
+		if disc != QueueCoDel && disc != QueueAdaptiveLIFO {
+			v.add(p+"codel", nil, "has no meaning for queue_discipline %q; it sets the target and interval of \"codel\" and \"adaptive-lifo\"", disc)
+		}
+		v.span(p+"codel.target", c.Target, true)
+		v.span(p+"codel.interval", c.Interval, true)
+		target, interval := cmp.Or(c.Target, DefaultCoDelTarget), cmp.Or(c.Interval, DefaultCoDelInterval)
+		if target > 0 && interval > 0 && target >= interval {
+			v.add(p+"codel.target", target, "is not below the interval %s; the target is a short queueing delay judged over the longer interval (the sources: 5ms and 100ms)", interval)
+		}
+	}
+	if rl := d.RateLimit; rl != nil {
+		q := p + "rate_limit."
+		v.floatRange(q+"rate", rl.Rate, MinLimitRate, MaxLimitRate)
+		v.intRange(q+"burst", rl.Burst, 1, MaxLimitBurst)
+		v.span(q+"retry_after_unit", rl.RetryAfterUnit, true)
 	}
 }
 

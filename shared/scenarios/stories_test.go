@@ -49,6 +49,8 @@ var stories = map[string]story{
 	"gc-death-spiral":            storyGCDeathSpiral,
 	"mixed-fleet":                storyMixedFleet,
 	"adaptive-throttling":        storyAdaptiveThrottling,
+	"lifo-overload":              storyLIFOOverload,
+	"rate-limited-429":           storyRateLimited429,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -781,6 +783,116 @@ func storyLoadShedding(t *testing.T, sc *engine.Scenario) {
 	}
 	if !slices.IsSortedFunc(wasted, func(a, b float64) int { return -cmpFloat(a, b) }) || wasted[3] != 0 {
 		t.Errorf("wasted work should fall as the queue shortens, to none: %v", wasted)
+	}
+}
+
+// sweepMetrics returns the metrics of the first strategy at each sweep
+// value of res, keyed by the value as JSON writes it.
+func sweepMetrics(t *testing.T, res *engine.Result, name string) map[string]engine.Metrics {
+	t.Helper()
+	out := map[string]engine.Metrics{}
+	for _, pt := range res.Sweep {
+		v, _ := json.Marshal(pt.Value)
+		res := engine.Result{Scenario: res.Scenario, Strategies: pt.Strategies}
+		out[strings.Trim(string(v), `"`)] = metrics(t, &res, name)
+	}
+	return out
+}
+
+// storyLIFOOverload: FIFO's goodput collapses; LIFO, CoDel and adaptive
+// LIFO keep it near capacity; plain LIFO wastes work, the two that drop
+// answer their drops at once; adaptive LIFO has the shortest tail.
+func storyLIFOOverload(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	m := sweepMetrics(t, res, "client")
+	fifo, lifo, codel, alifo := m["fifo"], m["lifo"], m["codel"], m["adaptive-lifo"]
+	if len(m) != 4 || len(res.Seeds) != 3 {
+		t.Fatalf("%d sweep values and %d seeds; the text compares four disciplines on three seeds", len(m), len(res.Seeds))
+	}
+	if fifo.GoodputPerS > 6 || fifo.GoodputPerS < 2 {
+		t.Errorf("fifo: goodput %.1f/s; the text says about 4 of its 100", fifo.GoodputPerS)
+	}
+	for name, k := range map[string]engine.Metrics{"lifo": lifo, "codel": codel, "adaptive-lifo": alifo} {
+		if k.GoodputPerS < 97 || k.GoodputPerS > 100.5 {
+			t.Errorf("%s: goodput %.1f/s; the text says about 98 to 100", name, k.GoodputPerS)
+		}
+		// Two thirds: 100 served of 150 offered per second.
+		if k.SuccessRate < 0.64 || k.SuccessRate > 2.0/3+0.01 {
+			t.Errorf("%s: success %.3f; the text says two thirds, the most the capacity allows", name, k.SuccessRate)
+		}
+	}
+	if share := fifo.WastedWork / (fifo.WastedWork + fifo.Succeeded); share < 0.9 {
+		t.Errorf("fifo: %.2f of the requests served were for clients that had left; the text says almost all", share)
+	}
+	if lifo.WastedWork < 2500 || lifo.WastedWork > 3500 || lifo.Rejections != 0 {
+		t.Errorf("lifo: wasted work %.0f, rejections %.0f; the text says about 3,000 served for clients that had given up, and no drop", lifo.WastedWork, lifo.Rejections)
+	}
+	for name, k := range map[string]engine.Metrics{"codel": codel, "adaptive-lifo": alifo} {
+		if k.WastedWork != 0 || k.Rejections < 2500 || k.Rejections > 3500 {
+			t.Errorf("%s: wasted work %.0f, rejections %.0f; the text says none wasted and about 3,000 dropped", name, k.WastedWork, k.Rejections)
+		}
+	}
+	if !(alifo.SuccessLatencyP99ms < lifo.SuccessLatencyP99ms && lifo.SuccessLatencyP99ms < codel.SuccessLatencyP99ms) ||
+		math.Abs(alifo.SuccessLatencyP99ms-190) > 20 || math.Abs(codel.SuccessLatencyP99ms-450) > 50 {
+		t.Errorf("success p99: adaptive-lifo %.0f ms, lifo %.0f, codel %.0f; the text says adaptive LIFO's the shortest (about 190 ms), CoDel's the longest of the three (about 450 ms)",
+			alifo.SuccessLatencyP99ms, lifo.SuccessLatencyP99ms, codel.SuccessLatencyP99ms)
+	}
+}
+
+// storyRateLimited429: in whole seconds, honouring the Retry-After sends
+// fewer calls, meets fewer 429s and succeeds more in the spike, and pays
+// in latency and recovery; in milliseconds it changes nothing.
+func storyRateLimited429(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	sec := map[string]engine.Metrics{}
+	ms := map[string]engine.Metrics{}
+	for _, name := range []string{"honours", "ignores"} {
+		sec[name] = sweepMetrics(t, res, name)["1s"]
+		ms[name] = sweepMetrics(t, res, name)["1ms"]
+	}
+	h, i := sec["honours"], sec["ignores"]
+	if r := 1 - h.DependencyCalls/i.DependencyCalls; r < 0.05 || r > 0.08 {
+		t.Errorf("whole seconds: calls %.0f against %.0f (%.1f%% fewer); the text says about 6%% fewer", h.DependencyCalls, i.DependencyCalls, 100*r)
+	}
+	if r := 1 - h.Rejections/i.Rejections; r < 0.14 || r > 0.19 {
+		t.Errorf("whole seconds: 429s %.0f against %.0f (%.1f%% fewer); the text says about a sixth fewer", h.Rejections, i.Rejections, 100*r)
+	}
+	if math.Abs(h.AffectedSuccessRate-0.79) > 0.01 || math.Abs(i.AffectedSuccessRate-0.66) > 0.01 ||
+		math.Abs(h.SuccessRate-0.92) > 0.01 || math.Abs(i.SuccessRate-0.88) > 0.01 {
+		t.Errorf("whole seconds: affected success %.3f against %.3f, success %.3f against %.3f; the text says 79%% against 66%%, 92%% against 88%%",
+			h.AffectedSuccessRate, i.AffectedSuccessRate, h.SuccessRate, i.SuccessRate)
+	}
+	if math.Abs(h.LatencyP99ms-4500) > 100 || math.Abs(i.LatencyP99ms-2300) > 100 {
+		t.Errorf("whole seconds: p99 %.0f ms against %.0f; the text says 4.5 s against 2.3 s", h.LatencyP99ms, i.LatencyP99ms)
+	}
+	if !h.RecoveryS.Applies() || !i.RecoveryS.Applies() || math.Abs(float64(h.RecoveryS)-3.5) > 0.5 || math.Abs(float64(i.RecoveryS)-1) > 0.3 {
+		t.Errorf("whole seconds: recovery %v s against %v s; the text says some 3.5 s against about 1 s", float64(h.RecoveryS), float64(i.RecoveryS))
+	}
+	// Where the retries land, whole seconds (the scenario's own unit),
+	// from the series of a run without the sweep.
+	one := *sc
+	one.Sweep = nil
+	whole := run(t, &one)
+	for name, lo := range map[string]float64{"honours": 0.55, "ignores": 0.12} {
+		st := strategyResult(t, whole, name)
+		var after, all int32
+		for k, n := range st.Series.Retries {
+			at := float64(k) * st.Series.BucketMS / 1000
+			if at >= 15 && at < 21 {
+				after += n
+			}
+			all += n
+		}
+		if share := float64(after) / float64(all); share < lo || share > lo+0.17 {
+			t.Errorf("%s: %.2f of its retries from 15 s to 21 s; the notes say about two thirds honouring, a fifth ignoring", name, share)
+		}
+	}
+	// Every 429 after the burst says at most one token's interval, 10 ms:
+	// below the loop's shortest backoff, which wins.
+	h, i = ms["honours"], ms["ignores"]
+	if math.Abs(h.DependencyCalls/i.DependencyCalls-1) > 0.01 || math.Abs(h.SuccessRate-i.SuccessRate) > 0.002 || math.Abs(h.AffectedSuccessRate-i.AffectedSuccessRate) > 0.005 {
+		t.Errorf("milliseconds: calls %.0f against %.0f, success %.4f against %.4f, affected %.4f against %.4f; the text says as many calls and as often",
+			h.DependencyCalls, i.DependencyCalls, h.SuccessRate, i.SuccessRate, h.AffectedSuccessRate, i.AffectedSuccessRate)
 	}
 }
 

@@ -131,6 +131,13 @@ func describeDependency(d *engine.Dependency) []string {
 	if sc := d.Script; sc != nil {
 		out = append(out, describeScript(sc))
 	}
+	if q := describeQueueDiscipline(d); q != "" {
+		out = append(out, q)
+	}
+	if rl := d.RateLimit; rl != nil {
+		out = append(out, fmt.Sprintf("lets %g calls a second through a token bucket of %d and answers the others %d at once, with a Retry-After of the time until a token, rounded up to %s",
+			rl.Rate, rl.Burst, engine.RateLimitStatus, dw(cmp.Or(rl.RetryAfterUnit, engine.DefaultRetryAfterUnit))))
+	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
 	} else {
@@ -153,6 +160,26 @@ func describeDependency(d *engine.Dependency) []string {
 		out = append(out, describeLoadLatency(l))
 	}
 	return out
+}
+
+// describeQueueDiscipline says in which order a dependency serves its
+// queue and which requests it drops, or nothing for FIFO.
+func describeQueueDiscipline(d *engine.Dependency) string {
+	target, interval := engine.DefaultCoDelTarget, engine.DefaultCoDelInterval
+	if c := d.CoDel; c != nil {
+		target, interval = cmp.Or(c.Target, target), cmp.Or(c.Interval, interval)
+	}
+	full := orDefault(d.QueueFullStatus, engine.DefaultStatus)
+	switch d.QueueDiscipline {
+	case engine.QueueLIFO:
+		return "serves the newest queued request first (LIFO)"
+	case engine.QueueCoDel:
+		return fmt.Sprintf("drops queued requests with CoDel once they have waited %s or more for %s, answering %d at once", dw(target), dw(interval), full)
+	case engine.QueueAdaptiveLIFO:
+		return fmt.Sprintf("serves its queue oldest first, newest first once it has not been empty for %s, and drops, answering %d at once, a request that waited over %s (%s when the queue was empty in the last %s): Facebook's adaptive LIFO",
+			dw(interval), full, dw(target), dw(interval), dw(interval))
+	}
+	return ""
 }
 
 // describeLoadLatency says how a dependency slows with its load.

@@ -59,6 +59,37 @@ func TestDescribeContention(t *testing.T) {
 	}
 }
 
+func TestDescribeOverloadControl(t *testing.T) {
+	base := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant}}
+	for _, tc := range []struct {
+		edit func(d *engine.Dependency)
+		want string
+	}{
+		{func(d *engine.Dependency) { d.QueueDiscipline = engine.QueueLIFO }, "serves the newest queued request first (LIFO)"},
+		{func(d *engine.Dependency) { d.QueueDiscipline = engine.QueueCoDel }, "drops queued requests with CoDel once they have waited 5 ms or more for 100 ms, answering 503 at once"},
+		{func(d *engine.Dependency) {
+			d.QueueDiscipline, d.CoDel, d.QueueFullStatus = engine.QueueAdaptiveLIFO, &engine.CoDel{Target: engine.Duration(2e6)}, 429
+		}, "newest first once it has not been empty for 100 ms, and drops, answering 429 at once, a request that waited over 2 ms (100 ms when"},
+		{func(d *engine.Dependency) { d.RateLimit = &engine.ServerRateLimit{Rate: 100, Burst: 10} }, "lets 100 calls a second through a token bucket of 10 and answers the others 429 at once, with a Retry-After of the time until a token, rounded up to 1 s"},
+	} {
+		d := base
+		tc.edit(&d)
+		if got := strings.Join(describeDependency(&d), "; "); !strings.Contains(got, tc.want) {
+			t.Errorf("got %q, want it to say %q", got, tc.want)
+		}
+	}
+	for _, k := range engine.QueueDisciplines {
+		d := base
+		d.QueueDiscipline = k
+		if got := describeQueueDiscipline(&d); (got == "") != (k == engine.QueueFIFO) {
+			t.Errorf("queue discipline %q is described as %q; every one but fifo, the default, has its words", k, got)
+		}
+	}
+	if got := strings.Join(describeDependency(&base), "; "); strings.Contains(got, "LIFO") || strings.Contains(got, "CoDel") || strings.Contains(got, "token") {
+		t.Errorf("a FIFO dependency without a limiter is described with them: %q", got)
+	}
+}
+
 func TestDescribeScript(t *testing.T) {
 	d := engine.Dependency{Workers: 1, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant},
 		Script: &engine.Script{Answers: []engine.Answer{{Status: 503}, {Status: 200}}, Then: engine.ThenRepeat}}
