@@ -19,6 +19,9 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 		r.idx = oc.depCalls
 		oc.depCalls++
 	}
+	if b := s.dm[r.dep&(maxDeps-1)].bal; b != nil {
+		s.route(&r, b)
+	}
 	d, ds := s.dep(r.dep)
 	if d.contention {
 		if d.net[legRequest].on || d.net[legAnswer].on {
@@ -338,6 +341,7 @@ func (s *sim) served(rid int32) {
 	s.freeRequest(rid)
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		s.c.wasted++
+		s.backendDropped(r.dep)
 	} else {
 		r.served = true
 		s.reply(r, outOK, 0)
@@ -368,6 +372,7 @@ func (s *sim) dropIfAbandoned(rid int32) bool {
 		return false
 	}
 	s.c.dropped++
+	s.backendDropped(r.dep)
 	s.release(rid)
 	s.freeRequest(rid)
 	return true

@@ -65,6 +65,9 @@ type (
 	// A ScriptThen is what a dependency's script does once a list of
 	// answers has run out (Script.Then).
 	ScriptThen string
+	// A BalancerKind is how a load balancer picks a dependency's backend
+	// (Backends.Balancer).
+	BalancerKind string
 )
 
 const (
@@ -208,6 +211,13 @@ const (
 )
 
 const (
+	BalanceRoundRobin   BalancerKind = "round_robin"
+	BalanceRandom       BalancerKind = "random"
+	BalanceLeastRequest BalancerKind = "least_request"
+	BalancePowerOfTwo   BalancerKind = "power_of_two_choices"
+)
+
+const (
 	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
 	RateLimitFixedWindow RateLimitKind = "fixed-window"
 )
@@ -240,6 +250,7 @@ var (
 	HedgeAfterFailures = []HedgeAfterFailure{HedgeSendNow, HedgeWaitNext}
 	RetryAfterModes    = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
 	RateLimitKinds     = []RateLimitKind{RateLimitAWSAdaptive, RateLimitFixedWindow}
+	BalancerKinds      = []BalancerKind{BalanceRoundRobin, BalanceRandom, BalanceLeastRequest, BalancePowerOfTwo}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -326,11 +337,12 @@ type Vocabulary struct {
 	LatencyLawFields   map[LatencyLaw][]string      `json:"latency_law_fields"`
 	LoadMeasures       []LoadMeasure                `json:"load_measures"`
 	RateLimits         []RateLimitKind              `json:"rate_limits"`
+	Balancers          []BalancerKind               `json:"balancers"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, WindowBucketings, HedgeAfterFailures, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds}
+		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds, BalancerKinds}
 }

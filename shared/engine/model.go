@@ -75,10 +75,13 @@ const never = math.MaxInt64
 // model is a validated scenario compiled for the simulator: defaults applied,
 // durations in integer nanoseconds, names turned into small integers.
 type model struct {
-	sc         *Scenario
-	work       workModel
-	deps       []depModel // the dependencies, over depArray; a scenario with one has one
-	depArray   *[maxDeps]depModel
+	sc       *Scenario
+	work     workModel
+	deps     []depModel // the dependencies, over depArray; a scenario with one has one
+	depArray *[maxDeps]depModel
+	// servers are what serves calls, over depArray: the dependencies,
+	// then the backends of those with backends (see Backends).
+	servers    []depModel
 	calls      []planCallModel // the plan's calls, step after step
 	steps      []int           // the index in calls of each step's first call, and len(calls) last
 	strategies []strategyModel
@@ -161,6 +164,7 @@ type depModel struct {
 	shedStatus     int16
 	script         *scriptModel      // nil: calls are served
 	loadLatency    *loadLatencyModel // nil: service times do not grow with load
+	bal            *balancerModel    // nil: the dependency serves its calls itself, without backends
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
@@ -418,6 +422,7 @@ func compile(sc *Scenario) *model {
 		}
 		m.faultEnd = max(m.faultEnd, faultEnd)
 	}
+	m.compileBackends(deps)
 	for _, lp := range w.Load {
 		if lp.Raises() {
 			m.faultEnd = max(m.faultEnd, int64(lp.To))

@@ -218,6 +218,9 @@ type Dependency struct {
 	// Script answers calls from a list instead of serving them: a
 	// replayed incident, or a test's scripted outcomes.
 	Script *Script `json:"script,omitempty"`
+	// Backends makes the dependency several identical backends behind a
+	// load balancer, each sized as above: see Backends.
+	Backends *Backends `json:"backends,omitempty"`
 }
 
 // A Script answers the calls that reach a dependency from a list, in
@@ -368,6 +371,12 @@ type RetryAfter struct {
 //   - "capacity": the number of workers becomes Workers.
 //   - "errors": each call fails with probability Rate, answered like an outage.
 //   - "latency": service times are multiplied by Factor.
+//
+// In a dependency with backends a phase hits every backend, or only those
+// it selects: Backends lists their indexes (from 0), BackendShare selects
+// the first ⌈BackendShare·count⌉ of them. A backend crash is an outage
+// phase with no latency (fast errors, or "connection" for a refused
+// connection).
 type Phase struct {
 	Kind    PhaseKind `json:"kind"`
 	From    Duration  `json:"from"`
@@ -379,6 +388,9 @@ type Phase struct {
 	Workers int       `json:"workers,omitempty"`
 	Rate    float64   `json:"rate,omitempty"`
 	Factor  float64   `json:"factor,omitempty"`
+	// Backends and BackendShare select the backends the phase hits.
+	Backends     []int   `json:"backends,omitempty"`
+	BackendShare float64 `json:"backend_share,omitempty"`
 }
 
 // A Strategy is a named client policy. Layers are the policies of the services

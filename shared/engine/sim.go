@@ -138,6 +138,7 @@ type sim struct {
 	// they share its cache line.
 	dm    *[maxDeps]depModel // m.depArray: index it through dep
 	nd    int                // the number of dependencies
+	ns    int                // the number of servers: dependencies, then backends
 	rnd   keyed
 	ctx   context.Context
 	limit int64 // events allowed for this run; 0 = no limit
@@ -215,6 +216,8 @@ type depState struct {
 	loadTimes timeRing
 	version   uint32 // with contention: the row's version, one more per commit
 	scripted  uint64 // calls that reached it: the index of the next in its script's answers
+	active    int    // a backend's requests not answered yet (see Backends)
+	next      uint32 // a round-robin balancer's next backend
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")
@@ -286,7 +289,7 @@ func (s *sim) idle() bool {
 	if s.more || s.inflightOp != 0 || s.waitingClients != 0 || s.travelling != 0 {
 		return false
 	}
-	for i := range s.nd {
+	for i := range s.ns {
 		if d := &s.deps[i]; d.busy != 0 || d.queue.len() != 0 || d.held.len() != 0 {
 			return false
 		}
@@ -303,7 +306,7 @@ func (s *sim) dep(i uint8) (*depModel, *depState) {
 // queued returns the requests queued or held at all the dependencies.
 func (s *sim) queued() int {
 	n := 0
-	for i := range s.nd {
+	for i := range s.ns {
 		n += s.deps[i].queue.len() + s.deps[i].held.len()
 	}
 	return n
@@ -645,6 +648,9 @@ func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
 // answer leg, or at once when it takes no time. An answer nobody waits for
 // any more is not sent.
 func (s *sim) reply(r request, out int16, retryAfter int64) {
+	if int(r.dep) >= s.nd {
+		s.backendAnswered(r.dep, out)
+	}
 	if d, _ := s.dep(r.dep); !d.net[legAnswer].on {
 		s.answer(r.call, r.gen, out, retryAfter)
 		return

@@ -1,0 +1,217 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// backendScenario is a healthy dependency of n backends behind balancer,
+// under 2,000 operations at 200 a second (each backend's 4 workers × 10 ms
+// serve 400 a second), with the phases given.
+func backendScenario(n int, balancer BalancerKind, phases string) string {
+	return fmt.Sprintf(`{"version": 1, "name": "backends",
+		"workload": {"clients": 100, "arrival": "poisson", "rate": 200, "operations": 2000},
+		"dependency": {"workers": 4, "service_time": {"kind": "exponential", "mean": "10ms"}, "queue_capacity": 100,
+			"backends": {"count": %d, "balancer": %q}, "phases": [%s]},
+		"strategies": [{"name": "once", "max_attempts": 1, "attempt_timeout": "1s"}]}`, n, balancer, phases)
+}
+
+func backendsOf(t *testing.T, sr *StrategyResult, n int) []BackendMetrics {
+	t.Helper()
+	if len(sr.Backends) != n {
+		t.Fatalf("%s: %d backend results, want %d", sr.Name, len(sr.Backends), n)
+	}
+	ms := make([]BackendMetrics, n)
+	for i, b := range sr.Backends {
+		if b.Backend != i || b.Dependency != "dependency" {
+			t.Fatalf("backend result %d is %q's backend %d", i, b.Dependency, b.Backend)
+		}
+		ms[i] = b.Metrics
+	}
+	return ms
+}
+
+// TestBalancerShares: on healthy, identical backends every balancer
+// spreads the requests evenly: round robin exactly (within one), random
+// within 4.5 standard deviations of a binomial share, and the two
+// least-request balancers at least as evenly as random. Every request is
+// routed once and answered once.
+func TestBalancerShares(t *testing.T) {
+	const n, total = 4, 2000
+	for _, kind := range BalancerKinds {
+		res := mustRun(t, backendScenario(n, kind, ""))
+		sr := &res.Strategies[0]
+		bs := backendsOf(t, sr, n)
+		sum := 0.0
+		worst := 0.0
+		for i, b := range bs {
+			sum += b.Requests
+			worst = max(worst, math.Abs(b.Requests-total/n))
+			if b.Succeeded+b.Failed != b.Requests {
+				t.Errorf("%s backend %d: %v succeeded and %v failed of %v requests", kind, i, b.Succeeded, b.Failed, b.Requests)
+			}
+			if math.Abs(b.Share-b.Requests/total) > 1e-9 {
+				t.Errorf("%s backend %d: share %v of %v requests", kind, i, b.Share, b.Requests)
+			}
+		}
+		if sum != sr.Metrics.DependencyCalls || sum != total {
+			t.Errorf("%s: %v requests routed, %v dependency calls, want %d", kind, sum, sr.Metrics.DependencyCalls, total)
+		}
+		sd := math.Sqrt(total * (1.0 / n) * (1 - 1.0/n)) // 19.4
+		bound := map[BalancerKind]float64{BalanceRoundRobin: 1, BalanceRandom: 4.5 * sd, BalanceLeastRequest: 4.5 * sd, BalancePowerOfTwo: 4.5 * sd}[kind]
+		if worst > bound {
+			t.Errorf("%s: a backend is %v requests off an even %d; allowed %v", kind, worst, total/n, bound)
+		}
+	}
+}
+
+// TestPickBackend: each balancer's choice on a hand-built state.
+func TestPickBackend(t *testing.T) {
+	state := func(active ...int) []depState {
+		ds := make([]depState, len(active))
+		for i, a := range active {
+			ds[i].active = a
+		}
+		return ds
+	}
+	draw := func(first, second uint64) uint64 { return first<<32 | second }
+	quarter := uint64(1) << 30 // a 32-bit draw of 1/4: backend 1 of 4
+	for _, tc := range []struct {
+		name   string
+		kind   BalancerKind
+		active []int
+		x      uint64
+		want   int
+	}{
+		{"least request takes the fewest", BalanceLeastRequest, []int{3, 5, 0, 2}, 0, 2},
+		{"least request: the crashed backend with none", BalanceLeastRequest, []int{7, 0, 9, 8}, draw(3*quarter, 0), 1},
+		{"least request breaks a tie at random: the first of two", BalanceLeastRequest, []int{1, 4, 1, 4}, draw(0, 0), 0},
+		{"least request breaks a tie at random: the second of two", BalanceLeastRequest, []int{1, 4, 1, 4}, draw(3*quarter, 0), 2},
+		{"two choices: the second drawn has fewer", BalancePowerOfTwo, []int{3, 5, 0, 2}, draw(quarter, 3*quarter), 3},
+		{"two choices: the first drawn has fewer", BalancePowerOfTwo, []int{3, 1, 0, 2}, draw(quarter, 0), 1},
+		{"two choices: a tie keeps the first drawn", BalancePowerOfTwo, []int{3, 2, 0, 2}, draw(quarter, 3*quarter), 1},
+		{"two choices never see an undrawn idle backend", BalancePowerOfTwo, []int{3, 5, 0, 2}, draw(quarter, 0), 0},
+		{"random takes the first draw", BalanceRandom, []int{0, 0, 0, 0}, draw(3*quarter, 0), 3},
+	} {
+		if got := pickBackend(tc.kind, state(tc.active...), tc.x); got != tc.want {
+			t.Errorf("%s: picked %d of %v, want %d", tc.name, got, tc.active, tc.want)
+		}
+	}
+}
+
+// TestBackendPhasesHitTheirBackends: a phase aimed at backends by index or
+// by share changes those backends only; one without a selector changes
+// every backend.
+func TestBackendPhasesHitTheirBackends(t *testing.T) {
+	for _, tc := range []struct {
+		phase string
+		hit   []bool
+	}{
+		{`{"kind": "outage", "from": "0s", "to": "1h", "backends": [1]}`, []bool{false, true, false, false}},
+		{`{"kind": "outage", "from": "0s", "to": "1h", "backends": [3, 0]}`, []bool{true, false, false, true}},
+		{`{"kind": "outage", "from": "0s", "to": "1h", "backend_share": 0.5}`, []bool{true, true, false, false}},
+		{`{"kind": "outage", "from": "0s", "to": "1h", "backend_share": 0.3}`, []bool{true, true, false, false}},
+		{`{"kind": "errors", "rate": 1, "from": "0s", "to": "1h", "backend_share": 0.25}`, []bool{true, false, false, false}},
+		{`{"kind": "outage", "from": "0s", "to": "1h", "error": "connection"}`, []bool{true, true, true, true}},
+	} {
+		res := mustRun(t, backendScenario(4, BalanceRoundRobin, tc.phase))
+		for i, b := range backendsOf(t, &res.Strategies[0], 4) {
+			if hit := b.Succeeded == 0 && b.Failed == b.Requests; hit != tc.hit[i] || b.Requests == 0 {
+				t.Errorf("%s: backend %d answered %v of %v requests well; hit %v, want %v", tc.phase, i, b.Succeeded, b.Requests, hit, tc.hit[i])
+			}
+		}
+	}
+	// A slow backend (a latency phase) keeps its successes but holds more
+	// requests: the least-request balancer sends it fewer.
+	res := mustRun(t, backendScenario(2, BalanceLeastRequest, `{"kind": "latency", "factor": 10, "from": "0s", "to": "1h", "backends": [0]}`))
+	bs := backendsOf(t, &res.Strategies[0], 2)
+	if bs[0].Requests >= bs[1].Requests || bs[0].Failed != 0 {
+		t.Errorf("a 10× slower backend 0 got %v requests (%v failed) against backend 1's %v; want fewer, none failed", bs[0].Requests, bs[0].Failed, bs[1].Requests)
+	}
+}
+
+// TestLeastRequestSinkhole: a backend that fails fast holds no request,
+// so the least-request balancers send it more than its share, full scan
+// more than two choices; round robin and random send it its share. (At
+// this light load the healthy backends are often idle too, and a tie is
+// broken at random: the sinkhole grows with the load.)
+func TestLeastRequestSinkhole(t *testing.T) {
+	crash := `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0]}`
+	share := map[BalancerKind]float64{}
+	for _, kind := range BalancerKinds {
+		res := mustRun(t, backendScenario(4, kind, crash))
+		share[kind] = backendsOf(t, &res.Strategies[0], 4)[0].Share
+	}
+	if math.Abs(share[BalanceRoundRobin]-0.25) > 0.001 || math.Abs(share[BalanceRandom]-0.25) > 0.05 {
+		t.Errorf("the crashed backend's share: round robin %v, random %v; want 0.25", share[BalanceRoundRobin], share[BalanceRandom])
+	}
+	if share[BalanceLeastRequest] < 0.35 {
+		t.Errorf("least request sends the crashed backend %v of the requests; want well above its 0.25", share[BalanceLeastRequest])
+	}
+	if p2c := share[BalancePowerOfTwo]; p2c <= 0.25+0.05 || p2c >= share[BalanceLeastRequest] {
+		t.Errorf("two choices send the crashed backend %v; want above its 0.25 and below full scan's %v", p2c, share[BalanceLeastRequest])
+	}
+}
+
+// TestBackendsActiveReturnToZero: every request routed to a backend is
+// answered or dropped there once, whatever the phases and timeouts.
+func TestBackendsActiveReturnToZero(t *testing.T) {
+	js := strings.Replace(backendScenario(3, BalanceLeastRequest, `{"kind": "freeze", "from": "2s", "to": "3s", "status": 503, "backends": [0]},
+		{"kind": "outage", "from": "4s", "to": "5s", "latency": "300ms", "backends": [1]},
+		{"kind": "latency", "factor": 50, "from": "6s", "to": "8s", "backends": [2]}`), `"max_attempts": 1, "attempt_timeout": "1s"`, `"max_attempts": 3, "attempt_timeout": "100ms"`, 1)
+	js = strings.Replace(js, `"queue_capacity": 100`, `"queue_capacity": 100, "drop_abandoned": true`, 1)
+	sc, err := Parse([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := simPlan(t, sc, 0, nil)
+	for i := s.nd; i < s.ns; i++ {
+		if a := s.deps[i].active; a != 0 {
+			t.Errorf("backend %d: %d requests still active after the run", i-s.nd, a)
+		}
+	}
+	if s.ns != s.nd+3 {
+		t.Errorf("%d servers for %d dependencies, want 3 backends more", s.ns, s.nd)
+	}
+}
+
+// TestBackendsValidation: each mistake is named by its field, with its
+// value and what is allowed.
+func TestBackendsValidation(t *testing.T) {
+	for _, tc := range []struct{ backends, phases, want string }{
+		{`{"count": 1}`, ``, `dependency.backends.count: 1 is out of range 2..8`},
+		{`{"count": 9}`, ``, `dependency.backends.count: 9 is out of range 2..8`},
+		{`{"count": 2, "balancer": "least_conn"}`, ``, `dependency.backends.balancer: "least_conn" is not one of "round_robin", "random", "least_request", "power_of_two_choices"`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [2]}`, `dependency.phases[0].backends[0]: 2 is not a backend of the dependency; backends are numbered 0..1`},
+		{`{"count": 3}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [1, 1]}`, `dependency.phases[0].backends[1]: 1 is listed twice`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 1.5}`, `dependency.phases[0].backend_share: 1.5 is out of range; a share of the backends is in (0, 1]`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 0.5, "backends": [0]}`, `dependency.phases[0].backend_share: 0.5 is given together with backends`},
+		{``, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [0]}`, `dependency.phases[0].backends: has no meaning for a dependency without backends`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "3s", "backends": [0]}, {"kind": "outage", "from": "2s", "to": "4s"}`, `dependency.phases[1]: overlaps phases[0]`},
+	} {
+		js := fmt.Sprintf(`{"version": 1, "name": "v", "workload": {"clients": 1, "arrival": "burst"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0, "phases": [%s]%s},
+			"strategies": [{"name": "a", "max_attempts": 1}]}`, tc.phases, map[bool]string{true: `, "backends": ` + tc.backends}[tc.backends != ""])
+		_, err := Parse([]byte(js))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %s: err = %v, want %q", tc.backends, tc.phases, err, tc.want)
+		}
+	}
+	// Phases of the same kind on different backends may overlap.
+	js := backendScenario(2, BalanceRandom, `{"kind": "outage", "from": "1s", "to": "3s", "backends": [0]}, {"kind": "outage", "from": "2s", "to": "4s", "backends": [1]}`)
+	if _, err := Parse([]byte(js)); err != nil {
+		t.Errorf("outages of two different backends overlapping: %v", err)
+	}
+	// The dependencies and their backends fit the engine's servers.
+	var deps []string
+	for i := range 3 {
+		deps = append(deps, fmt.Sprintf(`{"name": "d%d", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0, "backends": {"count": 8}}`, i))
+	}
+	js = `{"version": 1, "name": "v", "workload": {"clients": 1, "arrival": "burst", "plan": [{"calls": [{"dependency": "d0"}]}]},
+		"dependencies": [` + strings.Join(deps, ",") + `], "strategies": [{"name": "a", "max_attempts": 1}]}`
+	if _, err := Parse([]byte(js)); err == nil || !strings.Contains(err.Error(), "dependencies: has 27 dependencies and backends together; at most 16 are allowed") {
+		t.Errorf("3 dependencies of 8 backends: err = %v", err)
+	}
+}
