@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -135,20 +136,48 @@ func overlapsBackends(d *Dependency, a, b *Phase) bool {
 }
 
 // route sends request r, bound for a dependency with balancer b, to the
-// backend b picks: r.dep becomes that backend's server.
+// backend b picks: r.dep becomes that backend's server. With the
+// previous_hosts predicate, a backend its invocation has tried is
+// rejected and the balancer picks again, at most reselect times; the
+// last pick stands (Envoy's host_selection_retry_max_attempts).
 func (s *sim) route(r *request, b *balancerModel) {
-	var k int
-	if b.kind == BalanceRoundRobin {
-		_, ds := s.dep(r.dep)
-		k = int(ds.next % uint32(b.n))
-		ds.next++
-	} else {
-		x := s.rnd.uint64(drawBalance, s.ops[r.op].key, r.sub())
-		k = pickBackend(b.kind, s.deps[b.first:int(b.first)+b.n], x)
+	c := &s.calls[r.call]
+	again := 0
+	if c.tried != 0 {
+		again = s.st.levels[c.level].reselect
 	}
+	k := s.pick(r, b, 0)
+	for j := 1; j <= again && c.tried&(1<<k) != 0; j++ {
+		k = s.pick(r, b, j)
+	}
+	c.tried |= 1 << k
 	r.dep = b.first + uint8(k)
 	s.deps[r.dep&(maxDeps-1)].active++
 	s.c.backends[int(r.dep)-s.nd].routed++
+}
+
+// pick returns the backend balancer b picks for request r, at its j-th
+// reselection (0: the first pick). Each pick of a random balancer has a
+// draw of its own; round robin moves on one backend at each.
+func (s *sim) pick(r *request, b *balancerModel, j int) int {
+	if b.kind == BalanceRoundRobin {
+		_, ds := s.dep(r.dep)
+		k := int(ds.next % uint32(b.n))
+		ds.next++
+		return k
+	}
+	x := s.rnd.uint64(drawBalance, s.ops[r.op].key, r.sub()^uint64(j)<<56)
+	return pickBackend(b.kind, s.deps[b.first:int(b.first)+b.n], x)
+}
+
+// reselections returns how many times a retry of policy p may pick a
+// backend again: host_selection_retry_max_attempts (Envoy's default 1)
+// with the previous_hosts predicate, 0 without.
+func reselections(p *Policy) int {
+	if p.RetryHostPredicate != HostPreviousHosts {
+		return 0
+	}
+	return cmp.Or(p.HostSelectionRetryMaxAttempts, 1)
 }
 
 // pickBackend returns the backend that a balancer of kind picks among
@@ -312,5 +341,43 @@ func (v *validator) servers(sc *Scenario) {
 	}
 	if n > maxDeps && len(deps) <= MaxDependencies {
 		v.add("dependencies", nil, "has %d dependencies and backends together; at most %d are allowed (each dependency with backends counts once, and each backend once more)", n, maxDeps)
+	}
+	backends := n > len(deps)
+	hosts := func(p string, levels []*Policy) {
+		for l, pol := range levels {
+			q := p
+			if l > 0 {
+				q = fmt.Sprintf("%s.layers[%d]", p, l-1)
+			}
+			if pol.RetryHostPredicate == "" {
+				if pol.HostSelectionRetryMaxAttempts != 0 {
+					v.add(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, "has no meaning without retry_host_predicate %q", HostPreviousHosts)
+				}
+				continue
+			}
+			switch {
+			case !oneOf(v, q+".retry_host_predicate", pol.RetryHostPredicate, RetryHostPredicates...):
+			case !backends:
+				v.add(q+".retry_host_predicate", pol.RetryHostPredicate, "has no meaning: no dependency has backends to choose among")
+			case l < len(levels)-1:
+				v.add(q+".retry_host_predicate", pol.RetryHostPredicate, "is for the innermost level (the last layer, or the policy without layers), whose attempts reach the dependency's backends")
+			}
+			v.intRange(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, 0, 100)
+		}
+	}
+	levels := func(pol *Policy, layers []Policy) []*Policy {
+		ls := []*Policy{pol}
+		for i := range layers {
+			ls = append(ls, &layers[i])
+		}
+		return ls
+	}
+	for i := range sc.Strategies {
+		st := &sc.Strategies[i]
+		hosts(fmt.Sprintf("strategies[%d]", i), levels(&st.Policy, st.Layers))
+	}
+	for i := range sc.Workload.Fleets {
+		f := &sc.Workload.Fleets[i]
+		hosts(fmt.Sprintf("workload.fleets[%d]", i), levels(&f.Policy, f.Layers))
 	}
 }

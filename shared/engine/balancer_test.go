@@ -215,3 +215,74 @@ func TestBackendsValidation(t *testing.T) {
 		t.Errorf("3 dependencies of 8 backends: err = %v", err)
 	}
 }
+
+// TestPreviousHosts: with the previous_hosts predicate a retry rejects
+// the backend its invocation tried and picks again, at most
+// host_selection_retry_max_attempts times (default 1), the last pick
+// standing. Backend 0 of 2 fails every request; 2 attempts at once.
+func TestPreviousHosts(t *testing.T) {
+	const ops = 2000
+	failed := func(balancer BalancerKind, policy string) float64 {
+		t.Helper()
+		js := strings.Replace(backendScenario(2, balancer, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0]}`),
+			`"max_attempts": 1, "attempt_timeout": "1s"`, `"max_attempts": 2, "attempt_timeout": "1s"`+policy, 1)
+		res := mustRun(t, js)
+		return 1 - res.Strategies[0].Metrics.SuccessRate
+	}
+	// A random balancer: the first attempt fails with probability 1/2,
+	// its retry with 1/2 without the predicate, 1/4 with one reselection
+	// (both picks land on backend 0), 1/2^11 with ten.
+	sd := func(p float64) float64 { return 4.5 * math.Sqrt(p*(1-p)/ops) }
+	for _, tc := range []struct {
+		policy string
+		want   float64
+	}{
+		{``, 0.25},
+		{`, "retry_host_predicate": "previous_hosts"`, 0.125},
+		{`, "retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 1`, 0.125},
+		{`, "retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 10`, 0.5 / 2048},
+	} {
+		if got := failed(BalanceRandom, tc.policy); math.Abs(got-tc.want) > sd(tc.want)+1.0/ops {
+			t.Errorf("random%s: %.4f of operations failed, want %.4f ± %.4f", tc.policy, got, tc.want, sd(tc.want))
+		}
+	}
+	// Full-scan least request picks the crashed backend again whenever it
+	// holds the fewest requests: the reselections change nothing there,
+	// and the last pick stands. Two choices draw afresh at each pick, and
+	// land on the crashed backend whenever either draw does (it holds no
+	// request, the healthy one mostly one or two): 3/4 of the picks, so
+	// about 0.75·0.75 of the operations fail without the predicate and
+	// 0.75·0.75^6 ≈ 0.13 with five reselections.
+	pred := `, "retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 5`
+	lr, lrPred := failed(BalanceLeastRequest, ""), failed(BalanceLeastRequest, pred)
+	if lrPred < 0.5*lr {
+		t.Errorf("least request: %.3f failed without the predicate, %.3f with; want the sinkhole to hold", lr, lrPred)
+	}
+	if p2c, p2cPred := failed(BalancePowerOfTwo, ""), failed(BalancePowerOfTwo, pred); p2c < 0.45 || p2c > 0.65 || p2cPred < 0.07 || p2cPred > 0.18 {
+		t.Errorf("two choices: %.3f failed without the predicate, %.3f with; want about 0.56 and 0.13", p2c, p2cPred)
+	}
+}
+
+// TestPreviousHostsValidation: the predicate's fields are named with
+// their values and what is allowed.
+func TestPreviousHostsValidation(t *testing.T) {
+	withBackends := backendScenario(2, BalanceRandom, "")
+	without := strings.Replace(withBackends, `"backends": {"count": 2, "balancer": "random"}, `, ``, 1)
+	for _, tc := range []struct{ js, policy, want string }{
+		{withBackends, `"retry_host_predicate": "other_hosts"`, `strategies[0].retry_host_predicate: "other_hosts" is not one of "previous_hosts"`},
+		{withBackends, `"host_selection_retry_max_attempts": 3`, `strategies[0].host_selection_retry_max_attempts: 3 has no meaning without retry_host_predicate "previous_hosts"`},
+		{withBackends, `"retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 101`, `strategies[0].host_selection_retry_max_attempts: 101 is out of range 0..100`},
+		{without, `"retry_host_predicate": "previous_hosts"`, `strategies[0].retry_host_predicate: "previous_hosts" has no meaning: no dependency has backends`},
+		{withBackends, `"retry_host_predicate": "previous_hosts", "layers": [{"max_attempts": 1}]`, `strategies[0].retry_host_predicate: "previous_hosts" is for the innermost level`},
+	} {
+		js := strings.Replace(tc.js, `"max_attempts": 1, "attempt_timeout": "1s"`, `"max_attempts": 1, "attempt_timeout": "1s", `+tc.policy, 1)
+		_, err := Parse([]byte(js))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.policy, err, tc.want)
+		}
+	}
+	js := strings.Replace(withBackends, `"max_attempts": 1, "attempt_timeout": "1s"`, `"max_attempts": 1, "layers": [{"max_attempts": 2, "retry_host_predicate": "previous_hosts"}]`, 1)
+	if _, err := Parse([]byte(js)); err != nil {
+		t.Errorf("the predicate on the innermost layer: %v", err)
+	}
+}

@@ -298,6 +298,7 @@ type strategyModel struct {
 
 type levelModel struct {
 	inner          bool // the innermost level of its fleet's: its calls reach the dependency
+	reselect       int  // with previous_hosts: the host reselections a retry may make; 0 without
 	first          bool // its fleet's first level: its attempts are the clients'
 	maxAttempts    int
 	attemptTimeout int64
@@ -653,6 +654,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		adaptive:       p.Adaptive,
 		rateLimit:      p.RateLimit != nil && p.RateLimit.Kind == RateLimitAWSAdaptive,
 		fixedWindow:    fixedWindowOf(p.RateLimit),
+		reselect:       reselections(p),
 		instances:      max(p.Instances, 1),
 		hedging:        compileHedging(p.Hedging),
 	}

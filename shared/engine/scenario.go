@@ -482,6 +482,11 @@ type Policy struct {
 	Instances int `json:"instances,omitempty"`
 	// Hedging makes the level's attempts overlap: see Hedging.
 	Hedging *Hedging `json:"hedging,omitempty"`
+	// RetryHostPredicate "previous_hosts" makes the level's retries avoid
+	// the backends its invocation has tried, reselecting at most
+	// HostSelectionRetryMaxAttempts times (default 1): see Backends.
+	RetryHostPredicate            RetryHostPredicate `json:"retry_host_predicate,omitempty"`
+	HostSelectionRetryMaxAttempts int                `json:"host_selection_retry_max_attempts,omitempty"`
 }
 
 // Hedging sends copies of a call instead of retrying it after a failure

@@ -42,6 +42,7 @@ type call struct {
 	lim       uint8 // at level 0: the pool and bulkhead slots held or waited for
 	charged   uint8 // the cost class a token bucket charged for the coming or current retry, for a refund
 	permit    bool  // a retry in progress that a concurrency budget counts
+	tried     uint8 // the backends its attempts were routed to, a bit each (see Backends)
 }
 
 // A request is one call waiting at or served by the dependency.
