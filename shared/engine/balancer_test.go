@@ -3,8 +3,10 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // backendScenario is a healthy dependency of n backends behind balancer,
@@ -69,13 +71,7 @@ func TestBalancerShares(t *testing.T) {
 
 // TestPickBackend: each balancer's choice on a hand-built state.
 func TestPickBackend(t *testing.T) {
-	state := func(active ...int) []depState {
-		ds := make([]depState, len(active))
-		for i, a := range active {
-			ds[i].active = a
-		}
-		return ds
-	}
+	state := func(active ...int) []int { return active }
 	draw := func(first, second uint64) uint64 { return first<<32 | second }
 	quarter := uint64(1) << 30 // a 32-bit draw of 1/4: backend 1 of 4
 	for _, tc := range []struct {
@@ -284,5 +280,157 @@ func TestPreviousHostsValidation(t *testing.T) {
 	js := strings.Replace(withBackends, `"max_attempts": 1, "attempt_timeout": "1s"`, `"max_attempts": 1, "layers": [{"max_attempts": 2, "retry_host_predicate": "previous_hosts"}]`, 1)
 	if _, err := Parse([]byte(js)); err != nil {
 		t.Errorf("the predicate on the innermost layer: %v", err)
+	}
+}
+
+// outlierScenario is 2 (or n) backends behind round robin, 10 requests a
+// second arriving evenly, one attempt each, with the phases and outlier
+// detection given.
+func outlierScenario(n int, od, phases string, duration string) string {
+	return fmt.Sprintf(`{"version": 1, "name": "outliers",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": %q},
+		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 10,
+			"backends": {"count": %d, "balancer": "round_robin", "outlier_detection": %s}, "phases": [%s]},
+		"strategies": [{"name": "once", "max_attempts": 1, "attempt_timeout": "1s"}]}`, duration, n, od, phases)
+}
+
+// routedTo runs strategy 0 of js and returns when each request was
+// routed to backend k (a first attempt's call has tried just the backend
+// it was routed to).
+func routedTo(t *testing.T, js string, k int) []time.Duration {
+	t.Helper()
+	sc, err := Parse([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []time.Duration
+	simPlan(t, sc, 0, func(s *sim, what string, id int32) {
+		if what == "call" && s.calls[id].tried == 1<<k {
+			at = append(at, time.Duration(s.now))
+		}
+	})
+	return at
+}
+
+// TestOutlierEjection: a backend failing every request is ejected at its
+// 5th failure in a row, comes back at the first sweep (every 10 s) after
+// 30 s, is ejected again at its 5th next failure for 60 s; while it is
+// in, each sweep lowers its multiplier by one, so that an ejection after
+// a long healthy spell lasts 30 s again.
+func TestOutlierEjection(t *testing.T) {
+	ms := func(d float64) time.Duration { return time.Duration(d * float64(time.Millisecond)) }
+	// Requests at 0, 100, 200 ms…, round robin: backend 0 gets the even
+	// ones while both are in, every one while it is alone.
+	crash := `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0]}`
+	at := routedTo(t, outlierScenario(2, `{}`, crash, "130s"), 0)
+	want := []time.Duration{0, ms(200), ms(400), ms(600), ms(800), // ejected at 800 ms until 30.8 s: back at the sweep of 40 s
+		ms(40000), ms(40200), ms(40400), ms(40600), ms(40800)} // again, for 60 s: until 100.8 s, back at 110 s
+	for i := range 5 {
+		want = append(want, ms(110000+200*float64(i))) // the third ejection, 90 s: past the run
+	}
+	if !slices.Equal(at, want) {
+		t.Errorf("backend 0 got requests at %v, want %v", at, want)
+	}
+	res := mustRun(t, outlierScenario(2, `{}`, crash, "130s"))
+	if e := res.Strategies[0].Backends[0].Metrics.Ejections; e != 3 {
+		t.Errorf("backend 0 ejected %v times, want 3", e)
+	}
+	// A crash from 0 to 5 s: ejected at 0.8 s, back at 40 s with a
+	// multiplier of 1, lowered to 0 by the sweep of 50 s. A second crash
+	// from 100 s: ejected at 100.8 s for 30 s, back at the sweep of 140 s
+	// (170 s if the multiplier had stayed at 1).
+	twice := `{"kind": "outage", "from": "0s", "to": "5s", "backends": [0]}, {"kind": "outage", "from": "100s", "to": "105s", "backends": [0]}`
+	at = routedTo(t, outlierScenario(2, `{}`, twice, "150s"), 0)
+	var back time.Duration
+	for _, a := range at {
+		if a > ms(100800) {
+			back = a
+			break
+		}
+	}
+	if back != ms(140000) {
+		t.Errorf("after the second crash backend 0 is back at %v, want 2m20s", back)
+	}
+	// consecutive_5xx 3, a base of 1 s, sweeps every 500 ms.
+	at = routedTo(t, outlierScenario(2, `{"consecutive_5xx": 3, "base_ejection_time": "1s", "interval": "500ms"}`, crash, "3s"), 0)
+	// Ejected at 0.4 s until 1.4 s: back at the sweep of 1.5 s, where
+	// round robin's turn (it went on counting over backend 1 alone) gives
+	// it the request of 1.6 s; ejected again at 2 s for 2 s: past the run.
+	want = []time.Duration{0, ms(200), ms(400), ms(1600), ms(1800), ms(2000)}
+	if !slices.Equal(at, want) {
+		t.Errorf("consecutive_5xx 3: backend 0 got requests at %v, want %v", at, want)
+	}
+	// Gateway failures eject only when asked to; a 500 is not one.
+	for _, tc := range []struct {
+		od, status string
+		ejections  float64
+	}{
+		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 503`, 1},
+		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 500`, 0},
+		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"error": "connection"`, 1},
+		{`{}`, `"status": 500`, 1},
+		{`{}`, `"status": 429`, 0},
+	} {
+		ph := fmt.Sprintf(`{"kind": "outage", "from": "0s", "to": "1h", "backends": [0], %s}`, tc.status)
+		res := mustRun(t, outlierScenario(2, tc.od, ph, "10s"))
+		if e := res.Strategies[0].Backends[0].Metrics.Ejections; e != tc.ejections {
+			t.Errorf("%s answering %s: %v ejections, want %v", tc.od, tc.status, e, tc.ejections)
+		}
+	}
+}
+
+// TestMaxEjectionPercent: of four backends, two fail everything. With the
+// default 10% only one can be out at a time (the first always can); with
+// 50% both can; and below half in rotation the balancer uses all four.
+func TestMaxEjectionPercent(t *testing.T) {
+	crash := `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0, 1]}`
+	for _, tc := range []struct {
+		od        string
+		ejections float64 // of backends 0 and 1 in the first 20 s (one ejection each at most)
+	}{
+		{`{}`, 1},
+		{`{"max_ejection_percent": 50}`, 2},
+		{`{"max_ejection_percent": 25}`, 1},
+	} {
+		res := mustRun(t, outlierScenario(4, tc.od, crash, "20s"))
+		bs := res.Strategies[0].Backends
+		if e := bs[0].Metrics.Ejections + bs[1].Metrics.Ejections; e != tc.ejections {
+			t.Errorf("%s: %v ejections, want %v", tc.od, e, tc.ejections)
+		}
+	}
+	// Three of four failing, all ejectable: the third ejection would leave
+	// one in four, below half: in panic the balancer uses every backend.
+	res := mustRun(t, outlierScenario(4, `{"max_ejection_percent": 100}`, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0, 1, 2]}`, "20s"))
+	bs := res.Strategies[0].Backends
+	if bs[0].Metrics.Requests+bs[1].Metrics.Requests+bs[2].Metrics.Requests < 30 {
+		t.Errorf("three of four ejected: the failing backends got %v, %v, %v requests; in panic they get their share", bs[0].Metrics.Requests, bs[1].Metrics.Requests, bs[2].Metrics.Requests)
+	}
+	// min_health_percent 0 (Istio's default): no panic, one backend takes
+	// everything once the three are out (5 failures each before that).
+	res = mustRun(t, outlierScenario(4, `{"max_ejection_percent": 100, "min_health_percent": 0}`, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0, 1, 2]}`, "20s"))
+	bs = res.Strategies[0].Backends
+	if f := bs[0].Metrics.Requests + bs[1].Metrics.Requests + bs[2].Metrics.Requests; f != 15 {
+		t.Errorf("min_health_percent 0: the failing backends got %v requests, want 15 (5 each)", f)
+	}
+}
+
+// TestOutlierValidation: each field is named with its value and what is
+// allowed.
+func TestOutlierValidation(t *testing.T) {
+	for _, tc := range []struct{ od, want string }{
+		{`{"consecutive_5xx": -1}`, `dependency.backends.outlier_detection.consecutive_5xx: -1 is out of range 1..1000`},
+		{`{"enforcing_consecutive_5xx": 50}`, `dependency.backends.outlier_detection.enforcing_consecutive_5xx: 50 is not 0 or 100`},
+		{`{"enforcing_consecutive_5xx": 0}`, `dependency.backends.outlier_detection.enforcing_consecutive_5xx: 0 turns off the only ejection left`},
+		{`{"max_ejection_percent": 120}`, `dependency.backends.outlier_detection.max_ejection_percent: 120 is out of range`},
+		{`{"min_health_percent": -1}`, `dependency.backends.outlier_detection.min_health_percent: -1 is out of range`},
+		{`{"interval": "-1s"}`, `dependency.backends.outlier_detection.interval: "-1s" is negative`},
+		{`{"base_ejection_time": "40s", "max_ejection_time": "30s"}`, `dependency.backends.outlier_detection.max_ejection_time: "30s" is below base_ejection_time 40s`},
+		{`{"consecutive_gateway_failure": 1001}`, `dependency.backends.outlier_detection.consecutive_gateway_failure: 1001 is out of range 0..1000`},
+		{`{"consecutive_5xxx": 3}`, `consecutive_5xxx`},
+	} {
+		_, err := Parse([]byte(outlierScenario(2, tc.od, "", "10s")))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.od, err, tc.want)
+		}
 	}
 }

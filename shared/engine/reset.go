@@ -68,6 +68,7 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	s.c.backends = nil
 	if s.ns > s.nd {
 		s.c.backends = zeroed(old.c.backends, s.ns-s.nd)
+		s.ownBackends()
 	}
 	s.multi = len(m.calls) > 1
 	nx := 0 // extra bins

@@ -219,6 +219,7 @@ type depState struct {
 	scripted  uint64 // calls that reached it: the index of the next in its script's answers
 	active    int    // a backend's requests not answered yet (see Backends)
 	next      uint32 // a round-robin balancer's next backend
+	sweep     int64  // with outlier detection: when its next analysis sweep is due
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")
