@@ -585,57 +585,64 @@ func (v *validator) backends(p string, d *Dependency) {
 }
 
 // servers checks that the dependencies of sc and their backends fit the
-// engine's maxDeps servers.
+// engine's maxDeps servers, and the retry host predicates of every level
+// of every strategy and fleet. It formats nothing and allocates nothing
+// unless it finds a problem: every run validates its scenario.
 func (v *validator) servers(sc *Scenario) {
-	deps := sc.Dependencies
-	if len(deps) == 0 {
-		deps = []Dependency{sc.Dependency}
-	}
-	n := len(deps)
-	for i := range deps {
-		if b := deps[i].Backends; b != nil && b.Count >= 2 && b.Count <= MaxBackends {
+	n, backends := 0, false
+	count := func(d *Dependency) {
+		n++
+		if b := d.Backends; b != nil && b.Count >= 2 && b.Count <= MaxBackends {
 			n += b.Count
+			backends = true
 		}
 	}
-	if n > maxDeps && len(deps) <= MaxDependencies {
+	if len(sc.Dependencies) == 0 {
+		count(&sc.Dependency)
+	}
+	for i := range sc.Dependencies {
+		count(&sc.Dependencies[i])
+	}
+	if n > maxDeps && len(sc.Dependencies) <= MaxDependencies {
 		v.add("dependencies", nil, "has %d dependencies and backends together; at most %d are allowed (each dependency with backends counts once, and each backend once more)", n, maxDeps)
-	}
-	backends := n > len(deps)
-	hosts := func(p string, levels []*Policy) {
-		for l, pol := range levels {
-			q := p
-			if l > 0 {
-				q = fmt.Sprintf("%s.layers[%d]", p, l-1)
-			}
-			if pol.RetryHostPredicate == "" {
-				if pol.HostSelectionRetryMaxAttempts != 0 {
-					v.add(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, "has no meaning without retry_host_predicate %q", HostPreviousHosts)
-				}
-				continue
-			}
-			switch {
-			case !oneOf(v, q+".retry_host_predicate", pol.RetryHostPredicate, RetryHostPredicates...):
-			case !backends:
-				v.add(q+".retry_host_predicate", pol.RetryHostPredicate, "has no meaning: no dependency has backends to choose among")
-			case l < len(levels)-1:
-				v.add(q+".retry_host_predicate", pol.RetryHostPredicate, "is for the innermost level (the last layer, or the policy without layers), whose attempts reach the dependency's backends")
-			}
-			v.intRange(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, 0, 100)
-		}
-	}
-	levels := func(pol *Policy, layers []Policy) []*Policy {
-		ls := []*Policy{pol}
-		for i := range layers {
-			ls = append(ls, &layers[i])
-		}
-		return ls
 	}
 	for i := range sc.Strategies {
 		st := &sc.Strategies[i]
-		hosts(fmt.Sprintf("strategies[%d]", i), levels(&st.Policy, st.Layers))
+		v.hostPredicate("strategies", i, -1, &st.Policy, len(st.Layers) == 0, backends)
+		for j := range st.Layers {
+			v.hostPredicate("strategies", i, j, &st.Layers[j], j == len(st.Layers)-1, backends)
+		}
 	}
 	for i := range sc.Workload.Fleets {
 		f := &sc.Workload.Fleets[i]
-		hosts(fmt.Sprintf("workload.fleets[%d]", i), levels(&f.Policy, f.Layers))
+		v.hostPredicate("workload.fleets", i, -1, &f.Policy, len(f.Layers) == 0, backends)
+		for j := range f.Layers {
+			v.hostPredicate("workload.fleets", i, j, &f.Layers[j], j == len(f.Layers)-1, backends)
+		}
 	}
+}
+
+// hostPredicate checks the retry host predicate of policy pol, layer j
+// (-1: the policy itself) of entry i of list: it is for the innermost
+// level, innermost says whether pol is, and for a scenario with backends.
+func (v *validator) hostPredicate(list string, i, j int, pol *Policy, innermost, backends bool) {
+	if pol.RetryHostPredicate == "" && pol.HostSelectionRetryMaxAttempts == 0 {
+		return
+	}
+	q := fmt.Sprintf("%s[%d]", list, i)
+	if j >= 0 {
+		q = fmt.Sprintf("%s.layers[%d]", q, j)
+	}
+	if pol.RetryHostPredicate == "" {
+		v.add(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, "has no meaning without retry_host_predicate %q", HostPreviousHosts)
+		return
+	}
+	switch {
+	case !oneOf(v, q+".retry_host_predicate", pol.RetryHostPredicate, RetryHostPredicates...):
+	case !backends:
+		v.add(q+".retry_host_predicate", pol.RetryHostPredicate, "has no meaning: no dependency has backends to choose among")
+	case !innermost:
+		v.add(q+".retry_host_predicate", pol.RetryHostPredicate, "is for the innermost level (the last layer, or the policy without layers), whose attempts reach the dependency's backends")
+	}
+	v.intRange(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, 0, 100)
 }
