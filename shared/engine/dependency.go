@@ -19,10 +19,11 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 		r.idx = oc.depCalls
 		oc.depCalls++
 	}
-	if b := s.dm[r.dep&(maxDeps-1)].bal; b != nil {
-		s.route(&r, b)
-	}
 	d, ds := s.dep(r.dep)
+	if d.bal != nil {
+		s.route(&r, d.bal)
+		d, ds = s.dep(r.dep)
+	}
 	if d.contention {
 		if d.net[legRequest].on || d.net[legAnswer].on {
 			// The read travels to the dependency and back before the write

@@ -140,6 +140,7 @@ func (w *workModel) fleetOf(c int32) uint8 {
 
 type depModel struct {
 	name           string
+	bal            *balancerModel // nil: the dependency serves its calls itself, without backends
 	workers        int
 	queueCap       int
 	fullStatus     int16
@@ -164,7 +165,6 @@ type depModel struct {
 	shedStatus     int16
 	script         *scriptModel      // nil: calls are served
 	loadLatency    *loadLatencyModel // nil: service times do not grow with load
-	bal            *balancerModel    // nil: the dependency serves its calls itself, without backends
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
