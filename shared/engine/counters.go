@@ -44,6 +44,9 @@ type counters struct {
 	segs []segCounts
 	// fleets count each fleet's operations, with fleets (nil without).
 	fleets []fleetCounts
+	// backends count each backend's requests, in server order after the
+	// dependencies (nil without backends).
+	backends []backendCounts
 }
 
 // A fleetCounts is how one fleet's operations went, and the calls

@@ -21,6 +21,10 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 		oc.depCalls++
 	}
 	d, ds := s.dep(r.dep)
+	if d.bal != nil {
+		s.route(&r, d.bal)
+		d, ds = s.dep(r.dep)
+	}
 	if d.contention {
 		if d.net[legRequest].on || d.net[legAnswer].on {
 			// The read travels to the dependency and back before the write
@@ -356,6 +360,7 @@ func (s *sim) served(rid int32) {
 	s.freeRequest(rid)
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		s.c.wasted++
+		s.backendDropped(r.dep)
 	} else {
 		r.served = true
 		s.reply(r, outOK, 0)
@@ -391,6 +396,7 @@ func (s *sim) dropIfAbandoned(rid int32) bool {
 		return false
 	}
 	s.c.dropped++
+	s.backendDropped(r.dep)
 	s.release(rid)
 	s.freeRequest(rid)
 	return true

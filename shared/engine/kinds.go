@@ -68,6 +68,12 @@ type (
 	// A ScriptThen is what a dependency's script does once a list of
 	// answers has run out (Script.Then).
 	ScriptThen string
+	// A BalancerKind is how a load balancer picks a dependency's backend
+	// (Backends.Balancer).
+	BalancerKind string
+	// A RetryHostPredicate is which backends a retry avoids
+	// (Policy.RetryHostPredicate).
+	RetryHostPredicate string
 )
 
 const (
@@ -218,6 +224,15 @@ const (
 )
 
 const (
+	BalanceRoundRobin   BalancerKind = "round_robin"
+	BalanceRandom       BalancerKind = "random"
+	BalanceLeastRequest BalancerKind = "least_request"
+	BalancePowerOfTwo   BalancerKind = "power_of_two_choices"
+)
+
+const HostPreviousHosts RetryHostPredicate = "previous_hosts"
+
+const (
 	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
 	RateLimitFixedWindow RateLimitKind = "fixed-window"
 )
@@ -226,31 +241,33 @@ const (
 // accepts exactly these; the playground's form, descriptions and converters
 // read them from here (through Vocabulary in the browser).
 var (
-	ArrivalKinds       = []ArrivalKind{ArrivalPoisson, ArrivalUniform, ArrivalClosed, ArrivalBurst}
-	ServiceTimeKinds   = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
-	DelayKinds         = []DelayKind{DelayConstant, DelayNormal, DelayLognormal}
-	PhaseKinds         = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
-	LoadKinds          = []LoadKind{LoadStep, LoadRamp, LoadDaily, LoadSpike, LoadFlash}
-	LatencyLaws        = []LatencyLaw{LawLinear, LawPolynomial, LawExponential, LawUSL}
-	LoadMeasures       = []LoadMeasure{MeasureInService, MeasureInSystem}
-	BackoffKinds       = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
-	JitterKinds        = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
-	BudgetKinds        = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
-	BudgetCharges      = []BudgetCharge{ChargeFailure, ChargeRetry}
-	BudgetShares       = []BudgetShare{ShareExecutions, ShareAttempts}
-	BreakerKinds       = []BreakerKind{BreakerConsecutive, BreakerRatio}
-	Placements         = []Placement{PlaceInside, PlaceOutside}
-	Scopes             = []Scope{ScopeDependency, ScopeClient}
-	Classes            = []Class{ClassCriticalPlus, ClassCritical, ClassSheddablePlus, ClassSheddable}
-	ShedMeasures       = []ShedMeasure{ShedQueue, ShedLoad}
-	ScriptThens        = []ScriptThen{ThenServe, ThenRepeat, ThenLast}
-	QueueDisciplines   = []QueueDiscipline{QueueFIFO, QueueLIFO, QueueCoDel, QueueAdaptiveLIFO}
-	BreakEnds          = []BreakEnd{BreakInclusive, BreakStrict}
-	HalfOpenDecisions  = []HalfOpenDecision{HalfOpenEarly, HalfOpenAllTrials}
-	WindowBucketings   = []WindowBuckets{WindowExact, WindowEpochSeconds}
-	HedgeAfterFailures = []HedgeAfterFailure{HedgeSendNow, HedgeWaitNext}
-	RetryAfterModes    = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
-	RateLimitKinds     = []RateLimitKind{RateLimitAWSAdaptive, RateLimitFixedWindow}
+	ArrivalKinds        = []ArrivalKind{ArrivalPoisson, ArrivalUniform, ArrivalClosed, ArrivalBurst}
+	ServiceTimeKinds    = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
+	DelayKinds          = []DelayKind{DelayConstant, DelayNormal, DelayLognormal}
+	PhaseKinds          = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
+	LoadKinds           = []LoadKind{LoadStep, LoadRamp, LoadDaily, LoadSpike, LoadFlash}
+	LatencyLaws         = []LatencyLaw{LawLinear, LawPolynomial, LawExponential, LawUSL}
+	LoadMeasures        = []LoadMeasure{MeasureInService, MeasureInSystem}
+	BackoffKinds        = []BackoffKind{BackoffNone, BackoffConstant, BackoffLinear, BackoffExponential}
+	JitterKinds         = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated, JitterProportional, JitterAdditive}
+	BudgetKinds         = []BudgetKind{BudgetTokenBucket, BudgetRatio, BudgetConcurrency}
+	BudgetCharges       = []BudgetCharge{ChargeFailure, ChargeRetry}
+	BudgetShares        = []BudgetShare{ShareExecutions, ShareAttempts}
+	BreakerKinds        = []BreakerKind{BreakerConsecutive, BreakerRatio}
+	Placements          = []Placement{PlaceInside, PlaceOutside}
+	Scopes              = []Scope{ScopeDependency, ScopeClient}
+	Classes             = []Class{ClassCriticalPlus, ClassCritical, ClassSheddablePlus, ClassSheddable}
+	ShedMeasures        = []ShedMeasure{ShedQueue, ShedLoad}
+	ScriptThens         = []ScriptThen{ThenServe, ThenRepeat, ThenLast}
+	QueueDisciplines    = []QueueDiscipline{QueueFIFO, QueueLIFO, QueueCoDel, QueueAdaptiveLIFO}
+	BreakEnds           = []BreakEnd{BreakInclusive, BreakStrict}
+	HalfOpenDecisions   = []HalfOpenDecision{HalfOpenEarly, HalfOpenAllTrials}
+	WindowBucketings    = []WindowBuckets{WindowExact, WindowEpochSeconds}
+	HedgeAfterFailures  = []HedgeAfterFailure{HedgeSendNow, HedgeWaitNext}
+	RetryAfterModes     = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
+	RateLimitKinds      = []RateLimitKind{RateLimitAWSAdaptive, RateLimitFixedWindow}
+	BalancerKinds       = []BalancerKind{BalanceRoundRobin, BalanceRandom, BalanceLeastRequest, BalancePowerOfTwo}
+	RetryHostPredicates = []RetryHostPredicate{HostPreviousHosts}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -307,42 +324,44 @@ var JitterFields = map[JitterKind][]string{
 
 // A Vocabulary is every list of kinds, for a form or a converter.
 type Vocabulary struct {
-	Arrivals           []ArrivalKind                `json:"arrivals"`
-	ServiceTimes       []ServiceTimeKind            `json:"service_times"`
-	ServiceTimeFields  map[ServiceTimeKind][]string `json:"service_time_fields"`
-	Delays             []DelayKind                  `json:"delays"`
-	DelayFields        map[DelayKind][]string       `json:"delay_fields"`
-	Phases             []PhaseKind                  `json:"phases"`
-	PhaseFields        map[PhaseKind][]string       `json:"phase_fields"`
-	Backoffs           []BackoffKind                `json:"backoffs"`
-	Jitters            []JitterKind                 `json:"jitters"`
-	JitterFields       map[JitterKind][]string      `json:"jitter_fields"`
-	Budgets            []BudgetKind                 `json:"budgets"`
-	BudgetCharges      []BudgetCharge               `json:"budget_charges"`
-	BudgetShares       []BudgetShare                `json:"budget_shares"`
-	Breakers           []BreakerKind                `json:"breakers"`
-	BreakEnds          []BreakEnd                   `json:"break_ends"`
-	HalfOpenDecisions  []HalfOpenDecision           `json:"half_open_decisions"`
-	WindowBucketings   []WindowBuckets              `json:"window_buckets"`
-	HedgeAfterFailures []HedgeAfterFailure          `json:"hedge_after_failures"`
-	Placements         []Placement                  `json:"placements"`
-	RetryAfterModes    []RetryAfterMode             `json:"retry_after_modes"`
-	Scopes             []Scope                      `json:"scopes"`
-	Classes            []Class                      `json:"classes"`
-	ShedMeasures       []ShedMeasure                `json:"shed_measures"`
-	ScriptThens        []ScriptThen                 `json:"script_thens"`
-	QueueDisciplines   []QueueDiscipline            `json:"queue_disciplines"`
-	Loads              []LoadKind                   `json:"loads"`
-	LoadFields         map[LoadKind][]string        `json:"load_fields"`
-	LatencyLaws        []LatencyLaw                 `json:"latency_laws"`
-	LatencyLawFields   map[LatencyLaw][]string      `json:"latency_law_fields"`
-	LoadMeasures       []LoadMeasure                `json:"load_measures"`
-	RateLimits         []RateLimitKind              `json:"rate_limits"`
+	Arrivals            []ArrivalKind                `json:"arrivals"`
+	ServiceTimes        []ServiceTimeKind            `json:"service_times"`
+	ServiceTimeFields   map[ServiceTimeKind][]string `json:"service_time_fields"`
+	Delays              []DelayKind                  `json:"delays"`
+	DelayFields         map[DelayKind][]string       `json:"delay_fields"`
+	Phases              []PhaseKind                  `json:"phases"`
+	PhaseFields         map[PhaseKind][]string       `json:"phase_fields"`
+	Backoffs            []BackoffKind                `json:"backoffs"`
+	Jitters             []JitterKind                 `json:"jitters"`
+	JitterFields        map[JitterKind][]string      `json:"jitter_fields"`
+	Budgets             []BudgetKind                 `json:"budgets"`
+	BudgetCharges       []BudgetCharge               `json:"budget_charges"`
+	BudgetShares        []BudgetShare                `json:"budget_shares"`
+	Breakers            []BreakerKind                `json:"breakers"`
+	BreakEnds           []BreakEnd                   `json:"break_ends"`
+	HalfOpenDecisions   []HalfOpenDecision           `json:"half_open_decisions"`
+	WindowBucketings    []WindowBuckets              `json:"window_buckets"`
+	HedgeAfterFailures  []HedgeAfterFailure          `json:"hedge_after_failures"`
+	Placements          []Placement                  `json:"placements"`
+	RetryAfterModes     []RetryAfterMode             `json:"retry_after_modes"`
+	Scopes              []Scope                      `json:"scopes"`
+	Classes             []Class                      `json:"classes"`
+	ShedMeasures        []ShedMeasure                `json:"shed_measures"`
+	ScriptThens         []ScriptThen                 `json:"script_thens"`
+	QueueDisciplines    []QueueDiscipline            `json:"queue_disciplines"`
+	Loads               []LoadKind                   `json:"loads"`
+	LoadFields          map[LoadKind][]string        `json:"load_fields"`
+	LatencyLaws         []LatencyLaw                 `json:"latency_laws"`
+	LatencyLawFields    map[LatencyLaw][]string      `json:"latency_law_fields"`
+	LoadMeasures        []LoadMeasure                `json:"load_measures"`
+	RateLimits          []RateLimitKind              `json:"rate_limits"`
+	Balancers           []BalancerKind               `json:"balancers"`
+	RetryHostPredicates []RetryHostPredicate         `json:"retry_host_predicates"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, WindowBucketings, HedgeAfterFailures, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens, QueueDisciplines, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds}
+		Scopes, Classes, ShedMeasures, ScriptThens, QueueDisciplines, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds, BalancerKinds, RetryHostPredicates}
 }

@@ -75,10 +75,13 @@ const never = math.MaxInt64
 // model is a validated scenario compiled for the simulator: defaults applied,
 // durations in integer nanoseconds, names turned into small integers.
 type model struct {
-	sc         *Scenario
-	work       workModel
-	deps       []depModel // the dependencies, over depArray; a scenario with one has one
-	depArray   *[maxDeps]depModel
+	sc       *Scenario
+	work     workModel
+	deps     []depModel // the dependencies, over depArray; a scenario with one has one
+	depArray *[maxDeps]depModel
+	// servers are what serves calls, over depArray: the dependencies,
+	// then the backends of those with backends (see Backends).
+	servers    []depModel
 	calls      []planCallModel // the plan's calls, step after step
 	steps      []int           // the index in calls of each step's first call, and len(calls) last
 	strategies []strategyModel
@@ -135,6 +138,7 @@ func (w *workModel) fleetOf(c int32) uint8 {
 
 type depModel struct {
 	name           string
+	bal            *balancerModel // nil: the dependency serves its calls itself, without backends
 	workers        int
 	queueCap       int
 	fullStatus     int16
@@ -293,6 +297,7 @@ type strategyModel struct {
 
 type levelModel struct {
 	inner          bool // the innermost level of its fleet's: its calls reach the dependency
+	reselect       int  // with previous_hosts: the host reselections a retry may make; 0 without
 	first          bool // its fleet's first level: its attempts are the clients'
 	maxAttempts    int
 	attemptTimeout int64
@@ -417,6 +422,7 @@ func compile(sc *Scenario) *model {
 		}
 		m.faultEnd = max(m.faultEnd, faultEnd)
 	}
+	m.compileBackends(deps)
 	for _, lp := range w.Load {
 		if lp.Raises() {
 			m.faultEnd = max(m.faultEnd, int64(lp.To))
@@ -649,6 +655,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		adaptive:       p.Adaptive,
 		rateLimit:      p.RateLimit != nil && p.RateLimit.Kind == RateLimitAWSAdaptive,
 		fixedWindow:    fixedWindowOf(p.RateLimit),
+		reselect:       reselections(p),
 		instances:      max(p.Instances, 1),
 		hedging:        compileHedging(p.Hedging),
 	}

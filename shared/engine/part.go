@@ -39,6 +39,8 @@ type SimulationOutput struct {
 	Calls   []CallMetrics `json:"calls,omitempty"`
 	// Fleets are each fleet's, with fleets.
 	Fleets []FleetMetrics `json:"fleets,omitempty"`
+	// Backends are each backend's, with backends.
+	Backends []BackendMetrics `json:"backends,omitempty"`
 	// Levels are the attempts made at each level, the client first.
 	Levels []int64 `json:"levels"`
 	// LevelRetries and LevelDenied are the retries made and those a
@@ -289,7 +291,7 @@ func digest(sc *Scenario) string {
 
 // simulationOutput returns what simulation k, on the given seed, measured.
 func simulationOutput(r *runOutput, k int, seed uint64, events int64) SimulationOutput {
-	o := SimulationOutput{K: k, Seed: seed, Events: events, Metrics: r.metrics, Calls: r.calls, Fleets: r.fleets, Levels: r.levels, LevelRetries: r.levelRetries,
+	o := SimulationOutput{K: k, Seed: seed, Events: events, Metrics: r.metrics, Calls: r.calls, Fleets: r.fleets, Backends: r.backends, Levels: r.levels, LevelRetries: r.levelRetries,
 		LevelDenied: r.levelDenied, Peaks: r.peaks, OuterBreaker: r.outerBreaker, Base: r.base, NBins: r.nbins}
 	for _, t := range r.transitions {
 		o.Transitions = append(o.Transitions, [5]int64{t.at, int64(t.level), int64(t.from), int64(t.to), int64(t.dep)})
@@ -310,7 +312,7 @@ func simulationOutput(r *runOutput, k int, seed uint64, events int64) Simulation
 // runOutput returns o as the output of a simulation of strategy st in
 // model m, checking that it fits them (with its bins when withBins).
 func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool) (runOutput, error) {
-	r := runOutput{metrics: o.Metrics, calls: o.Calls, fleets: o.Fleets, levels: o.Levels, levelRetries: o.LevelRetries, levelDenied: o.LevelDenied, peaks: o.Peaks, outerBreaker: o.OuterBreaker, base: o.Base, nbins: o.NBins}
+	r := runOutput{metrics: o.Metrics, calls: o.Calls, fleets: o.Fleets, backends: o.Backends, levels: o.Levels, levelRetries: o.LevelRetries, levelDenied: o.LevelDenied, peaks: o.Peaks, outerBreaker: o.OuterBreaker, base: o.Base, nbins: o.NBins}
 	calls := 0
 	if len(m.calls) > 1 {
 		calls = len(m.calls)
@@ -326,6 +328,8 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 		return r, fmt.Errorf("%d plan calls, not %d", len(o.Calls), calls)
 	case len(o.Fleets) != len(m.fleets):
 		return r, fmt.Errorf("%d fleets, not %d", len(o.Fleets), len(m.fleets))
+	case len(o.Backends) != len(m.servers)-len(m.deps):
+		return r, fmt.Errorf("%d backends, not %d", len(o.Backends), len(m.servers)-len(m.deps))
 	case o.OuterBreaker < -1 || o.OuterBreaker >= len(st.levels):
 		return r, fmt.Errorf("outer breaker %d of %d levels", o.OuterBreaker, len(st.levels))
 	case o.Base < m.base || o.Base%m.base != 0 || bits.OnesCount64(uint64(o.Base/m.base)) != 1:

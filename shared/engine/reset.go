@@ -57,13 +57,18 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	s.arrivals = newArrivals(&m.work, seed)
 	s.arrival, s.more = s.arrivals.next()
 	s.rnd.seed = seed
-	s.dm, s.nd = m.depArray, len(m.deps)
+	s.dm, s.nd, s.ns = m.depArray, len(m.deps), len(m.servers)
 	for i := range s.deps {
 		o := &old.deps[i]
 		s.deps[i] = depState{queue: o.queue.emptied(), held: o.held.emptied(), loadTimes: timeRing{o.loadTimes.emptied()}}
 	}
-	for i := range s.nd {
-		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
+	for i := range s.ns {
+		s.deps[i].workers, s.deps[i].factor = m.servers[i].workers, 1
+	}
+	s.c.backends = nil
+	if s.ns > s.nd {
+		s.c.backends = zeroed(old.c.backends, s.ns-s.nd)
+		s.ownBackends()
 	}
 	s.multi = len(m.calls) > 1
 	nx := 0 // extra bins
@@ -172,8 +177,8 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 			}
 		}
 	}
-	for d := range m.deps {
-		for i, ph := range m.deps[d].phases {
+	for d := range m.servers {
+		for i, ph := range m.servers[d].phases {
 			s.q.push(ph.from, evPhase, int32(i), uint32(d))
 			s.q.push(ph.to, evPhase, int32(i), uint32(d))
 		}

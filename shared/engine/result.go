@@ -121,6 +121,8 @@ type StrategyResult struct {
 	// Fleets report each fleet, the workload's own clients first, when
 	// the workload has fleets; Metrics above count them all.
 	Fleets []FleetResult `json:"fleets,omitempty"`
+	// Backends report each backend of the dependencies with backends.
+	Backends []BackendResult `json:"backends,omitempty"`
 }
 
 // A FleetResult reports one fleet: Metrics are means over runs and Spread
@@ -491,6 +493,8 @@ type runOutput struct {
 	// model's segment (a probe's).
 	segs   []segCounts
 	fleets []FleetMetrics // per fleet, with fleets
+	// backends are each backend's, in server order (see Backends).
+	backends []BackendMetrics
 }
 
 // output measures a finished run.
@@ -575,7 +579,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.Events = float64(s.events)
 
 	out := runOutput{metrics: x, levels: c.levelAttempts, levelRetries: levelRetries, levelDenied: c.levelDenied, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
-		affectedCalls: c.affectedCalls, segs: c.segs}
+		affectedCalls: c.affectedCalls, segs: c.segs, backends: s.backendMetrics()}
 	for i := range c.calls {
 		cc := &c.calls[i]
 		cm := CallMetrics{
@@ -800,6 +804,7 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		}
 		sr.Fleets = append(sr.Fleets, fr)
 	}
+	sr.Backends = backendResults(m, runs)
 	if withSeries && first.bins != nil {
 		sr.Series = buildSeries(&first, m, bucket, span)
 	}

@@ -268,6 +268,9 @@ type Dependency struct {
 	// Script answers calls from a list instead of serving them: a
 	// replayed incident, or a test's scripted outcomes.
 	Script *Script `json:"script,omitempty"`
+	// Backends makes the dependency several identical backends behind a
+	// load balancer, each sized as above: see Backends.
+	Backends *Backends `json:"backends,omitempty"`
 }
 
 // A Script answers the calls that reach a dependency from a list, in
@@ -418,6 +421,12 @@ type RetryAfter struct {
 //   - "capacity": the number of workers becomes Workers.
 //   - "errors": each call fails with probability Rate, answered like an outage.
 //   - "latency": service times are multiplied by Factor.
+//
+// In a dependency with backends a phase hits every backend, or only those
+// it selects: Backends lists their indexes (from 0), BackendShare selects
+// the first ⌈BackendShare·count⌉ of them. A backend crash is an outage
+// phase with no latency (fast errors, or "connection" for a refused
+// connection).
 type Phase struct {
 	Kind    PhaseKind `json:"kind"`
 	From    Duration  `json:"from"`
@@ -429,6 +438,9 @@ type Phase struct {
 	Workers int       `json:"workers,omitempty"`
 	Rate    float64   `json:"rate,omitempty"`
 	Factor  float64   `json:"factor,omitempty"`
+	// Backends and BackendShare select the backends the phase hits.
+	Backends     []int   `json:"backends,omitempty"`
+	BackendShare float64 `json:"backend_share,omitempty"`
 }
 
 // A Strategy is a named client policy. Layers are the policies of the services
@@ -520,6 +532,11 @@ type Policy struct {
 	Instances int `json:"instances,omitempty"`
 	// Hedging makes the level's attempts overlap: see Hedging.
 	Hedging *Hedging `json:"hedging,omitempty"`
+	// RetryHostPredicate "previous_hosts" makes the level's retries avoid
+	// the backends its invocation has tried, reselecting at most
+	// HostSelectionRetryMaxAttempts times (default 1): see Backends.
+	RetryHostPredicate            RetryHostPredicate `json:"retry_host_predicate,omitempty"`
+	HostSelectionRetryMaxAttempts int                `json:"host_selection_retry_max_attempts,omitempty"`
 }
 
 // Hedging sends copies of a call instead of retrying it after a failure

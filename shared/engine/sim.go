@@ -42,6 +42,7 @@ type call struct {
 	lim       uint8 // at level 0: the pool and bulkhead slots held or waited for
 	charged   uint8 // the cost class a token bucket charged for the coming or current retry, for a refund
 	permit    bool  // a retry in progress that a concurrency budget counts
+	tried     uint8 // the backends its attempts were routed to, a bit each (see Backends)
 }
 
 // A request is one call waiting at or served by the dependency.
@@ -138,6 +139,7 @@ type sim struct {
 	// they share its cache line.
 	dm    *[maxDeps]depModel // m.depArray: index it through dep
 	nd    int                // the number of dependencies
+	ns    int                // the number of servers: dependencies, then backends
 	rnd   keyed
 	ctx   context.Context
 	limit int64 // events allowed for this run; 0 = no limit
@@ -216,7 +218,10 @@ type depState struct {
 	version   uint32 // with contention: the row's version, one more per commit
 	scripted  uint64 // calls that reached it: the index of the next in its script's answers
 	// ov is the overload control's state (overload.go), made at its first use in a run.
-	ov *overloadState
+	ov     *overloadState
+	active int    // a backend's requests not answered yet (see Backends)
+	next   uint32 // a round-robin balancer's next backend
+	sweep  int64  // with outlier detection: when its next analysis sweep is due
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")
@@ -288,7 +293,7 @@ func (s *sim) idle() bool {
 	if s.more || s.inflightOp != 0 || s.waitingClients != 0 || s.travelling != 0 {
 		return false
 	}
-	for i := range s.nd {
+	for i := range s.ns {
 		if d := &s.deps[i]; d.busy != 0 || d.queue.len() != 0 || d.held.len() != 0 {
 			return false
 		}
@@ -305,7 +310,7 @@ func (s *sim) dep(i uint8) (*depModel, *depState) {
 // queued returns the requests queued or held at all the dependencies.
 func (s *sim) queued() int {
 	n := 0
-	for i := range s.nd {
+	for i := range s.ns {
 		n += s.deps[i].queue.len() + s.deps[i].held.len()
 	}
 	return n
@@ -647,6 +652,9 @@ func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
 // answer leg, or at once when it takes no time. An answer nobody waits for
 // any more is not sent.
 func (s *sim) reply(r request, out int16, retryAfter int64) {
+	if int(r.dep) >= s.nd {
+		s.backendAnswered(r.dep, out)
+	}
 	if d, _ := s.dep(r.dep); !d.net[legAnswer].on {
 		s.answer(r.call, r.gen, out, retryAfter)
 		return

@@ -590,6 +590,7 @@ func (v *validator) dependencies(sc *Scenario) depNames {
 		dn.ok = append(dn.ok, ok)
 	}
 	dn.tooMany = len(sc.Dependencies) > MaxDependencies
+	v.servers(sc)
 	dn.done()
 	return dn
 }
@@ -846,6 +847,7 @@ func (v *validator) dependency(p string, d *Dependency) {
 		v.script(p+"script", sc)
 	}
 	v.overload(p, d)
+	v.backends(p, d)
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)
@@ -859,7 +861,7 @@ func (v *validator) dependency(p string, d *Dependency) {
 		// problem per phase, at most MaxPhases²/2 comparisons.
 		for j := range i {
 			a, b := &d.Phases[j], &d.Phases[i]
-			if a.Kind == b.Kind && a.From < b.To && b.From < a.To {
+			if a.Kind == b.Kind && a.From < b.To && b.From < a.To && overlapsBackends(d, a, b) {
 				v.add(fmt.Sprintf("%sphases[%d]", p, i), nil, "overlaps phases[%d]; phases of the same kind (%q) must not overlap", j, a.Kind)
 				break
 			}

@@ -51,6 +51,8 @@ var stories = map[string]story{
 	"adaptive-throttling":        storyAdaptiveThrottling,
 	"lifo-overload":              storyLIFOOverload,
 	"rate-limited-429":           storyRateLimited429,
+	"one-of-two-crash":           storyOneOfTwoCrash,
+	"lb-sinkhole":                storyLBSinkhole,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1451,5 +1453,136 @@ func storyAdaptiveThrottling(t *testing.T, sc *engine.Scenario) {
 	}
 	if r := float64(s.RecoveryS); !s.RecoveryS.Applies() || r < 4 || r > 8 {
 		t.Errorf("10 s window: recovered after %v: the notes say some 6 s", s.RecoveryS)
+	}
+}
+
+// backendOf returns a strategy's result for backend k of its dependency.
+func backendOf(t *testing.T, st *engine.StrategyResult, k int) engine.BackendMetrics {
+	t.Helper()
+	for _, b := range st.Backends {
+		if b.Backend == k {
+			return b.Metrics
+		}
+	}
+	t.Fatalf("%s: no backend %d in %+v", st.Name, k, st.Backends)
+	return engine.BackendMetrics{}
+}
+
+func storyOneOfTwoCrash(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	atOnce, jitter, budget := strategyResult(t, res, "retry-at-once"), strategyResult(t, res, "backoff-jitter"), strategyResult(t, res, "jitter-and-budget")
+	for _, st := range []*engine.StrategyResult{atOnce, jitter, budget} {
+		if s := successShare(t, st, 0, 5); s < 0.99 {
+			t.Errorf("%s: %.1f%% succeeded before the crash; the summary says the backends are healthy", st.Name, 100*s)
+		}
+		for k := range 2 {
+			if b := backendOf(t, st, k); math.Abs(b.Share-0.5) > 0.001 {
+				t.Errorf("%s: backend %d got %.3f of the requests; round robin gives each half", st.Name, k, b.Share)
+			}
+		}
+		if b := backendOf(t, st, 1); b.Failed != 0 {
+			t.Errorf("%s: backend 1 answered %v failures; only backend 0 crashes, and it refuses nothing", st.Name, b.Failed)
+		}
+	}
+	// Immediate retries and backoff with jitter: the storm outlives the
+	// crash, on every seed, at about four attempts an operation.
+	for _, st := range []*engine.StrategyResult{atOnce, jitter} {
+		if s := successShare(t, st, 20, 60); s > 0.02 {
+			t.Errorf("%s: %.1f%% succeeded from 20 s on; the summary says almost none", st.Name, 100*s)
+		}
+		if sp := st.Spread["recovered"]; sp.Max != 0 {
+			t.Errorf("%s: recovered on some seed (%v); the summary says the storm outlives the crash", st.Name, sp)
+		}
+		if a := st.Metrics.Amplification; a < 3.5 {
+			t.Errorf("%s: amplification %.2f; the look_at says about 4", st.Name, a)
+		}
+		if pr := probeOf(t, sc, st.Name); pr.Finding != probe.FindingMetastable {
+			t.Errorf("the probe finds %s %q; the summary says metastable: %s", st.Name, pr.Finding, pr.Persistence)
+		}
+	}
+	// The budget's price: fewer of the crash window's operations succeed.
+	if b, j := budget.Metrics.AffectedSuccessRate, jitter.Metrics.AffectedSuccessRate; b >= j || math.Abs(b-0.60) > 0.02 || math.Abs(j-0.69) > 0.02 {
+		t.Errorf("affected success: budget %.3f, backoff-jitter %.3f; the look_at says 60%% against 69%%", b, j)
+	}
+	if a := budget.Metrics.Amplification; a > 1.03 {
+		t.Errorf("jitter-and-budget: amplification %.2f; the look_at says 1.02", a)
+	}
+	// The budget ends it: back at once, on every seed.
+	if sp := budget.Spread["recovered"]; sp.Min != 1 {
+		t.Errorf("jitter-and-budget: recovered %v over seeds; the summary says back after the crash on every seed", sp)
+	}
+	if s := successShare(t, budget, 20, 60); s < 0.99 {
+		t.Errorf("jitter-and-budget: %.1f%% succeeded from 20 s on; the summary says back", 100*s)
+	}
+	if pr := probeOf(t, sc, "jitter-and-budget"); pr.Finding != probe.FindingHealthy {
+		t.Errorf("the probe finds jitter-and-budget %q; the summary says healthy: %s", pr.Finding, pr.Persistence)
+	}
+	// Without the crash every strategy stays healthy.
+	calm := *sc
+	calm.Dependency.Phases = nil
+	for _, st := range run(t, &calm).Strategies {
+		if st.Metrics.SuccessRate < 0.99 {
+			t.Errorf("without the crash, %s: %.2f%% succeed; the summary says the backends are at 70%% of capacity", st.Name, 100*st.Metrics.SuccessRate)
+		}
+	}
+}
+
+func storyLBSinkhole(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	// Without retries each operation is one request: the requests of the
+	// crash window are its operations, and backend 0 fails every request
+	// it gets then and no other.
+	crashShare := map[string]float64{}
+	affected := map[string]float64{}
+	for _, pt := range res.Sweep {
+		kind := pt.Value.(string)
+		st := &pt.Strategies[0]
+		if st.Name != "no-retries" {
+			t.Fatalf("the first strategy is %q", st.Name)
+		}
+		crashShare[kind] = backendOf(t, st, 0).Failed / st.Metrics.AffectedOperations
+		affected[kind] = st.Metrics.AffectedSuccessRate
+		for k := 1; k < 3; k++ {
+			if b := backendOf(t, st, k); b.Failed != 0 {
+				t.Errorf("%s: healthy backend %d failed %v requests", kind, k, b.Failed)
+			}
+		}
+		if st.Metrics.Recovered != 1 {
+			t.Errorf("%s, no-retries: recovered %v; the summary says every balancer is back when the backend is", kind, float64(st.Metrics.Recovered))
+		}
+	}
+	t.Logf("share of the crash window's requests sent to the crashed backend: %v; affected success: %v", crashShare, affected)
+	if s := crashShare["least_request"]; math.Abs(s-0.79) > 0.02 {
+		t.Errorf("least_request sends %.2f of the crash window's requests to the crashed backend; the summary says about 79%%", s)
+	}
+	if s := crashShare["power_of_two_choices"]; math.Abs(s-0.54) > 0.02 {
+		t.Errorf("power_of_two_choices sends %.2f; the summary says about 54%%", s)
+	}
+	for k, want := range map[string]float64{"least_request": 0.21, "power_of_two_choices": 0.46, "round_robin": 0.67, "random": 0.67} {
+		if math.Abs(affected[k]-want) > 0.02 {
+			t.Errorf("%s: %.3f of the window's operations succeed; the summary says %.2f", k, affected[k], want)
+		}
+	}
+	for _, k := range []string{"round_robin", "random"} {
+		if s := crashShare[k]; math.Abs(s-1.0/3) > 0.03 {
+			t.Errorf("%s sends %.2f; the summary says its third", k, s)
+		}
+	}
+	if !(affected["least_request"] < affected["power_of_two_choices"] && affected["power_of_two_choices"] < affected["round_robin"]) {
+		t.Errorf("affected success %v; the look_at says least request worst, then two choices, then round robin", affected)
+	}
+	// With the token bucket's retries: round robin sends a retry to the
+	// next backend, least request back into the sinkhole.
+	tb := map[string]float64{}
+	for _, pt := range res.Sweep {
+		tb[pt.Value.(string)] = pt.Strategies[1].Metrics.AffectedSuccessRate
+	}
+	if tb["round_robin"] < 0.998 || math.Abs(tb["least_request"]-0.21) > 0.02 {
+		t.Errorf("token-bucket: affected success %v; the summary says 99.9%% with round robin, 21%% with least request", tb)
+	}
+	for _, pt := range res.Sweep {
+		if m := pt.Strategies[1].Metrics; m.Recovered != 1 {
+			t.Errorf("%v, token-bucket: recovered %v; the summary says every balancer is back when the backend is", pt.Value, float64(m.Recovered))
+		}
 	}
 }
