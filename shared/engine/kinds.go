@@ -65,6 +65,9 @@ type (
 	// A ScriptThen is what a dependency's script does once a list of
 	// answers has run out (Script.Then).
 	ScriptThen string
+	// An AutoscaleMetric is what a dependency's autoscaler tracks
+	// (Autoscale.Metric).
+	AutoscaleMetric string
 )
 
 const (
@@ -208,6 +211,16 @@ const (
 )
 
 const (
+	// MetricUtilization is the share of the workers busy serving a
+	// request (Kubernetes' CPU utilization, AWS's
+	// ASGAverageCPUUtilization): at most 1.
+	MetricUtilization AutoscaleMetric = "utilization"
+	// MetricQueuePerWorker is the requests waiting in the queue per
+	// worker (AWS's "backlog per instance" for a queue's consumers).
+	MetricQueuePerWorker AutoscaleMetric = "queue_per_worker"
+)
+
+const (
 	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
 	RateLimitFixedWindow RateLimitKind = "fixed-window"
 )
@@ -240,6 +253,7 @@ var (
 	HedgeAfterFailures = []HedgeAfterFailure{HedgeSendNow, HedgeWaitNext}
 	RetryAfterModes    = []RetryAfterMode{RetryAfterAtLeast, RetryAfterReplace, RetryAfterReplaceAndReset}
 	RateLimitKinds     = []RateLimitKind{RateLimitAWSAdaptive, RateLimitFixedWindow}
+	AutoscaleMetrics   = []AutoscaleMetric{MetricUtilization, MetricQueuePerWorker}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -326,11 +340,13 @@ type Vocabulary struct {
 	LatencyLawFields   map[LatencyLaw][]string      `json:"latency_law_fields"`
 	LoadMeasures       []LoadMeasure                `json:"load_measures"`
 	RateLimits         []RateLimitKind              `json:"rate_limits"`
+	AutoscaleMetrics   []AutoscaleMetric            `json:"autoscale_metrics"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, WindowBucketings, HedgeAfterFailures, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds}
+		Scopes, Classes, ShedMeasures, ScriptThens, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds,
+		AutoscaleMetrics}
 }

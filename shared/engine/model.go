@@ -161,6 +161,7 @@ type depModel struct {
 	shedStatus     int16
 	script         *scriptModel      // nil: calls are served
 	loadLatency    *loadLatencyModel // nil: service times do not grow with load
+	autoscale      *autoscaleModel   // nil: the workers change only by capacity phases
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
@@ -511,6 +512,7 @@ func compileDependency(d *Dependency) (depModel, int64) {
 		service:       d.ServiceTime,
 		mean:          float64(d.ServiceTime.Mean),
 		loadLatency:   compileLoadLatency(d.LoadLatency),
+		autoscale:     compileAutoscale(d.Autoscale),
 	}
 	if d.ServiceTime.Kind == ServiceLognormal {
 		dm.mu, dm.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)

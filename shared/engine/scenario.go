@@ -218,6 +218,9 @@ type Dependency struct {
 	// Script answers calls from a list instead of serving them: a
 	// replayed incident, or a test's scripted outcomes.
 	Script *Script `json:"script,omitempty"`
+	// Autoscale adds and removes workers toward a target (see Autoscale);
+	// without it the workers change only by capacity phases.
+	Autoscale *Autoscale `json:"autoscale,omitempty"`
 }
 
 // A Script answers the calls that reach a dependency from a list, in

@@ -213,8 +213,9 @@ type depState struct {
 	errPhase  int         // index+1 of the active errors phase
 	factor    float64
 	loadTimes timeRing
-	version   uint32 // with contention: the row's version, one more per commit
-	scripted  uint64 // calls that reached it: the index of the next in its script's answers
+	version   uint32      // with contention: the row's version, one more per commit
+	scripted  uint64      // calls that reached it: the index of the next in its script's answers
+	scale     *scaleState // its autoscaler's, nil without one
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")
@@ -405,6 +406,10 @@ func (s *sim) dispatch(e *event) bool {
 			return false // a call turned it half-open at this instant, or it opened again
 		}
 		s.breakerHalfOpen(level, e.id)
+	case evScaleSample:
+		s.scaleSample(uint8(e.gen))
+	case evWarm:
+		s.warmed(uint8(e.gen), int(e.id))
 	case evClientNext:
 		s.waitingClients--
 		if s.now >= s.m.work.duration {
