@@ -35,7 +35,8 @@ const (
 // once; one below them is raised to the highest recommendation of the
 // last ScaleDownStabilization (default 300 s), the current one included,
 // so the workers fall only when every recommendation of that window
-// says so. A worker added serves only after WarmUp. A worker removed
+// says so (the autoscaler starts as if it had recommended Workers at 0).
+// A worker added serves only after WarmUp. A worker removed
 // is first one still warming up; a serving worker removed finishes the
 // request it serves and takes no other. The dependency starts with its
 // Workers, which must be within [Min, Max]. A capacity phase overrides
@@ -115,7 +116,9 @@ type workersChange struct {
 func (s *sim) startAutoscalers() {
 	for i := range s.nd {
 		if am := s.dm[i].autoscale; am != nil {
-			s.deps[i].scale = &scaleState{}
+			// It starts as if it had recommended the workers it has at
+			// 0: a window that reaches back to then keeps them.
+			s.deps[i].scale = &scaleState{recs: []recommendation{{at: 0, workers: s.deps[i].workers}}}
 			s.q.push(am.period/AutoscaleSamples, evScaleSample, 0, uint32(i))
 		}
 	}
@@ -198,11 +201,12 @@ func (s *sim) evaluate(dep uint8, total float64) {
 // counted, for total busy workers (or queued requests) on average:
 // ceil(cur × ratio) outside the tolerance, cur inside, within [min, max].
 // A product within 1e-9 of a whole number counts as it, so that 8 busy
-// of 10 at a target of 0.8 recommends 10, not 11.
+// of 10 at a target of 0.8 recommends 10, not 11; and a ratio within
+// 1e-9 of the tolerance's edge is inside it (7.2 busy of 10 at 0.8).
 func desiredWorkers(am *autoscaleModel, cur int, total float64) int {
 	ratio := total / float64(cur) / am.target
 	rec := cur
-	if math.Abs(ratio-1) > am.tol {
+	if math.Abs(ratio-1) > am.tol+1e-9 {
 		x := float64(cur) * ratio
 		rec = int(math.Ceil(x - 1e-9))
 	}
@@ -311,7 +315,8 @@ func (v *validator) autoscale(p string, d *Dependency) {
 
 // A ScalingEvent is a change of an autoscaled dependency's workers, those
 // serving and those warming up, From to To: an autoscaler's decision, or
-// a capacity phase's start (Phase). Dependency names it among several.
+// a capacity phase's start (Phase). Dependency names it, when the
+// scenario has several.
 type ScalingEvent struct {
 	AtS        float64 `json:"at_s"`
 	Dependency string  `json:"dependency,omitempty"`
@@ -322,7 +327,8 @@ type ScalingEvent struct {
 
 // WorkerSeries are an autoscaled dependency's workers per bucket, at the
 // bucket's end: those serving (workers removed still finishing a request
-// not counted) and, in Target, those and those warming up.
+// not counted) and, in Target, those and those warming up. Dependency
+// names it, when the scenario has several.
 type WorkerSeries struct {
 	Dependency string  `json:"dependency,omitempty"`
 	Serving    []int32 `json:"serving"`
@@ -336,7 +342,11 @@ const maxScaling = 1000
 func scalingEvents(m *model, evs []scaleEvent) []ScalingEvent {
 	var out []ScalingEvent
 	for _, e := range evs[:min(len(evs), maxScaling)] {
-		out = append(out, ScalingEvent{AtS: round6(float64(e.at) / 1e9), Dependency: m.deps[e.dep].name, From: int(e.from), To: int(e.to), Phase: e.phase})
+		ev := ScalingEvent{AtS: round6(float64(e.at) / 1e9), From: int(e.from), To: int(e.to), Phase: e.phase}
+		if len(m.deps) > 1 {
+			ev.Dependency = m.deps[e.dep].name
+		}
+		out = append(out, ev)
 	}
 	return out
 }
@@ -349,7 +359,10 @@ func workerSeries(r *runOutput, m *model, bucket int64, n int) []WorkerSeries {
 		if m.deps[i].autoscale == nil {
 			continue
 		}
-		ws := WorkerSeries{Dependency: m.deps[i].name, Serving: make([]int32, n), Target: make([]int32, n)}
+		ws := WorkerSeries{Serving: make([]int32, n), Target: make([]int32, n)}
+		if len(m.deps) > 1 {
+			ws.Dependency = m.deps[i].name
+		}
 		serving, target := int32(m.deps[i].workers), int32(m.deps[i].workers)
 		wi, si := 0, 0
 		for b := range n {
