@@ -81,12 +81,16 @@ func compileAutoscale(a *Autoscale) *autoscaleModel {
 
 // scaleState is an autoscaler's state in a run.
 type scaleState struct {
-	sample    int64            // samples taken so far
-	sum       int64            // busy workers (or queued requests) summed over the period's samples
-	warming   int              // workers warming up
-	cancelled int              // of those, the ones removed: their warm-up ends with nothing
-	held      bool             // a capacity phase overrides the autoscaler
-	recs      []recommendation // of the last stabilization window, oldest first
+	sample    int64 // samples taken so far
+	sum       int64 // busy workers (or queued requests) summed over the period's samples
+	warming   int   // workers warming up
+	cancelled int   // of those, the ones removed: their warm-up ends with nothing
+	held      bool  // a capacity phase overrides the autoscaler
+	// recs are the recommendations of the last stabilization window
+	// that may still be its highest: each is above every later one, so
+	// the first is the window's highest (a monotonic queue: the
+	// window's maximum at O(1) per evaluation, however many it holds).
+	recs []recommendation
 }
 
 // A recommendation is a number of workers an evaluation recommended.
@@ -161,20 +165,7 @@ func (s *sim) evaluate(dep uint8, total float64) {
 	d, ds := s.dep(dep)
 	am, sc := d.autoscale, ds.scale
 	cur := sc.size(ds)
-	rec := desiredWorkers(am, cur, total)
-	// Recommendations older than the window no longer count.
-	k := 0
-	for k < len(sc.recs) && sc.recs[k].at <= s.now-am.stabilization {
-		k++
-	}
-	sc.recs = append(sc.recs[k:], recommendation{at: s.now, workers: rec})
-	want := rec
-	if rec < cur {
-		for _, r := range sc.recs {
-			want = max(want, r.workers)
-		}
-		want = min(want, cur)
-	}
+	want := sc.stabilize(s.now, am.stabilization, cur, desiredWorkers(am, cur, total))
 	if want == cur {
 		return
 	}
@@ -197,13 +188,37 @@ func (s *sim) evaluate(dep uint8, total float64) {
 	}
 }
 
+// stabilize records recommendation rec at now and returns the workers to
+// have, cur counted: rec when it is not below cur, else the highest
+// recommendation of the last window ns (those after now − window), at
+// most cur.
+func (sc *scaleState) stabilize(now, window int64, cur, rec int) int {
+	k := 0 // recommendations older than the window no longer count
+	for k < len(sc.recs) && sc.recs[k].at <= now-window {
+		k++
+	}
+	n := len(sc.recs)
+	for n > k && sc.recs[n-1].workers <= rec {
+		n-- // never again the highest: rec is as high, and later
+	}
+	sc.recs = append(sc.recs[k:n], recommendation{at: now, workers: rec})
+	if rec >= cur {
+		return rec
+	}
+	return min(sc.recs[0].workers, cur) // the window's highest
+}
+
 // desiredWorkers returns the workers an evaluation recommends, cur
 // counted, for total busy workers (or queued requests) on average:
 // ceil(cur × ratio) outside the tolerance, cur inside, within [min, max].
+// With no workers (a capacity phase left none) it recommends min.
 // A product within 1e-9 of a whole number counts as it, so that 8 busy
 // of 10 at a target of 0.8 recommends 10, not 11; and a ratio within
 // 1e-9 of the tolerance's edge is inside it (7.2 busy of 10 at 0.8).
 func desiredWorkers(am *autoscaleModel, cur int, total float64) int {
+	if cur == 0 {
+		return am.min // after a capacity phase of no workers: no ratio to scale
+	}
 	ratio := total / float64(cur) / am.target
 	rec := cur
 	if math.Abs(ratio-1) > am.tol+1e-9 {

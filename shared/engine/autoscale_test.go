@@ -45,6 +45,28 @@ func TestDesiredWorkers(t *testing.T) {
 	}
 }
 
+// TestStabilize: a scale-down takes the highest recommendation of the
+// window, the current one included, never more than the workers it has.
+func TestStabilize(t *testing.T) {
+	sc := &scaleState{recs: []recommendation{{at: 0, workers: 10}}}
+	const w = 30 // the window, in s
+	steps := []struct{ at, cur, rec, want int }{
+		{10, 10, 6, 10}, // the start's 10 is in the window (-20, 10]
+		{20, 10, 8, 10},
+		{30, 10, 4, 8},  // 10 at 0 is out of (0, 30]: 8 at 20 is the highest
+		{40, 8, 12, 12}, // up: at once
+		{50, 12, 5, 12}, // 12 at 40
+		{70, 12, 3, 5},  // 12 at 40 is out of (40, 70]: 5 at 50
+		{80, 5, 2, 3},   // 3 at 70
+		{120, 3, 1, 1},  // only itself in (90, 120]
+	}
+	for _, c := range steps {
+		if got := sc.stabilize(int64(c.at), w, c.cur, c.rec); got != c.want {
+			t.Errorf("at %d s, %d workers, %d recommended: %d, want %d", c.at, c.cur, c.rec, got, c.want)
+		}
+	}
+}
+
 // TestAutoscaleUpWarmUpAndMax: 2 workers of 1 s each under 4 operations a
 // second are always busy. The evaluation at 10 s (the first period's end)
 // sees 2 busy of 2, ratio 2 at a target of 0.5: ceil(2 × 2) = 4, capped at
@@ -220,5 +242,54 @@ func TestAutoscaleErrorsNameFieldValueAndRule(t *testing.T) {
 			}
 			t.Errorf("want an error at %s containing %q; got:\n%v", tc.path, tc.message, err)
 		})
+	}
+}
+
+// autoscalePartScenario is a run whose autoscaler scales up and down on
+// every seed, for the parts' tests: Poisson arrivals that double from
+// 20 s to 40 s against 4 workers of 50 ms.
+func autoscalePartScenario(t *testing.T) *Scenario {
+	t.Helper()
+	sc, err := Parse([]byte(`{"version": 1, "name": "autoscale parts", "runs": 2,
+		"workload": {"clients": 50, "arrival": "poisson", "rate": 60, "duration": "1m",
+			"load": [{"kind": "step", "from": "20s", "to": "40s", "factor": 2}]},
+		"dependency": {"workers": 4, "service_time": {"kind": "exponential", "mean": "50ms"}, "queue_capacity": 50,
+			"autoscale": {"metric": "utilization", "target": 0.6, "period": "5s", "warm_up": "3s", "min": 2, "max": 12,
+				"scale_down_stabilization": "10s"}},
+		"strategies": [{"name": "a", "max_attempts": 3, "attempt_timeout": "500ms"}, {"name": "b", "max_attempts": 1}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// TestAutoscaleCapacityPhase: a capacity phase sets the workers, cancels
+// those warming up and holds the autoscaler; after it the autoscaler
+// goes on from the phase's workers. 2 workers of 1 s under 4 operations
+// a second are always busy: at 10 s, ceil(2 × 2/2/0.5) = 4 (2 warming
+// up until 15 s); the phase from 12 s to 30 s sets 5, cancelling the 2
+// warming up (5 serve from 12 s, and still 5 after 15 s); the evaluation
+// at 20 s does nothing; the phase's end at 30 s comes before the
+// evaluation at 30 s, which sees 5 busy of 5: 10, capped at max 6,
+// serving from 35 s.
+func TestAutoscaleCapacityPhase(t *testing.T) {
+	js := autoscaleScenario(4, 200, 2, "1s", `{"metric": "utilization", "target": 0.5, "period": "10s",
+		"warm_up": "5s", "min": 1, "max": 6, "scale_down_stabilization": "0s"}`)
+	js = strings.Replace(js, `"queue_capacity": 1000,`, `"queue_capacity": 1000, "phases": [{"kind": "capacity", "from": "12s", "to": "30s", "workers": 5}],`, 1)
+	sr := &mustRun(t, js).Strategies[0]
+	want := []ScalingEvent{{AtS: 10, From: 2, To: 4}, {AtS: 12, From: 4, To: 5, Phase: true}, {AtS: 30, From: 5, To: 6}}
+	if len(sr.Scaling) < len(want) {
+		t.Fatalf("scaling %+v, want %+v first", sr.Scaling, want)
+	}
+	for i, w := range want {
+		if sr.Scaling[i] != w {
+			t.Errorf("scaling event %d: %+v, want %+v", i, sr.Scaling[i], w)
+		}
+	}
+	ws := sr.Series.Workers[0]
+	for _, c := range []struct{ bucket, serving, target int32 }{{11, 2, 4}, {12, 5, 5}, {15, 5, 5}, {29, 5, 5}, {34, 5, 6}, {35, 6, 6}} {
+		if s, g := ws.Serving[c.bucket], ws.Target[c.bucket]; s != c.serving || g != c.target {
+			t.Errorf("in [%d s, %d s): %d serving, %d in all; want %d, %d", c.bucket, c.bucket+1, s, g, c.serving, c.target)
+		}
 	}
 }
