@@ -121,6 +121,7 @@ var goldenCases = []struct {
 	{"token-bucket-sweep.svg", "token-bucket-sweep", Options{Picture: Sweep, Metric: "attempts"}},
 	{"bulkheads-calls.svg", "bulkheads", Options{Picture: Calls}},
 	{"shared-breaker-outcomes.svg", "shared-breaker", Options{Picture: Outcomes, Theme: "light"}},
+	{"autoscale-lag-queue.svg", "autoscale-lag", Options{Picture: Queue}},
 }
 
 func TestGolden(t *testing.T) {

@@ -184,7 +184,15 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 	if severalDeps(res) {
 		desc, queueLabel = "The dependencies' queues added up (highest in each bucket) and the operations started and not yet finished, one line per strategy.", "queued, all dependencies"
 	}
-	c := newCanvas(opt, 760, 480, titleOf(res, "queue length and operations in flight", widthOf(opt, 760)), desc)
+	panels := []string{queueLabel, "operations in flight"}
+	h := 480.0
+	if hasWorkers(strats) {
+		// An autoscaler's workers serving: a third panel, below.
+		panels = append(panels, "workers serving")
+		desc += " The workers serving (the autoscaled dependencies' added up, at the end of each bucket), one line per strategy."
+		h = 660
+	}
+	c := newCanvas(opt, 760, h, titleOf(res, "queue length and operations in flight", widthOf(opt, 760)), desc)
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
@@ -196,8 +204,8 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 	n := len(strats[0].Series.QueueLength)
 	top := 50 + lh
 	gap := 34.0
-	ph := (c.h - top - 46 - gap) / 2
-	for k, what := range []string{queueLabel, "operations in flight"} {
+	ph := (c.h - top - 46 - gap*float64(len(panels)-1)) / float64(len(panels))
+	for k, what := range panels {
 		var hi int32
 		for _, st := range strats {
 			for _, v := range pick(st.Series, k) {
@@ -208,7 +216,7 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 		p.y1 = p.y0 + ph
 		c.phases(p, res.Phases)
 		xl := ""
-		if k == 1 {
+		if k == len(panels)-1 {
 			xl = timeAxis(res)
 		}
 		c.axes(p, xl, what, seconds)
@@ -220,11 +228,34 @@ func queue(res *engine.Result, opt Options) (*canvas, error) {
 	return c, nil
 }
 
+// pick returns the series of the queue picture's panel k: the queue,
+// the operations in flight, or the workers serving (every autoscaled
+// dependency's added up).
 func pick(s *engine.Series, k int) []int32 {
-	if k == 0 {
+	switch k {
+	case 0:
 		return s.QueueLength
+	case 1:
+		return s.InFlight
 	}
-	return s.InFlight
+	out := make([]int32, len(s.QueueLength))
+	for _, w := range s.Workers {
+		for i, v := range w.Serving {
+			out[i] += v
+		}
+	}
+	return out
+}
+
+// hasWorkers reports whether a strategy's series have an autoscaler's
+// workers.
+func hasWorkers(strats []engine.StrategyResult) bool {
+	for i := range strats {
+		if len(strats[i].Series.Workers) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func outcomes(res *engine.Result, opt Options) (*canvas, error) {

@@ -531,6 +531,9 @@ func (v *validator) backends(p string, d *Dependency) {
 	if d.Script != nil {
 		v.add(p+"script", nil, "is given together with backends; a script answers for the whole dependency: give one of them")
 	}
+	if d.Autoscale != nil {
+		v.add(p+"autoscale", nil, "is given together with backends; scaling backends behind a balancer (the group, or each its own) is not simulated: give one of them")
+	}
 	if o := b.OutlierDetection; o != nil {
 		q := p + "backends.outlier_detection."
 		if o.Consecutive5xx != 0 {

@@ -331,9 +331,11 @@ func setupCost(sc *Scenario) float64 {
 	extra := windows / 16
 	if len(sc.Dependencies) > 1 {
 		for _, d := range sc.Dependencies {
-			extra += 1000 + float64(d.Workers)/16
+			_, most := autoscaleBounds(&d)
+			extra += 1000 + float64(most)/16
 		}
 	}
+	extra += autoscaleSamples(sc)
 	return 1000 + clients/16 + 2*(instances+fleets) + estimateBins(sc) + extra
 }
 
@@ -439,6 +441,15 @@ func estimateSize(sc *Scenario, withSeries bool) float64 {
 	if breakers {
 		per += 4 * 1000 // transitions, at most 1,000 kept
 	}
+	scaled := 0.0 // autoscaled dependencies
+	for _, d := range estimateDeps(sc) {
+		if d.Autoscale != nil {
+			scaled++
+		}
+	}
+	if scaled > 0 {
+		per += 5 * maxScaling // scaling events, at most 1,000 kept
+	}
 	calls := float64(len(estimateCalls(sc, estimateDeps(sc))))
 	if calls > 1 {
 		per += calls * 3 * 20 // a call's metrics, and their minimum and maximum over runs
@@ -450,7 +461,7 @@ func estimateSize(sc *Scenario, withSeries bool) float64 {
 		if b := float64(sc.Report.SeriesBucket); b > 0 {
 			n = min(math.Ceil(hi/b), maxBins) // a bucket is at least series_bucket
 		}
-		per += 9 * n
+		per += (9 + 2*scaled) * n // and each autoscaled dependency's workers
 		// A fine series at r is kept when the run's bins, coarsened to fit
 		// its span, still divide r and the span has at most 20,000 windows
 		// of r. Over the spans the run may have, from lo to hi, the most
@@ -487,10 +498,13 @@ func (r *Result) Size() int64 {
 	strategies := func(ss []StrategyResult) {
 		for i := range ss {
 			st := &ss[i]
-			n += 80 + 2*int64(len(st.Spread)) + 3*int64(len(st.Peaks)) + int64(len(st.LayerAttempts)+len(st.LayerRetries)+len(st.LayerRetriesDenied)) + 4*int64(len(st.Transitions))
+			n += 80 + 2*int64(len(st.Spread)) + 3*int64(len(st.Peaks)) + int64(len(st.LayerAttempts)+len(st.LayerRetries)+len(st.LayerRetriesDenied)) + 4*int64(len(st.Transitions)) + 5*int64(len(st.Scaling))
 			if se := st.Series; se != nil {
 				n += int64(len(se.Attempts) + len(se.Retries) + len(se.Successes) + len(se.Failures) + len(se.Rejections) +
 					len(se.FastFailed) + len(se.QueueLength) + len(se.InFlight) + len(se.BreakerState))
+				for _, w := range se.Workers {
+					n += int64(len(w.Serving) + len(w.Target))
+				}
 				for _, f := range se.Fine {
 					n += int64(len(f.Attempts) + len(f.Retries))
 				}
@@ -588,7 +602,8 @@ func operationBounds(sc *Scenario) (ops []float64, drain, rtt float64) {
 		if l := d.LoadLatency; l != nil {
 			service *= cmp.Or(l.MaxFactor, DefaultLoadLatencyMax)
 		}
-		workers := float64(max(d.Workers, 1))
+		least, _ := autoscaleBounds(d) // an autoscaler may leave it fewer
+		workers := float64(max(least, 1))
 		drains[i] = (float64(d.QueueCapacity)/workers + 1) * service
 		// A scripted answer takes its latency instead.
 		drains[i] = max(drains[i], scriptLatency(d.Script))

@@ -32,6 +32,8 @@ type counters struct {
 	deadLettered                                      [numReasons]int64
 	hedges, hedgesWon                                 int64
 	transitions                                       []transition
+	scaling                                           []scaleEvent     // autoscalers' decisions
+	workers                                           []workersChange  // autoscaled dependencies' serving workers
 	bins                                              [numBins][]int32 // per base bin, from t=0
 	// xbins are the bins of the plan calls (attempts, successes and
 	// failures of each, with several) and of the pool's slots in use (a

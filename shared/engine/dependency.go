@@ -466,6 +466,10 @@ func (s *sim) phaseChange(dep, i int) {
 			ds.errPhase = i + 1
 		}
 	case PhaseCapacity:
+		if ds.scale != nil {
+			s.scaleCapacity(uint8(dep), ph, starting)
+			return
+		}
 		ds.workers = d.workers
 		if starting {
 			ds.workers = ph.workers

@@ -591,7 +591,11 @@
 // Sliding windows (a ratio budget's, adaptive backoff's, load-dependent
 // errors') drop times older than their window as they record new ones.
 // What still grows with time: a breaker's transitions, 16 bytes each
-// (the result lists the first 1,000).
+// (the result lists the first 1,000), and an autoscaler's decisions and
+// changes of workers, 24 and 16 bytes each, at most one of each per
+// evaluation and warm-up (the result lists the first 1,000 decisions).
+// An autoscaler's stabilization window keeps only the recommendations
+// that may still be its highest.
 //
 // # Search
 //

@@ -74,6 +74,9 @@ type (
 	// A RetryHostPredicate is which backends a retry avoids
 	// (Policy.RetryHostPredicate).
 	RetryHostPredicate string
+	// An AutoscaleMetric is what a dependency's autoscaler tracks
+	// (Autoscale.Metric).
+	AutoscaleMetric string
 )
 
 const (
@@ -233,6 +236,16 @@ const (
 const HostPreviousHosts RetryHostPredicate = "previous_hosts"
 
 const (
+	// MetricUtilization is the share of the workers busy serving a
+	// request (Kubernetes' CPU utilization, AWS's
+	// ASGAverageCPUUtilization): at most 1.
+	MetricUtilization AutoscaleMetric = "utilization"
+	// MetricQueuePerWorker is the requests waiting in the queue per
+	// worker (AWS's "backlog per instance" for a queue's consumers).
+	MetricQueuePerWorker AutoscaleMetric = "queue_per_worker"
+)
+
+const (
 	RateLimitAWSAdaptive RateLimitKind = "aws-adaptive"
 	RateLimitFixedWindow RateLimitKind = "fixed-window"
 )
@@ -268,6 +281,7 @@ var (
 	RateLimitKinds      = []RateLimitKind{RateLimitAWSAdaptive, RateLimitFixedWindow}
 	BalancerKinds       = []BalancerKind{BalanceRoundRobin, BalanceRandom, BalanceLeastRequest, BalancePowerOfTwo}
 	RetryHostPredicates = []RetryHostPredicate{HostPreviousHosts}
+	AutoscaleMetrics    = []AutoscaleMetric{MetricUtilization, MetricQueuePerWorker}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -357,11 +371,13 @@ type Vocabulary struct {
 	RateLimits          []RateLimitKind              `json:"rate_limits"`
 	Balancers           []BalancerKind               `json:"balancers"`
 	RetryHostPredicates []RetryHostPredicate         `json:"retry_host_predicates"`
+	AutoscaleMetrics    []AutoscaleMetric            `json:"autoscale_metrics"`
 }
 
 // Kinds returns the vocabulary of scenarios.
 func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, WindowBucketings, HedgeAfterFailures, Placements, RetryAfterModes,
-		Scopes, Classes, ShedMeasures, ScriptThens, QueueDisciplines, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds, BalancerKinds, RetryHostPredicates}
+		Scopes, Classes, ShedMeasures, ScriptThens, QueueDisciplines, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds, BalancerKinds, RetryHostPredicates,
+		AutoscaleMetrics}
 }

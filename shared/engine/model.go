@@ -164,6 +164,7 @@ type depModel struct {
 	script         *scriptModel      // nil: calls are served
 	loadLatency    *loadLatencyModel // nil: service times do not grow with load
 	overload       *overloadModel    // nil: a FIFO queue and no rate limiter
+	autoscale      *autoscaleModel   // nil: the workers change only by capacity phases
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
@@ -517,6 +518,7 @@ func compileDependency(d *Dependency) (depModel, int64) {
 		mean:          float64(d.ServiceTime.Mean),
 		loadLatency:   compileLoadLatency(d.LoadLatency),
 		overload:      compileOverload(d),
+		autoscale:     compileAutoscale(d.Autoscale),
 	}
 	if d.ServiceTime.Kind == ServiceLognormal {
 		dm.mu, dm.sigma = lognormalFit(d.ServiceTime.P50, d.ServiceTime.P99)

@@ -53,6 +53,12 @@ type SimulationOutput struct {
 	// dependency].
 	Transitions  [][5]int64 `json:"transitions,omitempty"`
 	OuterBreaker int        `json:"outer_breaker"`
+	// Scaling are the autoscalers' decisions, each [at (ns), dependency,
+	// from, to, by a phase (1) or not (0)], and Workers the changes of
+	// the autoscaled dependencies' serving workers, each [at (ns),
+	// dependency, workers].
+	Scaling [][5]int64 `json:"scaling,omitempty"`
+	Workers [][3]int64 `json:"workers,omitempty"`
 	// Base is the width of the counting bins, in ns, and NBins their number.
 	Base  int64 `json:"base"`
 	NBins int   `json:"nbins"`
@@ -293,6 +299,7 @@ func digest(sc *Scenario) string {
 func simulationOutput(r *runOutput, k int, seed uint64, events int64) SimulationOutput {
 	o := SimulationOutput{K: k, Seed: seed, Events: events, Metrics: r.metrics, Calls: r.calls, Fleets: r.fleets, Backends: r.backends, Levels: r.levels, LevelRetries: r.levelRetries,
 		LevelDenied: r.levelDenied, Peaks: r.peaks, OuterBreaker: r.outerBreaker, Base: r.base, NBins: r.nbins}
+	o.Scaling, o.Workers = scalingOutput(r)
 	for _, t := range r.transitions {
 		o.Transitions = append(o.Transitions, [5]int64{t.at, int64(t.level), int64(t.from), int64(t.to), int64(t.dep)})
 	}
@@ -342,6 +349,9 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 			return r, fmt.Errorf("a breaker transition %v out of range", t)
 		}
 		r.transitions = append(r.transitions, transition{at: t[0], level: uint8(t[1]), from: uint8(t[2]), to: uint8(t[3]), dep: uint8(t[4])})
+	}
+	if err := o.scalingInput(m, &r); err != nil {
+		return r, err
 	}
 	if (o.Bins != nil) != withBins {
 		return r, fmt.Errorf("bins where none belong, or none where they do")

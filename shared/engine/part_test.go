@@ -22,12 +22,13 @@ func partScenarios(t *testing.T) map[string]*Scenario {
 	}
 	several.Runs = 3
 	return map[string]*Scenario{
-		"e03b":     parallelScenario(t, "e03b", 3),
-		"sweep":    parallelScenario(t, "sweep", 2),
-		"consumer": parallelScenario(t, "consumer", 1),
-		"mixed":    parallelScenario(t, "mixed", 2),
-		"fleets":   parallelScenario(t, "fleets", 2),
-		"several":  several,
+		"e03b":      parallelScenario(t, "e03b", 3),
+		"sweep":     parallelScenario(t, "sweep", 2),
+		"consumer":  parallelScenario(t, "consumer", 1),
+		"mixed":     parallelScenario(t, "mixed", 2),
+		"fleets":    parallelScenario(t, "fleets", 2),
+		"several":   several,
+		"autoscale": autoscalePartScenario(t),
 	}
 }
 

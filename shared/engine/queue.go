@@ -21,6 +21,8 @@ const (
 	evHalfOpen                     // an auto_half_open breaker's break ends: id the instance, gen the level
 	evPermit                       // a fixed-window rate limiter's reserved permit is there: the attempt leaves
 	evNoPermit                     // an attempt has waited a fixed-window rate limiter's timeout: it is refused
+	evScaleSample                  // an autoscaler samples its metric (and evaluates): gen the dependency
+	evWarm                         // id workers of an autoscaler end their warm-up: gen the dependency
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

@@ -183,6 +183,7 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 			s.q.push(ph.to, evPhase, int32(i), uint32(d))
 		}
 	}
+	s.startAutoscalers()
 	if m.work.arrival == ArrivalClosed {
 		r := rand.New(rand.NewPCG(seed, drawArrival))
 		for c := range m.work.clients {

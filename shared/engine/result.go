@@ -115,7 +115,9 @@ type StrategyResult struct {
 	LayerRetries       []float64    `json:"layer_retries,omitempty"`
 	LayerRetriesDenied []float64    `json:"layer_retries_denied,omitempty"`
 	Transitions        []Transition `json:"breaker_transitions,omitempty"`
-	Series             *Series      `json:"series,omitempty"`
+	// Scaling are the autoscalers' decisions, with an autoscaler.
+	Scaling []ScalingEvent `json:"scaling,omitempty"`
+	Series  *Series        `json:"series,omitempty"`
 	// Calls report each call of the plan, when it has more than one.
 	Calls []CallResult `json:"calls,omitempty"`
 	// Fleets report each fleet, the workload's own clients first, when
@@ -245,6 +247,9 @@ type Series struct {
 	// dependency (retries included: the load it offers), and its
 	// operations that succeeded and failed.
 	Fleets []CallSeries `json:"fleets,omitempty"`
+	// Workers are each autoscaled dependency's workers, with an
+	// autoscaler.
+	Workers []WorkerSeries `json:"workers,omitempty"`
 }
 
 // CallSeries are one plan call's counts per bucket: attempts are its calls
@@ -484,7 +489,9 @@ type runOutput struct {
 	nbins        int
 	base         int64 // the bins' width
 	transitions  []transition
-	outerBreaker int // the outermost level with a breaker, -1 if none
+	scaling      []scaleEvent    // autoscalers' decisions
+	workers      []workersChange // autoscaled dependencies' serving workers
+	outerBreaker int             // the outermost level with a breaker, -1 if none
 	// affectedCalls are the calls that reached the dependency for the
 	// operations started in the affected window (a probe's amplification
 	// there); a Part does not carry them.
@@ -579,7 +586,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.Events = float64(s.events)
 
 	out := runOutput{metrics: x, levels: c.levelAttempts, levelRetries: levelRetries, levelDenied: c.levelDenied, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
-		affectedCalls: c.affectedCalls, segs: c.segs, backends: s.backendMetrics()}
+		affectedCalls: c.affectedCalls, segs: c.segs, backends: s.backendMetrics(),
+		scaling: c.scaling, workers: c.workers}
 	for i := range c.calls {
 		cc := &c.calls[i]
 		cm := CallMetrics{
@@ -786,6 +794,7 @@ func summarize(m *model, st *strategyModel, runs []runOutput, bucket, span int64
 		}
 		sr.Transitions = append(sr.Transitions, tr)
 	}
+	sr.Scaling = scalingEvents(m, first.scaling)
 	for i := range first.calls {
 		cr := CallResult{Name: m.calls[i].name, Dependency: m.deps[m.calls[i].dep].name, Class: Classes[m.calls[i].class]}
 		if len(runs) == 1 {
@@ -963,6 +972,7 @@ func buildSeries(r *runOutput, m *model, bucket, span int64) *Series {
 		s.Fleets = append(s.Fleets, CallSeries{Name: m.fleets[i], Attempts: xsum(r.xbins[at+3*i]),
 			Successes: xsum(r.xbins[at+3*i+1]), Failures: xsum(r.xbins[at+3*i+2])})
 	}
+	s.Workers = workerSeries(r, m, bucket, n)
 	if len(r.xbins) > at+3*len(s.Fleets) { // the pool's
 		s.PoolInUse = make([]int32, n)
 		for i, v := range r.xbins[len(r.xbins)-1][:r.nbins] {

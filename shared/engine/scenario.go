@@ -271,6 +271,9 @@ type Dependency struct {
 	// Backends makes the dependency several identical backends behind a
 	// load balancer, each sized as above: see Backends.
 	Backends *Backends `json:"backends,omitempty"`
+	// Autoscale adds and removes workers toward a target (see Autoscale);
+	// without it the workers change only by capacity phases.
+	Autoscale *Autoscale `json:"autoscale,omitempty"`
 }
 
 // A Script answers the calls that reach a dependency from a list, in

@@ -219,9 +219,10 @@ type depState struct {
 	scripted  uint64 // calls that reached it: the index of the next in its script's answers
 	// ov is the overload control's state (overload.go), made at its first use in a run.
 	ov     *overloadState
-	active int    // a backend's requests not answered yet (see Backends)
-	next   uint32 // a round-robin balancer's next backend
-	sweep  int64  // with outlier detection: when its next analysis sweep is due
+	active int         // a backend's requests not answered yet (see Backends)
+	next   uint32      // a round-robin balancer's next backend
+	sweep  int64       // with outlier detection: when its next analysis sweep is due
+	scale  *scaleState // its autoscaler's, nil without one
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")
@@ -412,6 +413,10 @@ func (s *sim) dispatch(e *event) bool {
 			return false // a call turned it half-open at this instant, or it opened again
 		}
 		s.breakerHalfOpen(level, e.id)
+	case evScaleSample:
+		s.scaleSample(uint8(e.gen))
+	case evWarm:
+		s.warmed(uint8(e.gen), int(e.id))
 	case evClientNext:
 		s.waitingClients--
 		if s.now >= s.m.work.duration {

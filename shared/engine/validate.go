@@ -848,6 +848,9 @@ func (v *validator) dependency(p string, d *Dependency) {
 	}
 	v.overload(p, d)
 	v.backends(p, d)
+	if d.Autoscale != nil {
+		v.autoscale(p+"autoscale.", d)
+	}
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)

@@ -53,6 +53,7 @@ var stories = map[string]story{
 	"rate-limited-429":           storyRateLimited429,
 	"one-of-two-crash":           storyOneOfTwoCrash,
 	"lb-sinkhole":                storyLBSinkhole,
+	"autoscale-lag":              storyAutoscaleLag,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1584,5 +1585,103 @@ func storyLBSinkhole(t *testing.T, sc *engine.Scenario) {
 		if m := pt.Strategies[1].Metrics; m.Recovered != 1 {
 			t.Errorf("%v, token-bucket: recovered %v; the summary says every balancer is back when the backend is", pt.Value, float64(m.Recovered))
 		}
+	}
+}
+
+// scalingOf returns st's scaling events as [at (s), from, to].
+func scalingOf(st *engine.StrategyResult) [][3]float64 {
+	var out [][3]float64
+	for _, e := range st.Scaling {
+		out = append(out, [3]float64{e.AtS, float64(e.From), float64(e.To)})
+	}
+	return out
+}
+
+// servingAt returns the workers st's first autoscaled dependency has
+// serving in the series bucket holding at (s).
+func servingAt(t *testing.T, st *engine.StrategyResult, at float64) int32 {
+	t.Helper()
+	if len(st.Series.Workers) == 0 {
+		t.Fatalf("%s: no workers series", st.Name)
+	}
+	return st.Series.Workers[0].Serving[int(at*1000/st.Series.BucketMS)]
+}
+
+// storyAutoscaleLag: the autoscaler sees the spike at 45 s, its workers
+// serve after the spike, retries keep it scaling, and within the run it
+// changes no outcome.
+func storyAutoscaleLag(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	atOnce, backoff, budget := strategyResult(t, res, "retry-at-once"), strategyResult(t, res, "backoff"), strategyResult(t, res, "retry-budget")
+	// Nothing before the spike, on every seed; the first step at 45 s,
+	// 10 to 13, for every strategy.
+	for i, r := range seedRuns(t, sc, res) {
+		for _, st := range r.Strategies {
+			if ev := scalingOf(&st); len(ev) == 0 || ev[0] != [3]float64{45, 10, 13} {
+				t.Errorf("seed %d, %s: scaling %v; the text says the first step is at 45 s, 10 to 13", res.Seeds[i], st.Name, ev)
+			}
+		}
+	}
+	// The new workers serve from 75 s, 35 s after the spike's end.
+	for _, st := range []*engine.StrategyResult{atOnce, backoff, budget} {
+		if a, b := servingAt(t, st, 74), servingAt(t, st, 75.5); a != 10 || b != 13 {
+			t.Errorf("%s: %d workers serving at 74 s and %d at 75.5 s; the text says 13 serve from 75 s", st.Name, a, b)
+		}
+	}
+	// Retries keep every worker busy: a second step at 90 s, to 17,
+	// serving from 120 s; the budget's run stays at 13.
+	for _, st := range []*engine.StrategyResult{atOnce, backoff} {
+		if ev := scalingOf(st); len(ev) != 2 || ev[1] != [3]float64{90, 13, 17} {
+			t.Errorf("%s: scaling %v; the text says 13 to 17 at 90 s, and nothing else", st.Name, ev)
+		}
+		if n := servingAt(t, st, 119); n != 13 {
+			t.Errorf("%s: %d serving at 119 s; the text says the 17 serve from 120 s", st.Name, n)
+		}
+		if s := successShare(t, st, 45, 120); s > 0.05 {
+			t.Errorf("%s: %.1f%% succeeded from 45 s on; the look_at says almost never", st.Name, 100*s)
+		}
+	}
+	if ev := scalingOf(budget); len(ev) != 1 {
+		t.Errorf("retry-budget: scaling %v; the text says one step only", ev)
+	}
+	// The budget is back about 8.5 s after the spike, before 75 s.
+	if m := budget.Metrics; m.Recovered != 1 || m.RecoveryS > 10 || m.RecoveryS < 7 {
+		t.Errorf("retry-budget: recovered %v, recovery_s %v; the text says back 8.5 s after the spike", float64(m.Recovered), float64(m.RecoveryS))
+	}
+	// Within the run the autoscaler changes no operation's outcome.
+	fixed := *sc
+	fixed.Dependency.Autoscale = nil
+	without := run(t, &fixed)
+	for i, st := range res.Strategies {
+		if a, b := st.Metrics.Succeeded, without.Strategies[i].Metrics.Succeeded; a != b {
+			t.Errorf("%s: %v succeeded, %v without the autoscaler; the summary says it changes no outcome", st.Name, a, b)
+		}
+	}
+	// The probe: metastable, and a capacity remedy of about 23 more
+	// workers (more than 32 in all) ends the storm.
+	pr := probeOf(t, sc, "retry-at-once")
+	if pr.Finding != probe.FindingMetastable {
+		t.Errorf("the probe finds %q; the text says metastable: %s", pr.Finding, pr.Persistence)
+	}
+	for _, r := range pr.Remedies {
+		if r.Kind == probe.RemedyCapacity && (r.Outcome != probe.Found || r.Enough < 21 || r.Enough > 25) {
+			t.Errorf("the probe's capacity remedy: %s, %v workers; the notes say about 23", r.Outcome, r.Enough)
+		}
+	}
+	// The variant over 5 minutes: the autoscaler goes on at its pace and
+	// ends the storm once 35 workers serve, at 255 s.
+	long := *sc
+	long.Workload.Duration = engine.Duration(5 * time.Minute)
+	long.Runs = 1
+	st := strategyResult(t, run(t, &long), "retry-at-once")
+	want := [][3]float64{{45, 10, 13}, {90, 13, 17}, {135, 17, 22}, {180, 22, 28}, {225, 28, 35}}
+	if ev := scalingOf(st); !slices.Equal(ev, want) {
+		t.Errorf("over 5 minutes, scaling %v; the notes say %v", ev, want)
+	}
+	if s := successShare(t, st, 215, 250); s > 0.05 {
+		t.Errorf("over 5 minutes: %.1f%% succeeded from 215 s to 250 s, with 28 serving; the notes say the storm needs more than 32", 100*s)
+	}
+	if s := successShare(t, st, 260, 300); s < 0.99 {
+		t.Errorf("over 5 minutes: %.1f%% succeeded from 260 s on; the notes say it succeeds again once the 35 serve", 100*s)
 	}
 }
