@@ -31,6 +31,7 @@ type counters struct {
 	gaveUp                                            [numReasons]int64
 	deadLettered                                      [numReasons]int64
 	hedges, hedgesWon                                 int64
+	cacheHits, cacheMisses, coalesced                 int64 // a cache's lookups (cache.go)
 	transitions                                       []transition
 	bins                                              [numBins][]int32 // per base bin, from t=0
 	// xbins are the bins of the plan calls (attempts, successes and

@@ -70,6 +70,9 @@ func (s *sim) readBack(rid int32) {
 
 // reach takes request r at the dependency at s.now.
 func (s *sim) reach(r request) {
+	if d, ds := s.dep(r.dep); d.cache != nil && !r.fetch && s.cached(&r, d, ds) {
+		return // a hit, or coalesced on a fetch: it does not reach the dependency
+	}
 	retry := r.retry
 	s.c.depCalls++
 	if s.c.fleets != nil {
@@ -338,6 +341,9 @@ func (s *sim) served(rid int32) {
 	s.freeRequest(rid)
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		s.c.wasted++
+		if r.fetch {
+			s.fetched(&r, outOK, 0)
+		}
 	} else {
 		r.served = true
 		s.reply(r, outOK, 0)
@@ -369,7 +375,11 @@ func (s *sim) dropIfAbandoned(rid int32) bool {
 	}
 	s.c.dropped++
 	s.release(rid)
+	rr := *r
 	s.freeRequest(rid)
+	if rr.fetch {
+		s.refetch(&rr)
+	}
 	return true
 }
 
@@ -442,6 +452,10 @@ func (s *sim) phaseChange(dep, i int) {
 		ds.factor = 1
 		if starting {
 			ds.factor = ph.factor
+		}
+	case PhaseFlush:
+		if starting {
+			ds.cache.flush()
 		}
 	}
 	s.startNext(uint8(dep))

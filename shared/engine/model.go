@@ -84,6 +84,7 @@ type model struct {
 	strategies []strategyModel
 	seeds      []uint64
 	fleets     []string // with fleets: their names, the workload's own clients first
+	cached     bool     // a dependency has a cache: the run counts its hits and misses
 
 	affectedFrom, affectedTo int64 // operation start times counted as affected
 	faultEnd                 int64 // end of the last phase; 0 when there is none
@@ -161,6 +162,7 @@ type depModel struct {
 	shedStatus     int16
 	script         *scriptModel      // nil: calls are served
 	loadLatency    *loadLatencyModel // nil: service times do not grow with load
+	cache          *cacheModel       // nil: no cache in front of it
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
@@ -417,6 +419,7 @@ func compile(sc *Scenario) *model {
 			m.deps[i].name = "dependency"
 		}
 		m.faultEnd = max(m.faultEnd, faultEnd)
+		m.cached = m.cached || m.deps[i].cache != nil
 	}
 	for _, lp := range w.Load {
 		if lp.Raises() {
@@ -554,6 +557,9 @@ func compileDependency(d *Dependency) (depModel, int64) {
 			sm.operations = append(sm.operations, compileAnswers(as))
 		}
 		dm.script = sm
+	}
+	if d.Cache != nil {
+		dm.cache = compileCache(d.Cache)
 	}
 	var faultEnd int64
 	for _, ph := range d.Phases {

@@ -64,6 +64,12 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	}
 	for i := range s.nd {
 		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
+		if cm := m.deps[i].cache; cm != nil {
+			s.deps[i].cache = old.deps[i].cache.emptied()
+			if cm.warm {
+				s.deps[i].cache.warmed(cm)
+			}
+		}
 	}
 	s.multi = len(m.calls) > 1
 	nx := 0 // extra bins
@@ -80,6 +86,11 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	// follow the plan calls', before the pool's.
 	s.fleetX = nx
 	nx += 3 * len(m.fleets)
+	// A cache's hits and misses follow, before the pool's.
+	s.cacheX = nx
+	if m.cached {
+		nx += 2
+	}
 	if st.pool.slots > 0 {
 		s.pools = resized(old.pools, st.levels[0].instances)
 		for i := range s.pools {

@@ -17,6 +17,7 @@ const (
 	drawPhase
 	drawNetwork
 	drawThrottle
+	drawCacheKey
 )
 
 // A keyed source gives the random number for a key (purpose, a, b): the same

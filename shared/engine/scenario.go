@@ -218,6 +218,9 @@ type Dependency struct {
 	// Script answers calls from a list instead of serving them: a
 	// replayed incident, or a test's scripted outcomes.
 	Script *Script `json:"script,omitempty"`
+	// Cache answers the calls it holds an answer for before they reach
+	// the dependency (cache.go). Without it every call reaches it.
+	Cache *Cache `json:"cache,omitempty"`
 }
 
 // A Script answers the calls that reach a dependency from a list, in

@@ -55,6 +55,7 @@ type request struct {
 	retry   bool
 	keyed   bool
 	served  bool   // an answer travelling back with the work done: wasted if nobody waits for it
+	fetch   bool   // a cache's miss forwarded: its answer fills the cache (cache.go)
 	pc      uint8  // the plan call it is part of
 	dep     uint8  // the dependency it is for
 	ver     uint32 // with contention: the row's version the call read
@@ -170,6 +171,7 @@ type sim struct {
 
 	multi  bool // the plan has several calls
 	fleetX int  // with fleets, the first of their extra bins
+	cacheX int  // with a cache, the first of its extra bins: hits, then misses
 	// simple: the plan is one call, without a fallback, and the strategy
 	// has neither pool nor bulkheads. Operations then take the short path
 	// of a scenario with one dependency.
@@ -213,8 +215,9 @@ type depState struct {
 	errPhase  int         // index+1 of the active errors phase
 	factor    float64
 	loadTimes timeRing
-	version   uint32 // with contention: the row's version, one more per commit
-	scripted  uint64 // calls that reached it: the index of the next in its script's answers
+	version   uint32    // with contention: the row's version, one more per commit
+	scripted  uint64    // calls that reached it: the index of the next in its script's answers
+	cache     *lruCache // nil without a cache
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")
@@ -645,6 +648,9 @@ func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
 // answer leg, or at once when it takes no time. An answer nobody waits for
 // any more is not sent.
 func (s *sim) reply(r request, out int16, retryAfter int64) {
+	if r.fetch {
+		s.fetched(&r, out, retryAfter)
+	}
 	if d, _ := s.dep(r.dep); !d.net[legAnswer].on {
 		s.answer(r.call, r.gen, out, retryAfter)
 		return

@@ -837,6 +837,7 @@ func (v *validator) dependency(p string, d *Dependency) {
 	if sc := d.Script; sc != nil {
 		v.script(p+"script", sc)
 	}
+	v.cache(p, d)
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)

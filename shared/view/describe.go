@@ -241,6 +241,8 @@ func describePhase(p *engine.Phase) string {
 		return span + fmt.Sprintf("fails %s of calls with %s", pctWords(p.Rate), status)
 	case engine.PhaseLatency:
 		return span + fmt.Sprintf("serves %g× slower", p.Factor)
+	case engine.PhaseFlush:
+		return span + "its cache is flushed at the start and refills from empty"
 	}
 	return span + string(p.Kind)
 }
