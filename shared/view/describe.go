@@ -131,6 +131,9 @@ func describeDependency(d *engine.Dependency) []string {
 	if sc := d.Script; sc != nil {
 		out = append(out, describeScript(sc))
 	}
+	if c := d.Cache; c != nil {
+		out = append(out, describeCache(c))
+	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
 	} else {
@@ -151,6 +154,33 @@ func describeDependency(d *engine.Dependency) []string {
 	}
 	if l := d.LoadLatency; l != nil {
 		out = append(out, describeLoadLatency(l))
+	}
+	return out
+}
+
+// describeCache says what a dependency's cache holds and answers.
+func describeCache(c *engine.Cache) string {
+	keys := fmt.Sprintf("%d keys asked for alike", c.Keys.Count)
+	if c.Keys.Law == engine.KeysZipf {
+		keys = fmt.Sprintf("%d keys of Zipf popularity (s = %g)", c.Keys.Count, c.Keys.Exponent)
+	}
+	out := fmt.Sprintf("a cache in front of it, %s, holds the %d most recently used", keys, c.Capacity)
+	if c.TTL > 0 {
+		out += fmt.Sprintf(" for at most %s", dw(c.TTL))
+	}
+	out += fmt.Sprintf(" and answers them in %s; ", dw(c.HitLatency))
+	if c.Warm {
+		out += "it starts warm"
+	} else {
+		out += "it starts empty"
+	}
+	if c.Fill == engine.FillLookAside {
+		out += ", and only an answer that reaches a caller still waiting fills it (look-aside)"
+	} else {
+		out += ", and every successful answer fills it (read-through)"
+	}
+	if c.Coalesce {
+		out += "; concurrent misses for a key wait for one fetch"
 	}
 	return out
 }
