@@ -255,17 +255,17 @@ func (s *sim) cacheKey(r *request, cm *cacheModel) uint32 {
 // reports whether the cache answered it (a hit) or made it wait for a
 // fetch in progress (coalesced). Otherwise r is a miss to forward: it
 // becomes the fetch of its key.
-func (s *sim) cached(r *request, d *depModel, ds *depState) bool {
-	cm, c := d.cache, ds.cache
+func (s *sim) cached(r *request, d *depModel) bool {
+	cm, c := d.cache, s.caches[r.dep&(maxDeps-1)]
 	key := s.cacheKey(r, cm)
 	if c.get(key, s.now, cm.ttl) {
 		s.c.cacheHits++
-		s.xbin(s.cacheX)
+		s.xbin(int(s.cacheX))
 		s.respond(*r, outOK, cm.hitLatency)
 		return true
 	}
 	s.c.cacheMisses++
-	s.xbin(s.cacheX + 1)
+	s.xbin(int(s.cacheX) + 1)
 	if cm.coalesce {
 		if ws, ok := c.pending[key]; ok {
 			s.c.coalesced++
@@ -283,8 +283,8 @@ func (s *sim) cached(r *request, d *depModel, ds *depState) bool {
 // coalesced one, still waits for it), and the calls coalesced on it get
 // the same answer.
 func (s *sim) fetched(r *request, out int16, retryAfter int64) {
-	d, ds := s.dep(r.dep)
-	cm, c := d.cache, ds.cache
+	d, _ := s.dep(r.dep)
+	cm, c := d.cache, s.caches[r.dep&(maxDeps-1)]
 	key := s.cacheKey(r, cm)
 	ws := c.pending[key]
 	if cm.coalesce {
@@ -310,19 +310,20 @@ func (s *sim) fetched(r *request, out int16, retryAfter int64) {
 // gave up): the first call coalesced on it, if any, becomes the fetch and
 // reaches the dependency; the others wait for it.
 func (s *sim) refetch(r *request) {
-	d, ds := s.dep(r.dep)
+	d, _ := s.dep(r.dep)
 	if !d.cache.coalesce {
 		return
 	}
+	c := s.caches[r.dep&(maxDeps-1)]
 	key := s.cacheKey(r, d.cache)
-	ws := ds.cache.pending[key]
+	ws := c.pending[key]
 	if len(ws) == 0 {
-		delete(ds.cache.pending, key)
+		delete(c.pending, key)
 		return
 	}
 	next := s.reqs[ws[0]]
 	s.freeRequest(ws[0])
-	ds.cache.pending[key] = ws[1:]
+	c.pending[key] = ws[1:]
 	next.fetch = true
 	s.reach(next)
 }

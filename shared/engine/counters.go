@@ -31,7 +31,6 @@ type counters struct {
 	gaveUp                                            [numReasons]int64
 	deadLettered                                      [numReasons]int64
 	hedges, hedgesWon                                 int64
-	cacheHits, cacheMisses, coalesced                 int64 // a cache's lookups (cache.go)
 	transitions                                       []transition
 	bins                                              [numBins][]int32 // per base bin, from t=0
 	// xbins are the bins of the plan calls (attempts, successes and
@@ -45,6 +44,9 @@ type counters struct {
 	segs []segCounts
 	// fleets count each fleet's operations, with fleets (nil without).
 	fleets []fleetCounts
+	// cacheHits, cacheMisses and coalesced count the lookups of the
+	// dependencies' caches (cache.go).
+	cacheHits, cacheMisses, coalesced int64
 }
 
 // A fleetCounts is how one fleet's operations went, and the calls

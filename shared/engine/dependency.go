@@ -70,7 +70,7 @@ func (s *sim) readBack(rid int32) {
 
 // reach takes request r at the dependency at s.now.
 func (s *sim) reach(r request) {
-	if d, ds := s.dep(r.dep); d.cache != nil && !r.fetch && s.cached(&r, d, ds) {
+	if d, _ := s.dep(r.dep); d.cache != nil && !r.fetch && s.cached(&r, d) {
 		return // a hit, or coalesced on a fetch: it does not reach the dependency
 	}
 	retry := r.retry
@@ -455,7 +455,7 @@ func (s *sim) phaseChange(dep, i int) {
 		}
 	case PhaseFlush:
 		if starting {
-			ds.cache.flush()
+			s.caches[dep].flush()
 		}
 	}
 	s.startNext(uint8(dep))

@@ -64,10 +64,15 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	}
 	for i := range s.nd {
 		s.deps[i].workers, s.deps[i].factor = m.deps[i].workers, 1
-		if cm := m.deps[i].cache; cm != nil {
-			s.deps[i].cache = old.deps[i].cache.emptied()
-			if cm.warm {
-				s.deps[i].cache.warmed(cm)
+	}
+	if m.cached {
+		s.caches = resized(old.caches, s.nd)
+		for i := range s.nd {
+			if cm := m.deps[i].cache; cm != nil {
+				s.caches[i] = s.caches[i].emptied()
+				if cm.warm {
+					s.caches[i].warmed(cm)
+				}
 			}
 		}
 	}
@@ -87,7 +92,7 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	s.fleetX = nx
 	nx += 3 * len(m.fleets)
 	// A cache's hits and misses follow, before the pool's.
-	s.cacheX = nx
+	s.cacheX = int32(nx)
 	if m.cached {
 		nx += 2
 	}

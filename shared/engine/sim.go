@@ -171,11 +171,11 @@ type sim struct {
 
 	multi  bool // the plan has several calls
 	fleetX int  // with fleets, the first of their extra bins
-	cacheX int  // with a cache, the first of its extra bins: hits, then misses
 	// simple: the plan is one call, without a fallback, and the strategy
 	// has neither pool nor bulkheads. Operations then take the short path
 	// of a scenario with one dependency.
 	simple bool
+	cacheX int32     // with a cache, the first of its extra bins: hits, then misses (in simple's padding)
 	pcs    []opCall  // with several plan calls: by operation·len(m.calls) + plan call
 	pools  []limiter // per instance of level 0; nil without a pool
 	bulks  []limiter // per instance of level 0 and dependency; nil without bulkheads
@@ -202,6 +202,10 @@ type sim struct {
 	thOut int16
 
 	deps [maxDeps]depState // index it through dep
+	// caches are the dependencies' caches, by dependency, with a cache
+	// (nil without; cache.go): last, so that a run without one reads
+	// nothing new where every event looks.
+	caches []*lruCache
 }
 
 // depState is the state of one dependency in a run.
@@ -215,9 +219,8 @@ type depState struct {
 	errPhase  int         // index+1 of the active errors phase
 	factor    float64
 	loadTimes timeRing
-	version   uint32    // with contention: the row's version, one more per commit
-	scripted  uint64    // calls that reached it: the index of the next in its script's answers
-	cache     *lruCache // nil without a cache
+	version   uint32 // with contention: the row's version, one more per commit
+	scripted  uint64 // calls that reached it: the index of the next in its script's answers
 }
 
 var errStopped = fmt.Errorf("engine: run stopped")
