@@ -534,6 +534,9 @@ func (v *validator) backends(p string, d *Dependency) {
 	if d.Autoscale != nil {
 		v.add(p+"autoscale", nil, "is given together with backends; scaling backends behind a balancer (the group, or each its own) is not simulated: give one of them")
 	}
+	if d.Cache != nil {
+		v.add(p+"cache", nil, "is given together with backends; a cache in front of backends behind a balancer is not simulated: give one of them")
+	}
 	if o := b.OutlierDetection; o != nil {
 		q := p + "backends.outlier_detection."
 		if o.Consecutive5xx != 0 {

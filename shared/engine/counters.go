@@ -49,6 +49,9 @@ type counters struct {
 	// backends count each backend's requests, in server order after the
 	// dependencies (nil without backends).
 	backends []backendCounts
+	// cacheHits, cacheMisses and coalesced count the lookups of the
+	// dependencies' caches (cache.go).
+	cacheHits, cacheMisses, coalesced int64
 }
 
 // A fleetCounts is how one fleet's operations went, and the calls

@@ -75,6 +75,9 @@ func (s *sim) readBack(rid int32) {
 
 // reach takes request r at the dependency at s.now.
 func (s *sim) reach(r request) {
+	if d, _ := s.dep(r.dep); d.cache != nil && !r.fetch && s.cached(&r, d) {
+		return // a hit, or coalesced on a fetch: it does not reach the dependency
+	}
 	retry := r.retry
 	s.c.depCalls++
 	if s.c.fleets != nil {
@@ -361,6 +364,9 @@ func (s *sim) served(rid int32) {
 	if c := &s.calls[r.call]; c.gen != r.gen || !c.inflight {
 		s.c.wasted++
 		s.backendDropped(r.dep)
+		if r.fetch {
+			s.fetched(&r, outOK, 0)
+		}
 	} else {
 		r.served = true
 		s.reply(r, outOK, 0)
@@ -398,7 +404,11 @@ func (s *sim) dropIfAbandoned(rid int32) bool {
 	s.c.dropped++
 	s.backendDropped(r.dep)
 	s.release(rid)
+	rr := *r
 	s.freeRequest(rid)
+	if rr.fetch {
+		s.refetch(&rr)
+	}
 	return true
 }
 
@@ -478,6 +488,10 @@ func (s *sim) phaseChange(dep, i int) {
 		ds.factor = 1
 		if starting {
 			ds.factor = ph.factor
+		}
+	case PhaseFlush:
+		if starting {
+			s.caches[dep].flush()
 		}
 	}
 	s.startNext(uint8(dep))

@@ -77,6 +77,12 @@ type (
 	// An AutoscaleMetric is what a dependency's autoscaler tracks
 	// (Autoscale.Metric).
 	AutoscaleMetric string
+	// A KeyLaw is how popular each key of a cache's key space is
+	// (KeySpace.Law).
+	KeyLaw string
+	// A CacheFill is when a dependency's answer fills its cache
+	// (Cache.Fill).
+	CacheFill string
 )
 
 const (
@@ -124,6 +130,8 @@ const (
 	PhaseCapacity PhaseKind = "capacity"
 	PhaseErrors   PhaseKind = "errors"
 	PhaseLatency  PhaseKind = "latency"
+	// PhaseFlush empties the dependency's cache at the phase's start.
+	PhaseFlush PhaseKind = "flush"
 )
 
 const (
@@ -221,6 +229,20 @@ const (
 )
 
 const (
+	KeysZipf    KeyLaw = "zipf"
+	KeysUniform KeyLaw = "uniform"
+)
+
+const (
+	// FillReadThrough: the cache stores every successful answer of the
+	// dependency, whether or not its caller still waits (a caching proxy).
+	FillReadThrough CacheFill = "read_through"
+	// FillLookAside: the client stores the answer it got, so an answer
+	// nobody waits for any more is not stored (a look-aside cache).
+	FillLookAside CacheFill = "look_aside"
+)
+
+const (
 	ThenServe  ScriptThen = "serve"
 	ThenRepeat ScriptThen = "repeat"
 	ThenLast   ScriptThen = "last"
@@ -257,7 +279,7 @@ var (
 	ArrivalKinds        = []ArrivalKind{ArrivalPoisson, ArrivalUniform, ArrivalClosed, ArrivalBurst}
 	ServiceTimeKinds    = []ServiceTimeKind{ServiceConstant, ServiceExponential, ServiceLognormal}
 	DelayKinds          = []DelayKind{DelayConstant, DelayNormal, DelayLognormal}
-	PhaseKinds          = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency}
+	PhaseKinds          = []PhaseKind{PhaseFreeze, PhaseOutage, PhaseCapacity, PhaseErrors, PhaseLatency, PhaseFlush}
 	LoadKinds           = []LoadKind{LoadStep, LoadRamp, LoadDaily, LoadSpike, LoadFlash}
 	LatencyLaws         = []LatencyLaw{LawLinear, LawPolynomial, LawExponential, LawUSL}
 	LoadMeasures        = []LoadMeasure{MeasureInService, MeasureInSystem}
@@ -282,6 +304,8 @@ var (
 	BalancerKinds       = []BalancerKind{BalanceRoundRobin, BalanceRandom, BalanceLeastRequest, BalancePowerOfTwo}
 	RetryHostPredicates = []RetryHostPredicate{HostPreviousHosts}
 	AutoscaleMetrics    = []AutoscaleMetric{MetricUtilization, MetricQueuePerWorker}
+	KeyLaws             = []KeyLaw{KeysZipf, KeysUniform}
+	CacheFills          = []CacheFill{FillReadThrough, FillLookAside}
 )
 
 // PhaseFields names the fields each kind of phase takes besides kind, from,
@@ -292,6 +316,7 @@ var PhaseFields = map[PhaseKind][]string{
 	PhaseCapacity: {"workers"},
 	PhaseErrors:   {"rate", "status", "error", "latency"},
 	PhaseLatency:  {"factor"},
+	PhaseFlush:    {},
 }
 
 // LoadFields names the fields each kind of load phase takes besides kind,

@@ -95,6 +95,10 @@ var MetricInfos = []MetricInfo{
 	{"gave_up_throttle", "Rejected by client-side throttling", "", "Operations that failed because a client-side throttle or a fixed-window rate limiter rejected one of their attempts locally.", GroupGiveUps, 0, false},
 	{"hedges", "Hedged copies sent", "", "Copies of a hedged call sent after the first one, at any level, to cut its latency; at the client they are retries too.", GroupLoad, -1, false},
 	{"hedges_won", "Calls won by a hedge", "", "Hedged calls whose first success came from a copy after the first one.", GroupLoad, 0, false},
+	{"cache_hits", "Cache hits", "", "Calls a cache in front of the dependency answered from a fresh entry, without their reaching the dependency.", GroupLoad, 0, false},
+	{"cache_misses", "Cache misses", "", "Calls a cache held no fresh entry for (none, or older than its TTL): forwarded to the dependency, or waiting for a fetch of the same key in progress (coalesced).", GroupLoad, 0, false},
+	{"cache_hit_rate", "Cache hit rate", "%", "Share of a cache's lookups that were hits: every call to the dependency goes through its cache, retries included.", GroupLoad, 1, false},
+	{"cache_coalesced", "Misses coalesced", "", "Cache misses that waited for the fetch of the same key already in progress (request coalescing) and got its answer, instead of reaching the dependency.", GroupLoad, 0, false},
 	{"events", "Simulated events", "", "Events the simulation processed: its cost.", GroupRun, 0, false},
 }
 

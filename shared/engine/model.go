@@ -87,6 +87,7 @@ type model struct {
 	strategies []strategyModel
 	seeds      []uint64
 	fleets     []string // with fleets: their names, the workload's own clients first
+	cached     bool     // a dependency has a cache: the run counts its hits and misses
 
 	affectedFrom, affectedTo int64 // operation start times counted as affected
 	faultEnd                 int64 // end of the last phase; 0 when there is none
@@ -165,6 +166,7 @@ type depModel struct {
 	loadLatency    *loadLatencyModel // nil: service times do not grow with load
 	overload       *overloadModel    // nil: a FIFO queue and no rate limiter
 	autoscale      *autoscaleModel   // nil: the workers change only by capacity phases
+	cache          *cacheModel       // nil: no cache in front of it
 	// The table last, so that the fields above, read by every call,
 	// share a few cache lines.
 	retryAfter [600]bool
@@ -422,6 +424,7 @@ func compile(sc *Scenario) *model {
 			m.deps[i].name = "dependency"
 		}
 		m.faultEnd = max(m.faultEnd, faultEnd)
+		m.cached = m.cached || m.deps[i].cache != nil
 	}
 	m.compileBackends(deps)
 	for _, lp := range w.Load {
@@ -562,6 +565,9 @@ func compileDependency(d *Dependency) (depModel, int64) {
 			sm.operations = append(sm.operations, compileAnswers(as))
 		}
 		dm.script = sm
+	}
+	if d.Cache != nil {
+		dm.cache = compileCache(d.Cache)
 	}
 	var faultEnd int64
 	for _, ph := range d.Phases {

@@ -363,6 +363,9 @@ func (o *SimulationOutput) runOutput(m *model, st *strategyModel, withBins bool)
 		return r, nil
 	}
 	xbins := 3*calls + 3*len(m.fleets)
+	if m.cached {
+		xbins += 2
+	}
 	if st.pool.slots > 0 {
 		xbins++
 	}

@@ -70,6 +70,17 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 		s.c.backends = zeroed(old.c.backends, s.ns-s.nd)
 		s.ownBackends()
 	}
+	if m.cached {
+		s.caches = resized(old.caches, s.nd)
+		for i := range s.nd {
+			if cm := m.deps[i].cache; cm != nil {
+				s.caches[i] = s.caches[i].emptied()
+				if cm.warm {
+					s.caches[i].warmed(cm)
+				}
+			}
+		}
+	}
 	s.multi = len(m.calls) > 1
 	nx := 0 // extra bins
 	if s.multi {
@@ -85,6 +96,11 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	// follow the plan calls', before the pool's.
 	s.fleetX = nx
 	nx += 3 * len(m.fleets)
+	// A cache's hits and misses follow, before the pool's.
+	s.cacheX = int32(nx)
+	if m.cached {
+		nx += 2
+	}
 	if st.pool.slots > 0 {
 		s.pools = resized(old.pools, st.levels[0].instances)
 		for i := range s.pools {

@@ -250,6 +250,17 @@ type Series struct {
 	// Workers are each autoscaled dependency's workers, with an
 	// autoscaler.
 	Workers []WorkerSeries `json:"workers,omitempty"`
+	// Cache is the caches' lookups, with a cache.
+	Cache *CacheSeries `json:"cache,omitempty"`
+}
+
+// CacheSeries are the lookups of the dependencies' caches per bucket:
+// hits, misses (coalesced ones included), and the hit rate, the share of
+// hits, 0 in a bucket without lookups.
+type CacheSeries struct {
+	Hits    []int32   `json:"hits"`
+	Misses  []int32   `json:"misses"`
+	HitRate []float64 `json:"hit_rate"`
 }
 
 // CallSeries are one plan call's counts per bucket: attempts are its calls
@@ -347,7 +358,16 @@ type Metrics struct {
 	// over levels. Left out when 0.
 	Hedges    float64 `json:"hedges,omitempty"`
 	HedgesWon float64 `json:"hedges_won,omitempty"`
-	Events    float64 `json:"events"`
+	// CacheHits and CacheMisses are the lookups of the dependencies'
+	// caches that found a fresh entry and those that did not;
+	// CacheHitRate is the share of hits, and CacheCoalesced the misses
+	// that waited for a fetch in progress instead of reaching the
+	// dependency. Left out without a cache (and when 0).
+	CacheHits      float64 `json:"cache_hits,omitempty"`
+	CacheMisses    float64 `json:"cache_misses,omitempty"`
+	CacheHitRate   float64 `json:"cache_hit_rate,omitempty"`
+	CacheCoalesced float64 `json:"cache_coalesced,omitempty"`
+	Events         float64 `json:"events"`
 }
 
 // An Optional is a metric that does not apply to every result: NaN
@@ -583,6 +603,8 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.GaveUpThrottle = float64(g[reasonThrottle])
 	x.Hedges = float64(c.hedges)
 	x.HedgesWon = float64(c.hedgesWon)
+	x.CacheHits, x.CacheMisses, x.CacheCoalesced = float64(c.cacheHits), float64(c.cacheMisses), float64(c.coalesced)
+	x.CacheHitRate = ratio(x.CacheHits, x.CacheHits+x.CacheMisses)
 	x.Events = float64(s.events)
 
 	out := runOutput{metrics: x, levels: c.levelAttempts, levelRetries: levelRetries, levelDenied: c.levelDenied, peaks: peaks[3:], transitions: c.transitions, nbins: nb, base: s.base, outerBreaker: -1,
@@ -973,7 +995,16 @@ func buildSeries(r *runOutput, m *model, bucket, span int64) *Series {
 			Successes: xsum(r.xbins[at+3*i+1]), Failures: xsum(r.xbins[at+3*i+2])})
 	}
 	s.Workers = workerSeries(r, m, bucket, n)
-	if len(r.xbins) > at+3*len(s.Fleets) { // the pool's
+	at += 3 * len(s.Fleets) // a cache's follow the fleets'
+	if m.cached {
+		c := &CacheSeries{Hits: xsum(r.xbins[at]), Misses: xsum(r.xbins[at+1]), HitRate: make([]float64, n)}
+		for i := range n {
+			c.HitRate[i] = ratio(float64(c.Hits[i]), float64(c.Hits[i]+c.Misses[i]))
+		}
+		s.Cache = c
+		at += 2
+	}
+	if len(r.xbins) > at { // the pool's
 		s.PoolInUse = make([]int32, n)
 		for i, v := range r.xbins[len(r.xbins)-1][:r.nbins] {
 			s.PoolInUse[i/k] = max(s.PoolInUse[i/k], v)

@@ -17,6 +17,7 @@ const (
 	drawPhase
 	drawNetwork
 	drawThrottle
+	drawCacheKey
 	drawBalance
 )
 

@@ -544,6 +544,8 @@ func phaseLabel(ph *Phase) string {
 		return fmt.Sprintf("errors %g%%", ph.Rate*100)
 	case PhaseLatency:
 		return fmt.Sprintf("latency ×%g", ph.Factor)
+	case PhaseFlush:
+		return "cache flush"
 	}
 	return string(ph.Kind)
 }

@@ -274,6 +274,9 @@ type Dependency struct {
 	// Autoscale adds and removes workers toward a target (see Autoscale);
 	// without it the workers change only by capacity phases.
 	Autoscale *Autoscale `json:"autoscale,omitempty"`
+	// Cache answers the calls it holds an answer for before they reach
+	// the dependency (cache.go). Without it every call reaches it.
+	Cache *Cache `json:"cache,omitempty"`
 }
 
 // A Script answers the calls that reach a dependency from a list, in

@@ -56,6 +56,7 @@ type request struct {
 	retry   bool
 	keyed   bool
 	served  bool   // an answer travelling back with the work done: wasted if nobody waits for it
+	fetch   bool   // a cache's miss forwarded: its answer fills the cache (cache.go)
 	pc      uint8  // the plan call it is part of
 	dep     uint8  // the dependency it is for
 	ver     uint32 // with contention: the row's version the call read
@@ -176,6 +177,7 @@ type sim struct {
 	// has neither pool nor bulkheads. Operations then take the short path
 	// of a scenario with one dependency.
 	simple bool
+	cacheX int32     // with a cache, the first of its extra bins: hits, then misses (in simple's padding)
 	pcs    []opCall  // with several plan calls: by operation·len(m.calls) + plan call
 	pools  []limiter // per instance of level 0; nil without a pool
 	bulks  []limiter // per instance of level 0 and dependency; nil without bulkheads
@@ -202,6 +204,10 @@ type sim struct {
 	thOut int16
 
 	deps [maxDeps]depState // index it through dep
+	// caches are the dependencies' caches, by dependency, with a cache
+	// (nil without; cache.go): last, so that a run without one reads
+	// nothing new where every event looks.
+	caches []*lruCache
 }
 
 // depState is the state of one dependency in a run.
@@ -659,6 +665,9 @@ func (s *sim) travel(leg int, dep, pc uint8, op int32, hop uint32) int64 {
 func (s *sim) reply(r request, out int16, retryAfter int64) {
 	if int(r.dep) >= s.nd {
 		s.backendAnswered(r.dep, out)
+	}
+	if r.fetch {
+		s.fetched(&r, out, retryAfter)
 	}
 	if d, _ := s.dep(r.dep); !d.net[legAnswer].on {
 		s.answer(r.call, r.gen, out, retryAfter)

@@ -851,6 +851,7 @@ func (v *validator) dependency(p string, d *Dependency) {
 	if d.Autoscale != nil {
 		v.autoscale(p+"autoscale.", d)
 	}
+	v.cache(p, d)
 	tooMany := len(d.Phases) > MaxPhases
 	if tooMany {
 		v.add(p+"phases", nil, "lists %d phases; at most %d are allowed", len(d.Phases), MaxPhases)

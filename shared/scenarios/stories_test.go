@@ -54,6 +54,7 @@ var stories = map[string]story{
 	"one-of-two-crash":           storyOneOfTwoCrash,
 	"lb-sinkhole":                storyLBSinkhole,
 	"autoscale-lag":              storyAutoscaleLag,
+	"cache-flush":                storyCacheFlush,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1683,5 +1684,126 @@ func storyAutoscaleLag(t *testing.T, sc *engine.Scenario) {
 	}
 	if s := successShare(t, st, 260, 300); s < 0.99 {
 		t.Errorf("over 5 minutes: %.1f%% succeeded from 260 s on; the notes say it succeeds again once the 35 serve", 100*s)
+	}
+}
+
+// hitRate returns a strategy's cache hit rate over the lookups in
+// [from, to) seconds, from its series.
+func hitRate(t testing.TB, st *engine.StrategyResult, from, to float64) float64 {
+	t.Helper()
+	s := st.Series
+	if s.Cache == nil {
+		t.Fatalf("%s: no cache series", st.Name)
+	}
+	var hits, all int32
+	for i := range s.Cache.Hits {
+		if at := float64(i) * s.BucketMS / 1000; at >= from && at < to {
+			hits += s.Cache.Hits[i]
+			all += s.Cache.Hits[i] + s.Cache.Misses[i]
+		}
+	}
+	if all == 0 {
+		t.Fatalf("%s: no cache lookup in [%g s, %g s)", st.Name, from, to)
+	}
+	return float64(hits) / float64(all)
+}
+
+func storyCacheFlush(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	none, atOnce, backoff, budget := strategyResult(t, res, "no-retries"), strategyResult(t, res, "retry-at-once"), strategyResult(t, res, "backoff"), strategyResult(t, res, "retry-budget")
+	all := []*engine.StrategyResult{none, atOnce, backoff, budget}
+	for _, st := range all {
+		// Normal until the flush, at the paper's 90% hit rate: 92% from the
+		// warm start, settling near 89%.
+		if s := successShare(t, st, 0, 30); s < 0.99 {
+			t.Errorf("%s: %.1f%% succeeded before the flush; the text says normally", st.Name, 100*s)
+		}
+		if h := hitRate(t, st, 0, 10); h < 0.91 || h > 0.93 {
+			t.Errorf("%s: hit rate %.3f in the first 10 s; the notes say 92%%", st.Name, h)
+		}
+		if h := hitRate(t, st, 20, 30); h < 0.87 || h > 0.91 {
+			t.Errorf("%s: hit rate %.3f from 20 s to 30 s; the notes say near 89%%", st.Name, h)
+		}
+		// About 30% succeed from the flush to the end, never recovering.
+		if s := successShare(t, st, 40, 120); s < 0.25 || s > 0.35 {
+			t.Errorf("%s: %.1f%% succeeded from 40 s on; the summary says about 30%%", st.Name, 100*s)
+		}
+		if st.Metrics.Recovered != 0 {
+			t.Errorf("%s: recovered %v; the look_at says 0", st.Name, float64(st.Metrics.Recovered))
+		}
+		if q := slices.Max(st.Series.QueueLength[len(st.Series.QueueLength)*3/4:]); q < int32(sc.Dependency.QueueCapacity)*9/10 {
+			t.Errorf("%s: at most %d queued in the last quarter; the database is said to stay overloaded", st.Name, q)
+		}
+	}
+	// The cache stays almost empty: the hit rate of 'no-retries' (one
+	// lookup per operation) is the share that succeeds, about 30%, and
+	// retries that miss lower it further.
+	if h := hitRate(t, none, 40, 120); h > 0.35 {
+		t.Errorf("no-retries: hit rate %.3f from 40 s on; the summary says the cache stays almost empty", h)
+	}
+	for _, st := range []*engine.StrategyResult{atOnce, backoff} {
+		if h := hitRate(t, st, 40, 120); h > 0.15 {
+			t.Errorf("%s: hit rate %.3f from 40 s on; the read-through note compares with about 10%%", st.Name, h)
+		}
+		if r := st.Metrics.Amplification / none.Metrics.Amplification; r < 3.5 || r > 4.5 {
+			t.Errorf("%s: %.2f times the calls of no-retries; the look_at says about four", st.Name, r)
+		}
+	}
+	if r := budget.Metrics.Amplification / none.Metrics.Amplification; r > 1.3 {
+		t.Errorf("retry-budget: %.2f times the calls of no-retries; the look_at says only a few more", r)
+	}
+	// The probe: metastable with retries and without; no budget ends it
+	// for 'retry-at-once', nor 90% less load; 4 more workers end it for
+	// both, and 60% less load for 'no-retries'.
+	for _, name := range []string{"retry-at-once", "no-retries"} {
+		pr := probeOf(t, sc, name)
+		if pr.Finding != probe.FindingMetastable {
+			t.Errorf("%s: the probe finds %q; the notes say metastable: %s", name, pr.Finding, pr.Persistence)
+		}
+		for _, r := range pr.Remedies {
+			switch {
+			case r.Kind == probe.RemedyCapacity && (r.Outcome != probe.Found || r.Enough != 4):
+				t.Errorf("%s: capacity remedy %s, %v workers; the notes say 4 more", name, r.Outcome, r.Enough)
+			case r.Kind == probe.RemedyLoad && name == "no-retries" && (r.Outcome != probe.Found || r.Enough > 0.6):
+				t.Errorf("%s: load remedy %s, %v; the notes say 60%% less load ends it", name, r.Outcome, r.Enough)
+			case r.Kind == probe.RemedyLoad && name == "retry-at-once" && r.Outcome != probe.NotFound:
+				t.Errorf("%s: load remedy %s, %v; the notes say 90%% less load does not end it", name, r.Outcome, r.Enough)
+			case r.Kind == probe.RemedyBudget && name == "retry-at-once" && r.Outcome != probe.NotFound:
+				t.Errorf("%s: budget remedy %s, %v; the notes say no budget ends it", name, r.Outcome, r.Enough)
+			}
+		}
+	}
+	// The read-through note: the cache refills; 'no-retries' and
+	// 'retry-budget' recover, 'retry-at-once' and 'backoff' do not, their
+	// cache hitting about 70% of lookups from 90 s on, most operations
+	// succeeding, the database's queue filling up in every 10 s to the end.
+	rt := *sc
+	c := *sc.Dependency.Cache
+	c.Fill = engine.FillReadThrough
+	rt.Dependency.Cache = &c
+	rres := run(t, &rt)
+	for _, name := range []string{"no-retries", "retry-budget"} {
+		if st := strategyResult(t, rres, name); st.Metrics.Recovered != 1 {
+			t.Errorf("read-through, %s: recovered %v; the note says it recovers", name, float64(st.Metrics.Recovered))
+		}
+	}
+	for _, name := range []string{"retry-at-once", "backoff"} {
+		st := strategyResult(t, rres, name)
+		if st.Metrics.Recovered != 0 {
+			t.Errorf("read-through, %s: recovered %v; the note says it does not", name, float64(st.Metrics.Recovered))
+		}
+		if h := hitRate(t, st, 90, 120); h < 0.65 || h > 0.75 {
+			t.Errorf("read-through, %s: hit rate %.3f from 90 s on; the note says about 70%%", name, h)
+		}
+		if s := successShare(t, st, 90, 120); s < 0.5 || s >= 0.99 {
+			t.Errorf("read-through, %s: %.1f%% succeeded from 90 s on; the note says most, not all", name, 100*s)
+		}
+		s := st.Series
+		per := int(10000 / s.BucketMS)
+		for i := 60000 / int(s.BucketMS); i+per <= len(s.QueueLength); i += per {
+			if m := slices.Max(s.QueueLength[i : i+per]); m < int32(sc.Dependency.QueueCapacity) {
+				t.Errorf("read-through, %s: at most %d queued in the 10 s from %g s; the note says the queue fills up in every 10 s to the end", name, m, float64(i)*s.BucketMS/1000)
+			}
+		}
 	}
 }

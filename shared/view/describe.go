@@ -138,6 +138,9 @@ func describeDependency(d *engine.Dependency) []string {
 		out = append(out, fmt.Sprintf("lets %g calls a second through a token bucket of %d and answers the others %d at once, with a Retry-After of the time until a token, rounded up to %s",
 			rl.Rate, rl.Burst, engine.RateLimitStatus, dw(cmp.Or(rl.RetryAfterUnit, engine.DefaultRetryAfterUnit))))
 	}
+	if c := d.Cache; c != nil {
+		out = append(out, describeCache(c))
+	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
 	} else {
@@ -180,6 +183,33 @@ func describeQueueDiscipline(d *engine.Dependency) string {
 			dw(interval), full, dw(target), dw(interval), dw(interval))
 	}
 	return ""
+}
+
+// describeCache says what a dependency's cache holds and answers.
+func describeCache(c *engine.Cache) string {
+	keys := fmt.Sprintf("%d keys asked for alike", c.Keys.Count)
+	if c.Keys.Law == engine.KeysZipf {
+		keys = fmt.Sprintf("%d keys of Zipf popularity (s = %g)", c.Keys.Count, c.Keys.Exponent)
+	}
+	out := fmt.Sprintf("a cache in front of it, %s, holds the %d most recently used", keys, c.Capacity)
+	if c.TTL > 0 {
+		out += fmt.Sprintf(" for at most %s", dw(c.TTL))
+	}
+	out += fmt.Sprintf(" and answers them in %s; ", dw(c.HitLatency))
+	if c.Warm {
+		out += "it starts warm"
+	} else {
+		out += "it starts empty"
+	}
+	if c.Fill == engine.FillLookAside {
+		out += ", and only an answer that reaches a caller still waiting fills it (look-aside)"
+	} else {
+		out += ", and every successful answer fills it (read-through)"
+	}
+	if c.Coalesce {
+		out += "; concurrent misses for a key wait for one fetch"
+	}
+	return out
 }
 
 // describeLoadLatency says how a dependency slows with its load.
@@ -268,6 +298,8 @@ func describePhase(p *engine.Phase) string {
 		return span + fmt.Sprintf("fails %s of calls with %s", pctWords(p.Rate), status)
 	case engine.PhaseLatency:
 		return span + fmt.Sprintf("serves %g× slower", p.Factor)
+	case engine.PhaseFlush:
+		return span + "its cache is flushed at the start and refills from empty"
 	}
 	return span + string(p.Kind)
 }

@@ -104,6 +104,19 @@ func TestDescribeScript(t *testing.T) {
 	}
 }
 
+func TestDescribeCache(t *testing.T) {
+	d := engine.Dependency{Workers: 1, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant},
+		Cache: &engine.Cache{Keys: engine.KeySpace{Law: engine.KeysZipf, Count: 1000, Exponent: 0.8}, Capacity: 100,
+			TTL: engine.Duration(60e9), HitLatency: engine.Duration(1e6), Fill: engine.FillLookAside, Coalesce: true}}
+	got := strings.Join(describeDependency(&d), "; ")
+	for _, want := range []string{"1000 keys of Zipf popularity (s = 0.8), holds the 100 most recently used for at most 60 s",
+		"answers them in 1 ms", "it starts empty", "(look-aside)", "wait for one fetch"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the cache is not described (%q): %q", want, got)
+		}
+	}
+}
+
 // TestDescribeEveryBuiltin walks every built-in: the workload, the
 // dependency and every strategy (each layer too) are said, and no phrase
 // carries a formatting error or an empty value.
