@@ -883,11 +883,11 @@ function progress(done, total) {
 
 async function run() {
   const mine = ++state.running;
+  status("Running…");
   await editsMade(); // a run is of the scenario as the edits under way leave it
   const json = $("json").value;
   $("cancel").hidden = false;
   state.early = "";
-  status("Running…");
   try {
     const first = state.first !== null && state.loadedFrom?.slug === state.first && state.loadedFrom.json === json;
     state.first = null;
