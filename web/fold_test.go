@@ -42,6 +42,9 @@ func TestFormFoldsWhatIsNotSet(t *testing.T) {
 			t.Errorf("%s is %s; want %s", path, got, want)
 		}
 	}
+	if got := text(ctx, t, `[...document.querySelectorAll("#form > fieldset > legend")].filter(l => l.textContent.startsWith("Strategy")).map(l => l.textContent).join("|")`); got != "Strategy 1: A|Strategy 2: B|Strategy 3: C|Strategy 4: D" {
+		t.Errorf("the strategies' legends say %q; want their names", got)
+	}
 	summary := text(ctx, t, `document.querySelector('details[data-fold="strategies[0]."] > summary').textContent`)
 	if summary == "" || summary[0] < '1' || summary[0] > '9' {
 		t.Errorf("strategy A's fold says %q; want how many settings it holds", summary)

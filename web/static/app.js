@@ -603,7 +603,10 @@ function renderForm() {
         ...inputs("fallback", `${at}fallbacks[${j}].`),
         el("div", { class: "row" }, button("fallback-remove", "Remove fallback", { "data-index": i, "data-item": j }, `Remove fallback ${j + 1} of strategy ${name}`)))),
     ] : [];
-    const box = group(`Strategy ${i + 1}`, ...inputs("head", at), ...policy(at, "strategy"), ...limits, ...layers);
+    // The legend names the strategy, and says which are the user's own
+    // (report.yours: an import marks them), found among the others.
+    const yours = st.name && (state.scenario.report?.yours || []).includes(st.name);
+    const box = group(`Strategy ${i + 1}${st.name ? ": " + st.name : ""}${yours ? " (yours)" : ""}`, ...inputs("head", at), ...policy(at, "strategy"), ...limits, ...layers);
     box.append(el("div", { class: "row" },
       button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${name}`),
       button("remove", "Remove", { "data-index": i }, `Remove strategy ${name}`),
@@ -728,9 +731,9 @@ function showValues(typed) {
 }
 
 $("form").addEventListener("change", (e) => {
-  // A renamed dependency's lists, and a requirement's unit, follow, once
-  // the edits under way are made.
-  if (/^dependencies\[\d+\]\.name$/.test(e.target.dataset.path || "") || e.target.dataset.part === "metric") state.editing.then(renderForm);
+  // A renamed dependency's lists, a renamed strategy's legend, and a
+  // requirement's unit, follow, once the edits under way are made.
+  if (/^(dependencies|strategies)\[\d+\]\.name$/.test(e.target.dataset.path || "") || e.target.dataset.part === "metric") state.editing.then(renderForm);
 });
 
 $("form").addEventListener("click", (e) => {
