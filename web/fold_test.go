@@ -75,4 +75,5 @@ func TestFormFoldsWhatIsNotSet(t *testing.T) {
 	if got := text(ctx, t, `document.getElementById("f-strategies-2--budget-ratio-error").textContent`); got == "" {
 		t.Error("no error beside C's budget ratio")
 	}
+	axeCheck(t, ctx) // with folds open and closed, and an error in one
 }
