@@ -92,6 +92,10 @@ func TestPlaygroundImportsAndExportsAPolicy(t *testing.T) {
 		!strings.Contains(got, "What should I ship instead of shop.Cart, shop.Orders?") || !strings.Contains(got, "Share and embed") {
 		t.Errorf("the results say first %q", got)
 	}
+	// The form names it among the others, as the user's.
+	if got := text(ctx, t, `document.querySelector('[data-path="strategies[4].name"]').closest("fieldset").querySelector("legend").textContent`); got != "Strategy 5: shop.Cart, shop.Orders (yours)" {
+		t.Errorf("the imported strategy's legend says %q", got)
+	}
 	if got := text(ctx, t, `JSON.stringify(JSON.parse(document.getElementById("json").value).report.yours)`); got != `["shop.Cart, shop.Orders"]` {
 		t.Errorf("report.yours is %s", got)
 	}

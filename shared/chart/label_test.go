@@ -1,7 +1,9 @@
 package chart
 
 import (
+	"html"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +23,26 @@ func TestFineLabelNeverSaysMinusZero(t *testing.T) {
 	} {
 		if got := fineLabel(c.metric, c.v, c.step); got != c.want {
 			t.Errorf("fineLabel(%q, %g, %g) = %q, want %q", c.metric, c.v, c.step, got, c.want)
+		}
+	}
+}
+
+// TestRowNamesFitLeftOfTheBars: a bar chart's row names, an imported
+// policy's long one too, fit between the chart's left edge and its bars
+// at every width (their first letters were cut off), and a short one is
+// whole.
+func TestRowNamesFitLeftOfTheBars(t *testing.T) {
+	for _, width := range []float64{360, 600, 1000} {
+		size := 12.0
+		if largeText(width) {
+			size = 14
+		}
+		got := rowName("shop.Cart, shop.Orders", 140, width)
+		if w := textWidth(html.UnescapeString(got), size); w > 140-12 || !strings.HasSuffix(got, "…") {
+			t.Errorf("at %v px: %q, %.0f px wide: want it cut to fit 128 px", width, got, w)
+		}
+		if got := rowName("D", 140, width); got != "D" {
+			t.Errorf("at %v px: %q; want D", width, got)
 		}
 	}
 }

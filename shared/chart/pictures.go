@@ -524,7 +524,7 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	for i, st := range strats {
 		y := p.y0 + float64(i)*rowH
 		cls := fmt.Sprintf("kb c%d", i%len(dashes))
-		s.text(left-8, y+rowH/2+4, "", "end", esc(st.Name, 20))
+		s.text(left-8, y+rowH/2+4, "", "end", rowName(st.Name, left, c.w))
 		if words[i] != "" {
 			s.text(p.X(p.lo)+6, y+rowH/2+4, "m", "", esc(words[i], 40))
 			continue
@@ -598,7 +598,7 @@ func latency(res *engine.Result, opt Options) (*canvas, error) {
 	bar := (rowH - 12) / 4
 	for i, st := range strats {
 		y := p.y0 + float64(i)*rowH + 6
-		s.text(left-8, y+rowH/2, "", "end", esc(st.Name, 20))
+		s.text(left-8, y+rowH/2, "", "end", rowName(st.Name, left, c.w))
 		for k := range pcts {
 			cls := []string{"kb c0", "kb c5", "kb c4", "kb c1"}[k]
 			s.rect(p.X(0), y+float64(k)*bar, p.X(vals[i][k])-p.X(0), bar-1.5, cls)
@@ -862,4 +862,17 @@ func severalDeps(res *engine.Result) bool {
 		}
 	}
 	return len(seen) > 1
+}
+
+// rowName is a strategy's name as a row of a bar chart shows it, right
+// aligned against the bars at left: cut with an ellipsis where it would
+// pass the chart's left edge at the text's size (larger in a narrow
+// chart, largeText), so that an imported policy's long name does not
+// lose its first letters.
+func rowName(name string, left, width float64) string {
+	size := 12.0
+	if largeText(width) {
+		size = 14
+	}
+	return fit(name, left-12, size)
 }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -40,6 +41,12 @@ type Form struct {
 	Window     []FormField `json:"window"`
 	// Kinds are the rules of the objects that have a kind.
 	Kinds []KindRule `json:"kinds"`
+	// Folding names, by part (its JSON name: "dependency", "policy",
+	// "scoped", "strategy"), the paths of its fields that fold behind the
+	// part's "More settings" while they hold no value (folds decides
+	// which); the page shows the others, and a folding field that holds a
+	// value, open.
+	Folding map[string][]string `json:"folding"`
 }
 
 // A FormField is one control of the form: its path, its label and its
@@ -69,7 +76,7 @@ type KindRule struct {
 
 // FormOf returns the playground's form.
 func FormOf() Form {
-	return Form{
+	f := Form{
 		Workload: []FormField{
 			{"clients", "Clients", "number"},
 			{"arrival", "Arrivals", "arrivals"},
@@ -194,6 +201,52 @@ func FormOf() Form {
 		},
 		Kinds: KindRules(),
 	}
+	f.Folding = map[string][]string{}
+	for name, part := range map[string][]FormField{"dependency": f.Dependency, "policy": f.Policy, "scoped": f.Scoped, "strategy": f.Strategy} {
+		for _, field := range part {
+			if folds(field.Path) {
+				f.Folding[name] = append(f.Folding[name], field.Path)
+			}
+		}
+	}
+	return f
+}
+
+// essential are the fields of the folding parts (a dependency's, a
+// policy's) that show even without a value, besides the kind selectors:
+// what a newcomer sets first.
+var essential = []string{"workers", "max_attempts", "attempt_timeout", "deadline"}
+
+// folds reports whether the field at path (relative to its part's object)
+// of a folding part (Dependency, Policy, Scoped, Strategy) folds behind
+// "More settings" while it holds no value: all but the kind selectors (a
+// "kind", or the key of a kind rule), the fields a kind rule shows only
+// with the kind that takes them (those of the kind chosen), and the
+// essential ones. The other parts are short, or added by the user: their
+// fields never fold.
+func folds(path string) bool {
+	keys := strings.Split(path, ".")
+	field := keys[len(keys)-1]
+	if field == "kind" || slices.Contains(essential, path) {
+		return false
+	}
+	if len(keys) > 1 {
+		if r, ok := kindRule(keys[len(keys)-2]); ok && takenBySome(r, field) {
+			return false
+		}
+	}
+	return true
+}
+
+// takenBySome reports whether some kind of the rule r takes field (its
+// key, a common field or a kind's own).
+func takenBySome(r KindRule, field string) bool {
+	for kind := range r.Fields {
+		if r.Takes(kind, field) {
+			return true
+		}
+	}
+	return false
 }
 
 // timed is the fields every phase and load change starts with: its kind,

@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -158,8 +159,73 @@ func TestFormOfIsJSON(t *testing.T) {
 		t.Errorf("%d parts in JSON; Form has %d", len(m), n)
 	}
 	for k, v := range m {
+		if k == "folding" {
+			continue // TestFormFolds
+		}
 		if l, ok := v.([]any); !ok || len(l) == 0 {
 			t.Errorf("part %s: %v", k, v)
+		}
+	}
+}
+
+// TestFormFolds walks every field of every part of the form: in the
+// folding parts (a dependency's, a policy's, a strategy's), a field folds
+// while it holds no value unless it is a kind selector, a field a kind
+// rule shows with its kind only, or an essential one; no other part's
+// field folds; each folding part keeps at most a short list open while
+// its fields are empty, and folds something.
+func TestFormFolds(t *testing.T) {
+	f := FormOf()
+	folding := map[string][]FormField{"dependency": f.Dependency, "policy": f.Policy, "scoped": f.Scoped, "strategy": f.Strategy}
+	for name := range f.Folding {
+		if _, ok := folding[name]; !ok {
+			t.Errorf("Folding names the part %q, which does not fold", name)
+		}
+	}
+	for name, p := range formParts() {
+		part := name
+		if name == "layer" || name == "fleet" {
+			part = "policy" // a layer's and a fleet's policy fold as a strategy's
+		}
+		fields, folds := folding[part]
+		if !folds {
+			for _, field := range p.fields {
+				if slices.Contains(f.Folding[part], field.Path) {
+					t.Errorf("the %s field %s folds: only %v fold", name, field.Path, slices.Collect(maps.Keys(folding)))
+				}
+			}
+			continue
+		}
+		open := 0
+		for _, field := range fields {
+			keys := strings.Split(field.Path, ".")
+			last := keys[len(keys)-1]
+			ruled := false
+			if len(keys) > 1 {
+				if r, ok := kindRule(keys[len(keys)-2]); ok {
+					for k := range r.Fields {
+						ruled = ruled || r.Takes(k, last)
+					}
+				}
+			}
+			want := !(last == "kind" || ruled || slices.Contains(essential, field.Path))
+			if got := slices.Contains(f.Folding[part], field.Path); got != want {
+				t.Errorf("the %s field %s (%q): folds %v, want %v", part, field.Path, field.Label, got, want)
+			}
+			if !want && !ruled {
+				open++
+			}
+		}
+		if open > 8 {
+			t.Errorf("the %s part shows %d fields while empty; a newcomer sees a wall", part, open)
+		}
+		if len(f.Folding[part]) == 0 {
+			t.Errorf("the %s part folds nothing", part)
+		}
+	}
+	for _, path := range essential {
+		if !slices.ContainsFunc(slices.Concat(f.Dependency, f.Policy), func(x FormField) bool { return x.Path == path }) {
+			t.Errorf("the essential field %q is no field of a dependency or a policy", path)
 		}
 	}
 }

@@ -248,6 +248,7 @@ const state = {
   presets: [], // the engine's policy presets
   kinds: {}, // the engine's vocabulary: the lists of kinds the form offers
   form: null, // the form's fields and kind rules (view.Form)
+  folds: new Set(), // the paths of the objects whose "more settings" are open (folded)
   editing: null, // the form's edits under way, one after the other (editScenario)
   window: undefined, // the affected window the scenario's runs judge, as the engine's validate answers it (null: not valid)
   windowFor: null, // the JSON that window is of
@@ -312,6 +313,7 @@ function load(doc, msg, builtin, link) {
   const note = msg;
   scenarioChanged();
   closeShip();
+  state.folds.clear();
   state.scenario = doc;
   writeJSON();
   state.loadedFrom = builtin ? { slug: builtin.slug, title: builtin.title, json: $("json").value } : null;
@@ -417,6 +419,28 @@ function applies(path) {
 // paths relative to the part's object), at the object's path at.
 const inputs = (part, at) => (state.form?.[part] || []).map((f) => input(at + f.path, f.label, f.type));
 
+// folded are the controls of the parts of one object at the path at, the
+// fields the view folds (view.Form's folding) that hold no value last,
+// behind a "more settings" of their own, which stays open across renders
+// once opened (state.folds), by the user or by an error beside a field in
+// it (showErrors).
+function folded(parts, at) {
+  const open = [], more = [];
+  for (const part of parts) {
+    const folds = state.form?.folding?.[part] || [];
+    for (const f of state.form?.[part] || []) {
+      const control = input(at + f.path, f.label, f.type);
+      if (control) (folds.includes(f.path) && getPath(state.scenario, at + f.path) === undefined ? more : open).push(control);
+    }
+  }
+  if (!more.length) return open;
+  const key = at;
+  const fold = el("details", { class: "more", "data-fold": key, "data-testid": "more-settings", open: state.folds.has(key) },
+    el("summary", { text: `${more.length} more settings, none set` }), ...more);
+  fold.addEventListener("toggle", () => (fold.open ? state.folds.add(key) : state.folds.delete(key)));
+  return [...open, fold];
+}
+
 function input(path, label, type) {
   if (!applies(path)) return "";
   const id = "f-" + path.replace(/\W/g, "-");
@@ -521,7 +545,7 @@ function fleetFields() {
   const fleets = (w.fleets || []).map((f, i) => {
     const pat = `workload.fleets[${i}].`;
     return el("fieldset", { class: "sub" }, el("legend", { text: `Fleet ${f.name || i + 1}` }),
-      ...inputs("fleet", pat), ...inputs("policy", pat),
+      ...folded(["fleet", "policy"], pat),
       el("div", { class: "row" }, button("fleet-remove", "Remove", { "data-index": i }, `Remove fleet ${f.name || i + 1}`)));
   });
   return [el("h2", { class: "form-sub", text: "Other fleets" }),
@@ -549,7 +573,7 @@ function renderForm() {
           button("phase-remove", "Remove", { "data-index": i, "data-dep": at }, `Remove phase ${i + 1}${several ? " of " + (dep.name || at) : ""}`)));
     });
     const title = several ? `Dependency ${dep.name || ""}`.trim() : "Dependency";
-    form.append(group(title, ...(several ? inputs("named", at + ".") : []), ...inputs("dependency", at + "."),
+    form.append(group(title, ...folded(several ? ["named", "dependency"] : ["dependency"], at + "."),
       el("h2", { class: "form-sub", text: several ? `Timeline of ${dep.name || "this dependency"}` : "Timeline" }), ...phases,
       el("div", { class: "row" },
         button("phase-add", "Add a phase", { "data-dep": at }, several ? `Add a phase to ${dep.name || at}` : null),
@@ -565,14 +589,13 @@ function renderForm() {
   form.append(requirementsBox());
   (state.scenario.strategies || []).forEach((st, i) => {
     const at = `strategies[${i}].`;
-    const policy = (at) => [...inputs("policy", at), ...(several ? inputs("scoped", at) : [])];
+    const policy = (at, ...more) => folded(["policy", ...(several ? ["scoped", ...more] : [])], at);
     const layers = (st.layers || []).map((_, j) =>
       el("fieldset", { class: "sub" }, el("legend", { text: `Layer ${j + 1} below ${st.name || "it"}` }),
         ...policy(`${at}layers[${j}].`),
         el("div", { class: "row" }, button("layer-remove", "Remove layer", { "data-index": i, "data-layer": j }, `Remove layer ${j + 1} of strategy ${st.name || i + 1}`))));
     const name = st.name || i + 1;
     const limits = several ? [
-      ...inputs("strategy", at),
       ...(st.bulkheads || []).map((_, j) => el("fieldset", { class: "sub" }, el("legend", { text: `Bulkhead ${j + 1}` }),
         ...inputs("bulkhead", `${at}bulkheads[${j}].`),
         el("div", { class: "row" }, button("bulkhead-remove", "Remove bulkhead", { "data-index": i, "data-item": j }, `Remove bulkhead ${j + 1} of strategy ${name}`)))),
@@ -580,7 +603,10 @@ function renderForm() {
         ...inputs("fallback", `${at}fallbacks[${j}].`),
         el("div", { class: "row" }, button("fallback-remove", "Remove fallback", { "data-index": i, "data-item": j }, `Remove fallback ${j + 1} of strategy ${name}`)))),
     ] : [];
-    const box = group(`Strategy ${i + 1}`, ...inputs("head", at), ...policy(at), ...limits, ...layers);
+    // The legend names the strategy, and says which are the user's own
+    // (report.yours: an import marks them), found among the others.
+    const yours = st.name && (state.scenario.report?.yours || []).includes(st.name);
+    const box = group(`Strategy ${i + 1}${st.name ? ": " + st.name : ""}${yours ? " (yours)" : ""}`, ...inputs("head", at), ...policy(at, "strategy"), ...limits, ...layers);
     box.append(el("div", { class: "row" },
       button("duplicate", "Duplicate", { "data-index": i }, `Duplicate strategy ${name}`),
       button("remove", "Remove", { "data-index": i }, `Remove strategy ${name}`),
@@ -705,9 +731,9 @@ function showValues(typed) {
 }
 
 $("form").addEventListener("change", (e) => {
-  // A renamed dependency's lists, and a requirement's unit, follow, once
-  // the edits under way are made.
-  if (/^dependencies\[\d+\]\.name$/.test(e.target.dataset.path || "") || e.target.dataset.part === "metric") state.editing.then(renderForm);
+  // A renamed dependency's lists, a renamed strategy's legend, and a
+  // requirement's unit, follow, once the edits under way are made.
+  if (/^(dependencies|strategies)\[\d+\]\.name$/.test(e.target.dataset.path || "") || e.target.dataset.part === "metric") state.editing.then(renderForm);
 });
 
 $("form").addEventListener("click", (e) => {
@@ -860,11 +886,11 @@ function progress(done, total) {
 
 async function run() {
   const mine = ++state.running;
+  status("Running…");
   await editsMade(); // a run is of the scenario as the edits under way leave it
   const json = $("json").value;
   $("cancel").hidden = false;
   state.early = "";
-  status("Running…");
   try {
     const first = state.first !== null && state.loadedFrom?.slug === state.first && state.loadedFrom.json === json;
     state.first = null;
@@ -903,7 +929,17 @@ async function run() {
   }
 }
 
-$("run").addEventListener("click", run);
+$("run").addEventListener("click", () => {
+  inView($("status"));
+  run();
+});
+
+// inView keeps the progress element p of the work the user just started
+// (a run, a search, a probe: each says it politely, role=status) in
+// view, beside the button they pressed, scrolling as little as it takes.
+function inView(p) {
+  p.scrollIntoView({ block: "nearest" });
+}
 $("cancel").addEventListener("click", () => {
   state.running++;
   engine.cancel();
@@ -929,6 +965,8 @@ function showErrors(errors) {
     const text = errorText(e);
     const control = e.path && document.querySelector(`[data-path="${CSS.escape(e.path)}"]`);
     if (control) {
+      const fold = control.closest("details.more");
+      if (fold) fold.open = true; // and it stays open (folded)
       control.setAttribute("aria-invalid", "true");
       control.setAttribute("aria-describedby", control.id + "-error");
       $(control.id + "-error").textContent = (e.value ? e.value + " " : "") + e.message;
@@ -1156,7 +1194,10 @@ async function probeChoices(json, view) {
   }
   $("probe-choices").replaceChildren(...names.flatMap((name, i) => {
     const b = el("button", { type: "button", "data-probe": name, "aria-label": `What ends the storm of ${name}?`, text: name });
-    b.addEventListener("click", () => runProbe(json, name));
+    b.addEventListener("click", () => {
+      runProbe(json, name);
+      inView($("probe-status"));
+    });
     return i > 0 ? [" · ", b] : [b];
   }));
   $("probes").hidden = names.length === 0 && !state.probe;
@@ -1298,6 +1339,7 @@ async function openShip(name) {
   $("ship-intro").textContent = "";
   $("ship-form").replaceChildren();
   $("ship-status").textContent = `Asking the engine for the default search from ${name}…`;
+  box.scrollIntoView({ block: "start" }); // where the form comes, with what it waits for
   let f;
   try {
     f = await engine.call("searchForm", $("json").value, name);
@@ -1419,6 +1461,7 @@ async function runShip() {
   state.pendingNote = `Searched from ${s.strategy}: the recommendation is under Search.`;
   $("ship-cancel").hidden = false;
   $("ship-status").textContent = `Searching from ${s.strategy}…`;
+  inView($("ship-status"));
   const mine = state.running + 1;
   const done = run();
   state.pending = done;
@@ -1628,6 +1671,8 @@ async function importPolicy() {
   state.pendingNote = `Imported ${added.join(", ")} from ${formatLabels[format] || format}.`;
   // Said where the reader is, in the panel, as well as in the status line.
   $("import-done").textContent = `Imported ${added.join(", ")} (read as ${formatLabels[format] || format}): ${added.length === 1 ? "a strategy" : added.length + " strategies"} marked as yours, ${keep && before.length ? "compared with the scenario's others" : "in place of the scenario's strategies"}. The results say first how ${added.length === 1 ? "it does" : "they do"}; "What should I ship?" searches ${added.length === 1 ? "its" : "their"} settings.`;
+  // On a narrow screen the results are above the panel, far from here.
+  $("import-done").append(" ", el("a", { href: "#yours", "data-testid": "import-see", class: "jump-results", text: "See the results ↑" }));
   scheduleRun();
 }
 
