@@ -1849,6 +1849,7 @@ func storyOutlierEjection(t *testing.T, sc *engine.Scenario) {
 	if m := none["retry-other-host"].Spread["failed"]; m.Max != 0 {
 		t.Errorf("no ejection, retry-other-host: up to %v operations failed on a seed; the text says all succeed", m.Max)
 	}
+	near("no ejection, no-retries: backend 0's share of the requests", backendOf(t, none["no-retries"], 0).Share, 0.25, 0.001)
 	near("no ejection, no-retries: backend 0's failures", backendOf(t, none["no-retries"], 0).Failed, 3001, 1)
 	near("no ejection, retry: backend 0's failures", backendOf(t, none["retry"], 0).Failed, 3802, 1)
 	r := none["retry"].Metrics
