@@ -63,10 +63,12 @@ func detect(args []js.Value) (any, error) {
 type importOutput struct {
 	Errors     engine.Errors     `json:"errors,omitempty"`
 	Strategies []engine.Strategy `json:"strategies,omitempty"`
+	Backends   *engine.Backends  `json:"backends,omitempty"`
 	Notes      []convert.Note    `json:"notes"`
 }
 
-// import(format, document) → {errors} or {strategies, notes}: errors name
+// import(format, document) → {errors} or {strategies, backends, notes}
+// (backends: the dependency's, when the document gives it some): errors name
 // their path in the document, as the engine's validation errors do.
 func importConfig(args []js.Value) (any, error) {
 	format, err := jsapi.String(args, 0, "the format")
@@ -87,7 +89,7 @@ func importConfig(args []js.Value) (any, error) {
 		}
 		return nil, err
 	}
-	return importOutput{Strategies: im.Strategies, Notes: orEmpty(im.Notes)}, nil
+	return importOutput{Strategies: im.Strategies, Backends: im.Backends, Notes: orEmpty(im.Notes)}, nil
 }
 
 type exportOutput struct {
@@ -134,7 +136,7 @@ func exportStrategy(args []js.Value) (any, error) {
 	if i < 0 || i >= len(sc.Strategies) {
 		return nil, fmt.Errorf("the scenario has no strategy %d", i)
 	}
-	out, notes, err := convert.Export(format, sc.Strategies[i])
+	out, notes, err := convert.ExportFrom(format, sc.Strategies[i], convert.Backends(sc))
 	if err != nil {
 		return nil, err
 	}

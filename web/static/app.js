@@ -1656,6 +1656,12 @@ async function importPolicy() {
   const before = keep ? state.scenario.strategies || [] : [];
   const report = { ...(state.scenario.report || {}), yours: [...(keep ? state.scenario.report?.yours || [] : []), ...added] };
   const candidate = { ...state.scenario, strategies: [...before, ...out.strategies], report };
+  // The document's backends (several hosts, outlier detection) go on the
+  // scenario's dependency, when it has one: the retries that avoid hosts
+  // tried already need them.
+  const deps = Array.isArray(state.scenario.dependencies) ? state.scenario.dependencies : null;
+  if (out.backends && deps && deps.length === 1) candidate.dependencies = [{ ...deps[0], backends: out.backends }];
+  else if (out.backends && !deps) candidate.dependency = { ...(state.scenario.dependency || {}), backends: out.backends };
   const check = await engine.call("validate", JSON.stringify(candidate));
   const refused = (check.errors || []).filter((e) => e.path === "strategies");
   if (refused.length) {
@@ -1665,6 +1671,8 @@ async function importPolicy() {
   }
   state.scenario.strategies = candidate.strategies;
   state.scenario.report = report;
+  if (candidate.dependencies) state.scenario.dependencies = candidate.dependencies;
+  if (candidate.dependency) state.scenario.dependency = candidate.dependency;
   writeJSON();
   renderForm();
   edited();
