@@ -1,0 +1,80 @@
+package convert
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/shared/engine"
+	"github.com/retrylab/retrylab/shared/scenarios"
+)
+
+// TestBackendsRoundTrip: an Envoy cluster and an Istio DestinationRule
+// with outlier detection import into backends and strategies that retry
+// on other hosts, export back (ExportFrom) to documents that import as
+// the same, and make a scenario that runs.
+func TestBackendsRoundTrip(t *testing.T) {
+	for _, c := range []struct{ format, file string }{{Envoy, "envoy-cluster-outliers.yaml"}, {Istio, "istio-destinationrule.yaml"}} {
+		data, err := os.ReadFile("testdata/import/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		im, err := Import(c.format, data)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if im.Backends == nil || im.Backends.OutlierDetection == nil || im.Strategies[0].RetryHostPredicate != engine.HostPreviousHosts {
+			t.Fatalf("%s: imported without backends, outlier detection or host predicate:\n%s", c.file, indent(im))
+		}
+		out, notes, err := ExportFrom(c.format, im.Strategies[0], im.Backends)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range notes {
+			if n.Level == Warning {
+				t.Errorf("%s: export warned: %s", c.file, n)
+			}
+		}
+		back, err := Import(c.format, out)
+		if err != nil {
+			t.Fatalf("%s: the export does not import: %v\n%s", c.file, err, out)
+		}
+		if !reflect.DeepEqual(back.Backends, im.Backends) || !reflect.DeepEqual(back.Strategies[0].Policy, im.Strategies[0].Policy) {
+			t.Errorf("%s: import(export) differs:\n%s\nwas\n%s\nexport:\n%s", c.file, indent(back), indent(im), out)
+		}
+		sc, err := im.Scenario(scenarios.ImportWorkload, c.format, c.file)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if !reflect.DeepEqual(sc.Dependency.Backends, im.Backends) {
+			t.Errorf("%s: the scenario's backends are %+v, not the imported ones", c.file, sc.Dependency.Backends)
+		}
+		if _, err := engine.Run(t.Context(), sc, engine.Options{NoSeries: true}); err != nil {
+			t.Errorf("%s: %v", c.file, err)
+		}
+	}
+}
+
+// TestHostPredicateNeedsHosts: a previous-hosts predicate on a route to
+// a cluster the document does not show with several hosts is a warning,
+// not a strategy field the scenario would refuse; and the scenario takes it.
+func TestHostPredicateNeedsHosts(t *testing.T) {
+	im, err := Import(Envoy, []byte("match: {prefix: /}\nroute:\n  cluster: c\n  timeout: 1s\n  retry_policy:\n    retry_on: 5xx\n    num_retries: 2\n    retry_host_predicate:\n    - name: envoy.retry_host_predicates.previous_hosts\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.Backends != nil || im.Strategies[0].RetryHostPredicate != "" {
+		t.Errorf("imported backends %+v and predicate %q; want neither", im.Backends, im.Strategies[0].RetryHostPredicate)
+	}
+	warned := false
+	for _, n := range im.Notes {
+		warned = warned || n.Level == Warning && strings.Contains(n.Message, "retry_host_predicate previous_hosts")
+	}
+	if !warned {
+		t.Errorf("no warning on the predicate: %v", im.Notes)
+	}
+	if _, err := im.Scenario(scenarios.ImportWorkload, Envoy, ""); err != nil {
+		t.Error(err)
+	}
+}
