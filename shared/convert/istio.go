@@ -775,6 +775,15 @@ func exportIstio(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 	if st.Breaker != nil {
 		n.warn("breaker", "Istio has no client circuit breaker: a DestinationRule's outlierDetection ejects failing hosts from the load-balancing pool instead; not exported")
 	}
+	if b != nil {
+		// Istio's retries avoid the hosts tried unless told not to.
+		switch {
+		case st.RetryHostPredicate == "":
+			r.RetryIgnorePreviousHosts = new(bool)
+		case st.HostSelectionRetryMaxAttempts != istioHostSelections:
+			n.warn("host_selection_retry_max_attempts", "is %d; Istio always chooses a host again up to %d times: written as Istio's", max(st.HostSelectionRetryMaxAttempts, 1), istioHostSelections)
+		}
+	}
 	out := encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "VirtualService",
 		Metadata: istioMetadata{Name: name}, Spec: istioVSSpec{Hosts: []string{istioHost}, HTTP: []istioHTTPRoute{route}}})
 	var spec istioDRSpec
@@ -797,12 +806,6 @@ func exportIstio(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 			spec.TrafficPolicy.OutlierDetection = istioOutliersFor(n, b.OutlierDetection)
 		}
 		n.info("dependency.backends.count", "is %d; a DestinationRule does not say how many pods serve the host: scale your service to match", b.Count)
-		switch {
-		case st.RetryHostPredicate == "":
-			r.RetryIgnorePreviousHosts = new(bool)
-		case st.HostSelectionRetryMaxAttempts != istioHostSelections:
-			n.warn("host_selection_retry_max_attempts", "is %d; Istio always chooses a host again up to %d times: written as Istio's", max(st.HostSelectionRetryMaxAttempts, 1), istioHostSelections)
-		}
 	} else if st.RetryHostPredicate != "" {
 		n.info("retry_host_predicate", "is Istio's default (retries prefer hosts not tried yet); without backends it chooses nothing")
 	}
