@@ -799,9 +799,7 @@ func exportIstio(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 		}
 	}
 	if b != nil {
-		if b.Balancer != "" && b.Balancer != engine.BalanceRoundRobin {
-			spec.TrafficPolicy.LoadBalancer = &istioLoadBalancer{Simple: istioBalancerFor(n, b.Balancer)}
-		}
+		spec.TrafficPolicy.LoadBalancer = &istioLoadBalancer{Simple: istioBalancerFor(n, b.Balancer)}
 		if b.OutlierDetection != nil {
 			spec.TrafficPolicy.OutlierDetection = istioOutliersFor(n, b.OutlierDetection)
 		}

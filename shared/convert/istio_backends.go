@@ -112,7 +112,12 @@ func istioBackends(n *notes, drs []*istioDR) *engine.Backends {
 		if b == nil {
 			b, from = hostsBackends(n, dr.odPath, 0), dr
 			b.OutlierDetection = dr.outliers
-			if dr.balancer != engine.BalanceRoundRobin {
+			switch dr.balancer {
+			case "":
+				b.Balancer = engine.BalancePowerOfTwo
+				n.info(dr.path+".trafficPolicy", "sets no loadBalancer: Istio's default since 1.14, LEAST_REQUEST (Envoy's, two hosts drawn): imported as power_of_two_choices")
+			case engine.BalanceRoundRobin: // the engine's default
+			default:
 				b.Balancer = dr.balancer
 			}
 			continue
@@ -185,6 +190,8 @@ func istioOutliersFor(n *notes, od *engine.OutlierDetection) *istioOutlierSpec {
 // balancer.
 func istioBalancerFor(n *notes, k engine.BalancerKind) string {
 	switch k {
+	case "", engine.BalanceRoundRobin:
+		return "ROUND_ROBIN" // Istio's default is LEAST_REQUEST
 	case engine.BalanceRandom:
 		return "RANDOM"
 	case engine.BalanceLeastRequest:
@@ -202,7 +209,8 @@ func istioBalancer(n *notes, path string, v any, dr *istioDR) {
 	}
 	if v, p, ok := o.get("simple", false); ok {
 		switch s, _ := v.(string); s {
-		case "ROUND_ROBIN", "UNSPECIFIED":
+		case "UNSPECIFIED": // Istio's default
+		case "ROUND_ROBIN":
 			dr.balancer = engine.BalanceRoundRobin
 		case "RANDOM":
 			dr.balancer = engine.BalanceRandom
