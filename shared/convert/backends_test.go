@@ -78,3 +78,31 @@ func TestHostPredicateNeedsHosts(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestOutliersThatEjectNothing: an outlier detection that turns off every
+// ejection it has is a warning and leaves the dependency one server, in
+// Envoy and Istio alike, rather than backends the engine refuses.
+func TestOutliersThatEjectNothing(t *testing.T) {
+	for _, c := range []struct{ format, doc string }{
+		{Envoy, "match: {prefix: /}\nroute:\n  cluster: c\n  timeout: 1s\n  retry_policy: {retry_on: 5xx, num_retries: 2}\n---\nname: c\noutlier_detection: {enforcing_consecutive_5xx: 0}\n"},
+		{Istio, "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: c}\nspec:\n  host: c\n  trafficPolicy:\n    outlierDetection: {consecutive5xxErrors: 0}\n"},
+	} {
+		im, err := Import(c.format, []byte(c.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", c.format, err)
+		}
+		if im.Backends != nil {
+			t.Errorf("%s: backends %+v", c.format, im.Backends)
+		}
+		warned := false
+		for _, n := range im.Notes {
+			warned = warned || n.Level == Warning && strings.Contains(n.Message, "ejects nothing")
+		}
+		if !warned {
+			t.Errorf("%s: no warning: %v", c.format, im.Notes)
+		}
+		if _, err := im.Scenario(scenarios.ImportWorkload, c.format, ""); err != nil {
+			t.Errorf("%s: %v", c.format, err)
+		}
+	}
+}

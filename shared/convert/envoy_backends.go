@@ -75,7 +75,8 @@ func (r *envoyReader) readBackends(cluster string, m map[string]any, hostPredica
 	}
 	path := r.clusters[cluster]
 	c := &object{path: path, m: m, read: map[string]bool{}}
-	b := hostsBackends(n, join(path, "load_assignment"), envoyHosts(m))
+	var counted notes // said once the cluster's backends are read
+	b := hostsBackends(&counted, join(path, "load_assignment"), envoyHosts(m))
 	if v, p, ok := c.get("lb_policy", false); ok {
 		switch s, _ := v.(string); s {
 		case "ROUND_ROBIN":
@@ -102,6 +103,11 @@ func (r *envoyReader) readBackends(cluster string, m map[string]any, hostPredica
 	}
 	if v, p, ok := c.get("outlier_detection", false); ok {
 		b.OutlierDetection = envoyOutliers(n, p, v, b.Count)
+		if b.OutlierDetection == nil && !hostPredicate {
+			return // it ejects nothing: one server, as before
+		}
+	}
+	if b.OutlierDetection != nil {
 		if lv, _, ok := c.get("common_lb_config", false); ok {
 			if lo, ok := asObject(n, join(path, "common_lb_config"), lv); ok {
 				if hv, hp, ok := lo.get("healthy_panic_threshold", false); ok {
@@ -120,6 +126,7 @@ func (r *envoyReader) readBackends(cluster string, m map[string]any, hostPredica
 			}
 		}
 	}
+	n.list = append(n.list, counted.list...)
 	if r.backends == nil {
 		r.backends, r.backendsOf = b, cluster
 	} else if !reflect.DeepEqual(r.backends, b) {
@@ -169,7 +176,7 @@ var envoyOutlierUnsimulated = map[string]string{
 }
 
 // envoyOutliers reads a cluster's outlier_detection at path, for count
-// backends.
+// backends: nil when it ejects nothing.
 func envoyOutliers(n *notes, path string, v any, count int) *engine.OutlierDetection {
 	od := &engine.OutlierDetection{}
 	o, ok := asObject(n, path, v)
@@ -235,6 +242,10 @@ func envoyOutliers(n *notes, path string, v any, count int) *engine.OutlierDetec
 		}
 	}
 	o.unread(n, "is not an outlier_detection field (outlier_detection.proto); not read")
+	if od.EnforcingConsecutive5xx != nil && od.ConsecutiveGatewayFailure == 0 {
+		n.warn(path, "ejects nothing (enforcing_consecutive_5xx and enforcing_consecutive_gateway_failure are 0): not simulated")
+		return nil
+	}
 	return od
 }
 

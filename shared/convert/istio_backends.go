@@ -27,7 +27,8 @@ var istioPoolWhy = map[string]string{
 	"maxConcurrentStreams":     "RetryLab does not simulate connections",
 }
 
-// istioOutliers reads a DestinationRule's outlierDetection at path as
+// istioOutliers reads a DestinationRule's outlierDetection at path (nil
+// when it ejects nothing) as
 // Istio writes it into Envoy's cluster: consecutive5xxErrors (0 turns
 // it off), consecutiveGatewayErrors (above 0 turns it on), the
 // deprecated consecutiveErrors (502, 503 and 504 only: gateway errors),
@@ -86,15 +87,16 @@ func istioOutliers(n *notes, path string, v any) *engine.OutlierDetection {
 			}
 		}
 	}
-	if od.EnforcingConsecutive5xx != nil && od.ConsecutiveGatewayFailure == 0 {
-		n.fail(path, "outlierDetection", "ejects nothing: consecutive5xxErrors is 0 and consecutiveGatewayErrors not above 0; remove it, or set one")
-	}
 	for _, k := range []string{"splitExternalLocalOriginErrors", "consecutiveLocalOriginFailures"} {
 		if _, p, ok := o.get(k, false); ok {
 			n.warn(p, "is not simulated: RetryLab does not tell local-origin errors apart from the answers; not read")
 		}
 	}
 	o.unread(n, "is not an outlierDetection field; not read")
+	if od.EnforcingConsecutive5xx != nil && od.ConsecutiveGatewayFailure == 0 {
+		n.warn(path, "ejects nothing (consecutive5xxErrors is 0 and consecutiveGatewayErrors not above 0): the dependency stays one server")
+		return nil
+	}
 	return od
 }
 
