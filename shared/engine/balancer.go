@@ -515,8 +515,14 @@ func (v *validator) backends(p string, d *Dependency) {
 	b := d.Backends
 	if b == nil {
 		for i := range d.Phases {
-			if ph := &d.Phases[i]; len(ph.Backends) > 0 || ph.BackendShare != 0 {
+			// The error names the field given, so that the form shows it
+			// beside that field.
+			ph := &d.Phases[i]
+			if len(ph.Backends) > 0 {
 				v.add(fmt.Sprintf("%sphases[%d].backends", p, i), nil, "has no meaning for a dependency without backends; give the dependency backends {\"count\", \"balancer\"} to aim a phase at some of them")
+			}
+			if ph.BackendShare != 0 {
+				v.add(fmt.Sprintf("%sphases[%d].backend_share", p, i), ph.BackendShare, "has no meaning for a dependency without backends; give the dependency backends {\"count\", \"balancer\"} to aim a phase at a share of them")
 			}
 		}
 		return

@@ -397,6 +397,8 @@ type Vocabulary struct {
 	Balancers           []BalancerKind               `json:"balancers"`
 	RetryHostPredicates []RetryHostPredicate         `json:"retry_host_predicates"`
 	AutoscaleMetrics    []AutoscaleMetric            `json:"autoscale_metrics"`
+	KeyLaws             []KeyLaw                     `json:"key_laws"`
+	CacheFills          []CacheFill                  `json:"cache_fills"`
 }
 
 // Kinds returns the vocabulary of scenarios.
@@ -404,5 +406,5 @@ func Kinds() Vocabulary {
 	return Vocabulary{ArrivalKinds, ServiceTimeKinds, ServiceTimeFields, DelayKinds, DelayFields, PhaseKinds, PhaseFields, BackoffKinds, JitterKinds, JitterFields,
 		BudgetKinds, BudgetCharges, BudgetShares, BreakerKinds, BreakEnds, HalfOpenDecisions, WindowBucketings, HedgeAfterFailures, Placements, RetryAfterModes,
 		Scopes, Classes, ShedMeasures, ScriptThens, QueueDisciplines, LoadKinds, LoadFields, LatencyLaws, LatencyLawFields, LoadMeasures, RateLimitKinds, BalancerKinds, RetryHostPredicates,
-		AutoscaleMetrics}
+		AutoscaleMetrics, KeyLaws, CacheFills}
 }

@@ -23,7 +23,7 @@ var slugs = []string{
 	"time-budget", "sdk-double-retry", "dead-letters", "idempotency-keys",
 	"load-shedding-goodput", "brooker-contention", "bulkheads", "shared-breaker",
 	"priority-shedding", "hedged-requests", "load-spike-storm", "gc-death-spiral", "mixed-fleet",
-	"adaptive-throttling", "lifo-overload", "rate-limited-429", "one-of-two-crash", "lb-sinkhole", "autoscale-lag", "cache-flush",
+	"adaptive-throttling", "lifo-overload", "rate-limited-429", "one-of-two-crash", "lb-sinkhole", "autoscale-lag", "cache-flush", "outlier-ejection",
 }
 
 // searchSlugs are the built-ins whose scenario has a search: last in the

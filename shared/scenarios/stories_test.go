@@ -55,6 +55,7 @@ var stories = map[string]story{
 	"lb-sinkhole":                storyLBSinkhole,
 	"autoscale-lag":              storyAutoscaleLag,
 	"cache-flush":                storyCacheFlush,
+	"outlier-ejection":           storyOutlierEjection,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1805,5 +1806,149 @@ func storyCacheFlush(t *testing.T, sc *engine.Scenario) {
 				t.Errorf("read-through, %s: at most %d queued in the 10 s from %g s; the note says the queue fills up in every 10 s to the end", name, m, float64(i)*s.BucketMS/1000)
 			}
 		}
+	}
+}
+
+// storyOutlierEjection: without ejection backend 0 keeps its quarter of
+// the traffic; Envoy's default outlier detection ejects it twice, the
+// second time past the fault's end; previous_hosts keeps retries off it;
+// the 10% cap stops a second ejection, and a slow backend is ejected only
+// once it answers 503.
+func storyOutlierEjection(t *testing.T, sc *engine.Scenario) {
+	// points returns each sweep point's strategies by name: [0] without
+	// outlier detection, [1] with it.
+	points := func(res *engine.Result) [2]map[string]*engine.StrategyResult {
+		t.Helper()
+		if len(res.Sweep) != 2 || res.Sweep[0].Value != nil {
+			t.Fatalf("sweep %v: the text says two points, the first without outlier detection", res.Sweep)
+		}
+		var out [2]map[string]*engine.StrategyResult
+		for i, pt := range res.Sweep {
+			out[i] = map[string]*engine.StrategyResult{}
+			for j := range pt.Strategies {
+				out[i][pt.Strategies[j].Name] = &pt.Strategies[j]
+			}
+		}
+		return out
+	}
+	near := func(what string, got, want, tol float64) {
+		t.Helper()
+		if math.Abs(got-want) > tol {
+			t.Errorf("%s: %.4f; the text says %.4f", what, got, want)
+		}
+	}
+	res := run(t, sc)
+	p := points(res)
+	none, ej := p[0], p[1]
+	names := []string{"no-retries", "retry", "retry-other-host"}
+
+	// Without ejection: 75%, 95%, 100% of the window; backend 0 fails
+	// 3,001 and 3,802 requests; about one retry in five goes back to it.
+	near("no ejection, no-retries: affected success", none["no-retries"].Metrics.AffectedSuccessRate, 0.75, 0.005)
+	near("no ejection, retry: affected success", none["retry"].Metrics.AffectedSuccessRate, 0.95, 0.005)
+	if m := none["retry-other-host"].Spread["failed"]; m.Max != 0 {
+		t.Errorf("no ejection, retry-other-host: up to %v operations failed on a seed; the text says all succeed", m.Max)
+	}
+	near("no ejection, no-retries: backend 0's share of the requests", backendOf(t, none["no-retries"], 0).Share, 0.25, 0.001)
+	near("no ejection, no-retries: backend 0's failures", backendOf(t, none["no-retries"], 0).Failed, 3001, 1)
+	near("no ejection, retry: backend 0's failures", backendOf(t, none["retry"], 0).Failed, 3802, 1)
+	r := none["retry"].Metrics
+	near("no ejection, retry: share of retries that fail again on backend 0", r.Failed/r.Retries, 0.2, 0.03)
+
+	// With ejection: backend 0 ejected twice on every seed and strategy,
+	// 10 to 17 failures; 99.9%, 99.99%, 100%.
+	for _, n := range names {
+		st := ej[n]
+		b := backendOf(t, st, 0)
+		if mm := st.Backends[0].Spread["ejections"]; mm.Min != 2 || mm.Max != 2 {
+			t.Errorf("ejection, %s: backend 0 ejected %v..%v times over the seeds; the text says twice", n, mm.Min, mm.Max)
+		}
+		if mm := st.Backends[0].Spread["failed"]; mm.Min < 10 || mm.Max > 18 {
+			t.Errorf("ejection, %s: backend 0 failed %v..%v requests over the seeds; the look_at says 10 to 18", n, mm.Min, mm.Max)
+		}
+		near("ejection, "+n+": backend 0's mean failures", b.Failed, 13, 1)
+		for k := 1; k < 4; k++ {
+			if f, e := backendOf(t, st, k).Failed, backendOf(t, st, k).Ejections; f != 0 || e != 0 {
+				t.Errorf("ejection, %s: healthy backend %d failed %v, ejected %v", n, k, f, e)
+			}
+		}
+		for _, pts := range p {
+			if l := pts[n].Spread["latency_max_ms"].Max; l >= 1000 {
+				t.Errorf("%s: an attempt took %v ms; the notes say none comes near the 1 s timeout", n, l)
+			}
+		}
+	}
+	if m := ej["no-retries"].Metrics; math.Abs(m.AffectedSuccessRate-0.999) > 0.0005 || ej["no-retries"].Spread["affected_success_rate"].Min < 0.998 {
+		t.Errorf("ejection, no-retries: affected success %v (min %v); the summary says 99.9%%", m.AffectedSuccessRate, ej["no-retries"].Spread["affected_success_rate"].Min)
+	}
+	if m := ej["no-retries"].Metrics; m.Failed != backendOf(t, ej["no-retries"], 0).Failed {
+		t.Errorf("ejection, no-retries: %v operations failed, backend 0 failed %v requests; the notes say no operation fails for the capacity taken away", m.Failed, backendOf(t, ej["no-retries"], 0).Failed)
+	}
+	near("ejection, retry: affected success", ej["retry"].Metrics.AffectedSuccessRate, 0.9999, 0.0001)
+	if m := ej["retry-other-host"].Spread["failed"]; m.Max != 0 {
+		t.Errorf("ejection, retry-other-host: up to %v operations failed; the look_at says 100%%", m.Max)
+	}
+
+	// The timings on each seed: failures only as the fault starts (10 s)
+	// and as backend 0 comes back at the 50 s sweep, 5 of them then.
+	one := *sc
+	one.Sweep = nil
+	one.Dependency.Backends = &engine.Backends{Count: sc.Dependency.Backends.Count, Balancer: sc.Dependency.Backends.Balancer, OutlierDetection: &engine.OutlierDetection{}}
+	if err := json.Unmarshal(sc.Sweep.Values[1], one.Dependency.Backends.OutlierDetection); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range seedRuns(t, &one, &engine.Result{Seeds: res.Seeds}) {
+		st := strategyResult(t, r, "no-retries")
+		fails := map[float64]int32{}
+		for i, f := range st.Series.Failures {
+			if f != 0 {
+				fails[float64(i)*st.Series.BucketMS/1000] = f
+			}
+		}
+		if len(fails) != 2 || fails[10] == 0 || fails[50] != 5 {
+			t.Errorf("seed %d: failures by start of bucket (s): %v; the text says they come at 10 s and, 5 of them, at the 50 s sweep", res.Seeds[i], fails)
+		}
+	}
+
+	// Backend 0 serves nothing after the fault: with the fault lasting to
+	// the end of the run its successes are the same.
+	long := *sc
+	long.Dependency.Phases = slices.Clone(sc.Dependency.Phases)
+	long.Dependency.Phases[0].To = engine.Duration(120 * time.Second)
+	lp := points(run(t, &long))
+	for _, n := range names {
+		a, b := backendOf(t, ej[n], 0).Succeeded, backendOf(t, lp[1][n], 0).Succeeded
+		if a != b {
+			t.Errorf("ejection, %s: backend 0 succeeded %v times, %v with the fault to the end; the summary says it serves nothing after the fault", n, a, b)
+		}
+		if c := backendOf(t, none[n], 0).Succeeded; c < a+2000 {
+			t.Errorf("%s: backend 0 succeeded %v times without ejection, %v with", n, c, a)
+		}
+	}
+
+	// Two failing backends: each ejected once, in turns; 67% against 50%.
+	two := *sc
+	two.Dependency.Phases = slices.Clone(sc.Dependency.Phases)
+	two.Dependency.Phases[0].Backends = []int{0, 1}
+	tp := points(run(t, &two))
+	near("two failing, no ejection, no-retries: affected success", tp[0]["no-retries"].Metrics.AffectedSuccessRate, 0.50, 0.005)
+	near("two failing, ejection, no-retries: affected success", tp[1]["no-retries"].Metrics.AffectedSuccessRate, 2.0/3, 0.005)
+	for _, n := range names {
+		for k := range 2 {
+			if mm := tp[1][n].Backends[k].Spread["ejections"]; mm.Min != 1 || mm.Max != 1 {
+				t.Errorf("two failing, %s: backend %d ejected %v..%v times; the notes say once each", n, k, mm.Min, mm.Max)
+			}
+		}
+	}
+
+	// A slow backend: ejected twice after 10 failures, once its queue
+	// overflows; 97.8% against 75%.
+	slow := *sc
+	slow.Dependency.Phases = []engine.Phase{{Kind: engine.PhaseLatency, From: sc.Dependency.Phases[0].From, To: sc.Dependency.Phases[0].To, Factor: 20, Backends: []int{0}}}
+	sp := points(run(t, &slow))
+	near("slow, no ejection, no-retries: affected success", sp[0]["no-retries"].Metrics.AffectedSuccessRate, 0.75, 0.005)
+	near("slow, ejection, no-retries: affected success", sp[1]["no-retries"].Metrics.AffectedSuccessRate, 0.978, 0.001)
+	if b := backendOf(t, sp[1]["no-retries"], 0); b.Ejections != 2 || b.Failed != 10 {
+		t.Errorf("slow: backend 0 ejected %v times after %v failures; the notes say twice, after 10", b.Ejections, b.Failed)
 	}
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +38,7 @@ func Describe(sc *engine.Scenario) *Description {
 		d.Timeline = append(d.Timeline, describeLoad(&sc.Workload.Load[i]))
 	}
 	for i := range sc.Dependency.Phases {
-		d.Timeline = append(d.Timeline, describePhase(&sc.Dependency.Phases[i]))
+		d.Timeline = append(d.Timeline, describePhase(&sc.Dependency.Phases[i], sc.Dependency.Backends))
 	}
 	for i := range sc.Strategies {
 		st := &sc.Strategies[i]
@@ -140,6 +141,12 @@ func describeDependency(d *engine.Dependency) []string {
 	}
 	if c := d.Cache; c != nil {
 		out = append(out, describeCache(c))
+	}
+	if b := d.Backends; b != nil {
+		out = append(out, describeBackends(b)...)
+	}
+	if a := d.Autoscale; a != nil {
+		out = append(out, describeAutoscale(a))
 	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
@@ -278,8 +285,13 @@ func describeScript(sc *engine.Script) string {
 	return fmt.Sprintf("answers calls from a script of %s in arrival order, %s", countOf(len(sc.Answers), "answer"), then)
 }
 
-func describePhase(p *engine.Phase) string {
+// describePhase says what phase p does to a dependency with backends b
+// (nil: without), and which backends it hits when it aims at some.
+func describePhase(p *engine.Phase, b *engine.Backends) string {
 	span := fmt.Sprintf("%s–%s: ", dw(p.From), dw(p.To))
+	if aim := phaseBackends(p, b); aim != "" {
+		span += aim + " "
+	}
 	status := fmt.Sprint(orDefault(p.Status, engine.DefaultStatus))
 	if p.Error != "" {
 		status = p.Error + " errors"
@@ -302,6 +314,89 @@ func describePhase(p *engine.Phase) string {
 		return span + "its cache is flushed at the start and refills from empty"
 	}
 	return span + string(p.Kind)
+}
+
+// phaseBackends says which backends phase p hits ("on backends 0 and
+// 2"), or nothing when it hits them all.
+func phaseBackends(p *engine.Phase, b *engine.Backends) string {
+	switch {
+	case len(p.Backends) > 0:
+		ks := make([]string, len(p.Backends))
+		for i, k := range p.Backends {
+			ks[i] = strconv.Itoa(k)
+		}
+		if len(ks) == 1 {
+			return "on backend " + ks[0] + ","
+		}
+		return "on backends " + strings.Join(ks[:len(ks)-1], ", ") + " and " + ks[len(ks)-1] + ","
+	case p.BackendShare > 0 && b != nil:
+		return fmt.Sprintf("on the first %d of its %d backends (%s),", int(math.Ceil(p.BackendShare*float64(b.Count))), b.Count, pctWords(p.BackendShare))
+	case p.BackendShare > 0:
+		return fmt.Sprintf("on the first %s of its backends,", pctWords(p.BackendShare))
+	}
+	return ""
+}
+
+// balancerWords says how each load balancer picks a backend.
+var balancerWords = map[engine.BalancerKind]string{
+	engine.BalanceRoundRobin:   "in turn (round robin)",
+	engine.BalanceRandom:       "at random",
+	engine.BalanceLeastRequest: "the one with the fewest requests under way (least request)",
+	engine.BalancePowerOfTwo:   "the less busy of two drawn at random (power of two choices)",
+}
+
+// describeBackends says how many backends serve a dependency, how its
+// load balancer picks one, and when it ejects one.
+func describeBackends(b *engine.Backends) []string {
+	out := []string{fmt.Sprintf("is %d identical backends, each as described, behind a load balancer that picks %s",
+		b.Count, balancerWords[cmp.Or(b.Balancer, engine.BalanceRoundRobin)])}
+	o := b.OutlierDetection
+	if o == nil {
+		return out
+	}
+	var after []string
+	if o.EnforcingConsecutive5xx == nil || *o.EnforcingConsecutive5xx != 0 {
+		after = append(after, fmt.Sprintf("%d 5xx answers in a row", cmp.Or(o.Consecutive5xx, engine.DefaultConsecutive5xx)))
+	}
+	if o.ConsecutiveGatewayFailure > 0 {
+		after = append(after, fmt.Sprintf("%d gateway failures (502, 503, 504) in a row", o.ConsecutiveGatewayFailure))
+	}
+	base := cmp.Or(o.BaseEjectionTime, engine.DefaultBaseEjectionTime)
+	most := cmp.Or(o.MaxEjectionTime, max(engine.DefaultMaxEjectionTime, base))
+	pct := func(p *float64, def float64) string {
+		if p != nil {
+			return strconv.FormatFloat(*p, 'g', 4, 64) + "%"
+		}
+		return strconv.FormatFloat(def, 'g', 4, 64) + "%"
+	}
+	out = append(out, fmt.Sprintf("ejects a backend from the balancer's choice after %s, for %s times its ejections (at most %s), %s of the backends out at most; below %s left in, it uses them all",
+		strings.Join(after, " or "), dw(base), dw(most), pct(o.MaxEjectionPercent, engine.DefaultMaxEjectionPercent), pct(o.MinHealthPercent, engine.DefaultMinHealthPercent)))
+	return out
+}
+
+// autoscaleMetricWords says what each autoscaler's metric measures.
+var autoscaleMetricWords = map[engine.AutoscaleMetric]string{
+	engine.MetricUtilization:    "the share of workers busy",
+	engine.MetricQueuePerWorker: "the queued requests per worker",
+}
+
+// describeAutoscale says what a dependency's autoscaler aims for and how
+// fast it acts.
+func describeAutoscale(a *engine.Autoscale) string {
+	tol := engine.DefaultAutoscaleTolerance
+	if a.Tolerance != nil {
+		tol = *a.Tolerance
+	}
+	stab := engine.DefaultAutoscaleStabilization
+	if a.ScaleDownStabilization != nil {
+		stab = *a.ScaleDownStabilization
+	}
+	warm := "at once"
+	if a.WarmUp > 0 {
+		warm = "after " + dw(a.WarmUp)
+	}
+	return fmt.Sprintf("an autoscaler keeps %s near %g, between %d and %d workers: every %s it adds or removes workers when off by more than %s; a worker added serves %s, and workers are removed only when every recommendation of the last %s says so",
+		autoscaleMetricWords[a.Metric], a.Target, a.Min, a.Max, dw(a.Period), pctWords(tol), warm, dw(stab))
 }
 
 func describePolicy(p *engine.Policy) []string {
@@ -451,6 +546,9 @@ func describePolicy(p *engine.Policy) []string {
 			wait = fmt.Sprintf("an attempt waiting up to %s for a permit, then refused", dw(rl.Timeout))
 		}
 		out = append(out, fmt.Sprintf("limits attempts to %d every %s (a fixed window, resilience4j's RateLimiter), %s", rl.LimitForPeriod, dw(rl.RefreshPeriod), wait))
+	}
+	if p.RetryHostPredicate == engine.HostPreviousHosts {
+		out = append(out, fmt.Sprintf("a retry avoids the backends its call has already tried (Envoy's previous_hosts), drawing another up to %s", countOf(cmp.Or(p.HostSelectionRetryMaxAttempts, 1), "time")))
 	}
 	if p.Instances > 1 {
 		out = append(out, fmt.Sprintf("spread over %d instances, each with its own budget and breaker", p.Instances))

@@ -149,3 +149,71 @@ func TestDescribeEveryBuiltin(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribeBackends(t *testing.T) {
+	zero, pct := 0, 20.0
+	d := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant},
+		Backends: &engine.Backends{Count: 4, Balancer: engine.BalancePowerOfTwo}}
+	got := strings.Join(describeDependency(&d), "; ")
+	if want := "is 4 identical backends, each as described, behind a load balancer that picks the less busy of two drawn at random (power of two choices)"; !strings.Contains(got, want) || strings.Contains(got, "ejects") {
+		t.Errorf("the backends are not described (%q, and no ejection): %q", want, got)
+	}
+	d.Backends.OutlierDetection = &engine.OutlierDetection{EnforcingConsecutive5xx: &zero, ConsecutiveGatewayFailure: 3, BaseEjectionTime: engine.Duration(10e9), MaxEjectionPercent: &pct}
+	got = strings.Join(describeDependency(&d), "; ")
+	if want := "ejects a backend from the balancer's choice after 3 gateway failures (502, 503, 504) in a row, for 10 s times its ejections (at most 300 s), 20% of the backends out at most; below 50% left in, it uses them all"; !strings.Contains(got, want) {
+		t.Errorf("the outlier detection is not described: %q, want %q", got, want)
+	}
+	for _, k := range engine.BalancerKinds {
+		if balancerWords[k] == "" {
+			t.Errorf("the balancer %q has no words", k)
+		}
+	}
+	d.Backends = nil
+	if got := strings.Join(describeDependency(&d), "; "); strings.Contains(got, "backend") {
+		t.Errorf("a dependency without backends is described with them: %q", got)
+	}
+}
+
+func TestDescribePhaseBackends(t *testing.T) {
+	b := &engine.Backends{Count: 4}
+	for _, tc := range []struct {
+		p    engine.Phase
+		b    *engine.Backends
+		want string
+	}{
+		{engine.Phase{Kind: engine.PhaseOutage, From: engine.Duration(2e9), To: engine.Duration(5e9), Backends: []int{0, 2}}, b, "2 s–5 s: on backends 0 and 2, answers everything with 503"},
+		{engine.Phase{Kind: engine.PhaseOutage, From: engine.Duration(2e9), To: engine.Duration(5e9), Backends: []int{1}}, b, "2 s–5 s: on backend 1, answers"},
+		{engine.Phase{Kind: engine.PhaseLatency, From: engine.Duration(2e9), To: engine.Duration(5e9), Factor: 3, BackendShare: 0.3}, b, "2 s–5 s: on the first 2 of its 4 backends (30%), serves 3× slower"},
+		{engine.Phase{Kind: engine.PhaseLatency, From: engine.Duration(2e9), To: engine.Duration(5e9), Factor: 3}, b, "2 s–5 s: serves 3× slower"},
+	} {
+		if got := describePhase(&tc.p, tc.b); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestDescribeRetryHostPredicate(t *testing.T) {
+	p := engine.Policy{MaxAttempts: 3, RetryHostPredicate: engine.HostPreviousHosts, HostSelectionRetryMaxAttempts: 3}
+	if got, want := strings.Join(describePolicy(&p), "; "), "a retry avoids the backends its call has already tried (Envoy's previous_hosts), drawing another up to 3 times"; !strings.Contains(got, want) {
+		t.Errorf("got %q, want it to say %q", got, want)
+	}
+	p.RetryHostPredicate = ""
+	if got := strings.Join(describePolicy(&p), "; "); strings.Contains(got, "backends") {
+		t.Errorf("a policy without a host predicate is described with one: %q", got)
+	}
+}
+
+func TestDescribeAutoscale(t *testing.T) {
+	tol := 0.2
+	d := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant},
+		Autoscale: &engine.Autoscale{Metric: engine.MetricUtilization, Target: 0.6, Period: engine.Duration(15e9), WarmUp: engine.Duration(30e9), Min: 2, Max: 10, Tolerance: &tol}}
+	got := strings.Join(describeDependency(&d), "; ")
+	if want := "an autoscaler keeps the share of workers busy near 0.6, between 2 and 10 workers: every 15 s it adds or removes workers when off by more than 20%; a worker added serves after 30 s, and workers are removed only when every recommendation of the last 300 s says so"; !strings.Contains(got, want) {
+		t.Errorf("the autoscaler is not described: %q, want %q", got, want)
+	}
+	for _, m := range engine.AutoscaleMetrics {
+		if autoscaleMetricWords[m] == "" {
+			t.Errorf("the autoscaler's metric %q has no words", m)
+		}
+	}
+}

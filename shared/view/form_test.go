@@ -229,3 +229,72 @@ func TestFormFolds(t *testing.T) {
 		}
 	}
 }
+
+// TestFormEditsTheDependencyFeatures walks the JSON fields of the
+// dependency's overload control, backends, autoscaler and cache, a
+// phase's aim at backends and a policy's host retry: each that holds a
+// number, a duration or a kind has a field in the form's part, and none
+// that holds a bool or a list does (the form's types are numbers, text
+// and lists of names: a control for those would write a string).
+func TestFormEditsTheDependencyFeatures(t *testing.T) {
+	f := FormOf()
+	for _, tc := range []struct {
+		part   string
+		fields []FormField
+		at     string
+		of     any
+	}{
+		{"dependency", f.Dependency, "codel.", engine.CoDel{}},
+		{"dependency", f.Dependency, "rate_limit.", engine.ServerRateLimit{}},
+		{"dependency", f.Dependency, "backends.", engine.Backends{}},
+		{"dependency", f.Dependency, "autoscale.", engine.Autoscale{}},
+		{"dependency", f.Dependency, "cache.", engine.Cache{}},
+		{"phase", f.Phase, "", engine.Phase{}},
+		{"policy", f.Policy, "", engine.Policy{}},
+	} {
+		paths := map[string]bool{}
+		for _, field := range tc.fields {
+			paths[field.Path] = true
+		}
+		for path, typ := range jsonFields(reflect.TypeOf(tc.of), tc.at) {
+			if tc.at == "" && !slices.Contains([]string{"backends", "backend_share", "retry_host_predicate", "host_selection_retry_max_attempts"}, path) {
+				continue // the phase's and the policy's other fields: TestKindRulesCoverTheVocabulary and the form's own choice
+			}
+			fits := typ.Kind() != reflect.Bool && typ.Kind() != reflect.Slice
+			if paths[path] != fits {
+				t.Errorf("the %s part has a field for %s (%s): %v, want %v", tc.part, path, typ, paths[path], fits)
+			}
+		}
+	}
+	if !slices.Contains(f.Folding["dependency"], "codel.target") || !slices.Contains(f.Folding["dependency"], "backends.count") {
+		t.Errorf("a dependency's new settings do not fold while empty: %v", f.Folding["dependency"])
+	}
+}
+
+// jsonFields returns the JSON paths, from at, of the leaves of struct t
+// (a struct or a pointer to one is walked into, but for a Duration) and
+// their types.
+func jsonFields(t reflect.Type, at string) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" || !sf.IsExported() {
+			continue
+		}
+		ft := sf.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if sf.Anonymous && name == "" {
+			maps.Copy(out, jsonFields(ft, at))
+			continue
+		}
+		if ft.Kind() == reflect.Struct && ft != reflect.TypeOf(engine.Duration(0)) {
+			maps.Copy(out, jsonFields(ft, at+name+"."))
+			continue
+		}
+		out[at+name] = ft
+	}
+	return out
+}
