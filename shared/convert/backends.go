@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -19,19 +20,20 @@ const assumedBackends = 3
 func hostsBackends(n *notes, path string, count int) *engine.Backends {
 	switch {
 	case count >= 2 && count <= engine.MaxBackends:
-		n.info(path, "lists %d hosts: the dependency is %d backends (dependency.backends), each with the dependency's workers and queue", count, count)
+		n.info(path, "lists %d hosts: the dependency is %d backends (dependency.backends), sharing the dependency's workers and queue", count, count)
 		return &engine.Backends{Count: count}
 	case count > engine.MaxBackends:
 		n.warn(path, "lists %d hosts; RetryLab simulates at most %d backends behind a balancer: imported as %d", count, engine.MaxBackends, engine.MaxBackends)
 		return &engine.Backends{Count: engine.MaxBackends}
 	}
-	n.info(path, "does not say how many hosts serve the cluster (a DNS name or service may stand for several): imported as %d backends (dependency.backends.count), each with the dependency's workers and queue; set your hosts' number, 2..%d", assumedBackends, engine.MaxBackends)
+	n.info(path, "does not say how many hosts serve the cluster (a DNS name or service may stand for several): imported as %d backends (dependency.backends.count), sharing the dependency's workers and queue; set your hosts' number, 2..%d", assumedBackends, engine.MaxBackends)
 	return &engine.Backends{Count: assumedBackends}
 }
 
 // Scenario puts the imported strategies in place of those of the built-in
 // slug, as scenarios.ImportedInto does, with the imported backends, if
-// any, on its dependency.
+// any, on its dependency, its capacity shared among them (ShareCapacity,
+// whose notes it appends to im.Notes).
 func (im *Imported) Scenario(slug, format, source string) (*engine.Scenario, error) {
 	if im.Backends == nil {
 		return scenarios.ImportedInto(slug, im.Strategies, format, source)
@@ -57,13 +59,58 @@ func (im *Imported) Scenario(slug, format, source string) (*engine.Scenario, err
 	} else if n == 1 {
 		d = &sc.Dependencies[0]
 	}
-	b := *im.Backends
-	d.Backends = &b
+	im.Notes = append(im.Notes, ShareCapacity(d, *im.Backends)...)
 	sc.Strategies = im.Strategies
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
 	return sc, nil
+}
+
+// ShareCapacity puts b on d, a dependency that describes the whole
+// service (a built-in's), with its capacity shared among the backends, so
+// that the totals stay d's: each backend is the dependency as described
+// (docs/scenario-format.md), so its workers, queue_capacity, capacity
+// phases' workers, autoscaler's min and max and rate limiter's burst are
+// d's divided by b.Count, rounded to the nearest whole number and at least
+// 1, and its rate limiter's rate is d's divided by b.Count. It returns a
+// note for each split that is not exact, with the totals before and after.
+func ShareCapacity(d *engine.Dependency, b engine.Backends) []Note {
+	d.Backends = &b
+	n := b.Count
+	if n < 2 {
+		return nil
+	}
+	var list []Note
+	share := func(path, what string, v *int) {
+		if *v <= 0 {
+			return
+		}
+		each := max(int(math.Round(float64(*v)/float64(n))), 1)
+		if each*n != *v {
+			list = append(list, Note{Path: path, Level: Info, Message: fmt.Sprintf("%d %s over %d backends: %d each, %d in all", *v, what, n, each, each*n)})
+		}
+		*v = each
+	}
+	share("dependency.workers", "workers", &d.Workers)
+	share("dependency.queue_capacity", "queue places", &d.QueueCapacity)
+	d.Phases = slices.Clone(d.Phases)
+	for i := range d.Phases {
+		share(fmt.Sprintf("dependency.phases[%d].workers", i), "workers", &d.Phases[i].Workers)
+	}
+	if a := d.Autoscale; a != nil {
+		c := *a
+		share("dependency.autoscale.min", "workers at least", &c.Min)
+		share("dependency.autoscale.max", "workers at most", &c.Max)
+		d.Autoscale = &c
+	}
+	if rl := d.RateLimit; rl != nil {
+		c := *rl
+		c.Rate /= float64(n)
+		share("dependency.rate_limit.burst", "tokens of burst", &c.Burst)
+		d.RateLimit = &c
+	}
+	return list
 }
 
 // Backends are the backends ExportFrom writes for the strategies of sc:

@@ -106,3 +106,64 @@ func TestOutliersThatEjectNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendsShareCapacity: an Istio DestinationRule with outlier
+// detection, imported into E03-B (10 workers, a queue of 100, a capacity
+// phase of 5 workers), gives backends that share that capacity, within
+// rounding, rather than each having all of it, and a note says the totals
+// when the split is not exact.
+func TestBackendsShareCapacity(t *testing.T) {
+	data, err := os.ReadFile("testdata/import/istio-destinationrule.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := Import(Istio, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := scenarios.Get("e03b-synchronized-recovery")
+	if !ok {
+		t.Fatal("no built-in e03b-synchronized-recovery")
+	}
+	builtin, err := scenarios.Decode(b.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := im.Scenario("e03b-synchronized-recovery", Istio, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	was, d := builtin.Dependency, sc.Dependency
+	n := d.Backends.Count
+	if n != 3 {
+		t.Fatalf("%d backends, want the 3 assumed", n)
+	}
+	within := func(what string, total, each int) {
+		t.Helper()
+		if got := each * n; got < total-n/2 || got > total+n/2 || each < 1 {
+			t.Errorf("%s: %d backends × %d = %d, want %d within rounding", what, n, each, got, total)
+		}
+	}
+	within("workers", was.Workers, d.Workers)
+	within("queue_capacity", was.QueueCapacity, d.QueueCapacity)
+	capacity := 0
+	for i, p := range was.Phases {
+		if p.Kind == engine.PhaseCapacity {
+			capacity++
+			within(p.Label, p.Workers, d.Phases[i].Workers)
+		}
+	}
+	if capacity == 0 {
+		t.Fatal("E03-B has no capacity phase: the test checks none")
+	}
+	said := false
+	for _, nt := range im.Notes {
+		said = said || nt.Path == "dependency.workers" && nt.Message == "10 workers over 3 backends: 3 each, 9 in all"
+	}
+	if !said {
+		t.Errorf("no note on the workers' split: %v", im.Notes)
+	}
+	if _, err := engine.Run(t.Context(), sc, engine.Options{NoSeries: true}); err != nil {
+		t.Error(err)
+	}
+}
