@@ -75,10 +75,18 @@ func (im *Imported) Scenario(slug, format, source string) (*engine.Scenario, err
 // d's divided by b.Count, rounded to the nearest whole number and at least
 // 1, and its rate limiter's rate is d's divided by b.Count. It returns a
 // note for each split that is not exact, with the totals before and after.
+//
+// A d that has backends already (the playground's scenario, imported into
+// twice) has its totals as its capacity times their count: those are
+// shared.
 func ShareCapacity(d *engine.Dependency, b engine.Backends) []Note {
+	had := 1
+	if d.Backends != nil && d.Backends.Count > 1 {
+		had = d.Backends.Count
+	}
 	d.Backends = &b
 	n := b.Count
-	if n < 2 {
+	if n == had {
 		return nil
 	}
 	var list []Note
@@ -86,9 +94,10 @@ func ShareCapacity(d *engine.Dependency, b engine.Backends) []Note {
 		if *v <= 0 {
 			return
 		}
-		each := max(int(math.Round(float64(*v)/float64(n))), 1)
-		if each*n != *v {
-			list = append(list, Note{Path: path, Level: Info, Message: fmt.Sprintf("%d %s over %d backends: %d each, %d in all", *v, what, n, each, each*n)})
+		total := *v * had
+		each := max(int(math.Round(float64(total)/float64(n))), 1)
+		if each*n != total {
+			list = append(list, Note{Path: path, Level: Info, Message: fmt.Sprintf("%d %s over %d backends: %d each, %d in all", total, what, n, each, each*n)})
 		}
 		*v = each
 	}
@@ -106,7 +115,7 @@ func ShareCapacity(d *engine.Dependency, b engine.Backends) []Note {
 	}
 	if rl := d.RateLimit; rl != nil {
 		c := *rl
-		c.Rate /= float64(n)
+		c.Rate = c.Rate * float64(had) / float64(n)
 		share("dependency.rate_limit.burst", "tokens of burst", &c.Burst)
 		d.RateLimit = &c
 	}

@@ -167,3 +167,17 @@ func TestBackendsShareCapacity(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestShareCapacityTwice: a dependency that has backends already shares
+// its totals (its capacity times their count) among the new ones, so an
+// import into the playground's scenario twice does not divide twice.
+func TestShareCapacityTwice(t *testing.T) {
+	d := engine.Dependency{Workers: 5, QueueCapacity: 50, Backends: &engine.Backends{Count: 2}}
+	notes := ShareCapacity(&d, engine.Backends{Count: 4})
+	if d.Workers != 3 || d.QueueCapacity != 25 || d.Backends.Count != 4 {
+		t.Errorf("workers %d, queue %d over %d backends; want 3 and 25 over 4", d.Workers, d.QueueCapacity, d.Backends.Count)
+	}
+	if len(notes) != 1 || notes[0].Message != "10 workers over 4 backends: 3 each, 12 in all" {
+		t.Errorf("notes %v; want one on the workers", notes)
+	}
+}
