@@ -115,7 +115,7 @@ func (s *Server) handleImport(c echo.Context) error {
 		}
 		return err
 	}
-	sc, err := scenarios.Imported(im.Strategies, format, "")
+	sc, err := im.Scenario(scenarios.ImportWorkload, format, "")
 	if err != nil {
 		if es := engine.AsErrors(err); es != nil {
 			return &importError{problems: es.Limit(engine.MaxErrors)}
@@ -245,7 +245,9 @@ func (s *Server) handleExport(c echo.Context) error {
 	id := c.Param("id")
 	var st *engine.Strategy
 	var all []engine.Strategy // without a strategy, in a format of convert.Joined: every one
+	var backends *engine.Backends
 	sub, err := s.begin(c, id, func(sc *engine.Scenario) (err error) {
+		backends = convert.Backends(sc)
 		if name == "" && len(sc.Strategies) > 1 && slices.Contains(convert.Joined, format) {
 			all = sc.Strategies
 			return nil
@@ -263,7 +265,7 @@ func (s *Server) handleExport(c echo.Context) error {
 	}
 	if all != nil {
 		return s.serveCached(c, sub.builtin != nil, ctype, func() ([]byte, error) {
-			out, notes, err := convert.ExportAll(format, all)
+			out, notes, err := convert.ExportAllFrom(format, all, backends)
 			if err != nil {
 				return nil, err
 			}
@@ -282,7 +284,7 @@ func (s *Server) handleExport(c echo.Context) error {
 		})
 	}
 	return s.serveCached(c, sub.builtin != nil, ctype, func() ([]byte, error) {
-		out, notes, err := convert.Export(format, *st)
+		out, notes, err := convert.ExportFrom(format, *st, backends)
 		if err != nil {
 			return nil, err
 		}

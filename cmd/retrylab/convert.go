@@ -89,7 +89,7 @@ func cmdImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	sc, err := scenarios.ImportedInto(*into, im.Strategies, *from, file)
+	sc, err := im.Scenario(*into, *from, file)
 	if err != nil {
 		printErrors(stderr, file, err)
 		return 1
@@ -165,7 +165,7 @@ func cmdExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if picked < 0 && slices.Contains(convert.Joined, *to) {
-		out, notes, err := convert.ExportAll(*to, sc.Strategies)
+		out, notes, err := convert.ExportAllFrom(*to, sc.Strategies, convert.Backends(sc))
 		if err != nil {
 			fmt.Fprintf(stderr, "retrylab export: %v\n", err)
 			return 1
@@ -186,7 +186,7 @@ func cmdExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if picked >= 0 && i != picked {
 			continue
 		}
-		out, notes, err := convert.Export(*to, sc.Strategies[i])
+		out, notes, err := convert.ExportFrom(*to, sc.Strategies[i], convert.Backends(sc))
 		if err != nil {
 			fmt.Fprintf(stderr, "retrylab export: %v\n", err)
 			return 1

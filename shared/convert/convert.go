@@ -52,7 +52,11 @@ func (n Note) String() string {
 // Each strategy can be put as it is in a scenario's strategies.
 type Imported struct {
 	Strategies []engine.Strategy `json:"strategies"`
-	Notes      []Note            `json:"notes,omitempty"`
+	// Backends are the backends the document puts behind the dependency
+	// (outlier detection, a retry host predicate): nil when it says
+	// nothing of them. Scenario puts them on the scenario's dependency.
+	Backends *engine.Backends `json:"backends,omitempty"`
+	Notes    []Note           `json:"notes,omitempty"`
 }
 
 // The formats, by the names Import and Export take.
@@ -187,7 +191,19 @@ func fitNames(im *Imported) {
 // strategy's own policy is exported: its layers, pool, bulkheads and
 // fallbacks are each a warning. The error is for an unknown format only.
 func Export(format string, st engine.Strategy) ([]byte, []Note, error) {
+	return ExportFrom(format, st, nil)
+}
+
+// ExportFrom writes the strategy's policy as Export does, with b, the
+// backends of the dependency it calls (nil: one server; see Backends):
+// Envoy writes them as the cluster's hosts, lb_policy and
+// outlier_detection, Istio as the DestinationRule's outlierDetection;
+// the other formats have no place for them (a note says so).
+func ExportFrom(format string, st engine.Strategy, b *engine.Backends) ([]byte, []Note, error) {
 	var n notes
+	if b != nil && format != Envoy && format != Istio && slices.Contains(ExportFormats, format) {
+		n.warn("dependency.backends", "are the server's, behind a load balancer; a %s configuration has no place for them: not exported", format)
+	}
 	var out []byte
 	switch format {
 	case GRPC:
@@ -201,9 +217,9 @@ func Export(format string, st engine.Strategy) ([]byte, []Note, error) {
 	case Cenkalti:
 		out = exportCenkalti(&st, &n)
 	case Envoy:
-		out = exportEnvoy(&st, &n)
+		out = exportEnvoy(&st, b, &n)
 	case Istio:
-		out = exportIstio(&st, &n)
+		out = exportIstio(&st, b, &n)
 	case Linkerd:
 		out = exportLinkerd(&st, &n)
 	case Resilience4j:
@@ -230,10 +246,21 @@ var Joined = []string{Istio, Linkerd, Resilience4j}
 // same name make instances or routes of the same name: give them
 // different names first.
 func ExportAll(format string, sts []engine.Strategy) ([]byte, [][]Note, error) {
+	return ExportAllFrom(format, sts, nil)
+}
+
+// ExportAllFrom is ExportAll with b, the backends of the dependency the
+// strategies call, as ExportFrom writes them.
+func ExportAllFrom(format string, sts []engine.Strategy, b *engine.Backends) ([]byte, [][]Note, error) {
 	if !slices.Contains(Joined, format) {
 		return nil, nil, engine.Errors{{Value: strconv.Quote(format), Message: "is not a format ExportAll joins; allowed " + quoteList(Joined)}}
 	}
 	ns := make([]notes, len(sts))
+	if b != nil && format != Istio {
+		for i := range ns {
+			ns[i].warn("dependency.backends", "are the server's, behind a load balancer; a %s configuration has no place for them: not exported", format)
+		}
+	}
 	var out []byte
 	if format == Resilience4j {
 		out = exportResilience4jAll(sts, ns)
@@ -241,7 +268,7 @@ func ExportAll(format string, sts []engine.Strategy) ([]byte, [][]Note, error) {
 		for i := range sts {
 			var part []byte
 			if format == Istio {
-				part = exportIstio(&sts[i], &ns[i])
+				part = exportIstio(&sts[i], b, &ns[i])
 			} else {
 				part = exportLinkerd(&sts[i], &ns[i])
 			}

@@ -28,6 +28,12 @@ func formatOf(name string) string {
 // validate checks that the strategies run in a scenario.
 func validate(t testing.TB, sts []engine.Strategy) {
 	t.Helper()
+	validateWith(t, sts, nil)
+}
+
+// validateWith is validate with backends b (nil: none) on the dependency.
+func validateWith(t testing.TB, sts []engine.Strategy, b *engine.Backends) {
+	t.Helper()
 	sc := &engine.Scenario{
 		Version:  engine.Version,
 		Name:     "imported",
@@ -36,6 +42,7 @@ func validate(t testing.TB, sts []engine.Strategy) {
 			ServiceTime: engine.Distribution{Kind: engine.ServiceConstant, Mean: engine.Duration(1e6)}},
 		Strategies: sts,
 	}
+	sc.Dependency.Backends = b
 	if err := sc.Validate(); err != nil {
 		t.Errorf("the imported strategies do not validate:\n%v", err)
 	}
@@ -78,7 +85,7 @@ func TestImportGolden(t *testing.T) {
 			case bad:
 				t.Fatalf("a bad document was imported: %s", indent(im))
 			default:
-				validate(t, im.Strategies)
+				validateWith(t, im.Strategies, im.Backends)
 				got = indent(im)
 			}
 			golden.Check(t, filepath.Join("testdata", "golden", "import", name+".golden"), got)
@@ -167,7 +174,7 @@ func TestExportGolden(t *testing.T) {
 					if err != nil {
 						t.Fatalf("the export does not import: %v\n%s", err, out)
 					}
-					validate(t, im.Strategies)
+					validateWith(t, im.Strategies, im.Backends)
 				}
 			})
 		}
@@ -396,7 +403,7 @@ func checkImport(t *testing.T, format string, data []byte) {
 		}
 		return
 	}
-	validate(t, im.Strategies)
+	validateWith(t, im.Strategies, im.Backends)
 	for _, st := range im.Strategies {
 		out, _, err := Export(format, st)
 		if err != nil {

@@ -55,6 +55,8 @@ const (
 	covR4j      = "resilience4j:\n  retry:\n    instances:\n      cart:\n        maxAttempts: 3\n        waitDuration: 100ms\n%s"
 	covEnvoy    = "match:\n  prefix: /\nroute:\n  cluster: cart\n  retry_policy:\n    num_retries: 2\n%s---\n" + covCluster
 	covCluster  = "name: cart\nconnect_timeout: 1s\ncircuit_breakers:\n  thresholds:\n  - max_retries: 5\n"
+	covOutliers = "lb_policy: LEAST_REQUEST\nload_assignment:\n  endpoints:\n  - lb_endpoints:\n    - endpoint: {address: {socket_address: {address: cart-0, port_value: 80}}}\n    - endpoint: {address: {socket_address: {address: cart-1, port_value: 80}}}\n    - endpoint: {address: {socket_address: {address: cart-2, port_value: 80}}}\noutlier_detection:\n  consecutive_5xx: 3\n  interval: 5s\n  base_ejection_time: 30s\n  max_ejection_percent: 50\ncommon_lb_config:\n  healthy_panic_threshold: {value: 0}\n"
+	covIstioDR  = "---\napiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: cart\nspec:\n  host: cart\n  trafficPolicy:\n%s"
 )
 
 func covGRPC(policy, top string) string { return fmt.Sprintf(covGRPCBase, policy, top) }
@@ -85,6 +87,7 @@ var coverage = []formatCoverage{
 		"RetryPolicy, route_components.proto: https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/route/v3/route_components.proto",
 		"router filter, x-envoy-retry-on and x-envoy-retry-grpc-on: https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter",
 		"circuit breakers: https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/cluster/v3/circuit_breaker.proto",
+		"outlier detection: https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/cluster/v3/outlier_detection.proto",
 		"/config_dump: https://www.envoyproxy.io/docs/envoy/latest/api-v3/admin/v3/config_dump.proto",
 	}, rows: []coverageRow{
 		{coverSimulated, "retry_policy num_retries, per_try_timeout, retry_back_off", "max_attempts, attempt_timeout, exponential backoff with full jitter (Envoy's)", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    per_try_timeout: 0.5s\n    retry_back_off:\n      base_interval: 0.05s\n  timeout: 3s\n")},
@@ -94,18 +97,24 @@ var coverage = []formatCoverage{
 		{coverSimulated, "circuit_breakers thresholds max_retries, retry_budget", "a concurrency budget counting the retries in progress", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n  timeout: 3s\n")},
 		{coverWarned, "a route whose Cluster is not in the document", "Envoy's default max_retries 3 is not simulated", "match:\n  prefix: /\nroute:\n  cluster: cart\n  timeout: 3s\n  retry_policy: {retry_on: 5xx, num_retries: 2}\n"},
 		{coverWarned, "retry_on gRPC conditions (unavailable, cancelled, deadline-exceeded, internal, resource-exhausted)", "nothing: Envoy tests them on the grpc-status header only, which RetryLab's HTTP dependency never sends; the warning names the status to add for a gRPC service", fmt.Sprintf(covEnvoy, "    retry_on: connect-failure,unavailable\n  timeout: 3s\n")},
-		{coverWarned, "retry_host_predicate, host_selection_retry_max_attempts, retriable_headers", "not simulated: RetryLab's dependency is one server and its answers have no headers", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    retry_host_predicate:\n    - name: envoy.retry_host_predicates.previous_hosts\n  timeout: 3s\n")},
+		{coverSimulated, "the Cluster's outlier_detection (consecutive_5xx, consecutive_gateway_failure with its enforcing_, enforcing_consecutive_5xx 0 or 100, interval, base_ejection_time, max_ejection_time, max_ejection_percent), common_lb_config.healthy_panic_threshold, lb_policy", "dependency.backends: the cluster's lb_endpoints (when it lists fewer than 2, 3 are assumed, an info) behind a round_robin, random or power_of_two_choices (LEAST_REQUEST) balancer, with outlier detection", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n  timeout: 3s\n") + covOutliers},
+		{coverSimulated, "retry_host_predicate envoy.retry_host_predicates.previous_hosts, host_selection_retry_max_attempts", "retry_host_predicate previous_hosts, when the route's Cluster has backends (outlier_detection, or several lb_endpoints); else a warning, and not read", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    retry_host_predicate:\n    - name: envoy.retry_host_predicates.previous_hosts\n    host_selection_retry_max_attempts: 3\n  timeout: 3s\n") + covOutliers},
+		{coverWarned, "circuit_breakers thresholds max_connections, max_pending_requests, max_requests", "not simulated: RetryLab's dependency and balancer have no limit on the proxy's connections or requests", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n  timeout: 3s\n") + "    max_connections: 100\n    max_pending_requests: 10\n"},
+		{coverWarned, "retriable_headers, retry_priority, the other retry host predicates; outlier_detection's success-rate, failure-percentage and local-origin fields", "not simulated: RetryLab's answers have no headers, its backends one priority and no metadata", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    retriable_headers:\n    - name: x-retry\n  timeout: 3s\n")},
 		{coverRefused, "durations not in protobuf's form, budget_percent above 100, num_retries beyond 99", "an error naming the path", fmt.Sprintf(covEnvoy, "    retry_on: 5xx\n    per_try_timeout: 250ms\n")},
 	}},
 	{format: Istio, sources: []string{
 		"VirtualService HTTPRetry: https://istio.io/latest/docs/reference/config/networking/virtual-service/#HTTPRetry",
-		"DestinationRule: https://istio.io/latest/docs/reference/config/networking/destination-rule/",
+		"DestinationRule: https://istio.io/latest/docs/reference/config/networking/destination-rule/ (outlierDetection: #OutlierDetection)",
 	}, rows: []coverageRow{
 		{coverSimulated, "http[].retries attempts, perTryTimeout, retryOn; http[].timeout", "max_attempts, attempt_timeout, retry_on, deadline; Envoy's backoff (25 ms base)", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      perTryTimeout: 1s\n      retryOn: 5xx\n")},
 		{coverSimulated, "retries absent", "Istio's default, 2 retries on connection errors (an info)", fmt.Sprintf(covIstioVS, "    timeout: 3s\n")},
 		{coverSimulated, "more routes than a scenario compares (20), with identical retries", "one strategy listing them (an info), as for every format", covIstioRoutes(21)},
 		{coverWarned, "retryOn gRPC conditions (unavailable, cancelled, ...)", "nothing, as Envoy tests them (grpc-status only), with a warning naming the status to add for a gRPC service", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      retryOn: connect-failure,unavailable\n")},
 		{coverWarned, "retryOn envoy-ratelimited, retriable-headers", "not simulated", fmt.Sprintf(covIstioVS, "    timeout: 3s\n    retries:\n      attempts: 2\n      retryOn: 5xx,retriable-headers\n")},
+		{coverSimulated, "DestinationRule connectionPool.http.maxRetries", "a concurrency budget counting the retries in progress", fmt.Sprintf(covIstioVS, "    timeout: 3s\n") + fmt.Sprintf(covIstioDR, "    connectionPool:\n      http:\n        maxRetries: 3\n")},
+		{coverSimulated, "DestinationRule outlierDetection consecutive5xxErrors, consecutiveGatewayErrors, interval, baseEjectionTime, maxEjectionPercent, minHealthPercent; loadBalancer.simple; retries.retryIgnorePreviousHosts", "dependency.backends (3 assumed, an info: a DestinationRule does not say how many pods serve the host) with outlier detection, behind a round_robin, random or power_of_two_choices balancer (LEAST_REQUEST, also Istio's default when loadBalancer is not set); the routes' retries avoid hosts tried already (Istio's default: previous_hosts, 5 reselections), unless retryIgnorePreviousHosts is false", fmt.Sprintf(covIstioVS, "    timeout: 3s\n") + fmt.Sprintf(covIstioDR, "    loadBalancer:\n      simple: LEAST_REQUEST\n    outlierDetection:\n      consecutive5xxErrors: 3\n      interval: 5s\n      baseEjectionTime: 30s\n      maxEjectionPercent: 50\n")},
+		{coverWarned, "DestinationRule connectionPool http1MaxPendingRequests, http2MaxRequests, tcp.maxConnections", "not simulated: RetryLab's dependency and balancer have no limit on the proxy's connections or requests", fmt.Sprintf(covIstioVS, "    timeout: 3s\n") + fmt.Sprintf(covIstioDR, "    connectionPool:\n      tcp:\n        maxConnections: 100\n      http:\n        http1MaxPendingRequests: 10\n        http2MaxRequests: 100\n")},
 		{coverRefused, "a retryOn condition Envoy does not know, a number net/http does not name", "an error naming the path", fmt.Sprintf(covIstioVS, "    retries:\n      attempts: 2\n      retryOn: 5xx,sometimes\n")},
 	}},
 	{format: Linkerd, sources: []string{

@@ -10,7 +10,11 @@
 // Kubernetes documents joined with "---", and one resilience4j tree with
 // an instance of each module per strategy (a module's aspect order is one
 // for all its instances: a strategy that needs another is warned), which
-// Import reads back as those strategies. Nothing is
+// Import reads back as those strategies. Envoy's and Istio's documents
+// also say what stands behind the dependency: Imported.Backends (its
+// hosts, balancer and outlier detection, with a note when the count is
+// assumed), which Imported.Scenario puts on the scenario's dependency and
+// ExportFrom and ExportAllFrom write back. Nothing is
 // dropped silently. A value RetryLab cannot read or simulate at all is an
 // error (an engine.Errors naming the path in the document, the value and
 // what is allowed, as the engine's validation errors do); a field read but

@@ -112,6 +112,11 @@ type envoyReader struct {
 	// the routes an HttpConnectionManager's rds names.
 	routeConfigs map[string]bool
 	rds          []envoyRDS
+	// The backends of the first cluster of an imported route with
+	// outlier_detection, and that cluster's name.
+	backends     *engine.Backends
+	backendsOf   string
+	backendsRead map[string]bool // the clusters whose backends were read
 }
 
 // An envoyRDS is an HttpConnectionManager's rds: where, and the
@@ -124,7 +129,7 @@ func importEnvoy(data []byte) (*Imported, error) {
 		return nil, err
 	}
 	var n notes
-	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}, routeConfigs: map[string]bool{}}
+	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}, routeConfigs: map[string]bool{}, backendsRead: map[string]bool{}}
 	camel := false
 	for i := range docs {
 		docs[i] = envoySnakeKeys(docs[i], &camel)
@@ -164,11 +169,13 @@ func importEnvoy(data []byte) (*Imported, error) {
 		return nil, err
 	}
 	var sts []engine.Strategy
+	var from []*envoyRoute // the route of each strategy
 	used := map[string]int{}
 	for _, rt := range r.routes {
 		st, ok := r.strategy(rt, used)
 		if ok {
 			sts = append(sts, st)
+			from = append(from, rt)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(used)) {
@@ -193,8 +200,17 @@ func importEnvoy(data []byte) (*Imported, error) {
 		}
 		return nil, errs
 	}
+	if r.backends == nil {
+		// A retry that avoids previous hosts needs hosts to choose among.
+		for i := range sts {
+			if st := &sts[i]; st.RetryHostPredicate != "" {
+				n.warn(from[i].path, "retries on hosts not tried yet (retry_host_predicate previous_hosts), but the document does not say its cluster has several hosts (no Cluster with outlier_detection or with several lb_endpoints): not simulated; give the scenario's dependency backends to simulate it")
+				st.RetryHostPredicate, st.HostSelectionRetryMaxAttempts = "", 0
+			}
+		}
+	}
 	n.list = dedupNotes(n.list)
-	return &Imported{Strategies: sts, Notes: n.list}, nil
+	return &Imported{Strategies: sts, Backends: r.backends, Notes: n.list}, nil
 }
 
 // dedupNotes drops repeats: a virtual host's retry_policy is read for
@@ -527,6 +543,7 @@ func (r *envoyReader) strategy(rt *envoyRoute, used map[string]int) (engine.Stra
 			}
 			st.Budget = copyBudget(b)
 			engine.Relabel(&st)
+			r.readBackends(cluster, m, st.RetryHostPredicate != "")
 		} else {
 			n.warn(cpath, "cluster %q is not in the document: its circuit breakers are unknown, and Envoy's default (max_retries 3: at most 3 retries in progress to the cluster) is not simulated; give the Cluster too (another YAML document after ---)", cluster)
 		}
@@ -541,9 +558,6 @@ func (r *envoyReader) budget(path string, m map[string]any, priority string) *en
 	once := !r.warned[path]
 	r.warned[path] = true
 	def := &engine.Budget{Kind: engine.BudgetConcurrency, MinConcurrency: envoyMaxRetries, ShareOf: engine.ShareAttempts}
-	if _, ok := m["outlier_detection"]; ok && once {
-		n.warn(join(path, "outlier_detection"), "ejects hosts from the cluster's load balancing: RetryLab's dependency is one server, and Envoy sends traffic to an ejected only host anyway below the healthy panic threshold (50%% by default); it is no circuit breaker RetryLab can simulate faithfully: not read")
-	}
 	cbv, cbp, ok := (&object{path: path, m: m, read: map[string]bool{}}).get("circuit_breakers", false)
 	if !ok {
 		if once {
@@ -607,7 +621,7 @@ func (r *envoyReader) budget(path string, m map[string]any, priority string) *en
 	mv, mp, hasMax := t.get("max_retries", false)
 	for _, k := range []string{"max_connections", "max_pending_requests", "max_requests", "max_connection_pools"} {
 		if _, p, ok := t.get(k, false); ok && once {
-			n.warn(p, "limits the cluster's concurrency; RetryLab's client has no such limit here: not simulated")
+			n.warn(p, "limits the cluster's %s; RetryLab's dependency and its balancer have no such limit (a client's pool or bulkheads limit the client's calls, not the proxy's): not simulated", envoyLimitWhat[k])
 		}
 	}
 	t.get("track_remaining", false) // statistics only
@@ -781,10 +795,20 @@ func envoyRetryPolicy(n *notes, path string, v any, pol *engine.Policy) {
 	if v, p, ok := o.get("rate_limited_retry_back_off", false); ok {
 		envoyRateLimited(n, p, v, pol)
 	}
-	for _, k := range []string{"retry_host_predicate", "host_selection_retry_max_attempts", "retry_priority"} {
-		if _, p, ok := o.get(k, false); ok {
-			n.warn(p, "chooses the host of a retry; RetryLab's dependency is one server: not simulated")
+	if v, p, ok := o.get("retry_host_predicate", false); ok {
+		envoyHostPredicates(n, p, v, pol)
+	}
+	if v, p, ok := o.get("host_selection_retry_max_attempts", false); ok {
+		if k, ok := integer(n, p, v, true, 0, 100); ok {
+			if pol.RetryHostPredicate == "" {
+				n.info(p, "chooses again only a host a retry_host_predicate rejects; without one it has no effect: not read")
+			} else {
+				pol.HostSelectionRetryMaxAttempts = k
+			}
 		}
+	}
+	if _, p, ok := o.get("retry_priority", false); ok {
+		n.warn(p, "chooses the priority level of a retry's host; RetryLab's backends have one priority: not simulated")
 	}
 	for _, k := range []string{"retriable_headers", "retriable_request_headers"} {
 		if _, p, ok := o.get(k, false); ok {
@@ -962,6 +986,14 @@ type envoyRetryJSON struct {
 	RetriableStatusCodes []int                `yaml:"retriable_status_codes,omitempty,flow"`
 	RetryBackOff         envoyBackOffJSON     `yaml:"retry_back_off"`
 	RateLimited          *envoyRateLimitedOut `yaml:"rate_limited_retry_back_off,omitempty"`
+	RetryHostPredicate   []envoyExtension     `yaml:"retry_host_predicate,omitempty"`
+	HostSelectionMax     int                  `yaml:"host_selection_retry_max_attempts,omitempty"`
+}
+
+// An envoyExtension is a typed extension config: a name and its config.
+type envoyExtension struct {
+	Name        string     `yaml:"name"`
+	TypedConfig envoyTyped `yaml:"typed_config"`
 }
 
 type envoyBackOffJSON struct {
@@ -980,10 +1012,31 @@ type envoyResetHeader struct {
 }
 
 type envoyCluster struct {
-	Name            string               `yaml:"name"`
-	Type            string               `yaml:"type"`
-	LoadAssignment  envoyLoadAssignment  `yaml:"load_assignment"`
-	CircuitBreakers envoyCircuitBreakers `yaml:"circuit_breakers"`
+	Name             string                 `yaml:"name"`
+	Type             string                 `yaml:"type"`
+	LbPolicy         string                 `yaml:"lb_policy,omitempty"`
+	LoadAssignment   envoyLoadAssignment    `yaml:"load_assignment"`
+	CircuitBreakers  envoyCircuitBreakers   `yaml:"circuit_breakers"`
+	OutlierDetection *envoyOutlierDetection `yaml:"outlier_detection,omitempty"`
+	CommonLbConfig   *envoyCommonLbConfig   `yaml:"common_lb_config,omitempty"`
+}
+
+// envoyOutlierDetection is the part of a cluster's outlier_detection an
+// export writes.
+type envoyOutlierDetection struct {
+	Consecutive5xx                     *int    `yaml:"consecutive_5xx,omitempty"`
+	EnforcingConsecutive5xx            *int    `yaml:"enforcing_consecutive_5xx,omitempty"`
+	ConsecutiveGatewayFailure          *int    `yaml:"consecutive_gateway_failure,omitempty"`
+	EnforcingConsecutiveGatewayFailure *int    `yaml:"enforcing_consecutive_gateway_failure,omitempty"`
+	EnforcingSuccessRate               int     `yaml:"enforcing_success_rate"`
+	Interval                           string  `yaml:"interval,omitempty"`
+	BaseEjectionTime                   string  `yaml:"base_ejection_time,omitempty"`
+	MaxEjectionTime                    string  `yaml:"max_ejection_time,omitempty"`
+	MaxEjectionPercent                 *uint32 `yaml:"max_ejection_percent,omitempty"`
+}
+
+type envoyCommonLbConfig struct {
+	HealthyPanicThreshold envoyPercent `yaml:"healthy_panic_threshold"`
 }
 
 type envoyLoadAssignment struct {
@@ -1022,7 +1075,7 @@ type envoyPercent struct {
 	Value float64 `yaml:"value"`
 }
 
-func exportEnvoy(st *engine.Strategy, n *notes) []byte {
+func exportEnvoy(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 	unsupported(n, st, "An Envoy route and cluster", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter",
 		"retry_on", "honor_retry_after", "retry_after", "budget", "breaker")
 	if st.Breaker != nil {
@@ -1048,6 +1101,10 @@ func exportEnvoy(st *engine.Strategy, n *notes) []byte {
 	}
 	rp.RetryOn, rp.RetriableStatusCodes = envoyRetryOnFor(n, st.RetryOn)
 	rp.RetryBackOff = envoyBackOffFor(n, st)
+	if st.RetryHostPredicate == engine.HostPreviousHosts {
+		rp.RetryHostPredicate = []envoyExtension{{Name: envoyPreviousHosts, TypedConfig: envoyTyped{Type: envoyPreviousHostsType}}}
+		rp.HostSelectionMax = st.HostSelectionRetryMaxAttempts
+	}
 	if st.HonorRetryAfter {
 		rp.RateLimited = &envoyRateLimitedOut{ResetHeaders: []envoyResetHeader{{Name: "Retry-After", Format: "SECONDS"}}, MaxInterval: grpcDuration(engine.MaxSpan)}
 		if ra := st.RetryAfter; ra == nil || ra.Mode != engine.RetryAfterReplace {
@@ -1082,7 +1139,20 @@ func exportEnvoy(st *engine.Strategy, n *notes) []byte {
 			th.RetryBudget = &envoyRetryBudget{BudgetPercent: envoyPercent{Value: envoyRound(b.Ratio * 100)}, MinRetryConcurrency: b.MinConcurrency}
 		}
 	}
-	n.info("", "the cluster's endpoint, dependency:80, stands for your service: put its address there")
+	cluster := envoyCluster{Name: "dependency", Type: "STRICT_DNS", CircuitBreakers: envoyCircuitBreakers{Thresholds: []envoyThreshold{th}}}
+	hosts := []envoyLbEndpoint{{Endpoint: envoyEndpoint{Address: envoyAddress{SocketAddress: envoySocket{Address: "dependency", PortValue: 80}}}}}
+	if b == nil {
+		n.info("", "the cluster's endpoint, dependency:80, stands for your service: put its address there")
+	} else {
+		hosts = nil
+		for k := range b.Count {
+			hosts = append(hosts, envoyLbEndpoint{Endpoint: envoyEndpoint{Address: envoyAddress{SocketAddress: envoySocket{Address: envoyHostName(k), PortValue: 80}}}})
+		}
+		cluster.LbPolicy = envoyLbPolicyFor(n, b.Balancer)
+		cluster.OutlierDetection, cluster.CommonLbConfig = envoyOutliersFor(n, b.OutlierDetection)
+		n.info("", "the cluster's %d endpoints, %s to %s:80, stand for your service's hosts: put their addresses there", b.Count, envoyHostName(0), envoyHostName(b.Count-1))
+	}
+	cluster.LoadAssignment = envoyLoadAssignment{ClusterName: "dependency", Endpoints: []envoyLocality{{LbEndpoints: hosts}}}
 	route := envoyRouteOut{Name: name, Match: envoyMatch{Prefix: "/"},
 		Route: envoyAction{Cluster: "dependency", Timeout: timeout, RetryPolicy: rp}}
 	boot := envoyBootstrap{StaticResources: envoyStatic{
@@ -1101,13 +1171,7 @@ func exportEnvoy(st *engine.Strategy, n *notes) []byte {
 				},
 			}}}},
 		}},
-		Clusters: []envoyCluster{{
-			Name: "dependency",
-			Type: "STRICT_DNS",
-			LoadAssignment: envoyLoadAssignment{ClusterName: "dependency", Endpoints: []envoyLocality{{LbEndpoints: []envoyLbEndpoint{{
-				Endpoint: envoyEndpoint{Address: envoyAddress{SocketAddress: envoySocket{Address: "dependency", PortValue: 80}}}}}}}},
-			CircuitBreakers: envoyCircuitBreakers{Thresholds: []envoyThreshold{th}},
-		}},
+		Clusters: []envoyCluster{cluster},
 	}}
 	return encodeYAML(boot)
 }

@@ -123,7 +123,7 @@ func TestFitNames(t *testing.T) {
 	for i := range im.Strategies {
 		im.Strategies[i].Policy = engine.Policy{MaxAttempts: 2}
 	}
-	validate(t, im.Strategies)
+	validateWith(t, im.Strategies, im.Backends)
 }
 
 // fuzzFormat fuzzes the importer of one format: whatever the input, it

@@ -43,6 +43,18 @@ func istioPolicy(retries int) engine.Policy {
 	}
 }
 
+// istioRoutePolicy is the policy of a route of Istio's, before its
+// retries are read: Istio's defaults, and its retries prefer hosts not
+// tried yet (retryIgnorePreviousHosts defaults to false), with the
+// previous-hosts predicate reselecting up to istioHostSelections times.
+// importIstioDocs drops the predicate when the document gives the
+// dependency no backends.
+func istioRoutePolicy() engine.Policy {
+	pol := istioPolicy(2)
+	pol.RetryHostPredicate, pol.HostSelectionRetryMaxAttempts = engine.HostPreviousHosts, istioHostSelections
+	return pol
+}
+
 // istioDefaultRetryOn is what Istio retries when retryOn is not set, as
 // RetryLab reads it: connection errors. Istio's default conditions are
 // connect-failure, refused-stream, unavailable, cancelled and
@@ -189,6 +201,11 @@ type istioDR struct {
 	path       string
 	maxRetries int // -1: not set
 	used       bool
+	// outliers is its trafficPolicy's outlierDetection (nil: none), at
+	// odPath.
+	outliers *engine.OutlierDetection
+	odPath   string
+	balancer engine.BalancerKind // loadBalancer.simple's, "" when not set
 }
 
 func importIstio(data []byte) (*Imported, error) {
@@ -259,7 +276,7 @@ func importIstioDocs(data []byte) (*Imported, error) {
 		}
 		// No VirtualService routes the host: Istio's default route, with
 		// its default retries.
-		st := engine.Strategy{Name: dr.host, Policy: istioPolicy(2)}
+		st := engine.Strategy{Name: dr.host, Policy: istioRoutePolicy()}
 		n.info(dr.path, "no VirtualService of the document routes %s: Istio's default retry policy applies, 2 retries on %s; %s", dr.host, istioDefaultRetryOnText, istioDefaultNote)
 		istioBudget(&n, dr, &st.Policy)
 		sts = append(sts, st)
@@ -270,7 +287,17 @@ func importIstioDocs(data []byte) (*Imported, error) {
 	if len(sts) == 0 {
 		return nil, engine.Errors{{Value: "the document", Message: "has no VirtualService http route nor DestinationRule; nothing to import" + formatHint(kubeTrees(docs), Istio)}}
 	}
-	return &Imported{Strategies: sts, Notes: n.list}, nil
+	b := istioBackends(&n, drs)
+	if b != nil && slices.ContainsFunc(sts, func(st engine.Strategy) bool { return st.RetryHostPredicate != "" }) {
+		n.info("", "Istio's retries avoid the hosts tried already (retryIgnorePreviousHosts, default false: Envoy's previous_hosts predicate, choosing again up to %d times): imported as retry_host_predicate previous_hosts", istioHostSelections)
+	}
+	if b == nil {
+		// One server: no other host to prefer.
+		for i := range sts {
+			sts[i].RetryHostPredicate, sts[i].HostSelectionRetryMaxAttempts = "", 0
+		}
+	}
+	return &Imported{Strategies: sts, Backends: b, Notes: n.list}, nil
 }
 
 // istioHostMatch reports whether two Istio hosts name the same service: equal, or one the
@@ -314,14 +341,7 @@ func istioTrafficPolicy(n *notes, path string, v any, dr *istioDR) {
 		return
 	}
 	if v, p, ok := o.get("outlierDetection", false); ok {
-		if od, ok := asObject(n, p, v); ok {
-			for _, k := range []string{"consecutive5xxErrors", "consecutiveGatewayErrors", "consecutiveErrors", "consecutiveLocalOriginFailures",
-				"interval", "baseEjectionTime", "maxEjectionPercent", "minHealthPercent", "splitExternalLocalOriginErrors"} {
-				od.get(k, false)
-			}
-			od.unread(n, "is not an outlierDetection field; not read")
-		}
-		n.warn(p, "is not simulated: outlier detection ejects a failing host from the load-balancing pool for baseEjectionTime, and RetryLab's dependency is one server; it is not a client circuit breaker, which would fail calls fast, so no breaker is imported")
+		dr.outliers, dr.odPath = istioOutliers(n, p, v), p
 	}
 	if v, p, ok := o.get("connectionPool", false); ok {
 		if cp, ok := asObject(n, p, v); ok {
@@ -336,19 +356,22 @@ func istioTrafficPolicy(n *notes, path string, v any, dr *istioDR) {
 					for _, k := range []string{"http1MaxPendingRequests", "http2MaxRequests", "maxRequestsPerConnection",
 						"idleTimeout", "h2UpgradePolicy", "useClientProtocol", "maxConcurrentStreams"} {
 						if _, p, ok := h.get(k, false); ok {
-							n.warn(p, "is not simulated: the proxy's connection pool limits are not RetryLab's client; not read")
+							n.warn(p, "is not simulated: %s; not read", istioPoolWhy[k])
 						}
 					}
 					h.unread(n, "is not a field of Istio's connectionPool.http (HTTPSettings); not read")
 				}
 			}
 			if _, p, ok := cp.get("tcp", false); ok {
-				n.warn(p, "is not simulated: the proxy's connection pool limits are not RetryLab's client; not read")
+				n.warn(p, "is not simulated: the proxy's limits on connections to the hosts (maxConnections) and their settings have no counterpart in RetryLab's dependency and balancer; not read")
 			}
 			cp.unread(n, "is not a connectionPool field; not read")
 		}
 	}
-	for _, k := range []string{"loadBalancer", "tls", "portLevelSettings", "tunnel", "proxyProtocol"} {
+	if v, p, ok := o.get("loadBalancer", false); ok {
+		istioBalancer(n, p, v, dr)
+	}
+	for _, k := range []string{"tls", "portLevelSettings", "tunnel", "proxyProtocol"} {
 		if _, p, ok := o.get(k, false); ok {
 			n.warn(p, "is not simulated; not read")
 		}
@@ -493,7 +516,7 @@ func istioDestinations(ro *object) []string {
 }
 
 func istioRoute(n *notes, path string, ro *object) engine.Policy {
-	pol := istioPolicy(2)
+	pol := istioRoutePolicy()
 	if v, p, ok := ro.get("timeout", false); ok {
 		pol.Deadline, _ = istioMs(n, p, v)
 	}
@@ -544,8 +567,10 @@ func istioRoute(n *notes, path string, ro *object) engine.Policy {
 			n.warn(p, "is not simulated: RetryLab's dependency is one server, in one locality")
 		}
 	}
-	if _, p, ok := o.get("retryIgnorePreviousHosts", false); ok {
-		n.warn(p, "is not simulated: RetryLab's dependency is one server, and every retry goes to it")
+	if v, p, ok := o.get("retryIgnorePreviousHosts", false); ok {
+		if b, ok := boolean(n, p, v, false); ok && !b {
+			pol.RetryHostPredicate, pol.HostSelectionRetryMaxAttempts = "", 0
+		}
 	}
 	o.unread(n, "is not an HTTPRetry field; not read")
 	return pol
@@ -651,17 +676,30 @@ type istioRetries struct {
 	PerTryTimeout string `yaml:"perTryTimeout,omitempty"`
 	RetryOn       string `yaml:"retryOn,omitempty"`
 	Backoff       string `yaml:"backoff,omitempty"`
+	// RetryIgnorePreviousHosts false turns off Istio's default
+	// previous-hosts predicate.
+	RetryIgnorePreviousHosts *bool `yaml:"retryIgnorePreviousHosts,omitempty"`
 }
 
 type istioDRSpec struct {
-	Host          string `yaml:"host"`
-	TrafficPolicy struct {
-		ConnectionPool struct {
-			HTTP struct {
-				MaxRetries int `yaml:"maxRetries"`
-			} `yaml:"http"`
-		} `yaml:"connectionPool"`
-	} `yaml:"trafficPolicy"`
+	Host          string                `yaml:"host"`
+	TrafficPolicy istioTrafficPolicyOut `yaml:"trafficPolicy"`
+}
+
+type istioTrafficPolicyOut struct {
+	LoadBalancer     *istioLoadBalancer   `yaml:"loadBalancer,omitempty"`
+	ConnectionPool   *istioConnectionPool `yaml:"connectionPool,omitempty"`
+	OutlierDetection *istioOutlierSpec    `yaml:"outlierDetection,omitempty"`
+}
+
+type istioLoadBalancer struct {
+	Simple string `yaml:"simple"`
+}
+
+type istioConnectionPool struct {
+	HTTP struct {
+		MaxRetries int `yaml:"maxRetries"`
+	} `yaml:"http"`
 }
 
 // istioHost is the host an export is written for.
@@ -710,7 +748,7 @@ func istioSpan(n *notes, path string, d engine.Duration) string {
 	return grpcDuration(d)
 }
 
-func exportIstio(st *engine.Strategy, n *notes) []byte {
+func exportIstio(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 	unsupported(n, st, "Istio", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on", "budget", "breaker")
 	name, routeName := istioNamesFor(st.Name)
 	route := istioHTTPRoute{Name: routeName}
@@ -737,21 +775,42 @@ func exportIstio(st *engine.Strategy, n *notes) []byte {
 	if st.Breaker != nil {
 		n.warn("breaker", "Istio has no client circuit breaker: a DestinationRule's outlierDetection ejects failing hosts from the load-balancing pool instead; not exported")
 	}
+	if b != nil {
+		// Istio's retries avoid the hosts tried unless told not to.
+		switch {
+		case st.RetryHostPredicate == "":
+			r.RetryIgnorePreviousHosts = new(bool)
+		case st.HostSelectionRetryMaxAttempts != istioHostSelections:
+			n.warn("host_selection_retry_max_attempts", "is %d; Istio always chooses a host again up to %d times: written as Istio's", max(st.HostSelectionRetryMaxAttempts, 1), istioHostSelections)
+		}
+	}
 	out := encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "VirtualService",
 		Metadata: istioMetadata{Name: name}, Spec: istioVSSpec{Hosts: []string{istioHost}, HTTP: []istioHTTPRoute{route}}})
+	var spec istioDRSpec
 	if b := st.Budget; b != nil {
 		switch {
 		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.MinConcurrency == 0:
 			n.warn("budget", "allows no retry at all; Istio treats maxRetries 0 as not set: not exported (set attempts to 0 instead)")
 		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.Scope != engine.ScopeClient:
-			var spec istioDRSpec
-			spec.Host = istioHost
+			spec.TrafficPolicy.ConnectionPool = &istioConnectionPool{}
 			spec.TrafficPolicy.ConnectionPool.HTTP.MaxRetries = b.MinConcurrency
-			out = append(append(out, "---\n"...), encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "DestinationRule",
-				Metadata: istioMetadata{Name: name}, Spec: spec})...)
 		default:
 			n.warn("budget", "Istio limits retries only by the number outstanding (DestinationRule connectionPool.http.maxRetries, a concurrency budget of ratio 0 counting attempts); this %q budget cannot be written (Envoy's retry_budget is not exposed by Istio): not exported", b.Kind)
 		}
+	}
+	if b != nil {
+		spec.TrafficPolicy.LoadBalancer = &istioLoadBalancer{Simple: istioBalancerFor(n, b.Balancer)}
+		if b.OutlierDetection != nil {
+			spec.TrafficPolicy.OutlierDetection = istioOutliersFor(n, b.OutlierDetection)
+		}
+		n.info("dependency.backends.count", "is %d; a DestinationRule does not say how many pods serve the host: scale your service to match", b.Count)
+	} else if st.RetryHostPredicate != "" {
+		n.info("retry_host_predicate", "is Istio's default (retries prefer hosts not tried yet); without backends it chooses nothing")
+	}
+	if spec.TrafficPolicy != (istioTrafficPolicyOut{}) {
+		spec.Host = istioHost
+		out = append(append(out, "---\n"...), encodeYAML(istioDoc{APIVersion: "networking.istio.io/v1", Kind: "DestinationRule",
+			Metadata: istioMetadata{Name: name}, Spec: spec})...)
 	}
 	n.info("", "written as the VirtualService %q, after the strategy, of host %q; set its hosts and route destination to your service's", name, istioHost)
 	return out

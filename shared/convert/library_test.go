@@ -66,7 +66,7 @@ func samePolicy(a, b engine.Policy) bool {
 // st (which must be kept within lib's limits) in lib's format: none may
 // warn about more than base (st's own export) does, and each imports back
 // as itself.
-func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, base []string) {
+func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, b *engine.Backends, base []string) {
 	t.Helper()
 	sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
 	sc.Search = engine.DefaultSearchFor(sc, st.Name)
@@ -79,7 +79,7 @@ func checkLibrarySearch(t *testing.T, lib *engine.Library, st engine.Strategy, b
 	}
 	for _, c := range cs {
 		checkWithinLibrary(t, lib, st, c)
-		out, notes, err := Export(lib.Format, c)
+		out, notes, err := ExportFrom(lib.Format, c, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestLibrarySearchExports(t *testing.T) {
 				if _, notes, _ := Export(lib.Format, st); len(warnings(notes)) > 0 {
 					t.Fatalf("the preset itself exports with warnings: %v", warnings(notes))
 				}
-				checkLibrarySearch(t, lib, st, nil)
+				checkLibrarySearch(t, lib, st, nil, nil)
 			})
 		}
 	}
@@ -211,8 +211,8 @@ func TestLibrarySearchExports(t *testing.T) {
 			}
 			seen[lib.Name] = true
 			t.Run(name+"/"+st.Name, func(t *testing.T) {
-				_, notes, _ := Export(lib.Format, st)
-				checkLibrarySearch(t, lib, st, warnings(notes))
+				_, notes, _ := ExportFrom(lib.Format, st, im.Backends)
+				checkLibrarySearch(t, lib, st, im.Backends, warnings(notes))
 			})
 		}
 	}
@@ -277,5 +277,5 @@ spec:
 			t.Errorf("candidate with a retry_budget Istio cannot write: %+v", *b)
 		}
 	}
-	checkLibrarySearch(t, engine.LibraryNamed("istio"), st, nil)
+	checkLibrarySearch(t, engine.LibraryNamed("istio"), st, nil, nil)
 }

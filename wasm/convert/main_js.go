@@ -61,13 +61,19 @@ func detect(args []js.Value) (any, error) {
 }
 
 type importOutput struct {
-	Errors     engine.Errors     `json:"errors,omitempty"`
-	Strategies []engine.Strategy `json:"strategies,omitempty"`
-	Notes      []convert.Note    `json:"notes"`
+	Errors     engine.Errors      `json:"errors,omitempty"`
+	Strategies []engine.Strategy  `json:"strategies,omitempty"`
+	Backends   *engine.Backends   `json:"backends,omitempty"`
+	Dependency *engine.Dependency `json:"dependency,omitempty"`
+	Notes      []convert.Note     `json:"notes"`
 }
 
-// import(format, document) → {errors} or {strategies, notes}: errors name
-// their path in the document, as the engine's validation errors do.
+// import(format, document[, dependencyJSON]) → {errors} or {strategies,
+// backends, dependency, notes} (backends: the dependency's, when the
+// document gives it some; dependency: the dependency given with those
+// backends and its capacity shared among them, convert.ShareCapacity,
+// whose notes follow the import's): errors name their path in the
+// document, as the engine's validation errors do.
 func importConfig(args []js.Value) (any, error) {
 	format, err := jsapi.String(args, 0, "the format")
 	if err != nil {
@@ -87,7 +93,17 @@ func importConfig(args []js.Value) (any, error) {
 		}
 		return nil, err
 	}
-	return importOutput{Strategies: im.Strategies, Notes: orEmpty(im.Notes)}, nil
+	out := importOutput{Strategies: im.Strategies, Backends: im.Backends}
+	if im.Backends != nil && len(args) > 2 && args[2].Type() == js.TypeString {
+		var d engine.Dependency
+		if err := json.Unmarshal([]byte(args[2].String()), &d); err != nil {
+			return nil, fmt.Errorf("the dependency: %w", err)
+		}
+		im.Notes = append(im.Notes, convert.ShareCapacity(&d, *im.Backends)...)
+		out.Dependency = &d
+	}
+	out.Notes = orEmpty(im.Notes)
+	return out, nil
 }
 
 type exportOutput struct {
@@ -134,7 +150,7 @@ func exportStrategy(args []js.Value) (any, error) {
 	if i < 0 || i >= len(sc.Strategies) {
 		return nil, fmt.Errorf("the scenario has no strategy %d", i)
 	}
-	out, notes, err := convert.Export(format, sc.Strategies[i])
+	out, notes, err := convert.ExportFrom(format, sc.Strategies[i], convert.Backends(sc))
 	if err != nil {
 		return nil, err
 	}

@@ -1626,7 +1626,11 @@ async function importPolicy() {
       }
       format = d.format;
     }
-    out = await convert("import", format, $("import-text").value);
+    // The scenario's one dependency, if it has one, for the backends the
+    // document may give: the converters share its capacity among them.
+    const deps = Array.isArray(state.scenario?.dependencies) ? state.scenario.dependencies : null;
+    const dep = deps ? (deps.length === 1 ? deps[0] : null) : state.scenario?.dependency || {};
+    out = await convert("import", format, $("import-text").value, ...(dep ? [JSON.stringify(dep)] : []));
   } catch (err) {
     errors.replaceChildren(el("li", { text: "The converters failed: " + err.message }));
     status("Nothing was imported: the converters failed.");
@@ -1656,6 +1660,13 @@ async function importPolicy() {
   const before = keep ? state.scenario.strategies || [] : [];
   const report = { ...(state.scenario.report || {}), yours: [...(keep ? state.scenario.report?.yours || [] : []), ...added] };
   const candidate = { ...state.scenario, strategies: [...before, ...out.strategies], report };
+  // The document's backends (several hosts, outlier detection) go on the
+  // scenario's dependency, when it has one, sharing its capacity (the
+  // converters' out.dependency): the retries that avoid hosts tried
+  // already need them.
+  const deps = Array.isArray(state.scenario.dependencies) ? state.scenario.dependencies : null;
+  if (out.dependency && deps && deps.length === 1) candidate.dependencies = [{ ...deps[0], ...out.dependency }];
+  else if (out.dependency && !deps) candidate.dependency = { ...(state.scenario.dependency || {}), ...out.dependency };
   const check = await engine.call("validate", JSON.stringify(candidate));
   const refused = (check.errors || []).filter((e) => e.path === "strategies");
   if (refused.length) {
@@ -1665,6 +1676,8 @@ async function importPolicy() {
   }
   state.scenario.strategies = candidate.strategies;
   state.scenario.report = report;
+  if (candidate.dependencies) state.scenario.dependencies = candidate.dependencies;
+  if (candidate.dependency) state.scenario.dependency = candidate.dependency;
   writeJSON();
   renderForm();
   edited();
