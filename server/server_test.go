@@ -26,6 +26,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/retrylab/retrylab/server/storetest"
+	"github.com/retrylab/retrylab/shared/chart"
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/engine/probe"
 	"github.com/retrylab/retrylab/shared/scenarios"
@@ -131,6 +132,7 @@ func TestRoutes(t *testing.T) {
 		{"png chart", "GET", "/s/" + slug + "/chart.png", 200, "image/png", "\x89PNG"},
 		{"png chart bad picture", "GET", "/s/" + slug + "/chart.png?picture=pie", 400, "text/html", `is not one of attempts`},
 		{"page has a verdict", "GET", "/s/" + slug, 200, "text/html", `data-testid="verdict"`},
+		{"playground carries the chart widths", "GET", "/", 200, "text/html", `data-chart-widths="` + html.EscapeString(chart.ShownWidthsJSON()) + `"`},
 		{"page previews with the PNG", "GET", "/s/" + slug, 200, "text/html", `property="og:image" content="http://example.com/s/` + slug + `/chart.png"`},
 		{"page previews with the verdict", "GET", "/s/" + slug, 200, "text/html", `property="og:description" content="D has the lowest peak calls in 100 ms`},
 		{"page names oEmbed", "GET", "/s/" + slug, 200, "text/html", `type="application/json+oembed"`},

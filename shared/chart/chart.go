@@ -13,6 +13,7 @@
 package chart
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -219,12 +220,34 @@ func themeRules(dark bool) []Rule {
 // text) shown at least 760 px wide, Mid (13 px text) at least 462 px wide,
 // Narrow (13 px text) at least 308 px wide (a 360 px phone's column less a
 // scrollbar is 324). Pages and the playground choose
-// among them (server.chartDrawings, web/static/app.js chartWidth).
+// among them (server.chartDrawings; the playground by ShownWidths).
 const (
 	Narrow = 400
 	Mid    = 600
 	Wide   = 760
 )
+
+// A ShownWidth is a drawing's width (Width; 0 for the default, Wide) and
+// the least width, in CSS px, the playground shows its charts at for which
+// it draws them that wide (From).
+type ShownWidth struct {
+	From  int `json:"from"`
+	Width int `json:"width"`
+}
+
+// ShownWidths are the playground's choice of drawing by the width its
+// results show charts at, widest first: the first whose From that width
+// reaches. Each From is at least its drawing's least width for 10 px text
+// (Wide 760, Mid 462, Narrow 308 on a 360 px phone), Mid's with a margin.
+var ShownWidths = []ShownWidth{{From: Wide, Width: 0}, {From: 500, Width: Mid}, {From: 0, Width: Narrow}}
+
+// ShownWidthsJSON is ShownWidths as JSON, as the playground's page carries
+// it (data-chart-widths): its first result is laid out before the engine
+// loads.
+func ShownWidthsJSON() string {
+	b, _ := json.Marshal(ShownWidths)
+	return string(b)
+}
 
 // largeText reports whether a chart width wide gets the larger text: one
 // narrower than 700 is drawn to be shown at a phone's or a tablet's width,

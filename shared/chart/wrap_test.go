@@ -57,3 +57,22 @@ func TestNarrowLegendsFit(t *testing.T) {
 		}
 	}
 }
+
+// TestShownWidths: the playground's drawings by the width it shows charts
+// at go widest first, each from a width where its smallest text is at
+// least 10 px (Wide's 10 px text from 760, Mid's 13 px from 462), and the
+// last serves any width.
+func TestShownWidths(t *testing.T) {
+	least := map[int]int{0: Wide, Mid: 462, Narrow: 0}
+	for i, d := range ShownWidths {
+		if _, ok := least[d.Width]; !ok || d.From < least[d.Width] || (i > 0 && d.From >= ShownWidths[i-1].From) {
+			t.Errorf("%d: %+v: not a drawing shown from where its text is 10 px, or not narrower than the one before", i, d)
+		}
+	}
+	if n := len(ShownWidths); n == 0 || ShownWidths[n-1].From != 0 {
+		t.Errorf("%+v: the last drawing is for any width", ShownWidths)
+	}
+	if got := ShownWidthsJSON(); got != `[{"from":760,"width":0},{"from":500,"width":600},{"from":0,"width":400}]` {
+		t.Errorf("ShownWidthsJSON() = %s", got)
+	}
+}

@@ -283,14 +283,14 @@ const engine = new Engine();
 // are the ranges of the links' parameters.
 let LIMITS = { auto_run_events: 0, run_events: 0, probe_events: 0, runs: [1, 1], seed: [0, 0] };
 // chartWidth is the width charts are drawn at for the width the results
-// show them at (0: the default, 760): the widest of shared/chart's drawings
-// whose smallest text stays at least 10 px there (Wide, 760, from 760 px;
-// Mid, 600, from 500 px, where its 13 px text is 10.8; Narrow, 400, below),
-// so that phones, tablets and the two-column layout's narrower results get
-// charts laid out for them.
+// show them at (0: the default, 760), as shared/chart's ShownWidths decide
+// (the page carries them: the first result is laid out before the engine
+// loads), so that phones, tablets and the two-column layout's narrower
+// results get charts laid out for them.
+const shownWidths = JSON.parse(root.dataset.chartWidths || "[]");
 const chartWidth = () => {
   const shown = $("charts").clientWidth || window.innerWidth;
-  return shown >= 760 ? 0 : shown >= 500 ? 600 : 400;
+  return shownWidths.find((d) => shown >= d.from)?.width ?? 0;
 };
 // status says msg in the status line, with a link ({text, href, after})
 // after it, and the link's text after.
