@@ -660,6 +660,7 @@ var policyFeatures = []struct {
 	{"adaptive", "an adaptive backoff", func(st *engine.Strategy) bool { return st.Adaptive != nil }},
 	{"throttle", "client-side throttling", func(st *engine.Strategy) bool { return st.Throttle != nil }},
 	{"client_rate_limit", "a client-side rate limiter", func(st *engine.Strategy) bool { return st.RateLimit != nil }},
+	{"connection_limits", "a proxy's connection limits", func(st *engine.Strategy) bool { return st.ConnectionLimits != nil }},
 	{"instances", "a number of client instances", func(st *engine.Strategy) bool { return st.Instances != 0 }},
 	{"hedging", "hedging", func(st *engine.Strategy) bool { return st.Hedging != nil }},
 	{"layers", "layers (the policies of the services between the client and the dependency)", func(st *engine.Strategy) bool { return len(st.Layers) > 0 }},

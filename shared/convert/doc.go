@@ -226,6 +226,19 @@
 //	                                             default 3 (info); 4294967295 (above 1,000,000):
 //	                                             no budget, as exported for none (Envoy's FAQ
 //	                                             "disable circuit breaking")
+//	thresholds[].max_connections,                connection_limits max_connections, max_pending,
+//	  max_pending_requests, max_requests         max_requests, per client instance, counting the
+//	                                             route's attempts (a field not set: Envoy's 1024,
+//	                                             an info; none set: Envoy's defaults not
+//	                                             simulated, an info; above 1,000,000: no limit;
+//	                                             an HTTP/2 cluster, http2_protocol_options:
+//	                                             max_requests only). Overflow answers a local 503
+//	                                             that Envoy's router never retries
+//	                                             (RetryStateImpl::wouldRetryFromReset); the
+//	                                             connection pool's order (conn_pool_base.cc) and
+//	                                             the per-try timeout from onPoolReady are
+//	                                             docs/scenario-format.md's "A proxy's connection
+//	                                             limits". Exported back, no limit as 4294967295
 //
 // Export writes a static bootstrap in the shape of Envoy's quick start:
 // a listener on 0.0.0.0:10000 whose HttpConnectionManager routes "/" to
@@ -256,8 +269,9 @@
 // retry_options_predicates, per_try_idle_timeout, hedge_policy,
 // idle_timeout, max_stream_duration; a route's cluster not in the
 // document (Envoy's default max_retries 3 is then not simulated), chosen
-// per request or weighted; max_connections, max_pending_requests,
-// max_requests, per_host_thresholds; and outlier_detection, never read as
+// per request or weighted; per_host_thresholds, max_connection_pools,
+// a max_connections or max_requests of 0 (Envoy lets nothing through; read
+// as no limit); and outlier_detection, never read as
 // a breaker: it ejects hosts from load balancing, and an only host still
 // gets traffic below the healthy panic threshold. Infos: defaults filled
 // in, whole milliseconds, a cluster shared by several routes (one budget
@@ -340,10 +354,31 @@
 //	                                         destination (or VirtualService) host is the rule's
 //	                                         host or its short name; a rule no VirtualService
 //	                                         routes is a strategy of Istio's default retries
+//	connectionPool.tcp.maxConnections,       connection_limits max_connections, max_pending,
+//	  .http.http1MaxPendingRequests,         max_requests, as Istio's cluster builder
+//	  .http.http2MaxRequests (0: not set)    (cluster_traffic_policy.go, applyConnectionPool)
+//	                                         writes them into Envoy's threshold: only values
+//	                                         above 0, the others 2^32-1 (no limit), and
+//	                                         cluster-wide although the API's comment says per
+//	                                         host; h2UpgradePolicy UPGRADE: http2MaxRequests
+//	                                         only. Exported back; max_pending 0 (none waits),
+//	                                         which Istio cannot say, as 1 with a warning
+//
+// Three readings of Istio's defaults, checked against its sources: a
+// DestinationRule without loadBalancer is LEAST_REQUEST (the API leaves
+// UNSPECIFIED to Istio; cluster_traffic_policy.go's defaultLBAlgorithm
+// returns LEAST_REQUEST, ROUND_ROBIN only under the legacy-default
+// feature flag), which is Envoy's least request with two hosts drawn,
+// power_of_two_choices; a route's retries reselect a host up to 5 times
+// (route/retry/retry.go's DefaultPolicy: HostSelectionRetryMaxAttempts 5
+// beside previous_hosts); the deprecated outlierDetection
+// consecutiveErrors counts 502, 503 and 504 (destination_rule.proto's
+// comment), gateway errors.
 //
 // Export writes a VirtualService for host "dependency" with one http
 // route, durations in whole milliseconds as Istio requires, and a
-// DestinationRule only when the budget is such a maxRetries budget. Both
+// DestinationRule only when the budget is such a maxRetries budget, or
+// the strategy has connection limits or backends. Both
 // are named after the strategy, so that the exports of a scenario's
 // strategies do not replace one another: a name "VIRTUALSERVICE/ROUTE",
 // as Import writes them, is split back into the two; any other name is

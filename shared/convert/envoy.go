@@ -21,6 +21,9 @@ const (
 	envoyBaseInterval = engine.Duration(25e6)
 	// envoyMaxRetries is a threshold's max_retries when not set.
 	envoyMaxRetries = 3
+	// envoyMaxLimit is a threshold's max_connections,
+	// max_pending_requests and max_requests when not set.
+	envoyMaxLimit = 1024
 	// envoyRateLimitedMax is rate_limited_retry_back_off.max_interval
 	// when not set.
 	envoyRateLimitedMax = engine.Duration(300e9)
@@ -106,7 +109,8 @@ type envoyReader struct {
 	clusters map[string]string // name → path
 	cmaps    map[string]map[string]any
 	warned   map[string]bool
-	budgets  map[string]*engine.Budget // by cluster path and priority
+	budgets  map[string]*engine.Budget           // by cluster path and priority
+	limits   map[string]*engine.ConnectionLimits // likewise
 	// The RouteConfigurations read, by name, and the rds references to
 	// check against them once the document is read: a config dump holds
 	// the routes an HttpConnectionManager's rds names.
@@ -129,7 +133,7 @@ func importEnvoy(data []byte) (*Imported, error) {
 		return nil, err
 	}
 	var n notes
-	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}, routeConfigs: map[string]bool{}, backendsRead: map[string]bool{}}
+	r := &envoyReader{n: &n, clusters: map[string]string{}, cmaps: map[string]map[string]any{}, warned: map[string]bool{}, budgets: map[string]*engine.Budget{}, limits: map[string]*engine.ConnectionLimits{}, routeConfigs: map[string]bool{}, backendsRead: map[string]bool{}}
 	camel := false
 	for i := range docs {
 		docs[i] = envoySnakeKeys(docs[i], &camel)
@@ -538,10 +542,14 @@ func (r *envoyReader) strategy(rt *envoyRoute, used map[string]int) (engine.Stra
 			key := r.clusters[cluster] + " " + priority
 			b, ok := r.budgets[key]
 			if !ok {
-				b = r.budget(r.clusters[cluster], m, priority)
+				b, r.limits[key] = r.budget(r.clusters[cluster], m, priority)
 				r.budgets[key] = b
 			}
 			st.Budget = copyBudget(b)
+			if cl := r.limits[key]; cl != nil {
+				c := *cl
+				st.ConnectionLimits = &c
+			}
 			engine.Relabel(&st)
 			r.readBackends(cluster, m, st.RetryHostPredicate != "")
 		} else {
@@ -552,8 +560,17 @@ func (r *envoyReader) strategy(rt *envoyRoute, used map[string]int) (engine.Stra
 }
 
 // budget reads a cluster's circuit breaker threshold of the route's
-// priority into a concurrency budget.
-func (r *envoyReader) budget(path string, m map[string]any, priority string) *engine.Budget {
+// priority into a concurrency budget, and its limits on connections and
+// requests into connection limits (nil when it sets none).
+func (r *envoyReader) budget(path string, m map[string]any, priority string) (*engine.Budget, *engine.ConnectionLimits) {
+	var cl *engine.ConnectionLimits
+	b := r.thresholds(path, m, priority, &cl)
+	return b, cl
+}
+
+// thresholds reads the budget as budget says, and sets *cl to the
+// threshold's connection limits.
+func (r *envoyReader) thresholds(path string, m map[string]any, priority string, cl **engine.ConnectionLimits) *engine.Budget {
 	n := r.n
 	once := !r.warned[path]
 	r.warned[path] = true
@@ -604,7 +621,7 @@ func (r *envoyReader) budget(path string, m map[string]any, priority string) *en
 		}
 	}
 	if _, p, ok := cb.get("per_host_thresholds", false); ok && once {
-		n.warn(p, "limit each host's connections; not simulated: not read")
+		n.warn(p, "limit each host's connections (Envoy reads only max_connections there); RetryLab's connection limits are the cluster's: not simulated, not read")
 	}
 	if once {
 		cb.unread(n, "is not a circuit_breakers field; not read")
@@ -619,10 +636,9 @@ func (r *envoyReader) budget(path string, m map[string]any, priority string) *en
 	b := &engine.Budget{Kind: engine.BudgetConcurrency, ShareOf: engine.ShareAttempts}
 	rv, rp, hasBudget := t.get("retry_budget", false)
 	mv, mp, hasMax := t.get("max_retries", false)
-	for _, k := range []string{"max_connections", "max_pending_requests", "max_requests", "max_connection_pools"} {
-		if _, p, ok := t.get(k, false); ok && once {
-			n.warn(p, "limits the cluster's %s; RetryLab's dependency and its balancer have no such limit (a client's pool or bulkheads limit the client's calls, not the proxy's): not simulated", envoyLimitWhat[k])
-		}
+	*cl = r.connectionLimits(t, m, once)
+	if _, p, ok := t.get("max_connection_pools", false); ok && once {
+		n.warn(p, "limits the cluster's %s; RetryLab has one pool per cluster: not simulated", envoyLimitWhat["max_connection_pools"])
 	}
 	t.get("track_remaining", false) // statistics only
 	if once {
@@ -674,6 +690,118 @@ func (r *envoyReader) budget(path string, m map[string]any, priority string) *en
 		return def
 	}
 	return b
+}
+
+// envoyLimitsFor writes connection limits cl into threshold th: a limit
+// of 0 (none) as the largest uint32, and max_pending_requests only with
+// max_connections, which the line waits for. Without cl it writes none of
+// them, and Envoy's defaults (1024 each) apply, which an import does not
+// simulate either.
+func envoyLimitsFor(th *envoyThreshold, cl *engine.ConnectionLimits) {
+	if cl == nil {
+		return
+	}
+	limit := func(k int) *int64 {
+		v := int64(k)
+		if k == 0 {
+			v = envoyNoLimit
+		}
+		return &v
+	}
+	th.MaxConnections, th.MaxRequests = limit(cl.MaxConnections), limit(cl.MaxRequests)
+	if cl.MaxConnections > 0 {
+		p := int64(cl.MaxPending)
+		th.MaxPendingRequests = &p
+	}
+}
+
+// connectionLimits reads threshold t's max_connections,
+// max_pending_requests and max_requests (each 1024 when not set) into
+// connection limits, nil when it sets none of them: Envoy's defaults are
+// then not simulated. Cluster m's HTTP/2 multiplexes its requests over a
+// connection, so that its max_connections and max_pending_requests do not
+// limit attempts once connected.
+func (r *envoyReader) connectionLimits(t *object, m map[string]any, once bool) *engine.ConnectionLimits {
+	n := r.n
+	cl := &engine.ConnectionLimits{}
+	set := false
+	var notSet []string
+	for _, f := range []struct {
+		key string
+		dst *int
+	}{{"max_connections", &cl.MaxConnections}, {"max_pending_requests", &cl.MaxPending}, {"max_requests", &cl.MaxRequests}} {
+		v, p, ok := t.get(f.key, false)
+		if !ok {
+			*f.dst = envoyMaxLimit
+			notSet = append(notSet, f.key)
+			continue
+		}
+		k, ok := integer(n, p, v, false, 0, envoyNoLimit)
+		if !ok {
+			continue
+		}
+		set = true
+		switch {
+		case k > engine.MaxConnectionLimit:
+			if once {
+				n.info(p, "is %d, effectively no limit: connection_limits.%s 0 (no limit)", k, envoyLimitField[f.key])
+			}
+		case k == 0 && f.key != "max_pending_requests":
+			if once {
+				n.warn(p, "is 0: Envoy lets no request through (every one overflows); RetryLab's connection limits cannot refuse everything: read as no limit")
+			}
+		default:
+			*f.dst = k
+		}
+	}
+	if !set {
+		if once {
+			n.info(t.path, "sets none of max_connections, max_pending_requests, max_requests: Envoy's defaults (1024 each) are not simulated")
+		}
+		return nil
+	}
+	if len(notSet) > 0 && once {
+		n.info(t.path, "sets no %s: Envoy's default, 1024, is simulated", strings.Join(notSet, ", "))
+	}
+	if envoyHTTP2(m) {
+		if once && (cl.MaxConnections != 0 || cl.MaxPending != 0) {
+			n.info(t.path, "is a limit of an HTTP/2 cluster, whose requests share a connection: max_connections and max_pending_requests do not limit its attempts once connected (RetryLab's connections take no time to open): only max_requests is simulated")
+		}
+		cl.MaxConnections, cl.MaxPending = 0, 0
+	}
+	if cl.MaxConnections == 0 {
+		cl.MaxPending = 0 // no connection to wait for
+	}
+	if *cl == (engine.ConnectionLimits{}) {
+		return nil
+	}
+	return cl
+}
+
+// envoyLimitField is the connection_limits field of each threshold field.
+var envoyLimitField = map[string]string{
+	"max_connections":      "max_connections",
+	"max_pending_requests": "max_pending",
+	"max_requests":         "max_requests",
+}
+
+// envoyHTTP2 reports whether cluster m speaks HTTP/2 to its hosts: the
+// deprecated http2_protocol_options, or an HttpProtocolOptions of
+// typed_extension_protocol_options whose explicit_http_config has
+// http2_protocol_options.
+func envoyHTTP2(m map[string]any) bool {
+	if _, ok := m["http2_protocol_options"]; ok {
+		return true
+	}
+	opts, _ := m["typed_extension_protocol_options"].(map[string]any)
+	for _, v := range opts {
+		o, _ := v.(map[string]any)
+		ex, _ := o["explicit_http_config"].(map[string]any)
+		if _, ok := ex["http2_protocol_options"]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // envoyRound rounds to 12 significant digits, so that a percentage and a
@@ -1061,9 +1189,12 @@ type envoyCircuitBreakers struct {
 }
 
 type envoyThreshold struct {
-	Priority    string            `yaml:"priority"`
-	MaxRetries  int64             `yaml:"max_retries,omitempty"`
-	RetryBudget *envoyRetryBudget `yaml:"retry_budget,omitempty"`
+	Priority           string            `yaml:"priority"`
+	MaxConnections     *int64            `yaml:"max_connections,omitempty"`
+	MaxPendingRequests *int64            `yaml:"max_pending_requests,omitempty"`
+	MaxRequests        *int64            `yaml:"max_requests,omitempty"`
+	MaxRetries         int64             `yaml:"max_retries,omitempty"`
+	RetryBudget        *envoyRetryBudget `yaml:"retry_budget,omitempty"`
 }
 
 type envoyRetryBudget struct {
@@ -1077,7 +1208,7 @@ type envoyPercent struct {
 
 func exportEnvoy(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 	unsupported(n, st, "An Envoy route and cluster", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter",
-		"retry_on", "honor_retry_after", "retry_after", "budget", "breaker")
+		"retry_on", "honor_retry_after", "retry_after", "budget", "breaker", "connection_limits")
 	if st.Breaker != nil {
 		n.warn("breaker", "Envoy has no circuit breaker of this kind: its circuit_breakers are concurrency limits, and outlier_detection ejects a host from load balancing (an only host still gets traffic below the healthy panic threshold); not exported")
 	}
@@ -1139,6 +1270,7 @@ func exportEnvoy(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 			th.RetryBudget = &envoyRetryBudget{BudgetPercent: envoyPercent{Value: envoyRound(b.Ratio * 100)}, MinRetryConcurrency: b.MinConcurrency}
 		}
 	}
+	envoyLimitsFor(&th, st.ConnectionLimits)
 	cluster := envoyCluster{Name: "dependency", Type: "STRICT_DNS", CircuitBreakers: envoyCircuitBreakers{Thresholds: []envoyThreshold{th}}}
 	hosts := []envoyLbEndpoint{{Endpoint: envoyEndpoint{Address: envoyAddress{SocketAddress: envoySocket{Address: "dependency", PortValue: 80}}}}}
 	if b == nil {

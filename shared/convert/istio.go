@@ -206,6 +206,12 @@ type istioDR struct {
 	outliers *engine.OutlierDetection
 	odPath   string
 	balancer engine.BalancerKind // loadBalancer.simple's, "" when not set
+	// limits are its connectionPool's tcp.maxConnections,
+	// http.http1MaxPendingRequests and http.http2MaxRequests (0: not
+	// set), at limitsPath; http2 says that h2UpgradePolicy is UPGRADE.
+	limits     engine.ConnectionLimits
+	limitsPath string
+	http2      bool
 }
 
 func importIstio(data []byte) (*Imported, error) {
@@ -352,9 +358,14 @@ func istioTrafficPolicy(n *notes, path string, v any, dr *istioDR) {
 							dr.maxRetries = k
 						}
 					}
+					istioLimit(n, h, "http1MaxPendingRequests", &dr.limits.MaxPending)
+					istioLimit(n, h, "http2MaxRequests", &dr.limits.MaxRequests)
+					if v, _, ok := h.get("h2UpgradePolicy", false); ok {
+						dr.http2 = v == "UPGRADE"
+					}
 					// ConnectionPoolSettings.HTTPSettings' other fields.
-					for _, k := range []string{"http1MaxPendingRequests", "http2MaxRequests", "maxRequestsPerConnection",
-						"idleTimeout", "h2UpgradePolicy", "useClientProtocol", "maxConcurrentStreams"} {
+					for _, k := range []string{"maxRequestsPerConnection",
+						"idleTimeout", "useClientProtocol", "maxConcurrentStreams"} {
 						if _, p, ok := h.get(k, false); ok {
 							n.warn(p, "is not simulated: %s; not read", istioPoolWhy[k])
 						}
@@ -362,9 +373,13 @@ func istioTrafficPolicy(n *notes, path string, v any, dr *istioDR) {
 					h.unread(n, "is not a field of Istio's connectionPool.http (HTTPSettings); not read")
 				}
 			}
-			if _, p, ok := cp.get("tcp", false); ok {
-				n.warn(p, "is not simulated: the proxy's limits on connections to the hosts (maxConnections) and their settings have no counterpart in RetryLab's dependency and balancer; not read")
+			if v, p, ok := cp.get("tcp", false); ok {
+				if t, ok := asObject(n, p, v); ok {
+					istioLimit(n, t, "maxConnections", &dr.limits.MaxConnections)
+					t.unread(n, "is not simulated (RetryLab's connections take no time to open and never close); not read")
+				}
 			}
+			dr.limitsPath = p
 			cp.unread(n, "is not a connectionPool field; not read")
 		}
 	}
@@ -379,12 +394,65 @@ func istioTrafficPolicy(n *notes, path string, v any, dr *istioDR) {
 	o.unread(n, "is not a trafficPolicy field; not read")
 }
 
+// istioLimit reads field k of o, a connection limit, into *dst: 0 and
+// values above engine.MaxConnectionLimit are no limit, as Istio writes
+// only a limit above 0 into Envoy's threshold (whose default it sets to
+// 2^32-1).
+func istioLimit(n *notes, o *object, k string, dst *int) {
+	v, p, ok := o.get(k, false)
+	if !ok {
+		return
+	}
+	x, ok := integer(n, p, v, false, 0, math.MaxInt32)
+	if !ok {
+		return
+	}
+	switch {
+	case x == 0:
+		n.info(p, "is 0, which Istio treats as not set: no limit, Istio's default (2^32-1)")
+	case x > engine.MaxConnectionLimit:
+		n.info(p, "is above %d: no limit, as Istio's default (2^32-1)", engine.MaxConnectionLimit)
+	default:
+		*dst = x
+	}
+}
+
+// istioConnectionLimits returns the connection limits of DestinationRule
+// dr (nil when it sets none), as Istio's cluster builder writes them into
+// the threshold of Envoy's circuit_breakers, every other one left at
+// 2^32-1, no limit: tcp.maxConnections as max_connections,
+// http.http1MaxPendingRequests as max_pending_requests,
+// http.http2MaxRequests as max_requests.
+func istioConnectionLimits(n *notes, dr *istioDR) *engine.ConnectionLimits {
+	cl := dr.limits
+	if cl == (engine.ConnectionLimits{}) {
+		return nil
+	}
+	if dr.http2 && (cl.MaxConnections != 0 || cl.MaxPending != 0) {
+		n.info(dr.limitsPath, "upgrades to HTTP/2 (h2UpgradePolicy UPGRADE), whose requests share a connection: maxConnections and http1MaxPendingRequests do not limit its attempts once connected (RetryLab's connections take no time to open): only http2MaxRequests is simulated")
+		cl.MaxConnections, cl.MaxPending = 0, 0
+	}
+	switch {
+	case cl.MaxConnections == 0 && cl.MaxPending != 0:
+		n.info(dr.limitsPath+".http.http1MaxPendingRequests", "limits the requests waiting for a connection, but the connections are not limited (tcp.maxConnections not set): none waits, not simulated")
+		cl.MaxPending = 0
+	case cl.MaxConnections != 0 && cl.MaxPending == 0:
+		cl.MaxPending = engine.MaxConnectionLimit // Istio's 2^32-1: no limit
+		n.info(dr.limitsPath+".tcp.maxConnections", "limits the connections without http1MaxPendingRequests: the requests waiting for one are not limited (Istio's default, 2^32-1): max_pending %d", engine.MaxConnectionLimit)
+	}
+	if cl == (engine.ConnectionLimits{}) {
+		return nil
+	}
+	return &cl
+}
+
 // istioBudget sets the budget a DestinationRule's maxRetries makes: at
 // most that many retries outstanding, Envoy's max_retries circuit
 // breaker, which is the engine's concurrency budget counting attempts in
 // flight with a ratio of 0.
 func istioBudget(n *notes, dr *istioDR, pol *engine.Policy) {
 	dr.used = true
+	pol.ConnectionLimits = istioConnectionLimits(n, dr)
 	switch {
 	case dr.maxRetries < 0:
 	case dr.maxRetries == 0:
@@ -697,9 +765,44 @@ type istioLoadBalancer struct {
 }
 
 type istioConnectionPool struct {
-	HTTP struct {
-		MaxRetries int `yaml:"maxRetries"`
-	} `yaml:"http"`
+	TCP  *istioTCPPool  `yaml:"tcp,omitempty"`
+	HTTP *istioHTTPPool `yaml:"http,omitempty"`
+}
+
+type istioTCPPool struct {
+	MaxConnections int `yaml:"maxConnections"`
+}
+
+type istioHTTPPool struct {
+	HTTP1MaxPendingRequests int `yaml:"http1MaxPendingRequests,omitempty"`
+	HTTP2MaxRequests        int `yaml:"http2MaxRequests,omitempty"`
+	MaxRetries              int `yaml:"maxRetries,omitempty"`
+}
+
+// istioPoolFor writes connection limits cl into a connectionPool (nil
+// without cl): a limit of 0 (none) left out, as Istio reads 0 and
+// absence alike as no limit.
+func istioPoolFor(n *notes, cl *engine.ConnectionLimits) *istioConnectionPool {
+	if cl == nil {
+		return nil
+	}
+	cp := &istioConnectionPool{}
+	if cl.MaxConnections > 0 {
+		cp.TCP = &istioTCPPool{MaxConnections: cl.MaxConnections}
+	}
+	h := istioHTTPPool{HTTP2MaxRequests: cl.MaxRequests}
+	switch {
+	case cl.MaxConnections == 0:
+	case cl.MaxPending == 0:
+		h.HTTP1MaxPendingRequests = 1
+		n.warn("connection_limits.max_pending", "is 0: no attempt waits for a connection; Istio reads http1MaxPendingRequests 0 as not set (no limit): written as 1, the fewest it can say")
+	case cl.MaxPending < engine.MaxConnectionLimit:
+		h.HTTP1MaxPendingRequests = cl.MaxPending
+	}
+	if h != (istioHTTPPool{}) {
+		cp.HTTP = &h
+	}
+	return cp
 }
 
 // istioHost is the host an export is written for.
@@ -749,7 +852,7 @@ func istioSpan(n *notes, path string, d engine.Duration) string {
 }
 
 func exportIstio(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
-	unsupported(n, st, "Istio", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on", "budget", "breaker")
+	unsupported(n, st, "Istio", "max_attempts", "attempt_timeout", "deadline", "backoff", "jitter", "retry_on", "budget", "breaker", "connection_limits")
 	name, routeName := istioNamesFor(st.Name)
 	route := istioHTTPRoute{Name: routeName}
 	route.Route = make([]istioDestination, 1)
@@ -792,10 +895,20 @@ func exportIstio(st *engine.Strategy, b *engine.Backends, n *notes) []byte {
 		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.MinConcurrency == 0:
 			n.warn("budget", "allows no retry at all; Istio treats maxRetries 0 as not set: not exported (set attempts to 0 instead)")
 		case b.Kind == engine.BudgetConcurrency && b.ShareOf == engine.ShareAttempts && b.Ratio == 0 && b.Scope != engine.ScopeClient:
-			spec.TrafficPolicy.ConnectionPool = &istioConnectionPool{}
-			spec.TrafficPolicy.ConnectionPool.HTTP.MaxRetries = b.MinConcurrency
+			spec.TrafficPolicy.ConnectionPool = &istioConnectionPool{HTTP: &istioHTTPPool{MaxRetries: b.MinConcurrency}}
 		default:
 			n.warn("budget", "Istio limits retries only by the number outstanding (DestinationRule connectionPool.http.maxRetries, a concurrency budget of ratio 0 counting attempts); this %q budget cannot be written (Envoy's retry_budget is not exposed by Istio): not exported", b.Kind)
+		}
+	}
+	if cp := istioPoolFor(n, st.ConnectionLimits); cp != nil {
+		if spec.TrafficPolicy.ConnectionPool == nil {
+			spec.TrafficPolicy.ConnectionPool = cp
+		} else {
+			if cp.HTTP == nil {
+				cp.HTTP = &istioHTTPPool{}
+			}
+			cp.HTTP.MaxRetries = spec.TrafficPolicy.ConnectionPool.HTTP.MaxRetries
+			spec.TrafficPolicy.ConnectionPool = cp
 		}
 	}
 	if b != nil {

@@ -18,9 +18,7 @@ const istioHostSelections = 5
 // simulate is not: what it limits, and that the dependency has no such
 // limit.
 var istioPoolWhy = map[string]string{
-	"http1MaxPendingRequests":  "it limits the requests waiting for a connection to the hosts (Envoy's max_pending_requests), a limit of the proxy RetryLab's dependency and balancer do not have",
-	"http2MaxRequests":         "it limits the requests in progress to the hosts (Envoy's max_requests), a limit of the proxy RetryLab's dependency and balancer do not have",
-	"maxRequestsPerConnection": "RetryLab does not simulate connections",
+	"maxRequestsPerConnection": "RetryLab's connections take no time to open, so closing one after that many requests changes nothing",
 	"idleTimeout":              "RetryLab does not simulate connections",
 	"h2UpgradePolicy":          "RetryLab does not simulate connections",
 	"useClientProtocol":        "RetryLab does not simulate connections",

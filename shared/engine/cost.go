@@ -210,6 +210,7 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 		levels := append([]Policy{st.Policy}, st.Layers...)
 		a, hops, copies := 1.0, 0.0, 0.0 // copies of hedged levels, each with a timer and a cancellation
 		tokens := 0.0                    // attempts of rate-limited levels, each of which may wait for its token
+		conns := 0.0                     // attempts of levels with connection limits, each of which may wait for a connection
 		bounded := false
 		for i := range levels {
 			p := &levels[i]
@@ -235,6 +236,9 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			if p.RateLimit != nil {
 				tokens += a
 			}
+			if p.ConnectionLimits != nil {
+				conns += a
+			}
 		}
 		bulkheads := map[string]bool{}
 		for _, b := range st.Bulkheads {
@@ -253,8 +257,9 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 			// rounded short (the SDK's waits are truncated to the
 			// nanosecond), one each time an answer lowers the rate while
 			// it waits (an answer per attempt), and its give-up at the
-			// deadline: 4 per attempt.
-			extra := 2*copies + 4*tokens
+			// deadline: 4 per attempt. An attempt waiting for a connection
+			// has its grant and its give-up at the deadline: 2.
+			extra := 2*copies + 4*tokens + 2*conns
 			if len(sc.Workload.Plan) > 0 {
 				extra += 2 // the call's start and end in its step
 			}

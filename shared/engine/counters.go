@@ -19,6 +19,7 @@ type counters struct {
 	rec                                                recoveryCounts // operations by start, per 100 ms after the fault
 	attempts, firstAttempts, retriesDenied, fastFailed int64
 	throttled                                          int64 // attempts the client-side throttle rejected, at any level
+	overflowed                                         int64 // attempts that overflowed connection limits, at any level
 	// levelAttempts, levelFirst and levelDenied are per level, the client
 	// first: its attempts, first attempts and retries a budget denied.
 	levelAttempts, levelFirst, levelDenied []int64
@@ -79,10 +80,10 @@ func (c *counters) seg(m *model, start int64) *segCounts {
 
 // failsFast reports whether an operation that ended for reason was
 // failed fast by the client's own protection against overload: an open
-// breaker, a budget refusing its retry, the pool, a bulkhead or the
-// client-side throttle.
+// breaker, a budget refusing its retry, the pool, a bulkhead, the
+// client-side throttle or a proxy's connection limits.
 func failsFast(reason uint8) bool {
-	return reason == reasonBreaker || reason == reasonBudget || reason == reasonPool || reason == reasonBulkhead || reason == reasonThrottle
+	return reason == reasonBreaker || reason == reasonBudget || reason == reasonPool || reason == reasonBulkhead || reason == reasonThrottle || reason == reasonOverflow
 }
 
 // record measures an operation that ended.

@@ -89,7 +89,7 @@ func ExampleParse_errors() {
 	}
 	// Output:
 	// dependency.service_time.mean: "fast" is not a duration such as "250ms" or "2s"
-	// strategies[2].retry: is not a known field; allowed: name, description, preset, based_on, max_attempts, attempt_timeout, deadline, min_attempt_time, backoff, jitter, retry_on, honor_retry_after, retry_after, max_elapsed, retry_non_idempotent, idempotency_key, dead_letter, budget, breaker, adaptive, throttle, client_rate_limit, instances, hedging, retry_host_predicate, host_selection_retry_max_attempts, layers, pool, bulkheads, fallbacks
+	// strategies[2].retry: is not a known field; allowed: name, description, preset, based_on, max_attempts, attempt_timeout, deadline, min_attempt_time, backoff, jitter, retry_on, honor_retry_after, retry_after, max_elapsed, retry_non_idempotent, idempotency_key, dead_letter, budget, breaker, adaptive, throttle, client_rate_limit, instances, hedging, connection_limits, retry_host_predicate, host_selection_retry_max_attempts, layers, pool, bulkheads, fallbacks
 	// workload.clients: 0 is out of range 1..1000000
 	// strategies[2].max_attempts: 101 is out of range 0..100
 }

@@ -20,6 +20,10 @@ const (
 	outThrottled   int16 = -6 // rejected locally by the client-side throttle
 )
 
+// overflowStatus is the answer of an attempt that overflowed its level's
+// connection limits: Envoy's local 503.
+const overflowStatus = 503
+
 // Why an operation (or an inner invocation) ended without success.
 const (
 	reasonNone uint8 = iota
@@ -33,6 +37,7 @@ const (
 	reasonPool     // the client's pool refused the call
 	reasonBulkhead // a bulkhead refused the call
 	reasonThrottle // the client-side throttle rejected an attempt
+	reasonOverflow // an attempt overflowed its level's connection limits
 	numReasons
 )
 
@@ -345,6 +350,7 @@ type levelModel struct {
 	fixedWindow    *RateLimit // a fixed-window rate limiter
 	instances      int
 	hedging        *hedgeModel
+	conns          *connModel // connection limits; nil without
 	// The tables last, so that the fields above, read by every attempt,
 	// share a few cache lines.
 	retryStatus [600]bool
@@ -666,6 +672,7 @@ func compilePolicy(p *Policy, deps int) levelModel {
 		reselect:       reselections(p),
 		instances:      max(p.Instances, 1),
 		hedging:        compileHedging(p.Hedging),
+		conns:          compileConns(p.ConnectionLimits),
 	}
 	if th := p.Throttle; th != nil {
 		l.throttle = true

@@ -260,7 +260,7 @@ func (s *sim) abandon(id int32) {
 		cc := *c
 		s.releaseLimits(&cc)
 		c = &s.calls[id]
-		c.lim = 0
+		c.lim &= holdConn | waitConn // cancel gives them back
 	}
 	s.cancel(id)
 }

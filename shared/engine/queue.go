@@ -23,6 +23,8 @@ const (
 	evNoPermit                     // an attempt has waited a fixed-window rate limiter's timeout: it is refused
 	evScaleSample                  // an autoscaler samples its metric (and evaluates): gen the dependency
 	evWarm                         // id workers of an autoscaler end their warm-up: gen the dependency
+	evConnGrant                    // an attempt that waited in the pending line has its connection: it is sent
+	evConnGiveUp                   // an attempt waiting in the pending line reaches its deadline
 )
 
 // An event is a small value: no pointer, no closure, so the queue holds them in

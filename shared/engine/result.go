@@ -306,7 +306,10 @@ type Metrics struct {
 	FastFailed       float64 `json:"fast_failed"`
 	// Throttled are the attempts a client-side throttle or a fixed-window
 	// rate limiter rejected locally, at every level. Left out when 0.
-	Throttled           float64 `json:"throttled,omitempty"`
+	Throttled float64 `json:"throttled,omitempty"`
+	// Overflowed are the attempts that overflowed a level's connection
+	// limits, answered locally with a 503. Left out when 0.
+	Overflowed          float64 `json:"overflowed,omitempty"`
 	DependencyCalls     float64 `json:"dependency_calls"`
 	Amplification       float64 `json:"amplification"`
 	Rejections          float64 `json:"rejections"`
@@ -353,6 +356,7 @@ type Metrics struct {
 	GaveUpPool           float64  `json:"gave_up_pool,omitempty"`
 	GaveUpBulkhead       float64  `json:"gave_up_bulkhead,omitempty"`
 	GaveUpThrottle       float64  `json:"gave_up_throttle,omitempty"`
+	GaveUpOverflow       float64  `json:"gave_up_overflow,omitempty"`
 	// Hedges are the copies of hedged invocations sent after the first,
 	// and HedgesWon the invocations a copy after the first won, summed
 	// over levels. Left out when 0.
@@ -554,6 +558,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	}
 	x.FastFailed = float64(c.fastFailed)
 	x.Throttled = float64(c.throttled)
+	x.Overflowed = float64(c.overflowed)
 	x.DependencyCalls = float64(c.depCalls)
 	x.Amplification = ratio(x.DependencyCalls, n*m.callsPerOp)
 	x.Rejections = float64(c.rejections)
@@ -601,6 +606,7 @@ func (s *sim) output(keepSeries bool) runOutput {
 	x.GaveUpPool = float64(g[reasonPool])
 	x.GaveUpBulkhead = float64(g[reasonBulkhead])
 	x.GaveUpThrottle = float64(g[reasonThrottle])
+	x.GaveUpOverflow = float64(g[reasonOverflow])
 	x.Hedges = float64(c.hedges)
 	x.HedgesWon = float64(c.hedgesWon)
 	x.CacheHits, x.CacheMisses, x.CacheCoalesced = float64(c.cacheHits), float64(c.cacheMisses), float64(c.coalesced)

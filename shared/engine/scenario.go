@@ -538,11 +538,43 @@ type Policy struct {
 	Instances int `json:"instances,omitempty"`
 	// Hedging makes the level's attempts overlap: see Hedging.
 	Hedging *Hedging `json:"hedging,omitempty"`
+	// ConnectionLimits limit the level's attempts in progress to each
+	// dependency, per instance, as a proxy's connection pool does: see
+	// ConnectionLimits.
+	ConnectionLimits *ConnectionLimits `json:"connection_limits,omitempty"`
 	// RetryHostPredicate "previous_hosts" makes the level's retries avoid
 	// the backends its invocation has tried, reselecting at most
 	// HostSelectionRetryMaxAttempts times (default 1): see Backends.
 	RetryHostPredicate            RetryHostPredicate `json:"retry_host_predicate,omitempty"`
 	HostSelectionRetryMaxAttempts int                `json:"host_selection_retry_max_attempts,omitempty"`
+}
+
+// ConnectionLimits are a proxy's limits on the attempts it sends to one
+// upstream (Envoy's cluster circuit_breakers thresholds, which Istio's
+// DestinationRule connectionPool sets), kept per instance of the level
+// and per dependency, and counting attempts: each retry is a request of
+// its own. A zero field sets no limit.
+//
+//   - MaxRequests: at most this many attempts in progress; one more
+//     overflows.
+//   - MaxConnections: at most this many connections, each carrying one
+//     attempt at a time (HTTP/1.1). An attempt that finds every
+//     connection busy waits in the pending line for the first one freed,
+//     when fewer than MaxPending already wait, and overflows otherwise.
+//   - MaxPending: the pending line's length; it needs MaxConnections (0:
+//     no attempt waits).
+//
+// An attempt that overflows is not sent: it is answered at once, locally,
+// with a 503 that is not retried (Envoy's router never retries an
+// overflow), so its invocation ends with that 503; it is counted in
+// overflowed. A waiting attempt's attempt_timeout starts when it gets its
+// connection (Envoy starts the per-try timeout when the pool is ready);
+// the deadline counts the wait, and an attempt still waiting at the
+// deadline ends the invocation as the deadline does.
+type ConnectionLimits struct {
+	MaxConnections int `json:"max_connections,omitempty"`
+	MaxPending     int `json:"max_pending,omitempty"`
+	MaxRequests    int `json:"max_requests,omitempty"`
 }
 
 // Hedging sends copies of a call instead of retrying it after a failure

@@ -105,6 +105,11 @@ type instance struct {
 	rl              *AWSRateLimiter
 	fw              *FixedWindowLimiter
 	rlWait          fifo[callRef] // attempts waiting for the rate limiter's token, in turn
+	// With connection limits (connlimit.go): the attempts in progress, the
+	// pending line and how many in it still wait.
+	connOut     int32
+	connWaiting int32
+	connLine    fifo[callRef]
 }
 
 // A callRef is a call at one generation: stale once the call moves on.
@@ -129,6 +134,7 @@ func (in *instance) emptied() instance {
 		thReq:      timeRing{in.thReq.emptied()},
 		thAcc:      timeRing{in.thAcc.emptied()},
 		rlWait:     in.rlWait.emptied(),
+		connLine:   in.connLine.emptied(),
 	}
 }
 
@@ -397,6 +403,16 @@ func (s *sim) dispatch(e *event) bool {
 			return false
 		}
 		s.permitRefused(e.id)
+	case evConnGrant:
+		if c := &s.calls[e.id]; c.gen != e.gen {
+			return false // it was abandoned: it gave its connection back
+		}
+		s.send(e.id)
+	case evConnGiveUp:
+		if c := &s.calls[e.id]; c.gen != e.gen || c.lim&waitConn == 0 {
+			return false // it got its connection, or ended otherwise
+		}
+		s.connGiveUp(e.id)
 	case evTokenGiveUp:
 		if c := &s.calls[e.id]; c.gen != e.gen {
 			return false // it got its token, or ended otherwise
@@ -537,8 +553,12 @@ func (s *sim) attempt(id int32) {
 func (s *sim) send(id int32) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
+	if lv.conns != nil && c.lim&holdConn == 0 && !s.connect(id, lv.conns) {
+		return // it waits for a connection (evConnGrant), or overflowed
+	}
 	if lv.throttle && s.throttleRejects(id, lv) {
 		// As a breaker's fast-fail: the invocation ends here, unretried.
+		s.dropConn(c)
 		s.c.throttled++
 		c.lastRA = 0
 		s.settle(id, outThrottled, reasonThrottle)
@@ -549,6 +569,7 @@ func (s *sim) send(id int32) {
 		ok, trial := s.breakerAllow(c.level, bi)
 		if !ok {
 			// A fast-fail is not retried: the invocation ends here.
+			s.dropConn(c)
 			s.fastFail(c.pc)
 			c.lastRA = 0
 			if c.copy {
@@ -716,6 +737,7 @@ func (s *sim) timeout(id int32) {
 // stay there, to be served as wasted work or dropped.
 func (s *sim) cancel(id int32) {
 	c := &s.calls[id]
+	s.dropConn(c)
 	if c.trial || c.opTrial {
 		s.breakerRecord(c.level, s.stateIndex(c, s.st.levels[c.level].breakerPerDep), true, false, true, c.trialRound)
 	}
@@ -733,6 +755,9 @@ func (s *sim) cancel(id int32) {
 func (s *sim) attemptDone(id int32, out int16, retryAfter int64) {
 	c := &s.calls[id]
 	lv := &s.st.levels[c.level]
+	if c.lim&holdConn != 0 {
+		s.dropConn(c) // the attempt is over: its connection is free
+	}
 	var in *instance // the budget's
 	if lv.budget != nil {
 		in = &s.inst[c.level][s.stateIndex(c, lv.budgetPerDep)]

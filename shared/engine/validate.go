@@ -18,27 +18,30 @@ import (
 // Bounds on what a scenario may ask for. They keep a scenario meaningful and
 // its run bounded; the cost limit passed to Run bounds the work as a whole.
 const (
-	MaxStrategies   = 20
-	MaxLayers       = 8
-	MaxPhases       = 100
-	MaxRuns         = 1000
-	MaxSweepValues  = 50
-	MaxSweepBytes   = 256 << 10 // sweep values × the scenario's canonical size
-	MaxAttempts     = 100       // a policy's max_attempts is 0 (unlimited) or 1..MaxAttempts
-	MaxClients      = 1_000_000
-	MaxOperations   = 10_000_000
-	MaxWorkers      = 100_000
-	MaxQueue        = 10_000_000
-	MaxLimitBurst   = 1_000_000 // a dependency's rate_limit.burst
-	MaxInstances    = 100_000
-	MaxSpan         = Duration(24 * time.Hour)
-	MaxDependencies = 16        // dependencies a scenario lists
-	MaxPlanCalls    = 16        // calls of a plan, all its steps together
-	MaxScript       = 100_000   // answers of a dependency's script, and operations it lists
-	MaxStrategyName = 100       // characters of a strategy's name
-	maxSeed         = 1<<53 - 1 // seeds survive a round trip through JavaScript
-	maxNameLen      = 200
-	maxTextLen      = 10_000
+	MaxStrategies  = 20
+	MaxLayers      = 8
+	MaxPhases      = 100
+	MaxRuns        = 1000
+	MaxSweepValues = 50
+	MaxSweepBytes  = 256 << 10 // sweep values × the scenario's canonical size
+	MaxAttempts    = 100       // a policy's max_attempts is 0 (unlimited) or 1..MaxAttempts
+	MaxClients     = 1_000_000
+	MaxOperations  = 10_000_000
+	MaxWorkers     = 100_000
+	MaxQueue       = 10_000_000
+	MaxLimitBurst  = 1_000_000 // a dependency's rate_limit.burst
+	MaxInstances   = 100_000
+	// MaxConnectionLimit bounds each field of a level's
+	// connection_limits; importers read a larger limit as none.
+	MaxConnectionLimit = 1_000_000
+	MaxSpan            = Duration(24 * time.Hour)
+	MaxDependencies    = 16        // dependencies a scenario lists
+	MaxPlanCalls       = 16        // calls of a plan, all its steps together
+	MaxScript          = 100_000   // answers of a dependency's script, and operations it lists
+	MaxStrategyName    = 100       // characters of a strategy's name
+	maxSeed            = 1<<53 - 1 // seeds survive a round trip through JavaScript
+	maxNameLen         = 200
+	maxTextLen         = 10_000
 )
 
 // The bounds of a dependency's rate_limit.rate, tokens per second: its
@@ -1298,8 +1301,35 @@ func (v *validator) policy(p string, pol *Policy) {
 			v.add(q+"kind", rl.Kind, "has no limit_for_period, refresh_period or timeout; they are for \"fixed-window\"")
 		}
 	}
+	if cl := pol.ConnectionLimits; cl != nil {
+		v.connectionLimits(p, pol)
+	}
 	if pol.Hedging != nil {
 		v.hedging(p, pol)
+	}
+}
+
+// connectionLimits checks a level's connection limits: counts within
+// range, a pending line only with connections to wait for, and no hedging.
+func (v *validator) connectionLimits(p string, pol *Policy) {
+	cl := pol.ConnectionLimits
+	q := p + ".connection_limits."
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"max_connections", cl.MaxConnections}, {"max_pending", cl.MaxPending}, {"max_requests", cl.MaxRequests}} {
+		if f.n < 0 || f.n > MaxConnectionLimit {
+			v.add(q+f.name, f.n, "is out of range 0..%d (0: no limit)", MaxConnectionLimit)
+		}
+	}
+	switch {
+	case cl.MaxConnections == 0 && cl.MaxRequests == 0 && cl.MaxPending == 0:
+		v.add(p+".connection_limits", nil, "sets no limit; give max_requests, max_connections (with max_pending), or leave connection_limits out")
+	case cl.MaxPending != 0 && cl.MaxConnections == 0:
+		v.add(q+"max_pending", cl.MaxPending, "has no meaning without max_connections; attempts wait in the pending line only for a connection (over max_requests they overflow at once)")
+	}
+	if pol.Hedging != nil {
+		v.add(p+".connection_limits", nil, "is given together with hedging; the connection limits are simulated for single attempts, not hedged copies: give one of them")
 	}
 }
 

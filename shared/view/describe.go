@@ -547,6 +547,9 @@ func describePolicy(p *engine.Policy) []string {
 		}
 		out = append(out, fmt.Sprintf("limits attempts to %d every %s (a fixed window, resilience4j's RateLimiter), %s", rl.LimitForPeriod, dw(rl.RefreshPeriod), wait))
 	}
+	if cl := p.ConnectionLimits; cl != nil {
+		out = append(out, connectionWords(cl))
+	}
 	if p.RetryHostPredicate == engine.HostPreviousHosts {
 		out = append(out, fmt.Sprintf("a retry avoids the backends its call has already tried (Envoy's previous_hosts), drawing another up to %s", countOf(cmp.Or(p.HostSelectionRetryMaxAttempts, 1), "time")))
 	}
@@ -554,6 +557,22 @@ func describePolicy(p *engine.Policy) []string {
 		out = append(out, fmt.Sprintf("spread over %d instances, each with its own budget and breaker", p.Instances))
 	}
 	return out
+}
+
+// connectionWords describes a level's connection limits.
+func connectionWords(cl *engine.ConnectionLimits) string {
+	var parts []string
+	if cl.MaxRequests > 0 {
+		parts = append(parts, fmt.Sprintf("at most %s in progress", countOf(cl.MaxRequests, "attempt")))
+	}
+	if cl.MaxConnections > 0 {
+		wait := "none waiting for one"
+		if cl.MaxPending > 0 {
+			wait = fmt.Sprintf("up to %d waiting for one", cl.MaxPending)
+		}
+		parts = append(parts, fmt.Sprintf("%s of one attempt each, %s", countOf(cl.MaxConnections, "connection"), wait))
+	}
+	return fmt.Sprintf("limits its attempts to each dependency, per instance, as a proxy's connection pool: %s; one more is answered 503 at once, not retried", strings.Join(parts, "; "))
 }
 
 // durationWords writes d as "500 ms" under a second, else "2 s" or "1.5 s".

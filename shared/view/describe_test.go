@@ -41,6 +41,22 @@ func TestDescribeHedging(t *testing.T) {
 	}
 }
 
+func TestDescribeConnectionLimits(t *testing.T) {
+	for _, tc := range []struct {
+		cl   engine.ConnectionLimits
+		want string
+	}{
+		{engine.ConnectionLimits{MaxRequests: 1}, "as a proxy's connection pool: at most 1 attempt in progress; one more is answered 503 at once, not retried"},
+		{engine.ConnectionLimits{MaxConnections: 100, MaxPending: 10}, ": 100 connections of one attempt each, up to 10 waiting for one;"},
+		{engine.ConnectionLimits{MaxConnections: 2, MaxRequests: 50}, ": at most 50 attempts in progress; 2 connections of one attempt each, none waiting for one;"},
+	} {
+		p := engine.Policy{MaxAttempts: 2, ConnectionLimits: &tc.cl}
+		if got := strings.Join(describePolicy(&p), "; "); !strings.Contains(got, tc.want) {
+			t.Errorf("%+v: %q, want it to contain %q", tc.cl, got, tc.want)
+		}
+	}
+}
+
 func TestDescribeNetwork(t *testing.T) {
 	d := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant, Mean: engine.Duration(5e6)},
 		Network: &engine.Network{Request: engine.Delay{Kind: engine.DelayNormal, Mean: engine.Duration(10e6), Stddev: engine.Duration(2e6)}}}
