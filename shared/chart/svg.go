@@ -69,7 +69,8 @@ const (
 
 // A Shape is one element of a chart: Render writes it as an SVG element,
 // server/png rasterises it, so that both draw the same layout. Its class
-// names the rules of the style sheet (Drawing.Sheet) that style it.
+// names the rules of the style sheet that style it (Drawing.Look resolves
+// them).
 type Shape struct {
 	Kind  Kind
 	Class string  // space-separated classes, as in the SVG
