@@ -2,7 +2,6 @@ package png
 
 import (
 	"fmt"
-	"html"
 	"image"
 	"math"
 	"strings"
@@ -66,7 +65,7 @@ func (fs *faces) face(bold bool, size float64) (font.Face, error) {
 // text draws a text shape: its content on one line, from X, Y (the
 // baseline) as its anchor says, turned a quarter to read upwards when Up.
 func (r *renderer) text(sh *chart.Shape, look chart.Look) error {
-	content := strings.Join(strings.Fields(html.UnescapeString(sh.Text)), " ")
+	content := strings.Join(strings.Fields(sh.Text), " ")
 	fill, size := look.Fill, look.FontSize
 	if content == "" || fill.A == 0 || size <= 0 {
 		return nil

@@ -74,13 +74,13 @@ type Options struct {
 func named(opt Options, name string, max int) string {
 	d := opt.Descriptions[name]
 	if d == "" {
-		return esc(name, 40)
+		return clean(name, 40)
 	}
 	n := len([]rune(name))
 	if n >= 40 || max-n-3 < 8 {
-		return esc(name, 40)
+		return clean(name, 40)
 	}
-	return esc(name, 40) + " — " + esc(d, max-n-3)
+	return clean(name, 40) + " — " + clean(d, max-n-3)
 }
 
 // An OptionError is a bad option, worded for the person who asked.
@@ -152,9 +152,11 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 // writes it as SVG, server/png as PNG.
 type Drawing struct {
 	Width, Height float64
-	// Title and Desc name and describe the picture, escaped as XML
-	// character data.
-	Title, Desc string
+	// Title names the picture, as it reads (the SVG writer escapes it).
+	Title string
+	// Desc describes the picture for the SVG's desc element, as XML
+	// character data; a raster draws no description.
+	Desc string
 	// Theme is "auto", "light" or "dark".
 	Theme  string
 	Shapes []Shape
@@ -222,7 +224,7 @@ func (d *Drawing) WriteSVG(w io.Writer) error {
 	var out strings.Builder
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
 		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
-	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", d.Title, d.Desc)
+	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", xmlText(d.Title), d.Desc)
 	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, largeText(d.Width)))
 	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(d.Width), num(d.Height))
 	for i := range d.Shapes {
@@ -307,15 +309,15 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 		}
 		if ph.Dependency == "" {
 			// Stagger the labels of neighbouring phases so they do not overlap.
-			s.text(a+3, p.y0+11+float64(i%2)*lead, "s", "", esc(ph.Label, 28))
+			s.text(a+3, p.y0+11+float64(i%2)*lead, "s", "", clean(ph.Label, 28))
 			continue
 		}
 		// A label that names its dependency already ("payment down") is
 		// not prefixed with it again.
 		plain := ph.Dependency + ": " + ph.Label
-		text := esc(ph.Dependency, 16) + ": " + esc(ph.Label, 28)
+		text := clean(ph.Dependency, 16) + ": " + clean(ph.Label, 28)
 		if strings.Contains(strings.ToLower(ph.Label), strings.ToLower(ph.Dependency)) {
-			plain, text = ph.Label, esc(ph.Label, 28)
+			plain, text = ph.Label, clean(ph.Label, 28)
 		}
 		row := 0
 		for row < len(ends) && ends[row] > a {
@@ -445,14 +447,14 @@ func titleOf(res *engine.Result, what string, width float64) string {
 	if name == "" || name == "…" {
 		return fit(what, room, size)
 	}
-	return name + " — " + esc(what, 1000)
+	return name + " — " + clean(what, 1000)
 }
 
 // fit escapes s, cut with an ellipsis where its estimated width at a font
 // size would pass room.
 func fit(s string, room, size float64) string {
 	if textWidth(s, size) <= room {
-		return esc(s, 1000)
+		return clean(s, 1000)
 	}
 	n, used := 0, textWidth("…", size)
 	for _, r := range s {
@@ -462,7 +464,7 @@ func fit(s string, room, size float64) string {
 		}
 		n++
 	}
-	return esc(s, n)
+	return clean(s, n)
 }
 
 // textWidth estimates the width of bold sans-serif text at a font size from

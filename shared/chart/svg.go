@@ -18,10 +18,10 @@ func num(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// esc makes user text safe as XML character data or an attribute value:
-// markup characters escaped, control characters dropped, invalid UTF-8
-// replaced, and long text cut to max runes with an ellipsis.
-func esc(s string, max int) string {
+// clean makes user text fit to draw: control characters dropped, invalid
+// UTF-8 replaced, and long text cut to max runes with an ellipsis. The SVG
+// writer escapes it (xmlText); a raster backend draws it as it is.
+func clean(s string, max int) string {
 	var b strings.Builder
 	n := 0
 	for len(s) > 0 {
@@ -38,23 +38,13 @@ func esc(s string, max int) string {
 			break
 		}
 		n++
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\'':
-			b.WriteString("&#39;")
-		default:
-			b.WriteRune(r)
-		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }
+
+// xmlText escapes text as XML character data or an attribute value.
+var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;").Replace
 
 // A Kind is what a Shape is.
 type Kind uint8
@@ -78,7 +68,7 @@ type Shape struct {
 	W, H  float64 // a rect's size
 	R     float64 // a circle's radius
 	Segs  []Seg   // a path's segments
-	// Text is a text's content, escaped as XML character data.
+	// Text is a text's content, as it reads (the SVG writer escapes it).
 	Text string
 	// Anchor aligns a text on X: "" (its start), "middle" or "end".
 	Anchor string
@@ -176,7 +166,7 @@ func writeSVG(b *strings.Builder, sh *Shape) {
 		} else {
 			w(`<text x="` + num(sh.X) + `" y="` + num(sh.Y) + `" class="` + sh.Class + `"` + anchor + ">")
 		}
-		w(sh.Text + "</text>\n")
+		w(xmlText(sh.Text) + "</text>\n")
 	}
 }
 
