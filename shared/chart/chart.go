@@ -225,7 +225,7 @@ func (d *Drawing) WriteSVG(w io.Writer) error {
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
 		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
 	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", xmlText(d.Title), d.Desc)
-	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, largeText(d.Width)))
+	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, d.Width))
 	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(d.Width), num(d.Height))
 	for i := range d.Shapes {
 		writeSVG(&out, &d.Shapes[i])

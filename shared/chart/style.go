@@ -183,6 +183,18 @@ func wordOf(p prop, v string) decl      { return decl{prop: p, word: v} }
 func dashOf(pattern []float64) decl     { return decl{prop: strokeDasharray, dash: pattern} }
 func ruleOf(sel string, d ...decl) rule { return rule{sel, d} }
 
+// sheets are shapeRules' two sheets, made once: the default's and the
+// larger text's.
+var sheets = [2][]rule{shapeRules(false), shapeRules(true)}
+
+// sheet is the rules of a chart width wide.
+func sheet(width float64) []rule {
+	if largeText(width) {
+		return sheets[1]
+	}
+	return sheets[0]
+}
+
 // shapeRules style the shapes by class. A chart drawn narrower than the
 // default (largeText) gets larger text, 13 px at least, so that it stays
 // at least 10 px high when the chart is shown at the width it was drawn
@@ -220,7 +232,7 @@ func shapeRules(narrow bool) []rule {
 // style is the charts' style sheet as CSS: the theme's colours as custom
 // properties, then the shapes' rules. Theme "auto" is light, and dark for
 // a reader who prefers it.
-func style(themeName string, narrow bool) string {
+func style(themeName string, width float64) string {
 	var b strings.Builder
 	colours := func(t *theme) {
 		b.WriteString("svg{")
@@ -245,7 +257,7 @@ func style(themeName string, narrow bool) string {
 		colours(&darkTheme)
 		b.WriteByte('}')
 	}
-	for _, r := range shapeRules(narrow) {
+	for _, r := range sheet(width) {
 		b.WriteString(r.sel + "{")
 		for i, d := range r.decls {
 			if i > 0 {
@@ -295,9 +307,8 @@ func (d *Drawing) Look(sh *Shape) (Look, error) {
 	fillP, strokeP := black, none
 	l := Look{StrokeWidth: 1, FontSize: 16}
 	opacity := 1.0
-	sheet := shapeRules(largeText(d.Width))
 	for _, byClass := range []bool{false, true} {
-		for _, r := range sheet {
+		for _, r := range sheet(d.Width) {
 			name, isClass := strings.CutPrefix(r.sel, ".")
 			if isClass != byClass || !isClass && (name != "text" || sh.Kind != ShapeText) || isClass && !slices.Contains(classes, name) {
 				continue
@@ -313,7 +324,7 @@ func (d *Drawing) Look(sh *Shape) (Look, error) {
 				case strokeWidth:
 					l.StrokeWidth = dc.num
 				case strokeDasharray:
-					l.Dash = dc.dash
+					l.Dash = slices.Clone(dc.dash) // the sheet is shared
 				case fontSize:
 					l.FontSize = dc.num
 				case fontWeight:
