@@ -132,7 +132,7 @@ func (r *renderer) background() error {
 		return err
 	}
 	b := r.img.Bounds()
-	r.fill([][]pt{{{0, 0}, {float64(b.Dx()), 0}, {float64(b.Dx()), float64(b.Dy())}, {0, float64(b.Dy())}}}, look.Fill)
+	r.fill([][]pt{{{0, 0}, {float64(b.Dx()), 0}, {float64(b.Dx()), float64(b.Dy())}, {0, float64(b.Dy())}}}, color.NRGBA(look.Fill))
 	return nil
 }
 
@@ -174,7 +174,7 @@ func (r *renderer) shape(sh *chart.Shape, look chart.Look) error {
 				polys = append(polys, sp.pts)
 			}
 		}
-		r.fill(polys, fill)
+		r.fill(polys, color.NRGBA(fill))
 	}
 	if look.Stroke.A == 0 || look.StrokeWidth <= 0 {
 		return nil
@@ -187,7 +187,7 @@ func (r *renderer) shape(sh *chart.Shape, look chart.Look) error {
 	for _, sp := range subs {
 		polys = strokePolys(polys, sp, look.StrokeWidth*r.s/2, dash)
 	}
-	r.fill(polys, look.Stroke)
+	r.fill(polys, color.NRGBA(look.Stroke))
 	return nil
 }
 

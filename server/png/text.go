@@ -3,6 +3,7 @@ package png
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"strings"
 	"sync"
@@ -66,7 +67,7 @@ func (fs *faces) face(bold bool, size float64) (font.Face, error) {
 // baseline) as its anchor says, turned a quarter to read upwards when Up.
 func (r *renderer) text(sh *chart.Shape, look chart.Look) error {
 	content := strings.Join(strings.Fields(sh.Text), " ")
-	fill, size := look.Fill, look.FontSize
+	fill, size := color.NRGBA(look.Fill), look.FontSize
 	if content == "" || fill.A == 0 || size <= 0 {
 		return nil
 	}

@@ -2,7 +2,6 @@ package chart
 
 import (
 	"fmt"
-	"image/color"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,10 +11,15 @@ import (
 // it as CSS (style), and Look resolves it for one shape, which is what a
 // raster backend (server/png) paints with. Neither reads the other's text.
 
+// An NRGBA is a colour of red, green, blue and alpha, not premultiplied:
+// image/color's NRGBA, which it converts to (color.NRGBA(c)). chart does
+// not import image/color, which would cost the Worker 37 KB.
+type NRGBA struct{ R, G, B, A uint8 }
+
 // A colour of a theme: its CSS text, as the SVG has it, and its value.
 type colour struct {
 	css string
-	c   color.NRGBA
+	c   NRGBA
 }
 
 // hex is the colour of a CSS literal #rrggbb.
@@ -24,13 +28,13 @@ func hex(s string) colour {
 	if err != nil || len(s) != 7 {
 		panic("chart: colour " + s + " is not #rrggbb")
 	}
-	return colour{s, color.NRGBA{uint8(n >> 16), uint8(n >> 8), uint8(n), 255}}
+	return colour{s, NRGBA{uint8(n >> 16), uint8(n >> 8), uint8(n), 255}}
 }
 
 // rgba is the colour of red, green and blue 0..255 at opacity a (0..1).
 func rgba(r, g, b uint8, a float64) colour {
 	css := fmt.Sprintf("rgba(%d,%d,%d,%s)", r, g, b, cssNum(a))
-	return colour{css, color.NRGBA{r, g, b, uint8(a*255 + 0.5)}}
+	return colour{css, NRGBA{r, g, b, uint8(a*255 + 0.5)}}
 }
 
 // A theme is the colours of the charts on one background: the page's, the
@@ -87,12 +91,12 @@ func (p paint) css() string {
 }
 
 // colour is p in theme t for a shape of series k (-1 when it has none).
-func (t *theme) colour(p paint, k int) (color.NRGBA, error) {
+func (t *theme) colour(p paint, k int) (NRGBA, error) {
 	switch p {
 	case black:
-		return color.NRGBA{A: 255}, nil
+		return NRGBA{A: 255}, nil
 	case none:
-		return color.NRGBA{}, nil
+		return NRGBA{}, nil
 	case bg:
 		return t.bg.c, nil
 	case fg:
@@ -107,11 +111,11 @@ func (t *theme) colour(p paint, k int) (color.NRGBA, error) {
 		return t.phase2.c, nil
 	case series:
 		if k < 0 {
-			return color.NRGBA{}, fmt.Errorf("it takes a series' colour but has no class c0..c%d", len(t.series)-1)
+			return NRGBA{}, fmt.Errorf("it takes a series' colour but has no class c0..c%d", len(t.series)-1)
 		}
 		return t.series[k].c, nil
 	}
-	return color.NRGBA{}, fmt.Errorf("paint %d is not one of the sheet's", p)
+	return NRGBA{}, fmt.Errorf("paint %d is not one of the sheet's", p)
 }
 
 // A prop is a property of the style sheet.
@@ -275,7 +279,7 @@ func style(themeName string, width float64) string {
 type Look struct {
 	// Fill and Stroke are the colours of the inside and the outline,
 	// transparent for none; Fill has the fill-opacity applied.
-	Fill, Stroke color.NRGBA
+	Fill, Stroke NRGBA
 	// StrokeWidth is the outline's width in user units.
 	StrokeWidth float64
 	// Dash is the outline's pattern (dash, gap, …, of even length), nil

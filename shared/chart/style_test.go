@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"image/color"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,19 +17,19 @@ func TestLook(t *testing.T) {
 		sh   Shape
 		want Look
 	}{
-		{wide, Shape{Kind: ShapeRect, Class: "bg"}, Look{Fill: color.NRGBA{255, 255, 255, 255}, StrokeWidth: 1, FontSize: 16}},
-		{dark, Shape{Kind: ShapeRect, Class: "bg"}, Look{Fill: color.NRGBA{0x0d, 0x11, 0x17, 255}, StrokeWidth: 1, FontSize: 16}},
+		{wide, Shape{Kind: ShapeRect, Class: "bg"}, Look{Fill: NRGBA{255, 255, 255, 255}, StrokeWidth: 1, FontSize: 16}},
+		{dark, Shape{Kind: ShapeRect, Class: "bg"}, Look{Fill: NRGBA{0x0d, 0x11, 0x17, 255}, StrokeWidth: 1, FontSize: 16}},
 		// The text rule, then the class's.
-		{wide, Shape{Kind: ShapeText}, Look{Fill: color.NRGBA{0x1f, 0x23, 0x28, 255}, StrokeWidth: 1, FontSize: 12}},
-		{wide, Shape{Kind: ShapeText, Class: "t"}, Look{Fill: color.NRGBA{0x1f, 0x23, 0x28, 255}, StrokeWidth: 1, FontSize: 15, Bold: true}},
-		{narrow, Shape{Kind: ShapeText, Class: "s"}, Look{Fill: color.NRGBA{0x57, 0x60, 0x6a, 255}, StrokeWidth: 1, FontSize: 13}},
+		{wide, Shape{Kind: ShapeText}, Look{Fill: NRGBA{0x1f, 0x23, 0x28, 255}, StrokeWidth: 1, FontSize: 12}},
+		{wide, Shape{Kind: ShapeText, Class: "t"}, Look{Fill: NRGBA{0x1f, 0x23, 0x28, 255}, StrokeWidth: 1, FontSize: 15, Bold: true}},
+		{narrow, Shape{Kind: ShapeText, Class: "s"}, Look{Fill: NRGBA{0x57, 0x60, 0x6a, 255}, StrokeWidth: 1, FontSize: 13}},
 		// The text rule is for text only: a path's fill is SVG's black.
-		{wide, Shape{Kind: ShapePath, Class: "pl"}, Look{Fill: color.NRGBA{A: 255}, Stroke: color.NRGBA{213, 94, 0, 41}, StrokeWidth: 1, FontSize: 16}},
-		{wide, Shape{Kind: ShapePath, Class: "l c1 d1"}, Look{Stroke: color.NRGBA{0xD5, 0x5E, 0x00, 255}, StrokeWidth: 1.6, Dash: []float64{6, 3}, FontSize: 16}},
-		{dark, Shape{Kind: ShapePath, Class: "l c9 c1 d4"}, Look{Stroke: color.NRGBA{0xF0, 0x8A, 0x5D, 255}, StrokeWidth: 1.6, Dash: []float64{1, 3}, FontSize: 16}},
-		{wide, Shape{Kind: ShapeRect, Class: "kb c2"}, Look{Fill: color.NRGBA{0x00, 0x9E, 0x73, 217}, StrokeWidth: 1, FontSize: 16}},
-		{wide, Shape{Kind: ShapeRect, Class: "ph ph2"}, Look{Fill: color.NRGBA{213, 94, 0, 41}, StrokeWidth: 1, FontSize: 16}},
-		{wide, Shape{Kind: ShapeCircle, Class: "o c7"}, Look{Fill: color.NRGBA{255, 255, 255, 255}, Stroke: color.NRGBA{A: 255}, StrokeWidth: 1.6, FontSize: 16}},
+		{wide, Shape{Kind: ShapePath, Class: "pl"}, Look{Fill: NRGBA{A: 255}, Stroke: NRGBA{213, 94, 0, 41}, StrokeWidth: 1, FontSize: 16}},
+		{wide, Shape{Kind: ShapePath, Class: "l c1 d1"}, Look{Stroke: NRGBA{0xD5, 0x5E, 0x00, 255}, StrokeWidth: 1.6, Dash: []float64{6, 3}, FontSize: 16}},
+		{dark, Shape{Kind: ShapePath, Class: "l c9 c1 d4"}, Look{Stroke: NRGBA{0xF0, 0x8A, 0x5D, 255}, StrokeWidth: 1.6, Dash: []float64{1, 3}, FontSize: 16}},
+		{wide, Shape{Kind: ShapeRect, Class: "kb c2"}, Look{Fill: NRGBA{0x00, 0x9E, 0x73, 217}, StrokeWidth: 1, FontSize: 16}},
+		{wide, Shape{Kind: ShapeRect, Class: "ph ph2"}, Look{Fill: NRGBA{213, 94, 0, 41}, StrokeWidth: 1, FontSize: 16}},
+		{wide, Shape{Kind: ShapeCircle, Class: "o c7"}, Look{Fill: NRGBA{255, 255, 255, 255}, Stroke: NRGBA{A: 255}, StrokeWidth: 1.6, FontSize: 16}},
 	} {
 		got, err := tc.d.Look(&tc.sh)
 		if err != nil {
