@@ -103,11 +103,8 @@ type renderer struct {
 	faces  faces
 }
 
-// px maps a point of user space to the image, rounded first to a tenth
-// as the SVG writes it, so that the PNG draws the very numbers of the SVG.
-func (r *renderer) px(x, y float64) pt { return pt{tenth(x)*r.s + r.ox, tenth(y)*r.s + r.oy} }
-
-func tenth(x float64) float64 { return math.Round(x*10) / 10 }
+// px maps a point of user space to the image.
+func (r *renderer) px(x, y float64) pt { return pt{x*r.s + r.ox, y*r.s + r.oy} }
 
 // kindName is the SVG element of a kind of shape, for errors.
 func kindName(k chart.Kind) string {
@@ -146,13 +143,13 @@ func (r *renderer) shape(sh *chart.Shape, look chart.Look) error {
 		if sh.W <= 0 || sh.H <= 0 {
 			return nil
 		}
-		x, y, w, h := tenth(sh.X), tenth(sh.Y), tenth(sh.W), tenth(sh.H)
+		x, y, w, h := sh.X, sh.Y, sh.W, sh.H
 		subs = []subpath{{pts: []pt{r.px(x, y), r.px(x+w, y), r.px(x+w, y+h), r.px(x, y+h)}, closed: true}}
 	case chart.ShapeCircle:
 		if sh.R <= 0 {
 			return nil
 		}
-		subs = []subpath{{pts: circle(r.px(sh.X, sh.Y), tenth(sh.R)*r.s), closed: true}}
+		subs = []subpath{{pts: circle(r.px(sh.X, sh.Y), sh.R*r.s), closed: true}}
 	case chart.ShapePath:
 		var err error
 		subs, err = subpaths(sh.Segs)

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,7 +47,8 @@ func TestLook(t *testing.T) {
 	}
 }
 
-// Every shape of every golden's picture has a look.
+// Every shape of E03-B's pictures has a look, and its numbers rounded to
+// the tenth the SVG writes.
 func TestEveryShapeHasALook(t *testing.T) {
 	res := result(t, "e03b-synchronized-recovery")
 	drawn := 0
@@ -57,8 +59,19 @@ func TestEveryShapeHasALook(t *testing.T) {
 		}
 		drawn++
 		for i := range d.Shapes {
-			if _, err := d.Look(&d.Shapes[i]); err != nil {
-				t.Errorf("%s: shape %d of class %q: %v", pic, i, d.Shapes[i].Class, err)
+			sh := &d.Shapes[i]
+			if _, err := d.Look(sh); err != nil {
+				t.Errorf("%s: shape %d of class %q: %v", pic, i, sh.Class, err)
+			}
+			nums := []float64{sh.X, sh.Y, sh.W, sh.H, sh.R}
+			for _, sg := range sh.Segs {
+				nums = append(nums, sg.X, sg.Y)
+			}
+			for _, v := range nums {
+				if math.Abs(v*10-math.Round(v*10)) > 1e-9 {
+					t.Errorf("%s: shape %d of class %q has %v, not a tenth", pic, i, sh.Class, v)
+					break
+				}
 			}
 		}
 	}
