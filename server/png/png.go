@@ -3,13 +3,13 @@
 // when it is a bitmap, never SVG.
 //
 // It draws a chart.Drawing, the shapes that chart.Render writes as SVG, so
-// that a preview and the chart it previews have the same layout. The shapes
-// are styled by the drawing's style sheet (chart.Drawing.Sheet) as CSS
-// would style their SVG: element rules, then class rules, each in the
-// sheet's order, with custom properties and var(). A value it cannot draw
-// is an error, so that a change to the charts which this package would draw
-// wrongly fails its tests instead of a preview. A chart of theme "auto" is
-// drawn light: an image cannot follow the reader's colour scheme.
+// that a preview and the chart it previews have the same layout, each shape
+// in its chart.Look: the colours, stroke width, dashes and font that
+// shared/chart resolves from the style sheet it writes into the SVG, so
+// nothing here reads CSS. A shape it cannot draw is an error, so that a
+// change to the charts which this package would draw wrongly fails its
+// tests instead of a preview. A chart of theme "auto" is drawn light: an
+// image cannot follow the reader's colour scheme.
 //
 // Shapes are rasterised, anti-aliased, by golang.org/x/image/vector; strokes
 // become polygons here (butt caps, dashes, and every join round, which at the
@@ -70,44 +70,43 @@ func draw1(d *chart.Drawing, width, height int) (*image.RGBA, error) {
 		}
 	}
 	r := &renderer{
-		img:   image.NewRGBA(image.Rect(0, 0, width, height)),
-		s:     s,
-		ox:    (float64(width) - d.Width*s) / 2,
-		oy:    (float64(height) - d.Height*s) / 2,
-		sheet: d.Sheet(),
+		img: image.NewRGBA(image.Rect(0, 0, width, height)),
+		d:   d,
+		s:   s,
+		ox:  (float64(width) - d.Width*s) / 2,
+		oy:  (float64(height) - d.Height*s) / 2,
 	}
-	r.root = r.style("svg", "", nil)
 	if err := r.background(); err != nil {
 		return nil, fmt.Errorf("png: the background: %w", err)
 	}
 	for i := range d.Shapes {
 		sh := &d.Shapes[i]
-		if err := r.shape(sh); err != nil {
+		look, err := d.Look(sh)
+		if err == nil {
+			err = r.shape(sh, look)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("png: shape %d (%s of class %q): %w", i, kindName(sh.Kind), sh.Class, err)
 		}
 	}
 	return r.img, nil
 }
 
-// A renderer draws shapes on img, user space scaled by s and moved by ox, oy.
+// A renderer draws the shapes of d on img, user space scaled by s and moved
+// by ox, oy.
 type renderer struct {
 	img    *image.RGBA
+	d      *chart.Drawing
 	s      float64
 	ox, oy float64
-	sheet  []chart.Rule
-	root   *style
 	z      *vector.Rasterizer
 	faces  faces
 }
 
-// px maps a point of user space to the image, rounded first to a tenth
-// as the SVG writes it, so that the PNG draws the very numbers of the SVG.
-func (r *renderer) px(x, y float64) pt { return pt{tenth(x)*r.s + r.ox, tenth(y)*r.s + r.oy} }
+// px maps a point of user space to the image.
+func (r *renderer) px(x, y float64) pt { return pt{x*r.s + r.ox, y*r.s + r.oy} }
 
-func tenth(x float64) float64 { return math.Round(x*10) / 10 }
-
-// kindName is the SVG element of a kind of shape, which the style sheet's
-// element rules select.
+// kindName is the SVG element of a kind of shape, for errors.
 func kindName(k chart.Kind) string {
 	switch k {
 	case chart.ShapePath:
@@ -125,32 +124,32 @@ func kindName(k chart.Kind) string {
 // background paints the whole image, margin included, as the chart's
 // background (class bg).
 func (r *renderer) background() error {
-	fill, err := r.style("rect", "bg", r.root).paint("fill", "fill-opacity", "black", 1)
+	look, err := r.d.Look(&chart.Shape{Kind: chart.ShapeRect, Class: "bg"})
 	if err != nil {
 		return err
 	}
 	b := r.img.Bounds()
-	r.fill([][]pt{{{0, 0}, {float64(b.Dx()), 0}, {float64(b.Dx()), float64(b.Dy())}, {0, float64(b.Dy())}}}, fill)
+	r.fill([][]pt{{{0, 0}, {float64(b.Dx()), 0}, {float64(b.Dx()), float64(b.Dy())}, {0, float64(b.Dy())}}}, color.NRGBA(look.Fill))
 	return nil
 }
 
-func (r *renderer) shape(sh *chart.Shape) error {
-	st := r.style(kindName(sh.Kind), sh.Class, r.root)
+// shape draws sh as look says.
+func (r *renderer) shape(sh *chart.Shape, look chart.Look) error {
 	var subs []subpath
 	switch sh.Kind {
 	case chart.ShapeText:
-		return r.text(sh, st)
+		return r.text(sh, look)
 	case chart.ShapeRect:
 		if sh.W <= 0 || sh.H <= 0 {
 			return nil
 		}
-		x, y, w, h := tenth(sh.X), tenth(sh.Y), tenth(sh.W), tenth(sh.H)
+		x, y, w, h := sh.X, sh.Y, sh.W, sh.H
 		subs = []subpath{{pts: []pt{r.px(x, y), r.px(x+w, y), r.px(x+w, y+h), r.px(x, y+h)}, closed: true}}
 	case chart.ShapeCircle:
 		if sh.R <= 0 {
 			return nil
 		}
-		subs = []subpath{{pts: circle(r.px(sh.X, sh.Y), tenth(sh.R)*r.s), closed: true}}
+		subs = []subpath{{pts: circle(r.px(sh.X, sh.Y), sh.R*r.s), closed: true}}
 	case chart.ShapePath:
 		var err error
 		subs, err = subpaths(sh.Segs)
@@ -165,46 +164,27 @@ func (r *renderer) shape(sh *chart.Shape) error {
 	default:
 		return errors.New("not a kind of shape")
 	}
-	opacity, err := st.number("opacity", 1)
-	if err != nil {
-		return err
-	}
-	fill, err := st.paint("fill", "fill-opacity", "black", opacity)
-	if err != nil {
-		return err
-	}
-	if fill.A > 0 {
+	if fill := look.Fill; fill.A > 0 {
 		var polys [][]pt
 		for _, sp := range subs {
 			if len(sp.pts) > 2 {
 				polys = append(polys, sp.pts)
 			}
 		}
-		r.fill(polys, fill)
+		r.fill(polys, color.NRGBA(fill))
 	}
-	stroke, err := st.paint("stroke", "stroke-opacity", "none", opacity)
-	if err != nil {
-		return err
-	}
-	if stroke.A == 0 {
+	if look.Stroke.A == 0 || look.StrokeWidth <= 0 {
 		return nil
 	}
-	sw, err := st.number("stroke-width", 1)
-	if err != nil {
-		return err
-	}
-	dash, err := st.dashes()
-	if err != nil {
-		return err
-	}
-	for i := range dash {
-		dash[i] *= r.s
+	var dash []float64
+	for _, x := range look.Dash {
+		dash = append(dash, x*r.s)
 	}
 	var polys [][]pt
 	for _, sp := range subs {
-		polys = strokePolys(polys, sp, sw*r.s/2, dash)
+		polys = strokePolys(polys, sp, look.StrokeWidth*r.s/2, dash)
 	}
-	r.fill(polys, stroke)
+	r.fill(polys, color.NRGBA(look.Stroke))
 	return nil
 }
 

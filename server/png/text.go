@@ -2,10 +2,9 @@ package png
 
 import (
 	"fmt"
-	"html"
 	"image"
+	"image/color"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -66,36 +65,13 @@ func (fs *faces) face(bold bool, size float64) (font.Face, error) {
 
 // text draws a text shape: its content on one line, from X, Y (the
 // baseline) as its anchor says, turned a quarter to read upwards when Up.
-func (r *renderer) text(sh *chart.Shape, st *style) error {
-	content := strings.Join(strings.Fields(html.UnescapeString(sh.Text)), " ")
-	if content == "" {
+func (r *renderer) text(sh *chart.Shape, look chart.Look) error {
+	content := strings.Join(strings.Fields(sh.Text), " ")
+	fill, size := color.NRGBA(look.Fill), look.FontSize
+	if content == "" || fill.A == 0 || size <= 0 {
 		return nil
 	}
-	size, err := st.number("font-size", 16)
-	if err != nil {
-		return err
-	}
-	weight, err := st.get("font-weight")
-	if err != nil {
-		return err
-	}
-	bold := weight == "bold" || weight == "bolder"
-	if w, err := strconv.Atoi(weight); err == nil {
-		bold = w >= 600
-	}
-	fill, err := st.paint("fill", "fill-opacity", "black", 1)
-	if err != nil {
-		return err
-	}
-	if o, err := st.number("opacity", 1); err != nil {
-		return err
-	} else {
-		fill.A = uint8(float64(fill.A)*clamp01(o) + 0.5)
-	}
-	if fill.A == 0 || size <= 0 {
-		return nil
-	}
-	face, err := r.faces.face(bold, size*r.s)
+	face, err := r.faces.face(look.Bold, size*r.s)
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ func lines(res *engine.Result, opt Options, set lineSet) (*canvas, error) {
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
 	for _, cs := range names {
-		entries = append(entries, esc(cs.Name, 40))
+		entries = append(entries, clean(cs.Name, 40))
 	}
 	hasPool := false
 	for _, st := range strats {

@@ -2,7 +2,9 @@
 // the browser (through WebAssembly) and on the server, so an embedded chart is
 // exactly what the playground shows. Draw lays a picture out as shapes (paths
 // of straight segments, rects, circles and text) styled by a style sheet;
-// Render writes those as SVG, and server/png rasterises the same shapes.
+// Render writes those as SVG, and server/png rasterises the same shapes in
+// the colours, widths and sizes that Drawing.Look resolves from the same
+// sheet (style.go).
 //
 // Charts are plain SVG 1.1 with a viewBox, a title and a description, text as
 // text, and one <style> element; they hold no script, no foreignObject, no
@@ -72,13 +74,13 @@ type Options struct {
 func named(opt Options, name string, max int) string {
 	d := opt.Descriptions[name]
 	if d == "" {
-		return esc(name, 40)
+		return clean(name, 40)
 	}
 	n := len([]rune(name))
 	if n >= 40 || max-n-3 < 8 {
-		return esc(name, 40)
+		return clean(name, 40)
 	}
-	return esc(name, 40) + " — " + esc(d, max-n-3)
+	return clean(name, 40) + " — " + clean(d, max-n-3)
 }
 
 // An OptionError is a bad option, worded for the person who asked.
@@ -150,9 +152,11 @@ func Render(w io.Writer, res *engine.Result, opt Options) error {
 // writes it as SVG, server/png as PNG.
 type Drawing struct {
 	Width, Height float64
-	// Title and Desc name and describe the picture, escaped as XML
-	// character data.
-	Title, Desc string
+	// Title names the picture, as it reads (the SVG writer escapes it).
+	Title string
+	// Desc describes the picture for the SVG's desc element, as XML
+	// character data; a raster draws no description.
+	Desc string
 	// Theme is "auto", "light" or "dark".
 	Theme  string
 	Shapes []Shape
@@ -174,45 +178,6 @@ func newCanvas(opt Options, w, h float64, title, desc string) *canvas {
 		h = opt.Height
 	}
 	return &canvas{w: w, h: h, title: title, desc: desc}
-}
-
-// The palette is Okabe and Ito's colour-blind-safe set, ordered for contrast
-// on white. Dark backgrounds get lighter shades of the same hues, so that a
-// colour means the same thing in both themes (2 is success, 1 failure).
-var (
-	lightColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#6b6b6b", "#000000"}
-	darkColors  = []string{"#56B4E9", "#F08A5D", "#2BC49A", "#DB96C2", "#E69F00", "#9FD3F2", "#bdbdbd", "#ffffff"}
-	dashes      = []string{"", "6 3", "2 2", "8 3 2 3", "1 3", "10 4", "4 2 1 2", "12 2"}
-)
-
-// A Rule is one rule of the charts' style sheet: a selector, which is an
-// element's name ("svg", "text") or a class (".m"), and its declarations,
-// property and value, in order. Values may name the custom properties of
-// svg and the colour classes with var().
-type Rule struct {
-	Selector string
-	Decls    [][2]string
-}
-
-// Sheet returns the rules that style d's shapes, in their order, for a
-// reader without a colour scheme: the theme "auto" is light.
-func (d *Drawing) Sheet() []Rule {
-	return append(themeRules(d.Theme == "dark"), shapeRules(largeText(d.Width))...)
-}
-
-// themeRules set the colours of a theme as custom properties.
-func themeRules(dark bool) []Rule {
-	vars := func(bg, fg, muted, grid, phase, phase2 string, colors []string) []Rule {
-		rules := []Rule{{"svg", [][2]string{{"--bg", bg}, {"--fg", fg}, {"--muted", muted}, {"--grid", grid}, {"--phase", phase}, {"--phase2", phase2}}}}
-		for i, c := range colors {
-			rules = append(rules, Rule{".c" + strconv.Itoa(i), [][2]string{{"--c", c}}})
-		}
-		return rules
-	}
-	if dark {
-		return vars("#0d1117", "#e6edf3", "#9198a1", "#30363d", "rgba(230,159,0,.16)", "rgba(240,138,93,.22)", darkColors)
-	}
-	return vars("#ffffff", "#1f2328", "#57606a", "#d8dee4", "rgba(230,159,0,.13)", "rgba(213,94,0,.16)", lightColors)
 }
 
 // Widths a chart is drawn at for the width it is shown at, so that its
@@ -254,74 +219,13 @@ func ShownWidthsJSON() string {
 // or in a narrow frame, wider than it is drawn but narrower than Wide.
 func largeText(width float64) bool { return width < 700 }
 
-// shapeRules style the shapes by class. A chart drawn narrower than the
-// default (largeText) gets larger text, 13 px at least, so that it stays
-// at least 10 px high when the chart is shown at the width it was drawn
-// for.
-func shapeRules(narrow bool) []Rule {
-	sizes := [4]string{"12px", "15px", "11px", "10px"}
-	if narrow {
-		sizes = [4]string{"14px", "16px", "13px", "13px"}
-	}
-	type d = [][2]string
-	rules := []Rule{
-		{".bg", d{{"fill", "var(--bg)"}}},
-		{"text", d{{"font-family", `system-ui,-apple-system,"Segoe UI",sans-serif`}, {"fill", "var(--fg)"}, {"font-size", sizes[0]}}},
-		{".t", d{{"font-size", sizes[1]}, {"font-weight", "600"}}},
-		{".m", d{{"fill", "var(--muted)"}, {"font-size", sizes[2]}}},
-		{".s", d{{"font-size", sizes[3]}, {"fill", "var(--muted)"}}},
-		{".g", d{{"stroke", "var(--grid)"}, {"stroke-width", "1"}, {"fill", "none"}}},
-		{".a", d{{"stroke", "var(--muted)"}, {"stroke-width", "1"}, {"fill", "none"}}},
-		{".ph", d{{"fill", "var(--phase)"}}},
-		{".ph2", d{{"fill", "var(--phase2)"}}},
-		{".pl", d{{"stroke", "var(--phase2)"}, {"stroke-width", "1"}}},
-		{".l", d{{"fill", "none"}, {"stroke", "var(--c)"}, {"stroke-width", "1.6"}, {"stroke-linejoin", "round"}}},
-		{".k", d{{"fill", "var(--c)"}}},
-		{".kb", d{{"fill", "var(--c)"}, {"fill-opacity", ".85"}}},
-		{".w", d{{"stroke", "var(--fg)"}, {"stroke-width", "1.2"}, {"fill", "none"}}},
-		{".o", d{{"fill", "var(--bg)"}, {"stroke", "var(--c)"}, {"stroke-width", "1.6"}}},
-	}
-	for i, dash := range dashes {
-		if dash != "" {
-			rules = append(rules, Rule{".d" + strconv.Itoa(i), d{{"stroke-dasharray", dash}}})
-		}
-	}
-	return rules
-}
-
-// style is the charts' style sheet as CSS. Theme "auto" is light, and dark
-// for a reader who prefers it.
-func style(theme string, narrow bool) string {
-	var b strings.Builder
-	write := func(rules []Rule) {
-		for _, r := range rules {
-			b.WriteString(r.Selector + "{")
-			for i, d := range r.Decls {
-				if i > 0 {
-					b.WriteByte(';')
-				}
-				b.WriteString(d[0] + ":" + d[1])
-			}
-			b.WriteByte('}')
-		}
-	}
-	write(themeRules(theme == "dark"))
-	if theme == "auto" {
-		b.WriteString("@media (prefers-color-scheme:dark){")
-		write(themeRules(true))
-		b.WriteByte('}')
-	}
-	write(shapeRules(narrow))
-	return b.String()
-}
-
 // WriteSVG writes d as a standalone SVG document.
 func (d *Drawing) WriteSVG(w io.Writer) error {
 	var out strings.Builder
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-labelledby="title desc" style="max-width:100%%;height:auto">`+"\n",
 		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
-	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", d.Title, d.Desc)
-	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, largeText(d.Width)))
+	fmt.Fprintf(&out, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", xmlText(d.Title), d.Desc)
+	fmt.Fprintf(&out, "<style>%s</style>\n", style(d.Theme, d.Width))
 	fmt.Fprintf(&out, `<rect class="bg" width="%s" height="%s"/>`+"\n", num(d.Width), num(d.Height))
 	for i := range d.Shapes {
 		writeSVG(&out, &d.Shapes[i])
@@ -405,15 +309,15 @@ func (c *canvas) phaseLabels(p *plot, phases []engine.PhaseSpan) {
 		}
 		if ph.Dependency == "" {
 			// Stagger the labels of neighbouring phases so they do not overlap.
-			s.text(a+3, p.y0+11+float64(i%2)*lead, "s", "", esc(ph.Label, 28))
+			s.text(a+3, p.y0+11+float64(i%2)*lead, "s", "", clean(ph.Label, 28))
 			continue
 		}
 		// A label that names its dependency already ("payment down") is
 		// not prefixed with it again.
 		plain := ph.Dependency + ": " + ph.Label
-		text := esc(ph.Dependency, 16) + ": " + esc(ph.Label, 28)
+		text := clean(ph.Dependency, 16) + ": " + clean(ph.Label, 28)
 		if strings.Contains(strings.ToLower(ph.Label), strings.ToLower(ph.Dependency)) {
-			plain, text = ph.Label, esc(ph.Label, 28)
+			plain, text = ph.Label, clean(ph.Label, 28)
 		}
 		row := 0
 		for row < len(ends) && ends[row] > a {
@@ -543,14 +447,14 @@ func titleOf(res *engine.Result, what string, width float64) string {
 	if name == "" || name == "…" {
 		return fit(what, room, size)
 	}
-	return name + " — " + esc(what, 1000)
+	return name + " — " + clean(what, 1000)
 }
 
 // fit escapes s, cut with an ellipsis where its estimated width at a font
 // size would pass room.
 func fit(s string, room, size float64) string {
 	if textWidth(s, size) <= room {
-		return esc(s, 1000)
+		return clean(s, 1000)
 	}
 	n, used := 0, textWidth("…", size)
 	for _, r := range s {
@@ -560,7 +464,7 @@ func fit(s string, room, size float64) string {
 		}
 		n++
 	}
-	return esc(s, n)
+	return clean(s, n)
 }
 
 // textWidth estimates the width of bold sans-serif text at a font size from

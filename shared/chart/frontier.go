@@ -73,7 +73,7 @@ func frontier(res *engine.Result, opt Options) (*canvas, error) {
 	if r.Recommendation != nil {
 		desc += " Recommended: point 1. " + r.Recommendation.Reason
 	}
-	c := newCanvas(opt, 760, 440, titleOf(res, what, widthOf(opt, 760)), esc(desc, 600))
+	c := newCanvas(opt, 760, 440, titleOf(res, what, widthOf(opt, 760)), xmlText(clean(desc, 600)))
 	sv := &c.body
 	sv.text(marginL, 24, "t", "", c.title)
 	sub := fmt.Sprintf("%d frontier points of %d candidates, numbered as in the table", n, r.Evaluated)

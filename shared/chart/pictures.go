@@ -103,7 +103,7 @@ func attempts(res *engine.Result, opt Options) (*canvas, error) {
 	if severalDeps(res) {
 		what, desc = "calls reaching the dependencies per "+rn, fmt.Sprintf("Calls reaching any of the dependencies in each %s window, one line per strategy; shaded bands are the dependencies' phases.", rn)
 	}
-	c := newCanvas(opt, 760, 400, titleOf(res, what, widthOf(opt, 760)), esc(desc, 300))
+	c := newCanvas(opt, 760, 400, titleOf(res, what, widthOf(opt, 760)), xmlText(clean(desc, 300)))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
@@ -467,7 +467,7 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	rowH := 30.0
 	c := newCanvas(opt, 760, 110+float64(len(strats))*rowH, titleOf(res, metricLabel(metric)+" by strategy", widthOf(opt, 760)),
-		esc(fmt.Sprintf("%s for each strategy; whiskers span the lowest and highest value over the seeds when there are several runs.", metricLabel(metric)), 300))
+		xmlText(clean(fmt.Sprintf("%s for each strategy; whiskers span the lowest and highest value over the seeds when there are several runs.", metricLabel(metric)), 300)))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	vals := make([][3]float64, len(strats))
@@ -520,13 +520,13 @@ func compare(res *engine.Result, opt Options) (*canvas, error) {
 	if zoom {
 		axis += " (the axis does not start at 0)"
 	}
-	s.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", esc(axis, 80))
+	s.text((p.x0+p.x1)/2, p.y1+34, "m", "middle", clean(axis, 80))
 	for i, st := range strats {
 		y := p.y0 + float64(i)*rowH
 		cls := fmt.Sprintf("kb c%d", i%len(dashes))
 		s.text(left-8, y+rowH/2+4, "", "end", rowName(st.Name, left, c.w))
 		if words[i] != "" {
-			s.text(p.X(p.lo)+6, y+rowH/2+4, "m", "", esc(words[i], 40))
+			s.text(p.X(p.lo)+6, y+rowH/2+4, "m", "", clean(words[i], 40))
 			continue
 		}
 		if zoom {
@@ -568,7 +568,7 @@ func latency(res *engine.Result, opt Options) (*canvas, error) {
 	pcts := []string{"p50", "p95", "p99", "max"}
 	rowH := 64.0
 	c := newCanvas(opt, 760, 146+float64(len(strats))*rowH, titleOf(res, "latency percentiles", widthOf(opt, 760)),
-		esc("Latency percentiles of each strategy's operations, from start to end, "+which+".", 300))
+		xmlText(clean("Latency percentiles of each strategy's operations, from start to end, "+which+".", 300)))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	s.text(marginL, 42, "m", "", which)
@@ -628,7 +628,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		}
 		xs[i] = f
 		b, _ := json.Marshal(pt.Value)
-		names[i] = esc(strings.Trim(string(b), `"`), 16)
+		names[i] = clean(strings.Trim(string(b), `"`), 16)
 	}
 	if !numeric {
 		for i := range xs {
@@ -637,7 +637,7 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 	}
 	strats := res.Sweep[0].Strategies
 	c := newCanvas(opt, 760, 400, titleOf(res, metricLabel(metric)+" across the sweep", widthOf(opt, 760)),
-		esc(fmt.Sprintf("%s for each value of the swept parameter, one line per strategy.", metricLabel(metric)), 300))
+		xmlText(clean(fmt.Sprintf("%s for each value of the swept parameter, one line per strategy.", metricLabel(metric)), 300)))
 	s := &c.body
 	s.text(marginL, 24, "t", "", c.title)
 	var entries []string
@@ -686,8 +686,8 @@ func sweep(res *engine.Result, opt Options) (*canvas, error) {
 		s.line(p.X(x), p.y1, p.X(x), p.y1+4, "a")
 		s.text(p.X(x), p.y1+16, "m", "middle", names[i])
 	}
-	s.up(p.x0-48, (p.y0+p.y1)/2, "m", esc(metricLabel(metric), 60))
-	s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", esc(res.SweepPath, 80))
+	s.up(p.x0-48, (p.y0+p.y1)/2, "m", clean(metricLabel(metric), 60))
+	s.text((p.x0+p.x1)/2, p.y1+32, "m", "middle", clean(res.SweepPath, 80))
 	for i := range strats {
 		k := strconv.Itoa(i % len(dashes))
 		var pts, all []point // the line's current run of values, and every point

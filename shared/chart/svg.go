@@ -11,17 +11,22 @@ import (
 // num formats a coordinate with at most one decimal, so that the SVG is the
 // same bytes on every platform and stays small.
 func num(x float64) string {
-	x = math.Round(x*10) / 10
+	x = tenth(x)
 	if x == 0 {
 		return "0" // never "-0"
 	}
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// esc makes user text safe as XML character data or an attribute value:
-// markup characters escaped, control characters dropped, invalid UTF-8
-// replaced, and long text cut to max runes with an ellipsis.
-func esc(s string, max int) string {
+// tenth rounds x to a tenth, the precision of a shape's numbers: the
+// shapes hold them rounded, so that the SVG and a raster draw the same
+// numbers.
+func tenth(x float64) float64 { return math.Round(x*10) / 10 }
+
+// clean makes user text fit to draw: control characters dropped, invalid
+// UTF-8 replaced, and long text cut to max runes with an ellipsis. The SVG
+// writer escapes it (xmlText); a raster backend draws it as it is.
+func clean(s string, max int) string {
 	var b strings.Builder
 	n := 0
 	for len(s) > 0 {
@@ -38,6 +43,15 @@ func esc(s string, max int) string {
 			break
 		}
 		n++
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// xmlText escapes text as XML character data or an attribute value.
+func xmlText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
 		switch r {
 		case '&':
 			b.WriteString("&amp;")
@@ -69,7 +83,8 @@ const (
 
 // A Shape is one element of a chart: Render writes it as an SVG element,
 // server/png rasterises it, so that both draw the same layout. Its class
-// names the rules of the style sheet (Drawing.Sheet) that style it.
+// names the rules of the style sheet that style it (Drawing.Look resolves
+// them). Its numbers are rounded to a tenth, as the SVG writes them.
 type Shape struct {
 	Kind  Kind
 	Class string  // space-separated classes, as in the SVG
@@ -77,7 +92,7 @@ type Shape struct {
 	W, H  float64 // a rect's size
 	R     float64 // a circle's radius
 	Segs  []Seg   // a path's segments
-	// Text is a text's content, escaped as XML character data.
+	// Text is a text's content, as it reads (the SVG writer escapes it).
 	Text string
 	// Anchor aligns a text on X: "" (its start), "middle" or "end".
 	Anchor string
@@ -101,12 +116,12 @@ func (s *shapes) text(x, y float64, class, anchor, content string) {
 	if anchor == "start" {
 		anchor = ""
 	}
-	*s = append(*s, Shape{Kind: ShapeText, Class: class, X: x, Y: y, Text: content, Anchor: anchor})
+	*s = append(*s, Shape{Kind: ShapeText, Class: class, X: tenth(x), Y: tenth(y), Text: content, Anchor: anchor})
 }
 
 // up adds a text centred on x, y that reads upwards (an axis label).
 func (s *shapes) up(x, y float64, class, content string) {
-	*s = append(*s, Shape{Kind: ShapeText, Class: class, X: x, Y: y, Text: content, Anchor: "middle", Up: true})
+	*s = append(*s, Shape{Kind: ShapeText, Class: class, X: tenth(x), Y: tenth(y), Text: content, Anchor: "middle", Up: true})
 }
 
 func (s *shapes) line(x1, y1, x2, y2 float64, class string) {
@@ -119,11 +134,11 @@ func (s *shapes) dash(x, y float64, class string) {
 }
 
 func (s *shapes) rect(x, y, w, h float64, class string) {
-	*s = append(*s, Shape{Kind: ShapeRect, Class: class, X: x, Y: y, W: max(w, 0), H: max(h, 0)})
+	*s = append(*s, Shape{Kind: ShapeRect, Class: class, X: tenth(x), Y: tenth(y), W: tenth(max(w, 0)), H: tenth(max(h, 0))})
 }
 
 func (s *shapes) circle(x, y, r float64, class string) {
-	*s = append(*s, Shape{Kind: ShapeCircle, Class: class, X: x, Y: y, R: r})
+	*s = append(*s, Shape{Kind: ShapeCircle, Class: class, X: tenth(x), Y: tenth(y), R: tenth(r)})
 }
 
 // path adds a polyline through the points.
@@ -140,6 +155,9 @@ func (s *shapes) path(class string, pts []point) {
 }
 
 func (s *shapes) segs(class string, segs []Seg) {
+	for i := range segs {
+		segs[i].X, segs[i].Y = tenth(segs[i].X), tenth(segs[i].Y)
+	}
 	*s = append(*s, Shape{Kind: ShapePath, Class: class, Segs: segs})
 }
 
@@ -175,7 +193,7 @@ func writeSVG(b *strings.Builder, sh *Shape) {
 		} else {
 			w(`<text x="` + num(sh.X) + `" y="` + num(sh.Y) + `" class="` + sh.Class + `"` + anchor + ">")
 		}
-		w(sh.Text + "</text>\n")
+		w(xmlText(sh.Text) + "</text>\n")
 	}
 }
 
