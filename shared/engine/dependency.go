@@ -152,7 +152,10 @@ func (s *sim) reach(r request) {
 			return
 		}
 	}
-	rid := s.newRequest(r)
+	rid := s.takeOn(r, d, ds)
+	if rid < 0 {
+		return // over its concurrency limit: refused
+	}
 	if ds.frozen > 0 {
 		ds.held.push(rid)
 		s.level(binQueue, s.queued())
@@ -219,6 +222,7 @@ func (s *sim) admit(rid int32) {
 // refuseQueued answers request rid at once with the dependency's queue-full
 // answer: a full queue's refusal, and a queue discipline's drop.
 func (s *sim) refuseQueued(rid int32, d *depModel) {
+	s.refusedAfterAdmission(rid)
 	s.rejected(&s.reqs[rid])
 	s.release(rid)
 	r := s.reqs[rid]
@@ -255,6 +259,7 @@ func (s *sim) shed(rid int32, d *depModel, ds *depState) bool {
 	if s.multi {
 		s.c.calls[r.pc].shed++
 	}
+	s.refusedAfterAdmission(rid)
 	s.release(rid)
 	rr := *r
 	s.freeRequest(rid)
@@ -510,6 +515,9 @@ func (s *sim) newRequest(r request) int32 {
 }
 
 func (s *sim) freeRequest(id int32) {
+	if s.concurrent && int(id) < len(s.admitted) {
+		s.leave(id)
+	}
 	s.freeReqs = append(s.freeReqs, id)
 	op := &s.ops[s.reqs[id].op]
 	op.refs--

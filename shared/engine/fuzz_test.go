@@ -65,7 +65,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version": 1, "name": "n", "workload": {"clients": 3, "arrival": "burst"},
 		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 2,
 			"queue_discipline": "adaptive-lifo", "codel": {"target": "1ms", "interval": "2ms"},
-			"rate_limit": {"rate": 1000, "burst": 2, "retry_after_unit": "1ms"}},
+			"rate_limit": {"rate": 1000, "burst": 2, "retry_after_unit": "1ms"},
+			"concurrency_limit": {"initial": 3, "min": 1, "max": 8, "backoff_ratio": 0.5, "timeout": "20ms", "status": 429}},
 		"strategies": [{"name": "a", "max_attempts": 3, "honor_retry_after": true}]}`))
 	f.Add([]byte(`{"version": 1, "dependency": {"queue_discipline": "codel", "codel": {"target": "1h", "interval": "-1ns"}, "rate_limit": {"rate": 1e-400, "burst": 1e7}}}`))
 	f.Add([]byte(`[] {}`))

@@ -55,7 +55,7 @@ var MetricInfos = []MetricInfo{
 	{"overflowed", "Attempts overflowed by connection limits", "", "Attempts a proxy's connection limits (Envoy's circuit_breakers, Istio's connectionPool) refused locally, at every level: over max_requests, or every connection busy and the pending line full. Each is answered with a 503 that is not retried.", GroupLoad, 0, false},
 	{"dependency_calls", "Calls reaching the dependency", "", "Calls that arrived at the deepest dependency (through every layer).", GroupLoad, -1, false},
 	{"amplification", "Amplification", "calls per operation", "Calls reaching the dependency per operation (with several calls in the plan: per call an operation makes, on average).", GroupLoad, -1, false},
-	{"rejections", "Refused by the dependency", "", "Calls the dependency refused at once: its queue full, its queue discipline dropping them (CoDel, adaptive LIFO), its rate limiter without a token.", GroupLoad, -1, false},
+	{"rejections", "Refused by the dependency", "", "Calls the dependency refused at once: its queue full, its queue discipline dropping them (CoDel, adaptive LIFO), its rate limiter without a token, its concurrency limit reached.", GroupLoad, -1, false},
 	{"shed", "Shed by priority", "", "Calls of a low class the dependency's load shedding answered at once to keep serving higher ones.", GroupLoad, 0, false},
 	{"pool_rejected", "Refused by the client's pool", "", "Plan calls the client's pool refused: no free slot and the line full, or waited as long as allowed.", GroupLoad, -1, false},
 	{"bulkhead_rejected", "Refused by a bulkhead", "", "Plan calls a bulkhead refused: no free slot and the line full, or waited as long as allowed.", GroupLoad, -1, false},

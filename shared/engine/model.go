@@ -93,6 +93,7 @@ type model struct {
 	seeds      []uint64
 	fleets     []string // with fleets: their names, the workload's own clients first
 	cached     bool     // a dependency has a cache: the run counts its hits and misses
+	concurrent bool     // a dependency has a concurrency limit
 
 	affectedFrom, affectedTo int64 // operation start times counted as affected
 	faultEnd                 int64 // end of the last phase; 0 when there is none
@@ -431,6 +432,7 @@ func compile(sc *Scenario) *model {
 		}
 		m.faultEnd = max(m.faultEnd, faultEnd)
 		m.cached = m.cached || m.deps[i].cache != nil
+		m.concurrent = m.concurrent || deps[i].ConcurrencyLimit != nil
 	}
 	m.compileBackends(deps)
 	for _, lp := range w.Load {

@@ -1,12 +1,16 @@
 package engine
 
-import "math"
+import (
+	"cmp"
+	"math"
+)
 
 // Overload control at the dependency: the order in which its workers take
 // queued requests and the drops of its queue discipline (QueueDiscipline,
-// CoDel), and a token-bucket rate limiter in front of it (ServerRateLimit).
-// A dependency with neither keeps the plain FIFO path of dependency.go:
-// its model's overload is nil.
+// CoDel), a token-bucket rate limiter in front of it (ServerRateLimit),
+// and an adaptive concurrency limit on the work it takes on
+// (ConcurrencyLimit). A dependency with none of them keeps the plain FIFO
+// path of dependency.go: its model's overload is nil.
 
 // CoDel sets the two parameters of the "codel" and "adaptive-lifo" queue
 // disciplines. Target is the sojourn time the queue aims for and Interval
@@ -62,6 +66,68 @@ const DefaultRetryAfterUnit = Duration(1_000_000_000)
 // without a token with: 429 Too Many Requests (RFC 6585 section 4).
 const RateLimitStatus = 429
 
+// A ConcurrencyLimit is an adaptive limit on the requests a dependency
+// has taken on and not answered yet (held by a freeze, queued, in
+// service): a request that finds as many in flight as the limit is
+// answered Status (DefaultConcurrencyStatus, 503, when left out) at once,
+// and the limit follows AIMD, as Netflix's concurrency-limits library
+// has it (AIMDLimit under its SimpleLimiter): each request taken on is a
+// sample when it leaves, and
+//
+//   - a sample dropped, or whose time from being taken on to its answer
+//     exceeds Timeout, multiplies the limit by BackoffRatio, rounded
+//     down;
+//   - any other sample, when the requests in flight as it was taken on
+//     (itself included) were at least half the limit, adds 1;
+//   - the limit stays within Min and Max; it starts at Initial.
+//
+// Left out, Initial, Min, Max, BackoffRatio and Timeout are the library's
+// AIMDLimit defaults: 20, 20, 200, 0.9 and 5 s. A refused request is no
+// sample and counts in rejections.
+//
+// What the library leaves to its integrations, our reading: a sample is
+// dropped when the dependency refused the request after taking it on (a
+// full queue, a queue discipline's drop, priority shedding) or when its
+// caller had stopped waiting by the time the dependency answered it or
+// skipped it (the gRPC server integration counts DEADLINE_EXCEEDED as a
+// drop); any other answer, an error included, is a sample like a
+// success, as in the library's servlet filter. The limit is on the work
+// the dependency takes on: the answers it gives without taking any (a
+// script, the rate limiter, an outage, an error phase, random or
+// load-driven errors) are neither limited nor samples. The status is
+// Envoy's adaptive concurrency filter's default; the library answers
+// 429 from its servlet filter and UNAVAILABLE from its gRPC server.
+type ConcurrencyLimit struct {
+	Initial      int      `json:"initial,omitempty"`
+	Min          int      `json:"min,omitempty"`
+	Max          int      `json:"max,omitempty"`
+	BackoffRatio float64  `json:"backoff_ratio,omitempty"`
+	Timeout      Duration `json:"timeout,omitzero"`
+	Status       int      `json:"status,omitempty"`
+}
+
+// The defaults of a ConcurrencyLimit: Netflix's AIMDLimit's, and Envoy's
+// adaptive concurrency status.
+const (
+	DefaultConcurrencyInitial = 20
+	DefaultConcurrencyMin     = 20
+	DefaultConcurrencyMax     = 200
+	DefaultBackoffRatio       = 0.9
+	DefaultConcurrencyTimeout = Duration(5_000_000_000) // 5 s
+	DefaultConcurrencyStatus  = 503
+)
+
+// Effective returns c with its defaults filled in.
+func (c ConcurrencyLimit) Effective() ConcurrencyLimit {
+	c.Initial = cmp.Or(c.Initial, DefaultConcurrencyInitial)
+	c.Min = cmp.Or(c.Min, DefaultConcurrencyMin)
+	c.Max = cmp.Or(c.Max, DefaultConcurrencyMax)
+	c.BackoffRatio = cmp.Or(c.BackoffRatio, DefaultBackoffRatio)
+	c.Timeout = cmp.Or(c.Timeout, DefaultConcurrencyTimeout)
+	c.Status = cmp.Or(c.Status, DefaultConcurrencyStatus)
+	return c
+}
+
 // overloadModel is a dependency's overload control, compiled.
 type overloadModel struct {
 	discipline QueueDiscipline
@@ -74,13 +140,17 @@ type overloadModel struct {
 	emission  int64
 	tolerance int64
 	unit      int64
+	// The concurrency limit, when limited (concurrency is its settings
+	// with their defaults, timeout in ns).
+	concurrent  bool
+	concurrency ConcurrencyLimit
 }
 
 // compileOverload compiles d's overload control: nil for a FIFO queue
 // and no rate limiter, the plain path.
 func compileOverload(d *Dependency) *overloadModel {
 	disc := d.QueueDiscipline
-	if (disc == "" || disc == QueueFIFO) && d.RateLimit == nil {
+	if (disc == "" || disc == QueueFIFO) && d.RateLimit == nil && d.ConcurrencyLimit == nil {
 		return nil
 	}
 	om := &overloadModel{discipline: disc, target: int64(DefaultCoDelTarget), interval: int64(DefaultCoDelInterval)}
@@ -104,6 +174,9 @@ func compileOverload(d *Dependency) *overloadModel {
 			om.unit = int64(rl.RetryAfterUnit)
 		}
 	}
+	if c := d.ConcurrencyLimit; c != nil {
+		om.concurrent, om.concurrency = true, c.Effective()
+	}
 	return om
 }
 
@@ -123,6 +196,9 @@ type overloadState struct {
 	dropping             bool
 	// tat is the rate limiter's theoretical arrival time.
 	tat int64
+	// The concurrency limit's state: the limit (0 until the first request
+	// reaches it) and the requests in flight under it.
+	limit, inflight int
 }
 
 // overload returns the dependency's overload control state, made at its
@@ -151,6 +227,75 @@ func (s *sim) rateLimited(r request, d *depModel, ds *depState) bool {
 	s.rejected(&r)
 	s.reply(r, RateLimitStatus, (wait+om.unit-1)/om.unit*om.unit)
 	return true
+}
+
+// An admission is what the concurrency limit remembers of a request it
+// took on, by request id, until the request leaves the dependency.
+type admission struct {
+	at       int64 // when it was taken on
+	inflight int32 // the requests in flight then, itself included
+	on       bool  // it holds a place under the limit
+	refused  bool  // the dependency refused it after taking it on: a drop
+}
+
+// takeOn takes request r on at dependency d, under its concurrency limit
+// when it has one, and returns its request id; or it answers r at once
+// with the limit's status, a rejection, and returns -1.
+func (s *sim) takeOn(r request, d *depModel, ds *depState) int32 {
+	om := d.overload
+	if om == nil || !om.concurrent {
+		return s.newRequest(r)
+	}
+	ov := ds.overload()
+	if ov.limit == 0 {
+		ov.limit = om.concurrency.Initial
+	}
+	if ov.inflight >= ov.limit {
+		s.rejected(&r)
+		st := int16(om.concurrency.Status)
+		s.reply(r, st, s.retryAfter(r.dep, st))
+		return -1
+	}
+	ov.inflight++
+	rid := s.newRequest(r)
+	for len(s.admitted) <= int(rid) {
+		s.admitted = append(s.admitted, admission{})
+	}
+	s.admitted[rid] = admission{at: s.now, inflight: int32(ov.inflight), on: true}
+	return rid
+}
+
+// refusedAfterAdmission marks request rid, which the dependency refuses
+// at once, as a dropped sample of its concurrency limit.
+func (s *sim) refusedAfterAdmission(rid int32) {
+	if s.concurrent {
+		s.admitted[rid].refused = true
+	}
+}
+
+// leave takes request rid, leaving its dependency, from under the
+// concurrency limit that took it on, if one did, and feeds the limit its
+// sample (AIMDLimit's update).
+func (s *sim) leave(rid int32) {
+	a := &s.admitted[rid]
+	if !a.on {
+		return
+	}
+	r := &s.reqs[rid]
+	d, ds := s.dep(r.dep)
+	c, ov := &d.overload.concurrency, ds.ov
+	ov.inflight--
+	call := &s.calls[r.call]
+	dropped := a.refused || call.gen != r.gen || !call.inflight || s.now-a.at > int64(c.Timeout)
+	limit := ov.limit
+	switch {
+	case dropped:
+		limit = int(float64(float64(limit) * c.BackoffRatio))
+	case 2*int(a.inflight) >= limit:
+		limit++
+	}
+	ov.limit = min(c.Max, max(c.Min, limit))
+	*a = admission{}
 }
 
 // take takes a token of the rate limiter at now and returns 0, or

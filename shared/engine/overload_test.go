@@ -275,3 +275,103 @@ func TestOverloadLeavesFIFOAlone(t *testing.T) {
 		t.Error("a FIFO dependency without a rate limiter has an overload model: it leaves the plain path")
 	}
 }
+
+func TestConcurrencyLimitAIMD(t *testing.T) {
+	// Limit 4 at first (min 1, max 10), halved on a drop, a sample over
+	// 25 ms a drop. The j-th arrival at 3.7·j ms; the worker ends one
+	// every 10 ms. a5 finds 4 in flight: refused. At 20 ms a1 leaves
+	// (16.3 ms, taken on with 2 in flight: 2·2 ≥ 4): limit 5; at 30 ms
+	// a2 (22.6 ms, 3 in flight): 6. a8 at 29.6 ms finds 5 of 5: refused.
+	// At 40 ms a3 leaves after 28.9 ms, a drop: 3; a4, a6, a7, a9 and a10
+	// leave late too: 1, 1 (its minimum)... so a11 to a16 are refused
+	// while 5 to 3 are in flight. The others are served in order.
+	got := endings(t, overloadScript(`, "concurrency_limit": {"initial": 4, "min": 1, "max": 10, "backoff_ratio": 0.5, "timeout": "25ms"}`))
+	checkEndings(t, got, map[int32]float64{
+		0: 10, 1: 20, 2: 30, 3: 40, 4: 50, 6: 60, 7: 70, 9: 80, 10: 90,
+		5: -18.5, 8: -29.6, 11: -40.7, 12: -44.4, 13: -48.1, 14: -51.8, 15: -55.5, 16: -59.2,
+	})
+	// The limit moves as the comment above says: 4 at first, up by one at
+	// 20 and 30 ms, halved at each late sample from 40 ms.
+	sc, err := Parse([]byte(overloadScript(`, "concurrency_limit": {"initial": 4, "min": 1, "max": 10, "backoff_ratio": 0.5, "timeout": "25ms"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var limits []int
+	s := simPlan(t, sc, 0, func(s *sim, what string, id int32) {
+		if what != "end" {
+			return
+		}
+		if ov := s.deps[0].ov; ov != nil && (len(limits) == 0 || limits[len(limits)-1] != ov.limit) {
+			limits = append(limits, ov.limit)
+		}
+	})
+	if want := []int{4, 5, 6, 3, 1}; !slices.Equal(limits, want) {
+		t.Errorf("limits as operations ended %v, want %v", limits, want)
+	}
+	if ov := s.deps[0].ov; ov.inflight != 0 || s.c.rejections != 8 {
+		t.Errorf("%d in flight after the run, %d rejections; want 0 and 8", ov.inflight, s.c.rejections)
+	}
+}
+
+func TestConcurrencyLimitDrops(t *testing.T) {
+	limitAfter := func(t *testing.T, js string) (*sim, int) {
+		t.Helper()
+		sc, err := Parse([]byte(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := simPlan(t, sc, 0, nil)
+		return s, s.deps[0].ov.limit
+	}
+	// A full queue's refusal is a drop: three clients at once, one
+	// worker, no queue, limit 3 halved on a drop. c0 is served; c1,
+	// taken on, finds the queue full: 3 → 1; c2 finds 1 in flight and
+	// the limit 1: refused by the limit. c0's sample (taken on alone,
+	// 2·1 ≥ 1) adds one: 2.
+	s, limit := limitAfter(t, `{"version": 1, "name": "q",
+		"workload": {"clients": 3, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 0,
+			"concurrency_limit": {"initial": 3, "min": 1, "max": 10, "backoff_ratio": 0.5, "status": 429}},
+		"strategies": [{"name": "a", "max_attempts": 1}]}`)
+	if limit != 2 || s.c.rejections != 2 || s.c.succeeded != 1 {
+		t.Errorf("queue full: limit %d, %d rejections, %d successes; want 2, 2 and 1", limit, s.c.rejections, s.c.succeeded)
+	}
+	// A caller that has stopped waiting makes its request's sample a
+	// drop: it times out at 5 ms, the dependency answers at 10 ms; the
+	// limit, 4, is halved.
+	s, limit = limitAfter(t, `{"version": 1, "name": "c",
+		"workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5,
+			"concurrency_limit": {"initial": 4, "min": 1, "backoff_ratio": 0.5}},
+		"strategies": [{"name": "a", "max_attempts": 1, "attempt_timeout": "5ms"}]}`)
+	if limit != 2 || s.c.wasted != 1 {
+		t.Errorf("caller gone: limit %d, wasted %d; want 2 and 1", limit, s.c.wasted)
+	}
+	// Served in time, taken on with 1 in flight of a limit of 2: 2·1 ≥ 2
+	// adds one.
+	_, limit = limitAfter(t, `{"version": 1, "name": "ok",
+		"workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5,
+			"concurrency_limit": {"initial": 2, "min": 1}},
+		"strategies": [{"name": "a", "max_attempts": 1}]}`)
+	if limit != 3 {
+		t.Errorf("served in time: limit %d, want 3", limit)
+	}
+}
+
+func TestConcurrencyLimitStatus(t *testing.T) {
+	// Two clients at once, a limit of 1: the second is refused at once
+	// with the limit's status. The policy retries 429 only, once: the
+	// default 503 ends the operation, a 429 is retried (and refused again,
+	// the first still in service).
+	for status, attempts := range map[string]float64{"": 2, `, "status": 429`: 3} {
+		res := runScenario(t, `{"version": 1, "name": "s",
+			"workload": {"clients": 2, "arrival": "burst"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5,
+				"concurrency_limit": {"initial": 1, "min": 1`+status+`}},
+			"strategies": [{"name": "a", "max_attempts": 2, "retry_on": {"statuses": [429]}}]}`)
+		if m := res.Strategies[0].Metrics; m.Attempts != attempts || m.Rejections != attempts-1 {
+			t.Errorf("status %q: %g attempts, %g rejections; want %g and %g", status, m.Attempts, m.Rejections, attempts, attempts-1)
+		}
+	}
+}

@@ -81,6 +81,9 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 			}
 		}
 	}
+	if m.concurrent {
+		s.concurrent, s.admitted = true, old.admitted[:0]
+	}
 	s.multi = len(m.calls) > 1
 	nx := 0 // extra bins
 	if s.multi {

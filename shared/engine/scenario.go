@@ -244,6 +244,10 @@ type Dependency struct {
 	// RateLimit is a token bucket in front of the dependency answering
 	// 429 with a computed Retry-After (see ServerRateLimit).
 	RateLimit *ServerRateLimit `json:"rate_limit,omitempty"`
+	// ConcurrencyLimit refuses, answering 503 at once, the requests beyond
+	// an adaptive limit on those the dependency has taken on and not
+	// answered; the limit follows AIMD (see ConcurrencyLimit).
+	ConcurrencyLimit *ConcurrencyLimit `json:"concurrency_limit,omitempty"`
 	// DropAbandoned makes the dependency skip queued requests whose caller has
 	// already given up. By default it serves them: that is wasted work.
 	DropAbandoned bool        `json:"drop_abandoned,omitempty"`

@@ -214,6 +214,10 @@ type sim struct {
 	// (nil without; cache.go): last, so that a run without one reads
 	// nothing new where every event looks.
 	caches []*lruCache
+	// concurrent: a dependency has a concurrency limit; admitted is, by
+	// request id, what it remembers of the requests it took on (overload.go).
+	concurrent bool
+	admitted   []admission
 }
 
 // depState is the state of one dependency in a run.

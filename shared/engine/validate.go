@@ -900,6 +900,32 @@ func (v *validator) overload(p string, d *Dependency) {
 		v.intRange(q+"burst", rl.Burst, 1, MaxLimitBurst)
 		v.span(q+"retry_after_unit", rl.RetryAfterUnit, true)
 	}
+	if c := d.ConcurrencyLimit; c != nil {
+		v.concurrencyLimit(p+"concurrency_limit.", c)
+	}
+}
+
+// concurrencyLimit checks a dependency's concurrency limit: bounds of at
+// least 1 in order, min ≤ initial ≤ max with the defaults of those left
+// out, and Netflix's AIMDLimit's own bound on the backoff ratio.
+func (v *validator) concurrencyLimit(q string, c *ConcurrencyLimit) {
+	v.intRange(q+"initial", c.Initial, 0, MaxQueue)
+	v.intRange(q+"min", c.Min, 0, MaxQueue)
+	v.intRange(q+"max", c.Max, 0, MaxQueue)
+	if c.BackoffRatio != 0 && !(c.BackoffRatio >= 0.5 && c.BackoffRatio < 1) {
+		v.add(q+"backoff_ratio", c.BackoffRatio, "is out of range; a limit is multiplied by 0.5 or more and less than 1 (Netflix's AIMDLimit), 0.9 by default")
+	}
+	v.span(q+"timeout", c.Timeout, true)
+	if c.Status != 0 && (c.Status < 400 || c.Status > 599) {
+		v.add(q+"status", c.Status, "is not an error status; allowed 400..599 (503 by default)")
+	}
+	e := c.Effective()
+	switch {
+	case e.Min > e.Max:
+		v.add(q+"min", e.Min, "is above max %d; the limit stays between min and max (20 and 200 by default)", e.Max)
+	case e.Initial < e.Min || e.Initial > e.Max:
+		v.add(q+"initial", e.Initial, "is not between min %d and max %d; the limit starts within its bounds (20 by default)", e.Min, e.Max)
+	}
 }
 
 // script checks a dependency's script: one list, answers or operations,

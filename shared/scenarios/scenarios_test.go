@@ -24,6 +24,7 @@ var slugs = []string{
 	"load-shedding-goodput", "brooker-contention", "bulkheads", "shared-breaker",
 	"priority-shedding", "hedged-requests", "load-spike-storm", "gc-death-spiral", "mixed-fleet",
 	"adaptive-throttling", "lifo-overload", "rate-limited-429", "one-of-two-crash", "lb-sinkhole", "autoscale-lag", "cache-flush", "outlier-ejection",
+	"adaptive-concurrency",
 }
 
 // searchSlugs are the built-ins whose scenario has a search: last in the

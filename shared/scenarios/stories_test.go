@@ -56,6 +56,7 @@ var stories = map[string]story{
 	"autoscale-lag":              storyAutoscaleLag,
 	"cache-flush":                storyCacheFlush,
 	"outlier-ejection":           storyOutlierEjection,
+	"adaptive-concurrency":       storyAdaptiveConcurrency,
 }
 
 // TestStories walks every built-in and runs its story. A built-in without
@@ -1950,5 +1951,45 @@ func storyOutlierEjection(t *testing.T, sc *engine.Scenario) {
 	near("slow, ejection, no-retries: affected success", sp[1]["no-retries"].Metrics.AffectedSuccessRate, 0.978, 0.001)
 	if b := backendOf(t, sp[1]["no-retries"], 0); b.Ejections != 2 || b.Failed != 10 {
 		t.Errorf("slow: backend 0 ejected %v times after %v failures; the notes say twice, after 10", b.Ejections, b.Failed)
+	}
+}
+
+// storyAdaptiveConcurrency: FIFO collapses; the AIMD limit with the
+// library's defaults refuses at once and keeps goodput, but well short
+// of capacity, wasting work and keeping successes near the clients'
+// timeout; retries meet 503s instead of the queue.
+func storyAdaptiveConcurrency(t *testing.T, sc *engine.Scenario) {
+	res := run(t, sc)
+	if len(res.Sweep) != 2 || len(res.Seeds) != 3 {
+		t.Fatalf("%d sweep values and %d seeds; the text compares no limit with AIMD on three seeds", len(res.Sweep), len(res.Seeds))
+	}
+	one, retries := sweepMetrics(t, res, "client"), sweepMetrics(t, res, "retries")
+	none, aimd := one["null"], one["{}"]
+	if math.Abs(none.SuccessRate-0.03) > 0.01 || math.Abs(none.GoodputPerS-4) > 1 {
+		t.Errorf("no limit: success %.3f, goodput %.1f/s; the text says about 3%%, about 4 per second", none.SuccessRate, none.GoodputPerS)
+	}
+	if math.Abs(aimd.SuccessRate-0.43) > 0.01 || math.Abs(aimd.GoodputPerS-64) > 2 {
+		t.Errorf("AIMD: success %.3f, goodput %.1f/s; the text says about 43%%, about 64 per second", aimd.SuccessRate, aimd.GoodputPerS)
+	}
+	if math.Abs(none.WastedWork-8700) > 300 || math.Abs(aimd.WastedWork-2200) > 200 || none.Rejections != 0 {
+		t.Errorf("wasted work %.0f without the limit, %.0f with it (rejections without: %.0f); the text says about 8,700 and 2,200, none refused", none.WastedWork, aimd.WastedWork, none.Rejections)
+	}
+	// Short of the two thirds that capacity allows; about a third of the
+	// work it lets in is wasted.
+	if aimd.SuccessRate > 0.6 {
+		t.Errorf("AIMD: success %.3f; the text says short of the two thirds capacity allows", aimd.SuccessRate)
+	}
+	if share := aimd.WastedWork / (aimd.WastedWork + aimd.Succeeded); share < 0.3 || share > 0.4 {
+		t.Errorf("AIMD: %.2f of the work served was for clients who left; the text says about a third", share)
+	}
+	if math.Abs(aimd.SuccessLatencyP99ms-990) > 15 || aimd.Rejections < 2500 {
+		t.Errorf("AIMD: success p99 %.0f ms, rejections %.0f; the text says about 0.99 s, and 503s at once", aimd.SuccessLatencyP99ms, aimd.Rejections)
+	}
+	rn, ra := retries["null"], retries["{}"]
+	if math.Abs(ra.Rejections-14300) > 500 || math.Abs(ra.Amplification-2.3) > 0.05 || math.Abs(rn.Amplification-2.9) > 0.06 {
+		t.Errorf("retries: %.0f refused, %.2f calls per operation against %.2f; the text says about 14,300, 2.3 against 2.9", ra.Rejections, ra.Amplification, rn.Amplification)
+	}
+	if math.Abs(ra.SuccessRate-0.41) > 0.01 || math.Abs(rn.SuccessRate-0.03) > 0.01 {
+		t.Errorf("retries: success %.3f with the limit, %.3f without; the text says about 41%% against 3%%", ra.SuccessRate, rn.SuccessRate)
 	}
 }

@@ -20,7 +20,7 @@ var CallMetrics = []Metric{
 	{Key: "success_rate", Label: "Success rate", Unit: "%", Explain: "Share of the calls that ended (abandoned ones left out) that succeeded.", Better: 1},
 	{Key: "attempts", Label: "Attempts", Explain: "Attempts the client (level 0) made for this call: first attempts plus retries.", Better: -1},
 	engineMetric("dependency_calls", "Calls of this plan call that arrived at its dependency (through every layer)."),
-	engineMetric("rejections", "Calls of this plan call its dependency refused at once (its queue full, its queue discipline dropping them, its rate limiter without a token)."),
+	engineMetric("rejections", "Calls of this plan call its dependency refused at once (its queue full, its queue discipline dropping them, its rate limiter without a token, its concurrency limit reached)."),
 	engineMetric("shed", ""),
 	engineMetric("fast_failed", ""),
 	engineMetric("pool_rejected", "Calls of this plan call the client's pool refused: no free slot and the line full, or waited as long as allowed."),

@@ -139,6 +139,11 @@ func describeDependency(d *engine.Dependency) []string {
 		out = append(out, fmt.Sprintf("lets %g calls a second through a token bucket of %d and answers the others %d at once, with a Retry-After of the time until a token, rounded up to %s",
 			rl.Rate, rl.Burst, engine.RateLimitStatus, dw(cmp.Or(rl.RetryAfterUnit, engine.DefaultRetryAfterUnit))))
 	}
+	if c := d.ConcurrencyLimit; c != nil {
+		e := c.Effective()
+		out = append(out, fmt.Sprintf("refuses at once with %d the requests beyond an adaptive limit on those in flight (AIMD, Netflix's concurrency-limits): from %d, times %g when one it took on is refused, answered after its caller left or slower than %s, plus 1 when one ends with at least half the limit in flight, between %d and %d",
+			e.Status, e.Initial, e.BackoffRatio, dw(e.Timeout), e.Min, e.Max))
+	}
 	if c := d.Cache; c != nil {
 		out = append(out, describeCache(c))
 	}

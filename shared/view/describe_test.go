@@ -87,6 +87,10 @@ func TestDescribeOverloadControl(t *testing.T) {
 			d.QueueDiscipline, d.CoDel, d.QueueFullStatus = engine.QueueAdaptiveLIFO, &engine.CoDel{Target: engine.Duration(2e6)}, 429
 		}, "newest first once it has not been empty for 100 ms, and drops, answering 429 at once, a request that waited over 2 ms (100 ms when"},
 		{func(d *engine.Dependency) { d.RateLimit = &engine.ServerRateLimit{Rate: 100, Burst: 10} }, "lets 100 calls a second through a token bucket of 10 and answers the others 429 at once, with a Retry-After of the time until a token, rounded up to 1 s"},
+		{func(d *engine.Dependency) {
+			d.ConcurrencyLimit = &engine.ConcurrencyLimit{Min: 5, Max: 50, Initial: 10}
+		},
+			"refuses at once with 503 the requests beyond an adaptive limit on those in flight (AIMD, Netflix's concurrency-limits): from 10, times 0.9 when one it took on is refused, answered after its caller left or slower than 5 s, plus 1 when one ends with at least half the limit in flight, between 5 and 50"},
 	} {
 		d := base
 		tc.edit(&d)
@@ -101,7 +105,7 @@ func TestDescribeOverloadControl(t *testing.T) {
 			t.Errorf("queue discipline %q is described as %q; every one but fifo, the default, has its words", k, got)
 		}
 	}
-	if got := strings.Join(describeDependency(&base), "; "); strings.Contains(got, "LIFO") || strings.Contains(got, "CoDel") || strings.Contains(got, "token") {
+	if got := strings.Join(describeDependency(&base), "; "); strings.Contains(got, "LIFO") || strings.Contains(got, "CoDel") || strings.Contains(got, "token") || strings.Contains(got, "AIMD") {
 		t.Errorf("a FIFO dependency without a limiter is described with them: %q", got)
 	}
 }
