@@ -54,7 +54,10 @@ type Backends struct {
 // ConsecutiveGatewayFailure gateway failures in a row (502, 503, 504 or a
 // connection error; 0, the default, does not eject: Envoy's
 // enforcing_consecutive_gateway_failure defaults to 0). Any other answer
-// ends both runs. EnforcingConsecutive5xx 0 turns the first off (only 0
+// ends both runs, in the order the answers come: a backend that fails
+// while it still serves requests it took before answers those with
+// successes among its first failures, and fails more than Consecutive5xx
+// requests before its ejection. EnforcingConsecutive5xx 0 turns the first off (only 0
 // and 100, Envoy's default, are modelled).
 //
 // It is ejected only if no backend is ejected, or if the ejected share of
