@@ -54,7 +54,10 @@ type Backends struct {
 // ConsecutiveGatewayFailure gateway failures in a row (502, 503, 504 or a
 // connection error; 0, the default, does not eject: Envoy's
 // enforcing_consecutive_gateway_failure defaults to 0). Any other answer
-// ends both runs. EnforcingConsecutive5xx 0 turns the first off (only 0
+// ends both runs, in the order the answers come: a backend that fails
+// while it still serves requests it took before answers those with
+// successes among its first failures, and fails more than Consecutive5xx
+// requests before its ejection. EnforcingConsecutive5xx 0 turns the first off (only 0
 // and 100, Envoy's default, are modelled).
 //
 // It is ejected only if no backend is ejected, or if the ejected share of
@@ -161,7 +164,8 @@ func (m *model) compileBackends(deps []Dependency) {
 		m.servers = m.depArray[:first+d.Backends.Count]
 		for k := range d.Backends.Count {
 			b := *d
-			b.Phases = slices.DeleteFunc(slices.Clone(d.Phases), func(ph Phase) bool { return !ph.hits(k, d.Backends.Count) })
+			b.Cache = nil // the dependency's, in front of the balancer
+			b.Phases = slices.DeleteFunc(slices.Clone(d.Phases), func(ph Phase) bool { return !ph.hits(k, d.Backends.Count) || ph.Kind == PhaseFlush })
 			m.servers[first+k], _ = compileDependency(&b)
 			m.servers[first+k].name = m.deps[i].name
 		}
@@ -169,7 +173,13 @@ func (m *model) compileBackends(deps []Dependency) {
 		if m.deps[i].bal.kind == "" {
 			m.deps[i].bal.kind = BalanceRoundRobin
 		}
-		m.deps[i].phases = nil // the backends' phases change them
+		if d.Cache == nil {
+			m.deps[i].phases = nil // the backends' phases change them
+		} else {
+			// The backends' phases change them; a flush empties the
+			// dependency's cache.
+			m.deps[i].phases = slices.DeleteFunc(m.deps[i].phases, func(ph phaseModel) bool { return ph.kind != PhaseFlush })
+		}
 	}
 }
 
@@ -538,10 +548,7 @@ func (v *validator) backends(p string, d *Dependency) {
 		v.add(p+"script", nil, "is given together with backends; a script answers for the whole dependency: give one of them")
 	}
 	if d.Autoscale != nil {
-		v.add(p+"autoscale", nil, "is given together with backends; scaling backends behind a balancer (the group, or each its own) is not simulated: give one of them")
-	}
-	if d.Cache != nil {
-		v.add(p+"cache", nil, "is given together with backends; a cache in front of backends behind a balancer is not simulated: give one of them")
+		v.add(p+"autoscale", nil, "is given together with backends; an autoscaler over backends adds and removes backends behind the balancer (as Kubernetes' Horizontal Pod Autoscaler adds pods), and the engine keeps a fixed count of backends: give one of them")
 	}
 	if o := b.OutlierDetection; o != nil {
 		q := p + "backends.outlier_detection."
@@ -578,6 +585,14 @@ func (v *validator) backends(p string, d *Dependency) {
 		q := fmt.Sprintf("%sphases[%d].", p, i)
 		if len(ph.Backends) > 0 && ph.BackendShare != 0 {
 			v.add(q+"backend_share", ph.BackendShare, "is given together with backends; select the backends by index or by share, not both")
+		}
+		if ph.Kind == PhaseFlush && (len(ph.Backends) > 0 || ph.BackendShare != 0) {
+			field, value := "backends", any(nil)
+			if len(ph.Backends) == 0 {
+				field, value = "backend_share", ph.BackendShare
+			}
+			v.add(q+field, value, "is given for a flush; the cache is in front of the balancer, one for all the backends: a flush empties it, and selects no backend")
+			continue
 		}
 		if ph.BackendShare != 0 && !(ph.BackendShare > 0 && ph.BackendShare <= 1) {
 			v.add(q+"backend_share", ph.BackendShare, "is out of range; a share of the backends is in (0, 1]")

@@ -19,6 +19,11 @@ import "fmt"
 // entry older than TTL is a miss when looked up, and is dropped then
 // (expired entries are not swept: they keep their place until looked up
 // or evicted, as memcached's lazy expiry). A flush phase empties it.
+//
+// In front of a dependency with backends, the cache is one for all of
+// them, before the balancer (a caching proxy in front of a load
+// balancer): only a miss is routed to a backend, and a flush empties the
+// one cache.
 type Cache struct {
 	Keys     KeySpace `json:"keys"`
 	Capacity int      `json:"capacity"`
@@ -283,8 +288,7 @@ func (s *sim) cached(r *request, d *depModel) bool {
 // coalesced one, still waits for it), and the calls coalesced on it get
 // the same answer.
 func (s *sim) fetched(r *request, out int16, retryAfter int64) {
-	d, _ := s.dep(r.dep)
-	cm, c := d.cache, s.caches[r.dep&(maxDeps-1)]
+	cm, c := s.cacheOf(r.dep)
 	key := s.cacheKey(r, cm)
 	ws := c.pending[key]
 	if cm.coalesce {
@@ -310,12 +314,11 @@ func (s *sim) fetched(r *request, out int16, retryAfter int64) {
 // gave up): the first call coalesced on it, if any, becomes the fetch and
 // reaches the dependency; the others wait for it.
 func (s *sim) refetch(r *request) {
-	d, _ := s.dep(r.dep)
-	if !d.cache.coalesce {
+	cm, c := s.cacheOf(r.dep)
+	if !cm.coalesce {
 		return
 	}
-	c := s.caches[r.dep&(maxDeps-1)]
-	key := s.cacheKey(r, d.cache)
+	key := s.cacheKey(r, cm)
 	ws := c.pending[key]
 	if len(ws) == 0 {
 		delete(c.pending, key)
@@ -326,6 +329,16 @@ func (s *sim) refetch(r *request) {
 	c.pending[key] = ws[1:]
 	next.fetch = true
 	s.reach(next)
+}
+
+// cacheOf returns the cache in front of server dep, compiled, and its
+// state: a backend's is its dependency's, in front of the balancer.
+func (s *sim) cacheOf(dep uint8) (*cacheModel, *lruCache) {
+	i := int(dep & (maxDeps - 1))
+	if i >= s.nd {
+		i = int(s.c.backends[i-s.nd].owner) - 1
+	}
+	return s.dm[i].cache, s.caches[i]
 }
 
 // waits reports whether request r's caller still waits for its answer.

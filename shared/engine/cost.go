@@ -148,9 +148,11 @@ func costDetail(sc *Scenario) *CostDetail {
 // all; unlimited attempts count as estimateAttempts says — and the work that does not
 // depend on the operations: setting up its clients, instances (with a
 // breaker and a budget for every dependency), pools, bulkheads, hedging
-// latency windows and dependencies, and stepping through the counting bins
-// its virtual time spans. It adds the numbers the result holds
-// (EstimateSize). It overestimates runs where few calls fail.
+// latency windows, dependencies and backends (serversSetup: each backend
+// as a dependency, with the phases that hit it, and a warm cache's keys),
+// and stepping through the counting bins its virtual time spans. It adds,
+// once, the Zipf laws of its caches (cacheSetup), and the numbers the
+// result holds (EstimateSize). It overestimates runs where few calls fail.
 func Estimate(sc *Scenario) int64 {
 	if sc.Sweep != nil {
 		// Each value may change the cost: count each one.
@@ -280,7 +282,7 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 		worst = max(worst, perOp)
 	}
 	sims := float64(max(len(sc.Seeds), sc.Runs, 1)) * float64(max(len(sc.Strategies), 1))
-	est := (ops*worst*3+setupCost(sc))*sims + estimateSize(sc, withSeries)
+	est := (ops*worst*3+setupCost(sc))*sims + cacheSetup(sc) + estimateSize(sc, withSeries)
 	if est > math.MaxInt64/2 || math.IsNaN(est) {
 		return math.MaxInt64 / 2
 	}
@@ -341,7 +343,50 @@ func setupCost(sc *Scenario) float64 {
 		}
 	}
 	extra += autoscaleSamples(sc)
+	for _, d := range estimateDeps(sc) {
+		extra += serversSetup(d)
+	}
 	return 1000 + clients/16 + 2*(instances+fleets) + estimateBins(sc) + extra
+}
+
+// serversSetup is the work of one simulation that dependency d's backends
+// and cache add, in events: each backend is set up as a dependency is (a
+// fixed part and its workers, at most its autoscaler's) and steps through
+// the phases that hit it, a start and an end each (the dependency itself
+// only counts once); a warm cache puts its keys, as many as it holds, at
+// the start of every simulation (about half an event each, as measured:
+// counted as one).
+func serversSetup(d *Dependency) float64 {
+	n := 0.0
+	if b := d.Backends; b != nil {
+		_, most := autoscaleBounds(d)
+		for k := range b.Count {
+			n += 1000 + float64(most)/16
+			for i := range d.Phases {
+				if d.Phases[i].hits(k, b.Count) {
+					n += 2
+				}
+			}
+		}
+	}
+	if c := d.Cache; c != nil && c.Warm {
+		n += float64(min(c.Capacity, c.Keys.Count))
+	}
+	return n
+}
+
+// cacheSetup is the work of a run, once for all its simulations, that its
+// caches' popularity laws take: a Zipf law's cumulative probabilities,
+// one logarithm and one exponential for every key (about a fifth of an
+// event each, as measured: counted as a quarter).
+func cacheSetup(sc *Scenario) float64 {
+	n := 0.0
+	for _, d := range estimateDeps(sc) {
+		if c := d.Cache; c != nil && c.Keys.Law == KeysZipf {
+			n += float64(c.Keys.Count) / 4
+		}
+	}
+	return n
 }
 
 // estimateDeps returns the scenario's dependencies: the one, or the list.

@@ -21,7 +21,8 @@ func (s *sim) sendToDependency(id int32, gen uint32, retry bool, hop uint32) {
 		oc.depCalls++
 	}
 	d, ds := s.dep(r.dep)
-	if d.bal != nil {
+	if d.bal != nil && d.cache == nil {
+		// Behind a cache the balancer routes only the misses: in reach.
 		s.route(&r, d.bal)
 		d, ds = s.dep(r.dep)
 	}
@@ -75,8 +76,13 @@ func (s *sim) readBack(rid int32) {
 
 // reach takes request r at the dependency at s.now.
 func (s *sim) reach(r request) {
-	if d, _ := s.dep(r.dep); d.cache != nil && !r.fetch && s.cached(&r, d) {
-		return // a hit, or coalesced on a fetch: it does not reach the dependency
+	if d, _ := s.dep(r.dep); d.cache != nil {
+		if !r.fetch && s.cached(&r, d) {
+			return // a hit, or coalesced on a fetch: it does not reach the dependency
+		}
+		if d.bal != nil {
+			s.route(&r, d.bal) // a miss goes through the balancer to a backend
+		}
 	}
 	retry := r.retry
 	s.c.depCalls++

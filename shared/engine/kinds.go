@@ -228,6 +228,10 @@ const (
 	QueueAdaptiveLIFO QueueDiscipline = "adaptive-lifo"
 )
 
+// CoDelDisciplines are the queue disciplines that a dependency's codel
+// (its target and interval) sets; the validator refuses it with the others.
+var CoDelDisciplines = []QueueDiscipline{QueueCoDel, QueueAdaptiveLIFO}
+
 const (
 	KeysZipf    KeyLaw = "zipf"
 	KeysUniform KeyLaw = "uniform"

@@ -884,7 +884,7 @@ func (v *validator) overload(p string, d *Dependency) {
 		oneOf(v, p+"queue_discipline", d.QueueDiscipline, QueueDisciplines...)
 	}
 	if c := d.CoDel; c != nil {
-		if disc != QueueCoDel && disc != QueueAdaptiveLIFO {
+		if !slices.Contains(CoDelDisciplines, disc) {
 			v.add(p+"codel", nil, "has no meaning for queue_discipline %q; it sets the target and interval of \"codel\" and \"adaptive-lifo\"", disc)
 		}
 		v.span(p+"codel.target", c.Target, true)

@@ -401,6 +401,18 @@ func setField(sc *object, e FormEdit) error {
 		}
 		value = v
 	}
+	if text, ok := value.(string); ok && numbersAt(keys) {
+		// A "numbers" field's text, read as its list when it is one.
+		if ns, ok := NumbersOf(text); ok && len(ns) > 0 {
+			l := make([]any, len(ns))
+			for i, n := range ns {
+				l[i] = json.Number(strconv.Itoa(n))
+			}
+			value = l
+		} else if ok {
+			value = nil
+		}
+	}
 	before := at(sc, e.Path)
 	// owners[n] is the value keys[:n] lead to.
 	owners := []any{sc}
@@ -556,8 +568,25 @@ func pruneKind(sc *object, keys []any) {
 	if _, isIndex := owner[len(owner)-1].(int); isIndex && len(owner) > 1 {
 		name, _ = owner[len(owner)-2].(string)
 	}
+	for _, r := range KindRules() {
+		// A rule above: the owner's kind changed, its object keeps only
+		// what that kind takes, and goes when nothing is left.
+		if o, ok := at(sc, pathOf(owner)).(*object); ok && r.Above && field == r.Key {
+			if child, ok := o.get(r.Object).(*object); ok {
+				kind, _ := o.get(r.Key).(string)
+				for _, k := range slices.Clone(child.keys) {
+					if !r.Takes(kind, k) {
+						child.del(k)
+					}
+				}
+				if len(child.keys) == 0 {
+					o.del(r.Object)
+				}
+			}
+		}
+	}
 	r, ok := kindRule(name)
-	if !ok || field != r.Key {
+	if !ok || field != r.Key || r.Above {
 		return
 	}
 	o, ok := at(sc, pathOf(owner)).(*object)

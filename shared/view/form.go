@@ -2,6 +2,7 @@ package view
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -50,10 +51,13 @@ type Form struct {
 }
 
 // A FormField is one control of the form: its path, its label and its
-// type: "number", "text", the name of one of the engine's lists of kinds
-// (a key of engine.Vocabulary's JSON, such as "backoffs"), or one of the
-// scenario's own lists: "preset" (the presets), "dependencies" (the
-// dependencies' names), "calls" (the plan's calls' names).
+// type: "number", "text", "checkbox" (a boolean: checked is true,
+// unchecked leaves the field out, false being every boolean's default),
+// "numbers" (a list of integers, typed as text and read by Edit:
+// NumbersOf), the name of one of the engine's lists of kinds (a key of
+// engine.Vocabulary's JSON, such as "backoffs"), or one of the scenario's
+// own lists: "preset" (the presets), "dependencies" (the dependencies'
+// names), "calls" (the plan's calls' names).
 type FormField struct {
 	Path  string `json:"path"`
 	Label string `json:"label"`
@@ -64,6 +68,9 @@ type FormField struct {
 // the key Object (a list's elements too: "phases" is each phase of a
 // dependency) holds its kind in Key, and takes, besides Key, the fields
 // Common and those Fields lists for its kind (the engine's vocabulary).
+// With Above, the kind is the Key of the object's owner, one level up
+// (a dependency's queue_discipline for its codel): the object takes the
+// fields of the owner's kind, and none with a kind Fields does not list.
 // The form shows such an object's other fields only while they hold a
 // value (which its errors may be about); choosing another kind drops
 // them (Edit), as does clearing the kind, with the object.
@@ -72,6 +79,7 @@ type KindRule struct {
 	Key    string              `json:"key"`
 	Common []string            `json:"common,omitempty"`
 	Fields map[string][]string `json:"fields"`
+	Above  bool                `json:"above,omitempty"`
 }
 
 // FormOf returns the playground's form.
@@ -92,6 +100,7 @@ func FormOf() Form {
 			{"service_time.p99", "Service time p99 (lognormal)", "text"},
 			{"queue_capacity", "Queue capacity", "number"},
 			{"error_rate", "Random error rate (0–1)", "number"},
+			{"drop_abandoned", "Skip queued requests whose caller gave up", "checkbox"},
 			{"network.request.kind", "Network delay out (request leg)", "delays"},
 			{"network.request.mean", "Request leg mean", "text"},
 			{"network.request.stddev", "Request leg stddev (normal)", "text"},
@@ -150,6 +159,8 @@ func FormOf() Form {
 			{"cache.ttl", "Cache: an entry answers for (TTL)", "text"},
 			{"cache.hit_latency", "Cache: a hit answers after", "text"},
 			{"cache.fill", "Cache: filled by", "cache_fills"},
+			{"cache.warm", "Cache: starts warm (the most popular keys held)", "checkbox"},
+			{"cache.coalesce", "Cache: concurrent misses for a key wait for one fetch", "checkbox"},
 		},
 		Head: []FormField{
 			{"name", "Name", "text"},
@@ -169,6 +180,7 @@ func FormOf() Form {
 			{"budget.ratio", "Budget ratio (ratio budget)", "number"},
 			{"budget.max_tokens", "Budget tokens (token bucket)", "number"},
 			{"budget.token_ratio", "Tokens back per success", "number"},
+			{"budget.refund", "Token bucket: a retry's success gives its cost back", "checkbox"},
 			{"breaker.kind", "Circuit breaker", "breakers"},
 			{"breaker.failures", "Breaker: consecutive failures", "number"},
 			{"breaker.ratio", "Breaker: failure ratio", "number"},
@@ -177,6 +189,7 @@ func FormOf() Form {
 			{"breaker.break_end", "Breaker: a call at the break's end is", "break_ends"},
 			{"breaker.slow_call", "Breaker: a call slower than this is slow", "text"},
 			{"breaker.slow_ratio", "Breaker: opens at this share of slow calls", "number"},
+			{"breaker.auto_half_open", "Breaker: half-opens by itself at the break's end", "checkbox"},
 			{"budget.charge", "Token bucket charges", "budget_charges"},
 			{"budget.min_concurrency", "Concurrency budget: retries always allowed", "number"},
 			{"throttle.k", "Client-side throttling (SRE book): K, 2 by default", "number"},
@@ -186,6 +199,10 @@ func FormOf() Form {
 			{"connection_limits.max_connections", "Proxy: connections (one attempt each)", "number"},
 			{"connection_limits.max_pending", "Proxy: attempts waiting for a connection", "number"},
 			{"max_elapsed", "Stop retrying after (elapsed, checked before a wait)", "text"},
+			{"honor_retry_after", "Waits at least a Retry-After", "checkbox"},
+			{"retry_non_idempotent", "Retries non-idempotent operations", "checkbox"},
+			{"idempotency_key", "Sends an Idempotency-Key", "checkbox"},
+			{"dead_letter", "A queue consumer: a failed message goes to the dead-letter queue", "checkbox"},
 			{"hedging.delay", "Hedging: next copy after", "text"},
 			{"hedging.delay_percentile", "Hedging: delay at percentile", "number"},
 			{"retry_host_predicate", "Retries avoid backends already tried", "retry_host_predicates"},
@@ -215,6 +232,7 @@ func FormOf() Form {
 			FormField{"rate", "Error rate (0–1)", "number"},
 			FormField{"factor", "Service time ×", "number"},
 			FormField{"backend_share", "Share of backends hit (0–1; all by default)", "number"},
+			FormField{"backends", "Backends hit, by index from 0 (such as 0, 2; all by default)", "numbers"},
 		),
 		Fleet: []FormField{
 			{"name", "Name", "text"},
@@ -314,9 +332,49 @@ func KindRules() []KindRule {
 		{Object: "answer", Key: "kind", Fields: delay},
 		{Object: "jitter", Key: "kind", Fields: fieldsOf(v.JitterFields)},
 		{Object: "load_latency", Key: "law", Common: []string{"of", "max_factor"}, Fields: fieldsOf(v.LatencyLawFields)},
-		{Object: "phases", Key: "kind", Common: []string{"from", "to", "label", "backend_share"}, Fields: fieldsOf(v.PhaseFields)},
+		{Object: "phases", Key: "kind", Common: []string{"from", "to", "label", "backend_share", "backends"}, Fields: fieldsOf(v.PhaseFields)},
 		{Object: "load", Key: "kind", Common: []string{"from", "to", "label"}, Fields: fieldsOf(v.LoadFields)},
+		{Object: "codel", Key: "queue_discipline", Above: true, Fields: codelFields()},
 	}
+}
+
+// codelFields are the fields of a dependency's codel, by the queue
+// disciplines it sets (engine.CoDelDisciplines).
+func codelFields() map[string][]string {
+	out := map[string][]string{}
+	for _, d := range engine.CoDelDisciplines {
+		out[string(d)] = []string{"target", "interval"}
+	}
+	return out
+}
+
+// NumbersOf reads text typed in a "numbers" field, integers separated by
+// commas or spaces ("0, 2"), as their list; ok is false when some part is
+// not an integer (the text then stays as typed, for the engine to refuse
+// beside the field).
+func NumbersOf(text string) (list []int, ok bool) {
+	for _, part := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return nil, false
+		}
+		list = append(list, n)
+	}
+	return list, true
+}
+
+// numbersAt reports whether the path keys lead to a "numbers" field: a
+// phase's (the only part with such fields).
+func numbersAt(keys []any) bool {
+	if len(keys) < 3 {
+		return false
+	}
+	field, _ := keys[len(keys)-1].(string)
+	_, isIndex := keys[len(keys)-2].(int)
+	if list, _ := keys[len(keys)-3].(string); !isIndex || list != "phases" {
+		return false
+	}
+	return slices.ContainsFunc(FormOf().Phase, func(f FormField) bool { return f.Path == field && f.Type == "numbers" })
 }
 
 func fieldsOf[K ~string](m map[K][]string) map[string][]string {
@@ -338,7 +396,8 @@ func kindRule(object string) (KindRule, bool) {
 }
 
 // Takes reports whether an object of kind under the rule takes field:
-// its Key always, Common once it has a kind, and its kind's own fields.
+// its Key always (but for a rule Above: the key is its owner's), Common
+// once it has a kind, and its kind's own fields.
 func (r KindRule) Takes(kind, field string) bool {
-	return field == r.Key || kind != "" && (slices.Contains(r.Common, field) || slices.Contains(r.Fields[kind], field))
+	return field == r.Key && !r.Above || kind != "" && (slices.Contains(r.Common, field) || slices.Contains(r.Fields[kind], field))
 }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"reflect"
@@ -65,7 +66,7 @@ func TestFormFieldsAreTheScenarios(t *testing.T) {
 				}
 			}
 			switch f.Type {
-			case "number", "text", "preset", "dependencies", "calls":
+			case "number", "text", "checkbox", "numbers", "preset", "dependencies", "calls":
 			default:
 				if _, ok := lists[f.Type].([]any); !ok {
 					t.Errorf("the %s field %s has type %q: not a list of the engine's vocabulary", name, path, f.Type)
@@ -84,6 +85,7 @@ func TestKindRulesCoverTheVocabulary(t *testing.T) {
 	kinds := map[string][]string{
 		"service_time": strs(v.ServiceTimes), "request": strs(v.Delays), "answer": strs(v.Delays), "jitter": strs(v.Jitters),
 		"load_latency": strs(v.LatencyLaws), "phases": strs(v.Phases), "load": strs(v.Loads),
+		"codel": strs(v.QueueDisciplines),
 	}
 	shown := map[string]map[string]bool{} // object → fields the form shows
 	for _, p := range formParts() {
@@ -110,7 +112,16 @@ func TestKindRulesCoverTheVocabulary(t *testing.T) {
 			t.Errorf("the rule of %q: the test does not know its kinds", r.Object)
 			continue
 		}
-		if !shown[r.Object][r.Key] {
+		if r.Above {
+			// The kind is its owner's: the dependency's.
+			if !shown["dependency"][r.Key] {
+				t.Errorf("the form has no field for the %s's owner's %s, the kind", r.Object, r.Key)
+			}
+			if r.Takes("fifo", "target") || r.Takes("codel", r.Key) || !r.Takes("adaptive-lifo", "interval") {
+				t.Errorf("the rule of %s: fifo takes its target %v, codel its owner's key %v, adaptive-lifo its interval %v",
+					r.Object, r.Takes("fifo", "target"), r.Takes("codel", r.Key), r.Takes("adaptive-lifo", "interval"))
+			}
+		} else if !shown[r.Object][r.Key] {
 			t.Errorf("the form has no field for %s.%s, the kind", r.Object, r.Key)
 		}
 		for _, k := range ks {
@@ -124,7 +135,7 @@ func TestKindRulesCoverTheVocabulary(t *testing.T) {
 			}
 		}
 		for f := range shown[r.Object] {
-			taken := f == r.Key
+			taken := f == r.Key && !r.Above
 			for _, k := range ks {
 				taken = taken || r.Takes(k, f)
 			}
@@ -233,9 +244,9 @@ func TestFormFolds(t *testing.T) {
 // TestFormEditsTheDependencyFeatures walks the JSON fields of the
 // dependency's overload control, backends, autoscaler and cache, a
 // phase's aim at backends and a policy's host retry: each that holds a
-// number, a duration or a kind has a field in the form's part, and none
-// that holds a bool or a list does (the form's types are numbers, text
-// and lists of names: a control for those would write a string).
+// number, a duration or a kind has a field in the form's part, each that
+// holds a bool a checkbox, a phase's backends a "numbers" field, and no
+// other list has one (a text control would write a string).
 func TestFormEditsTheDependencyFeatures(t *testing.T) {
 	f := FormOf()
 	for _, tc := range []struct {
@@ -249,24 +260,37 @@ func TestFormEditsTheDependencyFeatures(t *testing.T) {
 		{"dependency", f.Dependency, "backends.", engine.Backends{}},
 		{"dependency", f.Dependency, "autoscale.", engine.Autoscale{}},
 		{"dependency", f.Dependency, "cache.", engine.Cache{}},
+		{"dependency", f.Dependency, "", engine.Dependency{}},
 		{"phase", f.Phase, "", engine.Phase{}},
 		{"policy", f.Policy, "", engine.Policy{}},
 	} {
-		paths := map[string]bool{}
+		paths := map[string]string{}
 		for _, field := range tc.fields {
-			paths[field.Path] = true
+			paths[field.Path] = field.Type
 		}
 		for path, typ := range jsonFields(reflect.TypeOf(tc.of), tc.at) {
-			if tc.at == "" && !slices.Contains([]string{"backends", "backend_share", "retry_host_predicate", "host_selection_retry_max_attempts"}, path) {
+			bools := tc.at == "" && typ.Kind() == reflect.Bool && (tc.part == "dependency" || tc.part == "policy")
+			if tc.at == "" && !bools && !slices.Contains([]string{"backends", "backend_share", "retry_host_predicate", "host_selection_retry_max_attempts"}, path) {
 				continue // the phase's and the policy's other fields: TestKindRulesCoverTheVocabulary and the form's own choice
 			}
-			fits := typ.Kind() != reflect.Bool && typ.Kind() != reflect.Slice
-			if paths[path] != fits {
-				t.Errorf("the %s part has a field for %s (%s): %v, want %v", tc.part, path, typ, paths[path], fits)
+			if tc.part == "dependency" && tc.at == "" && path == "backends" || strings.HasPrefix(path, "retry_on.") {
+				continue // the dependency's backends: an object, its fields above; retry_on: lists of statuses the form leaves to the JSON
+			}
+			want := "a field"
+			switch {
+			case typ.Kind() == reflect.Bool:
+				want = "checkbox"
+			case tc.part == "phase" && path == "backends":
+				want = "numbers"
+			case typ.Kind() == reflect.Slice:
+				want = ""
+			}
+			if got := paths[path]; want == "a field" && (got == "" || got == "checkbox" || got == "numbers") || want != "a field" && got != want {
+				t.Errorf("the %s part's field for %s (%s) is %q; want %s", tc.part, path, typ, got, cmp.Or(want, "none"))
 			}
 		}
 	}
-	if !slices.Contains(f.Folding["dependency"], "codel.target") || !slices.Contains(f.Folding["dependency"], "backends.count") {
+	if !slices.Contains(f.Folding["dependency"], "cache.warm") || !slices.Contains(f.Folding["dependency"], "backends.count") {
 		t.Errorf("a dependency's new settings do not fold while empty: %v", f.Folding["dependency"])
 	}
 }

@@ -405,13 +405,14 @@ function editScenario(edit, then) {
 // applies reports whether the form shows the field at path: a field of an
 // object with a kind (the view's kind rules, state.form.kinds) only when
 // its kind takes it, or when it holds a value (which its errors may be
-// about).
+// about). A rule "above" reads the kind from the object's owner.
 function applies(path) {
   const keys = keysOf(path), field = keys[keys.length - 1];
   const name = typeof keys[keys.length - 2] === "number" ? keys[keys.length - 3] : keys[keys.length - 2];
   const rule = (state.form?.kinds || []).find((r) => r.object === name);
-  if (!rule || field === rule.key || getPath(state.scenario, path) !== undefined) return true;
-  const kind = getPath(state.scenario, path.slice(0, path.lastIndexOf(".")) + "." + rule.key);
+  if (!rule || (field === rule.key && !rule.above) || getPath(state.scenario, path) !== undefined) return true;
+  const object = path.slice(0, path.lastIndexOf("."));
+  const kind = getPath(state.scenario, (rule.above ? object.slice(0, object.lastIndexOf(".")) : object) + "." + rule.key);
   return !!kind && ((rule.common || []).includes(field) || (rule.fields[kind] || []).includes(field));
 }
 
@@ -446,7 +447,9 @@ function input(path, label, type) {
   const id = "f-" + path.replace(/\W/g, "-");
   const value = getPath(state.scenario, path);
   let control;
-  if (type !== "number" && type !== "text") {
+  if (type === "checkbox") {
+    control = el("input", { id, "data-path": path, type: "checkbox", checked: value === true });
+  } else if (type !== "number" && type !== "text" && type !== "numbers") {
     const options = type === "preset" ? ["", ...state.presets.map((p) => p.name)]
       : type === "dependencies" ? ["", ...depNames()] : type === "calls" ? ["", ...callNames()]
       : ["", ...(state.kinds[type] || [])];
@@ -455,7 +458,7 @@ function input(path, label, type) {
   } else {
     control = el("input", { id, "data-path": path, type: type === "number" ? "number" : "text", value: value ?? "", step: type === "number" ? "any" : null });
   }
-  control.dataset.kind = type === "number" ? "number" : "text";
+  control.dataset.kind = type === "number" || type === "checkbox" ? type : "text";
   return el("div", { class: "field" }, el("label", { for: id, text: label }), control, el("span", { class: "field-error", id: id + "-error" }));
 }
 
@@ -704,7 +707,8 @@ $("form").addEventListener("input", (e) => {
   }
   const t = e.target, path = t.dataset.path;
   if (!path) return;
-  const value = t.value === "" ? undefined : t.dataset.kind === "number" ? Number(t.value) : t.value;
+  const value = t.dataset.kind === "checkbox" ? (t.checked || undefined)
+    : t.value === "" ? undefined : t.dataset.kind === "number" ? Number(t.value) : t.value;
   // Typing one end of the window the form shows while it follows the
   // phases pins it (view.Edit keeps the other end's bound).
   const w = state.window, follows = w && !w.whole && !w.varies && state.windowFor === $("json").value;
@@ -726,7 +730,8 @@ function showValues(typed) {
   for (const f of $("form").querySelectorAll("[data-path]")) {
     if (f === typed || f === document.activeElement || f.dataset.requirement !== undefined) continue;
     const v = getPath(state.scenario, f.dataset.path);
-    if (f.value !== String(v ?? "")) f.value = v ?? "";
+    if (f.dataset.kind === "checkbox") f.checked = v === true;
+    else if (f.value !== String(v ?? "")) f.value = v ?? "";
   }
 }
 
