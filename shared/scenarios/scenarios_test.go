@@ -27,12 +27,12 @@ var slugs = []string{
 }
 
 // searchSlugs are the built-ins whose scenario has a search: last in the
-// catalogue, left out where engine.Searches is false.
+// catalogue, left out where engine.Searches() is false.
 var searchSlugs = []string{"e03b-policy-search"}
 
 func TestCatalogue(t *testing.T) {
 	slugs := slugs
-	if engine.Searches {
+	if engine.Searches() {
 		slugs = append(slices.Clip(slugs), searchSlugs...)
 	}
 	var got []string

@@ -19,7 +19,7 @@ import (
 // search.
 func searched(t *testing.T, edit func(*engine.Search)) (*engine.Scenario, *engine.Result) {
 	t.Helper()
-	if !engine.Searches {
+	if !engine.Searches() {
 		t.Skip("this build (nosearch) runs no searches")
 	}
 	b, err := os.ReadFile(filepath.Join("testdata", "search.json"))
