@@ -29,8 +29,10 @@ type searchCode struct {
 }
 
 // EnableSearch makes this program run scenarios' search blocks.
-// Package search calls it as it is imported; a program that never calls
-// it refuses every search block and does not link the search's code.
+// Package search calls it as it is imported (in its init, so before
+// main; a package-level initialiser elsewhere that validates a search
+// block may run before it); a program that never calls it refuses every
+// search block and does not link the search's code.
 func EnableSearch() {
 	searching = &searchCode{
 		check:        (*validator).checkSearch,
