@@ -57,13 +57,15 @@ templ-check:
 	@$(GO) tool templ generate -path server >/dev/null 2>&1 || $(GO) tool templ generate -path server
 	@git diff --exit-code --stat -- 'server/*_templ.go' || { echo "server/*_templ.go are stale: run make templ and commit"; exit 1; }
 
-# test-native runs every test, then the server's and shared packages' again
-# built as the Worker is, without searches (nosearch). -timeout 30m: on a
-# busy 2-core machine the browser tests took up to 16 minutes, past go
-# test's default limit of 10.
+# test-native runs every test, then the packages that still have a
+# nosearch side (the search's view, picture and page section) again built
+# as the Worker is, with that tag. The engine's search needs no tag: it is
+# in a program only where shared/engine/search is imported (see vet).
+# -timeout 30m: on a busy 2-core machine the browser tests took up to 16
+# minutes, past go test's default limit of 10.
 test-native:
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -tags nosearch ./server/... ./shared/...
+	$(GO) test -count=1 -tags nosearch ./server/... ./shared/view/... ./shared/chart/...
 
 # The engine's tests, golden results included, under GOOS=js GOARCH=wasm:
 # the same scenario and seed must give the same bytes as natively.
@@ -94,12 +96,16 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 # vet runs go vet and staticcheck (pinned in go.mod's tools), with and
-# without the search.
+# without the search's view (nosearch), and checks that the Worker does not
+# import the search (shared/engine/search): without it the engine refuses
+# a search block and the linker leaves the search's code out.
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags nosearch ./...
 	$(GO) tool staticcheck ./...
-	$(GO) tool staticcheck -tags nosearch -checks inherit,-U1000 ./... # what only the search uses is unused here
+	$(GO) tool staticcheck -tags nosearch -checks inherit,-U1000 ./... # what only the search's view uses is unused here
+	@if GOOS=js GOARCH=wasm $(GO) list -deps -tags $(WORKER_TAGS) ./cmd/worker | grep -qx 'github.com/retrylab/retrylab/shared/engine/search'; then \
+		echo "cmd/worker imports shared/engine/search: the Worker must leave the search out (docs/worker.md)"; exit 1; fi
 
 # deps installs what the tests need on a fresh machine (as root, with
 # apt-get): Node.js for the wasm tests, Debian's Chromium for the browser tests,
@@ -138,16 +144,18 @@ conformance:
 # worker builds the Cloudflare Workers version into worker/build: syumai's
 # glue, the static files under their hashed names for Static Assets, and the
 # Go app without what the Worker does not need (tags: no static files,
-# metrics, brotli, PNG, converters or searches) and without inlining, so
+# metrics, brotli, PNG, converters or the search's view; the search itself
+# is left out by not importing shared/engine/search) and without inlining, so
 # that it stays small (it starts with every isolate); the Paid plan it
 # targets allows 10 MiB gzipped.
+WORKER_TAGS = nostatic,nometrics,nobrotli,nopng,noconvert,nosearch
 WORKER_ENV = CI=true WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false
 worker: wasm
 	$(GO) tool workers-assets-gen -mode=go -o worker/build
 	$(GO) run ./cmd/worker-assets -o worker/build/public -manifest cmd/worker/manifest.json
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" \
 		-gcflags=all=-l \
-		-tags nostatic,nometrics,nobrotli,nopng,noconvert,nosearch -o worker/build/app.wasm ./cmd/worker
+		-tags $(WORKER_TAGS) -o worker/build/app.wasm ./cmd/worker
 
 # worker-deps installs wrangler as pinned by worker/package-lock.json.
 worker-deps:

@@ -18,6 +18,7 @@ import (
 
 	"github.com/retrylab/retrylab/shared/engine"
 	"github.com/retrylab/retrylab/shared/engine/probe"
+	_ "github.com/retrylab/retrylab/shared/engine/search" // the playground runs searches
 	"github.com/retrylab/retrylab/shared/scenarios"
 	"github.com/retrylab/retrylab/shared/view"
 	"github.com/retrylab/retrylab/wasm/jsapi"

@@ -312,7 +312,7 @@ func TestSearchTableGroupsTies(t *testing.T) {
 // built-in layered-retries' 3x3) varies its knobs at every level and
 // which level retries, and the table and sentences say so in words.
 func TestSearchLayered(t *testing.T) {
-	if !engine.Searches {
+	if !engine.Searches() {
 		t.Skip("this build runs no search")
 	}
 	code, out, errs := run(t, "", "search", "layered-retries")
@@ -528,7 +528,7 @@ func TestSearchSentencesInWords(t *testing.T) {
 // gRPC's limits, and the table says so (TestLibrarySearchExports in
 // shared/convert exports every candidate).
 func TestSearchWithinGRPC(t *testing.T) {
-	if !engine.Searches {
+	if !engine.Searches() {
 		t.Skip("this build runs no search")
 	}
 	code, scenario, errs := run(t, "", "import", "--from", "grpc", "../../shared/convert/testdata/import/grpc-a6-retry.json")

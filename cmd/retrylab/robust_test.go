@@ -15,7 +15,7 @@ import (
 // frontier, each point's metrics in every variant, its worst cases
 // marked.
 func TestRunPrintsSearchAcross(t *testing.T) {
-	if !engine.Searches {
+	if !engine.Searches() {
 		t.Skip("a build without searches")
 	}
 	b, _ := scenarios.Get("e03b-synchronized-recovery")

@@ -30,7 +30,7 @@ func recommendationOf(t *testing.T, out string) string {
 // seeds; the file decodes, validates, and retrylab run FILE gives the same
 // recommendation.
 func TestSearchWrite(t *testing.T) {
-	if !engine.Searches {
+	if !engine.Searches() {
 		t.Skip("this build runs no search")
 	}
 	dir := t.TempDir()
@@ -92,7 +92,7 @@ func TestSearchWrite(t *testing.T) {
 // searched strategy's name, with the settings the search printed; a point
 // the frontier has not is refused, listing those it has.
 func TestExportFrontierPoint(t *testing.T) {
-	if !engine.Searches {
+	if !engine.Searches() {
 		t.Skip("this build runs no search")
 	}
 	file := filepath.Join(t.TempDir(), "search.json")

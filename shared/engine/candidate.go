@@ -1,5 +1,3 @@
-//go:build !nosearch
-
 package engine
 
 import (
@@ -10,10 +8,10 @@ import (
 	"slices"
 )
 
-// SearchCandidate returns the strategy a point of sc's search stands for:
+// searchCandidate returns the strategy a point of sc's search stands for:
 // the search's strategy with each knob set to the value settings (a
-// SearchPoint's) give it. Views use it to offer a point as a strategy.
-func (sc *Scenario) SearchCandidate(settings map[string]json.RawMessage) (Strategy, error) {
+// SearchPoint's) give it. SearchCandidate reaches it.
+func (sc *Scenario) searchCandidate(settings map[string]json.RawMessage) (Strategy, error) {
 	s := sc.Search
 	if s == nil {
 		return Strategy{}, errors.New("engine: the scenario has no search")
@@ -33,13 +31,12 @@ func (sc *Scenario) SearchCandidate(settings map[string]json.RawMessage) (Strate
 	return sc.knobbed(si, idx)
 }
 
-// IsSearchStrategy reports whether the candidate of settings (a
+// isSearchStrategy reports whether the candidate of settings (a
 // SearchPoint's) is the search's strategy as the scenario has it: the
 // same strategy as the search compares its candidates (canonical JSON,
-// without the name; sameStrategies). A recommendation of that point says
-// to keep what one has.
-func (sc *Scenario) IsSearchStrategy(settings map[string]json.RawMessage) bool {
-	st, err := sc.SearchCandidate(settings)
+// without the name; sameStrategies). IsSearchStrategy reaches it.
+func (sc *Scenario) isSearchStrategy(settings map[string]json.RawMessage) bool {
+	st, err := sc.searchCandidate(settings)
 	if err != nil {
 		return false
 	}

@@ -607,7 +607,11 @@
 // in Result.Search the Pareto frontier of the objectives among the
 // candidates that meet the constraints, and the recommended one. A
 // search runs whole, through Run: Simulations, RunPart and Merge refuse
-// it. Its estimated cost counts every candidate on every seed.
+// it. Its estimated cost counts every candidate on every seed. Only a
+// program that imports package search (shared/engine/search, which calls
+// EnableSearch) runs searches; in one that does not (the Cloudflare
+// Worker) a search block is invalid, at "search", and the search's code
+// is not linked.
 //
 // A search across variants (Search.Across) asks for settings that hold up
 // under several versions of the fault: each variant is the scenario with

@@ -1,5 +1,3 @@
-//go:build !nosearch
-
 // Knobs on the levels of a layered strategy: levels[*] (every level),
 // levels[i] (one level) and retry_level (which level retries).
 

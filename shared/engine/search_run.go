@@ -1,7 +1,4 @@
-//go:build !nosearch
-
-// The search's checking and running; search_none.go is the other side of
-// this pair, for builds that leave searches out (the Cloudflare Worker).
+// The search's checking and running, reached through search_enable.go.
 
 package engine
 
@@ -18,14 +15,11 @@ import (
 	"strings"
 )
 
-// Searches is true: this build runs a scenario's search block.
-const Searches = true
-
-// search checks a search block: its strategy, knobs, objectives,
+// checkSearch checks a search block: its strategy, knobs, objectives,
 // constraints and budget, then that each knob's values, with the other
 // knobs at their first values, and then each candidate, give a valid
 // strategy.
-func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
+func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bool) {
 	s := sc.Search
 	si := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
 	if si < 0 {
@@ -643,7 +637,7 @@ func halvingSimulations(rounds []SearchRound) int {
 	return total
 }
 
-// estimateSearch returns the estimated cost of a search, in events, as a
+// searchEstimate returns the estimated cost of a search, in events, as a
 // bound on what successive halving can run: each candidate's cost per seed
 // (its estimate as a scenario of that strategy alone, with its result's
 // numbers, over the seeds), and for each round as many of the costliest
@@ -661,7 +655,7 @@ func halvingSimulations(rounds []SearchRound) int {
 // costs, refunds, windows and scope), are known only by running, so no
 // tighter bound is sound; TestSearchEstimateBoundsBuiltins checks the
 // bound on every built-in.
-func estimateSearch(sc *Scenario) int64 {
+func searchEstimate(sc *Scenario) int64 {
 	_, cands, _, _, err := sc.searchStrategies()
 	if err != nil || len(cands) == 0 {
 		return math.MaxInt64 / 2
@@ -693,11 +687,11 @@ func estimateSearch(sc *Scenario) int64 {
 	return int64(min(math.Ceil(total), math.MaxInt64/2))
 }
 
-// estimateSearchSize returns about how many numbers a search's result
+// searchEstimateSize returns about how many numbers a search's result
 // holds: a point's per candidate, a bound; across variants, a point also
 // has its objectives' and constraints' metrics, with their spread, in
 // each variant.
-func estimateSearchSize(sc *Scenario) float64 {
+func searchEstimateSize(sc *Scenario) float64 {
 	s := sc.Search
 	n, _ := s.candidates()
 	per := 3*80 + float64(len(s.Knobs))
@@ -731,7 +725,9 @@ func (r *searchRun) indexes(c int) []int {
 	return r.s.indexes(c)
 }
 
-func newSearchRun(sc *Scenario) (*searchRun, error) {
+// startSearchRun compiles sc's search's candidates on each of its
+// variants, as newSearchRun's search.
+func startSearchRun(sc *Scenario) (*searchRun, error) {
 	_, cands, combo, same, err := sc.searchStrategies()
 	if err != nil {
 		return nil, err
@@ -756,8 +752,8 @@ func (r *searchRun) simSet() *simSet { return r.set }
 // halving's, on every variant.
 func (r *searchRun) simulations() int { return r.nv * halvingSimulations(r.rounds) }
 
-// run runs the rounds and returns what the search found.
-func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
+// runRounds runs the rounds and returns what the search found (run).
+func (r *searchRun) runRounds(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
 	alive := make([]int, r.n)
 	for c := range alive {
 		alive[c] = c

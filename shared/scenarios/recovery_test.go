@@ -159,9 +159,6 @@ func TestRecoveryNotJudged(t *testing.T) {
 // as the 0 s a missing value reads as. The recommendation recovers, and
 // the result is valid JSON (no NaN).
 func TestSearchRanksNotRecoveredLast(t *testing.T) {
-	if !engine.Searches {
-		t.Skip("built without searches")
-	}
 	sc := builtin(t, "failover-incident")
 	sc.Search = &engine.Search{
 		Strategy: "every-layer",

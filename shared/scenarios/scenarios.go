@@ -4,10 +4,11 @@
 // defaults of real libraries, each citing where its numbers come from.
 // docs/CATALOGUE.md lists them all.
 //
-// A build that does not run searches (engine.Searches false: the nosearch
-// tag of the Cloudflare Worker, where a scenario with a search block is
-// invalid) leaves out the built-ins whose scenario has one: All, Get and
-// everything that lists the built-ins do not know them there.
+// A program that does not run searches (engine.Searches false: one that
+// does not import package search, as the Cloudflare Worker, where a
+// scenario with a search block is invalid) leaves out the built-ins whose
+// scenario has one: All, Get and everything that lists the built-ins do
+// not know them there.
 package scenarios
 
 import (
@@ -63,9 +64,12 @@ type Preset struct {
 }
 
 var (
-	builtins  []*Builtin
-	presets   []*Preset
-	presetMap = map[string]json.RawMessage{}
+	builtins []*Builtin
+	// searchless is builtins without those that search: All's in a
+	// program without searches.
+	searchless []*Builtin
+	presets    []*Preset
+	presetMap  = map[string]json.RawMessage{}
 )
 
 func init() {
@@ -111,12 +115,10 @@ func load() error {
 		if want := strings.TrimSuffix(strings.TrimPrefix(name, "catalog/"), ".json"); b.Slug != want {
 			return fmt.Errorf("%s: slug %q does not match the file name", name, b.Slug)
 		}
-		if !engine.Searches && b.hasSearch() {
-			continue // invalid in this build
-		}
 		builtins = append(builtins, b)
 	}
 	slices.SortFunc(builtins, func(a, b *Builtin) int { return a.Number - b.Number })
+	searchless = slices.DeleteFunc(slices.Clone(builtins), (*Builtin).hasSearch)
 	return nil
 }
 
@@ -137,11 +139,16 @@ func (b *Builtin) hasSearch() bool {
 // All returns the built-in scenarios in catalogue order (without those
 // that search in a build that does not run searches; see the package
 // comment).
-func All() []*Builtin { return builtins }
+func All() []*Builtin {
+	if !engine.Searches() {
+		return searchless // invalid in this program
+	}
+	return builtins
+}
 
 // Get returns the built-in with the given slug, one of All's.
 func Get(slug string) (*Builtin, bool) {
-	for _, b := range builtins {
+	for _, b := range All() {
 		if b.Slug == slug {
 			return b, true
 		}

@@ -15,10 +15,10 @@ import (
 )
 
 // TestSearchBuiltinsFollowTheBuild: the built-ins with a search are in
-// All and Get where the build runs searches, and nowhere where it does
-// not (the Worker's nosearch tag), so that every built-in it lists parses
-// (the server parses them all when it starts). Run it both ways:
-// go test ./shared/scenarios and go test -tags nosearch ./shared/scenarios.
+// All and Get where the program runs searches (imports package search, as
+// these tests do), and nowhere where it does not (the Worker: All is then
+// searchless), so that every built-in it lists parses (the server parses
+// them all when it starts).
 func TestSearchBuiltinsFollowTheBuild(t *testing.T) {
 	entries, err := files.ReadDir("catalog")
 	if err != nil {
@@ -44,14 +44,23 @@ func TestSearchBuiltinsFollowTheBuild(t *testing.T) {
 	for _, slug := range searching {
 		_, ok := Get(slug)
 		listed := slices.ContainsFunc(All(), func(b *Builtin) bool { return b.Slug == slug })
-		if ok != engine.Searches || listed != engine.Searches {
-			t.Errorf("%s: Get finds it %v, All lists it %v; want %v, as engine.Searches", slug, ok, listed, engine.Searches)
+		if !ok || !listed {
+			t.Errorf("%s: Get finds it %v, All lists it %v; want both with package search imported", slug, ok, listed)
 		}
 	}
 	for _, b := range All() {
 		if _, err := b.Parse(); err != nil {
 			t.Errorf("%s does not parse in this build: %v", b.Slug, err)
 		}
+	}
+	// What All lists in a program without searches (the Worker's).
+	for _, b := range searchless {
+		if slices.Contains(searchSlugs, b.Slug) {
+			t.Errorf("%s is listed in a program without searches", b.Slug)
+		}
+	}
+	if len(searchless)+len(searchSlugs) != len(builtins) {
+		t.Errorf("%d built-ins without searches and %d with; want %d in all", len(searchless), len(searchSlugs), len(builtins))
 	}
 }
 
@@ -341,9 +350,6 @@ func storyPolicySearch(t *testing.T, sc *engine.Scenario) {
 // staying as it is, and recommends settings that end the storm for both
 // fleets.
 func TestSearchFixesTheBadFleet(t *testing.T) {
-	if !engine.Searches {
-		t.Skip("a build without searches (nosearch)")
-	}
 	sc := builtin(t, "mixed-fleet")
 	sc.Search = engine.DefaultSearchFor(sc, "as-deployed")
 	res, err := engine.Run(context.Background(), sc, engine.Options{MaxEvents: 0})

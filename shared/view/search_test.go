@@ -19,9 +19,6 @@ import (
 // search.
 func searched(t *testing.T, edit func(*engine.Search)) (*engine.Scenario, *engine.Result) {
 	t.Helper()
-	if !engine.Searches {
-		t.Skip("this build (nosearch) runs no searches")
-	}
 	b, err := os.ReadFile(filepath.Join("testdata", "search.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrylab/retrylab/shared/convert"
 	"github.com/retrylab/retrylab/shared/engine"
+	_ "github.com/retrylab/retrylab/shared/engine/search" // an exported scenario's search block is checked
 	"github.com/retrylab/retrylab/wasm/jsapi"
 )
 

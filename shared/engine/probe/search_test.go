@@ -1,5 +1,3 @@
-//go:build !nosearch
-
 package probe
 
 import (
