@@ -366,7 +366,7 @@ func checkMean(t *testing.T, what string, got, want, rel float64) {
 // TestAWSQuotaCostPerOutcome: in v1.48 a retry after a throttling error
 // (an unmodeled 429) costs 5 tokens, after any other retryable error 14
 // (standard.go, GetRetryToken: ThrottlingRetryCost, RetryCost; timeouts
-// are no longer charged apart). Counted on always-failing calls until
+// are not charged apart). Counted on always-failing calls until
 // the quota refuses: 500 tokens give 35 retries at 14 and 100 at 5. The
 // engine's aws-standard-2026 preset charges failure_cost 14 and
 // throttle_cost 5 when a retry is made.

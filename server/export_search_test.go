@@ -82,7 +82,8 @@ func TestExportSearchCandidate(t *testing.T) {
 // TestExportUnknownNameRunsNothing: on a scenario with a search, a name
 // that is neither a strategy nor could be a frontier point's is a 404 at
 // once, naming it and listing the names, without running the scenario
-// (it used to run it to list the points, or answer 503 under load).
+// (running it to list the points would cost a run per mistyped name, and
+// answer 503 under load).
 func TestExportUnknownNameRunsNothing(t *testing.T) {
 	s, _ := testServer(t, func(c *Config) { c.MaxRuns, c.MaxWaiting = 1, -1 })
 	id := postScenario(t, s, searchScenario(t, 1000))

@@ -275,7 +275,7 @@ type firstResult struct {
 }
 
 // firstResult returns a built-in's first result, drawn once; nil when it
-// cannot be run now (the page then waits for the engine, as it did).
+// cannot be run now (the page then waits for the engine).
 func (s *Server) firstResult(c echo.Context, sub *subject) *firstResult {
 	s.firstMu.Lock()
 	f, ok := s.first[sub.id]

@@ -19,7 +19,8 @@ import (
 )
 
 // explosive is the campaign's 63 KB scenario: 1,200 identical overlapping
-// latency phases. Its 422 used to be 88 MB with about 720,000 problems.
+// latency phases. Unbounded, its 422 would be 88 MB with about 720,000
+// problems.
 func explosive(phases int) string {
 	ph := strings.Repeat(`{"kind":"latency","from":"1s","to":"2s","factor":2},`, phases)
 	return strings.Replace(small, `"phases": [{"kind": "outage", "from": "500ms", "to": "1s"}]`, `"phases": [`+strings.TrimSuffix(ph, ",")+`]`, 1)
@@ -62,7 +63,7 @@ func TestErrorAnswersAreBounded(t *testing.T) {
 		}
 		// The no-JavaScript form shows the same problems on a page that
 		// echoes the scenario: the page is bounded by the form, not by
-		// the problems (it was 20 MB).
+		// the problems (bounded by the problems, it would be 20 MB).
 		r = do(t, s, "POST", "/share", "scenario="+url.QueryEscape(tc.body), "Content-Type", "application/x-www-form-urlencoded")
 		if r.code != http.StatusUnprocessableEntity || len(r.body) > len(tc.body)+100<<10 {
 			t.Errorf("%s: the form answered %d with %d bytes", tc.desc, r.code, len(r.body))
@@ -131,7 +132,8 @@ func (s *Server) etagFor(u string) string {
 }
 
 // TestCacheKeyIsCanonical: parameters a route does not read do not make new
-// cache entries (the same result as ?v=1, ?v=2, … was one entry each).
+// cache entries (otherwise the same result as ?v=1, ?v=2, … would be one
+// entry each).
 func TestCacheKeyIsCanonical(t *testing.T) {
 	s, _ := testServer(t)
 	const id = "layered-retries"
@@ -221,7 +223,7 @@ func TestCostIsCheckedBeforeTheWork(t *testing.T) {
 
 // TestCostlyRunsAreRemembered: a run that hit the run timeout answers 503
 // with the reason at once for a while, instead of running again for every
-// request (failed runs were not remembered, so each GET ran it again).
+// request (a failed run not remembered would run again on each GET).
 func TestCostlyRunsAreRemembered(t *testing.T) {
 	s, _ := testServer(t, func(c *Config) { c.RunTimeout, c.MaxRuns, c.MaxWaiting = -1, 1, -1 }) // every run times out
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -458,7 +460,8 @@ func TestCSVSafe(t *testing.T) {
 
 // BenchmarkErrorExplosion measures the campaign's 1,200-phase scenario (and
 // 100 overlapping phases, the most problems a scenario within the count
-// limit can have): its 422 took 0.5 s of CPU and was 88 MB.
+// limit can have): unbounded, its 422 would take 0.5 s of CPU and be
+// 88 MB.
 func BenchmarkErrorExplosion(b *testing.B) {
 	s, _ := testServer(b, func(c *Config) { c.PostRate, c.PostBurst = 1e9, 1<<30 })
 	for _, phases := range []int{1200, engine.MaxPhases} {

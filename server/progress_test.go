@@ -327,9 +327,9 @@ func (w *gatedWriter) Write(p []byte) (int, error) {
 // learns of the last progress and of the result at once. The run's last
 // progress and its end happen while the stream is writing the first
 // progress event; once every goroutine has done what it can
-// (synctest.Wait), the stream goes on. It used to pick the result or the
-// progress at random then, and drop the progress half the time: 64 times
-// over, the old stream passes once in 2^64.
+// (synctest.Wait), the stream goes on. A stream that picked the result or
+// the progress at random then would drop the progress half the time: 64
+// times over, such a stream passes once in 2^64.
 func TestLastProgressPrecedesTheResult(t *testing.T) {
 	for range 64 {
 		synctest.Test(t, func(t *testing.T) {

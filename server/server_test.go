@@ -700,8 +700,9 @@ func TestChartPNGIsALinkPreview(t *testing.T) {
 }
 
 // TestHeadAnswersAsGet: HEAD is answered as GET is, on every route, with
-// the same status and headers and no body (it used to be 405 everywhere);
-// the request log says HEAD.
+// the same status and headers and no body (a 405 would tell link checkers
+// and monitors, which ask with HEAD, that the page is missing); the
+// request log says HEAD.
 func TestHeadAnswersAsGet(t *testing.T) {
 	var log strings.Builder
 	s, _ := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })

@@ -159,8 +159,8 @@ func ran(n int) chromedp.Action[chromedp.Void] {
 // setField types a value into the form field for a path, as a user would:
 // the value, then its input and change events, in one step. (chromedp's
 // SetValue sends both events itself; an input event of the test's own
-// after it, a round trip later, was a second edit, and a second run when
-// the two came more than the playground's 250 ms apart.)
+// after it, a round trip later, would be a second edit, and a second run
+// when the two came more than the playground's 250 ms apart.)
 func setField(path, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {

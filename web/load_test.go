@@ -91,7 +91,8 @@ func TestFormEditsFleets(t *testing.T) {
 	}
 }
 
-// TestFormEditsRequirements (#29): thresholds are no longer JSON only.
+// TestFormEditsRequirements (#29): thresholds are edited in the form too,
+// not in the JSON only.
 // The form adds a requirement (95% of the incident's operations served),
 // shows a rate as a percentage and writes it as a fraction, keeps the
 // bound the form shows when the metric changes, runs, and says under the

@@ -37,7 +37,8 @@ func TestRunOverTheLimitNamesTheFlag(t *testing.T) {
 		}
 	}
 	// The user's scenario: E03-B, unlimited attempts, a 1 ms time-out, no
-	// deadline, which the event limit used to stop after 57 s.
+	// deadline: refused at once, where an event limit alone would stop it
+	// only after 57 s.
 	data, err := os.ReadFile(scenarioFile)
 	if err != nil {
 		t.Fatal(err)

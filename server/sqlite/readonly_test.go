@@ -35,8 +35,8 @@ func makeUnwritable(t *testing.T, path string) {
 }
 
 // TestReadOnlyFileIsServed: a database file that cannot be written opens
-// for reading (it used to stop the server from starting); writes fail with
-// an error wrapping syscall.EROFS and store nothing.
+// for reading, so that the server starts and serves what it holds;
+// writes fail with an error wrapping syscall.EROFS and store nothing.
 func TestReadOnlyFileIsServed(t *testing.T) {
 	for _, dirToo := range []bool{false, true} {
 		t.Run(map[bool]string{false: "file", true: "file and directory"}[dirToo], func(t *testing.T) { testReadOnly(t, dirToo) })

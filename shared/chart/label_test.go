@@ -29,8 +29,8 @@ func TestFineLabelNeverSaysMinusZero(t *testing.T) {
 
 // TestRowNamesFitLeftOfTheBars: a bar chart's row names, an imported
 // policy's long one too, fit between the chart's left edge and its bars
-// at every width (their first letters were cut off), and a short one is
-// whole.
+// at every width (none loses its first letters to the edge), and a
+// short one is whole.
 func TestRowNamesFitLeftOfTheBars(t *testing.T) {
 	for _, width := range []float64{360, 600, 1000} {
 		size := 12.0

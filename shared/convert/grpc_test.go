@@ -150,7 +150,7 @@ func TestGRPCExportTimeout(t *testing.T) {
 
 // TestGRPCBasedOn: an imported retryPolicy is labelled with the preset of
 // what the service config has, grpc-retry-throttling with retryThrottling
-// and grpc-retry without (issue #29: it said throttling either way), and
+// and grpc-retry without (never throttling where the config has none), and
 // either is searched within gRPC's limits.
 func TestGRPCBasedOn(t *testing.T) {
 	const method = `{"methodConfig": [{"name": [{"service": "a.B"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]`

@@ -15,8 +15,8 @@ import (
 )
 
 // hostileYAML are documents of a few bytes that expand without bound
-// through merge keys and aliases: each crashed or hung every YAML
-// importer before the reader had one budget for merges too.
+// through merge keys and aliases: each would crash or hang every YAML
+// importer if the reader's one budget did not count merges too.
 var hostileYAML = []string{
 	"a:\n  <<: &s [*s]\n",
 	"a: &m\n  <<: *m\n",

@@ -70,8 +70,8 @@ func TestFormatHint(t *testing.T) {
 // TestDecodeYAMLHostile: documents of a few bytes to a few kilobytes that
 // expand without bound through merge keys, aliases or a stream of
 // documents are refused, quickly and naming the line, with one budget for
-// the whole stream. Each was a reproducer: a stack overflow, a core held
-// forever, or hundreds of megabytes.
+// the whole stream. Without the budget, each would overflow the stack,
+// hold a core forever, or take hundreds of megabytes.
 func TestDecodeYAMLHostile(t *testing.T) {
 	// Merge keys that double at each level: 2^60 mappings merged.
 	doubling := "a0: &a0 {x: 1}\n"

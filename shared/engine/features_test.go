@@ -347,7 +347,7 @@ func TestLoadErrorsScaleWithCapacity(t *testing.T) {
 
 func TestLongVirtualTimeStaysSmall(t *testing.T) {
 	// 100 attempts a day apart: 99 days of virtual time. The bins coarsen
-	// instead of growing (they once took gigabytes), and the 10 ms peak
+	// instead of growing (grown, they would take gigabytes), and the 10 ms peak
 	// stays exact.
 	res := mustRun(t, `{"version": 1, "name": "slow consumer",
 		"workload": {"clients": 3, "arrival": "burst"},
@@ -447,10 +447,11 @@ func TestProgressCountsSimulations(t *testing.T) {
 }
 
 // TestEstimateCountsSetUpAndResultSize: a simulation costs its set-up
-// whatever its operations (a million clients, a thousand runs, twenty
-// strategies and one operation were estimated at 60,001 events and ran
-// 8 s), and a fine series bucket over a long span makes a large result
-// (estimated at 5,185 events, it held 6.7 million numbers).
+// whatever its operations (counted by operations alone, a million
+// clients, a thousand runs, twenty strategies and one operation would be
+// estimated at 60,001 events and run 8 s), and a fine series bucket over
+// a long span makes a large result (counted by events alone, 5,185, it
+// holds 6.7 million numbers).
 func TestEstimateCountsSetUpAndResultSize(t *testing.T) {
 	strategies := func(n int) string {
 		var s []string

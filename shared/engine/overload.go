@@ -202,8 +202,8 @@ type overloadState struct {
 }
 
 // overload returns the dependency's overload control state, made at its
-// first use in a run: a dependency without overload control keeps a
-// depState of the size it had before it.
+// first use in a run: a dependency without overload control pays for it
+// only a nil pointer in its depState.
 func (ds *depState) overload() *overloadState {
 	if ds.ov == nil {
 		ds.ov = &overloadState{}

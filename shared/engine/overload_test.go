@@ -256,8 +256,9 @@ func TestServerRateLimitRetryAfter(t *testing.T) {
 	}
 }
 
-// TestOverloadLeavesFIFOAlone: the new fields left out, or set to their
-// defaults, give the same bytes as before them.
+// TestOverloadLeavesFIFOAlone: the overload fields left out, or set to
+// their defaults, give the same bytes as a plain FIFO queue, so that the
+// goldens of scenarios without them stay as they are.
 func TestOverloadLeavesFIFOAlone(t *testing.T) {
 	base := overloadScript("")
 	a := runScenario(t, base)

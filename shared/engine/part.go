@@ -76,7 +76,7 @@ type SimulationOutput struct {
 // Counts are a counter's bins. In JSON they are a base64 string of their
 // varints (encoding/binary's AppendVarint), one after the other: a
 // simulation has tens of thousands, mostly small, and a list of numbers
-// was ten times slower to decode, twice as long.
+// is ten times slower to decode, twice as long.
 type Counts []int32
 
 // MarshalJSON encodes the counts as a string of varints in base64.

@@ -11,8 +11,8 @@ import (
 )
 
 // decodePlan reads a scenario of several dependencies with encoding/json,
-// neither strictly nor validating it (the new fields' validation and
-// strict decoding are written elsewhere): the tests write valid ones.
+// neither strictly nor validating it (these fields' validation and
+// strict decoding are tested elsewhere): the tests write valid ones.
 func decodePlan(t *testing.T, js string) *Scenario {
 	t.Helper()
 	var sc Scenario
@@ -563,8 +563,8 @@ func TestPlanLimitsInvariants(t *testing.T) {
 
 // TestTimeoutWhileAnswerTravels: a caller whose attempt times out while
 // its inner invocation's last answer travels back has nothing left to
-// cancel. (It used to cancel the inner call's slot, freed and maybe
-// reused by another operation's call, which then never ended.)
+// cancel. (Cancelling would free the inner call's slot again, maybe
+// reused by another operation's call, which then would never end.)
 func TestTimeoutWhileAnswerTravels(t *testing.T) {
 	sc, err := Parse([]byte(`{"version": 1, "name": "stale", "seed": 1,
 		"workload": {"clients": 30, "arrival": "poisson", "rate": 400, "duration": "1s"},

@@ -130,7 +130,7 @@ func (s *sim) reset(ctx context.Context, m *model, st *strategyModel, seed uint6
 	if d := m.work.duration / s.base; series && d > 0 && d < maxBins/2 {
 		// The bins of the workload's duration, and an eighth more for the
 		// operations still open at its end, at once: growing them by
-		// doubling as the run goes on allocated twice as much (E03B:
+		// doubling as the run goes on would allocate twice as much (E03B:
 		// 256 kB a strategy instead of 110 kB).
 		n := int(d + d/8 + 16)
 		for k := range s.c.bins {

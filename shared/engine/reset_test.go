@@ -80,8 +80,8 @@ func sameOutput(a, b runOutput) bool {
 // TestAllocationsFlatInSeeds checks that a run's allocations hardly grow
 // with its seeds: a sim is reset for the next seed, not rebuilt. Each seed
 // may allocate what the run's summary keeps of it, a few small slices per
-// strategy (16 in all natively when this was written, 22 under wasm; 90
-// when every simulation built a new sim), not a sim. Allocation counts do
+// strategy (16 in all natively as measured, 22 under wasm; 90 if every
+// simulation built a new sim), not a sim. Allocation counts do
 // not depend on the garbage collector or the machine's speed: the bound,
 // 40, is not flaky.
 func TestAllocationsFlatInSeeds(t *testing.T) {

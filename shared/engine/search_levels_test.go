@@ -81,7 +81,7 @@ func TestDefaultSearchForLayered(t *testing.T) {
 }
 
 // TestSearchKnobOnEveryLevelActs: on one seed, the outermost level's
-// max_attempts (what the default search varied before #27) changes no
+// max_attempts (all a search of the outermost level alone varies) changes no
 // metric of every-layer, and the search says so (Inert); the same knob at
 // every level does change them.
 func TestSearchKnobOnEveryLevelActs(t *testing.T) {

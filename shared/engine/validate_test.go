@@ -278,8 +278,8 @@ func overlapping(n int) string {
 	return strings.Replace(valid, `"queue_capacity": 5`, `"queue_capacity": 5, "phases": [`+strings.TrimSuffix(ph, ",")+`]`, 1)
 }
 
-// TestErrorsAreBounded: 1,200 identical overlapping phases used to give
-// 720,000 problems (every pair), after the "at most 100 phases" one.
+// TestErrorsAreBounded: 1,200 identical overlapping phases give the "at
+// most 100 phases" problem alone, not 720,000 more (one for every pair).
 func TestErrorsAreBounded(t *testing.T) {
 	_, err := Parse([]byte(overlapping(MaxPhases)))
 	es := AsErrors(err)
@@ -294,7 +294,7 @@ func TestErrorsAreBounded(t *testing.T) {
 		t.Errorf("1200 phases: %v, want only the count", es)
 	}
 	// Within the limit, each phase that overlaps an earlier one is one
-	// problem: 99 for 100 identical phases (there were 4,950).
+	// problem: 99 for 100 identical phases (not 4,950, one for every pair).
 	v := func() *validator {
 		sc, err := Decode([]byte(overlapping(MaxPhases)))
 		if err != nil {
@@ -478,7 +478,7 @@ func TestMultiDependencyErrors(t *testing.T) {
 		{"hedging with retry-after", `"attempt_timeout": "100ms", "hedging"`, `"attempt_timeout": "100ms", "honor_retry_after": true, "hedging"`, "strategies[0].layers[0].honor_retry_after", "has no meaning with hedging"},
 		{"hedging with adaptive", `"attempt_timeout": "100ms", "hedging"`, `"attempt_timeout": "100ms", "adaptive": {"window": "1s", "above": 0.5, "factor": 2}, "hedging"`, "strategies[0].layers[0].adaptive", "has no meaning with hedging"},
 		{"hedging a consumer", `"max_attempts": 3, "attempt_timeout": "1s",`, `"max_attempts": 3, "attempt_timeout": "1s", "dead_letter": true, "hedging": {"delay": "1ms"},`, "strategies[0].dead_letter", "is given together with hedging"},
-		// Sweeps reach the new fields.
+		// Sweeps reach the fields of dependencies, pools and plans.
 		{"sweep into dependencies", `"version": 1,`, `"version": 1, "sweep": {"path": "dependencies[1].workers", "values": [1, 0]},`, "sweep.values[1]", "0 at dependencies[1].workers is out of range 1..100000"},
 		{"sweep into the pool", `"version": 1,`, `"version": 1, "sweep": {"path": "strategies[0].pool.slots", "values": [4, 0]},`, "sweep.values[1]", "0 at strategies[0].pool.slots is out of range 1..100000"},
 		{"sweep into the plan", `"version": 1,`, `"version": 1, "sweep": {"path": "workload.plan[1].calls[0].class", "values": ["critical", "low"]},`, "sweep.values[1]", `"low" at workload.plan[1].calls[0].class is not one of`},

@@ -155,7 +155,7 @@ func TestTailMarks(t *testing.T) {
 	}
 
 	// E03-B on 20 seeds: A's success rate reaches C's over the seeds, but
-	// its 5th to 95th percentiles stay below: A is no longer marked best
+	// its 5th to 95th percentiles stay below: A is not marked best
 	// with B and C, as it would be by the lowest and highest.
 	b, _ := scenarios.Get("e03b-synchronized-recovery")
 	sc, err := engine.Parse(b.Scenario)

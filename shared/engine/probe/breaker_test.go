@@ -46,9 +46,10 @@ func windowCounts(t *testing.T, sc *engine.Scenario, name string, healthy bool, 
 
 // TestProbeBreakerFailsEveryCall: a strategy whose breaker fails every
 // call is told so, and each sentence is checked against the runs it
-// describes. Before, "always" was "at its own baseline …; the floor is
-// the dependency's own errors" (the dependency answered every call it
-// got), and "stuck" was metastable without a word on what held it there.
+// describes. "always" is not said to be "at its own baseline …; the
+// floor is the dependency's own errors" (the dependency answers every
+// call it gets), and "stuck" is not called metastable without a word on
+// what holds it there.
 func TestProbeBreakerFailsEveryCall(t *testing.T) {
 	sc, err := engine.Parse([]byte(breakerJSON))
 	if err != nil {

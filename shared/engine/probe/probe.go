@@ -271,9 +271,9 @@ type Result struct {
 	Finding     Finding `json:"finding"`
 	Persistence string  `json:"persistence"`
 	// Metastable is Finding == FindingMetastable: in a storm that
-	// outlives its trigger at unchanged load. (Before findings it was set
-	// for every strategy the probe looked for remedies for; an unstable
-	// one gets remedies, but is not metastable.)
+	// outlives its trigger at unchanged load. (It is not set for every
+	// strategy the probe looks for remedies for: an unstable one gets
+	// remedies, but is not metastable.)
 	Metastable bool `json:"metastable"`
 	// Back is when a recovering strategy is back (the start of the
 	// segment it is back from), and BackProjected says that it is not

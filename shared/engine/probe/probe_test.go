@@ -385,7 +385,8 @@ func bucketSum(sr *engine.Series, xs []int32, from, to engine.Duration) int64 {
 // its remedies keep the operating point out of overload. Some load must
 // go, and a load at which the first attempts and their 10% of retries
 // stay under 500/s (under 500/1.1, about 455/s: 9% less) is the least
-// that can hold. Before #27 the probe called it metastable.
+// that can hold. Called metastable, it would send the reader looking for
+// a trigger it does not have.
 func TestProbeRunawayCascade(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 60 simulations of 3 minutes at 500 operations/s")
@@ -414,7 +415,7 @@ func TestProbeRunawayCascade(t *testing.T) {
 // fast, and a fast-failed operation makes no call. Counted as load, it
 // cannot pass for health: fleet-50's breakers fail about 90% of its
 // failed operations fast, so its amplification (about 0.67) is below
-// its healthy self's (1.13), and before #27 the probe called it "not in
+// its healthy self's (1.13): by amplification alone, "not in
 // a storm". Its series shows why it is not: its breakers open and close
 // in turn, about half its operations failing, the fast-fails coming and
 // going. The fixed policy's amplification is its healthy self's (1.10
@@ -422,7 +423,7 @@ func TestProbeRunawayCascade(t *testing.T) {
 // operations where its healthy self's refuses about 3% (its retries'
 // load, 550/s, climbs the failure curve), and it succeeds about 89%
 // against 97%: judged on its success, its operating point is overloaded
-// too, if far less (before #27: "not in a storm, the dependency's own
+// too, if far less (by amplification: "not in a storm, the dependency's own
 // errors"). Both, without a trigger, are unstable, not metastable.
 func TestProbeRunawayFastFails(t *testing.T) {
 	if testing.Short() {
@@ -475,9 +476,9 @@ func TestProbeRunawayFastFails(t *testing.T) {
 // long queue, frozen from 5 s to 15 s. The backlog of the freeze makes
 // every attempt time out (1 s), and every operation retries once: 400
 // calls/s, 100/s less than the dependency serves, so the backlog drains
-// by itself at unchanged load, about 27 s after the freeze ends. Before
-// #27 the probe called it a storm and offered it remedies (and, given a
-// settle of 28 s, explained what was left of the drain as "the
+// by itself at unchanged load, about 27 s after the freeze ends. The
+// probe must not call it a storm nor offer it remedies (nor, given a
+// settle of 28 s, explain what is left of the drain as "the
 // dependency's own errors", which it has none of).
 const slowDrainJSON = `{
   "version": 1, "name": "slow drain", "seed": 1, "runs": 2,
@@ -494,7 +495,7 @@ const slowDrainJSON = `{
 // load is slow to recover but recovering, not metastable, and gets no
 // remedy; the time it is back is checked against the run's series (the
 // operations fail until about then, and none fails once those started
-// after it end). With retries (twice) it was in a storm's state; without
+// after it end). With retries (twice) it is in a storm's state; without
 // (once, at 350 operations/s, so that its backlog outlasts the settle:
 // it drains at 150/s) its load is its healthy one throughout, and its
 // gap is the backlog draining, not the dependency's errors.
