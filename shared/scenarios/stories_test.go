@@ -1522,6 +1522,21 @@ func storyOneOfTwoCrash(t *testing.T, sc *engine.Scenario) {
 	if b, j := budget.Metrics.AffectedSuccessRate, jitter.Metrics.AffectedSuccessRate; b >= j || math.Abs(b-0.60) > 0.02 || math.Abs(j-0.69) > 0.02 {
 		t.Errorf("affected success: budget %.3f, backoff-jitter %.3f; the look_at says 60%% against 69%%", b, j)
 	}
+	// Not on every seed: seed 46 is the exception the look_at names.
+	says(t, "one-of-two-crash", "in the mean and on 4 of the 5 seeds: on seed 46 backoff and jitter's storm costs more, 52% against 60%")
+	var cheaper []int64
+	for _, r := range seedRuns(t, sc, res) {
+		b, j := metrics(t, r, "jitter-and-budget").AffectedSuccessRate, metrics(t, r, "backoff-jitter").AffectedSuccessRate
+		if b >= j {
+			cheaper = append(cheaper, r.Seeds[0])
+			if r.Seeds[0] == 46 && (math.Abs(b-0.60) > 0.01 || math.Abs(j-0.52) > 0.01) {
+				t.Errorf("seed 46: affected success budget %.3f, backoff-jitter %.3f; the look_at says 60%% against 52%%", b, j)
+			}
+		}
+	}
+	if !slices.Equal(cheaper, []int64{46}) {
+		t.Errorf("the budget costs nothing in the crash window on seeds %v; the look_at says on seed 46 only", cheaper)
+	}
 	if a := budget.Metrics.Amplification; a > 1.03 {
 		t.Errorf("jitter-and-budget: amplification %.2f; the look_at says 1.02", a)
 	}
