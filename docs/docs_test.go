@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -27,7 +29,14 @@ type page struct {
 	// with a fence: a fence meant to close its block that does not (prose
 	// after it), so that the block runs on and swallows what follows.
 	fenceInCode []int
-	headings    []string
+	// strayRows lists the lines that begin a paragraph with "|": table
+	// rows cut off from their table (by a blank line) or without a
+	// header, which a reader sees as text full of pipes.
+	strayRows []int
+	// twiceInTable lists the first cells that name a second row of the
+	// same table: one field, told twice, the two sure to drift apart.
+	twiceInTable []string
+	headings     []string
 }
 
 // read parses the Markdown file at path.
@@ -54,6 +63,24 @@ func read(t *testing.T, path string) *page {
 			p.links = append(p.links, string(n.Destination))
 		case *ast.Image:
 			p.links = append(p.links, string(n.Destination))
+		case *ast.Paragraph:
+			if lines := n.Lines(); lines.Len() > 0 {
+				if seg := lines.At(0); bytes.HasPrefix(seg.Value(src), []byte("|")) {
+					p.strayRows = append(p.strayRows, 1+bytes.Count(src[:seg.Start], []byte("\n")))
+				}
+			}
+		case *east.Table:
+			first := map[string]bool{}
+			for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+				if _, ok := row.(*east.TableRow); !ok || row.FirstChild() == nil {
+					continue
+				}
+				cell := string(row.FirstChild().Text(src))
+				if first[cell] {
+					p.twiceInTable = append(p.twiceInTable, cell)
+				}
+				first[cell] = true
+			}
 		case *ast.FencedCodeBlock:
 			lines := n.Lines()
 			for i := 0; i < lines.Len(); i++ {
@@ -90,6 +117,12 @@ func TestDocs(t *testing.T) {
 	for _, p := range pages {
 		for _, l := range p.fenceInCode {
 			t.Errorf("%s:%d: a fence inside a code block: a closing fence with text after it does not close its block", p.path, l)
+		}
+		for _, l := range p.strayRows {
+			t.Errorf("%s:%d: a table row outside a table: a blank line ends a table, and a table needs its header and delimiter rows", p.path, l)
+		}
+		for _, c := range p.twiceInTable {
+			t.Errorf("%s: a table has two rows for %s: say it in one", p.path, c)
 		}
 		if len(p.headings) == 0 || !bytes.HasPrefix(p.src, []byte("# ")) {
 			t.Errorf("%s: does not begin with its title (# …)", p.path)
@@ -132,6 +165,17 @@ func TestDocsCatchesSwallowedHeadings(t *testing.T) {
 	p := read(t, path)
 	if len(p.fenceInCode) == 0 || len(p.headings) != 1 {
 		t.Errorf("fences inside code %v, headings %q: the swallowed heading went unnoticed", p.fenceInCode, p.headings)
+	}
+}
+
+// TestDocsCatchesBrokenTables: the checks find the field table's old
+// mistakes, rows cut off by a blank line and a row told twice.
+func TestDocsCatchesBrokenTables(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.md")
+	os.WriteFile(path, []byte("# Bad\n\n| field | meaning |\n| --- | --- |\n| `a` | one |\n| `a` | again |\n\n| `b` | cut off |\n"), 0o644)
+	p := read(t, path)
+	if !slices.Equal(p.strayRows, []int{8}) || !slices.Equal(p.twiceInTable, []string{"a"}) {
+		t.Errorf("stray rows %v, rows told twice %q: want [8] and [a]", p.strayRows, p.twiceInTable)
 	}
 }
 

@@ -295,7 +295,7 @@ func importIstioDocs(data []byte) (*Imported, error) {
 	}
 	b := istioBackends(&n, drs)
 	if b != nil && slices.ContainsFunc(sts, func(st engine.Strategy) bool { return st.RetryHostPredicate != "" }) {
-		n.info("", "Istio's retries avoid the hosts tried already (retryIgnorePreviousHosts, default false: Envoy's previous_hosts predicate, choosing again up to %d times): imported as retry_host_predicate previous_hosts", istioHostSelections)
+		n.info("", "Istio's retries avoid the hosts tried already (retryIgnorePreviousHosts, default true: Envoy's previous_hosts predicate, choosing again up to %d times): imported as retry_host_predicate previous_hosts", istioHostSelections)
 	}
 	if b == nil {
 		// One server: no other host to prefer.
