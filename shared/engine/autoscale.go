@@ -44,6 +44,17 @@ const (
 // the autoscaler: during it the workers are the phase's, those warming
 // up are cancelled and no evaluation acts; after it the autoscaler
 // starts from the phase's workers.
+//
+// Over Backends the autoscaler adds and removes backends, as the HPA
+// scales a Deployment's pods behind a Service: Min and Max count
+// backends (Count must be within them), and the metric is the ready
+// backends' busy workers (or queued requests) in backends of the
+// dependency's Workers, one warming up counting as idle. A backend added
+// takes the lowest free slot of Max, one with nothing left to answer
+// first, and joins the balancer's rotation after WarmUp; a backend
+// removed (removedBackend says which) leaves the rotation at once and
+// finishes what it was routed. Capacity phases then aim at backends and
+// do not hold the autoscaler.
 type Autoscale struct {
 	Metric                 AutoscaleMetric `json:"metric"`
 	Target                 float64         `json:"target"`
