@@ -7,6 +7,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"time"
 )
 
@@ -43,6 +44,17 @@ const (
 // the autoscaler: during it the workers are the phase's, those warming
 // up are cancelled and no evaluation acts; after it the autoscaler
 // starts from the phase's workers.
+//
+// Over Backends the autoscaler adds and removes backends, as the HPA
+// scales a Deployment's pods behind a Service: Min and Max count
+// backends (Count must be within them), and the metric is the ready
+// backends' busy workers (or queued requests) in backends of the
+// dependency's Workers, one warming up counting as idle. A backend added
+// takes the lowest free slot of Max, one with nothing left to answer
+// first, and joins the balancer's rotation after WarmUp; a backend
+// removed (removedBackend says which) leaves the rotation at once and
+// finishes what it was routed. Capacity phases then aim at backends and
+// do not hold the autoscaler.
 type Autoscale struct {
 	Metric                 AutoscaleMetric `json:"metric"`
 	Target                 float64         `json:"target"`
@@ -91,6 +103,11 @@ type scaleState struct {
 	// the first is the window's highest (a monotonic queue: the
 	// window's maximum at O(1) per evaluation, however many it holds).
 	recs []recommendation
+	// Over backends (see Autoscale), bit k stands for backend k: ready
+	// are those in the balancer's rotation, pending those warming up;
+	// created[k] is when backend k was added (0 for those at the start).
+	ready, pending uint16
+	created        [MaxBackends]int64
 }
 
 // A recommendation is a number of workers an evaluation recommended.
@@ -120,9 +137,14 @@ type workersChange struct {
 func (s *sim) startAutoscalers() {
 	for i := range s.nd {
 		if am := s.dm[i].autoscale; am != nil {
-			// It starts as if it had recommended the workers it has at
-			// 0: a window that reaches back to then keeps them.
-			s.deps[i].scale = &scaleState{recs: []recommendation{{at: 0, workers: s.deps[i].workers}}}
+			// It starts as if it had recommended the workers (or
+			// backends) it has at 0: a window that reaches back to then
+			// keeps them.
+			if b := s.dm[i].bal; b != nil {
+				s.deps[i].scale = &scaleState{recs: []recommendation{{at: 0, workers: b.count}}, ready: 1<<b.count - 1}
+			} else {
+				s.deps[i].scale = &scaleState{recs: []recommendation{{at: 0, workers: s.deps[i].workers}}}
+			}
 			s.q.push(am.period/AutoscaleSamples, evScaleSample, 0, uint32(i))
 		}
 	}
@@ -133,14 +155,31 @@ func (s *sim) startAutoscalers() {
 func (s *sim) scaleSample(dep uint8) {
 	d, ds := s.dep(dep)
 	am, sc := d.autoscale, ds.scale
-	if am.queue {
+	switch b := d.bal; {
+	case b != nil:
+		// Over backends: the ready backends' busy workers (or queued
+		// requests), in backends of the dependency's workers at evaluation.
+		for k := range b.n {
+			if sc.ready&(1<<k) != 0 {
+				bs := &s.deps[int(b.first)+k]
+				if am.queue {
+					sc.sum += int64(bs.queue.len())
+				} else {
+					sc.sum += int64(bs.busy)
+				}
+			}
+		}
+	case am.queue:
 		sc.sum += int64(ds.queue.len())
-	} else {
+	default:
 		sc.sum += int64(ds.busy)
 	}
 	sc.sample++
 	if sc.sample%AutoscaleSamples == 0 {
-		if !sc.held {
+		switch {
+		case d.bal != nil:
+			s.evaluateBackends(dep, float64(sc.sum)/AutoscaleSamples/float64(max(d.workers, 1)))
+		case !sc.held:
 			s.evaluate(dep, float64(sc.sum)/AutoscaleSamples)
 		}
 		sc.sum = 0
@@ -188,6 +227,74 @@ func (s *sim) evaluate(dep uint8, total float64) {
 	}
 }
 
+// evaluateBackends decides dependency dep's backends at s.now from
+// total, the period's mean of the ready backends' busy workers (or queued
+// requests) in backends: divided by the workers of one.
+func (s *sim) evaluateBackends(dep uint8, total float64) {
+	d, ds := s.dep(dep)
+	am, sc, b := d.autoscale, ds.scale, d.bal
+	cur := bits.OnesCount16(sc.ready | sc.pending)
+	want := sc.stabilize(s.now, am.stabilization, cur, desiredWorkers(am, cur, total))
+	if want == cur {
+		return
+	}
+	s.c.scaling = append(s.c.scaling, scaleEvent{at: s.now, dep: dep, from: int32(cur), to: int32(want)})
+	ready := sc.ready
+	for range want - cur { // the lowest slot free, one drained first
+		k, drained := -1, false
+		for j := range b.n {
+			if (sc.ready|sc.pending)&(1<<j) == 0 && !drained {
+				k, drained = j, s.deps[int(b.first)+j].active == 0
+			}
+		}
+		sc.created[k] = s.now
+		if am.warmUp == 0 {
+			sc.ready |= 1 << k
+		} else {
+			sc.pending |= 1 << k
+			s.q.push(s.now+am.warmUp, evWarm, int32(k), uint32(dep))
+		}
+	}
+	for range cur - want {
+		k := removedBackend(sc, b.n)
+		if sc.pending&(1<<k) != 0 {
+			sc.pending &^= 1 << k
+			continue
+		}
+		sc.ready &^= 1 << k
+		// Leaving the cluster, it leaves its outlier detection's state.
+		c := &s.c.backends[int(b.first)-s.nd+k]
+		c.fives, c.gateways, c.ejectedUntil, c.times = 0, 0, 0, 0
+	}
+	if sc.ready != ready {
+		s.c.workers = append(s.c.workers, workersChange{at: s.now, dep: dep, n: int32(bits.OnesCount16(sc.ready))})
+	}
+}
+
+// removedBackend returns the backend that scaling down removes first
+// among the n slots of sc, following the order in which Kubernetes'
+// ReplicaSet controller deletes pods (kubernetes.io, "ReplicaSet",
+// Scaling a ReplicaSet): a backend warming up (a pod not ready) before a
+// ready one, then the one added last (the newer pod first), then, where
+// Kubernetes picks at random, the highest numbered.
+func removedBackend(sc *scaleState, n int) int {
+	best := -1
+	for k := n - 1; k >= 0; k-- {
+		if (sc.ready|sc.pending)&(1<<k) == 0 {
+			continue
+		}
+		if best < 0 {
+			best = k
+			continue
+		}
+		kp, bp := sc.pending&(1<<k) != 0, sc.pending&(1<<best) != 0
+		if kp && !bp || kp == bp && sc.created[k] > sc.created[best] {
+			best = k
+		}
+	}
+	return best
+}
+
 // stabilize records recommendation rec at now and returns the workers to
 // have, cur counted: rec when it is not below cur, else the highest
 // recommendation of the last window ns (those after now − window), at
@@ -231,8 +338,18 @@ func desiredWorkers(am *autoscaleModel, cur int, total float64) int {
 // warmed ends the warm-up of n workers of dependency dep: those not
 // removed meanwhile start serving.
 func (s *sim) warmed(dep uint8, n int) {
-	_, ds := s.dep(dep)
+	d, ds := s.dep(dep)
 	sc := ds.scale
+	if d.bal != nil {
+		// Over backends n is backend n: it joins the rotation unless it
+		// was removed meanwhile (and maybe added again, later).
+		if sc.pending&(1<<n) != 0 && sc.created[n]+d.autoscale.warmUp == s.now {
+			sc.pending &^= 1 << n
+			sc.ready |= 1 << n
+			s.c.workers = append(s.c.workers, workersChange{at: s.now, dep: dep, n: int32(bits.OnesCount16(sc.ready))})
+		}
+		return
+	}
 	c := min(n, sc.cancelled)
 	sc.cancelled -= c
 	sc.warming -= n
@@ -267,9 +384,10 @@ func (s *sim) scaleCapacity(dep uint8, ph *phaseModel, starting bool) {
 }
 
 // autoscaleBounds returns the fewest and the most workers dependency d
-// can have: its Workers, or its autoscaler's Min and Max.
+// (or each of its backends) can have: its Workers, or its autoscaler's
+// Min and Max when it scales workers, not backends.
 func autoscaleBounds(d *Dependency) (least, most int) {
-	if a := d.Autoscale; a != nil {
+	if a := d.Autoscale; a != nil && d.Backends == nil {
 		return min(a.Min, d.Workers), max(a.Max, d.Workers)
 	}
 	return d.Workers, d.Workers
@@ -312,12 +430,27 @@ func (v *validator) autoscale(p string, d *Dependency) {
 		v.add(p+"period", a.Period, "is longer than the maximum %s", MaxSpan)
 	}
 	v.span(p+"warm_up", a.WarmUp, true)
-	v.intRange(p+"min", a.Min, 1, MaxWorkers)
-	v.intRange(p+"max", a.Max, 1, MaxWorkers)
+	if b := d.Backends; b != nil {
+		for _, f := range []struct {
+			name string
+			n    int
+		}{{"min", a.Min}, {"max", a.Max}} {
+			if f.n < 1 || f.n > MaxBackends {
+				v.add(p+f.name, f.n, "is out of range; with backends the autoscaler adds and removes backends behind the balancer, and %s counts backends, 1..%d", f.name, MaxBackends)
+			}
+		}
+	} else {
+		v.intRange(p+"min", a.Min, 1, MaxWorkers)
+		v.intRange(p+"max", a.Max, 1, MaxWorkers)
+	}
 	if a.Max < a.Min {
 		v.add(p+"max", a.Max, "is below min %d; max must be at least min", a.Min)
 	}
-	if d.Workers < a.Min || d.Workers > a.Max {
+	if b := d.Backends; b != nil {
+		if b.Count < a.Min || b.Count > a.Max {
+			v.add(p+"min", a.Min, "and max %d do not hold backends.count %d; with backends the autoscaler adds and removes backends, and the dependency starts with its count, which must be within min..max", a.Max, b.Count)
+		}
+	} else if d.Workers < a.Min || d.Workers > a.Max {
 		v.add(p+"min", a.Min, "and max %d do not hold workers %d; the dependency starts with its workers, which must be within min..max", a.Max, d.Workers)
 	}
 	if t := a.Tolerance; t != nil && !(*t >= 0 && *t < 1) {
@@ -378,7 +511,11 @@ func workerSeries(r *runOutput, m *model, bucket int64, n int) []WorkerSeries {
 		if len(m.deps) > 1 {
 			ws.Dependency = m.deps[i].name
 		}
-		serving, target := int32(m.deps[i].workers), int32(m.deps[i].workers)
+		serving := int32(m.deps[i].workers)
+		if b := m.deps[i].bal; b != nil {
+			serving = int32(b.count) // over backends: the backends ready
+		}
+		target := serving
 		wi, si := 0, 0
 		for b := range n {
 			end := int64(b+1) * bucket

@@ -143,10 +143,21 @@ type outlierModel struct {
 // A balancerModel is a dependency's load balancer, compiled: its
 // backends are the servers first..first+n-1 (see model.servers).
 type balancerModel struct {
-	kind  BalancerKind
-	first uint8
-	n     int
-	od    *outlierModel // nil: no outlier detection
+	kind   BalancerKind
+	first  uint8
+	n      int           // backends, or with an autoscaler its Max: the slots backends are added in
+	count  int           // the backends at the start (n without an autoscaler)
+	scaled bool          // an autoscaler adds and removes backends (see Autoscale)
+	od     *outlierModel // nil: no outlier detection
+}
+
+// backendSlots returns the servers dependency d's backends take: Count,
+// or with an autoscaler its Max, the most backends it may have at once.
+func backendSlots(d *Dependency) int {
+	if a := d.Autoscale; a != nil && a.Max > d.Backends.Count && a.Max <= MaxBackends {
+		return a.Max
+	}
+	return d.Backends.Count
 }
 
 // compileBackends sets m.servers: the dependencies deps, compiled, then
@@ -160,16 +171,18 @@ func (m *model) compileBackends(deps []Dependency) {
 		if d.Backends == nil {
 			continue
 		}
-		first := len(m.servers)
-		m.servers = m.depArray[:first+d.Backends.Count]
-		for k := range d.Backends.Count {
+		first, slots := len(m.servers), backendSlots(d)
+		m.servers = m.depArray[:first+slots]
+		for k := range slots {
 			b := *d
-			b.Cache = nil // the dependency's, in front of the balancer
+			b.Cache = nil     // the dependency's, in front of the balancer
+			b.Autoscale = nil // the dependency's: it adds and removes backends
 			b.Phases = slices.DeleteFunc(slices.Clone(d.Phases), func(ph Phase) bool { return !ph.hits(k, d.Backends.Count) || ph.Kind == PhaseFlush })
 			m.servers[first+k], _ = compileDependency(&b)
 			m.servers[first+k].name = m.deps[i].name
 		}
-		m.deps[i].bal = &balancerModel{kind: d.Backends.Balancer, first: uint8(first), n: d.Backends.Count, od: compileOutliers(d.Backends.OutlierDetection)}
+		m.deps[i].bal = &balancerModel{kind: d.Backends.Balancer, first: uint8(first), n: slots, count: d.Backends.Count,
+			scaled: d.Autoscale != nil, od: compileOutliers(d.Backends.OutlierDetection)}
 		if m.deps[i].bal.kind == "" {
 			m.deps[i].bal.kind = BalanceRoundRobin
 		}
@@ -217,12 +230,14 @@ func (ph *Phase) hits(k, n int) bool {
 
 // overlapsBackends reports whether phases a and b of dependency d hit a
 // backend in common (any two phases do in a dependency without backends).
+// A share is of the backends at the start; an index may be of a backend
+// an autoscaler adds.
 func overlapsBackends(d *Dependency, a, b *Phase) bool {
 	if d.Backends == nil {
 		return true
 	}
 	n := min(d.Backends.Count, MaxBackends)
-	for k := range n {
+	for k := range min(backendSlots(d), MaxBackends) {
 		if a.hits(k, n) && b.hits(k, n) {
 			return true
 		}
@@ -236,7 +251,7 @@ func overlapsBackends(d *Dependency, a, b *Phase) bool {
 // rejected and the balancer picks again, at most reselect times; the
 // last pick stands (Envoy's host_selection_retry_max_attempts).
 func (s *sim) route(r *request, b *balancerModel) {
-	if b.od != nil {
+	if b.od != nil || b.scaled {
 		s.routeAround(r, b)
 		return
 	}
@@ -273,25 +288,36 @@ func (s *sim) pick(r *request, b *balancerModel, j int) int {
 	return pickBackend(b.kind, active[:b.n], x)
 }
 
-// routeAround routes request r as route does, among the backends that
-// outlier detection has not ejected (all of them in panic).
+// routeAround routes request r as route does, among the backends in
+// the balancer's rotation (with an autoscaler, those ready) that outlier
+// detection has not ejected (all of those in rotation in panic).
 func (s *sim) routeAround(r *request, b *balancerModel) {
-	s.sweep(r.dep, b)
+	live := s.rotation(r.dep, b)
+	if b.od != nil {
+		s.sweep(r.dep, b)
+	}
 	bs := s.c.backends[int(b.first)-s.nd:][:b.n]
 	var in [MaxBackends]uint8 // the backends in rotation
 	var active [MaxBackends]int
-	n := 0
+	n, total := 0, 0
 	for k := range b.n {
+		if live&(1<<k) == 0 {
+			continue
+		}
+		total++
 		if bs[k].ejectedUntil == 0 {
 			in[n], active[n] = uint8(k), s.deps[int(b.first)+k].active
 			n++
 		}
 	}
-	if float64(n*100) < b.od.minHealth*float64(b.n) {
+	if b.od != nil && float64(n*100) < b.od.minHealth*float64(total) {
+		n = 0
 		for k := range b.n {
-			in[k], active[k] = uint8(k), s.deps[int(b.first)+k].active
+			if live&(1<<k) != 0 {
+				in[n], active[n] = uint8(k), s.deps[int(b.first)+k].active
+				n++
+			}
 		}
-		n = b.n
 	}
 	c := &s.calls[r.call]
 	again := 0
@@ -316,6 +342,16 @@ func (s *sim) routeAround(r *request, b *balancerModel) {
 	r.dep = b.first + uint8(k)
 	s.deps[r.dep&(maxDeps-1)].active++
 	s.c.backends[int(r.dep)-s.nd].routed++
+}
+
+// rotation returns the backends in the rotation of dependency dep's
+// balancer b, bit k for backend k: all of them, or with an autoscaler
+// those ready.
+func (s *sim) rotation(dep uint8, b *balancerModel) uint16 {
+	if b.scaled {
+		return s.deps[dep&(maxDeps-1)].scale.ready
+	}
+	return 1<<b.n - 1
 }
 
 // sweep runs the outlier detection's analysis sweeps of the dependency
@@ -357,6 +393,10 @@ func (s *sim) sweep(dep uint8, b *balancerModel) {
 // run of failures.
 func (s *sim) outlierAnswer(dep uint8, b *balancerModel, k int, out int16) {
 	od := b.od
+	live := s.rotation(dep, b)
+	if live&(1<<k) == 0 {
+		return // removed by the autoscaler: no longer the balancer's host
+	}
 	bs := s.c.backends[int(b.first)-s.nd:][:b.n]
 	o := &bs[k]
 	five := out == outConnection || out >= 500 && out <= 599
@@ -375,13 +415,16 @@ func (s *sim) outlierAnswer(dep uint8, b *balancerModel, k int, out int16) {
 		return
 	}
 	s.sweep(dep, b)
-	ejected := 0
+	ejected, hosts := 0, 0 // of the backends in rotation
 	for i := range bs {
-		if bs[i].ejectedUntil > 0 {
-			ejected++
+		if live&(1<<i) != 0 {
+			hosts++
+			if bs[i].ejectedUntil > 0 {
+				ejected++
+			}
 		}
 	}
-	if ejected > 0 && float64(ejected*100) >= od.maxPercent*float64(b.n) {
+	if ejected > 0 && float64(ejected*100) >= od.maxPercent*float64(hosts) {
 		return // too many out already: it stays in, its run goes on
 	}
 	o.times++
@@ -547,9 +590,6 @@ func (v *validator) backends(p string, d *Dependency) {
 	if d.Script != nil {
 		v.add(p+"script", nil, "is given together with backends; a script answers for the whole dependency: give one of them")
 	}
-	if d.Autoscale != nil {
-		v.add(p+"autoscale", nil, "is given together with backends; an autoscaler over backends adds and removes backends behind the balancer (as Kubernetes' Horizontal Pod Autoscaler adds pods), and the engine keeps a fixed count of backends: give one of them")
-	}
 	if o := b.OutlierDetection; o != nil {
 		q := p + "backends.outlier_detection."
 		if o.Consecutive5xx != 0 {
@@ -601,14 +641,24 @@ func (v *validator) backends(p string, d *Dependency) {
 			v.add(q+"backends", nil, "lists %d backends; at most %d are allowed", len(ph.Backends), MaxBackends)
 			continue
 		}
+		slots := min(backendSlots(d), MaxBackends)
 		for j, k := range ph.Backends {
-			if k < 0 || k >= b.Count {
-				v.add(fmt.Sprintf("%sbackends[%d]", q, j), k, "is not a backend of the dependency; backends are numbered 0..%d", max(b.Count-1, 0))
+			if k < 0 || k >= slots {
+				v.add(fmt.Sprintf("%sbackends[%d]", q, j), k, "is not a backend of the dependency; backends are numbered 0..%d%s", max(slots-1, 0), slotsWords(d))
 			} else if slices.Index(ph.Backends, k) < j {
 				v.add(fmt.Sprintf("%sbackends[%d]", q, j), k, "is listed twice; list each backend once")
 			}
 		}
 	}
+}
+
+// slotsWords says, in an error about dependency d's backends, that an
+// autoscaler's max numbers them.
+func slotsWords(d *Dependency) string {
+	if d.Autoscale != nil {
+		return " (up to the autoscaler's max)"
+	}
+	return ""
 }
 
 // servers checks that the dependencies of sc and their backends fit the
@@ -620,7 +670,7 @@ func (v *validator) servers(sc *Scenario) {
 	count := func(d *Dependency) {
 		n++
 		if b := d.Backends; b != nil && b.Count >= 2 && b.Count <= MaxBackends {
-			n += b.Count
+			n += backendSlots(d)
 			backends = true
 		}
 	}

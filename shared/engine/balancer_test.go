@@ -186,7 +186,7 @@ func TestBackendsValidation(t *testing.T) {
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 0.5, "backends": [0]}`, `dependency.phases[0].backend_share: 0.5 is given together with backends`},
 		{``, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [0]}`, `dependency.phases[0].backends: has no meaning for a dependency without backends`},
 		{``, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 0.5}`, `dependency.phases[0].backend_share: 0.5 has no meaning for a dependency without backends`},
-		{`{"count": 2}, "autoscale": {"metric": "utilization", "target": 0.8, "period": "15s", "warm_up": "30s", "min": 1, "max": 4}`, ``, `dependency.autoscale: is given together with backends`},
+		{`{"count": 5}, "autoscale": {"metric": "utilization", "target": 0.8, "period": "15s", "warm_up": "30s", "min": 1, "max": 4}`, ``, `dependency.autoscale.min: 1 and max 4 do not hold backends.count 5`},
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "3s", "backends": [0]}, {"kind": "outage", "from": "2s", "to": "4s"}`, `dependency.phases[1]: overlaps phases[0]`},
 	} {
 		js := fmt.Sprintf(`{"version": 1, "name": "v", "workload": {"clients": 1, "arrival": "burst"},

@@ -63,7 +63,7 @@ func TestCacheInFrontOfBackends(t *testing.T) {
 }
 
 // TestCacheWithBackendsErrors: a flush selects no backend, and an
-// autoscaler over backends is refused with what it would take.
+// autoscaler over backends counts backends, at most MaxBackends.
 func TestCacheWithBackendsErrors(t *testing.T) {
 	const base = `{"version": 1, "name": "refused",
 	"workload": {"clients": 10, "arrival": "poisson", "rate": 100, "duration": "10s"},
@@ -80,7 +80,7 @@ func TestCacheWithBackendsErrors(t *testing.T) {
 		{"flush of a share", `"phases": []`, `"phases": [{"kind": "flush", "from": "1s", "to": "2s", "backend_share": 0.5}]`,
 			"dependency.phases[0].backend_share", "0.5 is given for a flush"},
 		{"autoscaler", `"phases": []`, `"autoscale": {"metric": "utilization", "target": 0.5, "period": "1s", "min": 1, "max": 20}`,
-			"dependency.autoscale", "adds and removes backends behind the balancer"},
+			"dependency.autoscale.max", "20 is out of range; with backends the autoscaler adds and removes backends behind the balancer, and max counts backends, 1..8"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			_, err := Parse([]byte(strings.Replace(base, tc.old, tc.new, 1)))

@@ -353,14 +353,15 @@ func setupCost(sc *Scenario) float64 {
 // and cache add, in events: each backend is set up as a dependency is (a
 // fixed part and its workers, at most its autoscaler's) and steps through
 // the phases that hit it, a start and an end each (the dependency itself
-// only counts once); a warm cache puts its keys, as many as it holds, at
-// the start of every simulation (about half an event each, as measured:
-// counted as one).
+// only counts once), as many backends as it may have (with an autoscaler
+// over backends, its max); a warm cache puts its keys, as many as it
+// holds, at the start of every simulation (about half an event each, as
+// measured: counted as one).
 func serversSetup(d *Dependency) float64 {
 	n := 0.0
 	if b := d.Backends; b != nil {
 		_, most := autoscaleBounds(d)
-		for k := range b.Count {
+		for k := range min(backendSlots(d), MaxBackends) {
 			n += 1000 + float64(most)/16
 			for i := range d.Phases {
 				if d.Phases[i].hits(k, b.Count) {

@@ -151,7 +151,7 @@ func describeDependency(d *engine.Dependency) []string {
 		out = append(out, describeBackends(b)...)
 	}
 	if a := d.Autoscale; a != nil {
-		out = append(out, describeAutoscale(a))
+		out = append(out, describeAutoscale(a, d.Backends != nil))
 	}
 	if d.DropAbandoned {
 		out = append(out, "skips queued requests whose caller has given up")
@@ -386,8 +386,8 @@ var autoscaleMetricWords = map[engine.AutoscaleMetric]string{
 }
 
 // describeAutoscale says what a dependency's autoscaler aims for and how
-// fast it acts.
-func describeAutoscale(a *engine.Autoscale) string {
+// fast it acts; over backends it adds and removes backends.
+func describeAutoscale(a *engine.Autoscale, backends bool) string {
 	tol := engine.DefaultAutoscaleTolerance
 	if a.Tolerance != nil {
 		tol = *a.Tolerance
@@ -400,8 +400,12 @@ func describeAutoscale(a *engine.Autoscale) string {
 	if a.WarmUp > 0 {
 		warm = "after " + dw(a.WarmUp)
 	}
-	return fmt.Sprintf("an autoscaler keeps %s near %g, between %d and %d workers: every %s it adds or removes workers when off by more than %s; a worker added serves %s, and workers are removed only when every recommendation of the last %s says so",
-		autoscaleMetricWords[a.Metric], a.Target, a.Min, a.Max, dw(a.Period), pctWords(tol), warm, dw(stab))
+	unit, added := "workers", "a worker added serves"
+	if backends {
+		unit, added = "backends", "a backend added joins the balancer"
+	}
+	return fmt.Sprintf("an autoscaler keeps %s near %g, between %d and %d %s: every %s it adds or removes %s when off by more than %s; %s %s, and %s are removed only when every recommendation of the last %s says so",
+		autoscaleMetricWords[a.Metric], a.Target, a.Min, a.Max, unit, dw(a.Period), unit, pctWords(tol), added, warm, unit, dw(stab))
 }
 
 func describePolicy(p *engine.Policy) []string {

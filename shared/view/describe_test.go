@@ -231,6 +231,11 @@ func TestDescribeAutoscale(t *testing.T) {
 	if want := "an autoscaler keeps the share of workers busy near 0.6, between 2 and 10 workers: every 15 s it adds or removes workers when off by more than 20%; a worker added serves after 30 s, and workers are removed only when every recommendation of the last 300 s says so"; !strings.Contains(got, want) {
 		t.Errorf("the autoscaler is not described: %q, want %q", got, want)
 	}
+	d.Backends = &engine.Backends{Count: 4}
+	got = strings.Join(describeDependency(&d), "; ")
+	if want := "between 2 and 10 backends: every 15 s it adds or removes backends when off by more than 20%; a backend added joins the balancer after 30 s, and backends are removed"; !strings.Contains(got, want) {
+		t.Errorf("the autoscaler over backends is not described: %q, want %q", got, want)
+	}
 	for _, m := range engine.AutoscaleMetrics {
 		if autoscaleMetricWords[m] == "" {
 			t.Errorf("the autoscaler's metric %q has no words", m)
