@@ -71,10 +71,12 @@ func (im *Imported) Scenario(slug, format, source string) (*engine.Scenario, err
 // service (a built-in's), with its capacity shared among the backends, so
 // that the totals stay d's: each backend is the dependency as described
 // (docs/scenario-format.md), so its workers, queue_capacity, capacity
-// phases' workers, autoscaler's min and max and rate limiter's burst are
-// d's divided by b.Count, rounded to the nearest whole number and at least
-// 1, and its rate limiter's rate is d's divided by b.Count. It returns a
-// note for each split that is not exact, with the totals before and after.
+// phases' workers and rate limiter's burst are d's divided by b.Count,
+// rounded to the nearest whole number and at least 1, and its rate
+// limiter's rate is d's divided by b.Count; an autoscaler, which over
+// backends counts backends, gets its min and max in backends
+// (autoscaleBackends). It returns a note for each split that is not
+// exact, with the totals before and after.
 //
 // A d that has backends already (the playground's scenario, imported into
 // twice) has its totals as its capacity times their count: those are
@@ -109,8 +111,7 @@ func ShareCapacity(d *engine.Dependency, b engine.Backends) []Note {
 	}
 	if a := d.Autoscale; a != nil {
 		c := *a
-		share("dependency.autoscale.min", "workers at least", &c.Min)
-		share("dependency.autoscale.max", "workers at most", &c.Max)
+		list = append(list, autoscaleBackends(&c, had, d.Workers, n)...)
 		d.Autoscale = &c
 	}
 	if rl := d.RateLimit; rl != nil {
@@ -133,4 +134,36 @@ func Backends(sc *engine.Scenario) *engine.Backends {
 		return sc.Dependencies[0].Backends
 	}
 	return nil
+}
+
+// autoscaleBackends turns a, an autoscaler of a dependency that had had
+// servers, into one over n backends of each workers: over backends the
+// autoscaler adds and removes whole backends (docs/scenario-format.md),
+// so its min and max count backends. An autoscaler of one server counted
+// workers: its bounds become the backends that hold as many workers,
+// rounded to the nearest, within 1..engine.MaxBackends; one over backends
+// keeps its bounds. Either way the bounds widen to hold n, the backends
+// the dependency starts with. It returns a note saying the bounds when
+// they are not the ones a had.
+func autoscaleBackends(a *engine.Autoscale, had, each, n int) []Note {
+	lo, hi := a.Min, a.Max
+	if had == 1 {
+		in := func(workers int) int {
+			return min(max(int(math.Round(float64(workers)/float64(each))), 1), engine.MaxBackends)
+		}
+		a.Min, a.Max = in(a.Min), in(a.Max)
+	}
+	a.Min, a.Max = min(a.Min, n), max(a.Max, n)
+	if a.Min == lo && a.Max == hi {
+		return nil
+	}
+	msg := fmt.Sprintf("the autoscaler's %d..%d backends become %d..%d, to hold the %d it starts with", lo, hi, a.Min, a.Max, n)
+	if had == 1 {
+		msg = fmt.Sprintf("the autoscaler's %d..%d workers become %d..%d backends of %d workers (%d..%d workers): over backends it adds and removes whole backends",
+			lo, hi, a.Min, a.Max, each, a.Min*each, a.Max*each)
+		if a.Max == engine.MaxBackends && hi > engine.MaxBackends*each {
+			msg += fmt.Sprintf(", %d at most", engine.MaxBackends)
+		}
+	}
+	return []Note{{Path: "dependency.autoscale", Level: Info, Message: msg}}
 }

@@ -275,8 +275,9 @@ type Dependency struct {
 	// Backends makes the dependency several identical backends behind a
 	// load balancer, each sized as above: see Backends.
 	Backends *Backends `json:"backends,omitempty"`
-	// Autoscale adds and removes workers toward a target (see Autoscale);
-	// without it the workers change only by capacity phases.
+	// Autoscale adds and removes workers, or backends when the dependency
+	// has Backends, toward a target (see Autoscale); without it they
+	// change only by capacity phases.
 	Autoscale *Autoscale `json:"autoscale,omitempty"`
 	// Cache answers the calls it holds an answer for before they reach
 	// the dependency (cache.go). Without it every call reaches it.
