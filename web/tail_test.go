@@ -69,7 +69,7 @@ func TestTailMarksComparePercentiles(t *testing.T) {
 	if got := text(ctx, t, marks); got != want {
 		t.Errorf("the page marks the success rates %q, want %q", got, want)
 	}
-	if got := text(ctx, t, `document.querySelector("[data-testid=verdict]").textContent`); !strings.HasSuffix(got, "Means over 20 seeds; their 5th to 95th percentiles do not overlap.") {
+	if got := text(ctx, t, `document.querySelector("[data-testid=verdict]").textContent`); !strings.HasSuffix(got, "Means over 20 seeds; on peak calls in 100 ms their 5th to 95th percentiles do not overlap.") {
 		t.Errorf("the page's verdict: %q", got)
 	}
 }

@@ -138,7 +138,7 @@ func TestTailMarks(t *testing.T) {
 		runs                    int
 		spreads, marks, verdict string
 	}{
-		{TailSeeds, "40–60 85–115", "best,worst", "A has the lowest peak calls in 100 ms: 50 calls against B's 100 calls. Every strategy succeeds on 99% of operations. Means over 20 seeds; their 5th to 95th percentiles do not overlap."},
+		{TailSeeds, "40–60 85–115", "best,worst", "A has the lowest peak calls in 100 ms: 50 calls against B's 100 calls. Every strategy succeeds on 99% of operations. Means over 20 seeds; on peak calls in 100 ms their 5th to 95th percentiles do not overlap."},
 		{TailSeeds - 1, "30–120 60–150", ",", "No strategy is clearly best on peak calls in 100 ms: A 50 calls, B 100 calls, and their ranges over the 19 seeds overlap."},
 	} {
 		groups, _ := table(strats, tc.runs >= TailSeeds)

@@ -172,7 +172,7 @@ func winner(strats []engine.StrategyResult, m Metric, best, worst []int, runs in
 	if m.FromGivingUp && succeedsLess(strats, w, s, tails) {
 		fmt.Fprintf(&b, " Its %s is low partly because it gives up sooner.", label)
 	}
-	b.WriteString(means(runs))
+	b.WriteString(means(runs, label))
 	return b.String()
 }
 
@@ -214,14 +214,16 @@ func plural(v float64, one, many string) string {
 	return many
 }
 
-// means says what the numbers of a verdict that names a winner are, with
-// several seeds.
-func means(runs int) string {
+// means says what the numbers of a verdict that names a winner on the
+// metric labelled label are, with several seeds, and on which metric the
+// seeds' ranges keep the winner apart: the verdict's other numbers (its
+// price, a success rate "within the seeds' spread") may well overlap.
+func means(runs int, label string) string {
 	switch {
 	case runs >= TailSeeds:
-		return fmt.Sprintf(" Means over %d seeds; their 5th to 95th percentiles do not overlap.", runs)
+		return fmt.Sprintf(" Means over %d seeds; on %s their 5th to 95th percentiles do not overlap.", runs, label)
 	case runs > 1:
-		return fmt.Sprintf(" Means over %d seeds; the ranges do not overlap.", runs)
+		return fmt.Sprintf(" Means over %d seeds; on %s the ranges do not overlap.", runs, label)
 	}
 	return ""
 }
@@ -247,7 +249,7 @@ func onlyByFailing(strats []engine.StrategyResult, m Metric, best []int, bottom,
 		fmt.Fprintf(&b, "%s share the %s %s (%s) only by failing operations, against %s's %s. They succeed on %s of their operations%s against %s's %s.",
 			names(strats, best), most, label, l, strats[bottom].Name, vb, ls, window(s), strats[top].Name, vt)
 	}
-	b.WriteString(means(runs))
+	b.WriteString(means(runs, label))
 	return b.String()
 }
 
