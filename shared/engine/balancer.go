@@ -592,29 +592,27 @@ func (v *validator) backends(p string, d *Dependency) {
 	}
 	if o := b.OutlierDetection; o != nil {
 		q := p + "backends.outlier_detection."
-		if o.Consecutive5xx != 0 {
-			v.intRange(q+"consecutive_5xx", o.Consecutive5xx, 1, 1000)
-		}
+		v.intOr(q+"consecutive_5xx", o.Consecutive5xx, 1, 1000, DefaultConsecutive5xx)
 		if e := o.EnforcingConsecutive5xx; e != nil && *e != 0 && *e != 100 {
 			v.add(q+"enforcing_consecutive_5xx", *e, "is not 0 or 100; a chance in between is not modelled (0 turns consecutive_5xx off, 100 is the default)")
 		}
-		v.intRange(q+"consecutive_gateway_failure", o.ConsecutiveGatewayFailure, 0, 1000)
+		v.intOr(q+"consecutive_gateway_failure", o.ConsecutiveGatewayFailure, 1, 1000, "the default, no gateway ejection")
 		for _, f := range []struct {
 			name string
 			d    Duration
-		}{{"interval", o.Interval}, {"base_ejection_time", o.BaseEjectionTime}, {"max_ejection_time", o.MaxEjectionTime}} {
-			if f.d != 0 {
-				v.span(q+f.name, f.d, false)
-			}
+			def  any
+		}{{"interval", o.Interval, DefaultOutlierInterval}, {"base_ejection_time", o.BaseEjectionTime, DefaultBaseEjectionTime},
+			{"max_ejection_time", o.MaxEjectionTime, "the default, the longer of 300s and base_ejection_time"}} {
+			v.spanOr(q+f.name, f.d, f.def)
 		}
 		if o.MaxEjectionTime != 0 && o.MaxEjectionTime < cmp.Or(o.BaseEjectionTime, DefaultBaseEjectionTime) {
 			v.add(q+"max_ejection_time", o.MaxEjectionTime, "is below base_ejection_time %s; the longest ejection is at least the first", cmp.Or(o.BaseEjectionTime, DefaultBaseEjectionTime))
 		}
 		if pc := o.MaxEjectionPercent; pc != nil {
-			v.floatRange(q+"max_ejection_percent", *pc, 0, 100)
+			v.percent(q+"max_ejection_percent", *pc, DefaultMaxEjectionPercent)
 		}
 		if pc := o.MinHealthPercent; pc != nil {
-			v.floatRange(q+"min_health_percent", *pc, 0, 100)
+			v.percent(q+"min_health_percent", *pc, DefaultMinHealthPercent)
 		}
 		if o.EnforcingConsecutive5xx != nil && *o.EnforcingConsecutive5xx == 0 && o.ConsecutiveGatewayFailure == 0 {
 			v.add(q+"enforcing_consecutive_5xx", 0, "turns off the only ejection left (consecutive_gateway_failure is 0): nothing would ever be ejected")
@@ -721,5 +719,5 @@ func (v *validator) hostPredicate(list string, i, j int, pol *Policy, innermost,
 	case !innermost:
 		v.add(q+".retry_host_predicate", pol.RetryHostPredicate, "is for the innermost level (the last layer, or the policy without layers), whose attempts reach the dependency's backends")
 	}
-	v.intRange(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, 0, 100)
+	v.intOr(q+".host_selection_retry_max_attempts", pol.HostSelectionRetryMaxAttempts, 1, 100, 1)
 }

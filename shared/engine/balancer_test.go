@@ -269,7 +269,7 @@ func TestPreviousHostsValidation(t *testing.T) {
 	for _, tc := range []struct{ js, policy, want string }{
 		{withBackends, `"retry_host_predicate": "other_hosts"`, `strategies[0].retry_host_predicate: "other_hosts" is not one of "previous_hosts"`},
 		{withBackends, `"host_selection_retry_max_attempts": 3`, `strategies[0].host_selection_retry_max_attempts: 3 has no meaning without retry_host_predicate "previous_hosts"`},
-		{withBackends, `"retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 101`, `strategies[0].host_selection_retry_max_attempts: 101 is out of range 0..100`},
+		{withBackends, `"retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 101`, `strategies[0].host_selection_retry_max_attempts: 101 is out of range 1..100, or 0 (or absent): the default, 1`},
 		{without, `"retry_host_predicate": "previous_hosts"`, `strategies[0].retry_host_predicate: "previous_hosts" has no meaning: no dependency has backends`},
 		{withBackends, `"retry_host_predicate": "previous_hosts", "layers": [{"max_attempts": 1}]`, `strategies[0].retry_host_predicate: "previous_hosts" is for the innermost level`},
 	} {
@@ -427,7 +427,7 @@ func TestOutlierValidation(t *testing.T) {
 		{`{"min_health_percent": -1}`, `dependency.backends.outlier_detection.min_health_percent: -1 is out of range`},
 		{`{"interval": "-1s"}`, `dependency.backends.outlier_detection.interval: "-1s" is negative`},
 		{`{"base_ejection_time": "40s", "max_ejection_time": "30s"}`, `dependency.backends.outlier_detection.max_ejection_time: "30s" is below base_ejection_time 40s`},
-		{`{"consecutive_gateway_failure": 1001}`, `dependency.backends.outlier_detection.consecutive_gateway_failure: 1001 is out of range 0..1000`},
+		{`{"consecutive_gateway_failure": 1001}`, `dependency.backends.outlier_detection.consecutive_gateway_failure: 1001 is out of range 1..1000, or 0 (or absent): the default, no gateway ejection`},
 		{`{"consecutive_5xxx": 3}`, `consecutive_5xxx`},
 	} {
 		_, err := Parse([]byte(outlierScenario(2, tc.od, "", "10s")))

@@ -121,7 +121,7 @@ func TestConnectionLimitsValidate(t *testing.T) {
 	for _, tc := range []struct{ limits, extra, want string }{
 		{`{}`, "", "sets no limit"},
 		{`{"max_pending": 3}`, "", "max_pending: 3 has no meaning without max_connections"},
-		{`{"max_requests": -1}`, "", "max_requests: -1 is out of range 0..1000000"},
+		{`{"max_requests": -1}`, "", "max_requests: -1 is out of range 1..1000000, or 0 (or absent): no limit"},
 		{`{"max_connections": 2000000}`, "", "max_connections: 2000000 is out of range"},
 		{`{"max_requests": 5}`, `, "hedging": {"delay": "10ms"}`, "is given together with hedging"},
 	} {

@@ -164,6 +164,42 @@ func (v *validator) span(path string, d Duration, allowZero bool) {
 	}
 }
 
+// orDefault is how an error about a field whose 0, or absence, means
+// def ends the allowed range: "or 0 (or absent): the default, 5". A def
+// that is not a value (a string such as "no limit") says what 0 does.
+func orDefault(def any) string {
+	if s, ok := def.(string); ok {
+		return ", or 0 (or absent): " + s
+	}
+	return fmt.Sprintf(", or 0 (or absent): the default, %v", def)
+}
+
+// intOr checks a count whose 0 (or absence) means def: lo..hi, or 0.
+func (v *validator) intOr(path string, x, lo, hi int, def any) {
+	if x != 0 && (x < lo || x > hi) {
+		v.add(path, x, "is out of range %d..%d%s", lo, hi, orDefault(def))
+	}
+}
+
+// spanOr checks a duration whose 0 (or absence) means def: more than 0s
+// up to MaxSpan, or 0.
+func (v *validator) spanOr(path string, d Duration, def any) {
+	switch {
+	case d < 0:
+		v.add(path, d, "is negative; allowed more than 0s up to %s%s", MaxSpan, orDefault(def))
+	case d > MaxSpan:
+		v.add(path, d, "is longer than the maximum %s%s", MaxSpan, orDefault(def))
+	}
+}
+
+// percent checks a percentage that, unlike the fields of intOr and
+// spanOr, is a pointer: 0 is its own value, and only absence means def.
+func (v *validator) percent(path string, x, def float64) {
+	if !(x >= 0 && x <= 100) {
+		v.add(path, x, "is out of range 0..100 (absent: the default, %g)", def)
+	}
+}
+
 func oneOf[K ~string](v *validator, path string, x K, allowed ...K) bool {
 	if !slices.Contains(allowed, x) {
 		v.add(path, x, "is not one of %s", quoteList(allowed))
@@ -796,7 +832,7 @@ func (v *validator) dependency(p string, d *Dependency) {
 	}
 	if le := d.LoadErrors; le != nil {
 		q := p + "load_errors."
-		v.span(q+"window", le.Window, true)
+		v.spanOr(q+"window", le.Window, DefaultLoadWindow)
 		if le.Status != 0 {
 			v.status(q+"status", le.Status)
 		}
@@ -887,8 +923,8 @@ func (v *validator) overload(p string, d *Dependency) {
 		if !slices.Contains(CoDelDisciplines, disc) {
 			v.add(p+"codel", nil, "has no meaning for queue_discipline %q; it sets the target and interval of \"codel\" and \"adaptive-lifo\"", disc)
 		}
-		v.span(p+"codel.target", c.Target, true)
-		v.span(p+"codel.interval", c.Interval, true)
+		v.spanOr(p+"codel.target", c.Target, DefaultCoDelTarget)
+		v.spanOr(p+"codel.interval", c.Interval, DefaultCoDelInterval)
 		target, interval := cmp.Or(c.Target, DefaultCoDelTarget), cmp.Or(c.Interval, DefaultCoDelInterval)
 		if target > 0 && interval > 0 && target >= interval {
 			v.add(p+"codel.target", target, "is not below the interval %s; the target is a short queueing delay judged over the longer interval (the sources: 5ms and 100ms)", interval)
@@ -898,7 +934,7 @@ func (v *validator) overload(p string, d *Dependency) {
 		q := p + "rate_limit."
 		v.floatRange(q+"rate", rl.Rate, MinLimitRate, MaxLimitRate)
 		v.intRange(q+"burst", rl.Burst, 1, MaxLimitBurst)
-		v.span(q+"retry_after_unit", rl.RetryAfterUnit, true)
+		v.spanOr(q+"retry_after_unit", rl.RetryAfterUnit, DefaultRetryAfterUnit)
 	}
 	if c := d.ConcurrencyLimit; c != nil {
 		v.concurrencyLimit(p+"concurrency_limit.", c)
@@ -909,15 +945,15 @@ func (v *validator) overload(p string, d *Dependency) {
 // least 1 in order, min ≤ initial ≤ max with the defaults of those left
 // out, and Netflix's AIMDLimit's own bound on the backoff ratio.
 func (v *validator) concurrencyLimit(q string, c *ConcurrencyLimit) {
-	v.intRange(q+"initial", c.Initial, 0, MaxQueue)
-	v.intRange(q+"min", c.Min, 0, MaxQueue)
-	v.intRange(q+"max", c.Max, 0, MaxQueue)
+	v.intOr(q+"initial", c.Initial, 1, MaxQueue, DefaultConcurrencyInitial)
+	v.intOr(q+"min", c.Min, 1, MaxQueue, DefaultConcurrencyMin)
+	v.intOr(q+"max", c.Max, 1, MaxQueue, DefaultConcurrencyMax)
 	if c.BackoffRatio != 0 && !(c.BackoffRatio >= 0.5 && c.BackoffRatio < 1) {
-		v.add(q+"backoff_ratio", c.BackoffRatio, "is out of range; a limit is multiplied by 0.5 or more and less than 1 (Netflix's AIMDLimit), 0.9 by default")
+		v.add(q+"backoff_ratio", c.BackoffRatio, "is out of range; a limit is multiplied by 0.5 or more and less than 1 (Netflix's AIMDLimit)%s", orDefault(DefaultBackoffRatio))
 	}
-	v.span(q+"timeout", c.Timeout, true)
+	v.spanOr(q+"timeout", c.Timeout, DefaultConcurrencyTimeout)
 	if c.Status != 0 && (c.Status < 400 || c.Status > 599) {
-		v.add(q+"status", c.Status, "is not an error status; allowed 400..599 (503 by default)")
+		v.add(q+"status", c.Status, "is not an error status; allowed 400..599%s", orDefault(DefaultConcurrencyStatus))
 	}
 	e := c.Effective()
 	switch {
@@ -1272,10 +1308,8 @@ func (v *validator) policy(p string, pol *Policy) {
 			oneOf(v, q+"placement", br.Placement, Placements...)
 		}
 		v.span(q+"break", br.Break, false)
-		v.intRange(q+"half_open_calls", br.HalfOpenCalls, 0, 1000)
-		if br.HalfOpenFailures != 0 {
-			v.intRange(q+"half_open_failures", br.HalfOpenFailures, 1, max(br.HalfOpenCalls, DefaultHalfOpenCalls))
-		}
+		v.intOr(q+"half_open_calls", br.HalfOpenCalls, 1, 1000, DefaultHalfOpenCalls)
+		v.intOr(q+"half_open_failures", br.HalfOpenFailures, 1, max(br.HalfOpenCalls, DefaultHalfOpenCalls), 1)
 		if br.BreakEnd != "" {
 			oneOf(v, q+"break_end", br.BreakEnd, BreakEnds...)
 		}
@@ -1313,7 +1347,7 @@ func (v *validator) policy(p string, pol *Policy) {
 		if th.K != 0 && !(th.K >= 1 && th.K <= 100) {
 			v.add(q+"k", th.K, "is out of range 1..100 (or 0 for the default %g); the Google SRE book uses 2, and 1.1 for a more aggressive throttle", DefaultThrottleK)
 		}
-		v.span(q+"window", th.Window, true)
+		v.spanOr(q+"window", th.Window, DefaultThrottleWindow)
 	}
 	if rl := pol.RateLimit; rl != nil {
 		q := p + ".client_rate_limit."
@@ -1343,10 +1377,9 @@ func (v *validator) connectionLimits(p string, pol *Policy) {
 	for _, f := range []struct {
 		name string
 		n    int
-	}{{"max_connections", cl.MaxConnections}, {"max_pending", cl.MaxPending}, {"max_requests", cl.MaxRequests}} {
-		if f.n < 0 || f.n > MaxConnectionLimit {
-			v.add(q+f.name, f.n, "is out of range 0..%d (0: no limit)", MaxConnectionLimit)
-		}
+		zero string // what 0 (or absence) does
+	}{{"max_connections", cl.MaxConnections, "no limit"}, {"max_pending", cl.MaxPending, "no attempt waits"}, {"max_requests", cl.MaxRequests, "no limit"}} {
+		v.intOr(q+f.name, f.n, 1, MaxConnectionLimit, f.zero)
 	}
 	switch {
 	case cl.MaxConnections == 0 && cl.MaxRequests == 0 && cl.MaxPending == 0:
@@ -1372,7 +1405,7 @@ func (v *validator) hedging(p string, pol *Policy) {
 		if h.DelayPercentile == 0 {
 			v.add(q+"window", h.Window, "has no meaning without delay_percentile; it is how many latencies the percentile is taken over")
 		} else {
-			v.intRange(q+"window", h.Window, 20, 100_000)
+			v.intOr(q+"window", h.Window, 20, 100_000, DefaultHedgeWindow)
 		}
 	}
 	if h.AfterFailure != "" {
