@@ -4,7 +4,7 @@ WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
 ADDR    ?= :8080
 DB      ?= ./data/retrylab.db
 
-.PHONY: all build templ wasm run test test-native test-wasm stress fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance
+.PHONY: all build templ wasm run test test-native test-wasm stress fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance mutants
 
 all: build
 
@@ -165,6 +165,28 @@ worker-test: worker worker-deps
 # worker-size reports the upload size wrangler would deploy (nothing is sent).
 worker-size: worker worker-deps
 	cd worker && $(WORKER_ENV) npx wrangler deploy --dry-run --outdir build/dry-run | grep -i "upload"
+
+# mutants measures how many of FILE's mutants (gremlins v0.5.0) the tests of
+# its package kill: make mutants FILE=shared/view/verdict.go. gremlins
+# mutates every file of a package; its --diff mutates only the lines changed
+# since a commit, so the run copies the working tree (uncommitted tests
+# included) to a scratch repository whose one commit has FILE empty, and
+# gremlins sees FILE, and only it, as new. One worker, GOMAXPROCS=1 and
+# nice 19: the machine is shared (not --test-cpu, which v0.5.0 hands to go
+# test as one argument "-cpu 1", so that every mutant fails to build and
+# counts as killed). Not run by make test: a file takes 10 to 40 minutes.
+GREMLINS ?= $(shell $(GO) env GOPATH)/bin/gremlins
+MUTANTS_TIMEOUT ?= 5
+mutants:
+	@[ -f "$(FILE)" ] || { echo "usage: make mutants FILE=shared/view/verdict.go (a Go file of this module)"; exit 2; }
+	@command -v $(GREMLINS) >/dev/null || { echo "no $(GREMLINS): go install github.com/go-gremlins/gremlins/cmd/gremlins@v0.5.0"; exit 2; }
+	@tmp=$$(mktemp -d /tmp/mutants-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
+	git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$$tmp" 2>/dev/null; \
+	cd "$$tmp" && git init -q && git config user.email mutants@localhost && git config user.name mutants && \
+	git config diff.relative true && cp "$(FILE)" "$$tmp.keep" && : > "$(FILE)" && git add -A && \
+	git commit -qm "$(FILE) empty" && mv "$$tmp.keep" "$(FILE)" && cd "$$(dirname "$(FILE)")" && \
+	echo "==> mutating $(FILE) only, against every test of ./$$(dirname "$(FILE)")" && \
+	GOMAXPROCS=1 nice -n 19 $(GREMLINS) unleash --workers 1 --timeout-coefficient $(MUTANTS_TIMEOUT) --diff HEAD $(MUTANTS_FLAGS) | grep --line-buffered -v "^ *SKIPPED "
 
 # load measures a running server (make run in another shell) from loopback.
 load:
