@@ -1,6 +1,7 @@
 package view
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 
@@ -232,5 +233,135 @@ func TestSweepVerdictSaysBestOnlyByFailing(t *testing.T) {
 	want := "The lowest peak calls in 100 ms by load.rps: 100 → A only by failing operations (A succeeds on 50% against B's 99%); 200 → A."
 	if got := sweepVerdict(res, "peak_per_100ms"); got != want {
 		t.Errorf("sweep verdict\n%q, want\n%q", got, want)
+	}
+}
+
+// oneSeed makes a strategy result of one seed from metrics by their JSON names.
+func oneSeed(t *testing.T, name string, metrics map[string]float64) engine.StrategyResult {
+	t.Helper()
+	b, err := json.Marshal(metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := engine.StrategyResult{Name: name}
+	if err := json.Unmarshal(b, &st.Metrics); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestVerdictSentences: the verdict's sentences in full, one case for
+// each of the rules that decide their words.
+func TestVerdictSentences(t *testing.T) {
+	for _, tc := range []struct {
+		desc   string
+		focus  []string
+		strats []map[string]float64
+		runs   int
+		want   string
+	}{
+		{"the only strategy", []string{"success_rate"}, []map[string]float64{
+			{"success_rate": 0.9996},
+		}, 1, "A, the only strategy: success rate 99.96%; add another to compare."},
+		{"a count nothing happened to", []string{"duplicates", "dependency_calls"}, []map[string]float64{
+			{"success_rate": 1, "dependency_calls": 300},
+			{"success_rate": 1, "dependency_calls": 100},
+		}, 1, "Duplicates: none, whatever the strategy. B has the lowest calls reaching the dependency: 100 against A's 300. Every operation succeeds, whatever the strategy."},
+		{"one seed says no means", []string{"dependency_calls"}, []map[string]float64{
+			{"success_rate": 0.9, "dependency_calls": 300},
+			{"success_rate": 0.9, "dependency_calls": 100},
+		}, 1, "B has the lowest calls reaching the dependency: 100 against A's 300. Every strategy succeeds on 90% of operations."},
+		{"two seeds say their ranges", []string{"dependency_calls"}, []map[string]float64{
+			{"success_rate": 0.9, "dependency_calls": 300},
+			{"success_rate": 0.9, "dependency_calls": 100},
+		}, 2, "B has the lowest calls reaching the dependency: 100 against A's 300. Every strategy succeeds on 90% of operations. Means over 2 seeds; the ranges do not overlap."},
+		{"failing a quarter is failing many", []string{"peak_per_100ms"}, []map[string]float64{
+			{"success_rate": 0.75, "peak_per_100ms": 50},
+			{"success_rate": 0.99, "peak_per_100ms": 90},
+		}, 1, "A has the lowest peak calls in 100 ms only by failing operations: 50 calls against B's 90 calls. It succeeds on 75% of its operations against B's 99%."},
+		{"failing less than a quarter is a price", []string{"peak_per_100ms"}, []map[string]float64{
+			{"success_rate": 0.76, "peak_per_100ms": 50},
+			{"success_rate": 0.99, "peak_per_100ms": 90},
+		}, 1, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls. The price: it succeeds less often, 76% against B's 99%."},
+		{"duplicates and late applications are no clean win", []string{"success_rate"}, []map[string]float64{
+			{"success_rate": 0.99, "duplicates": 1, "applied_after_give_up": 2},
+			{"success_rate": 0.9},
+			{"success_rate": 0.98, "duplicates": 3},
+		}, 1, "A has the highest success rate: 99% against B's 90%. Not a clean win: the dependency applied A's operations 1 extra time (duplicates, such as double charges), and 2 of its failed operations all the same."},
+		{"several duplicates", []string{"success_rate"}, []map[string]float64{
+			{"success_rate": 0.99, "duplicates": 3},
+			{"success_rate": 0.9, "applied_after_give_up": 2},
+		}, 1, "A has the highest success rate: 99% against B's 90%. Not a clean win: the dependency applied A's operations 3 extra times (duplicates, such as double charges)."},
+		{"late applications alone", []string{"success_rate"}, []map[string]float64{
+			{"success_rate": 0.99, "applied_after_give_up": 2},
+			{"success_rate": 0.9},
+		}, 1, "A has the highest success rate: 99% against B's 90%. Not a clean win: the dependency applied 2 of A's failed operations all the same."},
+		{"judged in the affected window", []string{"peak_per_100ms"}, []map[string]float64{
+			{"operations": 100, "affected_operations": 10, "affected_success_rate": 0.5, "success_rate": 0.95, "peak_per_100ms": 50},
+			{"operations": 100, "affected_operations": 10, "affected_success_rate": 0.9, "success_rate": 0.99, "peak_per_100ms": 90},
+		}, 1, "A has the lowest peak calls in 100 ms only by failing operations: 50 calls against B's 90 calls. It succeeds on 50% of its operations in the affected window against B's 90%."},
+		{"a window as wide as the run is the run", []string{"peak_per_100ms"}, []map[string]float64{
+			{"operations": 100, "affected_operations": 100, "affected_success_rate": 0.5, "success_rate": 0.8, "peak_per_100ms": 50},
+			{"operations": 100, "affected_operations": 100, "affected_success_rate": 0.9, "success_rate": 0.99, "peak_per_100ms": 90},
+		}, 1, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls. The price: it succeeds less often, 80% against B's 99%."},
+		{"fewest failed operations", []string{"failed"}, []map[string]float64{
+			{"operations": 100, "failed": 10, "success_rate": 0.9},
+			{"operations": 100, "failed": 1, "success_rate": 0.99},
+		}, 1, "B has the fewest failed operations: 1 against A's 10, and it succeeds more often: 99% against A's 90%."},
+		{"failed operations of different many: the values", []string{"failed"}, []map[string]float64{
+			{"operations": 100, "failed": 10, "success_rate": 0.9},
+			{"operations": 50, "failed": 5, "success_rate": 0.9},
+		}, 1, "Failed: A 10, B 5."},
+	} {
+		var strats []engine.StrategyResult
+		for i, m := range tc.strats {
+			strats = append(strats, oneSeed(t, string(rune('A'+i)), m))
+		}
+		if got := verdict(strats, tc.focus, tc.runs); got != tc.want {
+			t.Errorf("%s: verdict\n%q, want\n%q", tc.desc, got, tc.want)
+		}
+	}
+}
+
+// TestFormatBothTellsApart: two values that format writes alike are
+// written with the table's precision, with their unit, so that a sentence
+// never says one is higher than an equal-looking other; equal ones stay as
+// format writes them.
+func TestFormatBothTellsApart(t *testing.T) {
+	p99, _ := MetricOf("latency_p99_ms")
+	rate, _ := MetricOf("success_rate")
+	calls, _ := MetricOf("dependency_calls")
+	for _, tc := range []struct {
+		m      Metric
+		a, b   float64
+		wa, wb string
+	}{
+		{p99, 12.3456, 12.3449, "12.346 ms", "12.345 ms"},
+		{p99, 12.3, 12.3, "12.3 ms", "12.3 ms"},
+		{rate, 0.50004, 0.50001, "50.00%", "50.00%"},
+		{calls, 100.04, 100.01, "100", "100"},
+		{calls, 10.0004, 10.0001, "10", "10"},
+	} {
+		if a, b := formatBoth(tc.m, tc.a, tc.b); a != tc.wa || b != tc.wb {
+			t.Errorf("%s %v and %v: %q and %q, want %q and %q", tc.m.Key, tc.a, tc.b, a, b, tc.wa, tc.wb)
+		}
+	}
+}
+
+// TestSweepValueAsTheTableShowsIt: a swept value is written as the sweep
+// table shows it: a number or a string as itself, anything else as JSON.
+func TestSweepValueAsTheTableShowsIt(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{0.5, "0.5"},
+		{"lifo", "lifo"},
+		{map[string]any{"kind": "full"}, `{"kind":"full"}`},
+		{nil, "null"},
+	} {
+		if got := sweepValue(tc.v); got != tc.want {
+			t.Errorf("%#v: %q, want %q", tc.v, got, tc.want)
+		}
 	}
 }
