@@ -233,7 +233,7 @@ func onlyByFailing(strats []engine.StrategyResult, m Metric, best []int, bottom,
 	most, label := superlative(m)
 	s := judged(strats)
 	sr, _ := MetricOf(s)
-	top, _ := failsMany(strats, best[0], s, runs >= TailSeeds)
+	top := ranked(strats, sr)[0] // the strategy that succeeds most often
 	var b strings.Builder
 	if len(best) == 1 {
 		w := best[0]

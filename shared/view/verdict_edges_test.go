@@ -308,6 +308,15 @@ func TestVerdictSentences(t *testing.T) {
 			{"operations": 100, "failed": 10, "success_rate": 0.9},
 			{"operations": 100, "failed": 1, "success_rate": 0.99},
 		}, 1, "B has the fewest failed operations: 1 against A's 10, and it succeeds more often: 99% against A's 90%."},
+		{"tied on success, the winner's calls are its price", []string{"success_rate"}, []map[string]float64{
+			{"success_rate": 0.99, "dependency_calls": 300},
+			{"success_rate": 0.99, "dependency_calls": 100},
+			{"success_rate": 0.9, "dependency_calls": 100},
+		}, 1, "A and B share the highest success rate (A 99%, B 99%) against C's 90%. The price: 300 calls reach the dependency against B's 100, which succeeds as often."},
+		{"tied on success, fewer calls than the worst", []string{"success_rate"}, []map[string]float64{
+			{"success_rate": 0.99, "dependency_calls": 100},
+			{"success_rate": 0.9, "dependency_calls": 300},
+		}, 1, "A has the highest success rate: 99% against B's 90%, with fewer calls reaching the dependency: 100 against B's 300."},
 		{"failed operations of different many: the values", []string{"failed"}, []map[string]float64{
 			{"operations": 100, "failed": 10, "success_rate": 0.9},
 			{"operations": 50, "failed": 5, "success_rate": 0.9},
