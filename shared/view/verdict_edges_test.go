@@ -374,3 +374,44 @@ func TestSweepValueAsTheTableShowsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictCallGains: when every strategy succeeds as often, the winner
+// of a plan of two calls is said to gain on the call where it succeeds
+// more often, beyond the seeds' spread.
+func TestVerdictCallGains(t *testing.T) {
+	call := func(name string, rate float64) engine.CallResult {
+		return engine.CallResult{Name: name, Dependency: name, Metrics: engine.CallMetrics{Calls: 100, SuccessRate: rate}}
+	}
+	a := oneSeed(t, "A", map[string]float64{"success_rate": 0.9, "peak_per_100ms": 50})
+	a.Calls = []engine.CallResult{call("payment", 0.95), call("catalog", 0.9)}
+	b := oneSeed(t, "B", map[string]float64{"success_rate": 0.9, "peak_per_100ms": 90})
+	b.Calls = []engine.CallResult{call("payment", 0.8), call("catalog", 0.9)}
+	want := "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls, and its calls to payment succeed more often: 95% against B's 80%. Every strategy succeeds on 90% of operations."
+	if got := verdict([]engine.StrategyResult{a, b}, []string{"peak_per_100ms"}, 1); got != want {
+		t.Errorf("verdict\n%q, want\n%q", got, want)
+	}
+}
+
+// TestVerdictWorstSeedPrice: from TailSeeds seeds, a winner whose success
+// rate is within the others' percentiles pays for a worst seed below the
+// worst of the strategy that succeeds most often; an equal worst seed is
+// no price.
+func TestVerdictWorstSeedPrice(t *testing.T) {
+	for _, tc := range []struct {
+		worst float64
+		want  string
+	}{
+		{0.90, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls. The price: on its worst seed it succeeds on 90% of operations against 94% on B's worst. Means over 20 seeds; their 5th to 95th percentiles do not overlap."},
+		{0.94, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls, while succeeding as often as B within the seeds' spread: 98% against B's 99%. Means over 20 seeds; their 5th to 95th percentiles do not overlap."},
+	} {
+		a := withTails(strat("A", map[string][3]float64{"peak_per_100ms": {50, 40, 60}, "success_rate": {0.98, tc.worst, 1}}),
+			map[string][2]float64{"peak_per_100ms": {45, 55}, "success_rate": {0.95, 1}})
+		a.WorstSeeds = map[string]engine.SeedValue{"success_rate": {Seed: 7, Value: tc.worst}}
+		b := withTails(strat("B", map[string][3]float64{"peak_per_100ms": {90, 80, 100}, "success_rate": {0.99, 0.94, 1}}),
+			map[string][2]float64{"peak_per_100ms": {85, 95}, "success_rate": {0.96, 1}})
+		b.WorstSeeds = map[string]engine.SeedValue{"success_rate": {Seed: 3, Value: 0.94}}
+		if got := verdict([]engine.StrategyResult{a, b}, []string{"peak_per_100ms"}, TailSeeds); got != tc.want {
+			t.Errorf("A's worst seed %v: verdict\n%q, want\n%q", tc.worst, got, tc.want)
+		}
+	}
+}
