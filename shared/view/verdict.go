@@ -598,14 +598,14 @@ func sweepVerdict(res *engine.Result, key string) string {
 		}
 		return fmt.Sprintf("%s of %s by %s: %s.", m.Label, res.Sweep[0].Strategies[0].Name, res.SweepPath, strings.Join(parts, "; "))
 	}
-	winners := map[string]int{}
+	winners := map[string]bool{} // who is best at each value, each once
 	for _, p := range res.Sweep {
 		best, _ := extremes(p.Strategies, m, tails)
 		who := "no clear best"
 		if len(best) > 0 {
 			who = sweepWinners(p.Strategies, best, tails)
 		}
-		winners[who]++
+		winners[who] = true
 		parts = append(parts, fmt.Sprintf("%s → %s", sweepValue(p.Value), who))
 	}
 	if len(winners) == 1 {

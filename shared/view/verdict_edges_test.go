@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -412,6 +413,65 @@ func TestVerdictWorstSeedPrice(t *testing.T) {
 		b.WorstSeeds = map[string]engine.SeedValue{"success_rate": {Seed: 3, Value: 0.94}}
 		if got := verdict([]engine.StrategyResult{a, b}, []string{"peak_per_100ms"}, TailSeeds); got != tc.want {
 			t.Errorf("A's worst seed %v: verdict\n%q, want\n%q", tc.worst, got, tc.want)
+		}
+	}
+}
+
+// TestVerdictCallsPriceAgainstTheFirst: the strategy that succeeds as
+// often with fewer calls is named whatever its place in the scenario, the
+// first too.
+func TestVerdictCallsPriceAgainstTheFirst(t *testing.T) {
+	strats := []engine.StrategyResult{
+		strat("A", map[string][3]float64{"success_rate": {0.99, 0.98, 1}, "dependency_calls": {100, 100, 100}}),
+		strat("B", map[string][3]float64{"success_rate": {0.995, 0.99, 1}, "dependency_calls": {300, 300, 300}}),
+		strat("C", map[string][3]float64{"success_rate": {0.9, 0.89, 0.91}, "dependency_calls": {100, 100, 100}}),
+	}
+	want := "B and A share the highest success rate (B 99.5%, A 99%) against C's 90%. The price: 300 calls reach the dependency against A's 100, which succeeds as often. Means over 5 seeds; the ranges do not overlap."
+	if got := verdict(strats, []string{"success_rate"}, 5); got != want {
+		t.Errorf("verdict\n%q, want\n%q", got, want)
+	}
+}
+
+// TestVerdictLatencyPriceFromAFifth: a winner's successful operations
+// slower at the 99th percentile than those of a strategy that succeeds as
+// often are a price from a fifth slower on, not below.
+func TestVerdictLatencyPriceFromAFifth(t *testing.T) {
+	for _, tc := range []struct {
+		p99  float64
+		want string
+	}{
+		{120, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls. The price: its successful operations are slower, 120 ms at the 99th percentile against B's 100 ms, which succeeds as often. Every strategy succeeds on 90% of operations."},
+		{119, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls. Every strategy succeeds on 90% of operations."},
+	} {
+		strats := []engine.StrategyResult{
+			oneSeed(t, "A", map[string]float64{"success_rate": 0.9, "peak_per_100ms": 50, "success_latency_p99_ms": tc.p99}),
+			oneSeed(t, "B", map[string]float64{"success_rate": 0.9, "peak_per_100ms": 90, "success_latency_p99_ms": 100}),
+		}
+		if got := verdict(strats, []string{"peak_per_100ms"}, 1); got != tc.want {
+			t.Errorf("A's p99 %v ms: verdict\n%q, want\n%q", tc.p99, got, tc.want)
+		}
+	}
+}
+
+// TestVerdictNamesTheDependencies: "dependency" for a plan that calls one,
+// "dependencies" for one that calls several.
+func TestVerdictNamesTheDependencies(t *testing.T) {
+	for _, tc := range []struct {
+		deps []string
+		want string
+	}{
+		{[]string{"payment"}, "A has the highest success rate: 99% against B's 90%, with fewer calls reaching the dependency: 100 against B's 300."},
+		{[]string{"payment", "payment"}, "A has the highest success rate: 99% against B's 90%, with fewer calls reaching the dependency: 100 against B's 300."},
+		{[]string{"payment", "catalog"}, "A has the highest success rate: 99% against B's 90%, with fewer calls reaching the dependencies: 100 against B's 300."},
+	} {
+		a := oneSeed(t, "A", map[string]float64{"success_rate": 0.99, "dependency_calls": 100})
+		b := oneSeed(t, "B", map[string]float64{"success_rate": 0.9, "dependency_calls": 300})
+		for i, d := range tc.deps {
+			c := engine.CallResult{Name: fmt.Sprint("call", i), Dependency: d, Metrics: engine.CallMetrics{Calls: 100, SuccessRate: 1}}
+			a.Calls, b.Calls = append(a.Calls, c), append(b.Calls, c)
+		}
+		if got := verdict([]engine.StrategyResult{a, b}, []string{"success_rate"}, 1); got != tc.want {
+			t.Errorf("calls to %v: verdict\n%q, want\n%q", tc.deps, got, tc.want)
 		}
 	}
 }
