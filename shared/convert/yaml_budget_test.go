@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -48,5 +49,18 @@ func TestYAMLNestsToItsDepth(t *testing.T) {
 	}
 	if _, err := decodeYAML([]byte(nested(maxYAMLDepth - 1))); err == nil || !strings.Contains(err.Error(), "nests deeper than 64 levels") {
 		t.Errorf("%d values deep: %v, want it refused", maxYAMLDepth+1, err)
+	}
+}
+
+// TestYAMLIntegersKeepTheirDigits: an integer is read as written, beyond
+// the 53 bits a float64 keeps exactly too.
+func TestYAMLIntegersKeepTheirDigits(t *testing.T) {
+	docs, err := decodeYAML([]byte("n: 12345678901234567\nm: 0x10\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := docs[0].(map[string]any)
+	if got["n"] != json.Number("12345678901234567") || got["m"] != json.Number("16") {
+		t.Errorf("read %v, want n 12345678901234567 and m 16", got)
 	}
 }
