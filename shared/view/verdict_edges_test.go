@@ -475,3 +475,18 @@ func TestVerdictNamesTheDependencies(t *testing.T) {
 		}
 	}
 }
+
+// TestTouchingRangesShareTheBest: a strategy whose highest success rate
+// over the seeds is the best one's lowest shares the best mark with it.
+func TestTouchingRangesShareTheBest(t *testing.T) {
+	strats := []engine.StrategyResult{
+		strat("A", map[string][3]float64{"success_rate": {0.95, 0.9, 0.97}}),
+		strat("B", map[string][3]float64{"success_rate": {0.99, 0.97, 1}}),
+		strat("C", map[string][3]float64{"success_rate": {0.5, 0.5, 0.5}}),
+	}
+	m, _ := MetricOf("success_rate")
+	r, _ := row(strats, m, false)
+	if got := marks(r); got != "best,best,worst" {
+		t.Errorf("marks %q, want \"best,best,worst\"", got)
+	}
+}
