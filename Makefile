@@ -167,14 +167,18 @@ worker-size: worker worker-deps
 	cd worker && $(WORKER_ENV) npx wrangler deploy --dry-run --outdir build/dry-run | grep -i "upload"
 
 # mutants measures how many of FILE's mutants (gremlins v0.5.0) the tests of
-# its package kill: make mutants FILE=shared/view/verdict.go. gremlins
-# mutates every file of a package; its --diff mutates only the lines changed
-# since a commit, so the run copies the working tree (uncommitted tests
-# included) to a scratch repository whose one commit has FILE empty, and
-# gremlins sees FILE, and only it, as new. One worker, GOMAXPROCS=1 and
-# nice 19: the machine is shared (not --test-cpu, which v0.5.0 hands to go
-# test as one argument "-cpu 1", so that every mutant fails to build and
-# counts as killed). Not run by make test: a file takes 10 to 40 minutes.
+# its package kill: make mutants FILE=shared/view/verdict.go (docs/
+# CONTRIBUTING.md, "Mutation testing"). gremlins mutates every file of a
+# package; its --diff mutates only the lines git diff shows as changed, so
+# the run copies the working tree (uncommitted tests included) to a scratch
+# repository whose one commit has FILE empty: FILE, and only it, is new.
+# gremlins is run from FILE's directory and names files from there, hence
+# diff.relative. One worker, GOMAXPROCS=1 and nice 19, since the machine
+# is shared; not --test-cpu, which v0.5.0 hands to go test as one argument
+# "-cpu 1", so that every test run fails to start and every mutant counts
+# as killed. GOFLAGS (-skip=...) reaches each mutant's go test;
+# MUTANTS_FLAGS are gremlins' (--dry-run). Not run by make test: verdict.go
+# took 26 minutes, yaml.go 4.
 GREMLINS ?= $(shell $(GO) env GOPATH)/bin/gremlins
 MUTANTS_TIMEOUT ?= 5
 mutants:
@@ -183,8 +187,8 @@ mutants:
 	@tmp=$$(mktemp -d /tmp/mutants-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
 	git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$$tmp" 2>/dev/null; \
 	cd "$$tmp" && git init -q && git config user.email mutants@localhost && git config user.name mutants && \
-	git config diff.relative true && cp "$(FILE)" "$$tmp.keep" && : > "$(FILE)" && git add -A && \
-	git commit -qm "$(FILE) empty" && mv "$$tmp.keep" "$(FILE)" && cd "$$(dirname "$(FILE)")" && \
+	git config diff.relative true && cp "$(FILE)" .git/mutants.keep && : > "$(FILE)" && git add -A && \
+	git commit -qm "$(FILE) empty" && mv .git/mutants.keep "$(FILE)" && cd "$$(dirname "$(FILE)")" && \
 	echo "==> mutating $(FILE) only, against every test of ./$$(dirname "$(FILE)")" && \
 	GOMAXPROCS=1 nice -n 19 $(GREMLINS) unleash --workers 1 --timeout-coefficient $(MUTANTS_TIMEOUT) --diff HEAD $(MUTANTS_FLAGS) | grep --line-buffered -v "^ *SKIPPED "
 
