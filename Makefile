@@ -4,7 +4,7 @@ WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
 ADDR    ?= :8080
 DB      ?= ./data/retrylab.db
 
-.PHONY: all build templ wasm run test test-native test-wasm stress fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance
+.PHONY: all build templ wasm run test test-native test-wasm stress fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance mutants
 
 all: build
 
@@ -173,6 +173,32 @@ worker-test: worker worker-deps
 # worker-size reports the upload size wrangler would deploy (nothing is sent).
 worker-size: worker worker-deps
 	cd worker && $(WORKER_ENV) npx wrangler deploy --dry-run --outdir build/dry-run | grep -i "upload"
+
+# mutants measures how many of FILE's mutants (gremlins v0.5.0) the tests of
+# its package kill: make mutants FILE=shared/view/verdict.go (docs/
+# CONTRIBUTING.md, "Mutation testing"). gremlins mutates every file of a
+# package; its --diff mutates only the lines git diff shows as changed, so
+# the run copies the working tree (uncommitted tests included) to a scratch
+# repository whose one commit has FILE empty: FILE, and only it, is new.
+# gremlins is run from FILE's directory and names files from there, hence
+# diff.relative. One worker, GOMAXPROCS=1 and nice 19, since the machine
+# is shared; not --test-cpu, which v0.5.0 hands to go test as one argument
+# "-cpu 1", so that every test run fails to start and every mutant counts
+# as killed. GOFLAGS (-skip=...) reaches each mutant's go test;
+# MUTANTS_FLAGS are gremlins' (--dry-run). Not run by make test: verdict.go
+# took 26 minutes, yaml.go 4.
+GREMLINS ?= $(shell $(GO) env GOPATH)/bin/gremlins
+MUTANTS_TIMEOUT ?= 5
+mutants:
+	@[ -f "$(FILE)" ] || { echo "usage: make mutants FILE=shared/view/verdict.go (a Go file of this module)"; exit 2; }
+	@command -v $(GREMLINS) >/dev/null || { echo "no $(GREMLINS): go install github.com/go-gremlins/gremlins/cmd/gremlins@v0.5.0"; exit 2; }
+	@tmp=$$(mktemp -d /tmp/mutants-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
+	git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$$tmp" 2>/dev/null; \
+	cd "$$tmp" && git init -q && git config user.email mutants@localhost && git config user.name mutants && \
+	git config diff.relative true && cp "$(FILE)" .git/mutants.keep && : > "$(FILE)" && git add -A && \
+	git commit -qm "$(FILE) empty" && mv .git/mutants.keep "$(FILE)" && cd "$$(dirname "$(FILE)")" && \
+	echo "==> mutating $(FILE) only, against every test of ./$$(dirname "$(FILE)")" && \
+	GOMAXPROCS=1 nice -n 19 $(GREMLINS) unleash --workers 1 --timeout-coefficient $(MUTANTS_TIMEOUT) --diff HEAD $(MUTANTS_FLAGS) | grep --line-buffered -v "^ *SKIPPED "
 
 # load measures a running server (make run in another shell) from loopback.
 load:

@@ -40,7 +40,7 @@ func decodeYAML(data []byte) ([]any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	d := yamlDecoder{nodes: maxYAMLNodes, bytes: maxYAMLBytes}
 	var docs []any
-	for i := 1; ; i++ {
+	for {
 		var node yaml.Node
 		err := dec.Decode(&node)
 		if errors.Is(err, io.EOF) {
@@ -124,7 +124,6 @@ func (d *yamlDecoder) enter(n *yaml.Node, path string) error {
 		return engine.Errors{{Path: path, Value: "an alias", Message: fmt.Sprintf("at line %d refers to a node that contains it; allowed aliases to other nodes", d.alias)}}
 	}
 	if d.depth++; d.depth > maxYAMLDepth {
-		d.depth--
 		return engine.Errors{{Value: "the document", Message: fmt.Sprintf("nests deeper than %d levels (at line %d); allowed a configuration", maxYAMLDepth, n.Line)}}
 	}
 	if d.open == nil {

@@ -235,7 +235,7 @@ func onlyByFailing(strats []engine.StrategyResult, m Metric, best []int, bottom,
 	most, label := superlative(m)
 	s := judged(strats)
 	sr, _ := MetricOf(s)
-	top, _ := failsMany(strats, best[0], s, runs >= TailSeeds)
+	top := ranked(strats, sr)[0] // the strategy that succeeds most often
 	var b strings.Builder
 	if len(best) == 1 {
 		w := best[0]
@@ -600,14 +600,14 @@ func sweepVerdict(res *engine.Result, key string) string {
 		}
 		return fmt.Sprintf("%s of %s by %s: %s.", m.Label, res.Sweep[0].Strategies[0].Name, res.SweepPath, strings.Join(parts, "; "))
 	}
-	winners := map[string]int{}
+	winners := map[string]bool{} // who is best at each value, each once
 	for _, p := range res.Sweep {
 		best, _ := extremes(p.Strategies, m, tails)
 		who := "no clear best"
 		if len(best) > 0 {
 			who = sweepWinners(p.Strategies, best, tails)
 		}
-		winners[who]++
+		winners[who] = true
 		parts = append(parts, fmt.Sprintf("%s → %s", sweepValue(p.Value), who))
 	}
 	if len(winners) == 1 {

@@ -586,7 +586,8 @@ func succeedsLessOf(n int, get getter, success string, i int) bool {
 
 // format writes a metric's value for people, with its unit when withUnit:
 // rates with as many decimals as keep them off 100% and 0% unless they are
-// exactly that, milliseconds from a second on as seconds.
+// exactly that (99.9996%: three decimals, once the most, wrote 100%),
+// milliseconds from a second on as seconds.
 func format(m Metric, v float64, withUnit bool) string {
 	if math.IsInf(v, 0) && m.Key == "recovery_s" {
 		return "none (" + engine.NotRecovered + ")" // see value
@@ -596,7 +597,9 @@ func format(m Metric, v float64, withUnit bool) string {
 	}
 	switch m.Unit {
 	case "%":
-		for _, digits := range []int{1, 2, 3} {
+		// Up to rateDigits: a rate of operations that did not all succeed
+		// is off 100% by one in their count, at most a few billion.
+		for digits := 1; digits <= rateDigits; digits++ {
 			s := strconv.FormatFloat(v*100, 'f', digits, 64)
 			if (v < 1 && strings.HasPrefix(s, "100")) || (v > 0 && strings.Trim(s, "0.") == "") {
 				continue
@@ -614,6 +617,9 @@ func format(m Metric, v float64, withUnit bool) string {
 	}
 	return chart.FormatMetric(m.Key, v) + " " + m.Unit
 }
+
+// rateDigits is the most decimals format writes a percentage with.
+const rateDigits = 9
 
 func sweepTable(res *engine.Result) *SweepTable {
 	t := &SweepTable{Path: res.SweepPath}
