@@ -30,7 +30,7 @@ func TestTouchingRangesAreTied(t *testing.T) {
 		{"touching the other way", [3]float64{25, 20, 30}, [3]float64{15, 10, 20}, ",",
 			"No strategy is clearly best on peak calls in 100 ms: A 25 calls, B 15 calls, and their ranges over the 5 seeds overlap."},
 		{"apart", [3]float64{15, 10, 19.5}, [3]float64{25, 20, 30}, "best,worst",
-			"A has the lowest peak calls in 100 ms: 15 calls against B's 25 calls. Every strategy succeeds on 99% of operations. Means over 5 seeds; the ranges do not overlap."},
+			"A has the lowest peak calls in 100 ms: 15 calls against B's 25 calls. Every strategy succeeds on 99% of operations. Means over 5 seeds; on peak calls in 100 ms the ranges do not overlap."},
 	} {
 		strats := []engine.StrategyResult{
 			strat("A", map[string][3]float64{"peak_per_100ms": tc.a, "success_rate": {0.99, 0.99, 0.99}}),
@@ -61,7 +61,7 @@ func TestEqualPercentilesLeaveItToTheMeans(t *testing.T) {
 	if got := marks(r); got != "best,worst" {
 		t.Errorf("marks %q, want \"best,worst\"", got)
 	}
-	want := "A has the highest success rate: 99.5% against B's 98%. Means over 20 seeds; their 5th to 95th percentiles do not overlap."
+	want := "A has the highest success rate: 99.5% against B's 98%. Means over 20 seeds; on success rate their 5th to 95th percentiles do not overlap."
 	if got := verdict(strats, []string{"success_rate"}, TailSeeds); got != want {
 		t.Errorf("verdict\n%q, want\n%q", got, want)
 	}
@@ -275,7 +275,7 @@ func TestVerdictSentences(t *testing.T) {
 		{"two seeds say their ranges", []string{"dependency_calls"}, []map[string]float64{
 			{"success_rate": 0.9, "dependency_calls": 300},
 			{"success_rate": 0.9, "dependency_calls": 100},
-		}, 2, "B has the lowest calls reaching the dependency: 100 against A's 300. Every strategy succeeds on 90% of operations. Means over 2 seeds; the ranges do not overlap."},
+		}, 2, "B has the lowest calls reaching the dependency: 100 against A's 300. Every strategy succeeds on 90% of operations. Means over 2 seeds; on calls reaching the dependency the ranges do not overlap."},
 		{"failing a quarter is failing many", []string{"peak_per_100ms"}, []map[string]float64{
 			{"success_rate": 0.75, "peak_per_100ms": 50},
 			{"success_rate": 0.99, "peak_per_100ms": 90},
@@ -402,8 +402,8 @@ func TestVerdictWorstSeedPrice(t *testing.T) {
 		worst float64
 		want  string
 	}{
-		{0.90, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls. The price: on its worst seed it succeeds on 90% of operations against 94% on B's worst. Means over 20 seeds; their 5th to 95th percentiles do not overlap."},
-		{0.94, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls, while succeeding as often as B within the seeds' spread: 98% against B's 99%. Means over 20 seeds; their 5th to 95th percentiles do not overlap."},
+		{0.90, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls. The price: on its worst seed it succeeds on 90% of operations against 94% on B's worst. Means over 20 seeds; on peak calls in 100 ms their 5th to 95th percentiles do not overlap."},
+		{0.94, "A has the lowest peak calls in 100 ms: 50 calls against B's 90 calls, while succeeding as often as B within the seeds' spread: 98% against B's 99%. Means over 20 seeds; on peak calls in 100 ms their 5th to 95th percentiles do not overlap."},
 	} {
 		a := withTails(strat("A", map[string][3]float64{"peak_per_100ms": {50, 40, 60}, "success_rate": {0.98, tc.worst, 1}}),
 			map[string][2]float64{"peak_per_100ms": {45, 55}, "success_rate": {0.95, 1}})
@@ -426,7 +426,7 @@ func TestVerdictCallsPriceAgainstTheFirst(t *testing.T) {
 		strat("B", map[string][3]float64{"success_rate": {0.995, 0.99, 1}, "dependency_calls": {300, 300, 300}}),
 		strat("C", map[string][3]float64{"success_rate": {0.9, 0.89, 0.91}, "dependency_calls": {100, 100, 100}}),
 	}
-	want := "B and A share the highest success rate (B 99.5%, A 99%) against C's 90%. The price: 300 calls reach the dependency against A's 100, which succeeds as often. Means over 5 seeds; the ranges do not overlap."
+	want := "B and A share the highest success rate (B 99.5%, A 99%) against C's 90%. The price: 300 calls reach the dependency against A's 100, which succeeds as often. Means over 5 seeds; on success rate the ranges do not overlap."
 	if got := verdict(strats, []string{"success_rate"}, 5); got != want {
 		t.Errorf("verdict\n%q, want\n%q", got, want)
 	}
