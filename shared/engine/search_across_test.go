@@ -61,13 +61,13 @@ func TestSearchWorstCase(t *testing.T) {
 		Constraints: []Constraint{{"peak_per_100ms", OpAtMost, 50}},
 		Across:      []Variant{{Name: "a"}, {Name: "b"}},
 	}
-	r := &searchRun{s: s, n: len(cands), nv: 2, set: &simSet{ms: []*model{{}, {}}, outs: make([][][]runOutput, 2)}}
+	r := &searchRun{s: s, n: len(cands), nv: 2, c: &Candidates{set: &simSet{ms: []*model{{}, {}}, outs: make([][][]runOutput, 2)}}}
 	for v := range 2 {
-		r.set.outs[v] = make([][]runOutput, len(cands))
+		r.c.set.outs[v] = make([][]runOutput, len(cands))
 		for c, m := range cands {
 			var o runOutput
 			o.metrics.AffectedSuccessRate, o.metrics.PeakPer100ms = m[v].asr, m[v].peak
-			r.set.outs[v][c] = []runOutput{o}
+			r.c.set.outs[v][c] = []runOutput{o}
 		}
 	}
 	for c, want := range []scores{

@@ -23,7 +23,7 @@ type searchCode struct {
 	estimate     func(sc *Scenario) int64
 	estimateSize func(sc *Scenario) float64
 	start        func(sc *Scenario) (*searchRun, error)
-	run          func(r *searchRun, ctx context.Context, opt Options, p *progress) (*SearchResult, error)
+	run          func(r *searchRun, ctx context.Context, opt Options) (*SearchResult, error)
 	candidate    func(sc *Scenario, settings map[string]json.RawMessage) (Strategy, error)
 	isOwn        func(sc *Scenario, settings map[string]json.RawMessage) bool
 }
@@ -89,10 +89,12 @@ func newSearchRun(sc *Scenario) (*searchRun, error) {
 	return searching.start(sc)
 }
 
-// run runs the search's rounds and returns what it found. Run calls it
-// on a search newSearchRun started, so only in a program with searches.
+// run runs the search's rounds and returns what it found, its
+// simulations counted in p. Run calls it on a search newSearchRun
+// started, so only in a program with searches.
 func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
-	return searching.run(r, ctx, opt, p)
+	r.c.p = p
+	return searching.run(r, ctx, opt)
 }
 
 // SearchCandidate returns the strategy a point of sc's search stands for:

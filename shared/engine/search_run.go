@@ -705,9 +705,8 @@ func searchEstimateSize(sc *Scenario) float64 {
 // strategies of one model per variant (one model without variants),
 // every simulation a candidate on a seed of a variant.
 type searchRun struct {
-	sc     *Scenario
 	s      *Search
-	set    *simSet
+	c      *Candidates
 	rounds []SearchRound
 	n      int // candidates: distinct strategies
 	nv     int // variants: models
@@ -736,24 +735,21 @@ func startSearchRun(sc *Scenario) (*searchRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms := make([]*model, len(variants))
+	subs := make([]*Scenario, len(variants))
 	for i, vsc := range variants {
-		ms[i] = compile(searchScenario(vsc, cands))
+		subs[i] = searchScenario(vsc, cands)
 	}
-	r := &searchRun{sc: sc, s: sc.Search, set: newSimSet(ms), n: len(cands), nv: len(ms), combo: combo, same: same}
-	r.rounds = halving(r.n, len(ms[0].seeds))
+	r := &searchRun{s: sc.Search, c: CompileCandidates(sc, subs), n: len(cands), nv: len(subs), combo: combo, same: same}
+	r.rounds = halving(r.n, r.c.Seeds())
 	return r, nil
 }
-
-// simSet returns the search's simulations, for RunBatch.
-func (r *searchRun) simSet() *simSet { return r.set }
 
 // simulations returns how many simulations the search makes: the
 // halving's, on every variant.
 func (r *searchRun) simulations() int { return r.nv * halvingSimulations(r.rounds) }
 
 // runRounds runs the rounds and returns what the search found (run).
-func (r *searchRun) runRounds(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
+func (r *searchRun) runRounds(ctx context.Context, opt Options) (*SearchResult, error) {
 	alive := make([]int, r.n)
 	for c := range alive {
 		alive[c] = c
@@ -778,7 +774,7 @@ func (r *searchRun) runRounds(ctx context.Context, opt Options, p *progress) (*S
 				}
 			}
 		}
-		if err := r.set.runBatch(ctx, r.sc, &Batch{Simulations: ks}, opt, p); err != nil {
+		if err := r.c.Run(ctx, ks, opt); err != nil {
 			return nil, err
 		}
 		prev = round.Seeds
@@ -798,9 +794,7 @@ func (r *searchRun) runRounds(ctx context.Context, opt Options, p *progress) (*S
 	for _, vr := range r.s.Across {
 		res.Variants = append(res.Variants, vr.Name)
 	}
-	for _, e := range r.set.events {
-		res.Events += e
-	}
+	res.Events = r.c.Events()
 	r.frontier(res, alive, prev)
 	return res, nil
 }
@@ -829,7 +823,7 @@ func (r *searchRun) inert(ran []int) []string {
 				for v := 0; v < r.nv && a != b && !differ; v++ {
 					for i := range min(ran[a], ran[b]) {
 						// (%v writes NaN as NaN: equal where neither applies.)
-						if x, y := r.set.outs[v][a][i].metrics, r.set.outs[v][b][i].metrics; x != y && fmt.Sprint(x) != fmt.Sprint(y) {
+						if x, y := r.c.Metrics(v, a, i), r.c.Metrics(v, b, i); x != y && fmt.Sprint(x) != fmt.Sprint(y) {
 							differ = true
 							break
 						}
@@ -873,17 +867,17 @@ func (r *searchRun) score(c, seeds int) scores {
 func (r *searchRun) means(c, seeds int, name string) []float64 {
 	xs := make([]float64, r.nv)
 	for v := range xs {
-		outs := r.set.outs[v][c][:seeds]
-		if !r.set.ms[v].applies(name) {
+		if !r.c.Applies(v, name) {
 			// Not applicable in this variant (recovery where no fault
 			// ends): not its worst case either (worstOf skips it).
 			xs[v] = math.NaN()
 			continue
 		}
 		sum := 0.0
-		for i := range outs {
-			x, _ := outs[i].metrics.Metric(name)
-			if MayNotApply(name) && !outs[i].metrics.Applies(name) {
+		for i := range seeds {
+			m := r.c.Metrics(v, c, i)
+			x, _ := m.Metric(name)
+			if MayNotApply(name) && !m.Applies(name) {
 				// It applies in this variant but not on this run (no
 				// recovery time: the run did not recover under load;
 				// or no span to judge recovery in for this
@@ -893,7 +887,7 @@ func (r *searchRun) means(c, seeds int, name string) []float64 {
 			}
 			sum += x
 		}
-		xs[v] = round6(sum / float64(len(outs)))
+		xs[v] = round6(sum / float64(seeds))
 	}
 	return xs
 }
@@ -1035,7 +1029,7 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 	ms := make([]Metrics, r.nv)
 	spreads := make([]map[string]MinMax, r.nv)
 	for v := range r.nv {
-		ms[v], spreads[v] = meanSpread(r.set.outs[v][c][:seeds], func(o *runOutput) Metrics { return o.metrics })
+		ms[v], spreads[v] = r.c.MeanSpread(v, c, seeds)
 	}
 	p := SearchPoint{Settings: r.s.settings(r.indexes(c)), Metrics: ms[0], Spread: spreads[0]}
 	tails := seeds >= TailSeeds
@@ -1047,13 +1041,13 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 		if !tails {
 			return
 		}
-		outs := r.set.outs[v][c][:seeds]
-		xs := make([]float64, len(outs))
-		for i := range outs {
-			if MayNotApply(name) && !outs[i].metrics.Applies(name) {
+		xs := make([]float64, seeds)
+		for i := range xs {
+			m := r.c.Metrics(v, c, i)
+			if MayNotApply(name) && !m.Applies(name) {
 				return // no quantiles where it does not apply on a seed (see meanSpread)
 			}
-			xs[i], _ = outs[i].metrics.Metric(name)
+			xs[i], _ = m.Metric(name)
 		}
 		p.Quantiles[name] = quantiles(xs)
 	}
@@ -1100,7 +1094,7 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 	for v := range r.nv {
 		vm := VariantMetrics{Name: r.s.Across[v].Name, Metrics: map[string]float64{}, Spread: map[string]MinMax{}}
 		for _, j := range js {
-			if !r.set.ms[v].applies(j.name) {
+			if !r.c.Applies(v, j.name) {
 				continue // left out: it does not apply in this variant
 			}
 			vm.Metrics[j.name], _ = ms[v].Metric(j.name)
