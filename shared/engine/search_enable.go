@@ -19,7 +19,7 @@ var searching *searchCode
 // A searchCode is the search's entry points, as the rest of the engine
 // calls them.
 type searchCode struct {
-	check        func(v *validator, sc *Scenario, deps depNames, calls map[string]bool)
+	check        func(c *SearchCheck, sc *Scenario)
 	estimate     func(sc *Scenario) int64
 	estimateSize func(sc *Scenario) float64
 	start        func(sc *Scenario) (*searchRun, error)
@@ -35,7 +35,7 @@ type searchCode struct {
 // search block and does not link the search's code.
 func EnableSearch() {
 	searching = &searchCode{
-		check:        (*validator).checkSearch,
+		check:        checkSearch,
 		estimate:     searchEstimate,
 		estimateSize: searchEstimateSize,
 		start:        startSearchRun,
@@ -59,7 +59,7 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		v.add("search", "a search", "is not run by this build (the Cloudflare Worker); run it with retrylab run or a self-hosted retrylab serve")
 		return
 	}
-	searching.check(v, sc, deps, calls)
+	searching.check(&SearchCheck{v: v, deps: deps, calls: calls}, sc)
 }
 
 // estimateSearch returns the estimated cost of sc's search, in events

@@ -17,16 +17,16 @@ var strategyType = reflect.TypeFor[Strategy]()
 // misses and the paths allowed there), a label (preset, based_on, name,
 // description), a path written from the scenario rather than the
 // strategy, or a step into a value that is not an object or a list.
-func (v *validator) knobPath(k int, path string, steps []pathStep, strategy string) bool {
-	return v.knobPathFrom(k, path, steps, strategy, strategyType, "")
+func knobPath(v *SearchCheck, k int, path string, steps []pathStep, strategy string) bool {
+	return knobPathFrom(v, k, path, steps, strategy, strategyType, "")
 }
 
 // knobPathFrom checks steps from struct type t0, at path at0 of the
 // knob ("" at the strategy; "levels[*]" for a path within a level).
-func (v *validator) knobPathFrom(k int, path string, steps []pathStep, strategy string, t0 reflect.Type, at0 string) bool {
+func knobPathFrom(v *SearchCheck, k int, path string, steps []pathStep, strategy string, t0 reflect.Type, at0 string) bool {
 	field := fmt.Sprintf("search.knobs[%d].path", k)
 	bad := func(format string, args ...any) bool {
-		v.add(field, path, format, args...)
+		v.Add(field, path, format, args...)
 		return false
 	}
 	if first := steps[0].key; at0 == "" && len(steps) > 1 && !isField(strategyType, first) {
@@ -195,13 +195,13 @@ func isPrefix(a, b []pathStep) bool {
 // steps) fit a strategy: each is given once, and a knob over an object
 // another knob sets a field in gives objects (or lists, for an index),
 // or null.
-func (v *validator) knobValues(s *Search, steps [][][]pathStep) {
+func knobValues(v *SearchCheck, s *Search, steps [][][]pathStep) {
 	for k, kn := range s.Knobs {
 		seen := make(map[string]int, len(kn.Values))
 		for j, val := range kn.Values {
 			key := string(canonicalValue(val))
 			if i, dup := seen[key]; dup {
-				v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)),
+				v.AddError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)),
 					Message: fmt.Sprintf("is also values[%d]; a knob gives each value once", i)})
 				continue
 			}
@@ -228,7 +228,7 @@ func (v *validator) knobValues(s *Search, steps [][][]pathStep) {
 				if unmarshalNumbers(val, &x) != nil || x == nil || isWant(x) {
 					continue // not JSON is said elsewhere; null leaves the field out
 				}
-				v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)),
+				v.AddError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)),
 					Message: fmt.Sprintf("is not %s, and search.knobs[%d] (%q) sets a field in it: give %s values (or null), or drop one of the two knobs",
 						want, m, s.Knobs[m].Path, strings.TrimPrefix(strings.TrimPrefix(want, "an "), "a "))})
 			}
@@ -256,7 +256,7 @@ func canonicalValue(raw json.RawMessage) []byte {
 // object the knobs into it create, with every knob at its first value,
 // is valid; if not, it says so at the first such knob's path and
 // suggests a knob on the whole object.
-func (v *validator) missingObjects(sc *Scenario, si int, knobSteps [][][]pathStep, deps depNames, calls map[string]bool) {
+func missingObjects(v *SearchCheck, sc *Scenario, si int, knobSteps [][][]pathStep) {
 	s := sc.Search
 	raw, err := json.Marshal(&sc.Strategies[si])
 	if err != nil {
@@ -284,7 +284,7 @@ func (v *validator) missingObjects(sc *Scenario, si int, knobSteps [][][]pathSte
 			done[obj] = true
 			idx := make([]int, len(s.Knobs))
 			under := fmt.Sprintf("strategies[%d].%s", si, obj)
-			for _, e := range sc.candidate(si, idx, deps, calls) {
+			for _, e := range candidate(v, sc, si, idx) {
 				if e.Path != under && !strings.HasPrefix(e.Path, under+".") && !strings.HasPrefix(e.Path, under+"[") {
 					continue
 				}
@@ -297,7 +297,7 @@ func (v *validator) missingObjects(sc *Scenario, si int, knobSteps [][][]pathSte
 						such = fmt.Sprintf(", such as %s", d.Values[i])
 					}
 				}
-				v.add(fmt.Sprintf("search.knobs[%d].path", k), s.Knobs[k].Path,
+				v.Add(fmt.Sprintf("search.knobs[%d].path", k), s.Knobs[k].Path,
 					"sets part of %s, which strategy %q does not have: the %s the knobs would create is not valid (at %s %s %s); vary the whole object instead, with a knob %q with object values%s (null for none)",
 					obj, s.Strategy, obj, e.Path, e.Value, e.Message, whole, such)
 				break paths

@@ -183,24 +183,24 @@ func applyRetryLevel(tree any, level int) {
 // levelKnobPath checks a knob path on levels (levels[...] or
 // retry_level) for strategy si (-1 when the search names none), with
 // the same care as knobPath: what is wrong, and what to write.
-func (v *validator) levelKnobPath(k int, path string, sc *Scenario, si int) bool {
+func levelKnobPath(v *SearchCheck, k int, path string, sc *Scenario, si int) bool {
 	field := fmt.Sprintf("search.knobs[%d].path", k)
 	strategy := sc.Search.Strategy
 	if isRetryLevelPath(path) {
 		if path != RetryLevel {
-			v.add(field, path, "goes on past retry_level, which takes a level as its value (\"every\", \"none\" or a level number), not a path: write %q", RetryLevel)
+			v.Add(field, path, "goes on past retry_level, which takes a level as its value (\"every\", \"none\" or a level number), not a path: write %q", RetryLevel)
 			return false
 		}
 		return true
 	}
 	lp, why := readLevelPath(path)
 	if why != "" {
-		v.add(field, path, "%s", why)
+		v.Add(field, path, "%s", why)
 		return false
 	}
 	if si >= 0 && lp.level != everyLevel {
 		if n := 1 + len(sc.Strategies[si].Layers); lp.level >= n {
-			v.add(field, path, "has level %d, which strategy %q does not have: it has %s", lp.level, strategy, levelsText(n))
+			v.Add(field, path, "has level %d, which strategy %q does not have: it has %s", lp.level, strategy, levelsText(n))
 			return false
 		}
 	}
@@ -208,16 +208,16 @@ func (v *validator) levelKnobPath(k int, path string, sc *Scenario, si int) bool
 	if err != nil {
 		for _, e := range AsErrors(err) {
 			e.Value = strconv.Quote(path)
-			v.addError(e)
+			v.AddError(e)
 		}
 		return false
 	}
 	if first := steps[0].key; first != "" && !isField(policyType, first) && isField(strategyType, first) {
-		v.add(field, path, "sets %s, which is a setting of the whole strategy, not of a level: write %q", first, lp.rest)
+		v.Add(field, path, "sets %s, which is a setting of the whole strategy, not of a level: write %q", first, lp.rest)
 		return false
 	}
 	at := strings.TrimSuffix(path, "."+lp.rest)
-	return v.knobPathFrom(k, path, steps, strategy, policyType, at)
+	return knobPathFrom(v, k, path, steps, strategy, policyType, at)
 }
 
 // knobSteps returns, for a strategy of n levels, each knob's strategy
@@ -324,13 +324,13 @@ func allSameText(s *Search, n int) string {
 // levels, say together: the values of a retry_level knob, and that no two
 // knobs set the same setting (levels[*].max_attempts sets max_attempts
 // and layers[0].max_attempts too).
-func (v *validator) levelKnobs(s *Search, n int) {
+func levelKnobs(v *SearchCheck, s *Search, n int) {
 	set := map[string]int{} // strategy path: the knob that sets it
 	for k, kn := range s.Knobs {
 		if kn.Path == RetryLevel {
 			for j, val := range kn.Values {
 				if _, why := retryLevelValue(val, n); why != "" {
-					v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)), Message: why})
+					v.AddError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)), Message: why})
 				}
 			}
 			continue
@@ -348,7 +348,7 @@ func (v *validator) levelKnobs(s *Search, n int) {
 			if p == kn.Path && p == s.Knobs[j].Path {
 				continue // the same path: said already
 			}
-			v.add(fmt.Sprintf("search.knobs[%d].path", k), kn.Path,
+			v.Add(fmt.Sprintf("search.knobs[%d].path", k), kn.Path,
 				"sets %s, which search.knobs[%d] (%q) sets too; a setting is varied by one knob: levels[*] sets a field at every level, so give each level its own knob (levels[i]) instead, or drop one of the two",
 				p, j, s.Knobs[j].Path)
 			break

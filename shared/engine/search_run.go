@@ -19,7 +19,7 @@ import (
 // constraints and budget, then that each knob's values, with the other
 // knobs at their first values, and then each candidate, give a valid
 // strategy.
-func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bool) {
+func checkSearch(v *SearchCheck, sc *Scenario) {
 	s := sc.Search
 	si := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
 	if si < 0 {
@@ -27,20 +27,20 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 		for i := range sc.Strategies {
 			names[i] = sc.Strategies[i].Name
 		}
-		v.add("search.strategy", s.Strategy, "is not the name of a strategy of the scenario; they are %s", quoteList(names))
+		v.Add("search.strategy", s.Strategy, "is not the name of a strategy of the scenario; they are %s", quoteList(names))
 	}
 	if s.Within != "" && LibraryNamed(s.Within) == nil {
 		names := make([]string, len(Libraries))
 		for i := range Libraries {
 			names[i] = Libraries[i].Name
 		}
-		v.add("search.within", s.Within, "is not a library whose limits a search keeps to; they are %s", quoteList(names))
+		v.Add("search.within", s.Within, "is not a library whose limits a search keeps to; they are %s", quoteList(names))
 	}
 	switch n := len(s.Knobs); {
 	case n == 0:
-		v.add("search.knobs", nil, "is empty; a search varies 1..%d knobs, each a path in the strategy and its values", MaxSearchKnobs)
+		v.Add("search.knobs", nil, "is empty; a search varies 1..%d knobs, each a path in the strategy and its values", MaxSearchKnobs)
 	case n > MaxSearchKnobs:
-		v.add("search.knobs", nil, "lists %d knobs; at most %d are allowed", n, MaxSearchKnobs)
+		v.Add("search.knobs", nil, "lists %d knobs; at most %d are allowed", n, MaxSearchKnobs)
 	}
 	paths := map[string]int{}
 	levels := 1 // the strategy's: its own policy and its layers
@@ -50,10 +50,10 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 	for k, kn := range s.Knobs {
 		p := fmt.Sprintf("search.knobs[%d]", k)
 		if isLevelsPath(kn.Path) || isRetryLevelPath(kn.Path) {
-			if !v.levelKnobPath(k, kn.Path, sc, si) {
+			if !levelKnobPath(v, k, kn.Path, sc, si) {
 				// said
 			} else if j, dup := paths[kn.Path]; dup {
-				v.add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
+				v.Add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
 			} else {
 				paths[kn.Path] = k
 			}
@@ -62,59 +62,59 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 			if rest == "" {
 				rest = "max_attempts"
 			}
-			v.add(p+".path", kn.Path, "has [*] after %q; [*] stands for every level after levels only: write %q (the strategy's own policy and each layer), or levels[i] for level i", kn.Path[:i], "levels[*]."+rest)
+			v.Add(p+".path", kn.Path, "has [*] after %q; [*] stands for every level after levels only: write %q (the strategy's own policy and each layer), or levels[i] for level i", kn.Path[:i], "levels[*]."+rest)
 		} else if steps, err := parsePath(kn.Path, p+".path"); err != nil {
 			for _, e := range AsErrors(err) {
-				v.addError(e)
+				v.AddError(e)
 			}
-		} else if !v.knobPath(k, kn.Path, steps, s.Strategy) {
+		} else if !knobPath(v, k, kn.Path, steps, s.Strategy) {
 			// said
 		} else if j, dup := paths[kn.Path]; dup {
-			v.add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
+			v.Add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
 		} else {
 			paths[kn.Path] = k
 		}
 		if n := len(kn.Values); n == 0 || n > MaxKnobValues {
-			v.add(p+".values", nil, "lists %d values; give 1..%d", n, MaxKnobValues)
+			v.Add(p+".values", nil, "lists %d values; give 1..%d", n, MaxKnobValues)
 		}
 	}
-	if !v.failed() {
-		v.levelKnobs(s, levels)
+	if !v.Failed() {
+		levelKnobs(v, s, levels)
 	}
 	switch n := len(s.Objectives); {
 	case n == 0:
-		v.add("search.objectives", nil, "is empty; give 1..%d objectives, each a metric and \"max\" or \"min\"", MaxObjectives)
+		v.Add("search.objectives", nil, "is empty; give 1..%d objectives, each a metric and \"max\" or \"min\"", MaxObjectives)
 	case n > MaxObjectives:
-		v.add("search.objectives", nil, "lists %d objectives; at most %d are allowed", n, MaxObjectives)
+		v.Add("search.objectives", nil, "lists %d objectives; at most %d are allowed", n, MaxObjectives)
 	}
 	metricNames := MetricNames()
 	seen := map[string]int{}
 	for i, o := range s.Objectives {
 		p := fmt.Sprintf("search.objectives[%d]", i)
 		if !slices.Contains(metricNames, o.Metric) {
-			v.add(p+".metric", o.Metric, "is not a metric name (metrics: %s)", strings.Join(metricNames, ", "))
+			v.Add(p+".metric", o.Metric, "is not a metric name (metrics: %s)", strings.Join(metricNames, ", "))
 		} else if j, dup := seen[o.Metric]; dup {
-			v.add(p+".metric", o.Metric, "is also search.objectives[%d]; an objective is given once", j)
+			v.Add(p+".metric", o.Metric, "is also search.objectives[%d]; an objective is given once", j)
 		} else {
 			seen[o.Metric] = i
 		}
-		oneOf(v, p+".goal", o.Goal, Goals...)
+		v.Goal(p+".goal", o.Goal)
 	}
 	if n := len(s.Constraints); n > MaxConstraints {
-		v.add("search.constraints", nil, "lists %d constraints; at most %d are allowed", n, MaxConstraints)
+		v.Add("search.constraints", nil, "lists %d constraints; at most %d are allowed", n, MaxConstraints)
 	}
 	for i, c := range s.Constraints {
-		v.constraint(fmt.Sprintf("search.constraints[%d]", i), &c)
+		v.Constraint(fmt.Sprintf("search.constraints[%d]", i), &c)
 	}
 	if s.Budget != 0 {
-		v.intRange("search.budget", s.Budget, 1, MaxSearchCandidates)
+		v.IntRange("search.budget", s.Budget, 1, MaxSearchCandidates)
 	}
-	v.across(sc)
-	if v.failed() {
+	across(v, sc)
+	if v.Failed() {
 		return
 	}
 	if n, counts := s.candidates(); n > s.budget() {
-		v.add("search.knobs", nil, "give %s candidates (%s values, every combination); the budget allows %d (search.budget, %d by default, at most %d): give fewer values",
+		v.Add("search.knobs", nil, "give %s candidates (%s values, every combination); the budget allows %d (search.budget, %d by default, at most %d): give fewer values",
 			humanCount(int64(n)), counts, s.budget(), DefaultSearchBudget, MaxSearchCandidates)
 		return
 	}
@@ -129,13 +129,13 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 		size += longest
 	}
 	if n*size > MaxSearchBytes {
-		v.add("search.knobs", nil, "give %d candidates of a strategy of up to %d bytes; a search reads the strategy again for each candidate, and candidates × its size may be at most %d KiB: give fewer values, or shorten the strategy",
+		v.Add("search.knobs", nil, "give %d candidates of a strategy of up to %d bytes; a search reads the strategy again for each candidate, and candidates × its size may be at most %d KiB: give fewer values, or shorten the strategy",
 			n, size, MaxSearchBytes>>10)
 		return
 	}
 	steps := knobSteps(s, levels)
-	v.knobValues(s, steps)
-	if v.failed() {
+	knobValues(v, s, steps)
+	if v.Failed() {
 		return
 	}
 	// Each knob's path alone, and the objects the strategy lacks that
@@ -153,34 +153,34 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 		return idx
 	}
 	for k := range s.Knobs {
-		for _, e := range sc.candidate(si, only(k, 0), deps, calls) {
+		for _, e := range candidate(v, sc, si, only(k, 0)) {
 			if e.Path == fmt.Sprintf("search.knobs[%d].path", k) {
-				v.addError(e) // the path does not fit the strategy, whatever the value
+				v.AddError(e) // the path does not fit the strategy, whatever the value
 			}
 		}
 	}
-	if !v.failed() {
-		v.missingObjects(sc, si, steps, deps, calls)
+	if !v.Failed() {
+		missingObjects(v, sc, si, steps)
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
 	same := func(a, b FieldError) bool { return a.Path == b.Path && a.Value == b.Value && a.Message == b.Message }
 	blame := func(k, j int, e FieldError) {
-		v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value,
+		v.AddError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value,
 			Message: "at " + e.Path + " " + e.Message + s.keptFields(k, si, steps[k], e.Path)})
 	}
-	base := sc.candidate(si, make([]int, len(s.Knobs)), deps, calls)
+	base := candidate(v, sc, si, make([]int, len(s.Knobs)))
 	for _, e := range base {
 		k := -1
 		for i := range s.Knobs {
-			if slices.ContainsFunc(sc.candidate(si, only(i, 0), deps, calls), func(x FieldError) bool { return same(x, e) }) {
+			if slices.ContainsFunc(candidate(v, sc, si, only(i, 0)), func(x FieldError) bool { return same(x, e) }) {
 				k = i
 				break
 			}
 		}
 		if k < 0 {
-			v.add("search.knobs", nil, "give, with every knob at its first value, a strategy that is not valid: at %s %s %s", e.Path, e.Value, e.Message)
+			v.Add("search.knobs", nil, "give, with every knob at its first value, a strategy that is not valid: at %s %s %s", e.Path, e.Value, e.Message)
 			continue
 		}
 		blame(k, 0, e)
@@ -189,80 +189,80 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 		for j := 1; j < len(kn.Values); j++ {
 			idx := make([]int, len(s.Knobs))
 			idx[k] = j
-			for _, e := range sc.candidate(si, idx, deps, calls) {
+			for _, e := range candidate(v, sc, si, idx) {
 				if !slices.ContainsFunc(base, func(b FieldError) bool { return same(b, e) }) {
 					blame(k, j, e)
 				}
 			}
 		}
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
 	for c := range n {
 		idx := s.indexes(c)
-		if es := sc.candidate(si, idx, deps, calls); len(es) > 0 {
+		if es := candidate(v, sc, si, idx); len(es) > 0 {
 			e := es[0]
-			v.add("search.knobs", nil, "give a candidate that is not valid, %s: at %s %s %s", s.settingsText(idx), e.Path, e.Value, e.Message)
+			v.Add("search.knobs", nil, "give a candidate that is not valid, %s: at %s %s %s", s.settingsText(idx), e.Path, e.Value, e.Message)
 		}
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
 	// Candidates that are all the same strategy would run n times to
 	// find nothing: refuse them before anything runs.
 	if _, cands, _, _, err := sc.searchStrategies(); err == nil && n > 1 && len(cands) == 1 {
-		v.add("search.knobs", nil, "%s", allSameText(s, n))
+		v.Add("search.knobs", nil, "%s", allSameText(s, n))
 		return
 	}
-	v.variants(sc)
+	variants(v, sc)
 }
 
 // across checks the shape of a search's variants (search.across): how
 // many, their names, and that each path is one a variant may change.
-func (v *validator) across(sc *Scenario) {
+func across(v *SearchCheck, sc *Scenario) {
 	s := sc.Search
 	if s.Across == nil {
 		return
 	}
 	switch n := len(s.Across); {
 	case n == 0:
-		v.add("search.across", nil, "is empty; give 1..%d variants of the scenario, each {\"name\", \"path\", \"value\"}, or leave across out to search the scenario as written", MaxSearchVariants)
+		v.Add("search.across", nil, "is empty; give 1..%d variants of the scenario, each {\"name\", \"path\", \"value\"}, or leave across out to search the scenario as written", MaxSearchVariants)
 		return
 	case n > MaxSearchVariants:
-		v.add("search.across", nil, "lists %d variants; at most %d are allowed (every variant runs every candidate again)", n, MaxSearchVariants)
+		v.Add("search.across", nil, "lists %d variants; at most %d are allowed (every variant runs every candidate again)", n, MaxSearchVariants)
 		return
 	}
 	names := map[string]int{}
 	for i, vr := range s.Across {
 		p := fmt.Sprintf("search.across[%d]", i)
 		if vr.Name == "" {
-			v.add(p+".name", nil, "is empty; every variant needs a short name, which the result uses to say where a metric is worst")
+			v.Add(p+".name", nil, "is empty; every variant needs a short name, which the result uses to say where a metric is worst")
 		} else if j, dup := names[vr.Name]; dup {
-			v.add(p+".name", vr.Name, "is also the name of search.across[%d]; names must be unique", j)
+			v.Add(p+".name", vr.Name, "is also the name of search.across[%d]; names must be unique", j)
 		} else {
-			v.text(p+".name", vr.Name, 100)
+			v.Text(p+".name", vr.Name, 100)
 			names[vr.Name] = i
 		}
 		if vr.Path == "" {
 			if len(vr.Value) > 0 {
-				v.add(p+".value", string(compactValue(vr.Value)), "is given without a path; give the path it is set at, such as \"dependency.phases\" (a variant without path and value is the scenario as written)")
+				v.Add(p+".value", string(compactValue(vr.Value)), "is given without a path; give the path it is set at, such as \"dependency.phases\" (a variant without path and value is the scenario as written)")
 			}
 			continue
 		}
 		if err := variantPath(vr.Path, p+".path"); err != nil {
 			for _, e := range AsErrors(err) {
-				v.addError(e)
+				v.AddError(e)
 			}
 		}
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
 	// Checking, estimating and running the variants read the whole
 	// scenario again for each one, as a sweep's values do.
 	if raw, err := json.Marshal(sc); err == nil && len(raw)*len(s.Across) > MaxSweepBytes {
-		v.add("search.across", nil, "lists %d variants for a scenario of %d bytes; each variant reads the scenario again, and variants × its size may be at most %d KiB: give fewer variants, or shorten the scenario",
+		v.Add("search.across", nil, "lists %d variants for a scenario of %d bytes; each variant reads the scenario again, and variants × its size may be at most %d KiB: give fewer variants, or shorten the scenario",
 			len(s.Across), len(raw), MaxSweepBytes>>10)
 	}
 }
@@ -303,34 +303,30 @@ func variantPath(path, field string) error {
 // variants checks that each variant gives a valid scenario: errors at
 // the path when it does not lead into the scenario, at the value
 // otherwise (naming where in the scenario it is wrong).
-func (v *validator) variants(sc *Scenario) {
+func variants(v *SearchCheck, sc *Scenario) {
 	for i := range sc.Search.Across {
 		p := fmt.Sprintf("search.across[%d]", i)
 		sub, err := sc.variant(i)
 		if err != nil {
 			for _, e := range AsErrors(err) {
 				if e.Path == p+".path" {
-					v.addError(e)
+					v.AddError(e)
 					continue
 				}
 				if path := sc.Search.Across[i].Path; e.Path == path && strings.HasPrefix(e.Message, "is not a known field") {
 					// The path itself leads nowhere, whatever the value.
-					v.add(p+".path", path, "is not a path of the scenario: at %s %s", e.Path, e.Message)
+					v.Add(p+".path", path, "is not a path of the scenario: at %s %s", e.Path, e.Message)
 					continue
 				}
 				at := ""
 				if e.Path != "" {
 					at = "at " + e.Path + " "
 				}
-				v.addError(FieldError{Path: p + ".value", Value: e.Value, Message: at + e.Message})
+				v.AddError(FieldError{Path: p + ".value", Value: e.Value, Message: at + e.Message})
 			}
 			continue
 		}
-		sv := sub.validate()
-		for _, e := range sv.errs {
-			v.addError(FieldError{Path: p + ".value", Value: e.Value, Message: "at " + e.Path + " " + e.Message})
-		}
-		v.more += sv.more
+		v.Variant(p+".value", sub)
 	}
 }
 
@@ -399,14 +395,12 @@ func (s *Search) keptFields(k, si int, steps [][]pathStep, errPath string) strin
 
 // candidate returns the errors of the strategy that sets the knobs'
 // values idx in strategy si, validated as strategy si of the scenario.
-func (sc *Scenario) candidate(si int, idx []int, deps depNames, calls map[string]bool) Errors {
+func candidate(v *SearchCheck, sc *Scenario, si int, idx []int) Errors {
 	st, err := sc.knobbed(si, idx)
 	if err != nil {
 		return AsErrors(err)
 	}
-	v := &validator{}
-	v.strategy(fmt.Sprintf("strategies[%d]", si), &st, deps, calls)
-	return v.errs
+	return v.Strategy(si, &st)
 }
 
 // budget returns the most candidates the search may give.
