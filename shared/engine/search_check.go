@@ -58,3 +58,7 @@ func (c *SearchCheck) Variant(path string, sub *Scenario) {
 	}
 	c.v.more += sv.more
 }
+
+// QuoteList writes names as the engine's errors list them: each quoted,
+// separated by commas.
+func QuoteList[K ~string](xs []K) string { return quoteList(xs) }
