@@ -105,7 +105,7 @@ func TestTunedThroughBatches(t *testing.T) {
 func TestBatchesRefuse(t *testing.T) {
 	sc := stormScenario(t)
 	bs := NewBatches(sc)
-	for _, ks := range [][]int{{-1}, {0, 0}, {len(seedsOf(sc))}} {
+	for _, ks := range [][]int{{-1}, {0, 0}, {len(SeedsOf(sc))}} {
 		if _, err := bs.Run(context.Background(), &Batch{Scenario: sc, Simulations: ks}, Options{}); err == nil {
 			t.Errorf("simulations %v: no error", ks)
 		}

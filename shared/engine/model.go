@@ -495,7 +495,7 @@ func compile(sc *Scenario) *model {
 		}
 	}
 
-	m.seeds = seedsOf(sc)
+	m.seeds = SeedsOf(sc)
 
 	r := &sc.Report
 	if aw := sc.AffectedWindow(); aw.Whole {
@@ -908,7 +908,9 @@ func statusOr(s, def int) int16 {
 	return int16(s)
 }
 
-func seedsOf(sc *Scenario) []uint64 {
+// SeedsOf returns the seeds each strategy of sc runs on: its seeds, or
+// runs seeds from its seed (one without runs).
+func SeedsOf(sc *Scenario) []uint64 {
 	if len(sc.Seeds) > 0 {
 		s := make([]uint64, len(sc.Seeds))
 		for i, x := range sc.Seeds {

@@ -1,8 +1,7 @@
 package engine
 
 // Near misses, for the "did you mean" of an error: a knob's path, a
-// scenario's field, a metric's name. (Moved from search_knobs.go, which a
-// build without searches leaves out.)
+// scenario's field, a metric's name.
 
 import (
 	"strconv"

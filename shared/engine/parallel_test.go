@@ -105,7 +105,7 @@ func TestParallelProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := len(seedsOf(sc)) * len(sc.Strategies) * len(sc.Sweep.Values)
+	want := len(SeedsOf(sc)) * len(sc.Strategies) * len(sc.Sweep.Values)
 	if total != want || len(got) != want {
 		t.Fatalf("total %d, %d calls; want %d", total, len(got), want)
 	}

@@ -477,7 +477,7 @@ func (bs *Batches) searchSet() (*simSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	bs.search = r.simSet()
+	bs.search = r.Candidates.set
 	return bs.search, nil
 }
 

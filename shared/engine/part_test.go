@@ -161,13 +161,13 @@ func TestPartsFirstSeeds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seeds := len(seedsOf(sc))
+			seeds := len(SeedsOf(sc))
 			if n != len(parts) || perSeed*seeds != n {
 				t.Fatalf("Simulations: %d, %d per seed; want %d with %d seeds", n, perSeed, len(parts), seeds)
 			}
 			for j := 1; j <= seeds; j++ {
 				first := FirstSeeds(sc, j)
-				if got := len(seedsOf(first)); got != j {
+				if got := len(SeedsOf(first)); got != j {
 					t.Fatalf("FirstSeeds(%d) has %d seeds", j, got)
 				}
 				res, err := Merge(first, parts[:j*perSeed]...)

@@ -909,6 +909,10 @@ func meanSpread[T any](runs []runOutput, get func(*runOutput) T) (T, map[string]
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
+// RoundMean rounds a mean as a Result's means are rounded: to six
+// decimals.
+func RoundMean(x float64) float64 { return round6(x) }
+
 // chooseBucket picks a 1-2-5 bucket width giving at most 600 buckets over a
 // span of virtual time, unless the scenario set one. The bucket is a multiple
 // of base, the coarsest bin width of the runs.

@@ -53,17 +53,17 @@ func Run(ctx context.Context, sc *Scenario, opt Options) (*Result, error) {
 	if err := check(sc, opt.MaxEvents); err != nil {
 		return nil, err
 	}
-	p := &progress{f: opt.Progress, total: len(seedsOf(sc)) * len(sc.Strategies)}
+	p := &progress{f: opt.Progress, total: len(SeedsOf(sc)) * len(sc.Strategies)}
 	if sc.Sweep != nil {
 		p.total *= len(sc.Sweep.Values)
 	}
-	var search *searchRun
+	var search *SearchRun
 	if sc.Search != nil {
 		var err error
 		if search, err = newSearchRun(sc); err != nil {
 			return nil, err
 		}
-		p.total += search.simulations()
+		p.total += search.Simulations
 	}
 	// Every sweep value's simulations run together. A value that cannot be
 	// applied fails the run as a serial run would: after the values before
@@ -276,7 +276,7 @@ func (set *simSet) result(sc *Scenario, withSeries bool) *Result {
 		EngineVersion: EngineVersion,
 		Warnings:      Warnings(sc),
 	}
-	for _, s := range seedsOf(sc) {
+	for _, s := range SeedsOf(sc) {
 		res.Seeds = append(res.Seeds, int64(s))
 	}
 	res.Phases = phaseSpans(sc)
@@ -568,14 +568,6 @@ func loadLabel(lp *LoadPhase) string {
 		return fmt.Sprintf("flash crowd %s", humanCount(int64(lp.Operations)))
 	}
 	return string(lp.Kind)
-}
-
-// countText writes one when n is 1, else many with n.
-func countText(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return fmt.Sprintf(many, n)
 }
 
 func humanCount(n int64) string {

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 )
@@ -28,10 +27,6 @@ const (
 	// plus its knobs' longest values): checking, estimating and running a
 	// search read the strategy again for every candidate.
 	MaxSearchBytes = 4 << 20
-	// searchFloor is the fewest candidates a round of successive halving
-	// keeps (all of them when there are fewer), so that the frontier has
-	// points to choose from.
-	searchFloor = 8
 )
 
 // TailSeeds is how many seeds a result needs before its ranges are
@@ -185,16 +180,6 @@ func (c *Constraint) Meets(x float64) bool {
 	return x >= c.Value
 }
 
-// shortfall returns how far x misses the constraint, relative to its
-// bound (divided by |Value|, or by 1 when |Value| < 1); 0 when it meets it.
-func (c *Constraint) shortfall(x float64) float64 {
-	miss := x - c.Value
-	if c.Op == OpAtLeast {
-		miss = c.Value - x
-	}
-	return max(0, miss) / max(math.Abs(c.Value), 1)
-}
-
 func (c *Constraint) String() string {
 	return fmt.Sprintf("%s %s %s", c.Metric, c.Op, strconv.FormatFloat(c.Value, 'g', -1, 64))
 }
@@ -332,19 +317,6 @@ type VariantMetrics struct {
 type Recommendation struct {
 	SearchPoint
 	Reason string `json:"reason"`
-}
-
-// formatMetric writes metric name's value x for a sentence: a rate as a
-// percentage with two decimals, a number of 1,000 or more whole, any
-// other with four significant digits.
-func formatMetric(name string, x float64) string {
-	switch info, _ := DescribeMetric(name); {
-	case info.Unit == "%":
-		return strconv.FormatFloat(x*100, 'f', 2, 64) + "%"
-	case math.Abs(x) >= 1000:
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(x, 'g', 4, 64)
 }
 
 // DefaultSearch returns the search `retrylab search` adds to a scenario:

@@ -41,78 +41,6 @@ const e03bVariants = `[
 // variants.
 var smallAcross = strings.Replace(smallSearch, `"objectives"`, `"across": `+e03bVariants+`, "objectives"`, 1)
 
-// TestSearchWorstCase ranks made-up candidates by their worst case over
-// two variants: the halving's order, the points' worst cases and
-// binding variants, and the recommendation's sentence.
-func TestSearchWorstCase(t *testing.T) {
-	// Candidates' (affected_success_rate, peak_per_100ms) in variants
-	// "a" and "b", on one seed.
-	type ms struct{ asr, peak float64 }
-	cands := [][2]ms{
-		{{0.99, 30}, {0.84, 40}}, // the best average rate, the worst worst case of the feasible
-		{{0.95, 45}, {0.94, 60}}, // a peak over 50 in b: misses the constraint
-		{{0.90, 20}, {0.91, 25}}, // the best worst case: 0.90, in a
-		{{0.97, 35}, {0.85, 30}},
-	}
-	s := &Search{
-		Strategy:    "C",
-		Knobs:       []Knob{{Path: "max_attempts", Values: []json.RawMessage{json.RawMessage("1"), json.RawMessage("2"), json.RawMessage("3"), json.RawMessage("4")}}},
-		Objectives:  []Objective{{"affected_success_rate", GoalMax}, {"peak_per_100ms", GoalMin}},
-		Constraints: []Constraint{{"peak_per_100ms", OpAtMost, 50}},
-		Across:      []Variant{{Name: "a"}, {Name: "b"}},
-	}
-	r := &searchRun{s: s, n: len(cands), nv: 2, set: &simSet{ms: []*model{{}, {}}, outs: make([][][]runOutput, 2)}}
-	for v := range 2 {
-		r.set.outs[v] = make([][]runOutput, len(cands))
-		for c, m := range cands {
-			var o runOutput
-			o.metrics.AffectedSuccessRate, o.metrics.PeakPer100ms = m[v].asr, m[v].peak
-			r.set.outs[v][c] = []runOutput{o}
-		}
-	}
-	for c, want := range []scores{
-		{c: 0, means: []float64{0.84, 40, 40}},
-		{c: 1, means: []float64{0.94, 60, 60}, shortfall: 0.2},
-		{c: 2, means: []float64{0.90, 25, 25}},
-		{c: 3, means: []float64{0.85, 35, 35}},
-	} {
-		if got := r.score(c, 1); !slices.Equal(got.means, want.means) || got.shortfall != want.shortfall {
-			t.Errorf("candidate %d scores %+v, want %+v", c, got, want)
-		}
-	}
-	// 2 beats 3 and 0 on both worst cases; 3 and 0 are on one front
-	// (3 has the better rate, 0 the better peak); 1 misses the constraint.
-	if got, want := r.rank([]int{0, 1, 2, 3}, 1), []int{2, 3, 0, 1}; !slices.Equal(got, want) {
-		t.Errorf("ranked %v, want %v", got, want)
-	}
-	p := r.point(3, 1)
-	if p.Metrics.AffectedSuccessRate != 0.85 || p.Metrics.PeakPer100ms != 35 ||
-		p.Binding["affected_success_rate"] != "b" || p.Binding["peak_per_100ms"] != "a" {
-		t.Errorf("candidate 3's worst cases %v, %v in %v; want 0.85 in b, 35 in a",
-			p.Metrics.AffectedSuccessRate, p.Metrics.PeakPer100ms, p.Binding)
-	}
-	if len(p.Variants) != 2 || p.Variants[0].Name != "a" || p.Variants[0].Metrics["peak_per_100ms"] != 35 || p.Variants[1].Metrics["affected_success_rate"] != 0.85 {
-		t.Errorf("candidate 3's variants %+v", p.Variants)
-	}
-	res := &SearchResult{Frontier: []SearchPoint{}}
-	r.frontier(res, []int{0, 1, 2, 3}, 1)
-	if res.Feasible != 3 || len(res.Frontier) != 1 || res.Recommendation == nil {
-		t.Fatalf("feasible %d, frontier %d, recommendation %v; want 3, 1, candidate 2", res.Feasible, len(res.Frontier), res.Recommendation)
-	}
-	want := `max_attempts 3 gives the highest worst-case mean affected_success_rate (90.00% in "a", the variant that binds) of the 1 frontier points that meet peak_per_100ms <= 50 in every variant on average, out of 4 candidates over 1 seed and 2 variants, with peak_per_100ms 25 at worst (in "b").`
-	if got := res.Recommendation.Reason; got != want {
-		t.Errorf("reason\n%s\nwant\n%s", got, want)
-	}
-	// A constraint no candidate meets in every variant: the note says
-	// where the closest misses.
-	s.Constraints = []Constraint{{"peak_per_100ms", OpAtMost, 24}}
-	res = &SearchResult{Frontier: []SearchPoint{}}
-	r.frontier(res, []int{0, 1, 2, 3}, 1)
-	if want := `None of the 4 candidates of the last round meets peak_per_100ms <= 24 in every variant on average over 1 seed; the closest, max_attempts 3, has peak_per_100ms 25 (in "b").`; res.Note != want {
-		t.Errorf("note\n%s\nwant\n%s", res.Note, want)
-	}
-}
-
 // TestSearchAcrossE03B searches from strategy C of the built-in E03-B
 // across e03bVariants for settings at least as good as C in C's own
 // worst case (its lowest affected success and its highest 100 ms peak
@@ -136,10 +64,7 @@ func TestSearchAcrossE03B(t *testing.T) {
 	// C alone in each variant gives the constraints.
 	asr, peak := 1.0, 0.0
 	for i := range sc.Search.Across {
-		sub, err := sc.variant(i)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sub := variantOf(t, sc, i)
 		sub.Strategies = sub.Strategies[2:3]
 		c := runSearchless(t, sub).Strategies[0].Metrics
 		t.Logf("C in %q: affected_success_rate %v, peak_per_100ms %v", sc.Search.Across[i].Name, c.AffectedSuccessRate, c.PeakPer100ms)
@@ -180,7 +105,7 @@ func TestSearchAcrossE03B(t *testing.T) {
 			for v := range a.Variants {
 				xs[v] = a.Variants[v].Metrics[o.Metric]
 			}
-			w, at := worstOf(xs, o.Goal == GoalMax)
+			w, at := worstIn(xs, o.Goal == GoalMax)
 			if got, _ := a.Metrics.Metric(o.Metric); got != w || a.Binding[o.Metric] != a.Variants[at].Name {
 				t.Errorf("frontier point %d: %s %v binding %q; its variants say %v in %q", i, o.Metric, got, a.Binding[o.Metric], w, a.Variants[at].Name)
 			}
@@ -216,10 +141,7 @@ func TestSearchAcrossCommonRandomNumbers(t *testing.T) {
 	}
 	got := res.Search.Frontier[0]
 	for i, vr := range sc.Search.Across {
-		sub, err := sc.variant(i)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sub := variantOf(t, sc, i)
 		sub.Strategies = sub.Strategies[2:3]
 		want := runSearchless(t, sub).Strategies[0]
 		for _, m := range []string{"peak_per_100ms", "affected_success_rate"} {
@@ -307,7 +229,7 @@ func TestSearchAcrossCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 4*4 + res.Search.Simulations; calls != want || res.Search.Simulations != 2*halvingSimulations(res.Search.Rounds) {
+	if want := 4*4 + res.Search.Simulations; calls != want || res.Search.Simulations != 2*roundsSimulations(res.Search.Rounds) {
 		t.Errorf("progress total %d, want %d; %d simulations for rounds %v", calls, want, res.Search.Simulations, res.Search.Rounds)
 	}
 }

@@ -36,24 +36,25 @@ func TestSearchEstimateBoundsBuiltins(t *testing.T) {
 		if sc.Validate() != nil {
 			continue // the default search does not fit its first strategy
 		}
-		_, cands, _, _, err := sc.searchStrategies()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sub := searchScenario(sc, nil)
+		sub := *sc
+		sub.Search, sub.Sweep = nil, nil
 		sub.Runs, sub.Seeds = 1, nil
 		lo, hi := 1e18, 0.0
-		for i := 0; i < len(cands); i += 5 {
-			sub.Strategies = cands[i : i+1]
-			est := estimate(sub, false)
-			res, err := Run(context.Background(), sub, Options{NoSeries: true})
+		for i := 0; i < combinations(sc.Search); i += 5 {
+			st, err := sc.SearchCandidate(combination(sc.Search, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub.Strategies = []Strategy{st}
+			est := estimate(&sub, false)
+			res, err := Run(context.Background(), &sub, Options{NoSeries: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := float64(est) / float64(res.Events)
 			lo, hi = min(lo, r), max(hi, r)
 			if est < res.Events {
-				t.Errorf("%s, candidate %d (%s): estimated %d events, processed %d", slug, i, sc.Search.settingsText(sc.Search.indexes(i)), est, res.Events)
+				t.Errorf("%s, combination %d (%s): estimated %d events, processed %d", slug, i, mustJSON(t, combination(sc.Search, i)), est, res.Events)
 			}
 		}
 		t.Logf("%s: estimate / events %.2f..%.2f", slug, lo, hi)

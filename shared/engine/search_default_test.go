@@ -16,7 +16,7 @@ func knobOf(s *Search, path string) ([]string, bool) {
 	}
 	var out []string
 	for _, v := range s.Knobs[i].Values {
-		out = append(out, string(compactValue(v)))
+		out = append(out, compactJSON(v))
 	}
 	return out, true
 }
@@ -117,7 +117,7 @@ func TestDefaultSearchForKnobs(t *testing.T) {
 			if got := slices.Contains(s.Objectives, latencyObjective); got != hedged {
 				t.Errorf("objectives %v: latency objective %v, want %v", s.Objectives, got, hedged)
 			}
-			if n, _ := s.candidates(); n > 192 {
+			if n := combinations(s); n > 192 {
 				t.Errorf("%d candidates, more than DefaultSearch's 192", n)
 			}
 			if err := sc.Validate(); err != nil {
@@ -153,7 +153,7 @@ func TestDefaultSearchForEverything(t *testing.T) {
 	st.Breaker = &Breaker{Kind: BreakerConsecutive, Failures: 10, Break: Duration(3e10)}
 	st.Budget = &Budget{Kind: BudgetRatio, Ratio: 0.1, Window: Duration(6e10), MinPerSecond: 1}
 	sc := defaultSearchScenario(t, st)
-	n, _ := sc.Search.candidates()
+	n := combinations(sc.Search)
 	if n > 192 || n < 50 {
 		t.Errorf("%d candidates, want 50..192", n)
 	}
@@ -180,7 +180,7 @@ func TestDefaultSearchForBuiltins(t *testing.T) {
 		sc.Sweep = nil
 		for _, st := range sc.Strategies {
 			sc.Search = DefaultSearchFor(sc, st.Name)
-			if n, _ := sc.Search.candidates(); n > 192 {
+			if n := combinations(sc.Search); n > 192 {
 				t.Errorf("%s/%s: %d candidates", slug, st.Name, n)
 			}
 			if err := sc.Validate(); err != nil {
@@ -212,7 +212,7 @@ func TestDefaultSearchHedgedBuiltin(t *testing.T) {
 	if res.Recommendation == nil {
 		t.Fatalf("no recommendation: %s", res.Note)
 	}
-	if d, ok := res.Recommendation.Settings["hedging.delay"]; !ok || !strings.Contains(res.Recommendation.Reason, "hedging.delay "+string(compactValue(d))) {
+	if d, ok := res.Recommendation.Settings["hedging.delay"]; !ok || !strings.Contains(res.Recommendation.Reason, "hedging.delay "+compactJSON(d)) {
 		t.Errorf("the reason does not name the delay %s: %s", d, res.Recommendation.Reason)
 	}
 	if _, ok := res.Recommendation.Metrics.Metric("latency_p99_ms"); !ok {

@@ -14,36 +14,42 @@ import (
 )
 
 // searching is this program's search, nil until EnableSearch.
-var searching *searchCode
+var searching *SearchCode
 
-// A searchCode is the search's entry points, as the rest of the engine
-// calls them.
-type searchCode struct {
-	check        func(v *validator, sc *Scenario, deps depNames, calls map[string]bool)
-	estimate     func(sc *Scenario) int64
-	estimateSize func(sc *Scenario) float64
-	start        func(sc *Scenario) (*searchRun, error)
-	run          func(r *searchRun, ctx context.Context, opt Options, p *progress) (*SearchResult, error)
-	candidate    func(sc *Scenario, settings map[string]json.RawMessage) (Strategy, error)
-	isOwn        func(sc *Scenario, settings map[string]json.RawMessage) bool
+// A SearchCode is the search's entry points, as the rest of the engine
+// calls them: package search hands them to EnableSearch.
+type SearchCode struct {
+	// Check checks sc's search block into c.
+	Check func(c *SearchCheck, sc *Scenario)
+	// Estimate returns the estimated cost of sc's search, in events.
+	Estimate func(sc *Scenario) int64
+	// EstimateSize returns about how many numbers sc's search's result
+	// holds.
+	EstimateSize func(sc *Scenario) float64
+	// Start returns sc's search ready to run; sc is valid.
+	Start func(sc *Scenario) (*SearchRun, error)
+	// Candidate and IsOwn are SearchCandidate and IsSearchStrategy.
+	Candidate func(sc *Scenario, settings map[string]json.RawMessage) (Strategy, error)
+	IsOwn     func(sc *Scenario, settings map[string]json.RawMessage) bool
 }
 
-// EnableSearch makes this program run scenarios' search blocks.
-// Package search calls it as it is imported (in its init, so before
-// main; a package-level initialiser elsewhere that validates a search
-// block may run before it); a program that never calls it refuses every
-// search block and does not link the search's code.
-func EnableSearch() {
-	searching = &searchCode{
-		check:        (*validator).checkSearch,
-		estimate:     searchEstimate,
-		estimateSize: searchEstimateSize,
-		start:        startSearchRun,
-		run:          (*searchRun).runRounds,
-		candidate:    (*Scenario).searchCandidate,
-		isOwn:        (*Scenario).isSearchStrategy,
-	}
+// A SearchRun is a search ready to run (SearchCode.Start): its
+// candidates, compiled, how many simulations it runs, and its rounds,
+// which Run runs after the scenario's own simulations.
+type SearchRun struct {
+	Candidates  *Candidates
+	Simulations int
+	// Run runs the rounds on Candidates and returns what the search
+	// found.
+	Run func(ctx context.Context, opt Options) (*SearchResult, error)
 }
+
+// EnableSearch makes this program run scenarios' search blocks with
+// code. Package search calls it as it is imported (in its init, so
+// before main; a package-level initialiser elsewhere that validates a
+// search block may run before it); a program that never calls it
+// refuses every search block and does not link the search's code.
+func EnableSearch(code SearchCode) { searching = &code }
 
 // Searches reports whether this program runs scenarios' search blocks
 // (EnableSearch).
@@ -59,7 +65,7 @@ func (v *validator) search(sc *Scenario, deps depNames, calls map[string]bool) {
 		v.add("search", "a search", "is not run by this build (the Cloudflare Worker); run it with retrylab run or a self-hosted retrylab serve")
 		return
 	}
-	searching.check(v, sc, deps, calls)
+	searching.Check(&SearchCheck{v: v, deps: deps, calls: calls}, sc)
 }
 
 // estimateSearch returns the estimated cost of sc's search, in events
@@ -68,7 +74,7 @@ func estimateSearch(sc *Scenario) int64 {
 	if searching == nil {
 		return 0
 	}
-	return searching.estimate(sc)
+	return searching.Estimate(sc)
 }
 
 // estimateSearchSize returns about how many numbers sc's search's result
@@ -77,22 +83,24 @@ func estimateSearchSize(sc *Scenario) float64 {
 	if searching == nil {
 		return 0
 	}
-	return searching.estimateSize(sc)
+	return searching.EstimateSize(sc)
 }
 
 // newSearchRun returns sc's search ready to run, or refuses it in a
 // program without searches.
-func newSearchRun(sc *Scenario) (*searchRun, error) {
+func newSearchRun(sc *Scenario) (*SearchRun, error) {
 	if searching == nil {
 		return nil, errNoSearch
 	}
-	return searching.start(sc)
+	return searching.Start(sc)
 }
 
-// run runs the search's rounds and returns what it found. Run calls it
-// on a search newSearchRun started, so only in a program with searches.
-func (r *searchRun) run(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
-	return searching.run(r, ctx, opt, p)
+// run runs the search's rounds and returns what it found, its
+// simulations counted in p. Run calls it on a search newSearchRun
+// started, so only in a program with searches.
+func (r *SearchRun) run(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
+	r.Candidates.p = p
+	return r.Run(ctx, opt)
 }
 
 // SearchCandidate returns the strategy a point of sc's search stands for:
@@ -104,7 +112,7 @@ func (sc *Scenario) SearchCandidate(settings map[string]json.RawMessage) (Strate
 	if searching == nil {
 		return Strategy{}, errNoSearch
 	}
-	return searching.candidate(sc, settings)
+	return searching.Candidate(sc, settings)
 }
 
 // IsSearchStrategy reports whether the candidate of settings (a
@@ -113,5 +121,5 @@ func (sc *Scenario) SearchCandidate(settings map[string]json.RawMessage) (Strate
 // without the name). A recommendation of that point says to keep what
 // one has. False in a program without searches.
 func (sc *Scenario) IsSearchStrategy(settings map[string]json.RawMessage) bool {
-	return searching != nil && searching.isOwn(sc, settings)
+	return searching != nil && searching.IsOwn(sc, settings)
 }

@@ -50,12 +50,20 @@ func TestDefaultSearchForLayered(t *testing.T) {
 	if err := sc.Validate(); err != nil {
 		t.Fatalf("the default search of every-layer is not valid: %v", err)
 	}
-	_, cands, _, same, err := sc.searchStrategies()
-	if err != nil {
-		t.Fatal(err)
+	n := combinations(s)
+	distinct := map[string]bool{}
+	var cands []Strategy
+	for c := range n {
+		st, err := sc.SearchCandidate(combination(s, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands = append(cands, st)
+		st.Name = ""
+		distinct[string(mustJSON(t, st))] = true
 	}
-	if len(same) != 192 || len(cands) != 192 {
-		t.Errorf("%d combinations, %d distinct strategies; want 192 of each", len(same), len(cands))
+	if n != 192 || len(distinct) != 192 {
+		t.Errorf("%d combinations, %d distinct strategies; want 192 of each", n, len(distinct))
 	}
 	// Candidate 0: every level 2 attempts, retrying everywhere; the
 	// innermost level (the one that does retry) takes the knob's value.

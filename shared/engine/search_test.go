@@ -120,12 +120,7 @@ func TestSearchFrontier(t *testing.T) {
 		t.Errorf("reason %q", rec.Reason)
 	}
 	// The point's metrics are those of its strategy run alone.
-	c := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == "C" })
-	idx := make([]int, 3)
-	for k, kn := range sc.Search.Knobs {
-		idx[k] = slices.IndexFunc(kn.Values, func(v json.RawMessage) bool { return string(compactValue(v)) == string(rec.Settings[kn.Path]) })
-	}
-	st, err := sc.knobbed(c, idx)
+	st, err := sc.SearchCandidate(rec.Settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +522,7 @@ func TestSearchKnobPaths(t *testing.T) {
 			t.Errorf("%s: %v", s, err)
 			continue
 		}
-		if st, err := sc.SearchCandidate(sc.Search.settings(make([]int, len(sc.Search.Knobs)))); err != nil || st.Backoff.Base == 0 ||
+		if st, err := sc.SearchCandidate(combination(sc.Search, 0)); err != nil || st.Backoff.Base == 0 ||
 			strings.Contains(s, `"300ms"`) && st.Backoff.Base.String() != "300ms" {
 			t.Errorf("%s: the first candidate has backoff %+v (%v)", s, st.Backoff, err)
 		}

@@ -56,12 +56,12 @@ func worstSeedMetrics(sc *Scenario) []string {
 	return out
 }
 
-// worseDirection returns which way a metric gets worse over seeds: -1 when
+// WorseDirection returns which way a metric gets worse over seeds: -1 when
 // lower is worse, 1 when higher is worse, 0 when it has no direction.
 // Failed operations, which have no direction between strategies (one may
 // make fewer operations), are worse the more there are on one strategy's
 // seeds.
-func worseDirection(key string) int {
+func WorseDirection(key string) int {
 	if key == "failed" {
 		return 1
 	}
@@ -99,11 +99,11 @@ func tail(runs []runOutput, seeds []uint64, sc *Scenario) (map[string]Quantiles,
 		if slices.ContainsFunc(xs, math.IsNaN) {
 			continue // does not apply on some seed: see meanSpread
 		}
-		qs[name] = quantiles(xs)
+		qs[name] = QuantilesOf(xs)
 	}
 	worst := map[string]SeedValue{}
 	for _, key := range worstSeedMetrics(sc) {
-		dir := worseDirection(key)
+		dir := WorseDirection(key)
 		if dir == 0 {
 			continue
 		}
@@ -133,9 +133,10 @@ func tail(runs []runOutput, seeds []uint64, sc *Scenario) (map[string]Quantiles,
 	return qs, worst, ths
 }
 
-// quantiles returns the nearest-rank quantiles of xs (see Quantiles),
-// which it leaves as they are.
-func quantiles(xs []float64) Quantiles {
+// QuantilesOf returns the nearest-rank quantiles of xs (see Quantiles),
+// which it leaves as they are: those a result and a search's frontier
+// points carry.
+func QuantilesOf(xs []float64) Quantiles {
 	s := slices.Clone(xs)
 	slices.SortFunc(s, cmp.Compare[float64])
 	// ⌈pct·n/100⌉-1 in integers, so no rounding can move a rank.

@@ -93,8 +93,8 @@ func TestQuantilesNearestRank(t *testing.T) {
 		{[]float64{5, 4, 3, 2, 1}, Quantiles{1, 3, 5}},
 		{[]float64{20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, Quantiles{1, 10, 19}},
 	} {
-		if got := quantiles(tc.xs); got != tc.want {
-			t.Errorf("quantiles(%v) = %+v, want %+v", tc.xs, got, tc.want)
+		if got := QuantilesOf(tc.xs); got != tc.want {
+			t.Errorf("QuantilesOf(%v) = %+v, want %+v", tc.xs, got, tc.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
-// The search's checking and running, reached through search_enable.go.
+// The search's checking and running, which the engine reaches through
+// EnableSearch (search.go).
 
-package engine
+package search
 
 import (
 	"cmp"
@@ -13,34 +14,36 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
 // checkSearch checks a search block: its strategy, knobs, objectives,
 // constraints and budget, then that each knob's values, with the other
 // knobs at their first values, and then each candidate, give a valid
 // strategy.
-func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bool) {
+func checkSearch(v *engine.SearchCheck, sc *engine.Scenario) {
 	s := sc.Search
-	si := slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
+	si := slices.IndexFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == s.Strategy })
 	if si < 0 {
 		names := make([]string, len(sc.Strategies))
 		for i := range sc.Strategies {
 			names[i] = sc.Strategies[i].Name
 		}
-		v.add("search.strategy", s.Strategy, "is not the name of a strategy of the scenario; they are %s", quoteList(names))
+		v.Add("search.strategy", s.Strategy, "is not the name of a strategy of the scenario; they are %s", engine.QuoteList(names))
 	}
-	if s.Within != "" && LibraryNamed(s.Within) == nil {
-		names := make([]string, len(Libraries))
-		for i := range Libraries {
-			names[i] = Libraries[i].Name
+	if s.Within != "" && engine.LibraryNamed(s.Within) == nil {
+		names := make([]string, len(engine.Libraries))
+		for i := range engine.Libraries {
+			names[i] = engine.Libraries[i].Name
 		}
-		v.add("search.within", s.Within, "is not a library whose limits a search keeps to; they are %s", quoteList(names))
+		v.Add("search.within", s.Within, "is not a library whose limits a search keeps to; they are %s", engine.QuoteList(names))
 	}
 	switch n := len(s.Knobs); {
 	case n == 0:
-		v.add("search.knobs", nil, "is empty; a search varies 1..%d knobs, each a path in the strategy and its values", MaxSearchKnobs)
-	case n > MaxSearchKnobs:
-		v.add("search.knobs", nil, "lists %d knobs; at most %d are allowed", n, MaxSearchKnobs)
+		v.Add("search.knobs", nil, "is empty; a search varies 1..%d knobs, each a path in the strategy and its values", engine.MaxSearchKnobs)
+	case n > engine.MaxSearchKnobs:
+		v.Add("search.knobs", nil, "lists %d knobs; at most %d are allowed", n, engine.MaxSearchKnobs)
 	}
 	paths := map[string]int{}
 	levels := 1 // the strategy's: its own policy and its layers
@@ -50,10 +53,10 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 	for k, kn := range s.Knobs {
 		p := fmt.Sprintf("search.knobs[%d]", k)
 		if isLevelsPath(kn.Path) || isRetryLevelPath(kn.Path) {
-			if !v.levelKnobPath(k, kn.Path, sc, si) {
+			if !levelKnobPath(v, k, kn.Path, sc, si) {
 				// said
 			} else if j, dup := paths[kn.Path]; dup {
-				v.add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
+				v.Add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
 			} else {
 				paths[kn.Path] = k
 			}
@@ -62,63 +65,63 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 			if rest == "" {
 				rest = "max_attempts"
 			}
-			v.add(p+".path", kn.Path, "has [*] after %q; [*] stands for every level after levels only: write %q (the strategy's own policy and each layer), or levels[i] for level i", kn.Path[:i], "levels[*]."+rest)
-		} else if steps, err := parsePath(kn.Path, p+".path"); err != nil {
-			for _, e := range AsErrors(err) {
-				v.addError(e)
+			v.Add(p+".path", kn.Path, "has [*] after %q; [*] stands for every level after levels only: write %q (the strategy's own policy and each layer), or levels[i] for level i", kn.Path[:i], "levels[*]."+rest)
+		} else if steps, err := engine.ParsePath(kn.Path, p+".path"); err != nil {
+			for _, e := range engine.AsErrors(err) {
+				v.AddError(e)
 			}
-		} else if !v.knobPath(k, kn.Path, steps, s.Strategy) {
+		} else if !knobPath(v, k, kn.Path, steps, s.Strategy) {
 			// said
 		} else if j, dup := paths[kn.Path]; dup {
-			v.add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
+			v.Add(p+".path", kn.Path, "is also the path of search.knobs[%d]; a path is varied by one knob", j)
 		} else {
 			paths[kn.Path] = k
 		}
-		if n := len(kn.Values); n == 0 || n > MaxKnobValues {
-			v.add(p+".values", nil, "lists %d values; give 1..%d", n, MaxKnobValues)
+		if n := len(kn.Values); n == 0 || n > engine.MaxKnobValues {
+			v.Add(p+".values", nil, "lists %d values; give 1..%d", n, engine.MaxKnobValues)
 		}
 	}
-	if !v.failed() {
-		v.levelKnobs(s, levels)
+	if !v.Failed() {
+		levelKnobs(v, s, levels)
 	}
 	switch n := len(s.Objectives); {
 	case n == 0:
-		v.add("search.objectives", nil, "is empty; give 1..%d objectives, each a metric and \"max\" or \"min\"", MaxObjectives)
-	case n > MaxObjectives:
-		v.add("search.objectives", nil, "lists %d objectives; at most %d are allowed", n, MaxObjectives)
+		v.Add("search.objectives", nil, "is empty; give 1..%d objectives, each a metric and \"max\" or \"min\"", engine.MaxObjectives)
+	case n > engine.MaxObjectives:
+		v.Add("search.objectives", nil, "lists %d objectives; at most %d are allowed", n, engine.MaxObjectives)
 	}
-	metricNames := MetricNames()
+	metricNames := engine.MetricNames()
 	seen := map[string]int{}
 	for i, o := range s.Objectives {
 		p := fmt.Sprintf("search.objectives[%d]", i)
 		if !slices.Contains(metricNames, o.Metric) {
-			v.add(p+".metric", o.Metric, "is not a metric name (metrics: %s)", strings.Join(metricNames, ", "))
+			v.Add(p+".metric", o.Metric, "is not a metric name (metrics: %s)", strings.Join(metricNames, ", "))
 		} else if j, dup := seen[o.Metric]; dup {
-			v.add(p+".metric", o.Metric, "is also search.objectives[%d]; an objective is given once", j)
+			v.Add(p+".metric", o.Metric, "is also search.objectives[%d]; an objective is given once", j)
 		} else {
 			seen[o.Metric] = i
 		}
-		oneOf(v, p+".goal", o.Goal, Goals...)
+		v.Goal(p+".goal", o.Goal)
 	}
-	if n := len(s.Constraints); n > MaxConstraints {
-		v.add("search.constraints", nil, "lists %d constraints; at most %d are allowed", n, MaxConstraints)
+	if n := len(s.Constraints); n > engine.MaxConstraints {
+		v.Add("search.constraints", nil, "lists %d constraints; at most %d are allowed", n, engine.MaxConstraints)
 	}
 	for i, c := range s.Constraints {
-		v.constraint(fmt.Sprintf("search.constraints[%d]", i), &c)
+		v.Constraint(fmt.Sprintf("search.constraints[%d]", i), &c)
 	}
 	if s.Budget != 0 {
-		v.intRange("search.budget", s.Budget, 1, MaxSearchCandidates)
+		v.IntRange("search.budget", s.Budget, 1, engine.MaxSearchCandidates)
 	}
-	v.across(sc)
-	if v.failed() {
+	across(v, sc)
+	if v.Failed() {
 		return
 	}
-	if n, counts := s.candidates(); n > s.budget() {
-		v.add("search.knobs", nil, "give %s candidates (%s values, every combination); the budget allows %d (search.budget, %d by default, at most %d): give fewer values",
-			humanCount(int64(n)), counts, s.budget(), DefaultSearchBudget, MaxSearchCandidates)
+	if n, counts := candidates(s); n > budget(s) {
+		v.Add("search.knobs", nil, "give %s candidates (%s values, every combination); the budget allows %d (search.budget, %d by default, at most %d): give fewer values",
+			engine.HumanCount(int64(n)), counts, budget(s), engine.DefaultSearchBudget, engine.MaxSearchCandidates)
 		return
 	}
-	n, _ := s.candidates()
+	n, _ := candidates(s)
 	raw, _ := json.Marshal(&sc.Strategies[si])
 	size := len(raw)
 	for _, kn := range s.Knobs {
@@ -128,14 +131,14 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 		}
 		size += longest
 	}
-	if n*size > MaxSearchBytes {
-		v.add("search.knobs", nil, "give %d candidates of a strategy of up to %d bytes; a search reads the strategy again for each candidate, and candidates × its size may be at most %d KiB: give fewer values, or shorten the strategy",
-			n, size, MaxSearchBytes>>10)
+	if n*size > engine.MaxSearchBytes {
+		v.Add("search.knobs", nil, "give %d candidates of a strategy of up to %d bytes; a search reads the strategy again for each candidate, and candidates × its size may be at most %d KiB: give fewer values, or shorten the strategy",
+			n, size, engine.MaxSearchBytes>>10)
 		return
 	}
 	steps := knobSteps(s, levels)
-	v.knobValues(s, steps)
-	if v.failed() {
+	knobValues(v, s, steps)
+	if v.Failed() {
 		return
 	}
 	// Each knob's path alone, and the objects the strategy lacks that
@@ -153,34 +156,36 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 		return idx
 	}
 	for k := range s.Knobs {
-		for _, e := range sc.candidate(si, only(k, 0), deps, calls) {
+		for _, e := range candidate(v, sc, si, only(k, 0)) {
 			if e.Path == fmt.Sprintf("search.knobs[%d].path", k) {
-				v.addError(e) // the path does not fit the strategy, whatever the value
+				v.AddError(e) // the path does not fit the strategy, whatever the value
 			}
 		}
 	}
-	if !v.failed() {
-		v.missingObjects(sc, si, steps, deps, calls)
+	if !v.Failed() {
+		missingObjects(v, sc, si, steps)
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
-	same := func(a, b FieldError) bool { return a.Path == b.Path && a.Value == b.Value && a.Message == b.Message }
-	blame := func(k, j int, e FieldError) {
-		v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value,
-			Message: "at " + e.Path + " " + e.Message + s.keptFields(k, si, steps[k], e.Path)})
+	same := func(a, b engine.FieldError) bool {
+		return a.Path == b.Path && a.Value == b.Value && a.Message == b.Message
 	}
-	base := sc.candidate(si, make([]int, len(s.Knobs)), deps, calls)
+	blame := func(k, j int, e engine.FieldError) {
+		v.AddError(engine.FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: e.Value,
+			Message: "at " + e.Path + " " + e.Message + keptFields(s, k, si, steps[k], e.Path)})
+	}
+	base := candidate(v, sc, si, make([]int, len(s.Knobs)))
 	for _, e := range base {
 		k := -1
 		for i := range s.Knobs {
-			if slices.ContainsFunc(sc.candidate(si, only(i, 0), deps, calls), func(x FieldError) bool { return same(x, e) }) {
+			if slices.ContainsFunc(candidate(v, sc, si, only(i, 0)), func(x engine.FieldError) bool { return same(x, e) }) {
 				k = i
 				break
 			}
 		}
 		if k < 0 {
-			v.add("search.knobs", nil, "give, with every knob at its first value, a strategy that is not valid: at %s %s %s", e.Path, e.Value, e.Message)
+			v.Add("search.knobs", nil, "give, with every knob at its first value, a strategy that is not valid: at %s %s %s", e.Path, e.Value, e.Message)
 			continue
 		}
 		blame(k, 0, e)
@@ -189,81 +194,81 @@ func (v *validator) checkSearch(sc *Scenario, deps depNames, calls map[string]bo
 		for j := 1; j < len(kn.Values); j++ {
 			idx := make([]int, len(s.Knobs))
 			idx[k] = j
-			for _, e := range sc.candidate(si, idx, deps, calls) {
-				if !slices.ContainsFunc(base, func(b FieldError) bool { return same(b, e) }) {
+			for _, e := range candidate(v, sc, si, idx) {
+				if !slices.ContainsFunc(base, func(b engine.FieldError) bool { return same(b, e) }) {
 					blame(k, j, e)
 				}
 			}
 		}
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
 	for c := range n {
-		idx := s.indexes(c)
-		if es := sc.candidate(si, idx, deps, calls); len(es) > 0 {
+		idx := indexes(s, c)
+		if es := candidate(v, sc, si, idx); len(es) > 0 {
 			e := es[0]
-			v.add("search.knobs", nil, "give a candidate that is not valid, %s: at %s %s %s", s.settingsText(idx), e.Path, e.Value, e.Message)
+			v.Add("search.knobs", nil, "give a candidate that is not valid, %s: at %s %s %s", settingsText(s, idx), e.Path, e.Value, e.Message)
 		}
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
 	// Candidates that are all the same strategy would run n times to
 	// find nothing: refuse them before anything runs.
-	if _, cands, _, _, err := sc.searchStrategies(); err == nil && n > 1 && len(cands) == 1 {
-		v.add("search.knobs", nil, "%s", allSameText(s, n))
+	if _, cands, _, _, err := searchStrategies(sc); err == nil && n > 1 && len(cands) == 1 {
+		v.Add("search.knobs", nil, "%s", allSameText(s, n))
 		return
 	}
-	v.variants(sc)
+	variants(v, sc)
 }
 
 // across checks the shape of a search's variants (search.across): how
 // many, their names, and that each path is one a variant may change.
-func (v *validator) across(sc *Scenario) {
+func across(v *engine.SearchCheck, sc *engine.Scenario) {
 	s := sc.Search
 	if s.Across == nil {
 		return
 	}
 	switch n := len(s.Across); {
 	case n == 0:
-		v.add("search.across", nil, "is empty; give 1..%d variants of the scenario, each {\"name\", \"path\", \"value\"}, or leave across out to search the scenario as written", MaxSearchVariants)
+		v.Add("search.across", nil, "is empty; give 1..%d variants of the scenario, each {\"name\", \"path\", \"value\"}, or leave across out to search the scenario as written", engine.MaxSearchVariants)
 		return
-	case n > MaxSearchVariants:
-		v.add("search.across", nil, "lists %d variants; at most %d are allowed (every variant runs every candidate again)", n, MaxSearchVariants)
+	case n > engine.MaxSearchVariants:
+		v.Add("search.across", nil, "lists %d variants; at most %d are allowed (every variant runs every candidate again)", n, engine.MaxSearchVariants)
 		return
 	}
 	names := map[string]int{}
 	for i, vr := range s.Across {
 		p := fmt.Sprintf("search.across[%d]", i)
 		if vr.Name == "" {
-			v.add(p+".name", nil, "is empty; every variant needs a short name, which the result uses to say where a metric is worst")
+			v.Add(p+".name", nil, "is empty; every variant needs a short name, which the result uses to say where a metric is worst")
 		} else if j, dup := names[vr.Name]; dup {
-			v.add(p+".name", vr.Name, "is also the name of search.across[%d]; names must be unique", j)
+			v.Add(p+".name", vr.Name, "is also the name of search.across[%d]; names must be unique", j)
 		} else {
-			v.text(p+".name", vr.Name, 100)
+			v.Text(p+".name", vr.Name, 100)
 			names[vr.Name] = i
 		}
 		if vr.Path == "" {
 			if len(vr.Value) > 0 {
-				v.add(p+".value", string(compactValue(vr.Value)), "is given without a path; give the path it is set at, such as \"dependency.phases\" (a variant without path and value is the scenario as written)")
+				v.Add(p+".value", string(compactValue(vr.Value)), "is given without a path; give the path it is set at, such as \"dependency.phases\" (a variant without path and value is the scenario as written)")
 			}
 			continue
 		}
 		if err := variantPath(vr.Path, p+".path"); err != nil {
-			for _, e := range AsErrors(err) {
-				v.addError(e)
+			for _, e := range engine.AsErrors(err) {
+				v.AddError(e)
 			}
 		}
 	}
-	if v.failed() {
+	if v.Failed() {
 		return
 	}
 	// Checking, estimating and running the variants read the whole
 	// scenario again for each one, as a sweep's values do.
-	if raw, err := json.Marshal(sc); err == nil && len(raw)*len(s.Across) > MaxSweepBytes {
-		v.add("search.across", nil, "lists %d variants for a scenario of %d bytes; each variant reads the scenario again, and variants × its size may be at most %d KiB: give fewer variants, or shorten the scenario",
-			len(s.Across), len(raw), MaxSweepBytes>>10)
+	if raw, err := json.Marshal(sc); err == nil && len(raw)*len(s.Across) > engine.MaxSweepBytes {
+		v.Add("search.across", nil, "lists %d variants for a scenario of %d bytes; each variant reads the scenario again, and variants × its size may be at most %d KiB: give fewer variants, or shorten the scenario",
+			len(s.Across), len(raw), engine.MaxSweepBytes>>10)
 	}
 }
 
@@ -273,14 +278,14 @@ var variantFields = []string{"workload", "dependency", "dependencies", "report"}
 // variantPath checks a variant's path, written at field: it must parse
 // and start with a field a variant may change.
 func variantPath(path, field string) error {
-	steps, err := parsePath(path, field)
+	steps, err := engine.ParsePath(path, field)
 	if err != nil {
 		return err
 	}
 	bad := func(why string) error {
-		return Errors{{Path: field, Value: strconv.Quote(path), Message: why}}
+		return engine.Errors{{Path: field, Value: strconv.Quote(path), Message: why}}
 	}
-	switch k := steps[0].key; {
+	switch k := steps[0].Key; {
 	case slices.Contains(variantFields, k):
 		return nil
 	case k == "strategies":
@@ -293,7 +298,7 @@ func variantPath(path, field string) error {
 		return bad("a variant cannot change " + k + "; a variant's path starts with " + strings.Join(variantFields, ", "))
 	}
 	hint := ""
-	if near := nearFields(steps[0].key, variantFields); len(near) > 0 {
+	if near := engine.NearNames(steps[0].Key, variantFields); len(near) > 0 {
 		hint = fmt.Sprintf("; did you mean %q?", near[0])
 	}
 	return bad(fmt.Sprintf("is not a part of the scenario a variant may change%s A variant's path starts with %s (such as \"dependency.phases\" or \"dependency.workers\")",
@@ -303,41 +308,37 @@ func variantPath(path, field string) error {
 // variants checks that each variant gives a valid scenario: errors at
 // the path when it does not lead into the scenario, at the value
 // otherwise (naming where in the scenario it is wrong).
-func (v *validator) variants(sc *Scenario) {
+func variants(v *engine.SearchCheck, sc *engine.Scenario) {
 	for i := range sc.Search.Across {
 		p := fmt.Sprintf("search.across[%d]", i)
-		sub, err := sc.variant(i)
+		sub, err := variant(sc, i)
 		if err != nil {
-			for _, e := range AsErrors(err) {
+			for _, e := range engine.AsErrors(err) {
 				if e.Path == p+".path" {
-					v.addError(e)
+					v.AddError(e)
 					continue
 				}
 				if path := sc.Search.Across[i].Path; e.Path == path && strings.HasPrefix(e.Message, "is not a known field") {
 					// The path itself leads nowhere, whatever the value.
-					v.add(p+".path", path, "is not a path of the scenario: at %s %s", e.Path, e.Message)
+					v.Add(p+".path", path, "is not a path of the scenario: at %s %s", e.Path, e.Message)
 					continue
 				}
 				at := ""
 				if e.Path != "" {
 					at = "at " + e.Path + " "
 				}
-				v.addError(FieldError{Path: p + ".value", Value: e.Value, Message: at + e.Message})
+				v.AddError(engine.FieldError{Path: p + ".value", Value: e.Value, Message: at + e.Message})
 			}
 			continue
 		}
-		sv := sub.validate()
-		for _, e := range sv.errs {
-			v.addError(FieldError{Path: p + ".value", Value: e.Value, Message: "at " + e.Path + " " + e.Message})
-		}
-		v.more += sv.more
+		v.Variant(p+".value", sub)
 	}
 }
 
 // variant returns variant i of the search's scenario (search.across[i]),
 // without the sweep and the search: the scenario as written when the
 // variant has no path.
-func (sc *Scenario) variant(i int) (*Scenario, error) {
+func variant(sc *engine.Scenario, i int) (*engine.Scenario, error) {
 	vr := sc.Search.Across[i]
 	if vr.Path == "" {
 		sub := *sc
@@ -348,19 +349,19 @@ func (sc *Scenario) variant(i int) (*Scenario, error) {
 	if err := variantPath(vr.Path, field); err != nil {
 		return nil, err
 	}
-	return sc.edited(vr.Path, vr.Value, field, "a variant")
+	return sc.Edited(vr.Path, vr.Value, field, "a variant")
 }
 
 // searchVariants returns the scenarios the search's candidates run on:
 // each variant's, or the scenario itself without variants.
-func (sc *Scenario) searchVariants() ([]*Scenario, error) {
+func searchVariants(sc *engine.Scenario) ([]*engine.Scenario, error) {
 	if len(sc.Search.Across) == 0 {
-		return []*Scenario{sc}, nil
+		return []*engine.Scenario{sc}, nil
 	}
-	subs := make([]*Scenario, len(sc.Search.Across))
+	subs := make([]*engine.Scenario, len(sc.Search.Across))
 	for i := range subs {
 		var err error
-		if subs[i], err = sc.variant(i); err != nil {
+		if subs[i], err = variant(sc, i); err != nil {
 			return nil, err
 		}
 	}
@@ -372,7 +373,7 @@ func (sc *Scenario) searchVariants() ([]*Scenario, error) {
 // not at that field, what to add to the error: the knob keeps the
 // object's other fields (the strategy's, or its preset's), and a knob on
 // the whole object replaces them. Otherwise "".
-func (s *Search) keptFields(k, si int, steps [][]pathStep, errPath string) string {
+func keptFields(s *engine.Search, k, si int, steps [][]engine.PathStep, errPath string) string {
 	path := s.Knobs[k].Path
 	dot := strings.LastIndexByte(path, '.')
 	if dot < 0 || strings.HasSuffix(path, "]") {
@@ -380,7 +381,7 @@ func (s *Search) keptFields(k, si int, steps [][]pathStep, errPath string) strin
 	}
 	obj := path[:dot] // as the knob names it: backoff, levels[*].backoff
 	for _, st := range steps {
-		if len(st) < 2 || st[len(st)-1].key == "" {
+		if len(st) < 2 || st[len(st)-1].Key == "" {
 			continue
 		}
 		under := fmt.Sprintf("strategies[%d].%s.", si, pathText(st[:len(st)-1]))
@@ -399,27 +400,25 @@ func (s *Search) keptFields(k, si int, steps [][]pathStep, errPath string) strin
 
 // candidate returns the errors of the strategy that sets the knobs'
 // values idx in strategy si, validated as strategy si of the scenario.
-func (sc *Scenario) candidate(si int, idx []int, deps depNames, calls map[string]bool) Errors {
-	st, err := sc.knobbed(si, idx)
+func candidate(v *engine.SearchCheck, sc *engine.Scenario, si int, idx []int) engine.Errors {
+	st, err := knobbed(sc, si, idx)
 	if err != nil {
-		return AsErrors(err)
+		return engine.AsErrors(err)
 	}
-	v := &validator{}
-	v.strategy(fmt.Sprintf("strategies[%d]", si), &st, deps, calls)
-	return v.errs
+	return v.Strategy(si, &st)
 }
 
 // budget returns the most candidates the search may give.
-func (s *Search) budget() int { return cmp.Or(s.Budget, DefaultSearchBudget) }
+func budget(s *engine.Search) int { return cmp.Or(s.Budget, engine.DefaultSearchBudget) }
 
 // candidates returns how many candidates the knobs give (at most
 // MaxSearchCandidates+1: more are not counted) and their value counts,
 // as "4 × 3 × 2".
-func (s *Search) candidates() (int, string) {
+func candidates(s *engine.Search) (int, string) {
 	n := 1
 	counts := make([]string, len(s.Knobs))
 	for k, kn := range s.Knobs {
-		n = min(n*len(kn.Values), MaxSearchCandidates+1)
+		n = min(n*len(kn.Values), engine.MaxSearchCandidates+1)
 		counts[k] = strconv.Itoa(len(kn.Values))
 	}
 	return n, strings.Join(counts, " × ")
@@ -428,7 +427,7 @@ func (s *Search) candidates() (int, string) {
 // indexes returns the knobs' value indexes of candidate c. Candidates are
 // numbered as nested loops over the knobs number them, the first knob
 // outermost: the last knob's value changes from one candidate to the next.
-func (s *Search) indexes(c int) []int {
+func indexes(s *engine.Search, c int) []int {
 	idx := make([]int, len(s.Knobs))
 	for k := len(s.Knobs) - 1; k >= 0; k-- {
 		n := len(s.Knobs[k].Values)
@@ -440,7 +439,7 @@ func (s *Search) indexes(c int) []int {
 
 // number returns the candidate whose knobs' value indexes are idx: the
 // inverse of indexes.
-func (s *Search) number(idx []int) int {
+func number(s *engine.Search, idx []int) int {
 	c := 0
 	for k, kn := range s.Knobs {
 		c = c*len(kn.Values) + idx[k]
@@ -449,7 +448,7 @@ func (s *Search) number(idx []int) int {
 }
 
 // settings returns the knobs' values idx by path, compacted.
-func (s *Search) settings(idx []int) map[string]json.RawMessage {
+func settings(s *engine.Search, idx []int) map[string]json.RawMessage {
 	m := make(map[string]json.RawMessage, len(s.Knobs))
 	for k, kn := range s.Knobs {
 		m[kn.Path] = compactValue(kn.Values[idx[k]])
@@ -459,7 +458,7 @@ func (s *Search) settings(idx []int) map[string]json.RawMessage {
 
 // settingsText writes the knobs' values idx, in the knobs' order, as
 // "max_attempts 3, backoff.base "100ms"".
-func (s *Search) settingsText(idx []int) string {
+func settingsText(s *engine.Search, idx []int) string {
 	parts := make([]string, len(s.Knobs))
 	for k, kn := range s.Knobs {
 		parts[k] = kn.Path + " " + string(compactValue(kn.Values[idx[k]]))
@@ -486,14 +485,14 @@ func compactValue(raw json.RawMessage) json.RawMessage {
 // the one it keeps one attempt (see Knob). Its errors name the
 // strategy's paths, or the knob's path when the path does not fit the
 // strategy.
-func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
+func knobbed(sc *engine.Scenario, si int, idx []int) (engine.Strategy, error) {
 	raw, err := json.Marshal(&sc.Strategies[si])
 	if err != nil {
-		return Strategy{}, err
+		return engine.Strategy{}, err
 	}
 	var tree any
 	if err := unmarshalNumbers(raw, &tree); err != nil {
-		return Strategy{}, err
+		return engine.Strategy{}, err
 	}
 	for _, k := range knobOrder(sc.Search) {
 		kn := sc.Search.Knobs[k]
@@ -502,43 +501,41 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 		}
 		field := fmt.Sprintf("search.knobs[%d].path", k)
 		r := kn.Values[idx[k]]
-		if kn.Path == RetryLevel {
+		if kn.Path == engine.RetryLevel {
 			level, why := retryLevelValue(r, levelsOf(tree))
 			if why != "" {
-				return Strategy{}, Errors{{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, idx[k]), Value: string(compactValue(r)), Message: why}}
+				return engine.Strategy{}, engine.Errors{{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, idx[k]), Value: string(compactValue(r)), Message: why}}
 			}
 			applyRetryLevel(tree, level)
 			continue // last in knobOrder
 		}
 		paths, why := knobTargets(kn.Path, levelsOf(tree))
 		if why != "" {
-			return Strategy{}, Errors{{Path: field, Value: strconv.Quote(kn.Path), Message: why}}
+			return engine.Strategy{}, engine.Errors{{Path: field, Value: strconv.Quote(kn.Path), Message: why}}
 		}
 		for _, path := range paths {
-			steps, err := parsePath(path, field)
+			steps, err := engine.ParsePath(path, field)
 			if err != nil {
-				return Strategy{}, err
+				return engine.Strategy{}, err
 			}
 			// Each level gets its own copy of the value, which later
 			// knobs on its fields may change.
 			var val any
 			if len(r) > 0 && string(r) != "null" {
 				if err := unmarshalNumbers(r, &val); err != nil {
-					return Strategy{}, Errors{{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, idx[k]), Message: "is not valid JSON"}}
+					return engine.Strategy{}, engine.Errors{{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, idx[k]), Message: "is not valid JSON"}}
 				}
 			}
-			if err := setPath(tree, steps, val, kn.Path, field); err != nil {
-				return Strategy{}, err
+			if err := engine.SetPath(tree, steps, val, kn.Path, field); err != nil {
+				return engine.Strategy{}, err
 			}
 		}
 	}
-	var st Strategy
-	d := decoder{}
-	d.value(fmt.Sprintf("strategies[%d]", si), tree, reflect.ValueOf(&st).Elem())
-	if len(d.errs) > 0 {
-		return Strategy{}, d.errs
+	st, err := engine.DecodeStrategy(fmt.Sprintf("strategies[%d]", si), tree)
+	if err != nil {
+		return engine.Strategy{}, err
 	}
-	Relabel(&st)
+	engine.Relabel(&st)
 	return st, nil
 }
 
@@ -546,19 +543,19 @@ func (sc *Scenario) knobbed(si int, idx []int) (Strategy, error) {
 // distinct candidates, in order: of the combinations of the knobs' values
 // that give the same strategy (compared as JSON, without the name), the
 // first only. combo gives, for each distinct candidate, the combination
-// it is (its number for Search.indexes), and same, for every
+// it is (its number for indexes), and same, for every
 // combination, the distinct candidate that stands for it. The scenario
 // is valid.
-func (sc *Scenario) searchStrategies() (si int, cands []Strategy, combo, same []int, err error) {
+func searchStrategies(sc *engine.Scenario) (si int, cands []engine.Strategy, combo, same []int, err error) {
 	s := sc.Search
-	si = slices.IndexFunc(sc.Strategies, func(st Strategy) bool { return st.Name == s.Strategy })
+	si = slices.IndexFunc(sc.Strategies, func(st engine.Strategy) bool { return st.Name == s.Strategy })
 	if si < 0 {
 		return 0, nil, nil, nil, fmt.Errorf("engine: search.strategy %q is not a strategy of the scenario", s.Strategy)
 	}
-	n, _ := s.candidates()
-	all := make([]Strategy, n)
+	n, _ := candidates(s)
+	all := make([]engine.Strategy, n)
 	for c := range n {
-		st, err := sc.knobbed(si, s.indexes(c))
+		st, err := knobbed(sc, si, indexes(s, c))
 		if err != nil {
 			return 0, nil, nil, nil, err
 		}
@@ -584,7 +581,7 @@ func (sc *Scenario) searchStrategies() (si int, cands []Strategy, combo, same []
 // sameNote says, when some of the knobs' n combinations are the same
 // strategy as an earlier one, how many, with the first such pair; ""
 // when every combination is a strategy of its own.
-func (s *Search) sameNote(combo, same []int) string {
+func sameNote(s *engine.Search, combo, same []int) string {
 	n := len(same)
 	if len(combo) == n {
 		return ""
@@ -596,7 +593,7 @@ func (s *Search) sameNote(combo, same []int) string {
 				verb = "is"
 			}
 			return fmt.Sprintf("%d of the %d combinations of the knobs' values %s the same strategy as an earlier one (compared as JSON, without the name), such as %s, the same as %s; each of the %d distinct strategies is one candidate",
-				n-len(combo), n, verb, s.settingsText(s.indexes(c)), s.settingsText(s.indexes(f)), len(combo))
+				n-len(combo), n, verb, settingsText(s, indexes(s, c)), settingsText(s, indexes(s, f)), len(combo))
 		}
 	}
 	return ""
@@ -604,7 +601,7 @@ func (s *Search) sameNote(combo, same []int) string {
 
 // searchScenario returns a copy of sc, without its search, whose
 // strategies are the given candidates.
-func searchScenario(sc *Scenario, cands []Strategy) *Scenario {
+func searchScenario(sc *engine.Scenario, cands []engine.Strategy) *engine.Scenario {
 	sub := *sc
 	sub.Search, sub.Sweep = nil, nil
 	sub.Strategies = cands
@@ -613,11 +610,11 @@ func searchScenario(sc *Scenario, cands []Strategy) *Scenario {
 
 // halving returns the rounds of successive halving of n candidates over
 // the given number of seeds.
-func halving(n, seeds int) []SearchRound {
-	var rounds []SearchRound
+func halving(n, seeds int) []engine.SearchRound {
+	var rounds []engine.SearchRound
 	s := 1
 	for {
-		rounds = append(rounds, SearchRound{Seeds: s, Candidates: n})
+		rounds = append(rounds, engine.SearchRound{Seeds: s, Candidates: n})
 		if s >= seeds {
 			return rounds
 		}
@@ -628,7 +625,7 @@ func halving(n, seeds int) []SearchRound {
 
 // halvingSimulations returns how many simulations the rounds make: each
 // round runs its candidates on the seeds they have not run on yet.
-func halvingSimulations(rounds []SearchRound) int {
+func halvingSimulations(rounds []engine.SearchRound) int {
 	total, prev := 0, 0
 	for _, r := range rounds {
 		total += r.Candidates * (r.Seeds - prev)
@@ -655,22 +652,22 @@ func halvingSimulations(rounds []SearchRound) int {
 // costs, refunds, windows and scope), are known only by running, so no
 // tighter bound is sound; TestSearchEstimateBoundsBuiltins checks the
 // bound on every built-in.
-func searchEstimate(sc *Scenario) int64 {
-	_, cands, _, _, err := sc.searchStrategies()
+func searchEstimate(sc *engine.Scenario) int64 {
+	_, cands, _, _, err := searchStrategies(sc)
 	if err != nil || len(cands) == 0 {
 		return math.MaxInt64 / 2
 	}
-	variants, err := sc.searchVariants()
+	variants, err := searchVariants(sc)
 	if err != nil {
 		return math.MaxInt64 / 2
 	}
-	seeds := len(seedsOf(sc))
+	seeds := len(engine.SeedsOf(sc))
 	perSeed := make([]float64, len(cands)) // on every variant
 	for _, vsc := range variants {
 		sub := searchScenario(vsc, nil)
 		for i := range cands {
 			sub.Strategies = cands[i : i+1]
-			perSeed[i] += float64(estimate(sub, false)) / float64(seeds)
+			perSeed[i] += float64(engine.EstimateTuned(sub)) / float64(seeds)
 		}
 	}
 	slices.SortFunc(perSeed, func(a, b float64) int { return cmp.Compare(b, a) })
@@ -691,9 +688,9 @@ func searchEstimate(sc *Scenario) int64 {
 // holds: a point's per candidate, a bound; across variants, a point also
 // has its objectives' and constraints' metrics, with their spread, in
 // each variant.
-func searchEstimateSize(sc *Scenario) float64 {
+func searchEstimateSize(sc *engine.Scenario) float64 {
 	s := sc.Search
-	n, _ := s.candidates()
+	n, _ := candidates(s)
 	per := 3*80 + float64(len(s.Knobs))
 	if v := len(s.Across); v > 0 {
 		per += float64(v+1) * 3 * float64(len(s.Objectives)+len(s.Constraints))
@@ -701,14 +698,25 @@ func searchEstimateSize(sc *Scenario) float64 {
 	return float64(n+1) * per // the recommendation repeats a point
 }
 
+// outcomes is what the search reads of its candidates' simulations,
+// as engine.Candidates gives it (a test gives made-up ones): candidate
+// cand's metrics on seed i of variant v, its mean and spread over the
+// first seeds, and whether a metric applies in variant v.
+type outcomes interface {
+	Metrics(v, cand, i int) engine.Metrics
+	MeanSpread(v, cand, seeds int) (engine.Metrics, map[string]engine.MinMax)
+	Applies(v int, name string) bool
+}
+
 // A searchRun is a search being run: its candidates compiled as the
 // strategies of one model per variant (one model without variants),
 // every simulation a candidate on a seed of a variant.
 type searchRun struct {
-	sc     *Scenario
-	s      *Search
-	set    *simSet
-	rounds []SearchRound
+	s *engine.Search
+	c *engine.Candidates
+	// out is what the candidates' simulations measured: c's.
+	out    outcomes
+	rounds []engine.SearchRound
 	n      int // candidates: distinct strategies
 	nv     int // variants: models
 	// combo is each candidate's combination of the knobs' values, and
@@ -722,38 +730,37 @@ func (r *searchRun) indexes(c int) []int {
 	if r.combo != nil {
 		c = r.combo[c]
 	}
-	return r.s.indexes(c)
+	return indexes(r.s, c)
 }
 
 // startSearchRun compiles sc's search's candidates on each of its
-// variants, as newSearchRun's search.
-func startSearchRun(sc *Scenario) (*searchRun, error) {
-	_, cands, combo, same, err := sc.searchStrategies()
+// variants, ready to run (start).
+func startSearchRun(sc *engine.Scenario) (*searchRun, error) {
+	_, cands, combo, same, err := searchStrategies(sc)
 	if err != nil {
 		return nil, err
 	}
-	variants, err := sc.searchVariants()
+	variants, err := searchVariants(sc)
 	if err != nil {
 		return nil, err
 	}
-	ms := make([]*model, len(variants))
+	subs := make([]*engine.Scenario, len(variants))
 	for i, vsc := range variants {
-		ms[i] = compile(searchScenario(vsc, cands))
+		subs[i] = searchScenario(vsc, cands)
 	}
-	r := &searchRun{sc: sc, s: sc.Search, set: newSimSet(ms), n: len(cands), nv: len(ms), combo: combo, same: same}
-	r.rounds = halving(r.n, len(ms[0].seeds))
+	c := engine.CompileCandidates(sc, subs)
+	r := &searchRun{s: sc.Search, c: c, out: c, n: len(cands), nv: len(subs), combo: combo, same: same}
+	r.rounds = halving(r.n, r.c.Seeds())
 	return r, nil
 }
-
-// simSet returns the search's simulations, for RunBatch.
-func (r *searchRun) simSet() *simSet { return r.set }
 
 // simulations returns how many simulations the search makes: the
 // halving's, on every variant.
 func (r *searchRun) simulations() int { return r.nv * halvingSimulations(r.rounds) }
 
-// runRounds runs the rounds and returns what the search found (run).
-func (r *searchRun) runRounds(ctx context.Context, opt Options, p *progress) (*SearchResult, error) {
+// runRounds runs the rounds and returns what the search found
+// (engine.SearchRun.Run).
+func (r *searchRun) runRounds(ctx context.Context, opt engine.Options) (*engine.SearchResult, error) {
 	alive := make([]int, r.n)
 	for c := range alive {
 		alive[c] = c
@@ -778,29 +785,27 @@ func (r *searchRun) runRounds(ctx context.Context, opt Options, p *progress) (*S
 				}
 			}
 		}
-		if err := r.set.runBatch(ctx, r.sc, &Batch{Simulations: ks}, opt, p); err != nil {
+		if err := r.c.Run(ctx, ks, opt); err != nil {
 			return nil, err
 		}
 		prev = round.Seeds
 	}
-	res := &SearchResult{
+	res := &engine.SearchResult{
 		Strategy:    r.s.Strategy,
 		Method:      "successive_halving",
 		Evaluated:   r.n,
 		Simulations: r.simulations(),
 		Rounds:      r.rounds,
-		Frontier:    []SearchPoint{},
+		Frontier:    []engine.SearchPoint{},
 	}
 	if len(r.same) > r.n {
-		res.Combinations, res.Same = len(r.same), r.s.sameNote(r.combo, r.same)
+		res.Combinations, res.Same = len(r.same), sameNote(r.s, r.combo, r.same)
 	}
 	res.Inert = r.inert(ran)
 	for _, vr := range r.s.Across {
 		res.Variants = append(res.Variants, vr.Name)
 	}
-	for _, e := range r.set.events {
-		res.Events += e
-	}
+	res.Events = r.c.Events()
 	r.frontier(res, alive, prev)
 	return res, nil
 }
@@ -818,18 +823,18 @@ func (r *searchRun) inert(ran []int) []string {
 		}
 		differ := false
 		for c := 0; c < len(r.same) && !differ; c++ {
-			idx := r.s.indexes(c)
+			idx := indexes(r.s, c)
 			if idx[k] != 0 {
 				continue // each value is compared with the first
 			}
 			a := r.same[c]
 			for j := 1; j < len(kn.Values) && !differ; j++ {
 				idx[k] = j
-				b := r.same[r.s.number(idx)]
+				b := r.same[number(r.s, idx)]
 				for v := 0; v < r.nv && a != b && !differ; v++ {
 					for i := range min(ran[a], ran[b]) {
 						// (%v writes NaN as NaN: equal where neither applies.)
-						if x, y := r.set.outs[v][a][i].metrics, r.set.outs[v][b][i].metrics; x != y && fmt.Sprint(x) != fmt.Sprint(y) {
+						if x, y := r.out.Metrics(v, a, i), r.out.Metrics(v, b, i); x != y && fmt.Sprint(x) != fmt.Sprint(y) {
 							differ = true
 							break
 						}
@@ -856,14 +861,14 @@ type scores struct {
 func (r *searchRun) score(c, seeds int) scores {
 	sc := scores{c: c}
 	for _, o := range r.s.Objectives {
-		x, _ := worstOf(r.means(c, seeds, o.Metric), o.Goal == GoalMax)
+		x, _ := worstOf(r.means(c, seeds, o.Metric), o.Goal == engine.GoalMax)
 		sc.means = append(sc.means, x)
 	}
 	for i := range r.s.Constraints {
 		ct := &r.s.Constraints[i]
-		x, _ := worstOf(r.means(c, seeds, ct.Metric), ct.Op == OpAtLeast)
+		x, _ := worstOf(r.means(c, seeds, ct.Metric), ct.Op == engine.OpAtLeast)
 		sc.means = append(sc.means, x)
-		sc.shortfall += ct.shortfall(x)
+		sc.shortfall += shortfall(ct, x)
 	}
 	return sc
 }
@@ -873,27 +878,27 @@ func (r *searchRun) score(c, seeds int) scores {
 func (r *searchRun) means(c, seeds int, name string) []float64 {
 	xs := make([]float64, r.nv)
 	for v := range xs {
-		outs := r.set.outs[v][c][:seeds]
-		if !r.set.ms[v].applies(name) {
+		if !r.out.Applies(v, name) {
 			// Not applicable in this variant (recovery where no fault
 			// ends): not its worst case either (worstOf skips it).
 			xs[v] = math.NaN()
 			continue
 		}
 		sum := 0.0
-		for i := range outs {
-			x, _ := outs[i].metrics.Metric(name)
-			if MayNotApply(name) && !outs[i].metrics.Applies(name) {
+		for i := range seeds {
+			m := r.out.Metrics(v, c, i)
+			x, _ := m.Metric(name)
+			if engine.MayNotApply(name) && !m.Applies(name) {
 				// It applies in this variant but not on this run (no
 				// recovery time: the run did not recover under load;
 				// or no span to judge recovery in for this
 				// candidate): worse than any value, not the 0 Metric
 				// reads.
-				x = math.Inf(worseDirection(name))
+				x = math.Inf(engine.WorseDirection(name))
 			}
 			sum += x
 		}
-		xs[v] = round6(sum / float64(len(outs)))
+		xs[v] = engine.RoundMean(sum / float64(seeds))
 	}
 	return xs
 }
@@ -918,7 +923,7 @@ func worstOf(xs []float64, higherBetter bool) (float64, int) {
 
 // better reports whether objective i of a is better than b's.
 func (r *searchRun) better(i int, a, b float64) bool {
-	if r.s.Objectives[i].Goal == GoalMax {
+	if r.s.Objectives[i].Goal == engine.GoalMax {
 		return a > b
 	}
 	return a < b
@@ -1031,31 +1036,31 @@ func (r *searchRun) rank(cands []int, seeds int) []int {
 // point returns candidate c's settings and metrics over the first seeds;
 // across variants, its worst cases, its metrics in each variant and the
 // variants that bind (see SearchPoint).
-func (r *searchRun) point(c, seeds int) SearchPoint {
-	ms := make([]Metrics, r.nv)
-	spreads := make([]map[string]MinMax, r.nv)
+func (r *searchRun) point(c, seeds int) engine.SearchPoint {
+	ms := make([]engine.Metrics, r.nv)
+	spreads := make([]map[string]engine.MinMax, r.nv)
 	for v := range r.nv {
-		ms[v], spreads[v] = meanSpread(r.set.outs[v][c][:seeds], func(o *runOutput) Metrics { return o.metrics })
+		ms[v], spreads[v] = r.out.MeanSpread(v, c, seeds)
 	}
-	p := SearchPoint{Settings: r.s.settings(r.indexes(c)), Metrics: ms[0], Spread: spreads[0]}
-	tails := seeds >= TailSeeds
+	p := engine.SearchPoint{Settings: settings(r.s, r.indexes(c)), Metrics: ms[0], Spread: spreads[0]}
+	tails := seeds >= engine.TailSeeds
 	if tails {
-		p.Quantiles = map[string]Quantiles{}
+		p.Quantiles = map[string]engine.Quantiles{}
 	}
 	// quantile sets the judged metric name's quantiles in variant v.
 	quantile := func(name string, v int) {
 		if !tails {
 			return
 		}
-		outs := r.set.outs[v][c][:seeds]
-		xs := make([]float64, len(outs))
-		for i := range outs {
-			if MayNotApply(name) && !outs[i].metrics.Applies(name) {
+		xs := make([]float64, seeds)
+		for i := range xs {
+			m := r.out.Metrics(v, c, i)
+			if engine.MayNotApply(name) && !m.Applies(name) {
 				return // no quantiles where it does not apply on a seed (see meanSpread)
 			}
-			xs[i], _ = outs[i].metrics.Metric(name)
+			xs[i], _ = m.Metric(name)
 		}
-		p.Quantiles[name] = quantiles(xs)
+		p.Quantiles[name] = engine.QuantilesOf(xs)
 	}
 	if len(r.s.Across) == 0 {
 		for _, o := range r.s.Objectives {
@@ -1074,10 +1079,10 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 	}
 	var js []judged
 	for _, ct := range r.s.Constraints {
-		js = append(js, judged{ct.Metric, ct.Op == OpAtLeast})
+		js = append(js, judged{ct.Metric, ct.Op == engine.OpAtLeast})
 	}
 	for _, o := range r.s.Objectives {
-		js = append(js, judged{o.Metric, o.Goal == GoalMax})
+		js = append(js, judged{o.Metric, o.Goal == engine.GoalMax})
 	}
 	first := js[len(r.s.Constraints)]
 	_, b := worstOf(r.means(c, seeds, first.name), first.higherBetter)
@@ -1098,9 +1103,9 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 		quantile(j.name, v)
 	}
 	for v := range r.nv {
-		vm := VariantMetrics{Name: r.s.Across[v].Name, Metrics: map[string]float64{}, Spread: map[string]MinMax{}}
+		vm := engine.VariantMetrics{Name: r.s.Across[v].Name, Metrics: map[string]float64{}, Spread: map[string]engine.MinMax{}}
 		for _, j := range js {
-			if !r.set.ms[v].applies(j.name) {
+			if !r.out.Applies(v, j.name) {
 				continue // left out: it does not apply in this variant
 			}
 			vm.Metrics[j.name], _ = ms[v].Metric(j.name)
@@ -1114,7 +1119,7 @@ func (r *searchRun) point(c, seeds int) SearchPoint {
 }
 
 // setMetric sets m's metric with the given JSON name to x.
-func setMetric(m *Metrics, name string, x float64) {
+func setMetric(m *engine.Metrics, name string, x float64) {
 	v := reflect.ValueOf(m).Elem()
 	for i := range v.NumField() {
 		if n, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); n == name {
@@ -1126,7 +1131,7 @@ func setMetric(m *Metrics, name string, x float64) {
 
 // frontier fills res's frontier, recommendation or note from the
 // candidates of the last round, which ran on the first seeds.
-func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
+func (r *searchRun) frontier(res *engine.SearchResult, alive []int, seeds int) {
 	var ok []scores
 	var closest *scores
 	for _, c := range alive {
@@ -1151,7 +1156,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 		var misses []string
 		for i := range r.s.Constraints {
 			ct := &r.s.Constraints[i]
-			x, v := worstOf(r.means(closest.c, seeds, ct.Metric), ct.Op == OpAtLeast)
+			x, v := worstOf(r.means(closest.c, seeds, ct.Metric), ct.Op == engine.OpAtLeast)
 			if !ct.Meets(x) {
 				where := ""
 				if len(r.s.Across) > 0 {
@@ -1161,7 +1166,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 			}
 		}
 		res.Note = fmt.Sprintf("None of the %d candidates of the last round meets %s%s on average over %s; the closest, %s, has %s.",
-			len(alive), strings.Join(constraints, " and "), everyVariant, overSeeds(seeds), r.s.settingsText(r.indexes(closest.c)), strings.Join(misses, " and "))
+			len(alive), strings.Join(constraints, " and "), everyVariant, overSeeds(seeds), settingsText(r.s, r.indexes(closest.c)), strings.Join(misses, " and "))
 		return
 	}
 	fronts := r.fronts(ok)
@@ -1202,7 +1207,7 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	o := r.s.Objectives[0]
 	x, _ := best.Metrics.Metric(o.Metric)
 	word := "highest"
-	if o.Goal == GoalMin {
+	if o.Goal == engine.GoalMin {
 		word = "lowest"
 	}
 	spread := ""
@@ -1249,10 +1254,43 @@ func (r *searchRun) frontier(res *SearchResult, alive []int, seeds int) {
 	if n := len(r.s.Across); n > 0 {
 		over += fmt.Sprintf(" and %d variants", n)
 	}
-	res.Recommendation = &Recommendation{SearchPoint: best, Reason: fmt.Sprintf(
+	res.Recommendation = &engine.Recommendation{SearchPoint: best, Reason: fmt.Sprintf(
 		"%s gives the %s mean %s (%s%s) of the %d frontier points%s, out of %d candidates over %s%s%s.",
-		r.s.settingsText(r.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, over, with, tie)}
+		settingsText(r.s, r.indexes(front[0].c)), word, o.Metric, formatMetric(o.Metric, x), spread, len(front), meeting, r.n, over, with, tie)}
 }
 
 // overSeeds writes "1 seed" or "n seeds".
-func overSeeds(n int) string { return countText(n, "1 seed", "%d seeds") }
+func overSeeds(n int) string {
+	if n == 1 {
+		return "1 seed"
+	}
+	return fmt.Sprintf("%d seeds", n)
+}
+
+// shortfall returns how far x misses constraint c, relative to its
+// bound (divided by |Value|, or by 1 when |Value| < 1); 0 when it meets it.
+func shortfall(c *engine.Constraint, x float64) float64 {
+	miss := x - c.Value
+	if c.Op == engine.OpAtLeast {
+		miss = c.Value - x
+	}
+	return max(0, miss) / max(math.Abs(c.Value), 1)
+}
+
+// formatMetric writes metric name's value x for a sentence: a rate as a
+// percentage with two decimals, a number of 1,000 or more whole, any
+// other with four significant digits.
+func formatMetric(name string, x float64) string {
+	switch info, _ := engine.DescribeMetric(name); {
+	case info.Unit == "%":
+		return strconv.FormatFloat(x*100, 'f', 2, 64) + "%"
+	case math.Abs(x) >= 1000:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// searchFloor is the fewest candidates a round of successive halving
+// keeps (all of them when there are fewer), so that the frontier has
+// points to choose from.
+const searchFloor = 8

@@ -1,7 +1,7 @@
 // Knobs on the levels of a layered strategy: levels[*] (every level),
 // levels[i] (one level) and retry_level (which level retries).
 
-package engine
+package search
 
 import (
 	"encoding/json"
@@ -10,9 +10,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/retrylab/retrylab/shared/engine"
 )
 
-var policyType = reflect.TypeFor[Policy]()
+var policyType = reflect.TypeFor[engine.Policy]()
 
 // levelPath is a knob path on levels read: level is everyLevel for
 // levels[*], else the level (0 the strategy's own policy, the outermost;
@@ -33,7 +35,7 @@ func isLevelsPath(path string) bool {
 
 // isRetryLevelPath reports whether a knob path starts with retry_level.
 func isRetryLevelPath(path string) bool {
-	rest, ok := strings.CutPrefix(path, RetryLevel)
+	rest, ok := strings.CutPrefix(path, engine.RetryLevel)
 	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
 }
 
@@ -97,7 +99,7 @@ func atLevel(l int, rest string) string {
 // applyRetryLevel). why says when the strategy lacks the level.
 func knobTargets(path string, n int) (paths []string, why string) {
 	switch {
-	case path == RetryLevel:
+	case path == engine.RetryLevel:
 		return nil, ""
 	case !isLevelsPath(path):
 		return []string{path}, ""
@@ -131,7 +133,7 @@ func levelsOf(tree any) int {
 // "none". why says what is wrong with it.
 func retryLevelValue(raw json.RawMessage, n int) (level int, why string) {
 	allowed := fmt.Sprintf(`retry_level is %q (every level retries as the strategy and the other knobs set it), %q (no level retries) or a level number, whose retries are kept while every other level makes one attempt (max_attempts 1); the strategy has %s`,
-		RetryLevelEvery, RetryLevelNone, levelsText(n))
+		engine.RetryLevelEvery, engine.RetryLevelNone, levelsText(n))
 	var x any
 	if len(raw) == 0 || unmarshalNumbers(raw, &x) != nil {
 		return 0, "is not a level: " + allowed
@@ -139,9 +141,9 @@ func retryLevelValue(raw json.RawMessage, n int) (level int, why string) {
 	switch v := x.(type) {
 	case string:
 		switch v {
-		case RetryLevelEvery:
+		case engine.RetryLevelEvery:
 			return everyLevel, ""
-		case RetryLevelNone:
+		case engine.RetryLevelNone:
 			return -2, ""
 		}
 	case json.Number:
@@ -183,55 +185,55 @@ func applyRetryLevel(tree any, level int) {
 // levelKnobPath checks a knob path on levels (levels[...] or
 // retry_level) for strategy si (-1 when the search names none), with
 // the same care as knobPath: what is wrong, and what to write.
-func (v *validator) levelKnobPath(k int, path string, sc *Scenario, si int) bool {
+func levelKnobPath(v *engine.SearchCheck, k int, path string, sc *engine.Scenario, si int) bool {
 	field := fmt.Sprintf("search.knobs[%d].path", k)
 	strategy := sc.Search.Strategy
 	if isRetryLevelPath(path) {
-		if path != RetryLevel {
-			v.add(field, path, "goes on past retry_level, which takes a level as its value (\"every\", \"none\" or a level number), not a path: write %q", RetryLevel)
+		if path != engine.RetryLevel {
+			v.Add(field, path, "goes on past retry_level, which takes a level as its value (\"every\", \"none\" or a level number), not a path: write %q", engine.RetryLevel)
 			return false
 		}
 		return true
 	}
 	lp, why := readLevelPath(path)
 	if why != "" {
-		v.add(field, path, "%s", why)
+		v.Add(field, path, "%s", why)
 		return false
 	}
 	if si >= 0 && lp.level != everyLevel {
 		if n := 1 + len(sc.Strategies[si].Layers); lp.level >= n {
-			v.add(field, path, "has level %d, which strategy %q does not have: it has %s", lp.level, strategy, levelsText(n))
+			v.Add(field, path, "has level %d, which strategy %q does not have: it has %s", lp.level, strategy, levelsText(n))
 			return false
 		}
 	}
-	steps, err := parsePath(lp.rest, field)
+	steps, err := engine.ParsePath(lp.rest, field)
 	if err != nil {
-		for _, e := range AsErrors(err) {
+		for _, e := range engine.AsErrors(err) {
 			e.Value = strconv.Quote(path)
-			v.addError(e)
+			v.AddError(e)
 		}
 		return false
 	}
-	if first := steps[0].key; first != "" && !isField(policyType, first) && isField(strategyType, first) {
-		v.add(field, path, "sets %s, which is a setting of the whole strategy, not of a level: write %q", first, lp.rest)
+	if first := steps[0].Key; first != "" && !isField(policyType, first) && isField(strategyType, first) {
+		v.Add(field, path, "sets %s, which is a setting of the whole strategy, not of a level: write %q", first, lp.rest)
 		return false
 	}
 	at := strings.TrimSuffix(path, "."+lp.rest)
-	return v.knobPathFrom(k, path, steps, strategy, policyType, at)
+	return knobPathFrom(v, k, path, steps, strategy, policyType, at)
 }
 
 // knobSteps returns, for a strategy of n levels, each knob's strategy
 // paths read into steps (none for retry_level or a path that does not
 // fit).
-func knobSteps(s *Search, n int) [][][]pathStep {
-	out := make([][][]pathStep, len(s.Knobs))
+func knobSteps(s *engine.Search, n int) [][][]engine.PathStep {
+	out := make([][][]engine.PathStep, len(s.Knobs))
 	for k, kn := range s.Knobs {
 		paths, why := knobTargets(kn.Path, n)
 		if why != "" {
 			continue
 		}
 		for _, p := range paths {
-			if steps, err := parsePath(p, ""); err == nil {
+			if steps, err := engine.ParsePath(p, ""); err == nil {
 				out[k] = append(out[k], steps)
 			}
 		}
@@ -245,7 +247,7 @@ func knobSteps(s *Search, n int) [][][]pathStep {
 // ("backoff"), by its layer ("layers[0].backoff") or by levels[...];
 // the layers as a whole come before any of them. retry_level is last.
 func knobDepth(path string) int {
-	if path == RetryLevel {
+	if path == engine.RetryLevel {
 		return 1 << 20
 	}
 	if isLevelsPath(path) {
@@ -253,14 +255,14 @@ func knobDepth(path string) int {
 		if why != "" {
 			return 0
 		}
-		steps, _ := parsePath(lp.rest, "")
+		steps, _ := engine.ParsePath(lp.rest, "")
 		return 1 + len(steps)
 	}
-	steps, err := parsePath(path, "")
+	steps, err := engine.ParsePath(path, "")
 	if err != nil || len(steps) == 0 {
 		return 0
 	}
-	switch first := steps[0].key; {
+	switch first := steps[0].Key; {
 	case first == "layers":
 		return max(len(steps)-1, 0) // layers 0, layers[0] 1, layers[0].backoff 2
 	case isField(policyType, first):
@@ -272,7 +274,7 @@ func knobDepth(path string) int {
 // sameStrategies groups search candidates by their strategy (canonical
 // JSON without the name): it returns, for each candidate, the index of
 // the first candidate that is the same strategy.
-func sameStrategies(cands []Strategy) []int {
+func sameStrategies(cands []engine.Strategy) []int {
 	first := make([]int, len(cands))
 	seen := make(map[string]int, len(cands))
 	for c := range cands {
@@ -293,9 +295,9 @@ func sameStrategies(cands []Strategy) []int {
 // allSameText says why the n candidates of search s (all the same
 // strategy) do not differ: each knob with more than one value, and what
 // makes it change nothing.
-func allSameText(s *Search, n int) string {
+func allSameText(s *engine.Search, n int) string {
 	var why []string
-	retry := slices.ContainsFunc(s.Knobs, func(kn Knob) bool { return kn.Path == RetryLevel })
+	retry := slices.ContainsFunc(s.Knobs, func(kn engine.Knob) bool { return kn.Path == engine.RetryLevel })
 	for _, kn := range s.Knobs {
 		if len(kn.Values) < 2 {
 			continue
@@ -306,7 +308,7 @@ func allSameText(s *Search, n int) string {
 		}
 		what := "gives the strategy as it is, or as its defaults are, with each of its values"
 		switch {
-		case kn.Path == RetryLevel:
+		case kn.Path == engine.RetryLevel:
 			what = "leaves the same levels allowed to retry with each of its values (the others attempt once)"
 		case retry && strings.HasSuffix(kn.Path, "max_attempts"):
 			what = "sets max_attempts on levels that retry_level (set last) makes attempt once"
@@ -324,13 +326,13 @@ func allSameText(s *Search, n int) string {
 // levels, say together: the values of a retry_level knob, and that no two
 // knobs set the same setting (levels[*].max_attempts sets max_attempts
 // and layers[0].max_attempts too).
-func (v *validator) levelKnobs(s *Search, n int) {
+func levelKnobs(v *engine.SearchCheck, s *engine.Search, n int) {
 	set := map[string]int{} // strategy path: the knob that sets it
 	for k, kn := range s.Knobs {
-		if kn.Path == RetryLevel {
+		if kn.Path == engine.RetryLevel {
 			for j, val := range kn.Values {
 				if _, why := retryLevelValue(val, n); why != "" {
-					v.addError(FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)), Message: why})
+					v.AddError(engine.FieldError{Path: fmt.Sprintf("search.knobs[%d].values[%d]", k, j), Value: string(compactValue(val)), Message: why})
 				}
 			}
 			continue
@@ -348,7 +350,7 @@ func (v *validator) levelKnobs(s *Search, n int) {
 			if p == kn.Path && p == s.Knobs[j].Path {
 				continue // the same path: said already
 			}
-			v.add(fmt.Sprintf("search.knobs[%d].path", k), kn.Path,
+			v.Add(fmt.Sprintf("search.knobs[%d].path", k), kn.Path,
 				"sets %s, which search.knobs[%d] (%q) sets too; a setting is varied by one knob: levels[*] sets a field at every level, so give each level its own knob (levels[i]) instead, or drop one of the two",
 				p, j, s.Knobs[j].Path)
 			break
