@@ -12,33 +12,6 @@ type PathStep struct {
 	Index int
 }
 
-// ParsePath reads a path such as "strategies[1].backoff.base" into its
-// steps, as a sweep's path is read. Its errors name field, where the
-// path was written.
-func ParsePath(path, field string) ([]PathStep, error) {
-	steps, err := parsePath(path, field)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]PathStep, len(steps))
-	for i, st := range steps {
-		out[i] = PathStep{Key: st.key, Index: st.index}
-	}
-	return out, nil
-}
-
-// SetPath sets the value at a path, parsed into steps, in a generic
-// JSON tree (numbers as json.Number), as a sweep's value is set: val nil
-// leaves the field out; missing object fields are created, list indexes
-// must exist. Its errors name field, where the path was written.
-func SetPath(tree any, steps []PathStep, val any, path, field string) error {
-	in := make([]pathStep, len(steps))
-	for i, st := range steps {
-		in[i] = pathStep{key: st.Key, index: st.Index}
-	}
-	return setPath(tree, in, val, path, field)
-}
-
 // JoinPath appends an object key to a path, as errors' paths are
 // written: a plain key after a dot, any other (empty, spaces,
 // punctuation) quoted in brackets.

@@ -1583,14 +1583,14 @@ func (sc *Scenario) edited(path string, value json.RawMessage, field, who string
 			return nil, Errors{{Message: "is not valid JSON"}}
 		}
 	}
-	steps, err := parsePath(path, field)
+	steps, err := ParsePath(path, field)
 	if err != nil {
 		return nil, err
 	}
-	if k := steps[0].key; k == "sweep" || k == "version" || k == "search" {
+	if k := steps[0].Key; k == "sweep" || k == "version" || k == "search" {
 		return nil, badPath(path, field, who+" cannot change "+k)
 	}
-	if err := setPath(tree, steps, val, path, field); err != nil {
+	if err := SetPath(tree, steps, val, path, field); err != nil {
 		return nil, err
 	}
 	raw, err = json.Marshal(tree)
@@ -1606,52 +1606,47 @@ func unmarshalNumbers(data []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// setPath sets the value at a path such as "strategies[1].backoff.base",
-// parsed into steps, in a generic JSON tree. Missing object fields are
-// created; list indexes must exist. Its errors name field, where the path
-// was written.
-func setPath(tree any, steps []pathStep, val any, path, field string) error {
+// SetPath sets the value at a path, parsed into steps, in a generic
+// JSON tree (numbers as json.Number), as a sweep's value is set: val nil
+// leaves the field out; missing object fields are created, list indexes
+// must exist. Its errors name field, where the path was written.
+func SetPath(tree any, steps []PathStep, val any, path, field string) error {
 	cur := tree
 	for i, st := range steps {
 		last := i == len(steps)-1
 		switch {
-		case st.key != "":
+		case st.Key != "":
 			obj, ok := cur.(map[string]any)
 			if !ok {
-				return Errors{{Path: field, Value: strconv.Quote(path), Message: "does not lead to an object at " + strconv.Quote(st.key)}}
+				return Errors{{Path: field, Value: strconv.Quote(path), Message: "does not lead to an object at " + strconv.Quote(st.Key)}}
 			}
 			if last {
 				if val == nil {
-					delete(obj, st.key)
+					delete(obj, st.Key)
 				} else {
-					obj[st.key] = val
+					obj[st.Key] = val
 				}
 				return nil
 			}
-			next, ok := obj[st.key]
+			next, ok := obj[st.Key]
 			if !ok || next == nil {
 				next = map[string]any{}
-				obj[st.key] = next
+				obj[st.Key] = next
 			}
 			cur = next
 		default:
 			arr, ok := cur.([]any)
-			if !ok || st.index >= len(arr) {
-				return Errors{{Path: field, Value: strconv.Quote(path), Message: fmt.Sprintf("has index [%d], which does not exist", st.index)}}
+			if !ok || st.Index >= len(arr) {
+				return Errors{{Path: field, Value: strconv.Quote(path), Message: fmt.Sprintf("has index [%d], which does not exist", st.Index)}}
 			}
 			if last {
-				arr[st.index] = val
+				arr[st.Index] = val
 				return nil
 			}
-			cur = arr[st.index]
+			cur = arr[st.Index]
 		}
 	}
 	return nil
-}
-
-type pathStep struct {
-	key   string
-	index int
 }
 
 // badPath refuses path, written at field, for the reason why.
@@ -1659,14 +1654,15 @@ func badPath(path, field, why string) error {
 	return Errors{{Path: field, Value: strconv.Quote(path), Message: "is not a path such as \"dependency.error_rate\" or \"strategies[1].max_attempts\": " + why}}
 }
 
-// parsePath reads a path such as "strategies[1].backoff.base" into its
-// steps. Its errors name field, where the path was written.
-func parsePath(path, field string) ([]pathStep, error) {
+// ParsePath reads a path such as "strategies[1].backoff.base" into its
+// steps, as a sweep's path is read. Its errors name field, where the
+// path was written.
+func ParsePath(path, field string) ([]PathStep, error) {
 	bad := func(why string) error { return badPath(path, field, why) }
 	if path == "" {
 		return nil, bad("it is empty")
 	}
-	var steps []pathStep
+	var steps []PathStep
 	i := 0
 	for i < len(path) {
 		switch c := path[i]; {
@@ -1684,14 +1680,14 @@ func parsePath(path, field string) ([]pathStep, error) {
 				return nil, bad("an index must be a number in brackets")
 			}
 			n, _ := strconv.Atoi(path[i+1 : j])
-			steps = append(steps, pathStep{index: n})
+			steps = append(steps, PathStep{Index: n})
 			i = j + 1
 		default:
 			j := i
 			for j < len(path) && path[j] != '.' && path[j] != '[' {
 				j++
 			}
-			steps = append(steps, pathStep{key: path[i:j]})
+			steps = append(steps, PathStep{Key: path[i:j]})
 			i = j
 		}
 	}

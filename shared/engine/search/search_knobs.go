@@ -339,7 +339,7 @@ func missingPrefix(tree any, steps []engine.PathStep) []engine.PathStep {
 			cur = next
 		case []any:
 			if st.Key != "" || st.Index >= len(x) {
-				return nil // said by setPath
+				return nil // said by engine.SetPath
 			}
 			cur = x[st.Index]
 		default:
