@@ -127,3 +127,23 @@ func TestAttemptsResolutionChosen(t *testing.T) {
 		t.Errorf("without series: query %q, %d variants; want res=100ms and none", f.Query, len(f.Variants))
 	}
 }
+
+// TestCallsFigureWords: the calls figure's alt text lists two calls as
+// "a and b", mentions the client pool only when a strategy has one, and
+// one seed's names no seed.
+func TestCallsFigureWords(t *testing.T) {
+	calls := []engine.CallSeries{{Name: "auth"}, {Name: "db"}}
+	res := &engine.Result{Seeds: []int64{1}, Strategies: []engine.StrategyResult{
+		{Name: "A", Series: &engine.Series{Calls: calls}},
+		{Name: "B", Series: &engine.Series{Calls: calls}},
+	}}
+	want := "Attempts reaching each plan call's dependency over time, one line per call (auth and db), one panel per strategy"
+	if got := callsFigure(res).Alt; got != want {
+		t.Errorf("without a pool: %q, want %q", got, want)
+	}
+	res.Strategies[1].Series.PoolInUse = []int32{1}
+	want += ", with the client pool's slots in use under the panel of each strategy that has one"
+	if got := callsFigure(res).Alt; got != want {
+		t.Errorf("with a pool: %q, want %q", got, want)
+	}
+}
