@@ -147,3 +147,21 @@ func TestCallsFigureWords(t *testing.T) {
 		t.Errorf("with a pool: %q, want %q", got, want)
 	}
 }
+
+// TestCallGroupsComeBeforeTheRun: the plan's calls' groups follow the
+// strategies' own metrics and come just before what the run cost: the
+// table opens with the outcome.
+func TestCallGroupsComeBeforeTheRun(t *testing.T) {
+	sc, res := several(t)
+	var names, calls []string
+	for _, g := range Of(sc, res, Options{}).Groups {
+		names = append(names, g.Name)
+		if g.Call != "" {
+			calls = append(calls, g.Name)
+		}
+	}
+	i := slices.Index(names, engine.GroupRun)
+	if len(calls) == 0 || names[0] != engine.GroupOutcome || i != len(names)-1 || !slices.Equal(names[i-len(calls):i], calls) {
+		t.Errorf("groups %q: want %s first, then the calls' %q, then %s", names, engine.GroupOutcome, calls, engine.GroupRun)
+	}
+}
