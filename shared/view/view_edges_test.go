@@ -165,3 +165,19 @@ func TestCallGroupsComeBeforeTheRun(t *testing.T) {
 		t.Errorf("groups %q: want %s first, then the calls' %q, then %s", names, engine.GroupOutcome, calls, engine.GroupRun)
 	}
 }
+
+// TestPercentsUpToNineDecimals: a rate as near 100% or 0% as one
+// operation in a hundred billion is written with all nine decimals it
+// takes to keep it off them.
+func TestPercentsUpToNineDecimals(t *testing.T) {
+	rate, _ := MetricOf("success_rate")
+	for v, want := range map[float64]string{
+		1 - 1e-11: "99.999999999%",
+		1e-11:     "0.000000001%",
+		1 - 1e-10: "99.99999999%",
+	} {
+		if got := format(rate, v, true); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
+		}
+	}
+}
