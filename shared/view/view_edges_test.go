@@ -181,3 +181,16 @@ func TestPercentsUpToNineDecimals(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptionsOnlyOfDescribed: the charts' legends get the
+// descriptions of the strategies that have one, and nothing when none
+// has.
+func TestDescriptionsOnlyOfDescribed(t *testing.T) {
+	sc := &engine.Scenario{Strategies: []engine.Strategy{{Name: "plain"}, {Name: "capped", Description: "3 attempts, capped backoff"}}}
+	if got := Descriptions(sc); len(got) != 1 || got["capped"] != "3 attempts, capped backoff" {
+		t.Errorf("descriptions %q, want capped's only", got)
+	}
+	if got := Descriptions(&engine.Scenario{Strategies: sc.Strategies[:1]}); got != nil {
+		t.Errorf("no descriptions: %q, want nil", got)
+	}
+}
