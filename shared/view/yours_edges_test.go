@@ -55,6 +55,8 @@ func TestYoursSentencesWordForWord(t *testing.T) {
 			"Your policy B: success rate 99%, ahead of every other strategy here; peak calls in 100 ms 20 calls, behind A 10 calls, ahead of C and D.", ranges}},
 		{"behind every other", four, "D", "peak_per_100ms", 5, []string{
 			"Your policy D: success rate 50%, behind every other strategy here (B 99%, C 95%, A 90%); peak calls in 100 ms 40 calls, behind every other strategy here (A 10 calls, B 20 calls, C 30 calls).", ranges}},
+		{"behind the one other", four[:2], "A", "success_rate", 5, []string{
+			"Your policy A: success rate 90%, behind B 99%.", ranges}},
 		{"the focus is the success rate", four, "C", "success_rate", 5, []string{
 			"Your policy C: success rate 95%, behind B 99%, ahead of A and D.", ranges}},
 		{"no clear difference from one", level, "A", "success_rate", 5, []string{
