@@ -62,3 +62,23 @@ func TestProbeSentencesStartWithACapital(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeHeadingOfAResultFromBeforeFindings: a result saved before
+// the probe had findings asks what ends the storm when it says the
+// strategy is metastable, and whether it is in one when not.
+func TestProbeHeadingOfAResultFromBeforeFindings(t *testing.T) {
+	for _, tc := range []struct {
+		res  probe.Result
+		want string
+	}{
+		{probe.Result{Strategy: "eager", Metastable: true}, "What ends the storm of eager?"},
+		{probe.Result{Strategy: "eager"}, "Is eager in a storm?"},
+		{probe.Result{Strategy: "eager", Metastable: true, Finding: probe.FindingUnstable}, "What keeps eager out of overload?"},
+		{probe.Result{Strategy: "eager", Finding: probe.FindingMetastable}, "What ends the storm of eager?"},
+		{probe.Result{Strategy: "eager", Metastable: true, Finding: probe.FindingRecovering}, "Is eager in a storm?"},
+	} {
+		if got := view.Probe(&tc.res).Heading; got != tc.want {
+			t.Errorf("finding %q, metastable %v: %q, want %q", tc.res.Finding, tc.res.Metastable, got, tc.want)
+		}
+	}
+}
