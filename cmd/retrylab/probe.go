@@ -103,10 +103,10 @@ func probeCostHint(w io.Writer, cmd string) {
 // its finding and what it rests on, then one remedy a line.
 func writeProbe(w io.Writer, res *probe.Result) {
 	fmt.Fprintf(w, "probe of %s in %s: %s\n", res.Strategy, res.Scenario, res.Criterion)
-	fmt.Fprintf(w, "healthy:          %s succeed, amplification %s\n", pctRange(res.Healthy.Success), numRange(res.Healthy.Amplification))
-	fmt.Fprintf(w, "without a remedy: %s succeed, amplification %s\n", pctRange(res.Baseline), numRange(res.BaselineAmplification))
+	fmt.Fprintf(w, "healthy:          %s succeed, amplification %s\n", probe.SuccessRange(res.Healthy.Success), probe.AmplificationRange(res.Healthy.Amplification))
+	fmt.Fprintf(w, "without a remedy: %s succeed, amplification %s\n", probe.SuccessRange(res.Baseline), probe.AmplificationRange(res.BaselineAmplification))
 	if res.BaselineFastFailed.Max > 0 || res.Healthy.FastFailed.Max > 0 {
-		fmt.Fprintf(w, "failed fast:      %s, healthy %s\n", pctRange(res.BaselineFastFailed), pctRange(res.Healthy.FastFailed))
+		fmt.Fprintf(w, "failed fast:      %s, healthy %s\n", probe.SuccessRange(res.BaselineFastFailed), probe.SuccessRange(res.Healthy.FastFailed))
 	}
 	fmt.Fprintf(w, "%s\n", res.Persistence)
 	for _, r := range res.Remedies {
@@ -115,29 +115,11 @@ func writeProbe(w io.Writer, res *probe.Result) {
 		}
 		fmt.Fprintf(w, "%-9s %s, %s", r.Kind, r.Text, simulations(r.Simulations))
 		if j := r.Judged; j != nil {
-			fmt.Fprintf(w, "; then %s succeed, amplification %s", pctRange(j.Success), numRange(j.Amplification))
+			fmt.Fprintf(w, "; then %s succeed, amplification %s", probe.SuccessRange(j.Success), probe.AmplificationRange(j.Amplification))
 		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%s, %d events\n", simulations(res.Simulations), res.Events)
-}
-
-// pctRange writes a success rate's lowest and highest over the seeds.
-func pctRange(mm engine.MinMax) string {
-	lo, hi := fmt.Sprintf("%.2f%%", mm.Min*100), fmt.Sprintf("%.2f%%", mm.Max*100)
-	if lo == hi {
-		return lo
-	}
-	return lo + ".." + hi
-}
-
-// numRange writes an amplification's lowest and highest over the seeds.
-func numRange(mm engine.MinMax) string {
-	lo, hi := fmt.Sprintf("%.3f", mm.Min), fmt.Sprintf("%.3f", mm.Max)
-	if lo == hi {
-		return lo
-	}
-	return lo + ".." + hi
 }
 
 // simulations writes n simulations, one in the singular.

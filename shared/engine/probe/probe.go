@@ -651,7 +651,7 @@ func (p *prober) judge(ws []windowStat, hasTrigger bool) {
 	if back, ok := p.projected(ws); ok {
 		res.Finding, res.Back, res.BackProjected = FindingRecovering, &back, true
 		res.Persistence = fmt.Sprintf("slow to recover but recovering: still in a storm at the window's end, %s, at unchanged load, but closing: its success rises from %s in the third quarter to %s in the last (healthy %s), a pace that, carried on in a straight line, brings it back around %s (a projection, not seen in the run)",
-			p.to, pctRange(res.Quarters[2].Success), pctRange(res.Quarters[3].Success), pctRange(p.healthyQuarter(3).Success), back)
+			p.to, SuccessRange(res.Quarters[2].Success), SuccessRange(res.Quarters[3].Success), SuccessRange(p.healthyQuarter(3).Success), back)
 		return
 	}
 	last := fmt.Sprintf("%s; in the last, %s, healthy %s%s", p.byQuarter(), p.quarterText(3), p.quarterHealthy(3), p.shut())
@@ -753,8 +753,8 @@ func (p *prober) healthyQuarter(q int) WindowStats {
 func (p *prober) byQuarter() string {
 	var got, healthy []string
 	for q := range 4 {
-		got = append(got, pctRange(p.res.Quarters[q].Success))
-		healthy = append(healthy, pctRange(p.healthyQuarter(q).Success))
+		got = append(got, SuccessRange(p.res.Quarters[q].Success))
+		healthy = append(healthy, SuccessRange(p.healthyQuarter(q).Success))
 	}
 	which := "those that can live their longest before the judged window ends"
 	switch {
@@ -784,9 +784,9 @@ func (p *prober) quarterHealthy(q int) string { return statsText(p.healthyQuarte
 // statsText writes window stats: "16.36%..17.03% succeed, amplification
 // 5.974..5.997", and the share failed fast when there is one.
 func statsText(ws WindowStats) string {
-	s := fmt.Sprintf("%s succeed, amplification %s", pctRange(ws.Success), numRange(ws.Amplification))
+	s := fmt.Sprintf("%s succeed, amplification %s", SuccessRange(ws.Success), AmplificationRange(ws.Amplification))
 	if ws.FastFailed.Max > 0 {
-		s += fmt.Sprintf(", %s failed fast", pctRange(ws.FastFailed))
+		s += fmt.Sprintf(", %s failed fast", SuccessRange(ws.FastFailed))
 	}
 	return s
 }
@@ -886,13 +886,13 @@ func (p *prober) noStorm(ws []windowStat) string {
 	if !p.res.Prevents {
 		after = "after the trigger"
 	}
-	load := fmt.Sprintf("amplification %s, healthy %s", numRange(base.Amplification), numRange(h.Amplification))
+	load := fmt.Sprintf("amplification %s, healthy %s", AmplificationRange(base.Amplification), AmplificationRange(h.Amplification))
 	if base.FastFailed.Max > 0 || h.FastFailed.Max > 0 {
-		load += fmt.Sprintf("; %s failed fast, healthy %s", pctRange(base.FastFailed), pctRange(h.FastFailed))
+		load += fmt.Sprintf("; %s failed fast, healthy %s", SuccessRange(base.FastFailed), SuccessRange(h.FastFailed))
 	}
 	if p.res.Finding == FindingRecovering {
 		return fmt.Sprintf("slow to recover but recovering: %s its load on the dependency is its healthy one (%s), so nothing sustains the bad state, and its success, %s in the judged window's first quarter (healthy %s), is back by itself from %s on, at unchanged load%s",
-			after, load, pctRange(p.res.Quarters[0].Success), pctRange(p.healthyQuarter(0).Success), *p.res.Back, p.sinceTrigger(*p.res.Back))
+			after, load, SuccessRange(p.res.Quarters[0].Success), SuccessRange(p.healthyQuarter(0).Success), *p.res.Back, p.sinceTrigger(*p.res.Back))
 	}
 	same := true
 	for i, w := range ws {
@@ -906,11 +906,11 @@ func (p *prober) noStorm(ws []windowStat) string {
 			calls = ", and none of them makes a call to the dependency"
 		}
 		return fmt.Sprintf("not in a storm: it fails every operation on its own: %s, as in its healthy run without the trigger, %s fails every operation fast (%s success, %s failed fast, healthy %s)%s; so there is no storm to end: the failures are the strategy's own, not the dependency's",
-			after, protection, pctRange(base.Success), pctRange(base.FastFailed), pctRange(h.FastFailed), calls)
+			after, protection, SuccessRange(base.Success), SuccessRange(base.FastFailed), SuccessRange(h.FastFailed), calls)
 	}
 	if same {
-		healthy := fmt.Sprintf("; healthy %s and %s", pctRange(h.Success), numRange(h.Amplification))
-		if pctRange(h.Success) == pctRange(base.Success) && numRange(h.Amplification) == numRange(base.Amplification) {
+		healthy := fmt.Sprintf("; healthy %s and %s", SuccessRange(h.Success), AmplificationRange(h.Amplification))
+		if SuccessRange(h.Success) == SuccessRange(base.Success) && AmplificationRange(h.Amplification) == AmplificationRange(base.Amplification) {
 			healthy = ", as without the trigger"
 		}
 		floor := ""
@@ -918,7 +918,7 @@ func (p *prober) noStorm(ws []windowStat) string {
 			floor = p.floor()
 		}
 		return fmt.Sprintf("not in a storm: %s it is at its own baseline (%s success, amplification %s%s%s)",
-			after, pctRange(base.Success), numRange(base.Amplification), healthy, floor)
+			after, SuccessRange(base.Success), AmplificationRange(base.Amplification), healthy, floor)
 	}
 	cause := ""
 	for _, d := range deps(p.sc) {
@@ -927,7 +927,7 @@ func (p *prober) noStorm(ws []windowStat) string {
 		}
 	}
 	return fmt.Sprintf("not in a storm: %s its load on the dependency is at its own baseline (%s), so the gap in success (%s, healthy %s), which does not close by the judged window's last quarter (%s, healthy %s), is not sustained by retries%s",
-		after, load, pctRange(base.Success), pctRange(h.Success), pctRange(p.res.Quarters[3].Success), pctRange(p.healthyQuarter(3).Success), cause)
+		after, load, SuccessRange(base.Success), SuccessRange(h.Success), SuccessRange(p.res.Quarters[3].Success), SuccessRange(p.healthyQuarter(3).Success), cause)
 }
 
 // floor says what the failures of the strategy's healthy self are: the
@@ -943,14 +943,14 @@ func (p *prober) floor() string {
 		fastOnly = fastOnly && w.fast >= 1-w.success-1e-9
 	}
 	if fastOnly {
-		return fmt.Sprintf("; the floor is %s failing %s of the operations fast, not the dependency's errors", protection, pctRange(h.FastFailed))
+		return fmt.Sprintf("; the floor is %s failing %s of the operations fast, not the dependency's errors", protection, SuccessRange(h.FastFailed))
 	}
-	return fmt.Sprintf("; the floor is the dependency's own errors and %s failing %s of the operations fast", protection, pctRange(h.FastFailed))
+	return fmt.Sprintf("; the floor is the dependency's own errors and %s failing %s of the operations fast", protection, SuccessRange(h.FastFailed))
 }
 
-// pctRange writes a success rate's spread over the seeds: "95.28%", or
-// "94.05%..95.28%".
-func pctRange(mm engine.MinMax) string {
+// SuccessRange writes a success rate's spread over the seeds: "95.28%",
+// or "94.05%..95.28%", as the probe's sentences and the CLI's table do.
+func SuccessRange(mm engine.MinMax) string {
 	lo, hi := fmt.Sprintf("%.2f%%", mm.Min*100), fmt.Sprintf("%.2f%%", mm.Max*100)
 	if lo == hi {
 		return lo
@@ -958,9 +958,10 @@ func pctRange(mm engine.MinMax) string {
 	return lo + ".." + hi
 }
 
-// numRange writes an amplification's spread over the seeds: "1.102", or
-// "1.10..1.12".
-func numRange(mm engine.MinMax) string {
+// AmplificationRange writes an amplification's spread over the seeds:
+// "1.102", or "1.100..1.120", as the probe's sentences and the CLI's table
+// do.
+func AmplificationRange(mm engine.MinMax) string {
 	lo, hi := fmt.Sprintf("%.3f", mm.Min), fmt.Sprintf("%.3f", mm.Max)
 	if lo == hi {
 		return lo
@@ -1265,7 +1266,7 @@ func (p *prober) bisect(ctx context.Context, k RemedyKind, left *int) (RemedyRes
 	}
 	if h := p.res.Healthy.Success; ws.Success.Min < h.Min-SuccessTolerance {
 		// It ends the storm by the retry load alone: say what it costs.
-		r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", pctRange(ws.Success), pctRange(h))
+		r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", SuccessRange(ws.Success), SuccessRange(h))
 	}
 	r.Text += ")"
 	return r, nil
@@ -1322,7 +1323,7 @@ func (p *prober) oneLevel(ctx context.Context, r RemedyResult, left *int) (Remed
 				r.Text += " (the innermost level allowed to retry"
 			}
 			if h := p.res.Healthy.Success; ws.Success.Min < h.Min-SuccessTolerance {
-				r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", pctRange(ws.Success), pctRange(h))
+				r.Text += fmt.Sprintf("; at a price: %s succeed, against %s healthy", SuccessRange(ws.Success), SuccessRange(h))
 			}
 			r.Text += ")"
 			r.Simulations = p.res.Simulations - before
