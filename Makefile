@@ -196,7 +196,7 @@ GREMLINS ?= $(shell $(GO) env GOPATH)/bin/gremlins
 MUTANTS_TIMEOUT ?= 5
 mutants:
 	@[ -f "$(FILE)" ] || { echo "usage: make mutants FILE=shared/view/verdict.go (a Go file of this module)"; exit 2; }
-	@command -v $(GREMLINS) >/dev/null || { echo "no $(GREMLINS): go install github.com/go-gremlins/gremlins/cmd/gremlins@v0.5.0"; exit 2; }
+	@command -v $(GREMLINS) >/dev/null || GOBIN=$(abspath $(dir $(GREMLINS))) $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@v0.5.0
 	@tmp=$$(mktemp -d /tmp/mutants-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
 	git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$$tmp" 2>/dev/null; \
 	cd "$$tmp" && git init -q && git config user.email mutants@localhost && git config user.name mutants && \
