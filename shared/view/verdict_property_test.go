@@ -152,6 +152,14 @@ func checkVerdict(t *testing.T, desc, verdict string, res *engine.Result) (claim
 			t.Errorf("%s: the verdict quotes %s, which the result does not have:\n%s", desc, n, verdict)
 		}
 	}
+	// The closing "Means over N seeds; on LABEL … do not overlap" holds:
+	// on the metric it names, each strategy the verdict names best has
+	// a range over the seeds (5th to 95th percentiles from TailSeeds
+	// seeds) apart from the one it is held against.
+	if m := apart.FindStringSubmatch(verdict); m != nil {
+		claims++
+		checkApart(t, desc, verdict, m[1], strats, tails)
+	}
 	// A named winner does not fail most of its operations (in the
 	// affected window when the run has one) where another strategy, beyond
 	// the seeds' spread, succeeds more often. Where operations end
@@ -195,6 +203,57 @@ func checkVerdict(t *testing.T, desc, verdict string, res *engine.Result) (claim
 		}
 	}
 	return claims
+}
+
+// apart is the verdict's closing claim; its group is the metric's label.
+var apart = regexp.MustCompile(`Means over \d+ seeds; on (.+?) (?:their 5th to 95th percentiles|the ranges) do not overlap\.$`)
+
+// checkApart fails t unless, on the metric labelled label, every
+// strategy named before " has the " or " share the " in verdict's first
+// such sentence has a range over the seeds apart from that of the
+// strategy after its "against".
+func checkApart(t *testing.T, desc, verdict, label string, strats []engine.StrategyResult, tails bool) {
+	t.Helper()
+	var m *Metric
+	for i := range Metrics {
+		if _, l := superlative(Metrics[i]); l == label {
+			m = &Metrics[i]
+		}
+	}
+	if m == nil {
+		t.Errorf("%s: the closing sentence names %q, no metric's label:\n%s", desc, label, verdict)
+		return
+	}
+	head := strings.Replace(verdict, " share the ", " has the ", 1)
+	subject, rest, ok := strings.Cut(head, " has the ")
+	_, against, ok2 := strings.Cut(rest, "against ")
+	bottom, _, ok3 := strings.Cut(against, "'s ")
+	if !ok || !ok2 || !ok3 {
+		t.Errorf("%s: no winner and no strategy held against it:\n%s", desc, verdict)
+		return
+	}
+	index := func(name string) int {
+		return slices.IndexFunc(strats, func(st engine.StrategyResult) bool { return st.Name == name })
+	}
+	b := index(bottom)
+	if b < 0 {
+		t.Errorf("%s: %q is not a strategy of the run:\n%s", desc, bottom, verdict)
+		return
+	}
+	_, blo, bhi := value(&strats[b], m.Key, tails)
+	named := 0
+	for w := range strats {
+		if w == b || !strings.Contains(subject, strats[w].Name) {
+			continue
+		}
+		named++
+		if _, lo, hi := value(&strats[w], m.Key, tails); !(hi < blo || lo > bhi) {
+			t.Errorf("%s: on %s %s's range %v..%v overlaps %s's %v..%v, yet the verdict says they do not:\n%s", desc, label, strats[w].Name, lo, hi, bottom, blo, bhi, verdict)
+		}
+	}
+	if named == 0 {
+		t.Errorf("%s: the closing sentence's winner is not a strategy of the run:\n%s", desc, verdict)
+	}
 }
 
 // TestVerdictNeverContradictsTheRun generates variants of a few built-in
