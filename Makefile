@@ -4,7 +4,7 @@ WASMEXEC = $(shell $(GO) env GOROOT)/lib/wasm
 ADDR    ?= :8080
 DB      ?= ./data/retrylab.db
 
-.PHONY: all build templ wasm run test test-native test-wasm stress fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance mutants
+.PHONY: all build templ wasm run test test-native test-wasm stress fmt-check templ-check vet deps bench fuzz golden load clean worker worker-deps worker-dev worker-test worker-size conformance mutants mutants-sample
 
 all: build
 
@@ -204,6 +204,20 @@ mutants:
 	git commit -qm "$(FILE) empty" && mv .git/mutants.keep "$(FILE)" && cd "$$(dirname "$(FILE)")" && \
 	echo "==> mutating $(FILE) only, against every test of ./$$(dirname "$(FILE)")" && \
 	GOMAXPROCS=1 nice -n 19 $(GREMLINS) unleash --workers 1 --timeout-coefficient $(MUTANTS_TIMEOUT) --diff HEAD $(MUTANTS_FLAGS) | grep --line-buffered -v "^ *SKIPPED "
+
+# mutants-sample measures a whole package's mutation efficacy on a random
+# sample of its covered mutants (cmd/mutants: gremlins' mutations, run
+# through go test -overlay), for packages with too many mutants to run
+# each: make mutants-sample PKG=shared/engine N=300 TESTFLAGS=-short.
+# The same N and SEED draw the same sample. TESTFLAGS reach every run of
+# the tests; leaving tests out (-short, -skip) can only lower the result.
+N ?= 300
+SEED ?= 1
+MUTANT_WORKERS ?= 1
+mutants-sample:
+	@[ -d "$(PKG)" ] || { echo "usage: make mutants-sample PKG=shared/engine [N=300] [SEED=1] [TESTFLAGS=-short]"; exit 2; }
+	$(GO) build -o bin/mutants ./cmd/mutants
+	nice -n 19 bin/mutants -n $(N) -seed $(SEED) -workers $(MUTANT_WORKERS) ./$(PKG) $(TESTFLAGS)
 
 # load measures a running server (make run in another shell) from loopback.
 load:
