@@ -208,16 +208,16 @@ mutants:
 # mutants-sample measures a whole package's mutation efficacy on a random
 # sample of its covered mutants (cmd/mutants: gremlins' mutations, run
 # through go test -overlay), for packages with too many mutants to run
-# each: make mutants-sample PKG=shared/engine N=300 TESTFLAGS=-short.
-# The same N and SEED draw the same sample. TESTFLAGS reach every run of
+# each: make mutants-sample PKG=shared/engine SAMPLE=300 TESTFLAGS=-short.
+# The same SAMPLE and SEED draw the same sample. TESTFLAGS reach every run of
 # the tests; leaving tests out (-short, -skip) can only lower the result.
-N ?= 300
+SAMPLE ?= 300
 SEED ?= 1
 MUTANT_WORKERS ?= 1
 mutants-sample:
-	@[ -d "$(PKG)" ] || { echo "usage: make mutants-sample PKG=shared/engine [N=300] [SEED=1] [TESTFLAGS=-short]"; exit 2; }
+	@[ -d "$(PKG)" ] || { echo "usage: make mutants-sample PKG=shared/engine [SAMPLE=300] [SEED=1] [TESTFLAGS=-short]"; exit 2; }
 	$(GO) build -o bin/mutants ./cmd/mutants
-	nice -n 19 bin/mutants -n $(N) -seed $(SEED) -workers $(MUTANT_WORKERS) ./$(PKG) $(TESTFLAGS)
+	nice -n 19 bin/mutants -n $(SAMPLE) -seed $(SEED) -workers $(MUTANT_WORKERS) ./$(PKG) $(TESTFLAGS)
 
 # load measures a running server (make run in another shell) from loopback.
 load:

@@ -135,7 +135,7 @@ func TestRunMutant(t *testing.T) {
 	}
 	got := map[string]Status{}
 	for i, m := range ms {
-		got[m.From+m.To] = runMutant(dir, t.TempDir(), i, m, time.Minute, nil)
+		got[m.From+m.To] = runMutant(dir, t.TempDir(), i, m, 10*time.Minute, nil)
 	}
 	want := map[string]Status{"<<=": Lived, "<>=": Killed, ">>=": Lived, "><=": Killed}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
