@@ -16,7 +16,8 @@
 //
 // It then draws -n of the covered mutants (all of them when -n is 0 or
 // larger than their number), with a PCG seeded by -seed so that the same
-// sample is drawn again, and runs the package's tests on each through go
+// sample is drawn again, and in the order drawn, so that an interrupt
+// (^C) leaves a smaller sample and its summary, and runs the package's tests on each through go
 // test's -overlay, which compiles the mutated file in place of the real one
 // and leaves the working tree alone. The flags after the package reach
 // every go test (-skip, -short). Each mutant is
@@ -47,12 +48,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -128,12 +131,17 @@ func main() {
 		return
 	}
 
+	// An interrupt stops the run between mutants: the mutants being tested
+	// finish, and those tested, the first of the draw and a sample of
+	// their own, are summed up. A second interrupt ends it at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	timeout := time.Duration(*coef * float64(baseline))
-	results := make([]Status, len(sample))
 	var (
-		mu   sync.Mutex
-		done int
-		wg   sync.WaitGroup
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		tested  []Mutant
+		results []Status
 	)
 	jobs := make(chan int)
 	for range max(*workers, 1) {
@@ -143,19 +151,29 @@ func main() {
 			for i := range jobs {
 				st := runMutant(dir, tmp, i, sample[i], timeout, testArgs)
 				mu.Lock()
-				results[i] = st
-				done++
-				fmt.Printf("%-10s %s  (%d/%d)\n", st, sample[i], done, len(sample))
+				tested = append(tested, sample[i])
+				results = append(results, st)
+				fmt.Printf("%-10s %s  (%d/%d)\n", st, sample[i], len(tested), len(sample))
 				mu.Unlock()
 			}
 		}()
 	}
+feed:
 	for i := range sample {
-		jobs <- i
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(jobs)
+	interrupted := ctx.Err() != nil
+	stop()
 	wg.Wait()
-	fmt.Print(Summary(sample, results))
+	if interrupted {
+		fmt.Printf("\ninterrupted after %d of %d mutants\n", len(tested), len(sample))
+	}
+	fmt.Print(Summary(tested, results))
 }
 
 // A Mutant is one operator of a file replaced by another.
@@ -342,17 +360,16 @@ func readProfile(path string) (coverage, error) {
 	return c, nil
 }
 
-// draw returns n of ms at random, in their order (all of them when n is 0
+// draw returns n of ms at random, in the order drawn, so that the first k
+// of them are a sample of k too (all of them, in their order, when n is 0
 // or at least len(ms)).
 func draw(ms []Mutant, n int, seed uint64) []Mutant {
 	if n <= 0 || n >= len(ms) {
 		return ms
 	}
 	r := rand.New(rand.NewPCG(seed, 0))
-	picked := r.Perm(len(ms))[:n]
-	sort.Ints(picked)
 	out := make([]Mutant, n)
-	for i, p := range picked {
+	for i, p := range r.Perm(len(ms))[:n] {
 		out[i] = ms[p]
 	}
 	return out
@@ -414,7 +431,9 @@ func compile(dir, overlay, bin string) ([]byte, error) {
 	if overlay != "" {
 		a = append(a, "-overlay", overlay)
 	}
-	return exec.Command("go", append(a, "./"+filepath.Clean(dir))...).CombinedOutput()
+	cmd := exec.Command("go", append(a, "./"+filepath.Clean(dir))...)
+	detach(cmd)
+	return cmd.CombinedOutput()
 }
 
 // runTests runs a test binary in its package's directory, as go test does,
@@ -429,6 +448,7 @@ func runTests(ctx context.Context, dir, bin string, args []string) ([]byte, erro
 	}
 	cmd := exec.CommandContext(ctx, bin, a...)
 	cmd.Dir = dir
+	detach(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	return cmd.CombinedOutput()
 }
@@ -465,10 +485,17 @@ func Summary(ms []Mutant, st []Status) string {
 		t := byFile[f]
 		fmt.Fprintf(&b, "  %-24s killed %3d  lived %3d\n", f, t.killed, t.lived)
 	}
+	var lived []Mutant
 	for i, s := range st {
 		if s == Lived {
-			fmt.Fprintf(&b, "LIVED      %s\n", ms[i])
+			lived = append(lived, ms[i])
 		}
+	}
+	sort.Slice(lived, func(i, j int) bool {
+		return lived[i].File < lived[j].File || lived[i].File == lived[j].File && lived[i].Offset < lived[j].Offset
+	})
+	for _, m := range lived {
+		fmt.Fprintf(&b, "LIVED      %s\n", m)
 	}
 	return b.String()
 }

@@ -93,10 +93,15 @@ func TestDraw(t *testing.T) {
 	if fmt.Sprint(offsets(a)) != fmt.Sprint(offsets(b)) || len(a) != 10 {
 		t.Fatalf("draws differ or are not 10 long: %v %v", a, b)
 	}
-	for i := 1; i < len(a); i++ {
-		if a[i].Offset <= a[i-1].Offset {
-			t.Fatalf("draw not in order or repeats: %v", a)
+	seen := map[int]bool{}
+	for _, m := range a {
+		if seen[m.Offset] {
+			t.Fatalf("draw repeats %d: %v", m.Offset, offsets(a))
 		}
+		seen[m.Offset] = true
+	}
+	if fmt.Sprint(offsets(draw(ms, 3, 7))) != fmt.Sprint(offsets(a[:3])) {
+		t.Errorf("the first 3 of 10 drawn, %v, are not what a draw of 3 gives, %v", offsets(a[:3]), offsets(draw(ms, 3, 7)))
 	}
 	if fmt.Sprint(offsets(draw(ms, 10, 8))) == fmt.Sprint(offsets(a)) {
 		t.Error("seed 8 drew what seed 7 drew")
