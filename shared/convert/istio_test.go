@@ -2,8 +2,8 @@ package convert
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
