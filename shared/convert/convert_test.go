@@ -106,6 +106,10 @@ func TestImportErrorsNamePaths(t *testing.T) {
 		{GRPC, `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": []}, "hedgingPolicy": {"maxAttempts": 2}}]}`,
 			`methodConfig[0].hedgingPolicy: an object is given together with retryPolicy`},
 		{GRPC, `{"methodConfig": [}`, `the document is not JSON`},
+		// The position is the offending character's, in characters.
+		{GRPC, "{\n  \"methodConfig\": ]\n}", `invalid character ']' looking for beginning of value at line 2, column 19`},
+		{Polly, `{"Retry": "é", x}`, `at line 1, column 16`},
+		{GRPC, "{\"methodConfig\": []}\n  x", `has data after its JSON value, at line 2, column 3`},
 		{AWS, "[default]\nmax_attempts = many\n", `[default].max_attempts: "many" is out of range; allowed a whole number from 1 to 100`},
 		{AWS, "[default]\nregion = x\n", `the document has no profile setting retry_mode or max_attempts`},
 		{Polly, `{"Retry": {"Delay": "00:00:61"}}`, `Retry.Delay: "00:00:61" is not a TimeSpan: hours go to 23`},
