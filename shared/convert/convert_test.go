@@ -594,7 +594,11 @@ func TestImportTooManyPolicies(t *testing.T) {
 		// Different policies: identical ones would be one strategy.
 		mc = append(mc, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.%02ds", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i, i+1))
 	}
-	_, err := Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc, ",")+`]}`))
+	im, err := Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc[:engine.MaxStrategies], ",")+`]}`))
+	if err != nil || len(im.Strategies) != engine.MaxStrategies {
+		t.Fatalf("%d policies: %v; want as many strategies", engine.MaxStrategies, err)
+	}
+	_, err = Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc, ",")+`]}`))
 	es := engine.AsErrors(err)
 	if len(es) != 1 || es[0].Path != "methodConfig" || !strings.Contains(es[0].Error(), "at most 20 strategies") {
 		t.Fatalf("error %v, want one about methodConfig's 21 policies", err)
@@ -637,6 +641,15 @@ func TestIdenticalRoutesMerged(t *testing.T) {
 		if !listed {
 			t.Errorf("%s: no note listing the routes", tc.format)
 		}
+	}
+	// As many as a scenario compares are kept apart, identical or not.
+	var twenty strings.Builder
+	twenty.WriteString("apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: api\nspec:\n  hosts: [api]\n  http:\n")
+	for i := range engine.MaxStrategies {
+		fmt.Fprintf(&twenty, "  - name: r%d\n    route:\n    - destination:\n        host: api\n    retries:\n      attempts: 2\n      retryOn: 5xx\n", i)
+	}
+	if im, err := Import(Istio, []byte(twenty.String())); err != nil || len(im.Strategies) != engine.MaxStrategies {
+		t.Errorf("%d identical routes: %v; want as many strategies", engine.MaxStrategies, err)
 	}
 	if _, err := Import(Istio, []byte(mixed.String())); err == nil || !strings.Contains(err.Error(), "at most 20 strategies") {
 		t.Errorf("22 different policies: %v", err)
