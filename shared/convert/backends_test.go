@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -179,5 +180,53 @@ func TestShareCapacityTwice(t *testing.T) {
 	}
 	if len(notes) != 1 || notes[0].Message != "10 workers over 4 backends: 3 each, 12 in all" {
 		t.Errorf("notes %v; want one on the workers", notes)
+	}
+}
+
+// TestEnvoyBackendsEdges: the cluster's healthy panic threshold is a
+// percentage from 0 to 100, both taken as they are; with 5 hosts Envoy
+// also ejects by success rate, with 4 it does not.
+func TestEnvoyBackendsEdges(t *testing.T) {
+	cluster := func(hosts int, extra string) string {
+		var eps []string
+		for i := range hosts {
+			eps = append(eps, fmt.Sprintf("{endpoint: {address: {socket_address: {address: h%d, port_value: 80}}}}", i))
+		}
+		return "match: {prefix: /}\nroute: {cluster: c, timeout: 1s, retry_policy: {retry_on: 5xx}}\n---\nname: c\nload_assignment: {endpoints: [{lb_endpoints: [" +
+			strings.Join(eps, ", ") + "]}]}\noutlier_detection: {consecutive_5xx: 5}\n" + extra
+	}
+	for _, tc := range []struct {
+		doc   string
+		panic float64 // the min_health_percent read; -1: refused, 50: not set
+		note  string  // a warning containing it ("" for none on enforcing_success_rate)
+	}{
+		{cluster(2, "common_lb_config: {healthy_panic_threshold: {value: 100}}"), 100, ""},
+		{cluster(2, "common_lb_config: {healthy_panic_threshold: {value: 0}}"), 0, ""},
+		{cluster(2, "common_lb_config: {healthy_panic_threshold: {value: 100.5}}"), -1, "common_lb_config.healthy_panic_threshold.value: 100.5 is out of range; allowed a percentage from 0 to 100"},
+		{cluster(2, "common_lb_config: {healthy_panic_threshold: {value: -0.5}}"), -1, "healthy_panic_threshold.value: -0.5 is out of range"},
+		{cluster(4, ""), 50, ""},
+		{cluster(5, ""), 50, "with 5 hosts or more Envoy also ejects by success rate"},
+	} {
+		im, err := Import(Envoy, []byte(tc.doc))
+		if tc.panic < 0 {
+			if err == nil || !strings.Contains(err.Error(), tc.note) {
+				t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.note)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Import(%s): %v", tc.doc, err)
+			continue
+		}
+		if od := im.Backends.OutlierDetection; tc.panic != 50 && (od == nil || od.MinHealthPercent == nil || *od.MinHealthPercent != tc.panic) {
+			t.Errorf("Import(%s): backends %s; want min_health_percent %v", tc.doc, indent(im.Backends), tc.panic)
+		}
+		warned := false
+		for _, n := range im.Notes {
+			warned = warned || strings.Contains(n.Path, "enforcing_success_rate")
+		}
+		if warned != (tc.note != "") {
+			t.Errorf("Import(%s): a warning on enforcing_success_rate is %v: %v", tc.doc, warned, im.Notes)
+		}
 	}
 }

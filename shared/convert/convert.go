@@ -389,7 +389,8 @@ func decodeJSON(data []byte) (any, error) {
 		var se *json.SyntaxError
 		msg := "is not JSON: " + err.Error()
 		if errors.As(err, &se) {
-			line, col := position(data, int(se.Offset))
+			// Offset counts the bytes read, the offending one included.
+			line, col := position(data, int(se.Offset)-1)
 			msg = fmt.Sprintf("is not JSON: %s at line %d, column %d", se.Error(), line, col)
 		} else if errors.Is(err, io.EOF) {
 			msg = "is empty; a JSON object is needed"
@@ -460,10 +461,12 @@ func UniqueKeys(data []byte) error {
 	return err
 }
 
+// position returns the line and column of byte offset off of data, both
+// counted from 1, columns in characters, as engine's errors count them.
 func position(data []byte, off int) (line, col int) {
-	off = min(off, len(data))
+	off = max(0, min(off, len(data)))
 	line = 1 + bytes.Count(data[:off], []byte("\n"))
-	col = off - bytes.LastIndexByte(data[:off], '\n')
+	col = 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
 	return line, col
 }
 

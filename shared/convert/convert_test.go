@@ -106,6 +106,10 @@ func TestImportErrorsNamePaths(t *testing.T) {
 		{GRPC, `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": []}, "hedgingPolicy": {"maxAttempts": 2}}]}`,
 			`methodConfig[0].hedgingPolicy: an object is given together with retryPolicy`},
 		{GRPC, `{"methodConfig": [}`, `the document is not JSON`},
+		// The position is the offending character's, in characters.
+		{GRPC, "{\n  \"methodConfig\": ]\n}", `invalid character ']' looking for beginning of value at line 2, column 19`},
+		{Polly, `{"Retry": "é", x}`, `at line 1, column 16`},
+		{GRPC, "{\"methodConfig\": []}\n  x", `has data after its JSON value, at line 2, column 3`},
 		{AWS, "[default]\nmax_attempts = many\n", `[default].max_attempts: "many" is out of range; allowed a whole number from 1 to 100`},
 		{AWS, "[default]\nregion = x\n", `the document has no profile setting retry_mode or max_attempts`},
 		{Polly, `{"Retry": {"Delay": "00:00:61"}}`, `Retry.Delay: "00:00:61" is not a TimeSpan: hours go to 23`},
@@ -590,7 +594,11 @@ func TestImportTooManyPolicies(t *testing.T) {
 		// Different policies: identical ones would be one strategy.
 		mc = append(mc, fmt.Sprintf(`{"name": [{"service": "s%d"}], "retryPolicy": {"maxAttempts": 2, "initialBackoff": "0.%02ds", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}`, i, i+1))
 	}
-	_, err := Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc, ",")+`]}`))
+	im, err := Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc[:engine.MaxStrategies], ",")+`]}`))
+	if err != nil || len(im.Strategies) != engine.MaxStrategies {
+		t.Fatalf("%d policies: %v; want as many strategies", engine.MaxStrategies, err)
+	}
+	_, err = Import(GRPC, []byte(`{"methodConfig": [`+strings.Join(mc, ",")+`]}`))
 	es := engine.AsErrors(err)
 	if len(es) != 1 || es[0].Path != "methodConfig" || !strings.Contains(es[0].Error(), "at most 20 strategies") {
 		t.Fatalf("error %v, want one about methodConfig's 21 policies", err)
@@ -633,6 +641,15 @@ func TestIdenticalRoutesMerged(t *testing.T) {
 		if !listed {
 			t.Errorf("%s: no note listing the routes", tc.format)
 		}
+	}
+	// As many as a scenario compares are kept apart, identical or not.
+	var twenty strings.Builder
+	twenty.WriteString("apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: api\nspec:\n  hosts: [api]\n  http:\n")
+	for i := range engine.MaxStrategies {
+		fmt.Fprintf(&twenty, "  - name: r%d\n    route:\n    - destination:\n        host: api\n    retries:\n      attempts: 2\n      retryOn: 5xx\n", i)
+	}
+	if im, err := Import(Istio, []byte(twenty.String())); err != nil || len(im.Strategies) != engine.MaxStrategies {
+		t.Errorf("%d identical routes: %v; want as many strategies", engine.MaxStrategies, err)
 	}
 	if _, err := Import(Istio, []byte(mixed.String())); err == nil || !strings.Contains(err.Error(), "at most 20 strategies") {
 		t.Errorf("22 different policies: %v", err)

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -105,6 +106,20 @@ func TestEnvoyImport(t *testing.T) {
 			func(p engine.Policy) bool {
 				return reflect.DeepEqual(p.RetryOn, &engine.RetryOn{Statuses: []int{409, 429}})
 			}, ""},
+		// 5xx covers the listed 5xx codes: only the others are statuses.
+		{"5xx and codes", "match: {prefix: /}\nroute: {cluster: c, retry_policy: {retry_on: '5xx,retriable-status-codes', retriable_status_codes: [503, 409, 500, 599]}}",
+			func(p engine.Policy) bool {
+				return reflect.DeepEqual(p.RetryOn.StatusRanges, []string{"500-599"}) && reflect.DeepEqual(p.RetryOn.Statuses, []int{409})
+			}, ""},
+		// A predicate that is not previous_hosts chooses hosts by what
+		// RetryLab's backends lack.
+		{"canary hosts", "match: {prefix: /}\nroute: {cluster: c, retry_policy: {retry_on: 5xx, retry_host_predicate: [{name: envoy.retry_host_predicates.canary_hosts}]}}",
+			func(p engine.Policy) bool { return p.RetryHostPredicate == "" },
+			"route.retry_policy.retry_host_predicate[0]: envoy.retry_host_predicates.canary_hosts chooses hosts by canary status or metadata"},
+		// camelCase keys, digits included, are named by their proto names.
+		{"camelCase with digits", `{"match": {"prefix": "/"}, "route": {"cluster": "c", "retryPolicy": {"retryOn": "5xx", "numRetries09": 3}}}`,
+			func(p engine.Policy) bool { return p.MaxAttempts == 2 },
+			"route.retry_policy.num_retries09: is not a RetryPolicy field"},
 		{"no retry_on", "match: {prefix: /}\nroute: {cluster: c, retry_policy: {num_retries: 3}}",
 			func(p engine.Policy) bool {
 				return p.MaxAttempts == 4 && reflect.DeepEqual(p.RetryOn, &engine.RetryOn{})
@@ -137,7 +152,7 @@ func TestEnvoyImport(t *testing.T) {
 		if !tc.check(im.Strategies[0].Policy) {
 			t.Errorf("%s: imported as\n%s", tc.desc, indent(im.Strategies[0]))
 		}
-		if tc.note != "" && !strings.Contains(string(indent(im.Notes)), tc.note) {
+		if tc.note != "" && !strings.Contains(fmt.Sprint(im.Notes), tc.note) {
 			t.Errorf("%s: no note saying %q: %s", tc.desc, tc.note, indent(im.Notes))
 		}
 	}

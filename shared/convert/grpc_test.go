@@ -58,6 +58,11 @@ func TestGRPCExportName(t *testing.T) {
 		{"shop.Cart/", grpcName{}, true},
 		{"shop.Cart/Add/x", grpcName{}, true},
 		{"shop..Cart", grpcName{}, true},
+		// An identifier has letters, digits and _, and starts with no digit.
+		{"Zz.a_09/Az_9", grpcName{Service: "Zz.a_09", Method: "Az_9"}, false},
+		{"shop.0Cart", grpcName{}, true},
+		{"shop.9Cart", grpcName{}, true},
+		{"shop.Cart/9", grpcName{}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := engine.Strategy{Name: tc.name, Policy: engine.Policy{MaxAttempts: 1}}
@@ -169,6 +174,107 @@ func TestGRPCBasedOn(t *testing.T) {
 		sc := &engine.Scenario{Strategies: []engine.Strategy{st}}
 		if got := engine.DefaultSearchFor(sc, st.Name); got.Within != "grpc" {
 			t.Errorf("%s: searched within %q, want grpc", want, got.Within)
+		}
+	}
+}
+
+// TestGRPCLimitsAtTheirEdges: each range the importer checks accepts the
+// value at its edge and refuses the one beyond, naming field and range.
+func TestGRPCLimitsAtTheirEdges(t *testing.T) {
+	retry := func(fields string) string {
+		return `{"methodConfig": [{"name": [{"service": "s.S"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "1s", "maxBackoff": "2s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]` + fields + `}}]}`
+	}
+	throttled := func(maxTokens, ratio string) string {
+		return `{"methodConfig": [{"name": [{"service": "s.S"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "1s", "maxBackoff": "2s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}], "retryThrottling": {"maxTokens": ` + maxTokens + `, "tokenRatio": ` + ratio + `}}`
+	}
+	for _, tc := range []struct {
+		doc   string
+		check func(p engine.Policy) bool // nil: refused
+		want  string                     // the error, or a note that must not be there
+	}{
+		{throttled("1000", "1e9"), func(p engine.Policy) bool { return p.Budget.MaxTokens == 1000 && p.Budget.TokenRatio == 1e9 }, "retryThrottling"},
+		{throttled("1000.5", "0.1"), nil, `retryThrottling.maxTokens: 1000.5 is out of range; grpc-go allows maxTokens in (0, 1000]`},
+		{throttled("0", "0.1"), nil, `retryThrottling.maxTokens: 0 is out of range`},
+		{throttled("10", "0"), nil, `retryThrottling.tokenRatio: 0 is out of range; grpc-go requires a tokenRatio above 0 (RetryLab up to 1e9)`},
+		{throttled("10", "1.000001e9"), nil, `retryThrottling.tokenRatio: 1.000001e9 is out of range`},
+		{strings.Replace(retry(""), `"maxAttempts": 3`, `"maxAttempts": 5`, 1), func(p engine.Policy) bool { return p.MaxAttempts == 5 }, "maxAttempts"},
+		{strings.Replace(retry(""), `"backoffMultiplier": 2`, `"backoffMultiplier": 1`, 1), func(p engine.Policy) bool { return p.Backoff.Multiplier == 1 }, ""},
+		{strings.Replace(retry(""), `"backoffMultiplier": 2`, `"backoffMultiplier": 100`, 1), func(p engine.Policy) bool { return p.Backoff.Multiplier == 100 }, ""},
+		{strings.Replace(retry(""), `"backoffMultiplier": 2`, `"backoffMultiplier": 0.99`, 1), nil, `retryPolicy.backoffMultiplier: 0.99 is out of range; RetryLab's exponential backoff allows a multiplier from 1 to 100`},
+		{strings.Replace(retry(""), `"backoffMultiplier": 2`, `"backoffMultiplier": 100.5`, 1), nil, `retryPolicy.backoffMultiplier: 100.5 is out of range`},
+		{strings.Replace(retry(""), `"initialBackoff": "1s"`, `"initialBackoff": "0s"`, 1), nil, `retryPolicy.initialBackoff: "0s" is not above 0; grpc-go requires it above 0`},
+		{strings.Replace(retry(""), `"maxBackoff": "2s"`, `"maxBackoff": "1s"`, 1), func(p engine.Policy) bool { return p.Backoff.Base == 1e9 && p.Backoff.Max == 1e9 }, "below initialBackoff"},
+	} {
+		im, err := Import(GRPC, []byte(tc.doc))
+		switch {
+		case tc.check == nil:
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.want)
+			}
+		case err != nil:
+			t.Errorf("Import(%s): %v", tc.doc, err)
+		case !tc.check(im.Strategies[0].Policy):
+			t.Errorf("Import(%s) =\n%s", tc.doc, indent(im.Strategies[0]))
+		default:
+			for _, n := range im.Notes {
+				if tc.want != "" && strings.Contains(n.String(), tc.want) {
+					t.Errorf("Import(%s): %s", tc.doc, n)
+				}
+			}
+		}
+	}
+}
+
+// TestGRPCExportEdges: what gRPC's service config expresses is written
+// without a warning on it; what it cannot is warned about by field.
+func TestGRPCExportEdges(t *testing.T) {
+	retrying := func(f func(p *engine.Policy)) engine.Policy {
+		p := engine.Policy{MaxAttempts: 3, Backoff: engine.Backoff{Kind: engine.BackoffExponential, Base: 1e8, Multiplier: 2, Max: 1e9},
+			Jitter: engine.Jitter{Kind: engine.JitterProportional, Fraction: 0.2}, HonorRetryAfter: true,
+			RetryAfter: &engine.RetryAfterUse{Mode: engine.RetryAfterReplaceAndReset}, RetryOn: &engine.RetryOn{Statuses: []int{503}}}
+		f(&p)
+		return p
+	}
+	bucket := func(maxTokens, ratio, threshold float64) *engine.Budget {
+		return &engine.Budget{Kind: engine.BudgetTokenBucket, MaxTokens: maxTokens, TokenRatio: ratio, Threshold: threshold}
+	}
+	for _, tc := range []struct {
+		pol    engine.Policy
+		path   string // a warning on it, or none when quiet
+		quiet  bool
+		output string // in the export
+	}{
+		{retrying(func(p *engine.Policy) { p.MaxAttempts = 5 }), "max_attempts", true, `"maxAttempts": 5`},
+		{retrying(func(p *engine.Policy) { p.MaxAttempts = 6 }), "max_attempts", false, ""},
+		{retrying(func(p *engine.Policy) { p.Budget = bucket(1000, 0.1, 500) }), "budget.max_tokens", true, `"maxTokens": 1000`},
+		{retrying(func(p *engine.Policy) { p.Budget = bucket(1001, 0.1, 0) }), "budget.max_tokens", false, `"maxTokens": 1000`},
+		// gRPC's threshold is maxTokens/2: saying so exactly is no loss.
+		{retrying(func(p *engine.Policy) { p.Budget = bucket(10, 0.1, 5) }), "budget.threshold", true, `"maxTokens": 10`},
+		{retrying(func(p *engine.Policy) { p.Budget = bucket(10, 0.1, 4) }), "budget.threshold", false, ""},
+		{retrying(func(p *engine.Policy) { p.RetryAfter.Statuses = []int{503} }), "retry_after", false, ""},
+		{retrying(func(p *engine.Policy) {}), "retry_after", true, `"retryPolicy"`},
+		// One attempt: no retryPolicy, and so no retryThrottling to
+		// write a budget in.
+		{engine.Policy{MaxAttempts: 1}, "budget", true, `"methodConfig"`},
+		{engine.Policy{MaxAttempts: 1, Budget: bucket(10, 0.1, 0)}, "budget", false, ""},
+		{engine.Policy{MaxAttempts: 2, Hedging: &engine.Hedging{}}, "", true, `"hedgingPolicy"`},
+	} {
+		out, ns, err := Export(GRPC, engine.Strategy{Name: "s.S", Policy: tc.pol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := false
+		for _, n := range ns {
+			warned = warned || tc.path != "" && n.Level == Warning && n.Path == tc.path
+		}
+		if tc.path != "" && warned == tc.quiet {
+			t.Errorf("%s: a warning on %s is %v; want %v: %v", indent(tc.pol), tc.path, warned, !tc.quiet, ns)
+		}
+		if !strings.Contains(string(out), tc.output) {
+			t.Errorf("%s: written without %s:\n%s", indent(tc.pol), tc.output, out)
+		}
+		if tc.pol.Hedging != nil && strings.Contains(string(out), "hedgingDelay") {
+			t.Errorf("a hedging delay of 0 is written:\n%s", out)
 		}
 	}
 }

@@ -108,17 +108,21 @@ func TestImportDuplicateKeys(t *testing.T) {
 // TestFitNames: an imported strategy always has a name a scenario takes,
 // whatever the configuration called it, with a note when it was changed.
 func TestFitNames(t *testing.T) {
-	im := &Imported{Strategies: []engine.Strategy{{Name: ""}, {Name: "bad\xffname"}, {Name: strings.Repeat("x", 150)}, {Name: strings.Repeat("x", 150)}, {Name: "ok"}}}
+	x150 := strings.Repeat("x", 150)
+	im := &Imported{Strategies: []engine.Strategy{{Name: ""}, {Name: "bad\xffname"}, {Name: x150}, {Name: x150}, {Name: "ok"}, {Name: x150}}}
 	fitNames(im)
 	uniqueNames(im.Strategies)
-	want := []string{"policy 1", "bad\ufffdname", strings.Repeat("x", 92), strings.Repeat("x", 92) + " (2)", "ok"}
+	x92 := strings.Repeat("x", 92)
+	want := []string{"policy 1", "bad\ufffdname", x92, x92 + " (2)", "ok", x92 + " (3)"}
 	for i, st := range im.Strategies {
 		if st.Name != want[i] {
 			t.Errorf("strategy %d: %q, want %q", i+1, st.Name, want[i])
 		}
 	}
-	if len(im.Notes) != 4 {
+	if len(im.Notes) != 5 {
 		t.Errorf("notes %v, want one for each name changed", im.Notes)
+	} else if got, want := im.Notes[2].Message, "policy 3's name is 150 characters long: cut to 92"; !strings.HasPrefix(got, want) {
+		t.Errorf("note %q; want one starting %q", got, want)
 	}
 	for i := range im.Strategies {
 		im.Strategies[i].Policy = engine.Policy{MaxAttempts: 2}

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -315,5 +316,39 @@ func TestIstioLongNamesAndNamedErrors(t *testing.T) {
 	_, err = Import(Istio, []byte(doc("40d")))
 	if err == nil || !strings.Contains(err.Error(), `in VirtualService "`+long+`"`) {
 		t.Errorf("error %v does not name the VirtualService", err)
+	}
+}
+
+// TestIstioZeroesAndUpgrades: an HTTP/2 upgrade leaves only
+// http2MaxRequests simulated, whichever HTTP/1 limit is set beside it;
+// outlier counts of 0 turn nothing on (consecutiveErrors: 0 does not turn
+// consecutive 5xx ejection off).
+func TestIstioZeroesAndUpgrades(t *testing.T) {
+	vs := "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: inv}\nspec:\n  hosts: [inv]\n  http:\n  - route:\n    - destination: {host: inv}\n    retries: {attempts: 2, retryOn: 5xx}\n---\napiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: inv}\nspec:\n  host: inv\n  trafficPolicy:\n"
+	for _, pool := range []string{
+		"{http: {h2UpgradePolicy: UPGRADE, http1MaxPendingRequests: 5, http2MaxRequests: 10}}",
+		"{tcp: {maxConnections: 5}, http: {h2UpgradePolicy: UPGRADE, http2MaxRequests: 10}}",
+	} {
+		im, err := Import(Istio, []byte(vs+"    connectionPool: "+pool+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := im.Strategies[0].ConnectionLimits, (&engine.ConnectionLimits{MaxRequests: 10}); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: connection_limits %+v; want %+v", pool, got, want)
+		}
+		if !strings.Contains(fmt.Sprint(im.Notes), "only http2MaxRequests is simulated") {
+			t.Errorf("%s: no note on the upgrade: %v", pool, im.Notes)
+		}
+	}
+	im, err := Import(Istio, []byte(vs+"    outlierDetection: {consecutiveErrors: 0, consecutiveGatewayErrors: 0, consecutive5xxErrors: 3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := 0.0
+	if got, want := im.Backends.OutlierDetection, (&engine.OutlierDetection{Consecutive5xx: 3, MinHealthPercent: &zero}); !reflect.DeepEqual(got, want) {
+		t.Errorf("outlier_detection %s; want %s", indent(got), indent(want))
+	}
+	if s := fmt.Sprint(im.Notes); strings.Contains(s, "consecutiveErrors") {
+		t.Errorf("a note on consecutiveErrors: 0: %s", s)
 	}
 }

@@ -2,10 +2,12 @@ package convert
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrylab/retrylab/shared/engine"
 )
@@ -190,6 +192,107 @@ func TestLinkerdTTLOutOfRange(t *testing.T) {
 		}
 		if !warned {
 			t.Errorf("ttl %s: no warning on the ttl: %v", ttl, im.Notes)
+		}
+	}
+}
+
+// TestLinkerdLimitsAtTheirEdges: each limit the importer checks accepts
+// the value at its edge and refuses the one beyond, with an error naming
+// the annotation or field, the value and what is allowed.
+func TestLinkerdLimitsAtTheirEdges(t *testing.T) {
+	annotated := func(k, v string) string {
+		return `{kind: Service, apiVersion: v1, metadata: {name: s, annotations: {` + k + `: "` + v + `"}}}`
+	}
+	profile := func(budget string) string {
+		return `{kind: ServiceProfile, apiVersion: linkerd.io/v1alpha2, spec: {routes: [{name: r, condition: {pathRegex: /.*}, isRetryable: true}], retryBudget: {` + budget + `}}}`
+	}
+	for _, tc := range []struct {
+		doc   string
+		check func(st engine.Strategy) bool // nil: refused
+		want  string                        // the error, or a note
+	}{
+		{annotated("retry.linkerd.io/limit", "0"), func(st engine.Strategy) bool { return st.MaxAttempts == 1 }, ""},
+		{annotated("retry.linkerd.io/limit", "99"), func(st engine.Strategy) bool { return st.MaxAttempts == 100 }, ""},
+		{annotated("retry.linkerd.io/limit", "-1"), nil, `"-1" is not a number of retries RetryLab simulates; allowed 0 to 99`},
+		{annotated("retry.linkerd.io/limit", "100"), nil, `"100" is not a number of retries RetryLab simulates; allowed 0 to 99`},
+		{annotated("retry.linkerd.io/http", "100,599"), func(st engine.Strategy) bool {
+			return reflect.DeepEqual(st.RetryOn.Statuses, []int{100, 599})
+		}, ""},
+		{annotated("retry.linkerd.io/http", "429-429"), func(st engine.Strategy) bool {
+			return reflect.DeepEqual(st.RetryOn.Statuses, []int{429})
+		}, ""},
+		{annotated("retry.linkerd.io/http", "420-422,500-501"), func(st engine.Strategy) bool {
+			return reflect.DeepEqual(st.RetryOn.StatusRanges, []string{"420-422"}) && reflect.DeepEqual(st.RetryOn.Statuses, []int{500, 501})
+		}, ""},
+		{annotated("retry.linkerd.io/http", "99"), nil, `"99" is not an HTTP status condition; allowed a code (504), a range (500-504), gateway-error or 5xx, codes from 100 to 599`},
+		{annotated("retry.linkerd.io/http", "500-600"), nil, `"500-600" is not an HTTP status condition`},
+		{annotated("retry.linkerd.io/http", "504-502"), nil, `"504-502" is not an HTTP status condition`},
+		{profile("retryRatio: 100, minRetriesPerSecond: 0, ttl: 10s"), func(st engine.Strategy) bool {
+			return st.Budget != nil && st.Budget.Ratio == 100
+		}, ""},
+		{profile("retryRatio: 0, minRetriesPerSecond: 10, ttl: 10s"), nil, `spec.retryBudget.retryRatio: 0 is out of range; RetryLab's ratio budget allows above 0, up to 100`},
+		{profile("retryRatio: 100.5, minRetriesPerSecond: 10, ttl: 10s"), nil, `spec.retryBudget.retryRatio: 100.5 is out of range`},
+		{profile("retryRatio: 0.2, minRetriesPerSecond: 10, ttl: 1s"), func(st engine.Strategy) bool {
+			return st.MaxAttempts != 1 && st.Budget != nil && st.Budget.Window == engine.Duration(time.Second)
+		}, ""},
+		{profile("retryRatio: 0.2, minRetriesPerSecond: 10, ttl: 60s"), func(st engine.Strategy) bool {
+			return st.MaxAttempts != 1 && st.Budget != nil && st.Budget.Window == engine.Duration(time.Minute)
+		}, ""},
+		// 1/0.3 is not whole: the proxy withdraws 3 per retry.
+		{profile("retryRatio: 0.3, minRetriesPerSecond: 10, ttl: 10s"), func(st engine.Strategy) bool { return st.Budget != nil },
+			"withdraws ⌊1/retryRatio⌋ = 3 per retry"},
+	} {
+		im, err := Import(Linkerd, []byte(tc.doc))
+		switch {
+		case tc.check == nil:
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Import(%s) = %v; want an error containing %q", tc.doc, err, tc.want)
+			}
+		case err != nil:
+			t.Errorf("Import(%s): %v", tc.doc, err)
+		case !tc.check(im.Strategies[0]):
+			t.Errorf("Import(%s) =\n%s", tc.doc, indent(im.Strategies[0]))
+		case tc.want != "" && !strings.Contains(fmt.Sprint(im.Notes), tc.want):
+			t.Errorf("Import(%s): no note saying %q: %v", tc.doc, tc.want, im.Notes)
+		}
+	}
+}
+
+// TestLinkerdExportEdges: one attempt is a route that does not retry, not
+// an attempt limit Linkerd lacks; a budget's window of 1s or 60s is a ttl
+// Linkerd takes as it is.
+func TestLinkerdExportEdges(t *testing.T) {
+	for _, tc := range []struct {
+		st       engine.Strategy
+		path     string // a warning on it, or none when empty
+		contains string // in the export
+	}{
+		{engine.Strategy{Name: "x", Policy: engine.Policy{MaxAttempts: 1}}, "", "isRetryable: false"},
+		{engine.Strategy{Name: "x", Policy: engine.Policy{MaxAttempts: 2}}, "max_attempts", "isRetryable: true"},
+		{engine.Strategy{Name: "x", Policy: engine.Policy{Budget: linkerdBudget(20, 10, engine.Duration(time.Second))}}, "", "ttl: 1s"},
+		{engine.Strategy{Name: "x", Policy: engine.Policy{Budget: linkerdBudget(20, 10, engine.Duration(time.Minute))}}, "", "ttl: 1m"},
+		{engine.Strategy{Name: "x", Policy: engine.Policy{Budget: linkerdBudget(20, 10, engine.Duration(time.Minute+time.Second))}}, "budget.window", "ttl: 1m"},
+		{engine.Strategy{Name: "x", Policy: engine.Policy{Budget: linkerdBudget(20, 10, engine.Duration(999*time.Millisecond))}}, "budget.window", "ttl: 1s"},
+	} {
+		tc.st.RetryOn = &engine.RetryOn{Statuses: []int{503}} // as Linkerd retries
+		if tc.st.Budget == nil {
+			tc.st.Budget = linkerdDefaultBudget()
+		}
+		out, ns, err := Export(Linkerd, tc.st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warned []string
+		for _, n := range ns {
+			if n.Level == Warning {
+				warned = append(warned, n.Path)
+			}
+		}
+		if want := []string{tc.path}; tc.path == "" && len(warned) > 0 || tc.path != "" && !reflect.DeepEqual(warned, want) {
+			t.Errorf("%s: warnings on %q; want %q", indent(tc.st), warned, tc.path)
+		}
+		if !strings.Contains(string(out), tc.contains) {
+			t.Errorf("%s: written without %q:\n%s", indent(tc.st), tc.contains, out)
 		}
 	}
 }

@@ -1722,7 +1722,7 @@ func r4jExportBreaker(n *notes, br *engine.Breaker) *r4jOutBreaker {
 				n.warn("breaker.max_open", "%s is finer than resilience4j's whole milliseconds: rounded down", br.MaxOpen)
 			}
 		}
-		if out.wait%1e6 != 0 || br.OpenMultiplier != math.Trunc(br.OpenMultiplier) {
+		if br.OpenMultiplier != math.Trunc(br.OpenMultiplier) {
 			n.info("breaker.open_multiplier", "resilience4j rounds each open-state wait down to a whole millisecond before multiplying it again (less than 1 ms apart per opening)")
 		}
 	}

@@ -36,6 +36,10 @@ func TestResilience4jRateLimiter(t *testing.T) {
 			fw(10, 1000*ms, 5000*ms), "resilience4j retries a refused call"},
 		{"outside the retry", "resilience4j:\n  retry.instances.cart: {maxAttempts: 3, retryExceptions: [java.io.IOException]}\n  ratelimiter:\n    rateLimiterAspectOrder: 1\n    instances.cart: {limitForPeriod: 10, limitRefreshPeriod: 1s}\n",
 			fw(10, 1000*ms, 5000*ms), "a call takes one permit, whatever its retries"},
+		{"in the retry's order", "resilience4j:\n  retry:\n    retryAspectOrder: 3\n    instances.cart: {maxAttempts: 3, retryExceptions: [java.io.IOException]}\n  ratelimiter:\n    rateLimiterAspectOrder: 3\n    instances.cart: {limitForPeriod: 10, limitRefreshPeriod: 1s}\n",
+			fw(10, 1000*ms, 5000*ms), "equals retryAspectOrder: Spring runs the two aspects in an undefined order"},
+		{"the most permits simulated", "resilience4j:\n  ratelimiter.instances.cart: {limitForPeriod: 1000000, limitRefreshPeriod: 1s, timeoutDuration: 0}\n",
+			fw(1_000_000, 1000*ms, 0), ""},
 		{"beside a breaker", "resilience4j:\n  circuitbreaker.instances.cart: {recordExceptions: [java.io.IOException]}\n  ratelimiter.instances.cart: {limitForPeriod: 10, limitRefreshPeriod: 1s}\n",
 			fw(10, 1000*ms, 5000*ms), "an open breaker spends no permit"},
 	} {

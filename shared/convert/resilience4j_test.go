@@ -322,3 +322,92 @@ func TestR4jUnknownRetryExceptionsRetryNothing(t *testing.T) {
 		t.Errorf("an empty retryExceptions retries nothing")
 	}
 }
+
+// TestResilience4jEdges: each limit the importer checks accepts the
+// value at its edge without a note on it, and a property set to what
+// changes nothing is not warned about.
+func TestResilience4jEdges(t *testing.T) {
+	for _, tc := range []struct {
+		doc   string
+		check func(st engine.Strategy) bool
+		quiet string // no note contains it
+	}{
+		{"resilience4j.retry.instances.a: {waitDuration: 1ms, enableExponentialBackoff: true, exponentialBackoffMultiplier: 2, exponentialMaxWaitDuration: 1ms}",
+			func(st engine.Strategy) bool { return st.Backoff.Max == 1e6 }, "exponentialMaxWaitDuration"},
+		{"resilience4j.retry.instances.a: {waitDuration: 1ms, enableExponentialBackoff: true, exponentialBackoffMultiplier: 100}",
+			func(st engine.Strategy) bool { return st.Backoff.Multiplier == 100 }, "multiplier"},
+		{"resilience4j.retry.instances.a: {waitDuration: 1s, enableExponentialBackoff: true, exponentialBackoffMultiplier: 1}",
+			func(st engine.Strategy) bool { return st.Backoff.Multiplier == 1 }, "multiplier"},
+		// Three statuses in a row are a range; two are statuses.
+		{"resilience4j.retry.instances.a.retryExceptions: [org.springframework.web.client.HttpClientErrorException$Forbidden, org.springframework.web.client.HttpClientErrorException$NotFound, org.springframework.web.client.HttpClientErrorException$MethodNotAllowed, org.springframework.web.client.HttpClientErrorException$Conflict, org.springframework.web.client.HttpClientErrorException$Gone]",
+			func(st engine.Strategy) bool {
+				return reflect.DeepEqual(st.RetryOn, &engine.RetryOn{StatusRanges: []string{"403-405"}, Statuses: []int{409, 410}})
+			}, ""},
+		{"resilience4j.circuitbreaker.instances.a.slidingWindowSize: 100000",
+			func(st engine.Strategy) bool { return st.Breaker.WindowCalls == 100_000 }, "slidingWindowSize"},
+		{"resilience4j.circuitbreaker.instances.a: {slidingWindowType: TIME_BASED, slidingWindowSize: 86400}",
+			func(st engine.Strategy) bool { return st.Breaker.Window == 86400e9 }, "slidingWindowSize"},
+		{"resilience4j.circuitbreaker.instances.a.maxWaitDurationInHalfOpenState: 0",
+			func(st engine.Strategy) bool { return st.Breaker != nil }, "maxWaitDurationInHalfOpenState"},
+	} {
+		im, err := Import(Resilience4j, []byte(tc.doc))
+		if err != nil {
+			t.Errorf("%s: %v", tc.doc, err)
+			continue
+		}
+		if !tc.check(im.Strategies[0]) {
+			t.Errorf("%s: imported as\n%s", tc.doc, indent(im.Strategies[0]))
+		}
+		for _, n := range im.Notes {
+			if tc.quiet != "" && strings.Contains(strings.ToLower(n.String()), strings.ToLower(tc.quiet)) {
+				t.Errorf("%s: %s", tc.doc, n)
+			}
+		}
+	}
+}
+
+// TestResilience4jExportEdges: what resilience4j expresses exactly is
+// written without a note on it; what it cannot is named.
+func TestResilience4jExportEdges(t *testing.T) {
+	with := func(f func(p *engine.Policy)) engine.Policy {
+		p := r4jPreset()
+		f(&p)
+		return p
+	}
+	for _, tc := range []struct {
+		name     string
+		pol      engine.Policy
+		path     string // a note on it, or none when quiet
+		quiet    bool
+		contains string // in the export
+		bulk     []engine.Bulkhead
+	}{
+		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffLinear, Base: 1e8} }), "backoff.max", true, "waitDuration: 100ms", nil},
+		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffLinear, Base: 1e8, Max: 1e9} }), "backoff.max", false, "waitDuration: 100ms", nil},
+		{r4jInstance, with(func(p *engine.Policy) { p.Breaker.OpenMultiplier = 2 }), "breaker.open_multiplier", true, "exponentialBackoffMultiplier: 2", nil},
+		{r4jInstance, with(func(p *engine.Policy) { p.Breaker.OpenMultiplier = 1.5 }), "breaker.open_multiplier", false, "", nil},
+		// The wait is written in whole milliseconds, which a whole
+		// multiplier keeps whole.
+		{r4jInstance, with(func(p *engine.Policy) { p.Breaker.OpenMultiplier, p.Breaker.Break = 2, 1e9+5e5 }), "breaker.open_multiplier", true, "waitDurationInOpenState: 1s", nil},
+		{"Zone 90 (Az)", r4jPreset(), "", true, "Zone-90-Az:", nil},
+		// Without a line, a semaphore bulkhead; with a line and no
+		// time limit, a thread pool's queue.
+		{r4jInstance, r4jPreset(), "", true, "maxConcurrentCalls: 4", []engine.Bulkhead{{Dependency: "dependency", MaxConcurrent: 4}}},
+		{r4jInstance, r4jPreset(), "", true, "queueCapacity: 2", []engine.Bulkhead{{Dependency: "dependency", MaxConcurrent: 4, MaxWaiting: 2}}},
+	} {
+		out, ns, err := Export(Resilience4j, engine.Strategy{Name: tc.name, Policy: tc.pol, Bulkheads: tc.bulk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		noted := false
+		for _, n := range ns {
+			noted = noted || tc.path != "" && n.Path == tc.path
+		}
+		if tc.path != "" && noted == tc.quiet {
+			t.Errorf("%s: a note on %s is %v; want %v: %v", indent(tc.pol), tc.path, noted, !tc.quiet, ns)
+		}
+		if !strings.Contains(string(out), tc.contains) {
+			t.Errorf("%s: written without %q:\n%s", indent(tc.pol), tc.contains, out)
+		}
+	}
+}
