@@ -125,6 +125,28 @@ func TestCallMarksByDirection(t *testing.T) {
 	}
 }
 
+// TestCallGroupOfZerosFolds: a call whose every metric is zero for every
+// strategy has no group of its own, only its folded rows; a call with one
+// figure not zero keeps its group, with that one row.
+func TestCallGroupOfZerosFolds(t *testing.T) {
+	strats := []engine.StrategyResult{{Name: "A"}, {Name: "B"}}
+	for i := range strats {
+		strats[i].Calls = []engine.CallResult{
+			{Name: "pay", Dependency: "payment", Metrics: engine.CallMetrics{Calls: 10}},
+			{Name: "recs", Dependency: "recs"},
+		}
+	}
+	groups, folded := callGroups(strats)
+	if len(groups) != 1 || groups[0].Name != "Call pay to payment" || len(groups[0].Rows) != 1 || groups[0].Rows[0].Key != "calls" {
+		t.Errorf("groups %+v: want only the call pay, with its one row not zero", groups)
+	}
+	for _, m := range CallMetrics {
+		if !slices.Contains(folded, m.Label+" (calls to recs)") {
+			t.Errorf("folded %q: lacks %s of the call recs", folded, m.Label)
+		}
+	}
+}
+
 func TestVerdictOnAbsentOrUndirectedMetrics(t *testing.T) {
 	strats := []engine.StrategyResult{{Name: "A"}, {Name: "B"}}
 	// Closed-loop clients: B made fewer operations, so its fewer failures

@@ -242,3 +242,65 @@ func TestDescribeAutoscale(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeAtTheEdges: a setting at its zero, which means "none" or
+// "the default", is said as such, and one just off it is said with its
+// value.
+func TestDescribeAtTheEdges(t *testing.T) {
+	base := engine.Dependency{Workers: 2, ServiceTime: engine.Distribution{Kind: engine.ServiceConstant}}
+	for _, tc := range []struct {
+		name      string
+		edit      func(d *engine.Dependency)
+		want, not string
+	}{
+		{"no random errors", func(d *engine.Dependency) {}, "", "at random"},
+		{"random errors", func(d *engine.Dependency) { d.ErrorRate = 0.05 }, "fails 5% of calls at random with 503", ""},
+		{"no knee", func(d *engine.Dependency) {
+			d.LoadLatency = &engine.LoadLatency{Law: engine.LawLinear, Slope: 0.1}
+		}, "each service takes 1 + 0.1·x times as long, x the requests in service per worker", "once x exceeds"},
+		{"a knee", func(d *engine.Dependency) {
+			d.LoadLatency = &engine.LoadLatency{Law: engine.LawLinear, Slope: 0.1, Knee: 0.5}
+		}, "each service takes 1 + 0.1·(x − 0.5) times as long once x exceeds 0.5, x the requests", ""},
+	} {
+		d := base
+		tc.edit(&d)
+		got := strings.Join(describeDependency(&d), "; ")
+		if !strings.Contains(got, tc.want) || tc.not != "" && strings.Contains(got, tc.not) {
+			t.Errorf("%s: %q, want it to say %q and not %q", tc.name, got, tc.want, tc.not)
+		}
+	}
+
+	for _, tc := range []struct {
+		p    engine.Phase
+		want string
+	}{
+		{engine.Phase{Kind: engine.PhaseFreeze, From: engine.Duration(2e9), To: engine.Duration(5e9)}, "2 s–5 s: freezes; the backlog is served afterwards"},
+		{engine.Phase{Kind: engine.PhaseFreeze, From: engine.Duration(2e9), To: engine.Duration(5e9), Status: 504}, "2 s–5 s: freezes; the backlog is answered 504"},
+	} {
+		if got := describePhase(&tc.p, nil); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
+		}
+	}
+
+	for _, tc := range []struct {
+		name      string
+		p         engine.Policy
+		want, not string
+	}{
+		{"default throttle", engine.Policy{MaxAttempts: 3, Throttle: &engine.Throttle{}},
+			"throttles itself: rejects an attempt locally with probability (requests − 2 × accepts) / (requests + 1) over the last 120 s", ""},
+		{"own throttle", engine.Policy{MaxAttempts: 3, Throttle: &engine.Throttle{K: 1.1, Window: engine.Duration(30e9)}},
+			"throttles itself: rejects an attempt locally with probability (requests − 1.1 × accepts) / (requests + 1) over the last 30 s", ""},
+		{"fixed window", engine.Policy{MaxAttempts: 3, RateLimit: &engine.RateLimit{Kind: engine.RateLimitFixedWindow, LimitForPeriod: 50, RefreshPeriod: engine.Duration(1e9)}},
+			"limits attempts to 50 every 1 s (a fixed window, resilience4j's RateLimiter), refusing an attempt that finds no permit", "AWS"},
+		{"fixed window with a wait", engine.Policy{MaxAttempts: 3, RateLimit: &engine.RateLimit{Kind: engine.RateLimitFixedWindow, LimitForPeriod: 50, RefreshPeriod: engine.Duration(1e9), Timeout: engine.Duration(250e6)}},
+			"limits attempts to 50 every 1 s (a fixed window, resilience4j's RateLimiter), an attempt waiting up to 250 ms for a permit, then refused", "AWS"},
+		{"AWS adaptive", engine.Policy{MaxAttempts: 3, RateLimit: &engine.RateLimit{Kind: engine.RateLimitAWSAdaptive}},
+			"paces attempts with the AWS SDKs' adaptive rate limiter, which a 429 turns on", "fixed window"},
+	} {
+		got := strings.Join(describePolicy(&tc.p), "; ")
+		if !strings.Contains(got, tc.want) || tc.not != "" && strings.Contains(got, tc.not) {
+			t.Errorf("%s: %q, want it to say %q and not %q", tc.name, got, tc.want, tc.not)
+		}
+	}
+}

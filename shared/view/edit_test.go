@@ -44,13 +44,17 @@ func TestEdit(t *testing.T) {
 		{"call-remove", two, `{"action":"call-remove","step":0,"item":1}`, `"plan":[{"calls":[{"dependency":"x"}]}]`},
 		{"call-remove: the step's last", `{"workload":{"plan":[{"calls":[{"dependency":"x"}]},{"calls":[{}]}]}}`, `{"action":"call-remove","step":0}`, `{"workload":{"plan":[{"calls":[{}]}]}}`},
 		{"bulkhead-add", two, `{"action":"bulkhead-add","index":0}`, `"bulkheads":[{"dependency":"y","max_concurrent":1},{"dependency":"x","max_concurrent":10}]`},
+		{"bulkhead-add: no dependency named yet", `{"dependencies":[{"workers":1},{"workers":2}],"strategies":[{"name":"a"}]}`, `{"action":"bulkhead-add","index":0}`, `"strategies":[{"name":"a","bulkheads":[{"dependency":"","max_concurrent":10}]}]`},
+		{"step-add: no dependency named yet", `{"dependencies":[{"name":""},{}],"workload":{}}`, `{"action":"step-add"}`, `"workload":{"plan":[{"calls":[{"dependency":""}]}]}`},
 		{"bulkhead-remove", two, `{"action":"bulkhead-remove","index":0}`, `"strategies":[{"name":"a","fallbacks"`},
 		{"fallback-add", two, `{"action":"fallback-add","index":0}`, `"fallbacks":[{"call":"y"},{"call":"x"}]`},
 		{"fallback-remove", two, `{"action":"fallback-remove","index":0}`, `"max_concurrent":1}]}]}`},
 		{"requirement-add", `{}`, `{"action":"requirement-add"}`, `{"report":{"thresholds":[{"metric":"affected_success_rate","op":"\u003e=","value":0.95}]}}`},
-		{"requirement-remove: the report with it", `{"report":{"thresholds":[{"metric":"m"}]}}`, `{"action":"requirement-remove"}`, `{}`},
+		{"requirement-remove: the report with it", `{"a":1,"report":{"thresholds":[{"metric":"m"}]}}`, `{"action":"requirement-remove"}`, `{"a":1}`},
+		{"requirement-remove: one of two", `{"report":{"thresholds":[{"metric":"m"},{"metric":"n"}]}}`, `{"action":"requirement-remove","index":1}`, `{"report":{"thresholds":[{"metric":"m"}]}}`},
 		{"search-remove", `{"a":1,"search":{"strategy":"a"}}`, `{"action":"search-remove"}`, `{"a":1}`},
-		{"window-follow", `{"report":{"affected_from":"1s","affected_to":"2s"}}`, `{"action":"window-follow"}`, `{}`},
+		{"window-follow", `{"a":1,"report":{"affected_from":"1s","affected_to":"2s"}}`, `{"action":"window-follow"}`, `{"a":1}`},
+		{"window-follow: the report's other fields stay", `{"report":{"affected_from":"1s","affected_to":"2s","yours":["a"]}}`, `{"action":"window-follow"}`, `{"report":{"yours":["a"]}}`},
 		{"set: a number", one, `{"action":"set","path":"strategies[1].max_attempts","value":4}`, `{"name":"b","max_attempts":4}`},
 		{"set: makes the objects on the way", `{}`, `{"action":"set","path":"dependency.service_time.mean","value":"1s"}`, `{"dependency":{"service_time":{"mean":"1s"}}}`},
 		{"set: clearing leaves no empty object", `{"dependency":{"workers":1,"shedding":{"thresholds":{"sheddable":1}}}}`, `{"action":"set","path":"dependency.shedding.thresholds.sheddable"}`, `{"dependency":{"workers":1}}`},
@@ -111,6 +115,7 @@ func TestEditRefuses(t *testing.T) {
 		{`{`, `{"action":"add"}`, "the scenario does not parse"},
 		{one, `{"action":"set","path":"strategies[9].name","value":"x"}`, "strategies[9].name: element 9 does not exist"},
 		{`{"report":{"thresholds":[{},{},{},{},{},{},{},{}]}}`, `{"action":"requirement-add"}`, "report.thresholds has 8 requirements, the most"},
+		{`{"report":{"thresholds":[{}]}}`, `{"action":"requirement-remove","index":1}`, "report.thresholds[1] does not exist: there are 1"},
 	} {
 		_, err := Edit([]byte(c.in), []byte(c.edit))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

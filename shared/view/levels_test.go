@@ -35,3 +35,22 @@ func TestTableCountsRetriesAtEveryLevel(t *testing.T) {
 		t.Errorf("the load rows are %v; want retries_denied and then the counts by level after retries_all_levels", keys)
 	}
 }
+
+// TestLevelRowsNeedLevels: the counts by level appear when some strategy
+// has two levels or more, its cells reading level by level, and not for
+// strategies of one level, whose one count is the attempts row's.
+func TestLevelRowsNeedLevels(t *testing.T) {
+	one := []engine.StrategyResult{{Name: "A", LayerAttempts: []float64{40}, LayerRetries: []float64{10}}, {Name: "B"}}
+	if rows, folded := levelRows(one); rows != nil || folded != nil {
+		t.Errorf("one level: rows %+v, folded %q; want none", rows, folded)
+	}
+	two := []engine.StrategyResult{{Name: "A", LayerAttempts: []float64{40, 90}, LayerRetries: []float64{10, 50}}, {Name: "B"}}
+	rows, folded := levelRows(two)
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.Key] = r.Cells[0].Value
+	}
+	if got["layer_attempts"] != "40 / 90" || got["layer_retries"] != "10 / 50" || !slices.Equal(folded, []string{"Retries denied by level, the client first"}) {
+		t.Errorf("two levels: cells %v, folded %q", got, folded)
+	}
+}

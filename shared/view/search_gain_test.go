@@ -4,6 +4,7 @@ package view
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -60,4 +61,32 @@ func TestSearchLeadSaysWhenNothingIsGained(t *testing.T) {
 		t.Logf("%s: %s", name, lead)
 	}
 	t.Logf("said %d, not said %d", said, unsaid)
+}
+
+// TestSearchLeadComparesTailsFromTailSeeds: the lead says that keeping
+// the strategy as written is as good when the recommended point's range
+// over the seeds overlaps its own: lowest to highest below TailSeeds
+// seeds, 5th to 95th percentiles from TailSeeds on. Peaks 20..33 and
+// 26..39 overlap; percentiles 22..28 and 29..36 do not.
+func TestSearchLeadComparesTailsFromTailSeeds(t *testing.T) {
+	const key = "peak_per_100ms"
+	sc := &engine.Scenario{
+		Strategies: []engine.Strategy{{Name: "C", Policy: engine.Policy{MaxAttempts: 3}}},
+		Search: &engine.Search{Strategy: "C", Knobs: []engine.Knob{{Path: "max_attempts", Values: []json.RawMessage{json.RawMessage(`2`), json.RawMessage(`3`)}}},
+			Objectives: []engine.Objective{{Metric: key, Goal: engine.GoalMin}}},
+	}
+	p := engine.SearchPoint{Settings: map[string]json.RawMessage{"max_attempts": json.RawMessage(`2`)},
+		Spread: map[string]engine.MinMax{key: {Min: 20, Max: 33}}, Quantiles: map[string]engine.Quantiles{key: {P5: 22, P50: 25, P95: 28}}}
+	p.Metrics.PeakPer100ms = 25
+	written := engine.StrategyResult{Name: "C", Spread: map[string]engine.MinMax{key: {Min: 26, Max: 39}}, Quantiles: map[string]engine.Quantiles{key: {P5: 29, P50: 32, P95: 36}}}
+	written.Metrics.PeakPer100ms = 32
+	for seeds, claims := range map[int]bool{TailSeeds - 1: true, TailSeeds: false} {
+		res := &engine.Result{Seeds: make([]int64, seeds), Strategies: []engine.StrategyResult{written},
+			Search: &engine.SearchResult{Recommendation: &engine.Recommendation{SearchPoint: p}, Frontier: []engine.SearchPoint{p}}}
+		lead := searchLead(sc, res)
+		if !strings.HasPrefix(lead, "The search from C recommends 2 attempts: peak calls in 100 ms 25 calls") ||
+			strings.Contains(lead, "Against C as written (peak calls in 100 ms 32 calls) it does better on no objective beyond the seeds' spread: keeping C is as good on these seeds.") != claims {
+			t.Errorf("%d seeds: %q; want it to say that keeping C is as good: %v", seeds, lead, claims)
+		}
+	}
 }

@@ -40,7 +40,7 @@ func searchView(sc *engine.Scenario, res *engine.Result) *SearchView {
 	// (Reason, Note) name settings as JSON and metrics by their keys.
 	own := keeps(sc, r)
 	sv.Recommendation = recommendationText(s, r, len(res.Seeds), own)
-	if r.Recommendation != nil && len(r.Frontier) > 0 {
+	if r.Recommendation != nil { // the frontier's first point (engine.SearchResult)
 		sv.Lead = leadText(s, r, own) + "."
 	}
 	if note := tieNote(s, r, len(res.Seeds)); note != "" {

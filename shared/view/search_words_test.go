@@ -4,6 +4,7 @@ package view
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/shared/engine"
@@ -94,5 +95,43 @@ func TestSettingsSentenceLevels(t *testing.T) {
 	}
 	if got := knobWords("levels[1].backoff.base"); got != "backoff.base at layer 1" {
 		t.Errorf("knobWords: %q", got)
+	}
+}
+
+// TestTieNoteAtItsEdges: the note on a frontier that no objective
+// separates counts the other candidates only when there are some, and
+// says "takes" of one knob that takes each of its values among the points
+// in some combinations only, "take" of two.
+func TestTieNoteAtItsEdges(t *testing.T) {
+	raw := func(vs ...string) []json.RawMessage {
+		var out []json.RawMessage
+		for _, v := range vs {
+			out = append(out, json.RawMessage(v))
+		}
+		return out
+	}
+	point := func(attempts, jitter string) engine.SearchPoint {
+		p := engine.SearchPoint{Settings: map[string]json.RawMessage{"max_attempts": json.RawMessage(attempts), "jitter": json.RawMessage(jitter)}}
+		p.Metrics.AffectedSuccessRate = 0.5
+		return p
+	}
+	frontier := []engine.SearchPoint{point(`2`, `{"kind":"none"}`), point(`3`, `{"kind":"full"}`)}
+	for _, tc := range []struct {
+		name      string
+		jitters   []json.RawMessage
+		feasible  int
+		want, not string
+	}{
+		{"one knob takes each value, no other candidate", raw(`{"kind":"none"}`, `{"kind":"full"}`, `{"kind":"equal"}`), 2,
+			"all have success rate in the affected window 50.00% on average over 3 seeds. Among them, jitter none or full does the same, and max_attempts takes each of its values among them, in some combinations only.", "the other"},
+		{"two knobs take each value, one other candidate", raw(`{"kind":"none"}`, `{"kind":"full"}`), 3,
+			"on average over 3 seeds, and the other 1 candidate of the last round that meet the constraints do worse. Among them, max_attempts and jitter take each of their values among them, in some combinations only.", ""},
+	} {
+		s := &engine.Search{Knobs: []engine.Knob{{Path: "max_attempts", Values: raw(`2`, `3`)}, {Path: "jitter", Values: tc.jitters}},
+			Objectives: []engine.Objective{{Metric: "affected_success_rate", Goal: engine.GoalMax}}}
+		got := tieNote(s, &engine.SearchResult{Frontier: frontier, Feasible: tc.feasible}, 3)
+		if !strings.Contains(got, tc.want) || tc.not != "" && strings.Contains(got, tc.not) {
+			t.Errorf("%s: %q, want it to say %q and not %q", tc.name, got, tc.want, tc.not)
+		}
 	}
 }

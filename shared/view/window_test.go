@@ -91,3 +91,28 @@ func TestWindowVaries(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// TestWindowSaysWhoseSpan: the span follows the phases of the dependency,
+// one whether given as dependency or as a list of one, or of the
+// dependencies when there are several.
+func TestWindowSaysWhoseSpan(t *testing.T) {
+	outage := func(from, to float64) []engine.Phase {
+		return []engine.Phase{{Kind: engine.PhaseOutage, From: engine.Duration(from * 1e9), To: engine.Duration(to * 1e9)}}
+	}
+	for _, c := range []struct {
+		name string
+		sc   engine.Scenario
+		want string
+	}{
+		{"the dependency", engine.Scenario{Dependency: engine.Dependency{Phases: outage(2, 5)}},
+			"operations started from 2s to 5s, the span of the dependency's phases"},
+		{"a list of one", engine.Scenario{Dependencies: []engine.Dependency{{Name: "db", Phases: outage(2, 5)}}},
+			"operations started from 2s to 5s, the span of the dependency's phases"},
+		{"a list of two", engine.Scenario{Dependencies: []engine.Dependency{{Name: "db", Phases: outage(2, 5)}, {Name: "cache", Phases: outage(4, 9)}}},
+			"operations started from 2s to 9s, the span of the dependencies' phases"},
+	} {
+		if got := Window(&c.sc); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
