@@ -17,7 +17,8 @@
 // It then draws -n of the covered mutants (all of them when -n is 0 or
 // larger than their number), with a PCG seeded by -seed so that the same
 // sample is drawn again, and in the order drawn, so that an interrupt
-// (^C) leaves a smaller sample and its summary, and runs the package's tests on each through go
+// (^C) leaves a smaller sample and its summary, and -from k goes on with a
+// sample whose first k a run of -n k tested (add up both summaries), and runs the package's tests on each through go
 // test's -overlay, which compiles the mutated file in place of the real one
 // and leaves the working tree alone. The flags after the package reach
 // every go test (-skip, -short). Each mutant is
@@ -68,6 +69,7 @@ func main() {
 	coef := flag.Float64("timeout", 5, "a mutant whose tests run this many times as long as unmutated has timed out")
 	files := flag.String("files", "", "mutate only the files whose names match this regular expression")
 	dry := flag.Bool("dry-run", false, "count the mutants and draw the sample, run none")
+	from := flag.Int("from", 0, "skip the first `k` mutants drawn: go on with a sample a run of -n k already tested")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: mutants [flags] PACKAGE-DIR [go test flags]")
 		flag.PrintDefaults()
@@ -124,6 +126,10 @@ func main() {
 	sample := draw(covered, *n, *seed)
 	fmt.Printf("%s: %d mutants, %d covered, %d drawn (seed %d); tests unmutated %.1f s\n",
 		dir, len(all), len(covered), len(sample), *seed, baseline.Seconds())
+	if *from > 0 {
+		sample = sample[min(*from, len(sample)):]
+		fmt.Printf("the first %d drawn skipped: %d to test\n", *from, len(sample))
+	}
 	if *dry {
 		for _, m := range sample {
 			fmt.Printf("%-10s %s\n", "DRAWN", m)
