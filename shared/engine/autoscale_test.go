@@ -293,3 +293,26 @@ func TestAutoscaleCapacityPhase(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateCountsAutoscaleSamples: an autoscaler samples its metric
+// AutoscaleSamples times a period for as long as the simulation runs, and
+// these samples can outnumber the operations many times over (here 100
+// operations over 10 s, sampled every 0.1 ms: 100,000 samples a run): the
+// estimate grows by at least the events they add.
+func TestEstimateCountsAutoscaleSamples(t *testing.T) {
+	fixed := autoscaleScenario(10, 100, 2, "10ms", `{"metric": "utilization", "target": 0.5, "period": "1ms", "min": 2, "max": 2}`)
+	without := strings.Replace(fixed, `,
+			"autoscale": {"metric": "utilization", "target": 0.5, "period": "1ms", "min": 2, "max": 2}`, ``, 1)
+	if without == fixed {
+		t.Fatal("the test's scenario has no autoscaler to take out")
+	}
+	est0, events0 := costRun(t, without)
+	est, events := costRun(t, fixed)
+	if events-events0 < 50_000 {
+		t.Fatalf("the autoscaler added %d events (%d with it, %d without): the test needs its samples to dominate", events-events0, events, events0)
+	}
+	if events > est || est-est0 < events-events0 {
+		t.Errorf("an autoscaler every 1ms: estimate %d (without it: %d), processed %d (%d); the estimate must grow by at least the %d events its samples add",
+			est, est0, events, events0, events-events0)
+	}
+}
