@@ -217,6 +217,12 @@ func TestAutoscaleErrorsNameFieldValueAndRule(t *testing.T) {
 		{"utilization over 1", `"target": 0.7`, `"target": 70`, "dependency.autoscale.target", "70 is out of range; a utilization target is a share of the workers busy, above 0 and at most 1"},
 		{"zero queue target", `"metric": "utilization", "target": 0.7`, `"metric": "queue_per_worker", "target": 0`, "dependency.autoscale.target", "0 is out of range; a target of queued requests per worker is above 0"},
 		{"no period", `"period": "15s", `, ``, "dependency.autoscale.period", "\"0s\" is shorter than 1ms; the evaluation period is 1ms..24h0m0s"},
+		{"period past a day", `"period": "15s"`, `"period": "24h0m0.000000001s"`, "dependency.autoscale.period", "is longer than the maximum 24h0m0s"},
+		{"period under 1ms", `"period": "15s"`, `"period": "999.999µs"`, "dependency.autoscale.period", "is shorter than 1ms"},
+		{"negative tolerance", `"max": 4`, `"max": 4, "tolerance": -0.01`, "dependency.autoscale.tolerance", "-0.01 is out of range"},
+		{"queue target past the queue's maximum", `"metric": "utilization", "target": 0.7`, `"metric": "queue_per_worker", "target": 10000001`, "dependency.autoscale.target", "is out of range; a target of queued requests per worker is above 0 and at most 10000000"},
+		{"max backends past 8", `"min": 1, "max": 4}`, `"min": 1, "max": 9}, "backends": {"count": 2}`, "dependency.autoscale.max", "9 is out of range; with backends the autoscaler adds and removes backends behind the balancer, and max counts backends, 1..8"},
+		{"min backends 0", `"min": 1, "max": 4}`, `"min": 0, "max": 4}, "backends": {"count": 2}`, "dependency.autoscale.min", "0 is out of range; with backends"},
 		{"negative warm-up", `"min": 1`, `"warm_up": "-1s", "min": 1`, "dependency.autoscale.warm_up", "is negative; a duration is at least 0s"},
 		{"min 0", `"min": 1`, `"min": 0`, "dependency.autoscale.min", "0 is out of range 1..100000"},
 		{"max below min", `"min": 1, "max": 4`, `"min": 2, "max": 1`, "dependency.autoscale.max", "1 is below min 2; max must be at least min"},
@@ -242,6 +248,26 @@ func TestAutoscaleErrorsNameFieldValueAndRule(t *testing.T) {
 			}
 			t.Errorf("want an error at %s containing %q; got:\n%v", tc.path, tc.message, err)
 		})
+	}
+	// Each range's edges are allowed.
+	for _, edge := range []struct{ old, new string }{
+		{`"period": "15s"`, `"period": "1ms"`},
+		{`"period": "15s"`, `"period": "24h"`},
+		{`"target": 0.7`, `"target": 1`},
+		{`"metric": "utilization", "target": 0.7`, `"metric": "queue_per_worker", "target": 10000000`},
+		{`"max": 4`, `"max": 4, "tolerance": 0`},
+		{`"min": 1, "max": 4`, `"min": 2, "max": 2`},
+		{`"min": 1, "max": 4}`, `"min": 1, "max": 8}, "backends": {"count": 2}`},
+		{`"min": 1, "max": 4}`, `"min": 8, "max": 8}, "backends": {"count": 8}`},
+	} {
+		base := strings.Replace(valid, `"queue_capacity": 5`, `"queue_capacity": 5, `+ok, 1)
+		doc := strings.Replace(base, edge.old, edge.new, 1)
+		if doc == base {
+			t.Fatalf("%s: the edge does not change the scenario", edge.new)
+		}
+		if _, err := Parse([]byte(doc)); err != nil {
+			t.Errorf("%s: %v", edge.new, err)
+		}
 	}
 }
 
