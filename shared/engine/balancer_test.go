@@ -227,6 +227,25 @@ func TestPreviousHosts(t *testing.T) {
 		res := mustRun(t, js)
 		return 1 - res.Strategies[0].Metrics.SuccessRate
 	}
+	// The same through the balancer's other path, among the backends in
+	// rotation (routeAround): outlier detection that ejects nothing (5xx
+	// not enforced, and a 500, retried here, is no gateway failure)
+	// changes no pick.
+	around := func(balancer BalancerKind, policy string) (without, with float64) {
+		t.Helper()
+		js := strings.Replace(backendScenario(2, balancer, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0], "status": 500}`),
+			`"max_attempts": 1, "attempt_timeout": "1s"`, `"max_attempts": 2, "attempt_timeout": "1s", "retry_on": {"statuses": [500]}`+policy, 1)
+		od := strings.Replace(js, fmt.Sprintf(`"balancer": %q}`, balancer),
+			fmt.Sprintf(`"balancer": %q, "outlier_detection": {"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}}`, balancer), 1)
+		if od == js {
+			t.Fatal("the test's scenario has no balancer to add outlier detection to")
+		}
+		res := mustRun(t, od)
+		if e := res.Strategies[0].Backends[0].Metrics.Ejections; e != 0 {
+			t.Fatalf("backend 0 ejected %v times; the test needs outlier detection that ejects nothing", e)
+		}
+		return 1 - mustRun(t, js).Strategies[0].Metrics.SuccessRate, 1 - res.Strategies[0].Metrics.SuccessRate
+	}
 	// A random balancer: the first attempt fails with probability 1/2,
 	// its retry with 1/2 without the predicate, 1/4 with one reselection
 	// (both picks land on backend 0), 1/2^11 with ten.
@@ -240,8 +259,13 @@ func TestPreviousHosts(t *testing.T) {
 		{`, "retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 1`, 0.125},
 		{`, "retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 10`, 0.5 / 2048},
 	} {
-		if got := failed(BalanceRandom, tc.policy); math.Abs(got-tc.want) > sd(tc.want)+1.0/ops {
+		got := failed(BalanceRandom, tc.policy)
+		if math.Abs(got-tc.want) > sd(tc.want)+1.0/ops {
 			t.Errorf("random%s: %.4f of operations failed, want %.4f ± %.4f", tc.policy, got, tc.want, sd(tc.want))
+		}
+		if without, with := around(BalanceRandom, tc.policy); with != without || math.Abs(with-tc.want) > sd(tc.want)+1.0/ops {
+			t.Errorf("random%s, answering 500: %.4f of operations failed with outlier detection that ejects nothing, %.4f without; want %.4f ± %.4f",
+				tc.policy, with, without, tc.want, sd(tc.want))
 		}
 	}
 	// Full-scan least request picks the crashed backend again whenever it
