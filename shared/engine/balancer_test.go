@@ -424,10 +424,18 @@ func TestMaxEjectionPercent(t *testing.T) {
 			t.Errorf("%s: %v ejections, want %v", tc.od, e, tc.ejections)
 		}
 	}
+	// Two of four ejected leave exactly half in rotation: not below
+	// min_health_percent's 50, no panic; the failing backends get no
+	// request after their 5 failures each.
+	res := mustRun(t, outlierScenario(4, `{"max_ejection_percent": 50}`, crash, "20s"))
+	bs := res.Strategies[0].Backends
+	if f := bs[0].Metrics.Requests + bs[1].Metrics.Requests; f != 10 {
+		t.Errorf("half ejected: the failing backends got %v requests, want 10 (5 each)", f)
+	}
 	// Three of four failing, all ejectable: the third ejection would leave
 	// one in four, below half: in panic the balancer uses every backend.
-	res := mustRun(t, outlierScenario(4, `{"max_ejection_percent": 100}`, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0, 1, 2]}`, "20s"))
-	bs := res.Strategies[0].Backends
+	res = mustRun(t, outlierScenario(4, `{"max_ejection_percent": 100}`, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0, 1, 2]}`, "20s"))
+	bs = res.Strategies[0].Backends
 	if bs[0].Metrics.Requests+bs[1].Metrics.Requests+bs[2].Metrics.Requests < 30 {
 		t.Errorf("three of four ejected: the failing backends got %v, %v, %v requests; in panic they get their share", bs[0].Metrics.Requests, bs[1].Metrics.Requests, bs[2].Metrics.Requests)
 	}
