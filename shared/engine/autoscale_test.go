@@ -342,3 +342,49 @@ func TestEstimateCountsAutoscaleSamples(t *testing.T) {
 			est, est0, events, events0, events-events0)
 	}
 }
+
+// TestMergeRefusesScalingOutOfRange: a part's scaling events and worker
+// changes name an autoscaled dependency of the run and worker counts in
+// 0..MaxWorkers (a phase flag 0 or 1); Merge refuses any other, and takes
+// the ranges' edges.
+func TestMergeRefusesScalingOutOfRange(t *testing.T) {
+	sc := autoscalePartScenario(t)
+	parts := onePerSimulation(t, sc, Options{})
+	for _, c := range []struct {
+		desc    string
+		scaling [][5]int64
+		workers [][3]int64
+		want    string
+	}{
+		{"the edges (the control)", [][5]int64{{1, 0, 0, MaxWorkers, 1}, {2, 0, MaxWorkers, 0, 0}}, [][3]int64{{1, 0, 0}, {2, 0, MaxWorkers}}, ""},
+		{"scaling: no such dependency", [][5]int64{{1, 1, 2, 3, 0}}, nil, "a scaling event [1 1 2 3 0] out of range"},
+		{"scaling: a negative dependency", [][5]int64{{1, -1, 2, 3, 0}}, nil, "a scaling event"},
+		{"scaling: from below 0", [][5]int64{{1, 0, -1, 3, 0}}, nil, "a scaling event"},
+		{"scaling: to below 0", [][5]int64{{1, 0, 2, -1, 0}}, nil, "a scaling event"},
+		{"scaling: from past the most", [][5]int64{{1, 0, MaxWorkers + 1, 3, 0}}, nil, "a scaling event"},
+		{"scaling: to past the most", [][5]int64{{1, 0, 2, MaxWorkers + 1, 0}}, nil, "a scaling event"},
+		{"scaling: a phase flag of 2", [][5]int64{{1, 0, 2, 3, 2}}, nil, "a scaling event"},
+		{"scaling: a phase flag of -1", [][5]int64{{1, 0, 2, 3, -1}}, nil, "a scaling event"},
+		{"workers: no such dependency", nil, [][3]int64{{1, 1, 2}}, "a change of workers [1 1 2] out of range"},
+		{"workers: a negative dependency", nil, [][3]int64{{1, -1, 2}}, "a change of workers"},
+		{"workers: below 0", nil, [][3]int64{{1, 0, -1}}, "a change of workers"},
+		{"workers: past the most", nil, [][3]int64{{1, 0, MaxWorkers + 1}}, "a change of workers"},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			ps := append([]*Part(nil), parts...)
+			ps[0] = roundTrip(t, ps[0]) // a copy
+			o := &ps[0].Simulations[0]
+			o.Scaling, o.Workers = c.scaling, c.workers
+			res, err := Merge(sc, ps...)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("the control fails: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, %v; want an error saying %q", res != nil, err, c.want)
+			}
+		})
+	}
+}
