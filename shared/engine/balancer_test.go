@@ -386,7 +386,8 @@ func TestOutlierEjection(t *testing.T) {
 	if !slices.Equal(at, want) {
 		t.Errorf("consecutive_5xx 3: backend 0 got requests at %v, want %v", at, want)
 	}
-	// Gateway failures eject only when asked to; a 500 is not one.
+	// Gateway failures (502, 503, 504 and connection errors) eject only
+	// when asked to; a 500 is not one. Every 5xx, 500 to 599, is a 5xx.
 	for _, tc := range []struct {
 		od, status string
 		ejections  float64
@@ -394,7 +395,10 @@ func TestOutlierEjection(t *testing.T) {
 		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 503`, 1},
 		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 500`, 0},
 		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"error": "connection"`, 1},
+		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 502`, 1},
+		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 504`, 1},
 		{`{}`, `"status": 500`, 1},
+		{`{}`, `"status": 599`, 1}, // the last 5xx
 		{`{}`, `"status": 429`, 0},
 	} {
 		ph := fmt.Sprintf(`{"kind": "outage", "from": "0s", "to": "1h", "backends": [0], %s}`, tc.status)
