@@ -183,6 +183,9 @@ func TestBackendsValidation(t *testing.T) {
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [2]}`, `dependency.phases[0].backends[0]: 2 is not a backend of the dependency; backends are numbered 0..1`},
 		{`{"count": 3}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [1, 1]}`, `dependency.phases[0].backends[1]: 1 is listed twice`},
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 1.5}`, `dependency.phases[0].backend_share: 1.5 is out of range; a share of the backends is in (0, 1]`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": -0.5}`, `dependency.phases[0].backend_share: -0.5 is out of range; a share of the backends is in (0, 1]`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [-1]}`, `dependency.phases[0].backends[0]: -1 is not a backend of the dependency; backends are numbered 0..1`},
+		{`{"count": 8}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [0, 1, 2, 3, 4, 5, 6, 7, 0]}`, `dependency.phases[0].backends: lists 9 backends; at most 8 are allowed`},
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 0.5, "backends": [0]}`, `dependency.phases[0].backend_share: 0.5 is given together with backends`},
 		{``, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [0]}`, `dependency.phases[0].backends: has no meaning for a dependency without backends`},
 		{``, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 0.5}`, `dependency.phases[0].backend_share: 0.5 has no meaning for a dependency without backends`},
@@ -195,6 +198,14 @@ func TestBackendsValidation(t *testing.T) {
 		_, err := Parse([]byte(js))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: err = %v, want %q", tc.backends, tc.phases, err, tc.want)
+		}
+	}
+	// The ranges' edges are allowed: a share of 1, every backend listed,
+	// the last one.
+	for _, ph := range []string{`{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 1}`,
+		`{"kind": "outage", "from": "1s", "to": "2s", "backends": [0, 1, 2, 3, 4, 5, 6, 7]}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [7]}`} {
+		if _, err := Parse([]byte(backendScenario(8, BalanceRandom, ph))); err != nil {
+			t.Errorf("8 backends, %s: %v", ph, err)
 		}
 	}
 	// Phases of the same kind on different backends may overlap.
@@ -465,10 +476,18 @@ func TestOutlierValidation(t *testing.T) {
 		{`{"base_ejection_time": "40s", "max_ejection_time": "30s"}`, `dependency.backends.outlier_detection.max_ejection_time: "30s" is below base_ejection_time 40s`},
 		{`{"consecutive_gateway_failure": 1001}`, `dependency.backends.outlier_detection.consecutive_gateway_failure: 1001 is out of range 1..1000, or 0 (or absent): the default, no gateway ejection`},
 		{`{"consecutive_5xxx": 3}`, `consecutive_5xxx`},
+		{`{"max_ejection_time": "29.999s"}`, `dependency.backends.outlier_detection.max_ejection_time: "29.999s" is below base_ejection_time 30s`},
 	} {
 		_, err := Parse([]byte(outlierScenario(2, tc.od, "", "10s")))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.od, err, tc.want)
+		}
+	}
+	// The ranges' edges are allowed.
+	for _, od := range []string{`{"base_ejection_time": "40s", "max_ejection_time": "40s"}`, `{"max_ejection_time": "30s"}`,
+		`{"consecutive_5xx": 1000, "consecutive_gateway_failure": 1}`, `{"max_ejection_percent": 100, "min_health_percent": 0}`} {
+		if _, err := Parse([]byte(outlierScenario(2, od, "", "10s"))); err != nil {
+			t.Errorf("%s: %v", od, err)
 		}
 	}
 }
