@@ -217,6 +217,12 @@ func TestAutoscaleErrorsNameFieldValueAndRule(t *testing.T) {
 		{"utilization over 1", `"target": 0.7`, `"target": 70`, "dependency.autoscale.target", "70 is out of range; a utilization target is a share of the workers busy, above 0 and at most 1"},
 		{"zero queue target", `"metric": "utilization", "target": 0.7`, `"metric": "queue_per_worker", "target": 0`, "dependency.autoscale.target", "0 is out of range; a target of queued requests per worker is above 0"},
 		{"no period", `"period": "15s", `, ``, "dependency.autoscale.period", "\"0s\" is shorter than 1ms; the evaluation period is 1ms..24h0m0s"},
+		{"period past a day", `"period": "15s"`, `"period": "24h0m0.000000001s"`, "dependency.autoscale.period", "is longer than the maximum 24h0m0s"},
+		{"period under 1ms", `"period": "15s"`, `"period": "999.999µs"`, "dependency.autoscale.period", "is shorter than 1ms"},
+		{"negative tolerance", `"max": 4`, `"max": 4, "tolerance": -0.01`, "dependency.autoscale.tolerance", "-0.01 is out of range"},
+		{"queue target past the queue's maximum", `"metric": "utilization", "target": 0.7`, `"metric": "queue_per_worker", "target": 10000001`, "dependency.autoscale.target", "is out of range; a target of queued requests per worker is above 0 and at most 10000000"},
+		{"max backends past 8", `"min": 1, "max": 4}`, `"min": 1, "max": 9}, "backends": {"count": 2}`, "dependency.autoscale.max", "9 is out of range; with backends the autoscaler adds and removes backends behind the balancer, and max counts backends, 1..8"},
+		{"min backends 0", `"min": 1, "max": 4}`, `"min": 0, "max": 4}, "backends": {"count": 2}`, "dependency.autoscale.min", "0 is out of range; with backends"},
 		{"negative warm-up", `"min": 1`, `"warm_up": "-1s", "min": 1`, "dependency.autoscale.warm_up", "is negative; a duration is at least 0s"},
 		{"min 0", `"min": 1`, `"min": 0`, "dependency.autoscale.min", "0 is out of range 1..100000"},
 		{"max below min", `"min": 1, "max": 4`, `"min": 2, "max": 1`, "dependency.autoscale.max", "1 is below min 2; max must be at least min"},
@@ -242,6 +248,26 @@ func TestAutoscaleErrorsNameFieldValueAndRule(t *testing.T) {
 			}
 			t.Errorf("want an error at %s containing %q; got:\n%v", tc.path, tc.message, err)
 		})
+	}
+	// Each range's edges are allowed.
+	for _, edge := range []struct{ old, new string }{
+		{`"period": "15s"`, `"period": "1ms"`},
+		{`"period": "15s"`, `"period": "24h"`},
+		{`"target": 0.7`, `"target": 1`},
+		{`"metric": "utilization", "target": 0.7`, `"metric": "queue_per_worker", "target": 10000000`},
+		{`"max": 4`, `"max": 4, "tolerance": 0`},
+		{`"min": 1, "max": 4`, `"min": 2, "max": 2`},
+		{`"min": 1, "max": 4}`, `"min": 1, "max": 8}, "backends": {"count": 2}`},
+		{`"min": 1, "max": 4}`, `"min": 8, "max": 8}, "backends": {"count": 8}`},
+	} {
+		base := strings.Replace(valid, `"queue_capacity": 5`, `"queue_capacity": 5, `+ok, 1)
+		doc := strings.Replace(base, edge.old, edge.new, 1)
+		if doc == base {
+			t.Fatalf("%s: the edge does not change the scenario", edge.new)
+		}
+		if _, err := Parse([]byte(doc)); err != nil {
+			t.Errorf("%s: %v", edge.new, err)
+		}
 	}
 }
 
@@ -291,5 +317,74 @@ func TestAutoscaleCapacityPhase(t *testing.T) {
 		if s, g := ws.Serving[c.bucket], ws.Target[c.bucket]; s != c.serving || g != c.target {
 			t.Errorf("in [%d s, %d s): %d serving, %d in all; want %d, %d", c.bucket, c.bucket+1, s, g, c.serving, c.target)
 		}
+	}
+}
+
+// TestEstimateCountsAutoscaleSamples: an autoscaler samples its metric
+// AutoscaleSamples times a period for as long as the simulation runs, and
+// these samples can outnumber the operations many times over (here 100
+// operations over 10 s, sampled every 0.1 ms: 100,000 samples a run): the
+// estimate grows by at least the events they add.
+func TestEstimateCountsAutoscaleSamples(t *testing.T) {
+	fixed := autoscaleScenario(10, 100, 2, "10ms", `{"metric": "utilization", "target": 0.5, "period": "1ms", "min": 2, "max": 2}`)
+	without := strings.Replace(fixed, `,
+			"autoscale": {"metric": "utilization", "target": 0.5, "period": "1ms", "min": 2, "max": 2}`, ``, 1)
+	if without == fixed {
+		t.Fatal("the test's scenario has no autoscaler to take out")
+	}
+	est0, events0 := costRun(t, without)
+	est, events := costRun(t, fixed)
+	if events-events0 < 50_000 {
+		t.Fatalf("the autoscaler added %d events (%d with it, %d without): the test needs its samples to dominate", events-events0, events, events0)
+	}
+	if events > est || est-est0 < events-events0 {
+		t.Errorf("an autoscaler every 1ms: estimate %d (without it: %d), processed %d (%d); the estimate must grow by at least the %d events its samples add",
+			est, est0, events, events0, events-events0)
+	}
+}
+
+// TestMergeRefusesScalingOutOfRange: a part's scaling events and worker
+// changes name an autoscaled dependency of the run and worker counts in
+// 0..MaxWorkers (a phase flag 0 or 1); Merge refuses any other, and takes
+// the ranges' edges.
+func TestMergeRefusesScalingOutOfRange(t *testing.T) {
+	sc := autoscalePartScenario(t)
+	parts := onePerSimulation(t, sc, Options{})
+	for _, c := range []struct {
+		desc    string
+		scaling [][5]int64
+		workers [][3]int64
+		want    string
+	}{
+		{"the edges (the control)", [][5]int64{{1, 0, 0, MaxWorkers, 1}, {2, 0, MaxWorkers, 0, 0}}, [][3]int64{{1, 0, 0}, {2, 0, MaxWorkers}}, ""},
+		{"scaling: no such dependency", [][5]int64{{1, 1, 2, 3, 0}}, nil, "a scaling event [1 1 2 3 0] out of range"},
+		{"scaling: a negative dependency", [][5]int64{{1, -1, 2, 3, 0}}, nil, "a scaling event"},
+		{"scaling: from below 0", [][5]int64{{1, 0, -1, 3, 0}}, nil, "a scaling event"},
+		{"scaling: to below 0", [][5]int64{{1, 0, 2, -1, 0}}, nil, "a scaling event"},
+		{"scaling: from past the most", [][5]int64{{1, 0, MaxWorkers + 1, 3, 0}}, nil, "a scaling event"},
+		{"scaling: to past the most", [][5]int64{{1, 0, 2, MaxWorkers + 1, 0}}, nil, "a scaling event"},
+		{"scaling: a phase flag of 2", [][5]int64{{1, 0, 2, 3, 2}}, nil, "a scaling event"},
+		{"scaling: a phase flag of -1", [][5]int64{{1, 0, 2, 3, -1}}, nil, "a scaling event"},
+		{"workers: no such dependency", nil, [][3]int64{{1, 1, 2}}, "a change of workers [1 1 2] out of range"},
+		{"workers: a negative dependency", nil, [][3]int64{{1, -1, 2}}, "a change of workers"},
+		{"workers: below 0", nil, [][3]int64{{1, 0, -1}}, "a change of workers"},
+		{"workers: past the most", nil, [][3]int64{{1, 0, MaxWorkers + 1}}, "a change of workers"},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			ps := append([]*Part(nil), parts...)
+			ps[0] = roundTrip(t, ps[0]) // a copy
+			o := &ps[0].Simulations[0]
+			o.Scaling, o.Workers = c.scaling, c.workers
+			res, err := Merge(sc, ps...)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("the control fails: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, %v; want an error saying %q", res != nil, err, c.want)
+			}
+		})
 	}
 }

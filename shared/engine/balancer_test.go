@@ -183,6 +183,9 @@ func TestBackendsValidation(t *testing.T) {
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [2]}`, `dependency.phases[0].backends[0]: 2 is not a backend of the dependency; backends are numbered 0..1`},
 		{`{"count": 3}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [1, 1]}`, `dependency.phases[0].backends[1]: 1 is listed twice`},
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 1.5}`, `dependency.phases[0].backend_share: 1.5 is out of range; a share of the backends is in (0, 1]`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": -0.5}`, `dependency.phases[0].backend_share: -0.5 is out of range; a share of the backends is in (0, 1]`},
+		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [-1]}`, `dependency.phases[0].backends[0]: -1 is not a backend of the dependency; backends are numbered 0..1`},
+		{`{"count": 8}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [0, 1, 2, 3, 4, 5, 6, 7, 0]}`, `dependency.phases[0].backends: lists 9 backends; at most 8 are allowed`},
 		{`{"count": 2}`, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 0.5, "backends": [0]}`, `dependency.phases[0].backend_share: 0.5 is given together with backends`},
 		{``, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [0]}`, `dependency.phases[0].backends: has no meaning for a dependency without backends`},
 		{``, `{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 0.5}`, `dependency.phases[0].backend_share: 0.5 has no meaning for a dependency without backends`},
@@ -195,6 +198,14 @@ func TestBackendsValidation(t *testing.T) {
 		_, err := Parse([]byte(js))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: err = %v, want %q", tc.backends, tc.phases, err, tc.want)
+		}
+	}
+	// The ranges' edges are allowed: a share of 1, every backend listed,
+	// the last one.
+	for _, ph := range []string{`{"kind": "outage", "from": "1s", "to": "2s", "backend_share": 1}`,
+		`{"kind": "outage", "from": "1s", "to": "2s", "backends": [0, 1, 2, 3, 4, 5, 6, 7]}`, `{"kind": "outage", "from": "1s", "to": "2s", "backends": [7]}`} {
+		if _, err := Parse([]byte(backendScenario(8, BalanceRandom, ph))); err != nil {
+			t.Errorf("8 backends, %s: %v", ph, err)
 		}
 	}
 	// Phases of the same kind on different backends may overlap.
@@ -227,6 +238,25 @@ func TestPreviousHosts(t *testing.T) {
 		res := mustRun(t, js)
 		return 1 - res.Strategies[0].Metrics.SuccessRate
 	}
+	// The same through the balancer's other path, among the backends in
+	// rotation (routeAround): outlier detection that ejects nothing (5xx
+	// not enforced, and a 500, retried here, is no gateway failure)
+	// changes no pick.
+	around := func(balancer BalancerKind, policy string) (without, with float64) {
+		t.Helper()
+		js := strings.Replace(backendScenario(2, balancer, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0], "status": 500}`),
+			`"max_attempts": 1, "attempt_timeout": "1s"`, `"max_attempts": 2, "attempt_timeout": "1s", "retry_on": {"statuses": [500]}`+policy, 1)
+		od := strings.Replace(js, fmt.Sprintf(`"balancer": %q}`, balancer),
+			fmt.Sprintf(`"balancer": %q, "outlier_detection": {"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}}`, balancer), 1)
+		if od == js {
+			t.Fatal("the test's scenario has no balancer to add outlier detection to")
+		}
+		res := mustRun(t, od)
+		if e := res.Strategies[0].Backends[0].Metrics.Ejections; e != 0 {
+			t.Fatalf("backend 0 ejected %v times; the test needs outlier detection that ejects nothing", e)
+		}
+		return 1 - mustRun(t, js).Strategies[0].Metrics.SuccessRate, 1 - res.Strategies[0].Metrics.SuccessRate
+	}
 	// A random balancer: the first attempt fails with probability 1/2,
 	// its retry with 1/2 without the predicate, 1/4 with one reselection
 	// (both picks land on backend 0), 1/2^11 with ten.
@@ -240,8 +270,13 @@ func TestPreviousHosts(t *testing.T) {
 		{`, "retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 1`, 0.125},
 		{`, "retry_host_predicate": "previous_hosts", "host_selection_retry_max_attempts": 10`, 0.5 / 2048},
 	} {
-		if got := failed(BalanceRandom, tc.policy); math.Abs(got-tc.want) > sd(tc.want)+1.0/ops {
+		got := failed(BalanceRandom, tc.policy)
+		if math.Abs(got-tc.want) > sd(tc.want)+1.0/ops {
 			t.Errorf("random%s: %.4f of operations failed, want %.4f ± %.4f", tc.policy, got, tc.want, sd(tc.want))
+		}
+		if without, with := around(BalanceRandom, tc.policy); with != without || math.Abs(with-tc.want) > sd(tc.want)+1.0/ops {
+			t.Errorf("random%s, answering 500: %.4f of operations failed with outlier detection that ejects nothing, %.4f without; want %.4f ± %.4f",
+				tc.policy, with, without, tc.want, sd(tc.want))
 		}
 	}
 	// Full-scan least request picks the crashed backend again whenever it
@@ -362,7 +397,8 @@ func TestOutlierEjection(t *testing.T) {
 	if !slices.Equal(at, want) {
 		t.Errorf("consecutive_5xx 3: backend 0 got requests at %v, want %v", at, want)
 	}
-	// Gateway failures eject only when asked to; a 500 is not one.
+	// Gateway failures (502, 503, 504 and connection errors) eject only
+	// when asked to; a 500 is not one. Every 5xx, 500 to 599, is a 5xx.
 	for _, tc := range []struct {
 		od, status string
 		ejections  float64
@@ -370,7 +406,10 @@ func TestOutlierEjection(t *testing.T) {
 		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 503`, 1},
 		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 500`, 0},
 		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"error": "connection"`, 1},
+		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 502`, 1},
+		{`{"enforcing_consecutive_5xx": 0, "consecutive_gateway_failure": 5}`, `"status": 504`, 1},
 		{`{}`, `"status": 500`, 1},
+		{`{}`, `"status": 599`, 1}, // the last 5xx
 		{`{}`, `"status": 429`, 0},
 	} {
 		ph := fmt.Sprintf(`{"kind": "outage", "from": "0s", "to": "1h", "backends": [0], %s}`, tc.status)
@@ -400,10 +439,18 @@ func TestMaxEjectionPercent(t *testing.T) {
 			t.Errorf("%s: %v ejections, want %v", tc.od, e, tc.ejections)
 		}
 	}
+	// Two of four ejected leave exactly half in rotation: not below
+	// min_health_percent's 50, no panic; the failing backends get no
+	// request after their 5 failures each.
+	res := mustRun(t, outlierScenario(4, `{"max_ejection_percent": 50}`, crash, "20s"))
+	bs := res.Strategies[0].Backends
+	if f := bs[0].Metrics.Requests + bs[1].Metrics.Requests; f != 10 {
+		t.Errorf("half ejected: the failing backends got %v requests, want 10 (5 each)", f)
+	}
 	// Three of four failing, all ejectable: the third ejection would leave
 	// one in four, below half: in panic the balancer uses every backend.
-	res := mustRun(t, outlierScenario(4, `{"max_ejection_percent": 100}`, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0, 1, 2]}`, "20s"))
-	bs := res.Strategies[0].Backends
+	res = mustRun(t, outlierScenario(4, `{"max_ejection_percent": 100}`, `{"kind": "outage", "from": "0s", "to": "1h", "backends": [0, 1, 2]}`, "20s"))
+	bs = res.Strategies[0].Backends
 	if bs[0].Metrics.Requests+bs[1].Metrics.Requests+bs[2].Metrics.Requests < 30 {
 		t.Errorf("three of four ejected: the failing backends got %v, %v, %v requests; in panic they get their share", bs[0].Metrics.Requests, bs[1].Metrics.Requests, bs[2].Metrics.Requests)
 	}
@@ -429,10 +476,18 @@ func TestOutlierValidation(t *testing.T) {
 		{`{"base_ejection_time": "40s", "max_ejection_time": "30s"}`, `dependency.backends.outlier_detection.max_ejection_time: "30s" is below base_ejection_time 40s`},
 		{`{"consecutive_gateway_failure": 1001}`, `dependency.backends.outlier_detection.consecutive_gateway_failure: 1001 is out of range 1..1000, or 0 (or absent): the default, no gateway ejection`},
 		{`{"consecutive_5xxx": 3}`, `consecutive_5xxx`},
+		{`{"max_ejection_time": "29.999s"}`, `dependency.backends.outlier_detection.max_ejection_time: "29.999s" is below base_ejection_time 30s`},
 	} {
 		_, err := Parse([]byte(outlierScenario(2, tc.od, "", "10s")))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.od, err, tc.want)
+		}
+	}
+	// The ranges' edges are allowed.
+	for _, od := range []string{`{"base_ejection_time": "40s", "max_ejection_time": "40s"}`, `{"max_ejection_time": "30s"}`,
+		`{"consecutive_5xx": 1000, "consecutive_gateway_failure": 1}`, `{"max_ejection_percent": 100, "min_health_percent": 0}`} {
+		if _, err := Parse([]byte(outlierScenario(2, od, "", "10s"))); err != nil {
+			t.Errorf("%s: %v", od, err)
 		}
 	}
 }

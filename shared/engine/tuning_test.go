@@ -31,3 +31,31 @@ func TestArrivalsCut(t *testing.T) {
 		}
 	}
 }
+
+// TestArrivalsCutGapFromTheCut: a Poisson gap that would cross the cut is
+// drawn again from the cut at the new rate (the process is memoryless),
+// so the first arrival after it comes a mean 1/cutRate later: 2 s at half
+// an operation a second, however busy the workload was before.
+func TestArrivalsCutGapFromTheCut(t *testing.T) {
+	const seeds = 400
+	w := workModel{arrival: ArrivalPoisson, clients: 1, rate: 100, duration: 100e9,
+		cut: true, cutAt: 10e9, cutRate: 0.5}
+	sum := 0.0
+	for seed := range uint64(seeds) {
+		a := newArrivals(&w, seed+1)
+		for {
+			x, ok := a.next()
+			if !ok {
+				t.Fatalf("seed %d: no arrival after the cut", seed+1)
+			}
+			if x.at >= w.cutAt {
+				sum += float64(x.at-w.cutAt) / 1e9
+				break
+			}
+		}
+	}
+	// An exponential's mean over 400 draws: 2 s, standard deviation 0.1 s.
+	if mean := sum / seeds; mean < 1.6 || mean > 2.4 {
+		t.Errorf("the first arrival after the cut comes a mean %.3fs after it, want 2s ± 0.4s", mean)
+	}
+}
