@@ -878,7 +878,21 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 		{"k of n with k = n", strategy, strategy + `, "breaker": {"kind": "ratio", "failures": 5, "min_throughput": 5, "window_calls": 5, "break": "1s"}`, "", ""},
 		{"min throughput past window_calls", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 6, "window_calls": 5, "break": "1s"}`,
 			"strategies[0].breaker.min_throughput", "strategies[0].breaker.min_throughput: 6 is more than window_calls 5; the breaker could never open"},
+		{"ratio of 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 1, "min_throughput": 1, "window": "10s", "break": "1s"}`, "", ""},
+		{"ratio past 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 1.000001, "min_throughput": 1, "window": "10s", "break": "1s"}`,
+			"strategies[0].breaker.ratio", "strategies[0].breaker.ratio: 1.000001 is out of range 1e-09..1"},
+		{"window of 100,000 calls", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window_calls": 100000, "break": "1s"}`, "", ""},
+		{"window past 100,000 calls", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window_calls": 100001, "break": "1s"}`,
+			"strategies[0].breaker.window_calls", "strategies[0].breaker.window_calls: 100001 is out of range 1..100000"},
+		{"slow ratio of 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window": "10s", "break": "1s", "slow_call": "1s", "slow_ratio": 1}`, "", ""},
+		{"slow ratio past 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window": "10s", "break": "1s", "slow_call": "1s", "slow_ratio": 1.5}`,
+			"strategies[0].breaker.slow_ratio", "strategies[0].breaker.slow_ratio: 1.5 is out of range 1e-09..1"},
+		{"1000 half-open calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 1000}`, "", ""},
+		{"half-open calls past 1000", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 1001}`,
+			"strategies[0].breaker.half_open_calls", "strategies[0].breaker.half_open_calls: 1001 is out of range 1..1000, or 0 (or absent): the default, 1"},
 		{"half-open failures = calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 3}`, "", ""},
+		{"half-open failures past calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 4}`,
+			"strategies[0].breaker.half_open_failures", "strategies[0].breaker.half_open_failures: 4 is out of range 1..3, or 0 (or absent): the default, 1"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			doc := strings.Replace(valid, tc.old, tc.new, 1)
