@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -50,6 +52,57 @@ func TestEstimateBoundsUnlimitedAttemptsByTheBudget(t *testing.T) {
 				t.Errorf("the event limit changed the result")
 			}
 			t.Logf("estimate %d, processed %d", est, free.Events)
+		})
+	}
+}
+
+// TestEstimateOfRetriesOnlyTheBudgetBounds: a level with unlimited
+// attempts, no backoff, no attempt time-out and no network takes no time
+// from one attempt to the next, so only its budget bounds its retries,
+// over the run's 100 operations (10 a second for 10 s), and the estimate
+// counts 3 events per attempt over the run's setup and result:
+//
+//   - a ratio budget of 0.5 since the start allows 0.5 × 100 + 1 = 51
+//     retries: 151 attempts, 453 events;
+//   - a token bucket of 10 tokens per instance, each failure costing 1
+//     and each first attempt earning 0.1, allows (10 × instances + 0.1 ×
+//     100) / 0.9 + 1 retries, counted with the instances of the level
+//     that has the budget, a layer's own and not the strategy's: with 4,
+//     56.6 retries, 469.7 events; with 1, 23.2 retries, 369.7 events.
+//
+// A run processes fewer events than its estimate.
+func TestEstimateOfRetriesOnlyTheBudgetBounds(t *testing.T) {
+	const bucket = `"budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1}`
+	for _, tc := range []struct {
+		desc, strategy string
+		attempts       float64 // the events of the operations' attempts
+	}{
+		{"ratio", `{"name": "u", "max_attempts": 0, "budget": {"kind": "ratio", "ratio": 0.5}}`, 453},
+		{"token bucket of 4 instances", `{"name": "u", "instances": 4, "max_attempts": 0, ` + bucket + `}`, 300 + 300*(50/0.9+1)/100},
+		{"token bucket of a 4-instance layer", `{"name": "u", "max_attempts": 1, "layers": [{"instances": 4, "max_attempts": 0, ` + bucket + `}]}`, 300 + 300*(50/0.9+1)/100},
+		{"token bucket of a layer under 4 instances", `{"name": "u", "instances": 4, "max_attempts": 1, "layers": [{"max_attempts": 0, ` + bucket + `}]}`, 300 + 300*(20/0.9+1)/100},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			doc := strings.Replace(valid, `"queue_capacity": 5`, `"queue_capacity": 5, "phases": [{"kind": "outage", "from": "2s", "to": "4s"}]`, 1)
+			doc = strings.Replace(doc, `{"name": "a", "max_attempts": 3}`, tc.strategy, 1)
+			sc, err := Parse([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := estimateOps(sc); n != 100 {
+				t.Fatalf("%v operations estimated; want 100", n)
+			}
+			est := Estimate(sc)
+			if d := float64(est) - setupCost(sc) - cacheSetup(sc) - estimateSize(sc, true); math.Abs(d-tc.attempts) > 1 {
+				t.Errorf("estimate %d, %.1f for the attempts; want %.1f", est, d, tc.attempts)
+			}
+			res, err := Run(context.Background(), sc, Options{MaxEvents: est})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Events > est {
+				t.Errorf("the run processed %d events, over its estimate %d", res.Events, est)
+			}
 		})
 	}
 }

@@ -119,6 +119,25 @@ func TestScriptPerOperation(t *testing.T) {
 	}
 }
 
+// TestScriptPastTheOperations: an operation past the list of operations
+// is served as usual, as one with an empty list is, whatever then says
+// ("last" gives an operation's own last answer, not another's).
+func TestScriptPastTheOperations(t *testing.T) {
+	js := scriptScenario(3, `{"then": "last", "operations": [[{"status": 503}], []]}`)
+	m := mustRun(t, js).Strategies[0].Metrics
+	// Op 0: 503 four times; op 1 (empty) and op 2 (past the list) served.
+	if m.Attempts != 6 || m.Succeeded != 2 || m.Failed != 1 || m.DependencyCalls != 6 {
+		t.Errorf("attempts %v, succeeded %v, failed %v, calls %v; want 6, 2, 1, 6", m.Attempts, m.Succeeded, m.Failed, m.DependencyCalls)
+	}
+	var ends []time.Duration
+	for _, tr := range traceScript(t, js) {
+		ends = append(ends, tr.end)
+	}
+	if want := []time.Duration{0, 10 * time.Millisecond, 10 * time.Millisecond}; !slices.Equal(ends, want) {
+		t.Errorf("operations lasted %v, want %v", ends, want)
+	}
+}
+
 // TestScriptPerDependency: each dependency answers from its own script,
 // and a dependency without one serves.
 func TestScriptPerDependency(t *testing.T) {

@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+)
 
 // TestArrivalsCut checks a load reduction's arrivals: the same as without
 // it before the cut, and at the reduced rate after it.
@@ -57,5 +62,31 @@ func TestArrivalsCutGapFromTheCut(t *testing.T) {
 	// An exponential's mean over 400 draws: 2 s, standard deviation 0.1 s.
 	if mean := sum / seeds; mean < 1.6 || mean > 2.4 {
 		t.Errorf("the first arrival after the cut comes a mean %.3fs after it, want 2s ± 0.4s", mean)
+	}
+}
+
+// TestSegmentsCountFastFailures: a tuned run's segments count, of the
+// operations started in each, those a breaker failed fast, not those
+// that failed at the dependency. One operation a second meets a script
+// of 503s, with one attempt each and a breaker opening on 2 failures in
+// a row for a minute: operations 0 and 1 fail at the dependency, 2 to 4
+// fail fast and send nothing.
+func TestSegmentsCountFastFailures(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "segments",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 1, "operations": 5},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 0,
+			"script": {"then": "last", "answers": [{"status": 503}]}},
+		"strategies": [{"name": "s", "max_attempts": 1, "breaker": {"kind": "consecutive", "failures": 2, "break": "1m"}}],
+		"report": {"affected_from": "0s", "affected_to": "5s"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := RunTuned(context.Background(), sc, &Tuning{Segment: Duration(time.Second)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][4]int64{{1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 1, 0}, {1, 0, 1, 0}, {1, 0, 1, 0}} // ops, ok, fast, calls
+	if got := part.Simulations[0].Segments; !slices.Equal(got, want) {
+		t.Errorf("segments %v; want %v", got, want)
 	}
 }

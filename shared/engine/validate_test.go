@@ -837,3 +837,81 @@ func TestWarningsOfClientsSharingARate(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsAtTheirEdges: each limit accepts its last allowed value and
+// refuses the next one past it, with an error naming the field, the
+// value and what is allowed.
+func TestLimitsAtTheirEdges(t *testing.T) {
+	const phase, strategy = `"queue_capacity": 5`, `"max_attempts": 3`
+	for _, tc := range []struct {
+		desc string
+		old  string
+		new  string
+		path string // "": accepted
+		msg  string // the whole error: path, value and what is allowed
+	}{
+		// A phase's workers, error rate and latency factor.
+		{"capacity at its most", phase, phase + `, "phases": [{"kind": "capacity", "from": "1s", "to": "2s", "workers": 100000}]`, "", ""},
+		{"capacity past its most", phase, phase + `, "phases": [{"kind": "capacity", "from": "1s", "to": "2s", "workers": 100001}]`,
+			"dependency.phases[0].workers", "dependency.phases[0].workers: 100001 is out of range 0..100000"},
+		{"error rate of 1", phase, phase + `, "phases": [{"kind": "errors", "from": "1s", "to": "2s", "rate": 1}]`, "", ""},
+		{"error rate past 1", phase, phase + `, "phases": [{"kind": "errors", "from": "1s", "to": "2s", "rate": 1.000001}]`,
+			"dependency.phases[0].rate", "dependency.phases[0].rate: 1.000001 is out of range; an errors phase needs a rate in (0, 1]"},
+		{"error rate of 0", phase, phase + `, "phases": [{"kind": "errors", "from": "1s", "to": "2s", "rate": 0}]`,
+			"dependency.phases[0].rate", "dependency.phases[0].rate: 0 is out of range; an errors phase needs a rate in (0, 1]"},
+		{"smallest error rate", phase, phase + `, "phases": [{"kind": "errors", "from": "1s", "to": "2s", "rate": 1e-9}]`, "", ""},
+		{"latency factor of 1000", phase, phase + `, "phases": [{"kind": "latency", "from": "1s", "to": "2s", "factor": 1000}]`, "", ""},
+		{"latency factor past 1000", phase, phase + `, "phases": [{"kind": "latency", "from": "1s", "to": "2s", "factor": 1000.001}]`,
+			"dependency.phases[0].factor", "dependency.phases[0].factor: 1000.001 is out of range; a latency phase needs a factor in (0, 1000]"},
+		{"latency factor of 0", phase, phase + `, "phases": [{"kind": "latency", "from": "1s", "to": "2s", "factor": 0}]`,
+			"dependency.phases[0].factor", "dependency.phases[0].factor: 0 is out of range; a latency phase needs a factor in (0, 1000]"},
+		{"smallest latency factor", phase, phase + `, "phases": [{"kind": "latency", "from": "1s", "to": "2s", "factor": 1e-9}]`, "", ""},
+		// A breaker's open state, lengthened and capped.
+		{"max open equal to the break", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "10s", "open_multiplier": 2, "max_open": "10s"}`, "", ""},
+		{"max open just under the break", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "10s", "open_multiplier": 2, "max_open": "9.999s"}`,
+			"strategies[0].breaker.max_open", `strategies[0].breaker.max_open: "9.999s" is shorter than break 10s; allowed break or longer`},
+		{"open multiplier of 1", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "open_multiplier": 1}`, "", ""},
+		{"open multiplier of 100", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "open_multiplier": 100}`, "", ""},
+		{"open multiplier past 100", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "open_multiplier": 100.5}`,
+			"strategies[0].breaker.open_multiplier", "strategies[0].breaker.open_multiplier: 100.5 is out of range 1..100"},
+		// A count-window breaker: k of n, and its minimum throughput.
+		{"k of n with k = n", strategy, strategy + `, "breaker": {"kind": "ratio", "failures": 5, "min_throughput": 5, "window_calls": 5, "break": "1s"}`, "", ""},
+		{"min throughput past window_calls", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 6, "window_calls": 5, "break": "1s"}`,
+			"strategies[0].breaker.min_throughput", "strategies[0].breaker.min_throughput: 6 is more than window_calls 5; the breaker could never open"},
+		{"ratio of 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 1, "min_throughput": 1, "window": "10s", "break": "1s"}`, "", ""},
+		{"ratio past 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 1.000001, "min_throughput": 1, "window": "10s", "break": "1s"}`,
+			"strategies[0].breaker.ratio", "strategies[0].breaker.ratio: 1.000001 is out of range 1e-09..1"},
+		{"window of 100,000 calls", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window_calls": 100000, "break": "1s"}`, "", ""},
+		{"window past 100,000 calls", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window_calls": 100001, "break": "1s"}`,
+			"strategies[0].breaker.window_calls", "strategies[0].breaker.window_calls: 100001 is out of range 1..100000"},
+		{"slow ratio of 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window": "10s", "break": "1s", "slow_call": "1s", "slow_ratio": 1}`, "", ""},
+		{"slow ratio past 1", strategy, strategy + `, "breaker": {"kind": "ratio", "ratio": 0.5, "min_throughput": 1, "window": "10s", "break": "1s", "slow_call": "1s", "slow_ratio": 1.5}`,
+			"strategies[0].breaker.slow_ratio", "strategies[0].breaker.slow_ratio: 1.5 is out of range 1e-09..1"},
+		{"1000 half-open calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 1000}`, "", ""},
+		{"half-open calls past 1000", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 1001}`,
+			"strategies[0].breaker.half_open_calls", "strategies[0].breaker.half_open_calls: 1001 is out of range 1..1000, or 0 (or absent): the default, 1"},
+		{"half-open failures = calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 3}`, "", ""},
+		{"half-open failures past calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 4}`,
+			"strategies[0].breaker.half_open_failures", "strategies[0].breaker.half_open_failures: 4 is out of range 1..3, or 0 (or absent): the default, 1"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			doc := strings.Replace(valid, tc.old, tc.new, 1)
+			if doc == valid {
+				t.Fatalf("the case does not change the scenario")
+			}
+			_, err := Parse([]byte(doc))
+			if tc.path == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			for _, e := range AsErrors(err) {
+				if e.Path == tc.path && e.Error() == tc.msg {
+					return
+				}
+			}
+			t.Errorf("want the error %q; got:\n%v", tc.msg, err)
+		})
+	}
+}
