@@ -387,8 +387,12 @@ func TestResilience4jExportEdges(t *testing.T) {
 		// A constant wait is its base, or its max when that is shorter.
 		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 1e8, Max: 2e8} }), "backoff.max", true, "waitDuration: 100ms", nil},
 		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 2e8, Max: 1e8} }), "backoff.max", true, "waitDuration: 100ms", nil},
-		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 1.5e6, Max: 1.5e6} }), "backoff.max", true, "waitDuration: 1ms", nil},
-		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 2e6, Max: 1.5e6} }), "backoff.max", false, "waitDuration: 1ms", nil},
+		{r4jInstance, with(func(p *engine.Policy) {
+			p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 1.5e6, Max: 1.5e6}
+		}), "backoff.max", true, "waitDuration: 1ms", nil},
+		{r4jInstance, with(func(p *engine.Policy) {
+			p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 2e6, Max: 1.5e6}
+		}), "backoff.max", false, "waitDuration: 1ms", nil},
 		// An exponential base under 1 ms, which IntervalFunction refuses.
 		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffExponential, Base: 5e5} }), "backoff.base", false, "waitDuration: 1ms", nil},
 		{r4jInstance, with(func(p *engine.Policy) { p.Breaker.OpenMultiplier = 2 }), "breaker.open_multiplier", true, "exponentialBackoffMultiplier: 2", nil},
