@@ -157,6 +157,7 @@ func TestResilience4jErrors(t *testing.T) {
 		{"resilience4j.retry.instances.a.maxAttempts: 0", `resilience4j.retry.instances.a.maxAttempts: 0 is out of range; allowed a whole number from 1`},
 		{"resilience4j.retry.instances.a.maxAttempts: 101", `is more attempts than RetryLab simulates`},
 		{"resilience4j.retry.instances.a.waitDuration: 0.5s", `resilience4j.retry.instances.a.waitDuration: "0.5s" is not a duration as Spring Boot reads it`},
+		{"resilience4j.bulkhead.instances.a: {maxConcurrentCalls: 4, maxWaitDuration: 1441m}", `resilience4j.bulkhead.instances.a.maxWaitDuration: "1441m" is longer than RetryLab simulates; allowed up to a day (24h)`},
 		{"resilience4j.retry.instances.a.baseConfig: shared", `resilience4j.retry.instances.a.baseConfig: "shared" names no config`},
 		{"resilience4j.retry.configs:\n  x: {baseConfig: y}\n  y: {baseConfig: x}\nresilience4j.retry.instances.a.baseConfig: x", `makes a cycle of baseConfig`},
 		{"resilience4j.retry.instances.a: {waitDuration: 0ms, enableRandomizedWait: true}", `is refused by resilience4j's IntervalFunction`},
