@@ -230,3 +230,41 @@ func TestEnvoyBackendsEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestShareCapacityAutoscale: an autoscaler of one server, which counts
+// workers, gets its bounds in backends of the workers each holds; one over
+// backends keeps its bounds; either way they widen to hold the backends
+// the dependency starts with, and a note says the bounds.
+func TestShareCapacityAutoscale(t *testing.T) {
+	for _, tc := range []struct {
+		had, n   int // backends before (1: none), after
+		workers  int
+		min, max int
+		want     engine.Autoscale
+		note     string // "" for none
+	}{
+		{1, 3, 12, 12, 24, engine.Autoscale{Min: 3, Max: 6}, "the autoscaler's 12..24 workers become 3..6 backends of 4 workers (12..24 workers): over backends it adds and removes whole backends"},
+		{1, 3, 12, 2, 6, engine.Autoscale{Min: 1, Max: 3}, "the autoscaler's 2..6 workers become 1..3 backends of 4 workers (4..12 workers): over backends it adds and removes whole backends"},
+		{1, 2, 4, 2, 100000, engine.Autoscale{Min: 1, Max: engine.MaxBackends}, fmt.Sprintf("the autoscaler's 2..100000 workers become 1..%d backends of 2 workers (2..%d workers): over backends it adds and removes whole backends, %d at most", engine.MaxBackends, 2*engine.MaxBackends, engine.MaxBackends)},
+		{3, 6, 4, 2, 5, engine.Autoscale{Min: 2, Max: 6}, "the autoscaler's 2..5 backends become 2..6, to hold the 6 it starts with"},
+		{3, 4, 4, 2, 5, engine.Autoscale{Min: 2, Max: 5}, ""},
+	} {
+		d := &engine.Dependency{Workers: tc.workers, Autoscale: &engine.Autoscale{Min: tc.min, Max: tc.max}}
+		if tc.had > 1 {
+			d.Backends = &engine.Backends{Count: tc.had}
+		}
+		notes := ShareCapacity(d, engine.Backends{Count: tc.n})
+		if got := *d.Autoscale; got != tc.want {
+			t.Errorf("%d..%d over %d backends, now %d: autoscale %+v, want %+v", tc.min, tc.max, tc.had, tc.n, got, tc.want)
+		}
+		said := ""
+		for _, nt := range notes {
+			if nt.Path == "dependency.autoscale" {
+				said = nt.Message
+			}
+		}
+		if said != tc.note {
+			t.Errorf("%d..%d over %d backends, now %d: note %q, want %q", tc.min, tc.max, tc.had, tc.n, said, tc.note)
+		}
+	}
+}

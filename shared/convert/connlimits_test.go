@@ -10,18 +10,23 @@ import (
 
 // TestEnvoyConnectionLimits: a cluster's thresholds become the route's
 // connection limits, the fields not set at Envoy's default 1024; HTTP/2
-// keeps max_requests only; none set, none simulated.
+// keeps max_requests only; none set, none simulated. A max_connections or
+// max_requests of 0, which lets nothing through, is warned about and read
+// as no limit; a max_pending_requests of 0 is a limit like another.
 func TestEnvoyConnectionLimits(t *testing.T) {
 	const route = "name: r\nvirtual_hosts:\n- name: v\n  domains: [\"*\"]\n  routes:\n  - match: {prefix: /}\n    route:\n      cluster: cart\n      retry_policy: {retry_on: 5xx, num_retries: 2}\n---\nname: cart\nconnect_timeout: 1s\n"
 	for _, tc := range []struct {
 		cluster string
 		want    *engine.ConnectionLimits
+		warned  string // the threshold field warned about, "" for none
 	}{
-		{"circuit_breakers:\n  thresholds:\n  - max_connections: 10\n", &engine.ConnectionLimits{MaxConnections: 10, MaxPending: 1024, MaxRequests: 1024}},
-		{"circuit_breakers:\n  thresholds:\n  - max_requests: 7\n    max_pending_requests: 0\n", &engine.ConnectionLimits{MaxConnections: 1024, MaxRequests: 7}},
-		{"typed_extension_protocol_options:\n  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n    explicit_http_config:\n      http2_protocol_options: {}\ncircuit_breakers:\n  thresholds:\n  - max_connections: 1\n    max_requests: 50\n", &engine.ConnectionLimits{MaxRequests: 50}},
-		{"circuit_breakers:\n  thresholds:\n  - max_retries: 5\n", nil},
-		{"circuit_breakers:\n  thresholds:\n  - max_connections: 4294967295\n    max_requests: 4294967295\n    max_pending_requests: 4294967295\n", nil},
+		{"circuit_breakers:\n  thresholds:\n  - max_connections: 10\n", &engine.ConnectionLimits{MaxConnections: 10, MaxPending: 1024, MaxRequests: 1024}, ""},
+		{"circuit_breakers:\n  thresholds:\n  - max_requests: 7\n    max_pending_requests: 0\n", &engine.ConnectionLimits{MaxConnections: 1024, MaxRequests: 7}, ""},
+		{"circuit_breakers:\n  thresholds:\n  - max_connections: 0\n    max_requests: 7\n", &engine.ConnectionLimits{MaxRequests: 7}, "max_connections"},
+		{"circuit_breakers:\n  thresholds:\n  - max_connections: 3\n    max_requests: 0\n", &engine.ConnectionLimits{MaxConnections: 3, MaxPending: 1024}, "max_requests"},
+		{"typed_extension_protocol_options:\n  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n    explicit_http_config:\n      http2_protocol_options: {}\ncircuit_breakers:\n  thresholds:\n  - max_connections: 1\n    max_requests: 50\n", &engine.ConnectionLimits{MaxRequests: 50}, ""},
+		{"circuit_breakers:\n  thresholds:\n  - max_retries: 5\n", nil, ""},
+		{"circuit_breakers:\n  thresholds:\n  - max_connections: 4294967295\n    max_requests: 4294967295\n    max_pending_requests: 4294967295\n", nil, ""},
 	} {
 		im, err := Import(Envoy, []byte(route+tc.cluster))
 		if err != nil {
@@ -29,6 +34,15 @@ func TestEnvoyConnectionLimits(t *testing.T) {
 		}
 		if got := im.Strategies[0].ConnectionLimits; !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: connection limits %+v, want %+v", tc.cluster, got, tc.want)
+		}
+		warned := ""
+		for _, n := range im.Notes {
+			if _, f, ok := strings.Cut(n.Path, "thresholds[0]."); ok && n.Level == Warning {
+				warned += f
+			}
+		}
+		if warned != tc.warned {
+			t.Errorf("%s: warned about %q, want %q: %v", tc.cluster, warned, tc.warned, im.Notes)
 		}
 	}
 }
@@ -59,6 +73,24 @@ func TestConnectionLimitsExport(t *testing.T) {
 			if got := im.Strategies[0].ConnectionLimits; got == nil || *got != cl {
 				t.Errorf("%s: %+v exported and read back as %+v:\n%s", format, cl, got, out)
 			}
+		}
+	}
+	// Envoy's max_pending_requests is written only under a max_connections,
+	// 0 included (its default is 1024).
+	for _, tc := range []struct {
+		cl      engine.ConnectionLimits
+		pending string // the line, "" for none
+	}{
+		{engine.ConnectionLimits{MaxRequests: 5}, ""},
+		{engine.ConnectionLimits{MaxConnections: 3}, "max_pending_requests: 0\n"},
+		{engine.ConnectionLimits{MaxConnections: 3, MaxPending: 2}, "max_pending_requests: 2\n"},
+	} {
+		out, _, err := Export(Envoy, engine.Strategy{Name: "s", Policy: engine.Policy{MaxAttempts: 2, ConnectionLimits: &tc.cl}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if y := string(out); tc.pending == "" && strings.Contains(y, "max_pending_requests") || !strings.Contains(y, tc.pending) {
+			t.Errorf("%+v: want %q (none if empty) in\n%s", tc.cl, tc.pending, y)
 		}
 	}
 	// Istio cannot say that none waits: 1 is the fewest, with a warning.

@@ -227,3 +227,28 @@ func TestEnvoyNothingDroppedSilently(t *testing.T) {
 		t.Errorf("camelCase config read as max_attempts %d, attempt_timeout %v, deadline %v; want 3, 1s, 3s", st.MaxAttempts, st.AttemptTimeout, st.Deadline)
 	}
 }
+
+// TestEnvoyExportUncappedBackoff: an exponential backoff with no max is
+// written with the longest interval its attempts reach as Envoy's
+// max_interval (its default cap, 10 times the base, would shorten it),
+// at most a day.
+func TestEnvoyExportUncappedBackoff(t *testing.T) {
+	for _, tc := range []struct {
+		attempts int
+		want     string
+	}{
+		{2, "max_interval: 0.1s\n"},
+		{3, "max_interval: 0.2s\n"},
+		{5, "max_interval: 0.8s\n"},
+		{0, "max_interval: 86400s\n"},
+	} {
+		out, ns, err := Export(Envoy, engine.Strategy{Name: "s", Policy: engine.Policy{MaxAttempts: tc.attempts,
+			Backoff: engine.Backoff{Kind: engine.BackoffExponential, Base: 1e8, Multiplier: 2}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), "base_interval: 0.1s\n") || !strings.Contains(string(out), tc.want) || !strings.Contains(fmt.Sprint(ns), "backoff.max") {
+			t.Errorf("max_attempts %d: want %q and a note on backoff.max:\n%s%v", tc.attempts, tc.want, out, ns)
+		}
+	}
+}

@@ -35,6 +35,10 @@ func TestGoExportEdges(t *testing.T) {
 		{FailsafeGo, trials(1, 1), "WithDelay(", "WithSuccessThreshold", "", ""},
 		{FailsafeGo, trials(2, 1), "WithSuccessThreshold(2)", "", "", ""},
 		{FailsafeGo, trials(3, 2), "WithSuccessThresholdRatio(2, 3)", "", "", ""},
+		// No cap: the longest wait the attempts reach, 2^30 ns doubled 32
+		// times, exactly the 2^62 ns the written maximum is held to.
+		{FailsafeGo, engine.Policy{MaxAttempts: 34, Backoff: engine.Backoff{Kind: engine.BackoffExponential, Base: 1 << 30, Multiplier: 2}}, "WithBackoffFactor(1073741824*time.Nanosecond, 4611686018427387904*time.Nanosecond, 2)", "", "", ""},
+		{FailsafeGo, engine.Policy{MaxAttempts: 35, Backoff: engine.Backoff{Kind: engine.BackoffExponential, Base: 1 << 30, Multiplier: 2}}, "WithBackoffFactor(1073741824*time.Nanosecond, 4611686018427387903*time.Nanosecond, 2)", "", "", ""},
 		{Cenkalti, engine.Policy{MaxAttempts: 3, Backoff: engine.Backoff{Kind: engine.BackoffExponential, Base: 1e8, Multiplier: 2}}, "math.MaxInt64 // no cap", "", "", ""},
 		{Cenkalti, engine.Policy{MaxAttempts: 3, Backoff: engine.Backoff{Kind: engine.BackoffExponential, Base: 1e8, Multiplier: 2, Max: 1e9}}, "b.MaxInterval = time.Second", "", "", ""},
 	} {

@@ -352,3 +352,63 @@ func TestIstioZeroesAndUpgrades(t *testing.T) {
 		t.Errorf("a note on consecutiveErrors: 0: %s", s)
 	}
 }
+
+// TestIstioRetriesNothing: a retryOn that retries none of the failures
+// RetryLab simulates is warned about; one that retries a status code, a
+// status range or a connection error is not.
+func TestIstioRetriesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		retryOn string
+		nothing bool
+	}{
+		{"503", false},
+		{"retriable-4xx", false},
+		{"5xx", false},
+		{"connect-failure", false},
+		{"retriable-status-codes,503", false},
+		{"retriable-status-codes", true},
+		{"retriable-headers", true},
+	} {
+		im, err := Import(Istio, []byte(`{kind: VirtualService, apiVersion: networking.istio.io/v1, spec: {http: [{retries: {attempts: 2, retryOn: "`+tc.retryOn+`"}}]}}`))
+		if err != nil {
+			t.Fatalf("retryOn %q: %v", tc.retryOn, err)
+		}
+		warned := false
+		for _, n := range im.Notes {
+			warned = warned || n.Level == Warning && n.Path == "spec.http[0].retries.retryOn" && n.Message == "retries nothing RetryLab simulates"
+		}
+		if warned != tc.nothing {
+			t.Errorf("retryOn %q: warned it retries nothing %v, want %v: %v", tc.retryOn, warned, tc.nothing, im.Notes)
+		}
+	}
+}
+
+// TestIstioExportOneAttempt: a policy of one attempt is written as
+// attempts 0 with no retryOn, and no note on a retry_on it never uses;
+// one of two attempts has its retryOn.
+func TestIstioExportOneAttempt(t *testing.T) {
+	for _, tc := range []struct {
+		attempts int
+		ro       engine.RetryOn
+		want     string // "" for no retryOn
+	}{
+		{1, engine.RetryOn{Statuses: []int{503}}, ""},
+		{1, engine.RetryOn{}, ""},
+		{2, engine.RetryOn{Statuses: []int{503}}, "retryOn: \"503\""},
+		{2, engine.RetryOn{}, "retryOn: connect-failure"},
+	} {
+		out, ns, err := Export(Istio, engine.Strategy{Name: "a", Policy: engine.Policy{MaxAttempts: tc.attempts, RetryOn: &tc.ro}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := string(out)
+		if !strings.Contains(y, fmt.Sprintf("attempts: %d\n", tc.attempts-1)) || tc.want == "" && strings.Contains(y, "retryOn") || tc.want != "" && !strings.Contains(y, tc.want) {
+			t.Errorf("max_attempts %d, retry_on %+v: want attempts %d and %q in\n%s", tc.attempts, tc.ro, tc.attempts-1, tc.want, y)
+		}
+		for _, n := range ns {
+			if n.Path == "retry_on" && tc.want == "" {
+				t.Errorf("max_attempts %d, retry_on %+v: %s", tc.attempts, tc.ro, n)
+			}
+		}
+	}
+}

@@ -88,3 +88,29 @@ func TestExportAllReadsBack(t *testing.T) {
 		t.Error("ExportAll joins gRPC service configs")
 	}
 }
+
+// TestExportAllFromBackends: Istio writes the backends the strategies
+// call; the other joined formats warn, for each strategy, that they have
+// no place for them.
+func TestExportAllFromBackends(t *testing.T) {
+	sts := []engine.Strategy{
+		{Name: "a", Policy: engine.Policy{MaxAttempts: 2}},
+		{Name: "b", Policy: engine.Policy{MaxAttempts: 3}},
+	}
+	b := &engine.Backends{Count: 3}
+	for _, format := range Joined {
+		_, nss, err := ExportAllFrom(format, sts, b)
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		for i, ns := range nss {
+			warned := false
+			for _, n := range ns {
+				warned = warned || n.Level == Warning && n.Path == "dependency.backends" && strings.Contains(n.Message, "a "+format+" configuration has no place for them")
+			}
+			if warned != (format != Istio) {
+				t.Errorf("%s, strategy %d: warned about the backends %v: %v", format, i, warned, ns)
+			}
+		}
+	}
+}

@@ -104,6 +104,11 @@ func TestPollyLimitsAtTheirEdges(t *testing.T) {
 		{`{"Retry": {"MaxRetryAttempts": 100}}`, `error: Retry.MaxRetryAttempts: 100 is out of range; RetryLab simulates up to 99 retries`, ""},
 		{`{"Retry": {"Delay": "1.00:00:00"}}`, "", "more than a day"},
 		{`{"Retry": {"Delay": "1.00:00:00.001"}}`, `error: Retry.Delay: "1.00:00:00.001" is longer than RetryLab simulates; allowed up to 1.00:00:00 (a day)`, ""},
+		// A TimeSpan's hours go to 23, its minutes and seconds to 59.
+		{`{"Retry": {"Delay": "23:59:59", "MaxDelay": "1.00:00:00"}}`, "", ""},
+		{`{"Retry": {"Delay": "24:00:00"}}`, `error: Retry.Delay: "24:00:00" is not a TimeSpan: hours go to 23`, ""},
+		{`{"Retry": {"Delay": "00:60:00"}}`, `error: Retry.Delay: "00:60:00" is not a TimeSpan: hours go to 23`, ""},
+		{`{"Retry": {"Delay": "00:00:60"}}`, `error: Retry.Delay: "00:00:60" is not a TimeSpan: hours go to 23`, ""},
 		{`{"Retry": {"Delay": "00:00:02", "MaxDelay": "00:00:02"}}`, "", "is below Delay"},
 		{`{"Retry": {"Delay": "00:00:02", "MaxDelay": "00:00:01.999"}}`, "is below Delay", ""},
 		{`{"CircuitBreaker": {"FailureRatio": 1}}`, "", ""},

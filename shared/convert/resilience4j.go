@@ -1496,11 +1496,9 @@ func r4jExport(st *engine.Strategy, n *notes, java bool) r4jOut {
 	if b.ThrottleBase != 0 {
 		n.warn("backoff.throttle_base", "resilience4j has no other wait after throttling; not exported")
 	}
-	if (out.exp || b.Kind == engine.BackoffConstant || b.Kind == engine.BackoffLinear) && out.wait < 1e6 {
-		if out.exp {
-			n.warn("backoff.base", "is under 1 ms, which resilience4j's IntervalFunction refuses: written as 1ms")
-			out.wait = 1e6
-		}
+	if out.exp && out.wait < 1e6 {
+		n.warn("backoff.base", "is under 1 ms, which resilience4j's IntervalFunction refuses: written as 1ms")
+		out.wait = 1e6
 	}
 	switch j.Kind {
 	case "", engine.JitterNone:

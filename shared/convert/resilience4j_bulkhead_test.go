@@ -22,6 +22,8 @@ func TestResilience4jBulkheads(t *testing.T) {
 			engine.Bulkhead{Dependency: "dependency", MaxConcurrent: 10}, "each attempt takes a permit"},
 		{"semaphore with a wait", "resilience4j:\n  retry.instances.cart.maxAttempts: 3\n  bulkhead.instances.cart: {maxConcurrentCalls: 4, maxWaitDuration: 250ms}\n",
 			engine.Bulkhead{Dependency: "dependency", MaxConcurrent: 4, MaxWaiting: engine.MaxQueue, MaxWait: engine.Duration(250e6)}, "each attempt takes a permit"},
+		{"semaphore with the longest wait", "resilience4j:\n  retry.instances.cart.maxAttempts: 3\n  bulkhead.instances.cart: {maxConcurrentCalls: 4, maxWaitDuration: 24h}\n",
+			engine.Bulkhead{Dependency: "dependency", MaxConcurrent: 4, MaxWaiting: engine.MaxQueue, MaxWait: engine.MaxSpan}, "each attempt takes a permit"},
 		{"semaphore defaults, outside the retry", "resilience4j:\n  retry.instances.cart.maxAttempts: 3\n  bulkhead:\n    bulkheadAspectOrder: 1\n    instances.cart.writableStackTraceEnabled: false\n",
 			engine.Bulkhead{Dependency: "dependency", MaxConcurrent: 25}, ""},
 		{"thread pool, core below max", "resilience4j:\n  thread-pool-bulkhead.instances.cart: {maxThreadPoolSize: 8, coreThreadPoolSize: 2, queueCapacity: 30}\n",

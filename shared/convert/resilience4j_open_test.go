@@ -90,4 +90,26 @@ func TestResilience4jOpenBackoffRoundTrip(t *testing.T) {
 			t.Errorf("the Java export lacks %s:\n%s", want, java)
 		}
 	}
+	// With no max_open, or no open_multiplier, the Java export writes the
+	// shorter forms.
+	for _, tc := range []struct {
+		mult    float64
+		maxOpen engine.Duration
+		want    string
+	}{
+		{3, 0, ".waitIntervalFunctionInOpenState(IntervalFunction.ofExponentialBackoff(Duration.ofSeconds(2), 3.0))"},
+		{0, 0, ".waitDurationInOpenState(Duration.ofSeconds(2))"},
+	} {
+		br := *st.Breaker
+		br.OpenMultiplier, br.MaxOpen = tc.mult, tc.maxOpen
+		c := st
+		c.Breaker = &br
+		java, _, err := Export(Resilience4jJava, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(java), tc.want) {
+			t.Errorf("open_multiplier %v, max_open %v: the Java export lacks %s:\n%s", tc.mult, tc.maxOpen, tc.want, java)
+		}
+	}
 }

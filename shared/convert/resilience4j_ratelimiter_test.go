@@ -88,3 +88,23 @@ func TestResilience4jRateLimiterJoined(t *testing.T) {
 		t.Errorf("round trip:\n%s\nimports as %+v\nwant %+v", out, back.Strategies, im.Strategies)
 	}
 }
+
+// TestResilience4jRateLimiterExportOrder: the export warns that
+// resilience4j's CircuitBreaker decides before the RateLimiter only when
+// the strategy has a breaker.
+func TestResilience4jRateLimiterExportOrder(t *testing.T) {
+	rl := &engine.RateLimit{Kind: engine.RateLimitFixedWindow, LimitForPeriod: 10, RefreshPeriod: 1e9}
+	for _, br := range []*engine.Breaker{nil, {Kind: engine.BreakerConsecutive, Failures: 5, Break: 1e9}} {
+		out, ns, err := Export(Resilience4j, engine.Strategy{Name: "cart", Policy: engine.Policy{MaxAttempts: 3, RateLimit: rl, Breaker: br}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := false
+		for _, n := range ns {
+			warned = warned || n.Level == Warning && n.Path == "client_rate_limit" && strings.Contains(n.Message, "CircuitBreaker decides before the RateLimiter")
+		}
+		if warned != (br != nil) || !strings.Contains(string(out), "limitForPeriod: 10") {
+			t.Errorf("breaker %+v: warned about the order %v:\n%s%v", br, warned, out, ns)
+		}
+	}
+}

@@ -157,6 +157,7 @@ func TestResilience4jErrors(t *testing.T) {
 		{"resilience4j.retry.instances.a.maxAttempts: 0", `resilience4j.retry.instances.a.maxAttempts: 0 is out of range; allowed a whole number from 1`},
 		{"resilience4j.retry.instances.a.maxAttempts: 101", `is more attempts than RetryLab simulates`},
 		{"resilience4j.retry.instances.a.waitDuration: 0.5s", `resilience4j.retry.instances.a.waitDuration: "0.5s" is not a duration as Spring Boot reads it`},
+		{"resilience4j.bulkhead.instances.a: {maxConcurrentCalls: 4, maxWaitDuration: 1441m}", `resilience4j.bulkhead.instances.a.maxWaitDuration: "1441m" is longer than RetryLab simulates; allowed up to a day (24h)`},
 		{"resilience4j.retry.instances.a.baseConfig: shared", `resilience4j.retry.instances.a.baseConfig: "shared" names no config`},
 		{"resilience4j.retry.configs:\n  x: {baseConfig: y}\n  y: {baseConfig: x}\nresilience4j.retry.instances.a.baseConfig: x", `makes a cycle of baseConfig`},
 		{"resilience4j.retry.instances.a: {waitDuration: 0ms, enableRandomizedWait: true}", `is refused by resilience4j's IntervalFunction`},
@@ -384,6 +385,17 @@ func TestResilience4jExportEdges(t *testing.T) {
 	}{
 		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffLinear, Base: 1e8} }), "backoff.max", true, "waitDuration: 100ms", nil},
 		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffLinear, Base: 1e8, Max: 1e9} }), "backoff.max", false, "waitDuration: 100ms", nil},
+		// A constant wait is its base, or its max when that is shorter.
+		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 1e8, Max: 2e8} }), "backoff.max", true, "waitDuration: 100ms", nil},
+		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 2e8, Max: 1e8} }), "backoff.max", true, "waitDuration: 100ms", nil},
+		{r4jInstance, with(func(p *engine.Policy) {
+			p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 1.5e6, Max: 1.5e6}
+		}), "backoff.max", true, "waitDuration: 1ms", nil},
+		{r4jInstance, with(func(p *engine.Policy) {
+			p.Backoff = engine.Backoff{Kind: engine.BackoffConstant, Base: 2e6, Max: 1.5e6}
+		}), "backoff.max", false, "waitDuration: 1ms", nil},
+		// An exponential base under 1 ms, which IntervalFunction refuses.
+		{r4jInstance, with(func(p *engine.Policy) { p.Backoff = engine.Backoff{Kind: engine.BackoffExponential, Base: 5e5} }), "backoff.base", false, "waitDuration: 1ms", nil},
 		{r4jInstance, with(func(p *engine.Policy) { p.Breaker.OpenMultiplier = 2 }), "breaker.open_multiplier", true, "exponentialBackoffMultiplier: 2", nil},
 		{r4jInstance, with(func(p *engine.Policy) { p.Breaker.OpenMultiplier = 1.5 }), "breaker.open_multiplier", false, "", nil},
 		// The wait is written in whole milliseconds, which a whole
