@@ -113,3 +113,23 @@ func TestAWSInvalidProfileLeftOut(t *testing.T) {
 		t.Errorf("a file of one invalid profile: %v", err)
 	}
 }
+
+// TestAWSInlineCommentAndLongName: a comment after a value, past a space,
+// is not the value's, a '#' inside one is; a profile's name over the
+// limit is cut to leave room for " (N)".
+func TestAWSInlineCommentAndLongName(t *testing.T) {
+	long := strings.Repeat("p", engine.MaxStrategyName)
+	im, err := Import(AWS, []byte("[profile "+long+"]\nretry_mode = standard ; the SDK's\nmax_attempts = 4 # four\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := im.Strategies[0].MaxAttempts; got != 4 {
+		t.Errorf("max_attempts = 4 # four: imported %d", got)
+	}
+	if got := im.Strategies[0].Name; got != long[:engine.MaxStrategyName-8] {
+		t.Errorf("a name of %d characters imported as one of %d", len(long), len(got))
+	}
+	if _, err := Import(AWS, []byte("[default]\nretry_mode = standard\nmax_attempts = 4#four\n")); err == nil || !strings.Contains(err.Error(), "max_attempts") {
+		t.Errorf("max_attempts = 4#four: %v", err)
+	}
+}

@@ -206,6 +206,7 @@ func TestEnvoyBackendsEdges(t *testing.T) {
 		{cluster(2, "common_lb_config: {healthy_panic_threshold: {value: -0.5}}"), -1, "healthy_panic_threshold.value: -0.5 is out of range"},
 		{cluster(4, ""), 50, ""},
 		{cluster(5, ""), 50, "with 5 hosts or more Envoy also ejects by success rate"},
+		{strings.Replace(cluster(5, ""), "consecutive_5xx: 5}", "consecutive_5xx: 5, enforcing_success_rate: 0}", 1), 50, ""},
 	} {
 		im, err := Import(Envoy, []byte(tc.doc))
 		if tc.panic < 0 {

@@ -66,6 +66,9 @@ func TestConnectionLimitsExport(t *testing.T) {
 					t.Errorf("%s %+v: %s", format, cl, n)
 				}
 			}
+			if format == Istio && cl.MaxPending == engine.MaxConnectionLimit && strings.Contains(string(out), "http1MaxPendingRequests") {
+				t.Errorf("max_pending %d, the engine's limit, is written, not left to Istio's default:\n%s", cl.MaxPending, out)
+			}
 			im, err := Import(format, out)
 			if err != nil {
 				t.Fatalf("%s %+v: %v\n%s", format, cl, err, out)

@@ -252,3 +252,36 @@ func TestEnvoyExportUncappedBackoff(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearBackoffCap: linear backoff without a cap is written as a
+// doubling one capped where the linear one ends, (attempts-1) × base, in
+// Envoy and gRPC; Envoy's note on the exported backends names the first
+// and the last endpoint.
+func TestLinearBackoffCap(t *testing.T) {
+	st := engine.Strategy{Name: "s", Policy: engine.Policy{MaxAttempts: 4,
+		Backoff: engine.Backoff{Kind: engine.BackoffLinear, Base: engine.Duration(100e6)}}}
+	for _, format := range []string{Envoy, GRPC} {
+		_, notes, err := Export(format, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, n := range notes {
+			found = found || n.Path == "backoff.kind" && strings.Contains(n.Message, "from 100ms capped at 300ms")
+		}
+		if !found {
+			t.Errorf("%s: no note of the cap at 300ms: %v", format, notes)
+		}
+	}
+	_, notes, err := ExportFrom(Envoy, st, &engine.Backends{Count: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range notes {
+		found = found || strings.Contains(n.Message, "the cluster's 3 endpoints, dependency-0 to dependency-2:80")
+	}
+	if !found {
+		t.Errorf("no note naming the endpoints: %v", notes)
+	}
+}

@@ -32,6 +32,9 @@ func TestExportAllReadsBack(t *testing.T) {
 			if len(notes) != len(sts) {
 				t.Fatalf("%d lists of notes for %d strategies", len(notes), len(sts))
 			}
+			if strings.HasPrefix(string(out), "---") {
+				t.Errorf("begins with an empty document:\n%s", out)
+			}
 			if strings.Count(string(out), "resilience4j:") > 1 {
 				t.Errorf("several resilience4j trees:\n%s", out)
 			}

@@ -103,3 +103,31 @@ func r4jRoundTrip(t *testing.T, st engine.Strategy, unwanted func(Note) bool) {
 		t.Errorf("round trip:\n%s\nimports as %+v\nwant %+v", out, back.Strategies[0], st)
 	}
 }
+
+// TestResilience4jOneBulkheadNoWarning: one bulkhead whose line is the
+// engine's longest exports without a warning; a second is named as left
+// out.
+func TestResilience4jOneBulkheadNoWarning(t *testing.T) {
+	b := engine.Bulkhead{Dependency: "db", MaxConcurrent: 4, MaxWaiting: engine.MaxQueue, MaxWait: engine.Duration(50e6)}
+	st := engine.Strategy{Name: "s", Policy: engine.Policy{MaxAttempts: 2}}
+	st.Bulkheads = []engine.Bulkhead{b}
+	_, notes, err := Export(Resilience4j, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notes {
+		if n.Level == Warning && strings.HasPrefix(n.Path, "bulkheads") {
+			t.Errorf("one bulkhead of the longest line: %s", n)
+		}
+	}
+	second := b
+	second.Dependency = "cache"
+	st.Bulkheads = append(st.Bulkheads, second)
+	_, notes, err = Export(Resilience4j, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := noteAt(notes, "bulkheads"); !ok || !strings.Contains(n.Message, "only bulkheads[0] (db) is exported") {
+		t.Errorf("two bulkheads: %v", notes)
+	}
+}

@@ -65,6 +65,10 @@ func TestFormatHint(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	grpc := "methodConfig:\n- name: [{service: x.Y}]\n  retryPolicy: {maxAttempts: 3, initialBackoff: 0.1s, maxBackoff: 1s, backoffMultiplier: 2, retryableStatusCodes: [UNAVAILABLE]}\n"
+	if _, err := Import(Resilience4j, []byte(grpc)); err == nil || !strings.Contains(err.Error(), "it looks like a gRPC service config: import it with the format grpc") {
+		t.Errorf("resilience4j, a gRPC service config: %v", err)
+	}
 }
 
 // TestDecodeYAMLHostile: documents of a few bytes to a few kilobytes that
