@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -893,6 +894,18 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 		{"half-open failures = calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 3}`, "", ""},
 		{"half-open failures past calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 4}`,
 			"strategies[0].breaker.half_open_failures", "strategies[0].breaker.half_open_failures: 4 is out of range 1..3, or 0 (or absent): the default, 1"},
+		// Arrivals per client, in total at most 1e6 a second.
+		{"rate per client at the total's most", `"rate": 10`, `"rate_per_client": 100000`, "", ""},
+		{"rate per client past the total's most", `"rate": 10`, `"rate_per_client": 100000.1`,
+			"workload.rate_per_client", "workload.rate_per_client: 100000.1 gives 1.000001e+06 operations per second in total; at most 1e+06 are allowed"},
+		// A daily load curve's period, up to a day.
+		{"daily period of 24h", `"duration": "10s"`, `"duration": "10s", "load": [{"kind": "daily", "from": "0s", "to": "10s", "amplitude": 0.5, "period": "24h"}]`, "", ""},
+		{"daily period past 24h", `"duration": "10s"`, `"duration": "10s", "load": [{"kind": "daily", "from": "0s", "to": "10s", "amplitude": 0.5, "period": "24h0m0.001s"}]`,
+			"workload.load[0].period", `workload.load[0].period: "24h0m0.001s" is out of range; a daily curve's period is 1s to 24h0m0s (24h for a day)`},
+		// The affected window: to after from, by any amount.
+		{"affected window of 1ms", `"strategies"`, `"report": {"affected_from": "1s", "affected_to": "1.001s"}, "strategies"`, "", ""},
+		{"affected window of nothing", `"strategies"`, `"report": {"affected_from": "1s", "affected_to": "1s"}, "strategies"`,
+			"report.affected_to", `report.affected_to: "1s" is not after affected_from 1s`},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			doc := strings.Replace(valid, tc.old, tc.new, 1)
@@ -913,5 +926,18 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 			}
 			t.Errorf("want the error %q; got:\n%v", tc.msg, err)
 		})
+	}
+}
+
+// TestPathIndexAtItsEdge: an index in a path has at most six digits;
+// seven are refused with the whole error.
+func TestPathIndexAtItsEdge(t *testing.T) {
+	steps, err := ParsePath("strategies[999999].max_attempts", "sweep.path")
+	if want := []PathStep{{Key: "strategies"}, {Index: 999999}, {Key: "max_attempts"}}; err != nil || !reflect.DeepEqual(steps, want) {
+		t.Errorf("six digits: %+v, %v; want %+v", steps, err, want)
+	}
+	_, err = ParsePath("strategies[1000000].max_attempts", "sweep.path")
+	if want := `sweep.path: "strategies[1000000].max_attempts" is not a path such as "dependency.error_rate" or "strategies[1].max_attempts": an index must be a number in brackets`; err == nil || err.Error() != want {
+		t.Errorf("seven digits: %v\nwant %s", err, want)
 	}
 }
