@@ -100,18 +100,24 @@ func TestRetryAfterResetRestartsTheBackoff(t *testing.T) {
 
 func TestMaxElapsedIsCheckedBeforeTheWait(t *testing.T) {
 	// Attempts take 1 s and wait 1 s: they start at 0, 2, 4, 6 s. With
-	// max_elapsed 5.5 s the retry at 6 s is not made (5 s + 1 s > 5.5 s),
-	// and the attempt running at 4-5 s is not cut; a deadline of 5.5 s
-	// makes the same attempts but ends the last at 5.5 s, cut short.
+	// max_elapsed 4.5 s the retry at 6 s is not made (5 s + 1 s > 4.5 s),
+	// and the attempt running at 4-5 s is not cut; a deadline of 4.5 s
+	// makes the same attempts but ends the last at 4.5 s, cut short. The
+	// limit is exceeded only when passed, as cenkalti/backoff's elapsed +
+	// next > MaxElapsedTime: with max_elapsed 4 s the retry at 4 s is made.
 	res := mustRun(t, `{"version": 1, "name": "max elapsed",
 		"workload": {"clients": 1, "arrival": "burst"},
 		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
 			"phases": [{"kind": "outage", "from": "0s", "to": "1h", "latency": "1s"}]},
 		"strategies": [
 			{"name": "elapsed", "max_attempts": 0, "max_elapsed": "4.5s", "backoff": {"kind": "constant", "base": "1s"}},
-			{"name": "deadline", "max_attempts": 0, "deadline": "4.5s", "backoff": {"kind": "constant", "base": "1s"}}
+			{"name": "deadline", "max_attempts": 0, "deadline": "4.5s", "backoff": {"kind": "constant", "base": "1s"}},
+			{"name": "elapsed to the retry", "max_attempts": 0, "max_elapsed": "4s", "backoff": {"kind": "constant", "base": "1s"}}
 		]}`)
 	el, dl := strategy(t, res, "elapsed").Metrics, strategy(t, res, "deadline").Metrics
+	if edge := strategy(t, res, "elapsed to the retry").Metrics; edge.Attempts != 3 || edge.LatencyMaxms != 5000 {
+		t.Errorf("max_elapsed reached by the retry's start: %v attempts, %v ms; want 3 attempts ending at 5 s", edge.Attempts, edge.LatencyMaxms)
+	}
 	if el.Attempts != 3 || el.LatencyMaxms != 5000 {
 		t.Errorf("max_elapsed: %v attempts, %v ms; want 3 attempts ending at 5 s", el.Attempts, el.LatencyMaxms)
 	}
