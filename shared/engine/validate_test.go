@@ -713,6 +713,12 @@ func TestWarningsOfSeveralDependencies(t *testing.T) {
 			`dependency "recs": the "sheddable_plus" threshold 40 is not below the queue capacity 40, so the queue is full, and refuses those calls, before it sheds them (dependencies[2].shedding)`},
 		{`"class": "sheddable", `, ``,
 			`dependency "recs": sheds "sheddable_plus", "sheddable", but no call to it has such a class (calls are "critical" unless the plan says otherwise), so it never sheds (dependencies[2].shedding)`},
+		// Attempts multiplied over the levels: 5 × 2 is not yet too many.
+		{`"max_attempts": 3, "attempt_timeout": "1s"`, `"max_attempts": 5, "attempt_timeout": "1s"`, ``},
+		{`"max_attempts": 3, "attempt_timeout": "1s"`, `"max_attempts": 6, "attempt_timeout": "1s"`,
+			`strategy "a": retries at 2 levels multiply to up to 12 dependency calls per operation (strategies[0])`},
+		{`"max_attempts": 3, "attempt_timeout": "1s"`, `"max_attempts": 0, "attempt_timeout": "1s", "deadline": "10s"`,
+			`strategy "a": retries at 2 levels, some without limit, multiply to an unbounded number of dependency calls per operation (strategies[0])`},
 	} {
 		doc := strings.Replace(validMulti, tc.old, tc.new, 1)
 		if doc == validMulti {
@@ -721,6 +727,10 @@ func TestWarningsOfSeveralDependencies(t *testing.T) {
 		if got := warnings(doc); got != tc.want {
 			t.Errorf("%s → %s: warnings\n%s\nwant\n%s", tc.old, tc.new, got, tc.want)
 		}
+	}
+	// One level multiplies nothing, however many attempts it makes.
+	if got := warnings(strings.Replace(valid, `"max_attempts": 3`, `"max_attempts": 20, "attempt_timeout": "1s"`, 1)); got != "" {
+		t.Errorf("20 attempts at one level warn:\n%s", got)
 	}
 	// The one dependency's calls are critical.
 	one := strings.Replace(valid, `"queue_capacity": 5}`, `"queue_capacity": 5, "shedding": {"measure": "load", "thresholds": {"sheddable": 3}}}`, 1)
