@@ -147,6 +147,12 @@ func TestBreakerKOfN(t *testing.T) {
 	if got := breakerScript(t, `{"kind": "ratio", "ratio": 0.6, "window_calls": 5, "min_throughput": 5, "break": "1h"}`, ph, 6); got != "4.0 open" {
 		t.Errorf("ratio 0.6 of 5: %s; want 4.0 open", got)
 	}
+	// A failure leaves the window of the last n: calls 0, 4 and 5 fail;
+	// of the last 3, two fail first at call 5 (call 0 has left by then).
+	ph = `{"kind": "outage", "from": "0s", "to": "500ms"}, {"kind": "outage", "from": "4s", "to": "5500ms"}`
+	if got := breakerScript(t, `{"kind": "ratio", "failures": 2, "window_calls": 3, "min_throughput": 1, "break": "1h"}`, ph, 7); got != "5.0 open" {
+		t.Errorf("2 of 3: %s; want 5.0 open", got)
+	}
 }
 
 func TestBreakerBreakEnd(t *testing.T) {
