@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // costRun parses js, runs it and returns its estimate and the events it
@@ -75,5 +76,31 @@ func TestEstimateCountsTheCache(t *testing.T) {
 	if probs := int64(keys / 4); zipfEst < zipfEvents+probs {
 		t.Errorf("a Zipf law over %d keys: estimate %d, %d events processed; the estimate must count its %d probabilities (a quarter of an event each)",
 			keys, zipfEst, zipfEvents, keys)
+	}
+}
+
+// TestEstimateSpanLowerBound: a run lasts at least until its arrivals
+// stop; random (Poisson) arrivals may stop up to ten mean gaps early,
+// ten at 10 a second being 1 s, while uniform, closed and burst arrivals
+// come when they are due.
+func TestEstimateSpanLowerBound(t *testing.T) {
+	for _, tc := range []struct {
+		workload string
+		want     Duration
+	}{
+		{`"arrival": "poisson", "rate": 10, "duration": "10s"`, Duration(9 * time.Second)},
+		{`"arrival": "uniform", "rate": 10, "duration": "10s"`, Duration(10 * time.Second)},
+		{`"arrival": "closed", "think_time": "90ms", "duration": "10s"`, Duration(10 * time.Second)},
+		{`"arrival": "burst", "burst_at": "2s"`, Duration(2 * time.Second)},
+	} {
+		sc, err := Parse([]byte(`{"version": 1, "name": "span", "workload": {"clients": 10, ` + tc.workload + `},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 10},
+			"strategies": [{"name": "a", "max_attempts": 1}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lo, _ := EstimateSpan(sc); lo != tc.want {
+			t.Errorf("%s: at least %s; want %s", tc.workload, lo, tc.want)
+		}
 	}
 }

@@ -183,6 +183,18 @@ func TestHedgingTimeoutAndDeadline(t *testing.T) {
 	if m.DependencyCalls != 3 || m.GaveUpDeadline != 1 || m.LatencyMaxms != 30 || m.WastedWork != 3 {
 		t.Errorf("%v dependency calls, deadline %v after %v ms, wasted %v; want 3 (0, 10, 20 ms), 1, 30 ms, 3", m.DependencyCalls, m.GaveUpDeadline, m.LatencyMaxms, m.WastedWork)
 	}
+	// A copy is sent while min_attempt_time still fits before the
+	// deadline, as a retry is: the copy at 20 ms has its 10 ms up to 30 ms,
+	// and 11 ms would not fit.
+	for _, tc := range []struct {
+		min   string
+		calls float64
+	}{{"10ms", 3}, {"11ms", 2}} {
+		m = one(t, slow, `"max_attempts": 5, "deadline": "30ms", "min_attempt_time": "`+tc.min+`", "hedging": {"delay": "10ms"}`)
+		if m.DependencyCalls != tc.calls || m.GaveUpDeadline != 1 || m.LatencyMaxms != 30 {
+			t.Errorf("min_attempt_time %s: %v dependency calls, deadline %v after %v ms; want %v, 1, 30 ms", tc.min, m.DependencyCalls, m.GaveUpDeadline, m.LatencyMaxms, tc.calls)
+		}
+	}
 }
 
 func TestHedgingBudget(t *testing.T) {

@@ -283,6 +283,14 @@ func TestLoadValidation(t *testing.T) {
 	if _, err := Parse([]byte(doc)); err == nil || !strings.Contains(err.Error(), `workload.load`) || !strings.Contains(err.Error(), `"poisson"`) {
 		t.Errorf("uniform arrivals with load phases: %v", err)
 	}
+	// Without a duration, the one error is the duration's: no phase is
+	// blamed for starting after an end that is not there.
+	doc = strings.Replace(strings.Replace(base, "LOAD", `{"kind": "step", "from": "1s", "to": "2s", "factor": 2}`, 1), "LAT", "", 1)
+	doc = strings.Replace(doc, `"duration": "10s"`, `"operations": 100`, 1)
+	_, err := Parse([]byte(doc))
+	if es := AsErrors(err); len(es) != 1 || es[0].Error() != `workload.duration: "0s" must be more than 0s for a workload with load phases: they are placed in its duration` {
+		t.Errorf("load phases without a duration: %v", err)
+	}
 }
 
 // TestLoadPhasesTrigger: a phase that raises the load is the trigger

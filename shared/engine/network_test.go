@@ -188,4 +188,10 @@ func TestNetworkEstimate(t *testing.T) {
 	if zero != none || one-none < 4000 || both-none < 8000 {
 		t.Errorf("estimates: no network %d, zero %d, one leg %d, both %d", none, zero, one, both)
 	}
+	// A contended read adds its request and answer to every hop that
+	// takes time, 8,000 events more; with no network it takes no event.
+	contended, still := est(burst(network(tenMs)+contention)), est(burst(contention))
+	if contended-both < 8000 || still != none {
+		t.Errorf("estimates with contention: both legs %d (without %d), no network %d (without %d)", contended, both, still, none)
+	}
 }

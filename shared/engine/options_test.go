@@ -100,18 +100,24 @@ func TestRetryAfterResetRestartsTheBackoff(t *testing.T) {
 
 func TestMaxElapsedIsCheckedBeforeTheWait(t *testing.T) {
 	// Attempts take 1 s and wait 1 s: they start at 0, 2, 4, 6 s. With
-	// max_elapsed 5.5 s the retry at 6 s is not made (5 s + 1 s > 5.5 s),
-	// and the attempt running at 4-5 s is not cut; a deadline of 5.5 s
-	// makes the same attempts but ends the last at 5.5 s, cut short.
+	// max_elapsed 4.5 s the retry at 6 s is not made (5 s + 1 s > 4.5 s),
+	// and the attempt running at 4-5 s is not cut; a deadline of 4.5 s
+	// makes the same attempts but ends the last at 4.5 s, cut short. The
+	// limit is exceeded only when passed, as cenkalti/backoff's elapsed +
+	// next > MaxElapsedTime: with max_elapsed 4 s the retry at 4 s is made.
 	res := mustRun(t, `{"version": 1, "name": "max elapsed",
 		"workload": {"clients": 1, "arrival": "burst"},
 		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
 			"phases": [{"kind": "outage", "from": "0s", "to": "1h", "latency": "1s"}]},
 		"strategies": [
 			{"name": "elapsed", "max_attempts": 0, "max_elapsed": "4.5s", "backoff": {"kind": "constant", "base": "1s"}},
-			{"name": "deadline", "max_attempts": 0, "deadline": "4.5s", "backoff": {"kind": "constant", "base": "1s"}}
+			{"name": "deadline", "max_attempts": 0, "deadline": "4.5s", "backoff": {"kind": "constant", "base": "1s"}},
+			{"name": "elapsed to the retry", "max_attempts": 0, "max_elapsed": "4s", "backoff": {"kind": "constant", "base": "1s"}}
 		]}`)
 	el, dl := strategy(t, res, "elapsed").Metrics, strategy(t, res, "deadline").Metrics
+	if edge := strategy(t, res, "elapsed to the retry").Metrics; edge.Attempts != 3 || edge.LatencyMaxms != 5000 {
+		t.Errorf("max_elapsed reached by the retry's start: %v attempts, %v ms; want 3 attempts ending at 5 s", edge.Attempts, edge.LatencyMaxms)
+	}
 	if el.Attempts != 3 || el.LatencyMaxms != 5000 {
 		t.Errorf("max_elapsed: %v attempts, %v ms; want 3 attempts ending at 5 s", el.Attempts, el.LatencyMaxms)
 	}
@@ -140,6 +146,12 @@ func TestBreakerKOfN(t *testing.T) {
 	}
 	if got := breakerScript(t, `{"kind": "ratio", "ratio": 0.6, "window_calls": 5, "min_throughput": 5, "break": "1h"}`, ph, 6); got != "4.0 open" {
 		t.Errorf("ratio 0.6 of 5: %s; want 4.0 open", got)
+	}
+	// A failure leaves the window of the last n: calls 0, 4 and 5 fail;
+	// of the last 3, two fail first at call 5 (call 0 has left by then).
+	ph = `{"kind": "outage", "from": "0s", "to": "500ms"}, {"kind": "outage", "from": "4s", "to": "5500ms"}`
+	if got := breakerScript(t, `{"kind": "ratio", "failures": 2, "window_calls": 3, "min_throughput": 1, "break": "1h"}`, ph, 7); got != "5.0 open" {
+		t.Errorf("2 of 3: %s; want 5.0 open", got)
 	}
 }
 

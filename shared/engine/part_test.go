@@ -12,8 +12,9 @@ import (
 )
 
 // partScenarios are the scenarios the part tests split: a plain one, a
-// sweep, seeds listed, and a plan of several dependencies with a pool, a
-// bulkhead, layers and breakers (their transitions and every kind of bin).
+// sweep, seeds listed, a plan of several dependencies with a pool, a
+// bulkhead, layers and breakers (their transitions and every kind of
+// bin), and a breaker of a strategy's first level that opens.
 func partScenarios(t *testing.T) map[string]*Scenario {
 	t.Helper()
 	several, err := Parse([]byte(severalScenario))
@@ -21,6 +22,14 @@ func partScenarios(t *testing.T) map[string]*Scenario {
 		t.Fatal(err)
 	}
 	several.Runs = 3
+	breaker, err := Parse([]byte(`{"version": 1, "name": "breaker parts", "runs": 2,
+		"workload": {"clients": 5, "arrival": "poisson", "rate": 20, "duration": "10s"},
+		"dependency": {"workers": 2, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5,
+			"phases": [{"kind": "outage", "from": "2s", "to": "5s"}]},
+		"strategies": [{"name": "a", "max_attempts": 2, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return map[string]*Scenario{
 		"e03b":      parallelScenario(t, "e03b", 3),
 		"sweep":     parallelScenario(t, "sweep", 2),
@@ -29,6 +38,7 @@ func partScenarios(t *testing.T) map[string]*Scenario {
 		"fleets":    parallelScenario(t, "fleets", 2),
 		"several":   several,
 		"autoscale": autoscalePartScenario(t),
+		"breaker":   breaker,
 	}
 }
 

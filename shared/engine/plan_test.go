@@ -663,3 +663,29 @@ func TestPlanShare(t *testing.T) {
 		t.Errorf("b's calls differ between strategies: %v; the share is drawn per operation, the same for all", made)
 	}
 }
+
+// TestPlanCallsInNoTime: a workload of operations that all end at 0 s
+// has no span to count goodput over, for the whole nor for each plan
+// call: 0 a second, not an infinity the result's JSON cannot hold.
+func TestPlanCallsInNoTime(t *testing.T) {
+	res := mustRun(t, `{"version": 1, "name": "instant",
+		"workload": {"clients": 3, "arrival": "burst", "plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]},
+		"dependencies": [{"name": "a", "workers": 3, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1},
+			{"name": "b", "workers": 3, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1}],
+		"strategies": [{"name": "s", "max_attempts": 1}]}`)
+	st := res.Strategies[0]
+	if m := st.Metrics; m.Succeeded != 3 || m.GoodputPerS != 0 {
+		t.Errorf("the whole: %v succeeded, %v a second; want 3, 0", m.Succeeded, m.GoodputPerS)
+	}
+	if len(st.Calls) != 2 {
+		t.Fatalf("%d plan calls; want 2", len(st.Calls))
+	}
+	for _, c := range st.Calls {
+		if c.Metrics.Succeeded != 3 || c.Metrics.GoodputPerS != 0 {
+			t.Errorf("call %s: %v succeeded, %v a second; want 3, 0", c.Name, c.Metrics.Succeeded, c.Metrics.GoodputPerS)
+		}
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Error(err)
+	}
+}

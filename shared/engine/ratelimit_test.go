@@ -76,6 +76,22 @@ func TestRateLimitInSimulation(t *testing.T) {
 	}
 }
 
+// TestRateLimitWaitEndsAtTheDeadline: with a 1 s deadline many attempts
+// are still in line for a token when it comes; each gives up then, as
+// the SDK's sleep ends with its context, and no operation lasts longer.
+func TestRateLimitWaitEndsAtTheDeadline(t *testing.T) {
+	sc := rateLimitScenario(t, "429", `, "client_rate_limit": {"kind": "aws-adaptive"}`)
+	sc.Strategies[0].Deadline = Duration(time.Second)
+	sc.Seeds = sc.Seeds[:1]
+	res, err := Run(context.Background(), sc, Options{NoSeries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res.Strategies[0].Metrics; m.LatencyMaxms != 1000 || m.GaveUpDeadline == 0 {
+		t.Errorf("the slowest operation took %v ms, %v gave up at the deadline; want 1000 ms, some", m.LatencyMaxms, m.GaveUpDeadline)
+	}
+}
+
 // TestRateLimitPerInstance: each instance has its own limiter; a 429 that
 // one instance's call gets does not slow the other instance.
 func TestRateLimitPerInstance(t *testing.T) {

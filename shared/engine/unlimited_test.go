@@ -82,6 +82,14 @@ func TestUnlimitedAttemptsCountedOverTheWorkload(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "up to 5001 attempts an operation (its deadline of 5s over 1ms between attempts)") {
 		t.Errorf("err = %v; want the deadline to bound the attempts", err)
 	}
+	// With both, the shorter bounds them; at a tie, the deadline, which
+	// also cuts the last attempt.
+	for _, tc := range []struct{ elapsed, want string }{{"5s", "its deadline of 5s"}, {"4.999s", "its max_elapsed of 4.999s"}} {
+		sc = e03bWith(t, `[{"name": "A", "max_attempts": 0, "deadline": "5s", "max_elapsed": "`+tc.elapsed+`", "backoff": {"kind": "constant", "base": "1ms"}}]`)
+		if got := estimateAttempts(sc, &sc.Strategies[0].Policy).window; got != tc.want {
+			t.Errorf("deadline 5s, max_elapsed %s: counted over %q; want %q", tc.elapsed, got, tc.want)
+		}
+	}
 	// A growing backoff counts its waits: 10ms doubling to 100ms starts
 	// 303 attempts in 30s (at 0, 10, 30, 70 and 150ms, then every 100ms).
 	sc = e03bWith(t, `[{"name": "A", "max_attempts": 0, "backoff": {"kind": "exponential", "base": "10ms", "max": "100ms"}}]`)

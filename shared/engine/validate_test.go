@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -712,6 +713,12 @@ func TestWarningsOfSeveralDependencies(t *testing.T) {
 			`dependency "recs": the "sheddable_plus" threshold 40 is not below the queue capacity 40, so the queue is full, and refuses those calls, before it sheds them (dependencies[2].shedding)`},
 		{`"class": "sheddable", `, ``,
 			`dependency "recs": sheds "sheddable_plus", "sheddable", but no call to it has such a class (calls are "critical" unless the plan says otherwise), so it never sheds (dependencies[2].shedding)`},
+		// Attempts multiplied over the levels: 5 × 2 is not yet too many.
+		{`"max_attempts": 3, "attempt_timeout": "1s"`, `"max_attempts": 5, "attempt_timeout": "1s"`, ``},
+		{`"max_attempts": 3, "attempt_timeout": "1s"`, `"max_attempts": 6, "attempt_timeout": "1s"`,
+			`strategy "a": retries at 2 levels multiply to up to 12 dependency calls per operation (strategies[0])`},
+		{`"max_attempts": 3, "attempt_timeout": "1s"`, `"max_attempts": 0, "attempt_timeout": "1s", "deadline": "10s"`,
+			`strategy "a": retries at 2 levels, some without limit, multiply to an unbounded number of dependency calls per operation (strategies[0])`},
 	} {
 		doc := strings.Replace(validMulti, tc.old, tc.new, 1)
 		if doc == validMulti {
@@ -720,6 +727,10 @@ func TestWarningsOfSeveralDependencies(t *testing.T) {
 		if got := warnings(doc); got != tc.want {
 			t.Errorf("%s → %s: warnings\n%s\nwant\n%s", tc.old, tc.new, got, tc.want)
 		}
+	}
+	// One level multiplies nothing, however many attempts it makes.
+	if got := warnings(strings.Replace(valid, `"max_attempts": 3`, `"max_attempts": 20, "attempt_timeout": "1s"`, 1)); got != "" {
+		t.Errorf("20 attempts at one level warn:\n%s", got)
 	}
 	// The one dependency's calls are critical.
 	one := strings.Replace(valid, `"queue_capacity": 5}`, `"queue_capacity": 5, "shedding": {"measure": "load", "thresholds": {"sheddable": 3}}}`, 1)
@@ -893,6 +904,18 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 		{"half-open failures = calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 3}`, "", ""},
 		{"half-open failures past calls", strategy, strategy + `, "breaker": {"kind": "consecutive", "failures": 5, "break": "1s", "half_open_calls": 3, "half_open_failures": 4}`,
 			"strategies[0].breaker.half_open_failures", "strategies[0].breaker.half_open_failures: 4 is out of range 1..3, or 0 (or absent): the default, 1"},
+		// Arrivals per client, in total at most 1e6 a second.
+		{"rate per client at the total's most", `"rate": 10`, `"rate_per_client": 100000`, "", ""},
+		{"rate per client past the total's most", `"rate": 10`, `"rate_per_client": 100000.1`,
+			"workload.rate_per_client", "workload.rate_per_client: 100000.1 gives 1.000001e+06 operations per second in total; at most 1e+06 are allowed"},
+		// A daily load curve's period, up to a day.
+		{"daily period of 24h", `"duration": "10s"`, `"duration": "10s", "load": [{"kind": "daily", "from": "0s", "to": "10s", "amplitude": 0.5, "period": "24h"}]`, "", ""},
+		{"daily period past 24h", `"duration": "10s"`, `"duration": "10s", "load": [{"kind": "daily", "from": "0s", "to": "10s", "amplitude": 0.5, "period": "24h0m0.001s"}]`,
+			"workload.load[0].period", `workload.load[0].period: "24h0m0.001s" is out of range; a daily curve's period is 1s to 24h0m0s (24h for a day)`},
+		// The affected window: to after from, by any amount.
+		{"affected window of 1ms", `"strategies"`, `"report": {"affected_from": "1s", "affected_to": "1.001s"}, "strategies"`, "", ""},
+		{"affected window of nothing", `"strategies"`, `"report": {"affected_from": "1s", "affected_to": "1s"}, "strategies"`,
+			"report.affected_to", `report.affected_to: "1s" is not after affected_from 1s`},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			doc := strings.Replace(valid, tc.old, tc.new, 1)
@@ -913,5 +936,18 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 			}
 			t.Errorf("want the error %q; got:\n%v", tc.msg, err)
 		})
+	}
+}
+
+// TestPathIndexAtItsEdge: an index in a path has at most six digits;
+// seven are refused with the whole error.
+func TestPathIndexAtItsEdge(t *testing.T) {
+	steps, err := ParsePath("strategies[999999].max_attempts", "sweep.path")
+	if want := []PathStep{{Key: "strategies"}, {Index: 999999}, {Key: "max_attempts"}}; err != nil || !reflect.DeepEqual(steps, want) {
+		t.Errorf("six digits: %+v, %v; want %+v", steps, err, want)
+	}
+	_, err = ParsePath("strategies[1000000].max_attempts", "sweep.path")
+	if want := `sweep.path: "strategies[1000000].max_attempts" is not a path such as "dependency.error_rate" or "strategies[1].max_attempts": an index must be a number in brackets`; err == nil || err.Error() != want {
+		t.Errorf("seven digits: %v\nwant %s", err, want)
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,6 +52,31 @@ func TestAffectedWindow(t *testing.T) {
 		if m.affectedFrom != from || m.affectedTo != to {
 			t.Errorf("%s: the simulation judges [%v, %v), AffectedWindow says [%v, %v)", c.name,
 				time.Duration(m.affectedFrom), time.Duration(m.affectedTo), time.Duration(from), time.Duration(to))
+		}
+	}
+}
+
+// TestPhasesThatHarmEndTheFault: the fault a run recovers from is the
+// phases that harm: a latency phase that slows service (factor over 1)
+// and a capacity phase that removes workers; one that speeds service or
+// keeps the workers is no fault.
+func TestPhasesThatHarmEndTheFault(t *testing.T) {
+	for _, tc := range []struct {
+		phase string
+		want  Duration
+	}{
+		{`{"kind": "latency", "from": "1s", "to": "3s", "factor": 2}`, Duration(3 * time.Second)},
+		{`{"kind": "latency", "from": "1s", "to": "3s", "factor": 1}`, 0},
+		{`{"kind": "latency", "from": "1s", "to": "3s", "factor": 0.5}`, 0},
+		{`{"kind": "capacity", "from": "1s", "to": "3s", "workers": 1}`, Duration(3 * time.Second)},
+		{`{"kind": "capacity", "from": "1s", "to": "3s", "workers": 2}`, 0},
+	} {
+		sc, err := Parse([]byte(strings.Replace(valid, `"queue_capacity": 5`, `"queue_capacity": 5, "phases": [`+tc.phase+`]`, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FaultEnd(sc); got != tc.want {
+			t.Errorf("%s: the fault ends at %s; want %s", tc.phase, got, tc.want)
 		}
 	}
 }
