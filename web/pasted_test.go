@@ -18,8 +18,11 @@ func TestPlaygroundConfigPastedAsAScenario(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(base+"/"), ran(1))
 	errorsText := `[...document.querySelectorAll("#errors li")].map(li => li.textContent).join("\n")`
 
+	// The browser's own message comes first and may name the line too
+	// (Chromium: "(line 2 column 16)"): wait for the engine's, which
+	// replaces it.
 	do(t, ctx, chromedp.SetValue(`#json`, "{\n  \"version\": 1,,\n}"),
-		until(`[...document.querySelectorAll("#errors li")].some(li => li.textContent.includes("line 2"))`))
+		until(`[...document.querySelectorAll("#errors li")].some(li => li.textContent.includes("line 2, column"))`))
 	if got := text(ctx, t, errorsText); !strings.Contains(got, "line 2, column 16") {
 		t.Errorf("a syntax error is told %q, want its line and column", got)
 	}
