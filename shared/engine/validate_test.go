@@ -73,7 +73,7 @@ func TestErrorsNameFieldValueAndRule(t *testing.T) {
 		{"concurrency limit ratio", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"backoff_ratio": 0.4}`, "dependency.concurrency_limit.backoff_ratio", "0.4 is out of range; a limit is multiplied by 0.5 or more and less than 1"},
 		{"concurrency limit bounds", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"max": 10}`, "dependency.concurrency_limit.min", "20 is above max 10"},
 		{"concurrency limit initial", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"min": 1, "max": 10, "initial": 11}`, "dependency.concurrency_limit.initial", "11 is not between min 1 and max 10"},
-		{"concurrency limit status", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"status": 200}`, "dependency.concurrency_limit.status", "200 is not an error status; allowed 400..599"},
+		{"concurrency limit status", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"status": 200}`, "dependency.concurrency_limit.status", "200 is not an error status; allowed 400..599, or 0 (or absent): the default, 503"},
 		{"concurrency limit timeout", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"timeout": "-1s"}`, "dependency.concurrency_limit.timeout", `"-1s" is negative`},
 		{"concurrency limit kind", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"kind": "gradient"}`, "dependency.concurrency_limit.kind", "allowed: initial, min, max, backoff_ratio, timeout, status"},
 		{"rate limit status", `"queue_capacity": 5`, `"queue_capacity": 5, "rate_limit": {"rate": 10, "burst": 1, "status": 503}`, "dependency.rate_limit.status", "allowed: rate, burst, retry_after_unit"},
@@ -854,6 +854,28 @@ func TestWarningsOfClientsSharingARate(t *testing.T) {
 // value and what is allowed.
 func TestLimitsAtTheirEdges(t *testing.T) {
 	const phase, strategy = `"queue_capacity": 5`, `"max_attempts": 3`
+	const dependency = `"duration": "10s"},
+	"dependency": {"workers": 2, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5}`
+	list := func(n int, item func(i int) string) string {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = item(i)
+		}
+		return strings.Join(items, ", ")
+	}
+	steps := func(n int) string {
+		return `"load": [` + list(n, func(int) string { return `{"kind": "step", "from": "0s", "to": "1s", "factor": 2}` }) + `]`
+	}
+	deps := func(n int) string {
+		return `"duration": "10s", "plan": [{"calls": [` +
+			list(n, func(i int) string { return fmt.Sprintf(`{"dependency": "d%d"}`, i) }) + `]}]}, "dependencies": [` +
+			list(n, func(i int) string {
+				return fmt.Sprintf(`{"name": "d%d", "workers": 2, "service_time": {"kind": "constant", "mean": "10ms"}}`, i)
+			}) + `]`
+	}
+	points := func(n int) string {
+		return `"load_errors": {"points": [` + list(n, func(i int) string { return fmt.Sprintf(`{"load": %d, "rate": 0.1}`, 10*i) }) + `]}`
+	}
 	for _, tc := range []struct {
 		desc string
 		old  string
@@ -916,6 +938,35 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 		{"affected window of 1ms", `"strategies"`, `"report": {"affected_from": "1s", "affected_to": "1.001s"}, "strategies"`, "", ""},
 		{"affected window of nothing", `"strategies"`, `"report": {"affected_from": "1s", "affected_to": "1s"}, "strategies"`,
 			"report.affected_to", `report.affected_to: "1s" is not after affected_from 1s`},
+		// Load phases: at most MaxLoadPhases.
+		{"20 load phases", `"duration": "10s"`, `"duration": "10s", ` + steps(20), "", ""},
+		{"21 load phases", `"duration": "10s"`, `"duration": "10s", ` + steps(21),
+			"workload.load", "workload.load: 21 has too many phases; at most 20 are allowed"},
+		// Dependencies: at most MaxDependencies.
+		{"16 dependencies", dependency, deps(16), "", ""},
+		{"17 dependencies", dependency, deps(17),
+			"dependencies", "dependencies: lists 17 dependencies; at most 16 are allowed"},
+		// A load-dependent error rate's points: 1..100.
+		{"100 load error points", phase, phase + ", " + points(100), "", ""},
+		{"101 load error points", phase, phase + ", " + points(101),
+			"dependency.load_errors.points", `dependency.load_errors.points: lists 101 points; give 1..100 points {"load", "rate"}`},
+		// Phases of a kind may touch, in either order, but not overlap.
+		{"phases touching, later first", phase, phase + `, "phases": [{"kind": "errors", "from": "2s", "to": "3s", "rate": 0.5}, {"kind": "errors", "from": "1s", "to": "2s", "rate": 0.5}]`, "", ""},
+		{"phases touching, earlier first", phase, phase + `, "phases": [{"kind": "errors", "from": "1s", "to": "2s", "rate": 0.5}, {"kind": "errors", "from": "2s", "to": "3s", "rate": 0.5}]`, "", ""},
+		{"phases overlapping by 1ms", phase, phase + `, "phases": [{"kind": "errors", "from": "2s", "to": "3s", "rate": 0.5}, {"kind": "errors", "from": "1s", "to": "2.001s", "rate": 0.5}]`,
+			"dependency.phases[1]", `dependency.phases[1]: overlaps phases[0]; phases of the same kind ("errors") must not overlap`},
+		// A concurrency limit's refusal status: 400..599.
+		{"concurrency limit status 599", phase, phase + `, "concurrency_limit": {"status": 599}`, "", ""},
+		{"concurrency limit status 600", phase, phase + `, "concurrency_limit": {"status": 600}`,
+			"dependency.concurrency_limit.status", "dependency.concurrency_limit.status: 600 is not an error status; allowed 400..599, or 0 (or absent): the default, 503"},
+		// A client throttle's k: 1..100.
+		{"throttle k of 100", strategy, strategy + `, "throttle": {"k": 100}`, "", ""},
+		{"throttle k past 100", strategy, strategy + `, "throttle": {"k": 100.5}`,
+			"strategies[0].throttle.k", "strategies[0].throttle.k: 100.5 is out of range 1..100 (or 0 for the default 2); the Google SRE book uses 2, and 1.1 for a more aggressive throttle"},
+		// Hedging: a backoff of kind none is no backoff; any other is refused.
+		{"hedging with backoff none", strategy, strategy + `, "hedging": {"delay": "10ms"}, "backoff": {"kind": "none"}`, "", ""},
+		{"hedging with a constant backoff", strategy, strategy + `, "hedging": {"delay": "10ms"}, "backoff": {"kind": "constant"}`,
+			"strategies[0].backoff", "strategies[0].backoff: has no meaning with hedging: a copy leaves hedging.delay after the previous one, or at once when one fails, without backoff; leave backoff out"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			doc := strings.Replace(valid, tc.old, tc.new, 1)
@@ -923,7 +974,7 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 				t.Fatalf("the case does not change the scenario")
 			}
 			_, err := Parse([]byte(doc))
-			if tc.path == "" {
+			if tc.msg == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
 				}
