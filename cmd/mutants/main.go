@@ -93,16 +93,18 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
+	// The test binaries run in the package's directory: every path given
+	// to them is absolute.
+	if tmp, err = filepath.Abs(tmp); err != nil {
+		log.Fatal(err)
+	}
 
 	profile := filepath.Join(tmp, "cover.out")
 	bin := filepath.Join(tmp, "unmutated.test")
-	if out, err := exec.Command("go", "test", "-c", "-cover", "-o", bin, "./"+filepath.Clean(dir)).CombinedOutput(); err != nil {
+	if out, err := compile(dir, "", bin, "-cover"); err != nil {
 		log.Fatalf("%s", out)
 	}
 	coverArgs := append([]string{"-test.coverprofile", profile}, testArgs...)
-	if abs, err := filepath.Abs(profile); err == nil {
-		coverArgs[1] = abs
-	}
 	start := time.Now()
 	if out, err := runTests(context.Background(), dir, bin, coverArgs); err != nil {
 		log.Fatalf("the tests fail unmutated:\n%s", out)
@@ -431,9 +433,10 @@ func runMutant(dir, tmp string, i int, m Mutant, timeout time.Duration, testArgs
 	return Lived
 }
 
-// compile builds dir's test binary into bin, with overlay when it is not "".
-func compile(dir, overlay, bin string) ([]byte, error) {
-	a := []string{"test", "-c", "-o", bin}
+// compile builds dir's test binary into bin, with overlay when it is not
+// "" and go test's build flags.
+func compile(dir, overlay, bin string, flags ...string) ([]byte, error) {
+	a := append([]string{"test", "-c", "-o", bin}, flags...)
 	if overlay != "" {
 		a = append(a, "-overlay", overlay)
 	}
