@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -135,6 +136,10 @@ func show(value any) string {
 	case Duration:
 		return strconv.Quote(x.String())
 	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			// A whole number as the user wrote it: 10000001, not 1.0000001e+07.
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	default:
 		return fmt.Sprint(x)

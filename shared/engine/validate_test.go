@@ -68,6 +68,8 @@ func TestErrorsNameFieldValueAndRule(t *testing.T) {
 		{"codel negative interval", `"queue_capacity": 5`, `"queue_capacity": 5, "queue_discipline": "adaptive-lifo", "codel": {"interval": "-1ms"}`, "dependency.codel.interval", `"-1ms" is negative`},
 		{"codel unknown field", `"queue_capacity": 5`, `"queue_capacity": 5, "queue_discipline": "codel", "codel": {"limit": 5}`, "dependency.codel.limit", "allowed: target, interval"},
 		{"rate limit of 0", `"queue_capacity": 5`, `"queue_capacity": 5, "rate_limit": {"rate": 0, "burst": 1}`, "dependency.rate_limit.rate", "0 is out of range 0.001..1e+06"},
+		{"a large whole number as written", `"queue_capacity": 5`, `"queue_capacity": 5, "rate_limit": {"rate": 10000001, "burst": 1}`, "dependency.rate_limit.rate", "10000001 is out of range"},
+		{"a fraction as written", `"queue_capacity": 5`, `"queue_capacity": 5, "rate_limit": {"rate": 0.0005, "burst": 1}`, "dependency.rate_limit.rate", "0.0005 is out of range"},
 		{"rate limit without burst", `"queue_capacity": 5`, `"queue_capacity": 5, "rate_limit": {"rate": 10}`, "dependency.rate_limit.burst", "0 is out of range 1..1000000"},
 		{"rate limit unit", `"queue_capacity": 5`, `"queue_capacity": 5, "rate_limit": {"rate": 10, "burst": 1, "retry_after_unit": "-1s"}`, "dependency.rate_limit.retry_after_unit", `"-1s" is negative`},
 		{"concurrency limit ratio", `"queue_capacity": 5`, `"queue_capacity": 5, "concurrency_limit": {"backoff_ratio": 0.4}`, "dependency.concurrency_limit.backoff_ratio", "0.4 is out of range; a limit is multiplied by 0.5 or more and less than 1"},
