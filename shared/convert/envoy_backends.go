@@ -253,6 +253,8 @@ func envoyOutliers(n *notes, path string, v any, count int) *engine.OutlierDetec
 // a warning when it is not the same.
 func envoyLbPolicyFor(n *notes, k engine.BalancerKind) string {
 	switch k {
+	case "", engine.BalanceRoundRobin:
+		return "ROUND_ROBIN"
 	case engine.BalanceRandom:
 		return "RANDOM"
 	case engine.BalancePowerOfTwo:
@@ -261,6 +263,7 @@ func envoyLbPolicyFor(n *notes, k engine.BalancerKind) string {
 		n.warn("dependency.backends.balancer", "is least_request (a full scan); Envoy's LEAST_REQUEST lb_policy draws 2 hosts (power_of_two_choices), and a full scan is an option of load_balancing_policy's least_request extension (selection_method FULL_SCAN): written as LEAST_REQUEST")
 		return "LEAST_REQUEST"
 	}
+	n.warn("dependency.backends.balancer", "is %q, which this export does not write: written as ROUND_ROBIN, Envoy's default", k)
 	return "ROUND_ROBIN"
 }
 

@@ -187,16 +187,20 @@ func istioOutliersFor(n *notes, od *engine.OutlierDetection) *istioOutlierSpec {
 }
 
 // istioBalancerFor is the loadBalancer.simple an export writes for a
-// balancer.
+// balancer, and a warning when it is not the same.
 func istioBalancerFor(n *notes, k engine.BalancerKind) string {
 	switch k {
 	case "", engine.BalanceRoundRobin:
 		return "ROUND_ROBIN" // Istio's default is LEAST_REQUEST
 	case engine.BalanceRandom:
 		return "RANDOM"
+	case engine.BalancePowerOfTwo:
+		return "LEAST_REQUEST"
 	case engine.BalanceLeastRequest:
 		n.warn("dependency.backends.balancer", "is least_request (a full scan); Istio's LEAST_REQUEST is Envoy's, which draws 2 hosts (power_of_two_choices): written as LEAST_REQUEST")
+		return "LEAST_REQUEST"
 	}
+	n.warn("dependency.backends.balancer", "is %q, which this export does not write: written as LEAST_REQUEST, Istio's default", k)
 	return "LEAST_REQUEST"
 }
 
