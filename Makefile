@@ -58,14 +58,14 @@ templ-check:
 	@git diff --exit-code --stat -- 'server/*_templ.go' || { echo "server/*_templ.go are stale: run make templ and commit"; exit 1; }
 
 # test-native runs every test, then the packages that still have a
-# nosearch side (the search's view, picture and page section) again built
+# nosearch side (the search's view, picture and page section, the CLI's search) again built
 # as the Worker is, with that tag. The engine's search needs no tag: it is
 # in a program only where shared/engine/search is imported (see vet).
 # -timeout 30m: on a busy 2-core machine the browser tests took up to 16
 # minutes, past go test's default limit of 10.
 test-native:
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -tags nosearch ./server/... ./shared/view/... ./shared/chart/...
+	$(GO) test -count=1 -tags nosearch ./server/... ./shared/view/... ./shared/chart/... ./cmd/retrylab/
 
 # The engine's tests, golden results included, under GOOS=js GOARCH=wasm:
 # the same scenario and seed must give the same bytes as natively.

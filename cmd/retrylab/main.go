@@ -275,6 +275,10 @@ func cmdRun(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		fmt.Fprintf(stderr, "retrylab %s: --parallel %d is negative; give a number of simulations at once, or 0 for as many as cores\n", cmd, *parallel)
 		return 2
 	}
+	if cmd == "search" && !engine.Searches() {
+		fmt.Fprintf(stderr, "retrylab search: this retrylab was built with -tags nosearch (as the Cloudflare Worker is), which leaves the search out; build it without that tag to search\n")
+		return 1
+	}
 	sc, code := loadScenario(file, stdin, stderr, cmd)
 	if code != 0 {
 		return code

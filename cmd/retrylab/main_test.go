@@ -121,7 +121,7 @@ func TestRunErrors(t *testing.T) {
 		{"serve with an argument", "", []string{"serve", "extra"}, 2, "takes no arguments"},
 		{"serve with an unknown flag", "", []string{"serve", "--port", "80"}, 2, "flag provided but not defined: -port"},
 		{"a prefix of a slug", "", []string{"run", "e03b-s"}, 1, "no built-in e03b-s; did you mean e03b-synchronized-recovery?\n"},
-		{"a prefix of several slugs", "", []string{"chart", "e03"}, 1, "no built-in e03; did you mean e03b-synchronized-recovery or e03a-transient-failures or e03b-policy-search?"},
+		{"a prefix of several slugs", "", []string{"chart", "e03"}, 1, "no built-in e03; did you mean e03b-synchronized-recovery or e03a-transient-failures"},
 		{"a typo", "", []string{"run", "metadata-strom"}, 1, "did you mean metadata-storm?"},
 		{"nothing close", "", []string{"run", "zzz"}, 1, "no built-in zzz\n(nor a file of that name; retrylab list shows every built-in)"},
 		{"a gRPC service config", `{"methodConfig": []}`, []string{"run", "-"}, 1, "-: This looks like a gRPC service config (JSON), not a RetryLab scenario: import it instead, with Import a policy in the playground, retrylab import --from grpc - > scenario.json"},
@@ -224,6 +224,9 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 }
 
 func TestSearchCommand(t *testing.T) {
+	if !engine.Searches() {
+		t.Skip("this build runs no search")
+	}
 	code, out, errs := run(t, "", "search", "e03b-synchronized-recovery", "--strategy", "C", "--runs", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -273,6 +276,9 @@ func TestSearchCommand(t *testing.T) {
 // thundering-herd-jitter (no operation started during the freeze
 // succeeds) finds 140 points with the same figures.
 func TestSearchTableGroupsTies(t *testing.T) {
+	if !engine.Searches() {
+		t.Skip("this build runs no search")
+	}
 	code, out, errs := run(t, "", "search", "thundering-herd-jitter")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -333,6 +339,9 @@ func TestSearchLayered(t *testing.T) {
 }
 
 func TestRunPrintsSearch(t *testing.T) {
+	if !engine.Searches() {
+		t.Skip("this build runs no search")
+	}
 	code, out, errs := run(t, "", "run", "../../shared/engine/testdata/search.json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -383,6 +392,9 @@ func TestProbeCommand(t *testing.T) {
 // block runs that block (and says so), unless --strategy asks for the
 // default search, which replaces it (and says so).
 func TestSearchKeepsTheScenariosOwnSearch(t *testing.T) {
+	if !engine.Searches() {
+		t.Skip("this build runs no search")
+	}
 	b, _ := scenarios.Get("e03b-synchronized-recovery")
 	sc, err := b.Parse()
 	if err != nil {
@@ -491,6 +503,9 @@ func TestRunNotRecoveredUnderLoad(t *testing.T) {
 // delay, and its attempt timeout) and judges latency too: no error about
 // a backoff the user never wrote.
 func TestSearchDefaultOfAHedgedStrategy(t *testing.T) {
+	if !engine.Searches() {
+		t.Skip("this build runs no search")
+	}
 	b, _ := scenarios.Get("hedged-requests")
 	sc, err := b.Parse()
 	if err != nil {
@@ -512,6 +527,9 @@ func TestSearchDefaultOfAHedgedStrategy(t *testing.T) {
 // sentences: the recommendation in words, with the caution of one seed,
 // and, where the frontier ties, why none is recommended.
 func TestSearchSentencesInWords(t *testing.T) {
+	if !engine.Searches() {
+		t.Skip("this build runs no search")
+	}
 	code, out, errs := run(t, "", "search", "e03b-synchronized-recovery", "--strategy", "C", "--runs", "1")
 	if code != 0 || !strings.Contains(out, "\nrecommendation: The search from C recommends 3 attempts, backoff exponential 1 s → 10 s, jitter full, attempt_timeout 1 s, deadline 5 s: success rate in the affected window ") ||
 		!strings.Contains(out, "\n  in detail: 3 attempts, backoff exponential 1 s → 10 s, jitter full, attempt_timeout 1 s, deadline 5 s gives the highest success rate in the affected window on its 1 seed") ||
