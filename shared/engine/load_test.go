@@ -329,3 +329,33 @@ func TestEstimateBoundsLoadPhases(t *testing.T) {
 		t.Errorf("%d events, over the estimate of %d", res.Events, est)
 	}
 }
+
+// TestFlashPeakIsTakenAtEachSegmentsStart: a flash crowd's extra rate
+// falls linearly from its peak to 0 over the phase, so a segment that
+// starts inside it (here at 12 s, where a step begins) is bounded by the
+// flash's rate at that start, the highest in the segment: a looser bound
+// would draw candidate arrivals in vain and inflate the estimate of
+// operations, which adds up these bounds:
+// 1,500/s at the flash's start (3,000 operations over 4 s), 750/s more
+// from 12 s, the base 100/s doubled there:
+// 100×10 + 1,600×2 + (200+750)×2 + 100×6 = 6,700.
+func TestFlashPeakIsTakenAtEachSegmentsStart(t *testing.T) {
+	s := func(x float64) Duration { return Duration(x * float64(time.Second)) }
+	w := Workload{Clients: 10, Arrival: ArrivalPoisson, Rate: 100, Duration: s(20),
+		Load: []LoadPhase{{Kind: LoadFlash, From: s(10), To: s(14), Operations: 3000},
+			{Kind: LoadStep, From: s(12), To: s(14), Factor: 2}}}
+	m := workModel{rate: w.Rate, load: compileLoad(w.Load)}
+	want := []loadSeg{{0, 10e9, 100}, {10e9, 12e9, 1600}, {12e9, 14e9, 950}, {14e9, 20e9, 100}}
+	got := m.loadSegs(float64(w.Duration))
+	if len(got) != len(want) {
+		t.Fatalf("segments %v, want %v", got, want)
+	}
+	for i, g := range got {
+		if g.from != want[i].from || g.to != want[i].to || math.Abs(g.max/want[i].max-1) > 1e-8 {
+			t.Errorf("segment %d: %+v, want %+v (times in ns, rates per second)", i, g, want[i])
+		}
+	}
+	if ops := loadOperations(&w, w.Rate); math.Abs(ops/6700-1) > 1e-8 {
+		t.Errorf("estimated %g operations, want 6700", ops)
+	}
+}
