@@ -96,19 +96,33 @@ func TestAutoscaleBackendsDownFinishesWork(t *testing.T) {
 
 // TestRemovedBackend: scale-down removes a backend warming up before a
 // ready one, the one added last first, and among those added at once the
-// highest numbered.
+// highest numbered. Of two warming up, the one added last goes first
+// even when it holds the lower slot (a slot freed meanwhile), and when
+// it holds the higher one (the lowest free slot when it was added).
 func TestRemovedBackend(t *testing.T) {
-	sc := &scaleState{ready: 0b1011, pending: 0b10100}
-	sc.created[3], sc.created[2], sc.created[4] = 20, 30, 25
-	var order []int
-	for sc.ready|sc.pending != 0 {
-		k := removedBackend(sc, MaxBackends)
-		order = append(order, k)
-		sc.ready &^= 1 << k
-		sc.pending &^= 1 << k
-	}
-	if fmt.Sprint(order) != "[2 4 3 1 0]" {
-		t.Errorf("removed in the order %v, want [2 4 3 1 0]", order)
+	for _, c := range []struct {
+		ready, pending uint16
+		created        map[int]int64
+		want           string
+	}{
+		{0b1011, 0b10100, map[int]int64{3: 20, 2: 30, 4: 25}, "[2 4 3 1 0]"},
+		{0b0011, 0b1100, map[int]int64{2: 10, 3: 20}, "[3 2 1 0]"},
+		{0b0011, 0b1100, map[int]int64{2: 20, 3: 10}, "[2 3 1 0]"},
+	} {
+		sc := &scaleState{ready: c.ready, pending: c.pending}
+		for k, at := range c.created {
+			sc.created[k] = at
+		}
+		var order []int
+		for sc.ready|sc.pending != 0 {
+			k := removedBackend(sc, MaxBackends)
+			order = append(order, k)
+			sc.ready &^= 1 << k
+			sc.pending &^= 1 << k
+		}
+		if fmt.Sprint(order) != c.want {
+			t.Errorf("ready %b, warming up %b, added at %v: removed in the order %v, want %s", c.ready, c.pending, c.created, order, c.want)
+		}
 	}
 }
 

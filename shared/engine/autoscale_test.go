@@ -45,6 +45,28 @@ func TestDesiredWorkers(t *testing.T) {
 	}
 }
 
+// TestDesiredWorkersToleranceEdgeIsInside: a ratio whose distance from 1
+// is the tolerance plus the 1e-9 of slack is still inside it: the
+// workers stay. A tolerance of 0.249999999 puts that edge at exactly 0.25
+// in floats, so ratios 1.25 and 0.75 (6.25 and 3.75 busy of 10 at a
+// target of 0.5) sit on it; 1.26 and 0.74 are past it.
+func TestDesiredWorkersToleranceEdgeIsInside(t *testing.T) {
+	am := &autoscaleModel{target: 0.5, tol: 0.249999999, min: 1, max: 20}
+	for _, tc := range []struct {
+		total float64
+		want  int
+	}{
+		{6.25, 10}, // ratio 1.25: on the edge, kept
+		{3.75, 10}, // ratio 0.75: on the edge, kept
+		{6.3, 13},  // ratio 1.26: ceil(12.6)
+		{3.7, 8},   // ratio 0.74: ceil(7.4)
+	} {
+		if got := desiredWorkers(am, 10, tc.total); got != tc.want {
+			t.Errorf("10 workers, %g busy on average, tolerance %g: %d recommended, want %d", tc.total, am.tol, got, tc.want)
+		}
+	}
+}
+
 // TestStabilize: a scale-down takes the highest recommendation of the
 // window, the current one included, never more than the workers it has.
 func TestStabilize(t *testing.T) {
