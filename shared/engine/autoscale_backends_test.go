@@ -200,3 +200,19 @@ func TestEstimateCountsMaxBackends(t *testing.T) {
 		t.Errorf("estimate %d with max 8 backends, %d with max 2: want at least 6,000 more (1,000 a backend)", eight, two)
 	}
 }
+
+// TestAutoscaleBackendsMetricIsPerWorker: over backends the metric is
+// per worker, the busy workers counted in backends of the dependency's
+// Workers. 2 backends of 2 workers of 1 s under 8 operations a second
+// keep all 4 workers busy: at the first evaluation, at 10 s, 4 busy
+// divided by 2 workers are 2 backends' worth of 2 ready, ratio 2 at a
+// target of 0.5, and ceil(2 × 2) = 4 backends. Multiplied instead, they
+// would be 8 backends' worth and call for max 8.
+func TestAutoscaleBackendsMetricIsPerWorker(t *testing.T) {
+	js := backendsScenario(8, 80, 2, 2, "1s", `{"metric": "utilization", "target": 0.5, "period": "10s",
+		"min": 1, "max": 8, "scale_down_stabilization": "0s"}`)
+	sr := &mustRun(t, js).Strategies[0]
+	if len(sr.Scaling) == 0 || sr.Scaling[0] != (ScalingEvent{AtS: 10, From: 2, To: 4}) {
+		t.Fatalf("scaling %+v, want first an event at 10 s, 2 to 4 backends", sr.Scaling)
+	}
+}

@@ -135,6 +135,43 @@ func TestAutoscaleUpWarmUpAndMax(t *testing.T) {
 	}
 }
 
+// TestAutoscaleCancelledWarmUpCountsNoMore: workers removed while they
+// warm up never serve and no longer count as the autoscaler's. 2 workers
+// of 100 ms under 4 operations a second while a latency phase makes the
+// service 1 s until 10 s are busy at every sample: at 10 s the
+// autoscaler goes from 2 to 4 (ratio 2, max 4), the 2 new ones warming
+// up until 35 s. The backlog clears by 11 s, and the arrivals at whole
+// seconds come after each sample: at 20 s the mean is at most 0.2 busy
+// of 4, ceil(4 × 0.1) = 1, so both warming workers are cancelled and 1
+// of the 2 serving goes. At 30 s the autoscaler counts 1 worker, idle,
+// which min 1 keeps: no event. The warm-up's end at 35 s adds no worker.
+func TestAutoscaleCancelledWarmUpCountsNoMore(t *testing.T) {
+	js := autoscaleScenario(4, 160, 2, "100ms", `{"metric": "utilization", "target": 0.5, "period": "10s",
+		"warm_up": "25s", "min": 1, "max": 4, "scale_down_stabilization": "0s"},
+		"phases": [{"kind": "latency", "factor": 10, "from": "0s", "to": "10s"}]`)
+	sr := &mustRun(t, js).Strategies[0]
+	want := []ScalingEvent{{AtS: 10, From: 2, To: 4}, {AtS: 20, From: 4, To: 1}}
+	if fmt.Sprint(sr.Scaling) != fmt.Sprint(want) {
+		t.Fatalf("scaling %+v, want %+v", sr.Scaling, want)
+	}
+	ws := sr.Series.Workers[0]
+	if len(ws.Serving) < 38 {
+		t.Fatalf("%d buckets of workers, want the run's 40 s", len(ws.Serving))
+	}
+	for b := range ws.Serving {
+		serving, target := int32(2), int32(2)
+		switch {
+		case b >= 20:
+			serving, target = 1, 1
+		case b >= 10:
+			target = 4
+		}
+		if ws.Serving[b] != serving || ws.Target[b] != target {
+			t.Errorf("in [%d s, %d s): %d serving, %d in all; want %d, %d", b, b+1, ws.Serving[b], ws.Target[b], serving, target)
+		}
+	}
+}
+
 // opEnds runs strategy 0 of js and returns when each operation started
 // and ended, by the order they ended.
 func opEnds(t *testing.T, js string) (starts, ends []time.Duration) {
