@@ -96,19 +96,33 @@ func TestAutoscaleBackendsDownFinishesWork(t *testing.T) {
 
 // TestRemovedBackend: scale-down removes a backend warming up before a
 // ready one, the one added last first, and among those added at once the
-// highest numbered.
+// highest numbered. Of two warming up, the one added last goes first
+// even when it holds the lower slot (a slot freed meanwhile), and when
+// it holds the higher one (the lowest free slot when it was added).
 func TestRemovedBackend(t *testing.T) {
-	sc := &scaleState{ready: 0b1011, pending: 0b10100}
-	sc.created[3], sc.created[2], sc.created[4] = 20, 30, 25
-	var order []int
-	for sc.ready|sc.pending != 0 {
-		k := removedBackend(sc, MaxBackends)
-		order = append(order, k)
-		sc.ready &^= 1 << k
-		sc.pending &^= 1 << k
-	}
-	if fmt.Sprint(order) != "[2 4 3 1 0]" {
-		t.Errorf("removed in the order %v, want [2 4 3 1 0]", order)
+	for _, c := range []struct {
+		ready, pending uint16
+		created        map[int]int64
+		want           string
+	}{
+		{0b1011, 0b10100, map[int]int64{3: 20, 2: 30, 4: 25}, "[2 4 3 1 0]"},
+		{0b0011, 0b1100, map[int]int64{2: 10, 3: 20}, "[3 2 1 0]"},
+		{0b0011, 0b1100, map[int]int64{2: 20, 3: 10}, "[2 3 1 0]"},
+	} {
+		sc := &scaleState{ready: c.ready, pending: c.pending}
+		for k, at := range c.created {
+			sc.created[k] = at
+		}
+		var order []int
+		for sc.ready|sc.pending != 0 {
+			k := removedBackend(sc, MaxBackends)
+			order = append(order, k)
+			sc.ready &^= 1 << k
+			sc.pending &^= 1 << k
+		}
+		if fmt.Sprint(order) != c.want {
+			t.Errorf("ready %b, warming up %b, added at %v: removed in the order %v, want %s", c.ready, c.pending, c.created, order, c.want)
+		}
 	}
 }
 
@@ -184,5 +198,21 @@ func TestEstimateCountsMaxBackends(t *testing.T) {
 	}
 	if two, eight := est(2), est(8); eight-two < 6*1000 {
 		t.Errorf("estimate %d with max 8 backends, %d with max 2: want at least 6,000 more (1,000 a backend)", eight, two)
+	}
+}
+
+// TestAutoscaleBackendsMetricIsPerWorker: over backends the metric is
+// per worker, the busy workers counted in backends of the dependency's
+// Workers. 2 backends of 2 workers of 1 s under 8 operations a second
+// keep all 4 workers busy: at the first evaluation, at 10 s, 4 busy
+// divided by 2 workers are 2 backends' worth of 2 ready, ratio 2 at a
+// target of 0.5, and ceil(2 × 2) = 4 backends. Multiplied instead, they
+// would be 8 backends' worth and call for max 8.
+func TestAutoscaleBackendsMetricIsPerWorker(t *testing.T) {
+	js := backendsScenario(8, 80, 2, 2, "1s", `{"metric": "utilization", "target": 0.5, "period": "10s",
+		"min": 1, "max": 8, "scale_down_stabilization": "0s"}`)
+	sr := &mustRun(t, js).Strategies[0]
+	if len(sr.Scaling) == 0 || sr.Scaling[0] != (ScalingEvent{AtS: 10, From: 2, To: 4}) {
+		t.Fatalf("scaling %+v, want first an event at 10 s, 2 to 4 backends", sr.Scaling)
 	}
 }

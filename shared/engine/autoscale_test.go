@@ -45,6 +45,28 @@ func TestDesiredWorkers(t *testing.T) {
 	}
 }
 
+// TestDesiredWorkersToleranceEdgeIsInside: a ratio whose distance from 1
+// is the tolerance plus the 1e-9 of slack is still inside it: the
+// workers stay. A tolerance of 0.249999999 puts that edge at exactly 0.25
+// in floats, so ratios 1.25 and 0.75 (6.25 and 3.75 busy of 10 at a
+// target of 0.5) sit on it; 1.26 and 0.74 are past it.
+func TestDesiredWorkersToleranceEdgeIsInside(t *testing.T) {
+	am := &autoscaleModel{target: 0.5, tol: 0.249999999, min: 1, max: 20}
+	for _, tc := range []struct {
+		total float64
+		want  int
+	}{
+		{6.25, 10}, // ratio 1.25: on the edge, kept
+		{3.75, 10}, // ratio 0.75: on the edge, kept
+		{6.3, 13},  // ratio 1.26: ceil(12.6)
+		{3.7, 8},   // ratio 0.74: ceil(7.4)
+	} {
+		if got := desiredWorkers(am, 10, tc.total); got != tc.want {
+			t.Errorf("10 workers, %g busy on average, tolerance %g: %d recommended, want %d", tc.total, am.tol, got, tc.want)
+		}
+	}
+}
+
 // TestStabilize: a scale-down takes the highest recommendation of the
 // window, the current one included, never more than the workers it has.
 func TestStabilize(t *testing.T) {
@@ -110,6 +132,43 @@ func TestAutoscaleUpWarmUpAndMax(t *testing.T) {
 	})
 	if before != 2 || after != 3 {
 		t.Errorf("at most %d busy before 15 s and %d after, want 2 and 3: a worker warming up serves nothing", before, after)
+	}
+}
+
+// TestAutoscaleCancelledWarmUpCountsNoMore: workers removed while they
+// warm up never serve and no longer count as the autoscaler's. 2 workers
+// of 100 ms under 4 operations a second while a latency phase makes the
+// service 1 s until 10 s are busy at every sample: at 10 s the
+// autoscaler goes from 2 to 4 (ratio 2, max 4), the 2 new ones warming
+// up until 35 s. The backlog clears by 11 s, and the arrivals at whole
+// seconds come after each sample: at 20 s the mean is at most 0.2 busy
+// of 4, ceil(4 × 0.1) = 1, so both warming workers are cancelled and 1
+// of the 2 serving goes. At 30 s the autoscaler counts 1 worker, idle,
+// which min 1 keeps: no event. The warm-up's end at 35 s adds no worker.
+func TestAutoscaleCancelledWarmUpCountsNoMore(t *testing.T) {
+	js := autoscaleScenario(4, 160, 2, "100ms", `{"metric": "utilization", "target": 0.5, "period": "10s",
+		"warm_up": "25s", "min": 1, "max": 4, "scale_down_stabilization": "0s"},
+		"phases": [{"kind": "latency", "factor": 10, "from": "0s", "to": "10s"}]`)
+	sr := &mustRun(t, js).Strategies[0]
+	want := []ScalingEvent{{AtS: 10, From: 2, To: 4}, {AtS: 20, From: 4, To: 1}}
+	if fmt.Sprint(sr.Scaling) != fmt.Sprint(want) {
+		t.Fatalf("scaling %+v, want %+v", sr.Scaling, want)
+	}
+	ws := sr.Series.Workers[0]
+	if len(ws.Serving) < 38 {
+		t.Fatalf("%d buckets of workers, want the run's 40 s", len(ws.Serving))
+	}
+	for b := range ws.Serving {
+		serving, target := int32(2), int32(2)
+		switch {
+		case b >= 20:
+			serving, target = 1, 1
+		case b >= 10:
+			target = 4
+		}
+		if ws.Serving[b] != serving || ws.Target[b] != target {
+			t.Errorf("in [%d s, %d s): %d serving, %d in all; want %d, %d", b, b+1, ws.Serving[b], ws.Target[b], serving, target)
+		}
 	}
 }
 

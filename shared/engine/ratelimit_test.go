@@ -205,3 +205,37 @@ func TestFixedWindowInSimulation(t *testing.T) {
 		t.Errorf("with a 150 ms deadline: throttled %v, gave up at the deadline %v, attempts %v; want 0, 7, 3", m.Throttled, m.GaveUpDeadline, m.Attempts)
 	}
 }
+
+// TestFixedWindowLimiterRefillsOnlyToItsLimit: however many cycles pass,
+// a cycle starts with at most limitForPeriod permits
+// (calculateNextState's min). The edge is the first cycle that makes up
+// what was short: with 2 per second, one permit taken at 0 leaves 1, and
+// the cycle at 1 s has 2, not 1 + 2 = 3; with 3 per second and one call
+// waiting (−1 left), two cycles later there are 3, not −1 + 6 = 5. So
+// limit calls in that cycle get a permit at once, and the next does not.
+func TestFixedWindowLimiterRefillsOnlyToItsLimit(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name    string
+		limit   int
+		timeout time.Duration
+		before  []time.Duration // calls in the first cycle, all permitted
+		at      time.Duration   // the cycle where limit calls pass at once and one more does not
+	}{
+		{"one permit left", 2, 0, []time.Duration{0}, time.Second},
+		{"one reserved", 3, 2 * time.Second, []time.Duration{0, 100 * ms, 200 * ms, 300 * ms}, 2 * time.Second},
+	} {
+		l := NewFixedWindowLimiter(c.limit, time.Second, c.timeout)
+		for _, at := range c.before {
+			if _, ok := l.Acquire(at); !ok {
+				t.Fatalf("%s: the call at %v was refused", c.name, at)
+			}
+		}
+		for i := range c.limit + 1 {
+			wait, ok := l.Acquire(c.at + time.Duration(i)*10*ms)
+			if now, want := ok && wait == 0, i < c.limit; now != want {
+				t.Errorf("%s: call %d of the cycle at %v: wait %v, ok %v; want a permit at once %v (%d a cycle)", c.name, i+1, c.at, wait, ok, want, c.limit)
+			}
+		}
+	}
+}
