@@ -209,15 +209,20 @@ mutants:
 # sample of its covered mutants (cmd/mutants: gremlins' mutations, run
 # through go test -overlay), for packages with too many mutants to run
 # each: make mutants-sample PKG=shared/engine SAMPLE=300 TESTFLAGS=-short.
-# The same SAMPLE and SEED draw the same sample. TESTFLAGS reach every run of
-# the tests; leaving tests out (-short, -skip) can only lower the result.
+# The same SAMPLE and SEED draw the same sample from the same covered
+# mutants (the hash on the first line printed); FROM=k goes on with a
+# sample whose first k were tested. TESTFLAGS are the test binary's
+# (-short, -skip), not build flags, and reach every run: tests left out
+# measure the tests kept. MUTANTS_TIMEOUT (5) is the limit, a multiple of
+# the unmutated tests' time.
 SAMPLE ?= 300
 SEED ?= 1
+FROM ?= 0
 MUTANT_WORKERS ?= 1
 mutants-sample:
-	@[ -d "$(PKG)" ] || { echo "usage: make mutants-sample PKG=shared/engine [SAMPLE=300] [SEED=1] [TESTFLAGS=-short]"; exit 2; }
+	@[ -d "$(PKG)" ] || { echo "usage: make mutants-sample PKG=shared/engine [SAMPLE=300] [SEED=1] [FROM=0] [TESTFLAGS=-short]"; exit 2; }
 	$(GO) build -o bin/mutants ./cmd/mutants
-	nice -n 19 bin/mutants -n $(SAMPLE) -seed $(SEED) -workers $(MUTANT_WORKERS) ./$(PKG) $(TESTFLAGS)
+	nice -n 19 bin/mutants -n $(SAMPLE) -seed $(SEED) -from $(FROM) -timeout $(MUTANTS_TIMEOUT) -workers $(MUTANT_WORKERS) ./$(PKG) $(TESTFLAGS)
 
 # load measures a running server (make run in another shell) from loopback.
 load:

@@ -14,19 +14,25 @@
 // block that ran holds it; the condition of a switch case, which no block
 // holds, counts when its switch ran.
 //
-// It then draws -n of the covered mutants (all of them when -n is 0 or
-// larger than their number), with a PCG seeded by -seed so that the same
-// sample is drawn again, and in the order drawn, so that an interrupt
-// (^C) leaves a smaller sample and its summary, and -from k goes on with a
-// sample whose first k a run of -n k tested (add up both summaries), and runs the package's tests on each through go
-// test's -overlay, which compiles the mutated file in place of the real one
-// and leaves the working tree alone. The flags after the package reach
-// every go test (-skip, -short). Each mutant is
+// It then draws -n of the covered mutants (all of them, shuffled, when -n
+// is 0 or larger than their number), with a PCG seeded by -seed so that
+// the same covered mutants (the same code, tests and flags: the first line
+// printed names them by a hash) give the same sample, and in the order
+// drawn, so that an interrupt (^C) leaves a smaller sample and its
+// summary, and -from k goes on with a sample whose first k a run of -n k
+// tested (add up both summaries), and runs the package's tests on each
+// through go test's -overlay, which compiles the mutated file in place of
+// the real one and leaves the working tree alone. The sources are read
+// once, at the start: an edit during the run changes nothing. The flags
+// after the package are the test binary's (-short, -skip, -run, as go test
+// takes them), never build flags, and reach every run. Each mutant is
 //
 //	KILLED      a test failed
-//	TIMED OUT   the tests ran -timeout times as long as unmutated: killed
+//	TIMED OUT   the tests ran -timeout times as long as unmutated (10 s
+//	            at least), and twice that on a second try: killed
 //	LIVED       every test passed
-//	NOT VIABLE  it does not compile (+ on strings made -); left out
+//	NOT VIABLE  it does not compile (+ on strings made -): left out, the
+//	            compiler's first line beside it
 //
 // and efficacy is killed / (killed + lived), the timed out among the
 // killed, with its 95% Wilson score interval: the range the efficacy of
@@ -37,6 +43,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -66,7 +73,7 @@ func main() {
 	n := flag.Int("n", 300, "how many covered mutants to run, drawn at random (0: all)")
 	seed := flag.Uint64("seed", 1, "the seed of the draw")
 	workers := flag.Int("workers", 1, "mutants tested at once")
-	coef := flag.Float64("timeout", 5, "a mutant whose tests run this many times as long as unmutated has timed out")
+	coef := flag.Float64("timeout", 5, "a mutant whose tests run this many times as long as unmutated has timed out (more than 1)")
 	files := flag.String("files", "", "mutate only the files whose names match this regular expression")
 	dry := flag.Bool("dry-run", false, "count the mutants and draw the sample, run none")
 	from := flag.Int("from", 0, "skip the first `k` mutants drawn: go on with a sample a run of -n k already tested")
@@ -80,6 +87,21 @@ func main() {
 		os.Exit(2)
 	}
 	dir, testArgs := flag.Arg(0), flag.Args()[1:]
+	for _, c := range []struct {
+		name  string
+		bad   bool
+		value any
+		allow string
+	}{
+		{"-n", *n < 0, *n, "0 (every covered mutant) or more"},
+		{"-from", *from < 0, *from, "0 or more"},
+		{"-workers", *workers < 1, *workers, "1 or more"},
+		{"-timeout", !(*coef > 1), *coef, "more than 1 (a multiple of the unmutated tests' time; go test's -timeout 0 has no equivalent here)"},
+	} {
+		if c.bad {
+			log.Fatalf("%s %v is out of range; allowed %s", c.name, c.value, c.allow)
+		}
+	}
 	var only *regexp.Regexp
 	if *files != "" {
 		var err error
@@ -115,7 +137,7 @@ func main() {
 		log.Fatal(err)
 	}
 
-	all, err := packageMutants(dir, only)
+	all, sources, err := packageMutants(dir, only)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -126,8 +148,8 @@ func main() {
 		}
 	}
 	sample := draw(covered, *n, *seed)
-	fmt.Printf("%s: %d mutants, %d covered, %d drawn (seed %d); tests unmutated %.1f s\n",
-		dir, len(all), len(covered), len(sample), *seed, baseline.Seconds())
+	fmt.Printf("%s: %d mutants, %d covered (%s), %d drawn (seed %d); tests unmutated %.1f s\n",
+		dir, len(all), len(covered), listHash(covered), len(sample), *seed, baseline.Seconds())
 	if *from > 0 {
 		sample = sample[min(*from, len(sample)):]
 		fmt.Printf("the first %d drawn skipped: %d to test\n", *from, len(sample))
@@ -144,7 +166,9 @@ func main() {
 	// their own, are summed up. A second interrupt ends it at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	timeout := time.Duration(*coef * float64(baseline))
+	// At least 10 s: a package whose tests take milliseconds would
+	// otherwise time out on a process's start on a busy machine.
+	timeout := max(time.Duration(*coef*float64(baseline)), 10*time.Second)
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
@@ -152,16 +176,20 @@ func main() {
 		results []Status
 	)
 	jobs := make(chan int)
-	for range max(*workers, 1) {
+	for range *workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				st := runMutant(dir, tmp, i, sample[i], timeout, testArgs)
+				m := sample[i]
+				st, why := runMutant(dir, tmp, i, m, sources[m.File], timeout, testArgs)
 				mu.Lock()
-				tested = append(tested, sample[i])
+				tested = append(tested, m)
 				results = append(results, st)
-				fmt.Printf("%-10s %s  (%d/%d)\n", st, sample[i], len(tested), len(sample))
+				if why != "" {
+					why = "  " + why
+				}
+				fmt.Printf("%-10s %s  (%d/%d)%s\n", st, m, len(tested), len(sample), why)
 				mu.Unlock()
 			}
 		}()
@@ -217,13 +245,15 @@ var swaps = map[token.Token][]token.Token{
 }
 
 // packageMutants lists the mutants of every non-test file the default
-// build compiles in dir, in file then offset order.
-func packageMutants(dir string, only *regexp.Regexp) ([]Mutant, error) {
+// build compiles in dir, in file then offset order, and the files'
+// sources by base name.
+func packageMutants(dir string, only *regexp.Regexp) ([]Mutant, map[string][]byte, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []Mutant
+	sources := map[string][]byte{}
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || (only != nil && !only.MatchString(name)) {
@@ -234,15 +264,26 @@ func packageMutants(dir string, only *regexp.Regexp) ([]Mutant, error) {
 		}
 		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ms, err := FileMutants(name, src)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, ms...)
+		sources[name] = src
 	}
-	return out, nil
+	return out, sources, nil
+}
+
+// listHash names a list of mutants: two runs that print the same hash
+// drew their samples from the same mutants, so -from can go on with one.
+func listHash(ms []Mutant) string {
+	h := sha256.New()
+	for _, m := range ms {
+		fmt.Fprintln(h, m)
+	}
+	return fmt.Sprintf("list %x", h.Sum(nil)[:6])
 }
 
 // FileMutants lists the mutants of one Go source file.
@@ -369,11 +410,11 @@ func readProfile(path string) (coverage, error) {
 }
 
 // draw returns n of ms at random, in the order drawn, so that the first k
-// of them are a sample of k too (all of them, in their order, when n is 0
-// or at least len(ms)).
+// of them are a sample of k too (all of them, shuffled, when n is 0 or at
+// least len(ms)).
 func draw(ms []Mutant, n int, seed uint64) []Mutant {
 	if n <= 0 || n >= len(ms) {
-		return ms
+		n = len(ms)
 	}
 	r := rand.New(rand.NewPCG(seed, 0))
 	out := make([]Mutant, n)
@@ -393,12 +434,10 @@ const (
 	NotViable Status = "NOT VIABLE"
 )
 
-func runMutant(dir, tmp string, i int, m Mutant, timeout time.Duration, testArgs []string) Status {
+// runMutant tests mutant i, m of src (its file as the run read it), in
+// tmp, and says why when it is not viable: the compiler's first line.
+func runMutant(dir, tmp string, i int, m Mutant, src []byte, timeout time.Duration, testArgs []string) (Status, string) {
 	path, err := filepath.Abs(filepath.Join(dir, m.File))
-	if err != nil {
-		log.Fatal(err)
-	}
-	src, err := os.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -418,12 +457,27 @@ func runMutant(dir, tmp string, i int, m Mutant, timeout time.Duration, testArgs
 
 	// Compiling is not the tests' time: the test binary is built first,
 	// without a limit; a mutant that does not build is not viable.
-	if _, err := compile(dir, overlay, bin); err != nil {
-		return NotViable
+	if out, err := compile(dir, overlay, bin); err != nil {
+		// The compiler names the overlay's copy: name the file instead.
+		return NotViable, strings.ReplaceAll(firstError(out), mutated, m.File)
 	}
+	// A loaded machine can stretch one run past its limit: a mutant is
+	// timed out when a second try, with twice the limit, is too.
+	st := testMutant(dir, bin, timeout, testArgs)
+	if st == TimedOut {
+		st = testMutant(dir, bin, 2*timeout, testArgs)
+	}
+	return st, ""
+}
+
+// testMutant runs a mutant's test binary with a limit of timeout. The
+// binary is given a limit of its own past it (-test.timeout), so that it
+// ends even when this program dies first (a second ^C).
+func testMutant(dir, bin string, timeout time.Duration, testArgs []string) Status {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	_, err = runTests(ctx, dir, bin, append([]string{"-test.failfast"}, testArgs...))
+	own := "-test.timeout=" + (timeout + time.Minute).String()
+	_, err := runTests(ctx, dir, bin, append([]string{"-test.failfast", own}, testArgs...))
 	switch {
 	case ctx.Err() != nil:
 		return TimedOut
@@ -433,6 +487,17 @@ func runMutant(dir, tmp string, i int, m Mutant, timeout time.Duration, testArgs
 	return Lived
 }
 
+// firstError is the first line of a failed build's output that is not
+// the "# package" heading go prints above its errors.
+func firstError(out []byte) string {
+	for line := range strings.Lines(string(out)) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return "the build failed without a message"
+}
+
 // compile builds dir's test binary into bin, with overlay when it is not
 // "" and go test's build flags.
 func compile(dir, overlay, bin string, flags ...string) ([]byte, error) {
@@ -440,7 +505,11 @@ func compile(dir, overlay, bin string, flags ...string) ([]byte, error) {
 	if overlay != "" {
 		a = append(a, "-overlay", overlay)
 	}
-	cmd := exec.Command("go", append(a, "./"+filepath.Clean(dir))...)
+	pkg := filepath.Clean(dir)
+	if !filepath.IsAbs(pkg) {
+		pkg = "./" + pkg // a relative package path, not an import path
+	}
+	cmd := exec.Command("go", append(a, pkg)...)
 	detach(cmd)
 	return cmd.CombinedOutput()
 }

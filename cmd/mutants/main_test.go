@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,8 +107,15 @@ func TestDraw(t *testing.T) {
 	if fmt.Sprint(offsets(draw(ms, 10, 8))) == fmt.Sprint(offsets(a)) {
 		t.Error("seed 8 drew what seed 7 drew")
 	}
-	if len(draw(ms, 0, 1)) != 50 || len(draw(ms, 60, 1)) != 50 {
-		t.Error("n of 0, or over the count, should return every mutant")
+	for _, n := range []int{0, 50, 60} {
+		all := offsets(draw(ms, n, 1))
+		if fmt.Sprint(all) == fmt.Sprint(offsets(ms)) {
+			t.Errorf("n of %d returns every mutant in file order: ^C would leave the first files, not a sample", n)
+		}
+		slices.Sort(all)
+		if fmt.Sprint(all) != fmt.Sprint(offsets(ms)) {
+			t.Errorf("n of %d: %v is not every mutant once", n, all)
+		}
 	}
 }
 
@@ -124,7 +132,8 @@ func TestWilson(t *testing.T) {
 }
 
 // TestRunMutant runs the fixture's tests on its mutants: a flipped bound
-// the test never reaches lives, the others are killed.
+// the test never reaches lives, + on strings does not compile (and says
+// why), a loop that never ends times out, the others are killed.
 func TestRunMutant(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles the fixture once per mutant")
@@ -138,20 +147,60 @@ func TestRunMutant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]Status{}
+	const hangs = "clamp.go:22:22 ++ → --" // i++ made i--: the only mutant given a short limit, as it never ends however loaded the machine
+	var got []string
 	for i, m := range ms {
-		got[m.From+m.To] = runMutant(dir, t.TempDir(), i, m, 10*time.Minute, nil)
+		limit := 10 * time.Minute
+		if m.String() == hangs {
+			limit = time.Second
+		}
+		st, why := runMutant(dir, t.TempDir(), i, m, src, limit, nil)
+		got = append(got, fmt.Sprintf("%s %s", m, st))
+		if st == NotViable && !strings.HasPrefix(why, "clamp.go:17:") {
+			t.Errorf("%s: not viable, and the reason %q does not start with its place in clamp.go", m, why)
+		}
+		if st != NotViable && why != "" {
+			t.Errorf("%s: %s with a reason, %q", m, st, why)
+		}
 	}
-	want := map[string]Status{"<<=": Lived, "<>=": Killed, ">>=": Lived, "><=": Killed}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("statuses %v, want %v", got, want)
+	want := []string{
+		"clamp.go:7:7 < → <= LIVED", "clamp.go:7:7 < → >= KILLED",
+		"clamp.go:10:7 > → >= LIVED", "clamp.go:10:7 > → <= KILLED",
+		"clamp.go:17:50 + → - NOT VIABLE",
+		"clamp.go:22:16 < → <= KILLED", "clamp.go:22:16 < → >= KILLED",
+		"clamp.go:22:22 ++ → -- TIMED OUT",
+		"clamp.go:23:4 ++ → -- KILLED",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("statuses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Unmutated, the fixture's tests pass.
 	bin := filepath.Join(t.TempDir(), "clamp.test")
 	if out, err := compile(dir, "", bin); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if out, err := runTests(context.Background(), dir, bin, []string{"-run", "TestClamp"}); err != nil {
+	if out, err := runTests(context.Background(), dir, bin, nil); err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// TestSummary: the efficacy counts the timed out as killed and leaves
+// the not viable out; each file's line, and the survivors in file order.
+func TestSummary(t *testing.T) {
+	m := func(file string, offset int) Mutant {
+		return Mutant{File: file, Offset: offset, Line: offset, Col: 1, From: "<", To: "<="}
+	}
+	ms := []Mutant{m("b.go", 9), m("a.go", 5), m("b.go", 2), m("a.go", 1), m("a.go", 3), m("b.go", 4)}
+	st := []Status{Lived, Killed, Lived, TimedOut, NotViable, Killed}
+	want := `
+killed 3 (timed out 1), lived 2, not viable 1
+efficacy 60.0%, 95% interval 23.1%–88.2%
+  a.go                     killed   2  lived   0
+  b.go                     killed   1  lived   2
+LIVED      b.go:2:1 < → <=
+LIVED      b.go:9:1 < → <=
+`
+	if got := Summary(ms, st); got != want {
+		t.Errorf("Summary:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package main
 
@@ -9,7 +9,12 @@ import (
 
 // detach puts cmd in a process group of its own, so that a ^C in the
 // terminal stops mutants (which then waits for the tests running) and not
-// the tests, whose death would count their mutant killed.
+// the tests, whose death would count their mutant killed. A command with
+// a context is killed with its whole group when the context ends, so that
+// nothing a test started outlives its time.
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.Cancel != nil { // exec.CommandContext's
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	}
 }

@@ -1,5 +1,5 @@
-// Package clamp is the fixture of mutants' tests: its test kills some of
-// its mutants and not others.
+// Package clamp is the fixture of mutants' tests: its tests kill some of
+// its mutants and not others, one does not compile and one never ends.
 package clamp
 
 // Clamp returns x limited to [lo, hi].
@@ -11,4 +11,16 @@ func Clamp(x, lo, hi int) int {
 		return hi
 	}
 	return x
+}
+
+// Label is a clamp's name: + made - does not compile.
+func Label(name string) string { return "clamp " + name }
+
+// Count counts to n a step at a time: i++ made i-- runs for ever.
+func Count(n int) int {
+	k := 0
+	for i := 0; i < n; i++ {
+		k++
+	}
+	return k
 }

@@ -10,3 +10,12 @@ func TestClamp(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	if got := Count(3); got != 3 {
+		t.Errorf("Count(3) = %d", got)
+	}
+	if got := Label("x"); got != "clamp x" {
+		t.Errorf("Label(x) = %q", got)
+	}
+}
