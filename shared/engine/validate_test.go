@@ -1039,3 +1039,22 @@ func TestPathIndexAtItsEdge(t *testing.T) {
 		t.Errorf("seven digits: %v\nwant %s", err, want)
 	}
 }
+
+// TestAnswerFastCheckAgreesWithItsErrors: a script's answers are checked
+// first by Answer.valid, and only those it doubts get the full checks with
+// their paths; the two must agree at every edge, or a long script would
+// either let a bad answer through or format a path for every good one.
+func TestAnswerFastCheckAgreesWithItsErrors(t *testing.T) {
+	for _, a := range []Answer{
+		{Status: 99}, {Status: 100}, {Status: 200}, {Status: 599}, {Status: 600}, {},
+		{Error: "connection"}, {Error: "connection", Status: 503}, {Error: "timeout"},
+		{Status: 200, Latency: -1}, {Status: 200, Latency: MaxSpan}, {Status: 200, Latency: MaxSpan + 1},
+		{Error: "connection", Latency: MaxSpan}, {Error: "connection", Latency: MaxSpan + 1},
+	} {
+		v := &validator{}
+		v.answer("a", &a)
+		if got, want := a.valid(), !v.failed(); got != want {
+			t.Errorf("%+v: valid() = %v, but the full checks find %d errors %v", a, got, len(v.errs), v.errs)
+		}
+	}
+}
