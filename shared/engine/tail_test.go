@@ -98,3 +98,25 @@ func TestQuantilesNearestRank(t *testing.T) {
 		}
 	}
 }
+
+// TestWorstSeedIsTheFirstOfATie: when several seeds are equally worst, the
+// worst seed reported is the first of them, whichever way the metric gets
+// worse, so that the seed a user is sent to replay does not depend on how
+// many ties follow it.
+func TestWorstSeedIsTheFirstOfATie(t *testing.T) {
+	runs := []runOutput{
+		{metrics: Metrics{SuccessRate: 0.95, PeakPer10ms: 3}},
+		{metrics: Metrics{SuccessRate: 0.9, PeakPer10ms: 5}},
+		{metrics: Metrics{SuccessRate: 0.9, PeakPer10ms: 5}},
+		{metrics: Metrics{SuccessRate: 0.97, PeakPer10ms: 4}},
+	}
+	_, worst, _ := tail(runs, []uint64{11, 22, 33, 44}, &Scenario{})
+	for key, want := range map[string]SeedValue{
+		"success_rate":  {Seed: 22, Value: 0.9}, // lower is worse
+		"peak_per_10ms": {Seed: 22, Value: 5},   // higher is worse
+	} {
+		if got := worst[key]; got != want {
+			t.Errorf("%s: worst seed %+v, want %+v", key, got, want)
+		}
+	}
+}

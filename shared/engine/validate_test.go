@@ -965,6 +965,41 @@ func TestLimitsAtTheirEdges(t *testing.T) {
 		{"throttle k of 100", strategy, strategy + `, "throttle": {"k": 100}`, "", ""},
 		{"throttle k past 100", strategy, strategy + `, "throttle": {"k": 100.5}`,
 			"strategies[0].throttle.k", "strategies[0].throttle.k: 100.5 is out of range 1..100 (or 0 for the default 2); the Google SRE book uses 2, and 1.1 for a more aggressive throttle"},
+		// A name's length, in characters, not bytes.
+		{"name of 200 characters", `"name": "v"`, `"name": "` + strings.Repeat("é", 200) + `"`, "", ""},
+		{"name of 201 characters", `"name": "v"`, `"name": "` + strings.Repeat("é", 201) + `"`,
+			"name", "name: is 201 characters long; at most 200 are allowed"},
+		// A seed survives a round trip through JavaScript: at most 2^53-1.
+		{"seed of 2^53-1", `"name": "v"`, `"name": "v", "seed": 9007199254740991`, "", ""},
+		{"seed of 2^53", `"name": "v"`, `"name": "v", "seed": 9007199254740992`,
+			"seed", "seed: 9007199254740992 is out of range 0..9007199254740991"},
+		// A step load phase's factor: 0..100.
+		{"step factor of 100", `"duration": "10s"`, `"duration": "10s", "load": [{"kind": "step", "from": "0s", "to": "1s", "factor": 100}]`, "", ""},
+		{"step factor past 100", `"duration": "10s"`, `"duration": "10s", "load": [{"kind": "step", "from": "0s", "to": "1s", "factor": 100.001}]`,
+			"workload.load[0].factor", "workload.load[0].factor: 100.001 is out of range; a step multiplies the rate by a factor in 0..100 other than 1 (0 stops arrivals, 0.8 sheds 20%, 3 triples the load)"},
+		// A load-dependent latency's slope, (0, 1000], and its largest factor, 1..1000.
+		{"latency slope of 1000", phase, phase + `, "load_latency": {"law": "linear", "slope": 1000}`, "", ""},
+		{"latency slope past 1000", phase, phase + `, "load_latency": {"law": "linear", "slope": 1000.001}`,
+			"dependency.load_latency.slope", `dependency.load_latency.slope: 1000.001 is out of range; the "linear" law needs a slope in (0, 1000]`},
+		{"latency max factor of 1", phase, phase + `, "load_latency": {"law": "linear", "slope": 1, "max_factor": 1}`, "", ""},
+		{"latency max factor under 1", phase, phase + `, "load_latency": {"law": "linear", "slope": 1, "max_factor": 0.999}`,
+			"dependency.load_latency.max_factor", "dependency.load_latency.max_factor: 0.999 is out of range; the largest factor is in 1..1000 (100 when not given)"},
+		{"latency max factor of 1000", phase, phase + `, "load_latency": {"law": "linear", "slope": 1, "max_factor": 1000}`, "", ""},
+		{"latency max factor past 1000", phase, phase + `, "load_latency": {"law": "linear", "slope": 1, "max_factor": 1000.001}`,
+			"dependency.load_latency.max_factor", "dependency.load_latency.max_factor: 1000.001 is out of range; the largest factor is in 1..1000 (100 when not given)"},
+		// A lognormal service time's p99: at least its p50.
+		{"lognormal p99 equal to p50", `{"kind": "constant", "mean": "10ms"}`, `{"kind": "lognormal", "p50": "10ms", "p99": "10ms"}`, "", ""},
+		{"lognormal p99 under p50", `{"kind": "constant", "mean": "10ms"}`, `{"kind": "lognormal", "p50": "10ms", "p99": "9.999ms"}`,
+			"dependency.service_time.p99", `dependency.service_time.p99: "9.999ms" is below p50 10ms; p99 must be at least p50`},
+		// A concurrency limit's refusal status from its lower end.
+		{"concurrency limit status 400", phase, phase + `, "concurrency_limit": {"status": 400}`, "", ""},
+		{"concurrency limit status 399", phase, phase + `, "concurrency_limit": {"status": 399}`,
+			"dependency.concurrency_limit.status", "dependency.concurrency_limit.status: 399 is not an error status; allowed 400..599, or 0 (or absent): the default, 503"},
+		// A minimum attempt time without a deadline has none to exceed.
+		{"min attempt time without a deadline", strategy, strategy + `, "min_attempt_time": "2s"`, "", ""},
+		{"min attempt time equal to the deadline", strategy, strategy + `, "deadline": "2s", "min_attempt_time": "2s"`, "", ""},
+		{"min attempt time past the deadline", strategy, strategy + `, "deadline": "2s", "min_attempt_time": "2.001s"`,
+			"strategies[0].min_attempt_time", `strategies[0].min_attempt_time: "2.001s" is longer than the deadline 2s`},
 		// Hedging: a backoff of kind none is no backoff; any other is refused.
 		{"hedging with backoff none", strategy, strategy + `, "hedging": {"delay": "10ms"}, "backoff": {"kind": "none"}`, "", ""},
 		{"hedging with a constant backoff", strategy, strategy + `, "hedging": {"delay": "10ms"}, "backoff": {"kind": "constant"}`,
@@ -1002,5 +1037,24 @@ func TestPathIndexAtItsEdge(t *testing.T) {
 	_, err = ParsePath("strategies[1000000].max_attempts", "sweep.path")
 	if want := `sweep.path: "strategies[1000000].max_attempts" is not a path such as "dependency.error_rate" or "strategies[1].max_attempts": an index must be a number in brackets`; err == nil || err.Error() != want {
 		t.Errorf("seven digits: %v\nwant %s", err, want)
+	}
+}
+
+// TestAnswerFastCheckAgreesWithItsErrors: a script's answers are checked
+// first by Answer.valid, and only those it doubts get the full checks with
+// their paths; the two must agree at every edge, or a long script would
+// either let a bad answer through or format a path for every good one.
+func TestAnswerFastCheckAgreesWithItsErrors(t *testing.T) {
+	for _, a := range []Answer{
+		{Status: 99}, {Status: 100}, {Status: 200}, {Status: 599}, {Status: 600}, {},
+		{Error: "connection"}, {Error: "connection", Status: 503}, {Error: "timeout"},
+		{Status: 200, Latency: -1}, {Status: 200, Latency: MaxSpan}, {Status: 200, Latency: MaxSpan + 1},
+		{Error: "connection", Latency: MaxSpan}, {Error: "connection", Latency: MaxSpan + 1},
+	} {
+		v := &validator{}
+		v.answer("a", &a)
+		if got, want := a.valid(), !v.failed(); got != want {
+			t.Errorf("%+v: valid() = %v, but the full checks find %d errors %v", a, got, len(v.errs), v.errs)
+		}
 	}
 }
