@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -103,6 +104,10 @@ func TestBudgetRetriesBounds(t *testing.T) {
 		// cost = min(1, 2) = 1, most = 2, spend = 1 × 10 + 0.5 × 100.
 		{"token bucket with refunds", Budget{Kind: BudgetTokenBucket, MaxTokens: 10, TokenRatio: 0.5, TimeoutCost: 2, Refund: true},
 			100, 1, float64(time.Second), 100 + (10+0.5*100+2*100)/(1-0.5)},
+		// With slices a withdrawal of 1000/⌊1000/0.3⌋ = 1000/3333 buys a
+		// retry: the ratio a little above 0.3. pieces = 2, reserve = 1.
+		{"sliced ratio over a window", Budget{Kind: BudgetRatio, Ratio: 0.3, Window: Duration(time.Second), Slices: 10},
+			1000, 1, float64(time.Second), 2*(1000.0/3333)*1000 + 2*1*1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := budgetRetries(&tc.b, tc.firsts, tc.states, tc.span); math.Abs(got-tc.want) > 1e-9 {
@@ -128,5 +133,72 @@ func TestUnlimitedAttemptsStepIsTheRoundTrip(t *testing.T) {
 	// 3s of 15ms steps: the first attempt and 200 retries.
 	if c.n != 201 {
 		t.Errorf("attempts = %v, want 201", c.n)
+	}
+}
+
+// TestCostNamesOnlyUnlimitedPoliciesCountedPastTheCap: a policy without
+// max_attempts is counted as MaxAttempts (100) attempts an operation, or
+// as many as fit in its deadline if more; the cost's message names it as
+// what to reduce only when its deadline fits more than those 100. Steps
+// of 15 ms (the round trip) fit 1 + ⌊deadline / 15ms⌋ attempts.
+func TestCostNamesOnlyUnlimitedPoliciesCountedPastTheCap(t *testing.T) {
+	for _, tc := range []struct {
+		deadline string
+		want     string // in the one text of Unlimited; "": none
+	}{
+		{"100ms", ""},  // 7 attempts fit: counted as 100
+		{"1485ms", ""}, // exactly 100 fit
+		{"1500ms", "counted as up to 101 attempts an operation"},
+		{"3s", "counted as up to 201 attempts an operation"},
+	} {
+		t.Run(tc.deadline, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "cap", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4,
+					"network": {"request": {"kind": "constant", "mean": "10ms"}, "answer": {"kind": "constant", "mean": "5ms"}}},
+				"strategies": [{"name": "s", "max_attempts": 0, "deadline": "`+tc.deadline+`"}]}`)
+			got := costDetail(sc).Unlimited
+			switch {
+			case tc.want == "" && len(got) > 0:
+				t.Errorf("Unlimited = %q, want none", got)
+			case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
+				t.Errorf("Unlimited = %q, want one saying %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEstimateSizeKeepsScalingEventsOnce: the scaling events of a run are
+// kept once, at most 1,000 of 5 numbers each, however many dependencies
+// scale; without series nothing else grows with them.
+func TestEstimateSizeKeepsScalingEventsOnce(t *testing.T) {
+	const scale = `, "autoscale": {"metric": "utilization", "target": 0.7, "period": "15s", "min": 1, "max": 4}`
+	size := func(a, b string) float64 {
+		sc := parseCost(t, `{"version": 1, "name": "scaled", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s",
+				"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]},
+			"dependencies": [
+				{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4`+a+`},
+				{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4`+b+`}],
+			"strategies": [{"name": "s", "max_attempts": 2}, {"name": "t", "max_attempts": 3}]}`)
+		return estimateSize(sc, false)
+	}
+	base := size("", "")
+	for _, tc := range []struct {
+		name string
+		a, b string
+	}{{"one scales", scale, ""}, {"both scale", scale, scale}} {
+		if got, want := size(tc.a, tc.b)-base, 2*5*1000.0; got != want {
+			t.Errorf("%s: the size grows by %v, want %v (5 × 1,000 for each of 2 strategies)", tc.name, got, want)
+		}
+	}
+}
+
+// TestResultSizeCountsSeedsAndPhases: a result holds each seed, and each
+// phase's start and end.
+func TestResultSizeCountsSeedsAndPhases(t *testing.T) {
+	r := &Result{Seeds: make([]int64, 3), Phases: make([]PhaseSpan, 2)}
+	if got, want := r.Size(), int64(3+2*2); got != want {
+		t.Errorf("3 seeds and 2 phases: Size = %d, want %d", got, want)
 	}
 }

@@ -94,6 +94,15 @@ func TestDefaultSearchForKnobs(t *testing.T) {
 			st.Backoff, st.Jitter = Backoff{}, Jitter{}
 			st.Hedging = &Hedging{Delay: Duration(5e7), DelayPercentile: 95}
 		}, map[string][]string{"hedging.delay_percentile": {`90`, `95`, `97.5`}}, []string{"backoff", "jitter", "hedging.delay"}},
+		// Twice the share of 50 is every call: the lower one is half of 50.
+		{"hedging at the median", func(st *Strategy) {
+			st.Backoff, st.Jitter = Backoff{}, Jitter{}
+			st.Hedging = &Hedging{Delay: Duration(5e7), DelayPercentile: 50}
+		}, map[string][]string{"hedging.delay_percentile": {`25`, `50`, `75`}}, []string{"backoff", "jitter", "hedging.delay"}},
+		{"hedging at 60", func(st *Strategy) {
+			st.Backoff, st.Jitter = Backoff{}, Jitter{}
+			st.Hedging = &Hedging{Delay: Duration(5e7), DelayPercentile: 60}
+		}, map[string][]string{"hedging.delay_percentile": {`20`, `60`, `80`}}, []string{"backoff", "jitter", "hedging.delay"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := plainStrategy()
