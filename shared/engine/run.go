@@ -570,9 +570,11 @@ func loadLabel(lp *LoadPhase) string {
 	return string(lp.Kind)
 }
 
+// humanCount writes n whole below a million, else in millions or billions
+// to one decimal.
 func humanCount(n int64) string {
 	switch {
-	case n >= 1e9:
+	case n >= 999_950_000: // from what would round to "1000.0 million"
 		return fmt.Sprintf("%.1f billion", float64(n)/1e9)
 	case n >= 1e6:
 		return fmt.Sprintf("%.1f million", float64(n)/1e6)

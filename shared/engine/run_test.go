@@ -39,6 +39,9 @@ func TestHumanCountWritesMillionsAndBillions(t *testing.T) {
 		999_999:       "999999",
 		1_000_000:     "1.0 million",
 		3_400_000:     "3.4 million",
+		999_949_999:   "999.9 million",
+		999_950_000:   "1.0 billion", // never "1000.0 million"
+		999_999_999:   "1.0 billion",
 		1_000_000_000: "1.0 billion",
 		2_500_000_000: "2.5 billion",
 	} {
