@@ -62,3 +62,31 @@ func TestRetryFitsExactlyBeforeTheDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestFallbackOperationsAreRecycled: an operation that ended on a
+// fallback's answer gives its slot back once that answer is in, so that a
+// long run of one operation at a time keeps a handful of slots. 100
+// operations, 10 ms apart, each failing at once and answered by a
+// fallback 1 ms later: never two open at once.
+func TestFallbackOperationsAreRecycled(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "fallbacks",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 100, "operations": 100,
+			"plan": [{"calls": [{"dependency": "a"}]}]},
+		"dependencies": [{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1, "error_rate": 1}],
+		"strategies": [{"name": "s", "max_attempts": 1, "fallbacks": [{"call": "a", "latency": "1ms"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fellBack := 0
+	s := simPlan(t, sc, 0, func(s *sim, what string, id int32) {
+		if what == "end" && s.ops[id].flags&opDegraded != 0 {
+			fellBack++
+		}
+	})
+	if fellBack != 100 {
+		t.Fatalf("%d operations ended on the fallback, want 100", fellBack)
+	}
+	if n := len(s.ops); n > 4 {
+		t.Errorf("%d operation slots for operations one at a time, want a few: the ended ones are not reused", n)
+	}
+}
