@@ -447,3 +447,65 @@ func TestMergeRefusesScalingOutOfRange(t *testing.T) {
 		})
 	}
 }
+
+// TestAutoscalePartlyCancelledWarmUpAddsTheRest: a scale-down that
+// cancels some of the workers warming up leaves the others to join when
+// the warm-up ends. 2 workers of 300 ms under 4 operations a second,
+// the service 600 ms until 10 s: busy at every sample, the autoscaler
+// goes from 2 to 4 at 10 s, the 2 new ones warming up until 25 s. At 20 s
+// it wants 3 (the backlog gone, a sample sees 1 or 2 busy): 1 warming
+// worker is cancelled, the 2 serving stay, and at 25 s the other warming
+// one joins them: 3 serving until the evaluation at 30 s takes 1 away.
+func TestAutoscalePartlyCancelledWarmUpAddsTheRest(t *testing.T) {
+	js := autoscaleScenario(4, 160, 2, "300ms", `{"metric": "utilization", "target": 0.5, "period": "10s",
+		"warm_up": "15s", "min": 2, "max": 4, "scale_down_stabilization": "0s"},
+		"phases": [{"kind": "latency", "factor": 2, "from": "0s", "to": "10s"}]`)
+	sr := &mustRun(t, js).Strategies[0]
+	want := []ScalingEvent{{AtS: 10, From: 2, To: 4}, {AtS: 20, From: 4, To: 3}, {AtS: 30, From: 3, To: 2}}
+	if fmt.Sprint(sr.Scaling) != fmt.Sprint(want) {
+		t.Fatalf("scaling %+v, want %+v", sr.Scaling, want)
+	}
+	ws := sr.Series.Workers[0]
+	if len(ws.Serving) < 38 {
+		t.Fatalf("%d buckets of workers, want the run's 40 s", len(ws.Serving))
+	}
+	for b := range ws.Serving {
+		serving, target := int32(2), int32(2)
+		switch {
+		case b >= 30:
+		case b >= 25:
+			serving, target = 3, 3
+		case b >= 20:
+			target = 3
+		case b >= 10:
+			target = 4
+		}
+		if ws.Serving[b] != serving || ws.Target[b] != target {
+			t.Errorf("in [%d s, %d s): %d serving, %d in all; want %d, %d", b, b+1, ws.Serving[b], ws.Target[b], serving, target)
+		}
+	}
+	// One dependency: its series names none.
+	if ws.Dependency != "" {
+		t.Errorf("worker series of the only dependency named %q, want none", ws.Dependency)
+	}
+}
+
+// TestAutoscaleBoundsOfWorkers: a dependency whose autoscaler scales its
+// workers may have from the lower to the higher of min and its workers
+// and up to the higher of max and its workers; one that scales backends
+// keeps its workers per backend.
+func TestAutoscaleBoundsOfWorkers(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		d           Dependency
+		least, most int
+	}{
+		{"no autoscaler", Dependency{Workers: 4}, 4, 4},
+		{"workers inside", Dependency{Workers: 4, Autoscale: &Autoscale{Min: 2, Max: 10}}, 2, 10},
+		{"over backends", Dependency{Workers: 4, Backends: &Backends{Count: 2}, Autoscale: &Autoscale{Min: 2, Max: 10}}, 4, 4},
+	} {
+		if least, most := autoscaleBounds(&c.d); least != c.least || most != c.most {
+			t.Errorf("%s: %d to %d workers, want %d to %d", c.name, least, most, c.least, c.most)
+		}
+	}
+}

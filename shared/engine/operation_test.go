@@ -46,3 +46,23 @@ func TestUnreadableShareIsStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedClientStopsAtTheDuration: a closed-loop client that would
+// think past the duration starts nothing more, and the run ends with its
+// last operation. One client first starts at some r in [0 s, 4 s), each
+// operation takes 1 s and the client thinks 4 s after it: operations
+// start at r and r+5 s, and the next one, at r+10 s, would be past the
+// 10 s. The run's series end with the second operation, before 10 s.
+func TestClosedClientStopsAtTheDuration(t *testing.T) {
+	res := mustRun(t, `{"version": 1, "name": "closed",
+		"workload": {"clients": 1, "arrival": "closed", "think_time": "4s", "duration": "10s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1s"}, "queue_capacity": 1},
+		"strategies": [{"name": "s", "max_attempts": 1}], "seeds": [1, 2, 3], "report": {"series_bucket": "1s"}}`)
+	sr := strategy(t, res, "s")
+	if sr.Metrics.Operations != 2 {
+		t.Errorf("%v operations a run, want 2", sr.Metrics.Operations)
+	}
+	if n := len(sr.Series.Attempts); n > 10 {
+		t.Errorf("series of %d buckets of 1 s, want the run to end before 10 s", n)
+	}
+}

@@ -376,3 +376,38 @@ func TestConcurrencyLimitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptiveLIFOCongestedOnlyPastN: a queue counts as congested once it
+// has not been empty for more than N; a request queued exactly N after
+// the queue last emptied may still wait N. M = 1 ms, N = 18.5 ms: the
+// queue last emptied at 3.7 ms, so a6, queued at 22.2 ms, may wait until
+// 40.7 ms; a7 and later only 1 ms. a1 and a2 are served oldest first; at
+// 30 ms the newest, a8, is served; at 40 ms a10, a9 and a7 are past
+// their time and dropped, and a6 is served. At 50 ms the rest are past
+// theirs: the queue empties, and a14 to a16 find it calm.
+func TestAdaptiveLIFOCongestedOnlyPastN(t *testing.T) {
+	checkEndings(t, endings(t, overloadScript(`, "queue_discipline": "adaptive-lifo", "codel": {"target": "1ms", "interval": "18.5ms"}`)), map[int32]float64{
+		0: 10, 1: 20, 2: 30, 8: 40, 6: 50, 7: -40, 9: -40, 10: -40,
+		3: -50, 4: -50, 5: -50, 11: -50, 12: -50, 13: -50,
+		14: 61.8, 15: 71.8, 16: 81.8,
+	})
+}
+
+// TestCoDelKeepsRequestsBelowTarget: CoDel drops nothing while the
+// requests it takes have waited less than its target, however long the
+// queue has been standing. 30 operations, one every 9 ms, at one worker
+// of 10 ms: the k-th is taken at 10·k ms having waited k ms, and from a9
+// on the queue is never left empty; with a target of 40 ms every one is
+// served, in arrival order.
+func TestCoDelKeepsRequestsBelowTarget(t *testing.T) {
+	js := `{"version": 1, "name": "standing",
+	"workload": {"clients": 30, "arrival": "uniform", "rate": 111.11111111111111, "duration": "270ms"},
+	"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 100,
+		"queue_discipline": "codel", "codel": {"target": "40ms", "interval": "60ms"}},
+	"strategies": [{"name": "a", "max_attempts": 1}]}`
+	fifo := map[int32]float64{}
+	for k := range int32(30) {
+		fifo[k] = float64(10 * (k + 1))
+	}
+	checkEndings(t, endings(t, js), fifo)
+}

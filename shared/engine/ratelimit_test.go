@@ -239,3 +239,41 @@ func TestFixedWindowLimiterRefillsOnlyToItsLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestAWSRateLimiterHandWorked follows the limiter answer by answer with
+// values worked by hand: the measured rate smooths the newest bucket's
+// rate with the older measure, CUBIC's clock runs in seconds since the
+// last throttle, and a refused Acquire waits for the missing part of a
+// token at the fill rate.
+func TestAWSRateLimiterHandWorked(t *testing.T) {
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	l := NewAWSRateLimiter()
+	// One answer in the bucket [0 s, 1 s): 1/s × 0.8.
+	l.Update(time.Second, false)
+	near("measured after 1 s", l.MeasuredRate(), 0.8)
+	// 1 s since the (never) throttle, W = 0: 0.4·1³.
+	near("calculated after 1 s", l.CalculatedRate(), 0.4)
+	// One more answer in [1 s, 2 s): 1/s × 0.8 + 0.8 × 0.2.
+	l.Update(2*time.Second, false)
+	near("measured after 2 s", l.MeasuredRate(), 0.96)
+	near("calculated after 2 s", l.CalculatedRate(), 0.4*8)
+
+	l = NewAWSRateLimiter()
+	// The throttle at 1 s: measured 0.8, rate 0.56, bucket empty.
+	l.Update(time.Second, true)
+	near("fill rate after the throttle", l.FillRate(), 0.56)
+	// Half a second later the bucket holds 0.28 tokens: the missing 0.72
+	// come at 0.56 a second.
+	ok, wait := l.Acquire(1500 * time.Millisecond)
+	if ok {
+		t.Fatal("Acquire gave a token from a bucket holding 0.28")
+	}
+	if want := 0.72 / 0.56; math.Abs(wait.Seconds()-want) > 1e-6 {
+		t.Errorf("wait %v, want %.6fs", wait, want)
+	}
+}

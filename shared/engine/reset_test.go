@@ -101,3 +101,28 @@ func TestAllocationsFlatInSeeds(t *testing.T) {
 		t.Errorf("10 seeds allocate %v times, 1 seed %v: %.1f more per strategy and seed, over 40", ten, one, perSeed)
 	}
 }
+
+// TestSeriesBinsSizedForTheDuration: a run that counts series gets the
+// bins of its workload's duration, and an eighth more, before it starts,
+// rather than growing them by doubling as it goes. 10 s at the model's
+// bin width, d bins, are d + d/8 + 16 in each series.
+func TestSeriesBinsSizedForTheDuration(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "bins",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 1},
+		"strategies": [{"name": "s", "max_attempts": 1}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := compile(sc)
+	d := int(m.work.duration / m.base)
+	if d < 2 || d >= maxBins/2 {
+		t.Fatalf("%d bins of %d ns in 10 s: the test needs a duration in bins", d, m.base)
+	}
+	s := newSim(context.Background(), m, &m.strategies[0], m.seeds[0], 0)
+	for k, b := range s.c.bins {
+		if len(b) != d+d/8+16 {
+			t.Errorf("series %d: %d bins before the run, want %d", k, len(b), d+d/8+16)
+		}
+	}
+}
