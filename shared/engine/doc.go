@@ -652,6 +652,7 @@
 // a run's span count it as MaxAttempts; it may run longer. Run refuses a scenario above
 // Options.MaxEvents with a CostError before running, stops any single
 // simulation that processes more than that many events with a CostError
-// (Processed set) that also wraps ErrStopped, and checks its context every
-// 16,384 events.
+// (Processed set) that also wraps ErrStopped, and checks its context; both
+// are looked at every 16,384 events, so a simulation stops at the first
+// multiple of 16,384 past the limit.
 package engine

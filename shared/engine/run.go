@@ -15,7 +15,9 @@ import (
 // Options control a run.
 type Options struct {
 	// MaxEvents refuses, before running, a scenario whose estimated cost is
-	// above it, and stops a run that processes more. 0 means no limit.
+	// above it, and stops a simulation that processes more, at the next
+	// multiple of 16,384 events it reaches (where it looks). 0 means no
+	// limit.
 	MaxEvents int64
 	// NoSeries leaves the time series out of the result.
 	NoSeries bool
