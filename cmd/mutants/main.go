@@ -458,8 +458,13 @@ func runMutant(dir, tmp string, i int, m Mutant, src []byte, timeout time.Durati
 	// Compiling is not the tests' time: the test binary is built first,
 	// without a limit; a mutant that does not build is not viable.
 	if out, err := compile(dir, overlay, bin); err != nil {
-		// The compiler names the overlay's copy: name the file instead.
-		return NotViable, strings.ReplaceAll(firstError(out), mutated, m.File)
+		// The compiler names the overlay's copy, by an absolute or a
+		// relative path: name the file instead.
+		why := firstError(out)
+		if k := strings.Index(why, filepath.Base(mutated)+":"); k >= 0 {
+			why = m.File + why[k+len(filepath.Base(mutated)):]
+		}
+		return NotViable, why
 	}
 	// A loaded machine can stretch one run past its limit: a mutant is
 	// timed out when a second try, with twice the limit, is too.
