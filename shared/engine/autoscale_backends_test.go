@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -214,5 +215,41 @@ func TestAutoscaleBackendsMetricIsPerWorker(t *testing.T) {
 	sr := &mustRun(t, js).Strategies[0]
 	if len(sr.Scaling) == 0 || sr.Scaling[0] != (ScalingEvent{AtS: 10, From: 2, To: 4}) {
 		t.Fatalf("scaling %+v, want first an event at 10 s, 2 to 4 backends", sr.Scaling)
+	}
+}
+
+// TestAutoscaleBackendsUpTakesADrainedSlotFirst: a backend added takes
+// the lowest free slot with nothing left to answer, before a lower one
+// still finishing what it was routed. Of max 5, backends 0 and 1 serve;
+// going from 2 to 3 backends (3 busy of 2 ready backends of 1 worker at
+// a target of 1) takes slot 3 when slot 2 still answers a request and 3
+// does not, slot 4 when only 4 is drained, and with every free slot
+// drained the lowest, slot 2.
+func TestAutoscaleBackendsUpTakesADrainedSlotFirst(t *testing.T) {
+	sc, err := Parse([]byte(backendsScenario(1, 10, 1, 2, "1s", `{"metric": "utilization", "target": 1, "period": "10s",
+		"min": 1, "max": 5, "scale_down_stabilization": "0s"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		active [3]int // requests left in slots 2, 3 and 4
+		want   uint16
+	}{
+		{[3]int{1, 0, 0}, 0b01011},
+		{[3]int{1, 1, 0}, 0b10011},
+		{[3]int{0, 0, 0}, 0b00111},
+		{[3]int{0, 1, 0}, 0b00111},
+	} {
+		m := compile(sc)
+		s := newSim(context.Background(), m, &m.strategies[0], m.seeds[0], 0)
+		b := m.deps[0].bal
+		for j, a := range c.active {
+			s.deps[int(b.first)+2+j].active = a
+		}
+		s.now = int64(10 * time.Second)
+		s.evaluateBackends(0, 3)
+		if got := s.deps[0].scale.ready; got != c.want {
+			t.Errorf("requests left in slots 2..4 %v: backends ready %05b after scaling up, want %05b", c.active, got, c.want)
+		}
 	}
 }

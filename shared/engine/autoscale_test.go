@@ -509,3 +509,25 @@ func TestAutoscaleBoundsOfWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestStabilizeHoldsOnlyRecommendationsThatMayLead: the window's
+// recommendations are kept only while they may still be its highest, so
+// a steady recommendation holds one, however long the window: an
+// autoscaler evaluating every millisecond over a window of hours keeps
+// its memory flat. A later one as high replaces an earlier one (it
+// outlives it), and the highest is still the answer.
+func TestStabilizeHoldsOnlyRecommendationsThatMayLead(t *testing.T) {
+	sc := &scaleState{recs: []recommendation{{at: 0, workers: 10}}}
+	const w = 1000
+	for at := 1; at <= 100; at++ {
+		if got := sc.stabilize(int64(at), w, 10, 7); got != 10 {
+			t.Fatalf("at %d, 10 workers, 7 recommended: %d, want 10 (the start's, in the window)", at, got)
+		}
+	}
+	if want := []recommendation{{0, 10}, {100, 7}}; fmt.Sprint(sc.recs) != fmt.Sprint(want) {
+		t.Errorf("after 100 recommendations of 7 the window holds %d (from %v), want %v", len(sc.recs), sc.recs[:min(len(sc.recs), 3)], want)
+	}
+	if got := sc.stabilize(101, w, 10, 10); got != 10 || len(sc.recs) != 1 {
+		t.Errorf("a recommendation of 10 as high as the start's: %d, holding %d; want 10, holding it alone", got, len(sc.recs))
+	}
+}

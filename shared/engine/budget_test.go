@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -170,5 +171,33 @@ func TestConcurrencyBudgetShareOfAttempts(t *testing.T) {
 		if int(m.Retries) != c.retries || int(m.RetriesDenied) != c.n-c.retries {
 			t.Errorf("%d calls: %v retries, %v denied; want %d and %d", c.n, m.Retries, m.RetriesDenied, c.retries, c.n-c.retries)
 		}
+	}
+}
+
+// TestRatioBudgetSinceStartKeepsNoTimes: a ratio budget over the whole
+// run counts its retries and first attempts, and keeps no time of
+// either: the times are a window's, and without one a long run's
+// memory would grow with every retry. 20 operations failing at once,
+// 3 attempts each, against a ratio of 0.5: 10 retries granted.
+func TestRatioBudgetSinceStartKeepsNoTimes(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "budget",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 1, "operations": 20},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "0s"}, "queue_capacity": 1,
+			"phases": [{"kind": "outage", "from": "0s", "to": "20h", "status": 503}]},
+		"strategies": [{"name": "s", "max_attempts": 3, "budget": {"kind": "ratio", "ratio": 0.5}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := compile(sc)
+	s := newSim(context.Background(), m, &m.strategies[0], m.seeds[0], 0)
+	if err := s.run(); err != nil {
+		t.Fatal(err)
+	}
+	in := &s.inst[0][0]
+	if in.retries != 10 || in.requests != 20 {
+		t.Errorf("%d retries of %d first attempts counted, want 10 of 20", in.retries, in.requests)
+	}
+	if in.reqTimes.size != 0 || in.retryTimes.size != 0 {
+		t.Errorf("without a window the budget keeps %d first attempts' and %d retries' times, want none", in.reqTimes.size, in.retryTimes.size)
 	}
 }

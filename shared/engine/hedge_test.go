@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -546,5 +547,37 @@ func TestHedgingAfterFailureWait(t *testing.T) {
 	m = one(t, alwaysFails, `"max_attempts": 3, "deadline": "1500ms", "hedging": {"delay": "1s", "after_failure": "wait"}`)
 	if m.DependencyCalls != 2 || m.Failed != 1 {
 		t.Errorf("with a deadline of 1.5 s: %v dependency calls, failed %v; want 2, 1", m.DependencyCalls, m.Failed)
+	}
+}
+
+// TestHedgingFixedDelayKeepsNoLatencies: only delay_percentile reads
+// the copies' latencies, so a fixed delay keeps none (no window of up to
+// DefaultHedgeWindow of them per instance, no percentile recomputed).
+// With a percentile the window fills with every copy that won.
+func TestHedgingFixedDelayKeepsNoLatencies(t *testing.T) {
+	const js = `{"version": 1, "name": "hedge",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 30},
+		"dependency": {"workers": 4, "service_time": {"kind": "constant", "mean": "5ms"}, "queue_capacity": 10},
+		"strategies": [{"name": "h", "max_attempts": 2, "hedging": {"delay": "1ms"PCT}}]}`
+	for _, c := range []struct {
+		pct  string
+		kept int
+	}{{"", 0}, {`, "delay_percentile": 90`, 30}} {
+		sc, err := Parse([]byte(strings.Replace(js, "PCT", c.pct, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := compile(sc)
+		s := newSim(context.Background(), m, &m.strategies[0], m.seeds[0], 0)
+		if err := s.run(); err != nil {
+			t.Fatal(err)
+		}
+		kept := 0
+		if w := s.inst[0][0].hedgeLat; w != nil {
+			kept = len(w.ring)
+		}
+		if s.c.succeeded != 30 || kept != c.kept {
+			t.Errorf("hedging%s: %d succeeded, %d latencies kept; want 30 and %d", c.pct, s.c.succeeded, kept, c.kept)
+		}
 	}
 }

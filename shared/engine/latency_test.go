@@ -233,3 +233,23 @@ func TestLatenciesBounded(t *testing.T) {
 		t.Errorf("%d values kept, %d buckets; want %d, at most 24576", cap(l.raw), len(l.hist), exactLatencies)
 	}
 }
+
+// TestQuantileBeyondTheSmallestTakesTheMidpoint: in the histogram a rank
+// among the values equal to its bucket's smallest is that value, and the
+// next rank is the bucket's midpoint. 1 µs, then 4,000,000 ns twice and
+// 4,001,000 ns (one bucket, 2,048 ns wide), then 9 ms: ranks 1 and 2 are
+// 4,000,000; rank 3 is (4,000,000 + 4,001,000)/2.
+func TestQuantileBeyondTheSmallestTakesTheMidpoint(t *testing.T) {
+	var l latencies
+	for _, x := range []int64{1000, 4_000_000, 4_000_000, 4_001_000, 9_000_000} {
+		l.count(x)
+	}
+	if histBucket(4_000_000) != histBucket(4_001_000) {
+		t.Fatal("4,000,000 and 4,001,000 ns in two buckets")
+	}
+	for r, want := range []int64{1000, 4_000_000, 4_000_000, 4_000_500, 9_000_000} {
+		if got := l.quantile(int64(r)); got != want {
+			t.Errorf("rank %d: %d ns, want %d", r, got, want)
+		}
+	}
+}

@@ -359,3 +359,35 @@ func TestFlashPeakIsTakenAtEachSegmentsStart(t *testing.T) {
 		t.Errorf("estimated %g operations, want 6700", ops)
 	}
 }
+
+// TestProbeCutScalesARampingRate: a probe's cut multiplies the rate at
+// each instant by cutRate/rate, under a ramp too, where the arrivals are
+// thinned below the segment's peak. 100 a second ramping to 3 times that
+// over [10 s, 20 s), cut to a quarter from 10 s: at 15 s the rate is
+// 100 × 2 × 0.25 = 50, and [10 s, 20 s) holds 100 × 2 × 0.25 × 10 = 500
+// arrivals a run on average.
+func TestProbeCutScalesARampingRate(t *testing.T) {
+	sc := &Scenario{Version: 1, Name: "cut",
+		Workload:   Workload{Clients: 10, Rate: 100, Duration: Duration(20 * time.Second), Load: []LoadPhase{{Kind: LoadRamp, From: Duration(10 * time.Second), To: Duration(20 * time.Second), Factor: 3}}},
+		Dependency: Dependency{Workers: 1, ServiceTime: Distribution{Kind: ServiceConstant, Mean: Duration(time.Millisecond)}},
+		Strategies: []Strategy{{Name: "a", Policy: Policy{MaxAttempts: 1}}}}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	m := compile(sc)
+	m.work.cut, m.work.cutAt, m.work.cutRate = true, int64(10*time.Second), 25
+	if r := m.work.rateAt(15e9); math.Abs(r-50) > 1e-9 {
+		t.Errorf("rate at 15 s %v, want 50", r)
+	}
+	var runs [][]float64
+	for s := range 20 {
+		a := newArrivals(&m.work, uint64(s+1))
+		var ts []float64
+		for x, ok := a.next(); ok; x, ok = a.next() {
+			ts = append(ts, float64(x.at)/1e9)
+		}
+		runs = append(runs, ts)
+	}
+	nearCount(t, "before the cut", countIn(runs, 0, 10), 20*100*10)
+	nearCount(t, "cut ramp", countIn(runs, 10, 20), 20*500)
+}
