@@ -243,8 +243,11 @@ func (s *sim) evaluateBackends(dep uint8, total float64) {
 	for range want - cur { // the lowest slot free, one drained first
 		k, drained := -1, false
 		for j := range b.n {
-			if (sc.ready|sc.pending)&(1<<j) == 0 && !drained {
-				k, drained = j, s.deps[int(b.first)+j].active == 0
+			if (sc.ready|sc.pending)&(1<<j) != 0 || drained {
+				continue
+			}
+			if d := s.deps[int(b.first)+j].active == 0; k < 0 || d {
+				k, drained = j, d
 			}
 		}
 		sc.created[k] = s.now

@@ -224,7 +224,7 @@ func TestAutoscaleBackendsMetricIsPerWorker(t *testing.T) {
 // going from 2 to 3 backends (3 busy of 2 ready backends of 1 worker at
 // a target of 1) takes slot 3 when slot 2 still answers a request and 3
 // does not, slot 4 when only 4 is drained, and with every free slot
-// drained the lowest, slot 2.
+// drained, or none, the lowest, slot 2.
 func TestAutoscaleBackendsUpTakesADrainedSlotFirst(t *testing.T) {
 	sc, err := Parse([]byte(backendsScenario(1, 10, 1, 2, "1s", `{"metric": "utilization", "target": 1, "period": "10s",
 		"min": 1, "max": 5, "scale_down_stabilization": "0s"}`)))
@@ -239,6 +239,7 @@ func TestAutoscaleBackendsUpTakesADrainedSlotFirst(t *testing.T) {
 		{[3]int{1, 1, 0}, 0b10011},
 		{[3]int{0, 0, 0}, 0b00111},
 		{[3]int{0, 1, 0}, 0b00111},
+		{[3]int{1, 1, 1}, 0b00111}, // none drained: the lowest
 	} {
 		m := compile(sc)
 		s := newSim(context.Background(), m, &m.strategies[0], m.seeds[0], 0)
