@@ -66,3 +66,46 @@ func TestClosedClientStopsAtTheDuration(t *testing.T) {
 		t.Errorf("series of %d buckets of 1 s, want the run to end before 10 s", n)
 	}
 }
+
+// TestNonIdempotentShareIsStrict: an operation is non-idempotent when its
+// draw, uniform in [0, 1), is below mix.non_idempotent, so that a share p
+// makes a share p of the operations non-idempotent. The one operation of
+// a run, failing every attempt, is retried with the share set to its own
+// draw, and given up after its first attempt with the next share above
+// (a strategy retries no non-idempotent operation without a key).
+func TestNonIdempotentShareIsStrict(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "one payment", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 1, "duration": "1s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4, "error_rate": 1},
+		"strategies": [{"name": "s", "max_attempts": 2}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := keyed{seed: SeedsOf(sc)[0]}
+	draw := rnd.float(drawMix, 0, 1) // client 0's first operation
+	if draw <= 0 {
+		t.Fatalf("the operation's draw is %v: no share tells below from at", draw)
+	}
+	for _, tc := range []struct {
+		share    float64
+		attempts float64
+		gaveUp   float64 // as non-idempotent
+	}{
+		{draw, 2, 0},
+		{math.Nextafter(draw, 1), 1, 1},
+	} {
+		sc.Workload.Mix.NonIdempotent = tc.share
+		if err := sc.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), sc, Options{NoSeries: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := res.Strategies[0].Metrics
+		if m.Operations != 1 || m.Attempts != tc.attempts || m.GaveUpNonIdempotent != tc.gaveUp {
+			t.Errorf("share %v, draw %v: %v attempts, %v given up as non-idempotent, of %v operations; want %v and %v",
+				tc.share, draw, m.Attempts, m.GaveUpNonIdempotent, m.Operations, tc.attempts, tc.gaveUp)
+		}
+	}
+}

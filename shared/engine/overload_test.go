@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -410,4 +411,76 @@ func TestCoDelKeepsRequestsBelowTarget(t *testing.T) {
 		fifo[k] = float64(10 * (k + 1))
 	}
 	checkEndings(t, endings(t, js), fifo)
+}
+
+// TestCoDelReentersAtTheDropRateItLeft: back in the drop state within an
+// interval of the drop it had planned when it left, CoDel starts from
+// the count it left with less 2 (the drop rate that controlled the queue
+// last time), not from 1. Target 5 ms, interval 50 ms, one worker of
+// 10 ms at 2.7 times its capacity: the drop state begins at 110 ms
+// (count 1) and has dropped 5 by 250 ms, when 20 workers for 20 ms
+// drain the queue; CoDel leaves the drop state with its next drop
+// planned at 271.58 ms. Back to one worker, the queue stands again and
+// CoDel re-enters at 320 ms, 48.4 ms after that planned drop: count 3,
+// the next drop 50/√3 ms later.
+func TestCoDelReentersAtTheDropRateItLeft(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "again",
+	"workload": {"clients": 200, "arrival": "uniform", "rate": 270.27027027027026, "duration": "400ms"},
+	"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 100,
+		"queue_discipline": "codel", "codel": {"target": "5ms", "interval": "50ms"},
+		"phases": [{"kind": "capacity", "from": "250ms", "to": "270ms", "workers": 20}]},
+	"strategies": [{"name": "a", "max_attempts": 1}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type entry struct {
+		count    uint32
+		dropNext time.Duration
+	}
+	var entries []entry
+	var left []uint32 // the count at each exit
+	dropping := false
+	simPlan(t, sc, 0, func(s *sim, what string, id int32) {
+		ov := s.deps[0].ov
+		switch {
+		case ov == nil || ov.dropping == dropping:
+			return
+		case ov.dropping:
+			entries = append(entries, entry{ov.count, time.Duration(ov.dropNext)})
+		default:
+			left = append(left, ov.count)
+		}
+		dropping = ov.dropping
+	})
+	want := []entry{{1, 160 * time.Millisecond}, {3, 320*time.Millisecond + time.Duration(50e6/math.Sqrt(3))}}
+	if len(entries) < 2 || !slices.Equal(entries[:2], want) || len(left) == 0 || left[0] != 5 {
+		t.Errorf("entries into the drop state (count, next drop) %v, counts at the exits %v; want %v first, the first left with count 5", entries, left, want)
+	}
+}
+
+// TestConcurrencyLimitSampleLateOnlyPastTimeout: a request that leaves
+// exactly its limit's timeout after it was taken on is in time, and its
+// sample (taken on with 1 in flight of a limit of 2: 2·1 ≥ 2) adds one
+// to the limit; past the timeout it is a drop, and halves it.
+func TestConcurrencyLimitSampleLateOnlyPastTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		timeout string
+		limit   int
+	}{
+		{"10ms", 3},
+		{"9.999ms", 1},
+	} {
+		sc, err := Parse([]byte(`{"version": 1, "name": "t",
+		"workload": {"clients": 1, "arrival": "burst"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5,
+			"concurrency_limit": {"initial": 2, "min": 1, "backoff_ratio": 0.5, "timeout": "` + tc.timeout + `"}},
+		"strategies": [{"name": "a", "max_attempts": 1}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := simPlan(t, sc, 0, nil)
+		if got := s.deps[0].ov.limit; got != tc.limit || s.c.succeeded != 1 {
+			t.Errorf("timeout %s, served in 10ms: limit %d, %d succeeded; want %d and 1", tc.timeout, got, s.c.succeeded, tc.limit)
+		}
+	}
 }

@@ -330,3 +330,51 @@ func TestCountsJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBatchAnswersForEverySimulation: a run handed off through
+// Options.RunBatch ends with RunBatch's error when it gives one, even
+// after every part has been put, and with an error naming a simulation
+// that was never put when RunBatch returns without error.
+func TestRunBatchAnswersForEverySimulation(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "handed-off", "seeds": [1, 2],
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "operations": 5},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0},
+		"strategies": [{"name": "s", "max_attempts": 1}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := errors.New("the workers went away")
+	for _, tc := range []struct {
+		name string
+		put  []int // the simulations RunBatch puts
+		err  error // and returns
+		want string
+	}{
+		{"all put, then an error", []int{0, 1}, gone, gone.Error()},
+		{"none put, an error", nil, gone, gone.Error()},
+		{"one put, no error", []int{1}, nil, `engine: simulation 0 (strategy "s" on seed 1) of the batch is missing`},
+		{"all put, no error", []int{0, 1}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := Options{RunBatch: func(ctx context.Context, b *Batch, put func(*Part) error) error {
+				if len(tc.put) > 0 {
+					part, err := b.Run(ctx, tc.put, Options{})
+					if err != nil {
+						return err
+					}
+					if err := put(part); err != nil {
+						return err
+					}
+				}
+				return tc.err
+			}}
+			_, err := RunTuned(context.Background(), sc, nil, opt)
+			if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+				t.Errorf("error %v; want %q", err, tc.want)
+			}
+			if tc.err != nil && !errors.Is(err, tc.err) {
+				t.Errorf("error %v is not RunBatch's", err)
+			}
+		})
+	}
+}

@@ -277,3 +277,32 @@ func TestAWSRateLimiterHandWorked(t *testing.T) {
 		t.Errorf("wait %v, want %.6fs", wait, want)
 	}
 }
+
+// TestAWSRateLimiterCubicReturnsToTheThrottledRate: after a throttle the
+// calculated rate climbs CUBIC's curve 0.4·(t − W)³ + r, t the seconds
+// since the throttle, r the rate it happened at and W = ∛(r·0.3/0.4): it
+// starts below r (0.7 r at t = 0), is back at r after W seconds, and
+// above it after. Throttled at 1 s with a measured 0.8 a second, W is
+// ∛0.6, about 0.843 s.
+func TestAWSRateLimiterCubicReturnsToTheThrottledRate(t *testing.T) {
+	const r = 0.8
+	w := math.Cbrt(0.6)
+	for _, c := range []struct {
+		after float64 // seconds after the throttle
+		want  float64
+	}{
+		{0.5, 0.4*math.Pow(0.5-w, 3) + r},
+		{w, r},
+		{1, 0.4*math.Pow(1-w, 3) + r},
+	} {
+		l := NewAWSRateLimiter()
+		l.Update(time.Second, true)
+		if m := l.MeasuredRate(); math.Abs(m-r) > 1e-9 {
+			t.Fatalf("measured %v at the throttle, want %v", m, r)
+		}
+		l.Update(time.Second+time.Duration(c.after*float64(time.Second)), false)
+		if got := l.CalculatedRate(); math.Abs(got-c.want) > 1e-6 {
+			t.Errorf("%.3fs after the throttle: calculated %v, want %v", c.after, got, c.want)
+		}
+	}
+}

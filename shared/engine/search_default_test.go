@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,6 +56,9 @@ func TestDefaultSearchForKnobs(t *testing.T) {
 	}{
 		{"attempt_timeout", func(st *Strategy) { st.AttemptTimeout = Duration(2e9) },
 			map[string][]string{"attempt_timeout": {`"1s"`, `"2s"`, `"4s"`}}, nil},
+		// Half of 1ns is 0: no time-out at all, which is not valid.
+		{"attempt_timeout of 1ns", func(st *Strategy) { st.AttemptTimeout = Duration(1) },
+			map[string][]string{"attempt_timeout": {`"1ns"`, `"2ns"`}}, nil},
 		{"deadline", func(st *Strategy) { st.Deadline = Duration(5e9) },
 			map[string][]string{"deadline": {`"2.5s"`, `"5s"`, `"10s"`}}, nil},
 		{"deadline above min_attempt_time", func(st *Strategy) { st.Deadline, st.MinAttemptTime = Duration(4e9), Duration(3e9) },
@@ -226,5 +230,44 @@ func TestDefaultSearchHedgedBuiltin(t *testing.T) {
 	}
 	if _, ok := res.Recommendation.Metrics.Metric("latency_p99_ms"); !ok {
 		t.Errorf("no latency_p99_ms in the recommendation's metrics")
+	}
+}
+
+// TestDefaultSearchKeepsABackoffForTheJitter: traded down to 192
+// candidates, the default search of a strategy with a backoff of its own
+// drops the backoff knob (the strategy keeps its own) and varies the
+// jitter; that of a strategy without one, absent or of kind none, keeps
+// two backoffs to choose from, since a jitter needs a backoff to spread,
+// and drops the jitter knob instead.
+func TestDefaultSearchKeepsABackoffForTheJitter(t *testing.T) {
+	for _, tc := range []struct {
+		backoff Backoff
+		knob    string // the knob kept of backoff and jitter
+	}{
+		{Backoff{}, "backoff"},
+		{Backoff{Kind: BackoffNone}, "backoff"},
+		{Backoff{Kind: BackoffConstant, Base: Duration(1e8)}, "jitter"},
+	} {
+		t.Run(cmp.Or(string(tc.backoff.Kind), "absent"), func(t *testing.T) {
+			st := plainStrategy()
+			st.Backoff, st.Jitter = tc.backoff, Jitter{}
+			st.AttemptTimeout, st.Deadline = Duration(2e9), Duration(1e10)
+			st.Breaker = &Breaker{Kind: BreakerConsecutive, Failures: 10, Break: Duration(3e10)}
+			st.Budget = &Budget{Kind: BudgetRatio, Ratio: 0.1, Window: Duration(6e10), MinPerSecond: 1}
+			sc := defaultSearchScenario(t, st)
+			other := map[string]string{"backoff": "jitter", "jitter": "backoff"}[tc.knob]
+			if got, ok := knobOf(sc.Search, tc.knob); !ok || len(got) != 2 {
+				t.Errorf("knob %q: %v (%v); want two values: %s", tc.knob, got, ok, mustJSON(t, sc.Search.Knobs))
+			}
+			if _, ok := knobOf(sc.Search, other); ok {
+				t.Errorf("knob %q, traded away for the 192: %s", other, mustJSON(t, sc.Search.Knobs))
+			}
+			if n := combinations(sc.Search); n > 192 {
+				t.Errorf("%d candidates, more than 192", n)
+			}
+			if err := sc.Validate(); err != nil {
+				t.Errorf("not valid: %v", err)
+			}
+		})
 	}
 }

@@ -90,3 +90,28 @@ func TestFallbackOperationsAreRecycled(t *testing.T) {
 		t.Errorf("%d operation slots for operations one at a time, want a few: the ended ones are not reused", n)
 	}
 }
+
+// TestBreakerCountsACallSlowOnlyPastSlowCall: a call is slow when it
+// takes longer than slow_call, not as long. Service takes 500 ms, 2 s
+// from 5 s on; a window of 4 calls that are all slow opens the breaker
+// at 10 s (the calls started at 5 to 8 s end at 7 to 10 s). With
+// slow_call 2s those calls take exactly slow_call and none is slow.
+func TestBreakerCountsACallSlowOnlyPastSlowCall(t *testing.T) {
+	for _, tc := range []struct {
+		slowCall string
+		want     string
+	}{
+		{"1.999s", "10.0 open"},
+		{"2s", ""},
+	} {
+		res := mustRun(t, fmt.Sprintf(`{"version": 1, "name": "slow",
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 1, "operations": 10},
+			"dependency": {"workers": 10, "service_time": {"kind": "constant", "mean": "500ms"}, "queue_capacity": 1,
+				"phases": [{"kind": "latency", "from": "5s", "to": "1h", "factor": 4}]},
+			"strategies": [{"name": "s", "max_attempts": 1,
+				"breaker": {"kind": "ratio", "ratio": 1, "window_calls": 4, "min_throughput": 4, "slow_call": %q, "break": "1h"}}]}`, tc.slowCall))
+		if got := transitionsOf(strategy(t, res, "s")); got != tc.want {
+			t.Errorf("slow_call %s: transitions %q, want %q", tc.slowCall, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -88,5 +89,32 @@ func TestSegmentsCountFastFailures(t *testing.T) {
 	want := [][4]int64{{1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 1, 0}, {1, 0, 1, 0}, {1, 0, 1, 0}} // ops, ok, fast, calls
 	if got := part.Simulations[0].Segments; !slices.Equal(got, want) {
 		t.Errorf("segments %v; want %v", got, want)
+	}
+}
+
+// TestTuningCutsUpTo99Percent: a tuning's cut_percent is 0..99. A cut of
+// 99% leaves 1% of the arrival rate (100 operations a second for 1 s,
+// then 1 a second for 1 s: 101), and 100% (no arrivals at all) or a
+// negative cut is refused with the value named.
+func TestTuningCutsUpTo99Percent(t *testing.T) {
+	sc, err := Parse([]byte(`{"version": 1, "name": "cut",
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 100, "duration": "2s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 0},
+		"strategies": [{"name": "s", "max_attempts": 1}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := RunTuned(context.Background(), sc, &Tuning{CutPercent: 99, CutAt: Duration(time.Second)}, Options{})
+	if err != nil {
+		t.Fatalf("a cut of 99%%: %v", err)
+	}
+	if ops := part.Simulations[0].Metrics.Operations; ops < 100 || ops > 102 {
+		t.Errorf("a cut of 99%% after 1s of 100 a second: %v operations; want about 101", ops)
+	}
+	for _, cut := range []int{100, -1} {
+		_, err := RunTuned(context.Background(), sc, &Tuning{CutPercent: cut, CutAt: Duration(time.Second)}, Options{})
+		if want := fmt.Sprintf("engine: a tuning's cut_percent %d is not in 0..99", cut); err == nil || err.Error() != want {
+			t.Errorf("a cut of %d%%: error %v; want %q", cut, err, want)
+		}
 	}
 }
