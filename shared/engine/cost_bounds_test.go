@@ -26,3 +26,25 @@ func TestUnlimitedAttemptsWalkTheFirst65536Waits(t *testing.T) {
 		t.Errorf("step = %v, want 65.537µs (the 65,537th wait)", c.step)
 	}
 }
+
+// TestEstimateSizeKeepsAFineSeriesAtItsLastSpan: a fine series at r is
+// kept while its span has at most 20,000 windows of r, so a run whose
+// arrivals end exactly at 20,000 × 10ms = 200s keeps its 10ms series, and
+// the estimate counts it. Hand-computed for one strategy of 2 attempts on
+// a dependency that drains in (4/1 + 1) × 1ms = 5ms: the span is at most
+// 200s + 2 × 5ms + 5ms = 200.015s, and the size 3 × 80 metrics + 3 × 3
+// peaks + 9 × 601 series buckets, plus the fine series' two numbers a
+// window: 20,000 at 10ms, ⌈2000.15⌉ at 100ms, ⌈200.015⌉ at 1s.
+func TestEstimateSizeKeepsAFineSeriesAtItsLastSpan(t *testing.T) {
+	sc := parseCost(t, `{"version": 1, "name": "fine", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "200s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+		"strategies": [{"name": "s", "max_attempts": 2}]}`)
+	if lo, hi := estimateSpan(sc); lo != 200e9 || hi != 200.015e9 {
+		t.Fatalf("span = [%v, %v], want [200s, 200.015s]", lo, hi)
+	}
+	want := int64(3*80 + 3*3 + 9*601 + 2*(20000+2001+201))
+	if got := EstimateSize(sc); got != want {
+		t.Errorf("EstimateSize = %d, want %d", got, want)
+	}
+}
