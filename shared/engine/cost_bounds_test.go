@@ -48,3 +48,39 @@ func TestEstimateSizeKeepsAFineSeriesAtItsLastSpan(t *testing.T) {
 		t.Errorf("EstimateSize = %d, want %d", got, want)
 	}
 }
+
+// TestUnlimitedAttemptsFitTheirWindow: unlimited attempts are counted as
+// many as fit, one step after another, in the deadline, or in max_elapsed
+// when it is shorter (the deadline on a tie), else in the time to the end
+// of the arrivals (1s here); a step that ends exactly at the window's end
+// still counts. Without a network the steps are the backoff's waits: a
+// constant 10ms fits 1 + ⌊1s / 10ms⌋ = 101 attempts in a second, a linear
+// 1ns (k ns before retry k) fits 1 + 200 in 200 × 201 / 2 = 20,100ns.
+func TestUnlimitedAttemptsFitTheirWindow(t *testing.T) {
+	const ms = Duration(time.Millisecond)
+	constant := Backoff{Kind: BackoffConstant, Base: 10 * ms}
+	for _, tc := range []struct {
+		name   string
+		p      Policy
+		n      float64
+		window string
+	}{
+		{"a deadline", Policy{Deadline: 1000 * ms, Backoff: constant}, 101, "its deadline of 1s"},
+		{"a deadline as long as max_elapsed", Policy{Deadline: 1000 * ms, MaxElapsed: 1000 * ms, Backoff: constant}, 101, "its deadline of 1s"},
+		{"a shorter max_elapsed", Policy{Deadline: 2000 * ms, MaxElapsed: 1000 * ms, Backoff: constant}, 101, "its max_elapsed of 1s"},
+		{"a shorter deadline", Policy{Deadline: 1000 * ms, MaxElapsed: 2000 * ms, Backoff: constant}, 101, "its deadline of 1s"},
+		{"neither", Policy{Backoff: constant}, 101, "the 1s to the end of its arrivals and faults"},
+		{"a last step ending at the deadline", Policy{Deadline: 20100, Backoff: Backoff{Kind: BackoffLinear, Base: 1}}, 201, "its deadline of 20.1µs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "window", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				"strategies": [{"name": "s", "max_attempts": 2}]}`)
+			c := estimateAttempts(sc, &tc.p)
+			if c.n != tc.n || c.window != tc.window {
+				t.Errorf("attempts = %v in %q, want %v in %q", c.n, c.window, tc.n, tc.window)
+			}
+		})
+	}
+}
