@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,4 +84,78 @@ func TestUnlimitedAttemptsFitTheirWindow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEstimateSpanUpperBound: a run lasts at most until its arrivals end
+// (1s here), the phases release what they hold, the slowest operation
+// ends and the queue drains, each hand-computed from the base: a queue of
+// 4 before 1 worker of 1ms drains in (4/1 + 1) × 1ms = 5ms, an operation
+// of 2 attempts that each wait for it lasts 10ms, so the base run ends by
+// 1000 + 10 + 5 = 1015ms. Each case changes one thing.
+func TestEstimateSpanUpperBound(t *testing.T) {
+	const flat = `{"kind": "constant", "mean": "1ms"}`
+	for _, tc := range []struct {
+		name                    string
+		workload, dep, strategy string
+		wantMs                  float64
+	}{
+		{"the base", ``, ``, ``, 1015},
+		// A draw of an exponential service is counted as 10 means: a
+		// drain of 5 × 10ms, operations of 2 × 50ms.
+		{"exponential service", ``, `, "service_time": {"kind": "exponential", "mean": "1ms"}`, ``, 1000 + 100 + 50},
+		// A lognormal as twice its p99: 8ms, a drain of 40ms.
+		{"lognormal service", ``, `, "service_time": {"kind": "lognormal", "p50": "1ms", "p99": "4ms"}`, ``, 1000 + 80 + 40},
+		// The largest latency factor of its phases slows every service.
+		{"latency phases", ``, `, "phases": [{"kind": "latency", "factor": 3, "from": "0s", "to": "1s"}, {"kind": "latency", "factor": 2, "from": "1s", "to": "2s"}]`, ``, 1000 + 30 + 15},
+		{"load latency", ``, `, "load_latency": {"law": "linear", "slope": 1, "max_factor": 2}`, ``, 1000 + 20 + 10},
+		// (4/2 + 1) × 1ms.
+		{"two workers", ``, `, "workers": 2`, ``, 1000 + 6 + 3},
+		// A normal leg as its mean and six deviations: 7ms there, 2ms
+		// back; each attempt 5 + 9ms.
+		{"a normal network", ``, `, "network": {"request": {"kind": "normal", "mean": "1ms", "stddev": "1ms"}, "answer": {"kind": "constant", "mean": "2ms"}}`, ``, 1000 + 2*14 + 5 + 9},
+		// A lognormal leg as twice its p99: 6ms there, 1ms back.
+		{"a lognormal network", ``, `, "network": {"request": {"kind": "lognormal", "p50": "1ms", "p99": "3ms"}, "answer": ` + flat + `}`, ``, 1000 + 2*12 + 5 + 7},
+		// Contention reads before it writes: two round trips of 2ms.
+		{"contention", ``, `, "contention": {}, "network": {"request": ` + flat + `, "answer": ` + flat + `}`, ``, 1000 + 2*9 + 5 + 4},
+		{"an attempt time-out", ``, ``, `, "attempt_timeout": "3ms"`, 1000 + 2*3 + 5},
+		{"a deadline", ``, ``, `, "deadline": "7ms"`, 1000 + 7 + 5},
+		// 3 attempts and the 2 waits between them.
+		{"a backoff", ``, ``, `, "max_attempts": 3, "backoff": {"kind": "constant", "base": "10ms"}`, 1000 + 3*5 + 2*10 + 5},
+		// Each of the 2 attempts above makes 3 below.
+		{"a layer", ``, ``, `, "max_attempts": 2, "layers": [{"max_attempts": 3}]`, 1000 + 2*3*5 + 5},
+		// An outage holds a call for its latency.
+		{"an outage", ``, `, "phases": [{"kind": "outage", "from": "0s", "to": "2s", "latency": "50ms"}]`, ``, 1000 + 50 + 10 + 5},
+		{"errors", ``, `, "phases": [{"kind": "errors", "from": "0s", "to": "2s", "rate": 0.5, "latency": "40ms"}]`, ``, 1000 + 40 + 10 + 5},
+		// A freeze holds the calls that arrive in it until it ends, when
+		// it starts by the last arrival (at it too).
+		{"a freeze over the end", ``, `, "phases": [{"kind": "freeze", "from": "500ms", "to": "1500ms", "status": 503}]`, ``, 1500 + 10 + 5},
+		{"a freeze from the end", ``, `, "phases": [{"kind": "freeze", "from": "1s", "to": "1200ms", "status": 503}]`, ``, 1200 + 10 + 5},
+		{"a freeze after the end", ``, `, "phases": [{"kind": "freeze", "from": "1100ms", "to": "2s", "status": 503}]`, ``, 1015},
+		// A scripted answer takes its latency instead of the queue's.
+		{"a script", ``, `, "script": {"then": "last", "answers": [{"status": 503, "latency": "100ms"}, {"status": 200, "latency": "30ms"}]}`, ``, 1000 + 2*100 + 100},
+		{"a script of operations", ``, `, "script": {"then": "last", "operations": [[{"status": 503, "latency": "20ms"}], [{"status": 200, "latency": "60ms"}]]}`, ``, 1000 + 2*60 + 60},
+		// A fleet's operations count as a strategy's: 5 attempts.
+		{"a fleet", `, "arrival": "poisson", "fleets": [{"name": "old", "clients": 1, "rate": 5, "max_attempts": 5}]`, ``, ``, 1000 + 5*5 + 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "span", "runs": 1,
+				"workload": {"clients": 1, "rate": 10, "duration": "1s"`+defaulted(tc.workload, `"arrival": "uniform"`)+`},
+				"dependency": {"queue_capacity": 4`+defaulted(tc.dep, `"workers": 1`, `"service_time": `+flat)+`},
+				"strategies": [{"name": "s"`+defaulted(tc.strategy, `"max_attempts": 2`)+`}]}`)
+			if _, hi := estimateSpan(sc); hi != tc.wantMs*1e6 {
+				t.Errorf("the span is at most %vms, want %vms", hi/1e6, tc.wantMs)
+			}
+		})
+	}
+}
+
+// defaulted returns the fields of a JSON object, extra (each after a
+// comma), followed by those of defaults whose keys extra does not set.
+func defaulted(extra string, defaults ...string) string {
+	for _, d := range defaults {
+		if key, _, _ := strings.Cut(d, ":"); !strings.Contains(extra, key+":") {
+			extra += ", " + d
+		}
+	}
+	return extra
 }
