@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -158,4 +159,42 @@ func defaulted(extra string, defaults ...string) string {
 		}
 	}
 	return extra
+}
+
+// TestBudgetRetriesEdges: the retries a budget allows, hand-computed where
+// TestBudgetRetriesBounds does not reach: a window longer than a second
+// (its reserve is MinPerSecond for each of its seconds), a ratio over all
+// first attempts without a window, slices without a window (nothing
+// bounds them), a token bucket without refunds, and one whose successes
+// earn what a retry costs (nothing bounds them either).
+func TestBudgetRetriesEdges(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		name                 string
+		b                    Budget
+		firsts, states, span float64
+		want                 float64
+	}{
+		// pieces = ⌈4s/2s⌉+1 = 3, reserve = ⌈3 × 2⌉+1 = 7:
+		// 2 × 0.1 × 100 + 3 pieces × 2 states × 7.
+		{"ratio over a 2s window", Budget{Kind: BudgetRatio, Ratio: 0.1, Window: Duration(2 * time.Second), MinPerSecond: 3},
+			100, 2, float64(4 * time.Second), 2*0.1*100 + 3*2*7},
+		// Without slices the ratio is as given, not rounded to what a
+		// withdrawal of 1000 slices would buy (1000/3333):
+		// 2 × 0.3 × 1000 + 2 pieces × 1 state × 1.
+		{"ratio without slices", Budget{Kind: BudgetRatio, Ratio: 0.3, Window: Duration(time.Second)}, 1000, 1, float64(time.Second), 2*0.3*1000 + 2},
+		// 0.1 of the first attempts, and the one the ratio rounds up.
+		{"ratio without a window", Budget{Kind: BudgetRatio, Ratio: 0.1}, 100, 2, float64(4 * time.Second), 0.1*100 + 1},
+		{"slices without a window", Budget{Kind: BudgetRatio, Ratio: 0.1, Slices: 10}, 100, 2, float64(4 * time.Second), inf},
+		// spend = 2 states × 10 tokens + 0.5 × 100, paid at 1 − 0.5 a retry.
+		{"token bucket", Budget{Kind: BudgetTokenBucket, MaxTokens: 10, TokenRatio: 0.5}, 100, 2, float64(time.Second), (2*10+0.5*100)/(1-0.5) + 1},
+		// The cheapest cost, 0.5 for a throttle, is what a success earns.
+		{"token bucket refilled as fast", Budget{Kind: BudgetTokenBucket, MaxTokens: 10, TokenRatio: 0.5, ThrottleCost: 0.5}, 100, 2, float64(time.Second), inf},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := budgetRetries(&tc.b, tc.firsts, tc.states, tc.span); got != tc.want && math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("budgetRetries = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
