@@ -198,3 +198,69 @@ func TestBudgetRetriesEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestEstimateSpanCountsThePlan: an operation's steps follow one another,
+// each as long as its longest call, and a call waits in the line of a
+// bulkhead or a pool that has one. Hand-computed from a base where each
+// call lasts 2 attempts × a drain of 5ms = 10ms, and the run 1000ms of
+// arrivals, the operation, and a 5ms drain.
+func TestEstimateSpanCountsThePlan(t *testing.T) {
+	const (
+		oneStep  = `[{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]`
+		twoSteps = `[{"calls": [{"dependency": "a"}]}, {"calls": [{"dependency": "b"}]}]`
+	)
+	for _, tc := range []struct {
+		name, plan, strategy string
+		wantMs               float64
+	}{
+		{"calls side by side", oneStep, ``, 1000 + 10 + 5},
+		{"steps one after the other", twoSteps, ``, 1000 + 2*10 + 5},
+		{"three steps", `[{"calls": [{"dependency": "a"}]}, {"calls": [{"dependency": "b"}]}, {"calls": [{"dependency": "a", "name": "a2"}, {"dependency": "b", "name": "b2"}]}]`, ``, 1000 + 3*10 + 5},
+		// The fallback's 7ms after b's 10ms.
+		{"a fallback", oneStep, `, "fallbacks": [{"call": "b", "latency": "7ms"}]`, 1000 + 17 + 5},
+		// A line of 3 for 2 slots, each held 10ms: (3/2 + 1) × 10ms.
+		{"a bulkhead's line", oneStep, `, "bulkheads": [{"dependency": "a", "max_concurrent": 2, "max_waiting": 3}]`, 1000 + 25 + 10 + 5},
+		{"a bulkhead's line cut by max_wait", oneStep, `, "bulkheads": [{"dependency": "a", "max_concurrent": 2, "max_waiting": 3, "max_wait": "20ms"}]`, 1000 + 20 + 10 + 5},
+		{"a bulkhead without a line", oneStep, `, "bulkheads": [{"dependency": "a", "max_concurrent": 2}]`, 1000 + 10 + 5},
+		// A line of 4 for 2 pool slots: (4/2 + 1) × 10ms before each step.
+		{"a pool's line", oneStep, `, "pool": {"slots": 2, "max_waiting": 4}`, 1000 + 30 + 10 + 5},
+		{"a pool's line over two steps", twoSteps, `, "pool": {"slots": 2, "max_waiting": 4}`, 1000 + 2*(30+10) + 5},
+		{"a pool's line cut by max_wait", oneStep, `, "pool": {"slots": 2, "max_waiting": 4, "max_wait": "5ms"}`, 1000 + 5 + 10 + 5},
+		{"a pool without a line", twoSteps, `, "pool": {"slots": 2}`, 1000 + 2*10 + 5},
+		// A slot is held through the bulkhead's wait: (4/2 + 1) × 35ms.
+		{"a pool over a bulkhead", oneStep, `, "pool": {"slots": 2, "max_waiting": 4}, "bulkheads": [{"dependency": "a", "max_concurrent": 2, "max_waiting": 3}]`, 1000 + 3*35 + 35 + 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "plan", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s", "plan": `+tc.plan+`},
+				"dependencies": [
+					{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+					{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}],
+				"strategies": [{"name": "s", "max_attempts": 2`+tc.strategy+`}]}`)
+			if _, hi := estimateSpan(sc); hi != tc.wantMs*1e6 {
+				t.Errorf("the span is at most %vms, want %vms", hi/1e6, tc.wantMs)
+			}
+		})
+	}
+}
+
+// TestEstimateSizeCountsEachCallsSeries: with several plan calls a run
+// keeps, beside its 9 series, the slots in use and each call's attempts,
+// successes and failures: 1 + 3 × 2 series more for 2 calls, of 601
+// buckets each. Hand-computed for 1 strategy over a span of at most
+// 1000 + 10 + 5 = 1015ms: 3 × 80 metrics, 3 × 3 peaks, 3 × 20 for each
+// call, 601 buckets of 9 + 7 series, and fine series of ⌈101.5⌉, ⌈10.15⌉
+// and ⌈1.015⌉ windows of two numbers.
+func TestEstimateSizeCountsEachCallsSeries(t *testing.T) {
+	sc := parseCost(t, `{"version": 1, "name": "calls", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s",
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+			{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}],
+		"strategies": [{"name": "s", "max_attempts": 2}]}`)
+	want := int64(3*80 + 3*3 + 2*3*20 + (9+1+3*2)*601 + 2*(102+11+2))
+	if got := EstimateSize(sc); got != want {
+		t.Errorf("EstimateSize = %d, want %d", got, want)
+	}
+}
