@@ -264,3 +264,52 @@ func TestEstimateSizeCountsEachCallsSeries(t *testing.T) {
 		t.Errorf("EstimateSize = %d, want %d", got, want)
 	}
 }
+
+// TestArrivalsEndAndCount: when a workload's last operation starts at the
+// latest (at least that long, less ten mean gaps for random arrivals, a
+// run lasts) and how many operations it starts, for each way arrivals
+// are given: a rate, or a rate per client, with fleets' rates on top; a
+// count of operations that ends the arrivals before the duration does;
+// a burst of every client at once; closed clients that cycle every think
+// time (every millisecond at least).
+func TestArrivalsEndAndCount(t *testing.T) {
+	for _, tc := range []struct {
+		workload string
+		loMs     float64
+		ops      float64
+	}{
+		// 10 s less 10 gaps of 1/10 s.
+		{`"arrival": "poisson", "rate": 10, "duration": "10s"`, 10000 - 1000, 100},
+		// 4 clients × 5 a second: gaps of 1/20 s.
+		{`"arrival": "poisson", "rate_per_client": 5, "duration": "10s"`, 10000 - 500, 200},
+		{`"arrival": "poisson", "rate": 10, "duration": "10s", "fleets": [{"name": "f", "clients": 1, "rate": 10, "max_attempts": 1}]`, 10000 - 500, 200},
+		// A fleet of 2 clients × 5 a second.
+		{`"arrival": "poisson", "rate": 10, "duration": "10s", "fleets": [{"name": "f", "clients": 2, "rate_per_client": 5, "max_attempts": 1}]`, 10000 - 500, 200},
+		// Ten gaps are longer than the run: at least 0.
+		{`"arrival": "poisson", "rate": 10, "duration": "500ms"`, 0, 5},
+		// 5 operations at 10 a second end at 500ms, 20 would end past the
+		// duration; without a duration, they end the arrivals.
+		{`"arrival": "uniform", "rate": 10, "duration": "1s", "operations": 5`, 500, 5},
+		{`"arrival": "uniform", "rate": 10, "duration": "1s", "operations": 20`, 1000, 10},
+		{`"arrival": "uniform", "rate": 10, "operations": 5`, 500, 5},
+		// With load phases the rate changes: the duration bounds them
+		// (12 at 10 a second would end at 1200ms), 10 gaps before it.
+		{`"arrival": "poisson", "rate": 10, "duration": "2s", "operations": 12, "load": [{"kind": "step", "from": "0s", "to": "1s", "factor": 0.5}]`, 2000 - 1000, 12},
+		{`"arrival": "burst", "burst_at": "2s"`, 2000, 4},
+		// 4 clients, each cycling every 100ms for 1s.
+		{`"arrival": "closed", "think_time": "100ms", "duration": "1s"`, 1000, 40},
+	} {
+		t.Run(tc.workload, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "arrivals", "runs": 1,
+				"workload": {"clients": 4, `+tc.workload+`},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				"strategies": [{"name": "s", "max_attempts": 1}]}`)
+			if lo, _ := estimateSpan(sc); lo != tc.loMs*1e6 {
+				t.Errorf("the span is at least %vms, want %vms", lo/1e6, tc.loMs)
+			}
+			if got := estimateOps(sc); got != tc.ops {
+				t.Errorf("operations = %v, want %v", got, tc.ops)
+			}
+		})
+	}
+}
