@@ -313,3 +313,37 @@ func TestArrivalsEndAndCount(t *testing.T) {
 		})
 	}
 }
+
+// TestUnlimitedAttemptsStepIsTheShortestRoundTrip: without a backoff an
+// unlimited policy is counted as retrying every shortest round trip, each
+// leg as short as the estimate counts it: a normal one's mean less three
+// deviations (not below 0), a lognormal one's three deviations below its
+// median. A deadline of 900ms holds 1 + ⌊900ms / step⌋ attempts.
+func TestUnlimitedAttemptsStepIsTheShortestRoundTrip(t *testing.T) {
+	const back = `{"kind": "constant", "mean": "5ms"}`
+	// p50 × (p99/p50)^(−3/z99), z99 the standard normal's 99th percentile.
+	lognormal := 8e6 * math.Pow(4, -3/2.3263478740408408)
+	for _, tc := range []struct {
+		name, request string
+		step          float64 // ns
+	}{
+		{"a normal leg", `{"kind": "normal", "mean": "10ms", "stddev": "2ms"}`, 4e6 + 5e6},
+		{"a normal leg past 0", `{"kind": "normal", "mean": "10ms", "stddev": "5ms"}`, 0 + 5e6},
+		{"a lognormal leg", `{"kind": "lognormal", "p50": "8ms", "p99": "32ms"}`, lognormal + 5e6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "floor", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4,
+					"network": {"request": `+tc.request+`, "answer": `+back+`}},
+				"strategies": [{"name": "s", "max_attempts": 2}]}`)
+			c := estimateAttempts(sc, &Policy{Deadline: Duration(900 * time.Millisecond)})
+			if math.Abs(float64(c.step)-tc.step) > 1 {
+				t.Errorf("step = %v, want %v", c.step, time.Duration(tc.step))
+			}
+			if want := 1 + math.Floor(900e6/tc.step); math.Abs(c.n-want) > 1 {
+				t.Errorf("attempts = %v, want %v", c.n, want)
+			}
+		})
+	}
+}
