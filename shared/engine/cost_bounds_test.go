@@ -347,3 +347,38 @@ func TestUnlimitedAttemptsStepIsTheShortestRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestResultSizeCountsEveryNumber: Size counts each number a result holds:
+// its seeds and each phase's two ends, and for each strategy (a sweep's
+// too) its 80 metrics, two for each spread, three for each peak, one a
+// level's count, four for each breaker transition and five for each
+// scaling event, and every number of its series. The lengths differ, so
+// that a count left out or counted twice shows.
+func TestResultSizeCountsEveryNumber(t *testing.T) {
+	i32 := func(n int) []int32 { return make([]int32, n) }
+	st := StrategyResult{
+		Spread:             map[string]MinMax{"a": {}, "b": {}, "c": {}}, // 6
+		Peaks:              make([]Peak, 2),                              // 6
+		LayerAttempts:      make([]float64, 5),
+		LayerRetries:       make([]float64, 7),
+		LayerRetriesDenied: make([]float64, 11),      // 23
+		Transitions:        make([]Transition, 13),   // 52
+		Scaling:            make([]ScalingEvent, 17), // 85
+		Series: &Series{ // 1 + 2 + … + 9 = 45
+			Attempts: i32(1), Retries: i32(2), Successes: i32(3), Failures: i32(4), Rejections: i32(5),
+			FastFailed: i32(6), QueueLength: i32(7), InFlight: i32(8), BreakerState: make([]int8, 9),
+			Workers: []WorkerSeries{{Serving: i32(10), Target: i32(11)}, {Serving: i32(12), Target: i32(13)}}, // 46
+			Fine:    []FineSeries{{Attempts: i32(14), Retries: i32(15)}},                                      // 29
+		},
+	}
+	r := &Result{
+		Seeds:      make([]int64, 3),
+		Phases:     make([]PhaseSpan, 2),
+		Strategies: []StrategyResult{st},
+		Sweep:      []SweepPoint{{Strategies: []StrategyResult{{Spread: map[string]MinMax{"a": {}}}}}},
+	}
+	want := int64(3 + 2*2 + (80 + 6 + 6 + 23 + 52 + 85 + 45 + 46 + 29) + (80 + 2))
+	if got := r.Size(); got != want {
+		t.Errorf("Size = %d, want %d", got, want)
+	}
+}
