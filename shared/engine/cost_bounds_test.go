@@ -382,3 +382,39 @@ func TestResultSizeCountsEveryNumber(t *testing.T) {
 		t.Errorf("Size = %d, want %d", got, want)
 	}
 }
+
+// TestEstimateBinsAtTheModelsWidth: a simulation counts in bins as wide as
+// the greatest common divisor of 10ms, its peak resolutions and its
+// series bucket, never below 1ms, over a span of at most 1015ms here, one
+// more bin for the span's end, at most maxBins.
+func TestEstimateBinsAtTheModelsWidth(t *testing.T) {
+	for _, tc := range []struct {
+		report, duration string
+		base             int64
+		bins             float64
+	}{
+		{``, "1s", 10e6, 102 + 1},                            // ⌈1015 / 10⌉ + 1
+		{`"peak_resolutions": ["25ms"]`, "1s", 5e6, 203 + 1}, // gcd(10, 25) = 5
+		{`"series_bucket": "4ms"`, "1s", 2e6, 508 + 1},       // gcd(10, 4) = 2: ⌈507.5⌉ + 1
+		{`"peak_resolutions": ["3ms"]`, "1s", 1e6, 1015 + 1}, // gcd(10, 3) = 1
+		{`"peak_resolutions": ["1s"]`, "1s", 10e6, 102 + 1},  // a multiple of 10 changes nothing
+		{``, "1000s", 10e6, maxBins},                         // 100,002 bins
+	} {
+		t.Run(tc.report+tc.duration, func(t *testing.T) {
+			report := ``
+			if tc.report != `` {
+				report = `, "report": {` + tc.report + `}`
+			}
+			sc := parseCost(t, `{"version": 1, "name": "bins", "runs": 1`+report+`,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "`+tc.duration+`"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				"strategies": [{"name": "s", "max_attempts": 2}]}`)
+			if got := modelBase(sc); got != tc.base {
+				t.Errorf("modelBase = %v, want %v", got, tc.base)
+			}
+			if got := estimateBins(sc); got != tc.bins {
+				t.Errorf("estimateBins = %v, want %v", got, tc.bins)
+			}
+		})
+	}
+}
