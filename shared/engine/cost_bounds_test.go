@@ -418,3 +418,73 @@ func TestEstimateBinsAtTheModelsWidth(t *testing.T) {
 		})
 	}
 }
+
+// TestEstimateSizeTerms: the numbers EstimateSize counts, hand-computed
+// from a base of one strategy whose run lasts at most 1015ms: 3 × 80
+// metrics, 3 × 3 peaks, 601 buckets of 9 series, and fine series of 2 ×
+// (⌈101.5⌉ + ⌈10.15⌉ + ⌈1.015⌉) = 230 numbers at 10ms, 100ms and 1s.
+func TestEstimateSizeTerms(t *testing.T) {
+	const base = 3*80 + 3*3 + 9*601 + 230
+	breaker := `"breaker": {"kind": "consecutive", "failures": 10, "break": "30s"}`
+	for _, tc := range []struct {
+		name, top, dep, strategies string
+		want                       int64
+	}{
+		{"the base", ``, ``, ``, base},
+		// Up to 1,000 transitions of 4 numbers.
+		{"a breaker", ``, ``, `, ` + breaker, base + 4*1000},
+		{"a layer's breaker", ``, ``, `, "layers": [{"max_attempts": 1, ` + breaker + `}]`, base + 4*1000},
+		// Each strategy holds as many; the second's 3 attempts lengthen
+		// the span to 1020ms, which changes no fine series' count.
+		{"two strategies", ``, ``, `}, {"name": "t", "max_attempts": 3`, 2 * base},
+		// Buckets of at least 100ms: ⌈1015/100⌉ = 11 of them.
+		{"a series bucket", `, "report": {"series_bucket": "100ms"}`, ``, ``, base - 9*601 + 9*11},
+		// A fourth peak resolution, and its fine series: bins of 20ms
+		// divide it, 2 × ⌈1015/20⌉ numbers.
+		{"a peak resolution", `, "report": {"peak_resolutions": ["20ms"]}`, ``, ``, base + 3 + 2*51},
+		{"a peak resolution already there", `, "report": {"peak_resolutions": ["100ms"]}`, ``, ``, base},
+		// Up to 1,000 scaling events of 5 numbers, and the serving and
+		// target workers in each of the 601 buckets.
+		{"an autoscaler", ``, `, "autoscale": {"metric": "utilization", "target": 0.7, "period": "15s", "min": 1, "max": 4}`, ``, base + 5*1000 + 2*601},
+		// Each value's metrics and peaks, without series.
+		{"a sweep", `, "sweep": {"path": "strategies[0].max_attempts", "values": [1, 3, 5]}`, ``, ``, 3 * (3*80 + 3*3)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "size", "runs": 1`+tc.top+`,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4`+tc.dep+`},
+				"strategies": [{"name": "s", "max_attempts": 2`+tc.strategies+`}]}`)
+			if got := EstimateSize(sc); got != tc.want {
+				t.Errorf("EstimateSize = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEstimateSizeCountsThePhasesOfSeveralDependencies: with several
+// dependencies the result holds each phase's start and end once; the
+// phases of a single one fit in the margin.
+func TestEstimateSizeCountsThePhasesOfSeveralDependencies(t *testing.T) {
+	const outage = `{"kind": "outage", "from": "0s", "to": "100ms"}`
+	size := func(a, b string) int64 {
+		return EstimateSize(parseCost(t, `{"version": 1, "name": "phases", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s", "plan": [{"calls": [{"dependency": "a"}]}, {"calls": [{"dependency": "b"}]}]},
+			"dependencies": [
+				{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4, "phases": [`+a+`]},
+				{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4, "phases": [`+b+`]}],
+			"strategies": [{"name": "s", "max_attempts": 2}, {"name": "t", "max_attempts": 2}]}`))
+	}
+	// 3 phases of 2 numbers, once for both strategies.
+	if got, want := size(outage+`, {"kind": "outage", "from": "200ms", "to": "300ms"}`, outage)-size(``, ``), int64(2*3); got != want {
+		t.Errorf("the phases add %d numbers, want %d", got, want)
+	}
+	one := func(phases string) int64 {
+		return EstimateSize(parseCost(t, `{"version": 1, "name": "phases", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4, "phases": [`+phases+`]},
+			"strategies": [{"name": "s", "max_attempts": 2}]}`))
+	}
+	if got := one(outage) - one(``); got != 0 {
+		t.Errorf("the phases of one dependency add %d numbers, want 0", got)
+	}
+}
