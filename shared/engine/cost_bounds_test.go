@@ -488,3 +488,21 @@ func TestEstimateSizeCountsThePhasesOfSeveralDependencies(t *testing.T) {
 		t.Errorf("the phases of one dependency add %d numbers, want 0", got)
 	}
 }
+
+// TestUnlimitedAttemptsWithoutAStepAreUnbounded: with neither a backoff
+// nor a round trip nothing bounds unlimited attempts, and they are counted
+// as infinite, even when the time they have is none (a burst at 0).
+func TestUnlimitedAttemptsWithoutAStepAreUnbounded(t *testing.T) {
+	for _, workload := range []string{
+		`"arrival": "uniform", "rate": 10, "duration": "1s"`,
+		`"arrival": "burst", "burst_at": "0s"`,
+	} {
+		sc := parseCost(t, `{"version": 1, "name": "unbounded", "runs": 1,
+			"workload": {"clients": 1, `+workload+`},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+			"strategies": [{"name": "s", "max_attempts": 0}]}`)
+		if c := estimateAttempts(sc, &sc.Strategies[0].Policy); !math.IsInf(c.n, 1) {
+			t.Errorf("%s: attempts = %v, want +Inf", workload, c.n)
+		}
+	}
+}
