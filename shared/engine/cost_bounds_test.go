@@ -506,3 +506,21 @@ func TestUnlimitedAttemptsWithoutAStepAreUnbounded(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateSizeKeepsTheFineSeriesOfALongRun: a run longer than
+// maxBins bins of 10ms (655.36s) coarsens its bins, by doubling, as far
+// as each resolution allows: to 20ms for 100ms (1310.72s) and 40ms for 1s
+// (2621.44s), so a run of at most 1000.015s keeps both fine series, and
+// not the 10ms one (20,000 windows are 200s, less than its 1000s of
+// arrivals): 601 buckets of 9 series, and 2 × (⌈10000.15⌉ + ⌈1000.015⌉)
+// fine numbers.
+func TestEstimateSizeKeepsTheFineSeriesOfALongRun(t *testing.T) {
+	sc := parseCost(t, `{"version": 1, "name": "long", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1000s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+		"strategies": [{"name": "s", "max_attempts": 2}]}`)
+	want := int64(3*80 + 3*3 + 9*601 + 2*(10001+1001))
+	if got := EstimateSize(sc); got != want {
+		t.Errorf("EstimateSize = %d, want %d", got, want)
+	}
+}
