@@ -487,6 +487,15 @@ func TestEstimateSizeCountsThePhasesOfSeveralDependencies(t *testing.T) {
 	if got := one(outage) - one(``); got != 0 {
 		t.Errorf("the phases of one dependency add %d numbers, want 0", got)
 	}
+	listed := func(phases string) int64 {
+		return EstimateSize(parseCost(t, `{"version": 1, "name": "phases", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "1s"},
+			"dependencies": [{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4, "phases": [`+phases+`]}],
+			"strategies": [{"name": "s", "max_attempts": 2}]}`))
+	}
+	if got := listed(outage) - listed(``); got != 0 {
+		t.Errorf("the phases of the one dependency listed add %d numbers, want 0", got)
+	}
 }
 
 // TestUnlimitedAttemptsWithoutAStepAreUnbounded: with neither a backoff
