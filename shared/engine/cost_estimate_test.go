@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"math"
+	"testing"
+)
+
+// wantEstimate is Estimate of sc, a scenario of one strategy on one seed
+// and without a sweep or a search, whose operations are ops and whose
+// events per operation, in units of 3, are perOp (worked out by hand in
+// each test): the operations' events, one simulation's set-up, the
+// caches' laws and the result's numbers, rounded down, plus one.
+func wantEstimate(sc *Scenario, ops, perOp float64) float64 {
+	return math.Floor(ops*perOp*3+setupCost(sc)+cacheSetup(sc)+estimateSize(sc, true)) + 1
+}
+
+// checkEstimate fails t unless Estimate(sc) is wantEstimate(sc, ops,
+// perOp), give or take the one event that sums of thirds may round away.
+func checkEstimate(t *testing.T, sc *Scenario, ops, perOp float64) {
+	t.Helper()
+	if got, want := float64(Estimate(sc)), wantEstimate(sc, ops, perOp); math.Abs(got-want) > 1 {
+		t.Errorf("Estimate = %v, want %v (%v operations × %v × 3 events, and the rest)", got, want, ops, perOp)
+	}
+}
+
+// TestEstimateCountsEachCallsExtraEvents: each plan call of an operation
+// costs its attempts × 3 events, plus, in units of 3 events, its start and
+// end in the plan (2), a wait for a pool slot and its time-out (2), the
+// same for a bulkhead on its dependency (2), its fallback's latency (1),
+// a timer and a cancellation for every hedged copy (2 each), a token, a
+// short wait, a lowered rate and a give-up for every rate-limited attempt
+// (4 each), and a grant and a give-up for every attempt that waits for a
+// connection (2 each). Two calls, a and b, of 2 attempts each, 10
+// operations a second for 10 s: 100 operations.
+func TestEstimateCountsEachCallsExtraEvents(t *testing.T) {
+	scenario := func(t *testing.T, strategy string) *Scenario {
+		return parseCost(t, `{"version": 1, "name": "extra", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s",
+				"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]},
+			"dependencies": [
+				{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}],
+			"strategies": [{"name": "s", "max_attempts": 2`+strategy+`}]}`)
+	}
+	for _, tc := range []struct {
+		name, strategy string
+		perOp          float64
+	}{
+		// 2 calls × (2 + 2/3).
+		{"a plan of two calls", ``, 2 * (2 + 2.0/3)},
+		// 2 calls × (2 + (2+2)/3).
+		{"a pool", `, "pool": {"slots": 2, "max_waiting": 4, "max_wait": "10ms"}`, 2 * (2 + 4.0/3)},
+		// a: 2 + (2+2)/3; b: 2 + 2/3.
+		{"a bulkhead on a", `, "bulkheads": [{"dependency": "a", "max_concurrent": 2, "max_waiting": 4, "max_wait": "10ms"}]`, 2 + 4.0/3 + 2 + 2.0/3},
+		// a: 2 + 2/3; b: 2 + (2+1)/3.
+		{"a fallback for b", `, "fallbacks": [{"call": "b", "latency": "1ms"}]`, 2 + 2.0/3 + 2 + 3.0/3},
+		// 2 calls × (2 + (2+2×2)/3).
+		{"hedged", `, "hedging": {"delay": "20ms"}`, 2 * (2 + 6.0/3)},
+		// 2 calls × (2 + (2+4×2)/3).
+		{"a client rate limit", `, "client_rate_limit": {"kind": "aws-adaptive"}`, 2 * (2 + 10.0/3)},
+		// 2 calls × (2 + (2+2×2)/3).
+		{"connection limits", `, "connection_limits": {"max_connections": 2, "max_pending": 2}`, 2 * (2 + 6.0/3)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkEstimate(t, scenario(t, tc.strategy), 100, tc.perOp)
+		})
+	}
+}
+
+// TestEstimateBoundsUnlimitedAttemptsByAWindowedBudget: a level without
+// max_attempts whose retries a windowed ratio budget bounds is counted as
+// the first attempt and the budget's retries spread over the operations:
+// 2 × ratio × first attempts, plus the minimum's reserve (1 without
+// min_per_second) for each window piece the simulation's span reaches,
+// ⌈span / window⌉ + 1, and each instance's state. 100 operations, each
+// counted at first as 101 attempts (a constant backoff of 100 ms over
+// the 10 s of arrivals), without a network.
+func TestEstimateBoundsUnlimitedAttemptsByAWindowedBudget(t *testing.T) {
+	for _, window := range []string{"1s", "3s"} {
+		t.Run(window, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "budgeted", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				"strategies": [{"name": "s", "max_attempts": 0, "backoff": {"kind": "constant", "base": "100ms"},
+					"budget": {"kind": "ratio", "ratio": 0.1, "window": "`+window+`"}}]}`)
+			if n := estimateAttempts(sc, &sc.Strategies[0].Policy).n; n != 101 {
+				t.Fatalf("unbounded, the policy is counted as %v attempts, want 101", n)
+			}
+			_, span := estimateSpan(sc)
+			pieces := math.Ceil(span/float64(sc.Strategies[0].Budget.Window)) + 1
+			if pieces < 5 {
+				t.Fatalf("a span of %v ns reaches %v pieces of %s: the test needs more", span, pieces, window)
+			}
+			retries := 2*0.1*100 + pieces*1*1
+			checkEstimate(t, sc, 100, 1+retries/100)
+		})
+	}
+}
