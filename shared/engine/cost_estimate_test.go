@@ -96,3 +96,40 @@ func TestEstimateBoundsUnlimitedAttemptsByAWindowedBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestSetupCountsEachHedgedLevelsLatencyWindow: a level hedged at a
+// percentile of its latencies keeps a window of them (1,000 unless it
+// says) on each of its instances for every plan call, set up as clients
+// are, at a sixteenth of an event a slot. Two plan calls; the base is
+// the same strategy hedged after a fixed delay.
+func TestSetupCountsEachHedgedLevelsLatencyWindow(t *testing.T) {
+	scenario := func(t *testing.T, strategy string) *Scenario {
+		return parseCost(t, `{"version": 1, "name": "windows", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s",
+				"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]},
+			"dependencies": [
+				{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}],
+			"strategies": [{"name": "s", "max_attempts": 2, `+strategy+`}]}`)
+	}
+	const fixed = `"hedging": {"delay": "20ms"}`
+	for _, tc := range []struct {
+		name, base, hedged string
+		want               float64
+	}{
+		// 2 instances × 200 × 2 calls / 16.
+		{"200 on each of 2 instances", `"instances": 2, ` + fixed,
+			`"instances": 2, "hedging": {"delay": "20ms", "delay_percentile": 95, "window": 200}`, 2 * 200 * 2 / 16.0},
+		// 1 instance × 1,000 × 2 calls / 16.
+		{"the default window", fixed, `"hedging": {"delay": "20ms", "delay_percentile": 95}`, 1000 * 2 / 16.0},
+		// The layer's own 3 instances × 400 × 2 calls / 16.
+		{"a layer's", `"layers": [{"max_attempts": 2, "instances": 3, ` + fixed + `}]`,
+			`"layers": [{"max_attempts": 2, "instances": 3, "hedging": {"delay": "20ms", "delay_percentile": 95, "window": 400}}]`, 3 * 400 * 2 / 16.0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := setupCost(scenario(t, tc.hedged)) - setupCost(scenario(t, tc.base)); got != tc.want {
+				t.Errorf("the window adds %v events of setup, want %v", got, tc.want)
+			}
+		})
+	}
+}
