@@ -133,3 +133,30 @@ func TestSetupCountsEachHedgedLevelsLatencyWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestEstimateStopsAtHalfTheLargestCount: an estimate past half the
+// largest int64 is that half, so that sums of estimates cannot overflow;
+// one below it is counted. Two strategies of 100 × 100 attempts an
+// operation, 3 events each, over 1,000 runs of 24 h at a rate r:
+// 2 × 1,000 × 86,400 r × 30,000 = 5.184e12 r events, 5.184e18 at 10⁶ a
+// second, past the half (4.61e18); 2.592e18 at half the rate.
+func TestEstimateStopsAtHalfTheLargestCount(t *testing.T) {
+	for _, tc := range []struct {
+		rate     string
+		min, max int64
+	}{
+		{"500000", 2.592e18, 2.593e18},
+		{"1000000", math.MaxInt64 / 2, math.MaxInt64 / 2},
+	} {
+		t.Run(tc.rate, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "huge", "runs": 1000,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": `+tc.rate+`, "duration": "24h"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				"strategies": [{"name": "s", "max_attempts": 100, "layers": [{"max_attempts": 100}]},
+					{"name": "t", "max_attempts": 100, "layers": [{"max_attempts": 100}]}]}`)
+			if got := Estimate(sc); got < tc.min || got > tc.max {
+				t.Errorf("Estimate = %d, want %d to %d", got, tc.min, tc.max)
+			}
+		})
+	}
+}
