@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -157,6 +158,56 @@ func TestEstimateStopsAtHalfTheLargestCount(t *testing.T) {
 			if got := Estimate(sc); got < tc.min || got > tc.max {
 				t.Errorf("Estimate = %d, want %d to %d", got, tc.min, tc.max)
 			}
+		})
+	}
+}
+
+// TestCheckCostRefusesOnlyPastTheLimit: a scenario estimated at exactly
+// the limit runs; one event less refuses it, with the estimate and the
+// limit; a limit of 0 is none.
+func TestCheckCostRefusesOnlyPastTheLimit(t *testing.T) {
+	sc := parseCost(t, `{"version": 1, "name": "limit", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+		"strategies": [{"name": "s", "max_attempts": 2}]}`)
+	est := Estimate(sc)
+	for _, limit := range []int64{0, est, est + 1} {
+		if err := CheckCost(sc, limit); err != nil {
+			t.Errorf("limit %d, estimate %d: %v", limit, est, err)
+		}
+	}
+	var ce *CostError
+	if err := CheckCost(sc, est-1); !errors.As(err, &ce) || ce.Estimate != est || ce.Limit != est-1 || ce.Detail == nil {
+		t.Errorf("limit %d, estimate %d: %#v, want a CostError with both and a detail", est-1, est, err)
+	}
+}
+
+// TestEstimateCountsEachNetworkLegOfEveryHop: every attempt at every
+// level is a hop, and each leg of the dependency's network that takes
+// time is one event on it; a contention read adds its request and answer
+// to every hop when the network takes time, nothing without one. 100
+// operations; 2 attempts at level 0 and 3 at a layer under each: 2 + 6 =
+// 8 hops, 6 attempts, 6 + legs × 8 / 3 events in units of 3.
+func TestEstimateCountsEachNetworkLegOfEveryHop(t *testing.T) {
+	const leg = `{"kind": "constant", "mean": "1ms"}`
+	for _, tc := range []struct {
+		name, dep string
+		legs      float64
+	}{
+		{"no network", ``, 0},
+		{"a contention read without a network", `, "contention": {}`, 0},
+		{"a request leg", `, "network": {"request": ` + leg + `}`, 1},
+		{"an answer leg", `, "network": {"answer": ` + leg + `}`, 1},
+		{"both legs", `, "network": {"request": ` + leg + `, "answer": ` + leg + `}`, 2},
+		{"a leg and a contention read", `, "network": {"answer": ` + leg + `}, "contention": {}`, 3},
+		{"both legs and a contention read", `, "network": {"request": ` + leg + `, "answer": ` + leg + `}, "contention": {}`, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "legs", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+				"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4`+tc.dep+`},
+				"strategies": [{"name": "s", "max_attempts": 2, "layers": [{"max_attempts": 3}]}]}`)
+			checkEstimate(t, sc, 100, 6+tc.legs*8/3)
 		})
 	}
 }
