@@ -211,3 +211,90 @@ func TestEstimateCountsEachNetworkLegOfEveryHop(t *testing.T) {
 		})
 	}
 }
+
+// TestSetupCostByHand: a simulation's set-up is 1,000 events, a
+// sixteenth of one a client (the fleets' with the workload's), 2 an
+// instance of the costliest strategy (each level's, at least 1, with a
+// budget and a breaker for each dependency, and a budget more for each
+// level-0 instance's pool and bulkheads), and one a counting bin; with
+// several dependencies each is set up as the first is: 1,000 events and
+// a sixteenth of one a worker.
+func TestSetupCostByHand(t *testing.T) {
+	const one = `"dependency": {"workers": 16, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}`
+	const two = `"dependencies": [
+		{"name": "a", "workers": 16, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+		{"name": "b", "workers": 32, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}]`
+	const plan = `, "plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]`
+	for _, tc := range []struct {
+		name, workload, deps, strategies string
+		want                             float64 // less the bins
+	}{
+		// 1,000 + 32/16 + 2 × 3.
+		{"3 instances", ``, one, `{"name": "s", "max_attempts": 2, "instances": 3}`, 1000 + 2 + 2*3},
+		// 1,000 + 32/16 + 2 × (3 + 2 + 1).
+		{"layers' instances", ``, one, `{"name": "s", "max_attempts": 2, "instances": 3,
+			"layers": [{"max_attempts": 2, "instances": 2}, {"max_attempts": 2}]}`, 1000 + 2 + 2*6},
+		// 1,000 + 32/16 + 2 × 5: the costlier strategy's.
+		{"two strategies", ``, one, `{"name": "s", "max_attempts": 2, "instances": 5},
+			{"name": "t", "max_attempts": 2, "instances": 3}`, 1000 + 2 + 2*5},
+		// 1,000 + (32 + 16)/16 + 2 × (1 + 1): the fleet's own instance.
+		{"a fleet's clients", `, "fleets": [{"name": "old", "clients": 16, "rate": 5, "max_attempts": 2}]`, one,
+			`{"name": "s", "max_attempts": 2}`, 1000 + 3 + 2*2},
+		// 1,000 + 32/16 + 2 × 3 × 2 dependencies + 1,000 + 16/16 + 1,000 + 32/16.
+		{"two dependencies", plan, two, `{"name": "s", "max_attempts": 2, "instances": 3}`, 1000 + 2 + 2*6 + 1001 + 1002},
+		// 1,000 + 32/16 + 2 × (3 × 2 dependencies + 3 × (a pool and a bulkhead)) + 2,003.
+		{"a pool and a bulkhead", plan, two, `{"name": "s", "max_attempts": 2, "instances": 3,
+			"pool": {"slots": 2, "max_waiting": 4, "max_wait": "10ms"},
+			"bulkheads": [{"dependency": "a", "max_concurrent": 2, "max_waiting": 4, "max_wait": "10ms"}]}`, 1000 + 2 + 2*(6+6) + 2003},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "setup", "runs": 1,
+				"workload": {"clients": 32, "arrival": "poisson", "rate": 10, "duration": "10s"`+tc.workload+`},
+				`+tc.deps+`, "strategies": [`+tc.strategies+`]}`)
+			if got, want := setupCost(sc), tc.want+estimateBins(sc); got != want {
+				t.Errorf("setupCost = %v, want %v (%v and %v bins)", got, want, tc.want, estimateBins(sc))
+			}
+		})
+	}
+}
+
+// TestServersSetupByHand: each backend is set up as a dependency is,
+// 1,000 events and a sixteenth of one a worker, and steps through the
+// phases that hit it, 2 events each; an autoscaler over backends sets up
+// as many as its max; a warm cache puts as many keys as it holds; a Zipf
+// law takes a quarter of an event a key, once a run.
+func TestServersSetupByHand(t *testing.T) {
+	const phase, later = `{"kind": "latency", "factor": 2, "from": "1s", "to": "2s"`, `{"kind": "latency", "factor": 2, "from": "3s", "to": "4s"`
+	for _, tc := range []struct {
+		name, dep     string
+		servers, zipf float64
+	}{
+		{"none", ``, 0, 0},
+		// 3 × (1,000 + 16/16).
+		{"3 backends", `, "backends": {"count": 3}`, 3 * 1001, 0},
+		// 3 × 1,001, a phase on 2 of them and one on all 3.
+		{"phases on backends", `, "backends": {"count": 3}, "phases": [` + phase + `, "backends": [0, 2]}, ` + later + `}]`, 3*1001 + 2*2 + 3*2, 0},
+		// 4 × 1,001, a phase on the first ⌈0.3 × 4⌉ = 2.
+		{"a share of the backends", `, "backends": {"count": 4}, "phases": [` + phase + `, "backend_share": 0.3}]`, 4*1001 + 2*2, 0},
+		// 6 slots of 1,001.
+		{"an autoscaler over backends", `, "backends": {"count": 2}, "autoscale": {"metric": "utilization", "target": 0.8, "period": "15s", "min": 1, "max": 6}`, 6 * 1001, 0},
+		{"a cold cache", `, "cache": {"keys": {"law": "uniform", "count": 1000}, "capacity": 100}`, 0, 0},
+		{"a warm cache smaller than its keys", `, "cache": {"keys": {"law": "uniform", "count": 1000}, "capacity": 100, "warm": true}`, 100, 0},
+		{"a warm cache larger than its keys", `, "cache": {"keys": {"law": "uniform", "count": 300}, "capacity": 1000, "warm": true}`, 300, 0},
+		// 1,000 keys / 4.
+		{"a Zipf law", `, "cache": {"keys": {"law": "zipf", "exponent": 0.8, "count": 1000}, "capacity": 100}`, 0, 250},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "servers", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+				"dependency": {"workers": 16, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4`+tc.dep+`},
+				"strategies": [{"name": "s", "max_attempts": 2}]}`)
+			if got := serversSetup(&sc.Dependency); got != tc.servers {
+				t.Errorf("serversSetup = %v, want %v", got, tc.servers)
+			}
+			if got := cacheSetup(sc); got != tc.zipf {
+				t.Errorf("cacheSetup = %v, want %v", got, tc.zipf)
+			}
+		})
+	}
+}
