@@ -298,3 +298,41 @@ func TestServersSetupByHand(t *testing.T) {
 		})
 	}
 }
+
+// TestEstimateBoundsUnlimitedAttemptsByABucketsStates: a token bucket
+// bounds the retries of a level without max_attempts to what its buckets
+// hold and earn: (states × max_tokens + token_ratio × first attempts) /
+// (1 − token_ratio) + 1, over all the simulation's invocations. Its
+// states are its level's instances (a layer's own) for each dependency;
+// its first attempts the invocations × the attempts of the levels above.
+// 100 operations; max_tokens 10, token_ratio 0.1.
+func TestEstimateBoundsUnlimitedAttemptsByABucketsStates(t *testing.T) {
+	const budget = `"max_attempts": 0, "backoff": {"kind": "constant", "base": "100ms"},
+		"budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1}`
+	const one = `"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}`
+	retries := func(states, firsts float64) float64 { return (states*10+0.1*firsts)/0.9 + 1 }
+	for _, tc := range []struct {
+		name, workload, deps, strategy string
+		perOp                          float64
+	}{
+		// 4 instances' buckets, 100 first attempts.
+		{"at level 0", ``, one, `"instances": 4, ` + budget, 1 + retries(4, 100)/100},
+		// The layer's 3 instances' buckets, under 2 attempts: 200 first attempts.
+		{"at a layer", ``, one, `"max_attempts": 2, "instances": 2, "layers": [{"instances": 3, ` + budget + `}]`,
+			2 + retries(3, 200)/100},
+		// One instance's bucket for each of 2 dependencies, 2 calls of each
+		// operation: 200 invocations, each a first attempt, and the plan's
+		// 2/3 a call.
+		{"two dependencies", `, "plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}]}]`, `"dependencies": [
+				{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}]`,
+			budget, 2 * (1 + retries(2, 200)/200 + 2.0/3)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "bucket", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"`+tc.workload+`},
+				`+tc.deps+`, "strategies": [{"name": "s", `+tc.strategy+`}]}`)
+			checkEstimate(t, sc, 100, tc.perOp)
+		})
+	}
+}
