@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -334,5 +336,108 @@ func TestEstimateBoundsUnlimitedAttemptsByABucketsStates(t *testing.T) {
 				`+tc.deps+`, "strategies": [{"name": "s", `+tc.strategy+`}]}`)
 			checkEstimate(t, sc, 100, tc.perOp)
 		})
+	}
+}
+
+// TestCostErrorSaysWhatToReduce: a refusal names the estimate and the
+// limit, how the estimate multiplies, and what to reduce: the sweep's
+// values and the search's candidates only when the scenario has them,
+// each policy counted past the cap first, the last choice after "or"; a
+// cost without a bound says why; a stopped simulation says that its
+// estimate fell short.
+func TestCostErrorSaysWhatToReduce(t *testing.T) {
+	const limit = `over the limit of 1000; `
+	for _, tc := range []struct {
+		name string
+		err  CostError
+		want []string // in order
+	}{
+		{"in general", CostError{Estimate: 2000, Limit: 1000},
+			[]string{"estimated at 2000 events", "× strategies × runs × sweep values, plus every search candidate on every seed; plus",
+				limit + "reduce the workload, attempts, clients, runs, strategies, sweep values or search candidates"}},
+		{"stopped", CostError{Estimate: 2000, Limit: 1000, Processed: 1001, Detail: &CostDetail{}},
+			[]string{"it processed more than 1000 events, the limit for this run; "}},
+		{"plain", CostError{Estimate: 2000, Limit: 1000, Detail: &CostDetail{}},
+			[]string{"× strategies × runs; plus", limit + "reduce the workload, attempts, clients, runs or strategies"}},
+		{"a sweep", CostError{Estimate: 2000, Limit: 1000, Detail: &CostDetail{Sweep: true}},
+			[]string{"× strategies × runs × sweep values; plus", limit + "reduce the workload, attempts, clients, runs, strategies or sweep values"}},
+		{"a search", CostError{Estimate: 2000, Limit: 1000, Detail: &CostDetail{Search: true}},
+			[]string{"× strategies × runs, plus every search candidate on every seed; plus",
+				limit + "reduce the workload, attempts, clients, runs, strategies or search candidates"}},
+		{"unlimited policies", CostError{Estimate: 2000, Limit: 1000, Detail: &CostDetail{Unlimited: []string{"A", "B"}}},
+			[]string{limit + "A; B; or reduce the workload, attempts, clients, runs or strategies"}},
+		{"no bound", CostError{Estimate: 2000, Limit: 1000, Detail: &CostDetail{Unbounded: "why", Unlimited: []string{"A"}}},
+			[]string{"the scenario's cost has no bound: why"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := tc.err.Error()
+			rest := msg
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("%q\ndoes not say, in order, %q", msg, w)
+				}
+				rest = rest[i+len(w):]
+			}
+			if tc.name != "in general" && tc.name != "stopped" && rest != "" {
+				t.Errorf("%q\ngoes on after what to reduce: %q", msg, rest)
+			}
+		})
+	}
+	if msg := (&CostError{Estimate: 2000, Limit: 1000}).Error(); strings.Contains(msg, "processed") {
+		t.Errorf("an estimate refused before any run: %q", msg)
+	}
+}
+
+// TestCostDetailNamesEachUnlimitedLevel: the detail of a refusal names
+// each level that retries without limit and is counted past the cap,
+// once however many sweep values have it, a layer by its number, with
+// the fix its deadline leaves; a level that nothing bounds makes the
+// cost unbounded, the first such level named; a budget that bounds a
+// level's retries leaves it out. Steps of 15 ms (the network's round
+// trip) over 3 s fit 201 attempts; over the 10 s of arrivals, 667.
+func TestCostDetailNamesEachUnlimitedLevel(t *testing.T) {
+	scenario := func(t *testing.T, strategies, sweep string) *Scenario {
+		return parseCost(t, `{"version": 1, "name": "detail", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4,
+				"network": {"request": {"kind": "constant", "mean": "10ms"}, "answer": {"kind": "constant", "mean": "5ms"}}},
+			"strategies": [`+strategies+`]`+sweep+`}`)
+	}
+	const (
+		deadline = `strategy "A" retries without limit (max_attempts 0): counted as up to 201 attempts an operation (its deadline of 3s over 15ms between attempts); give it max_attempts, a shorter deadline or longer waits`
+		elapsed  = `strategy "A" retries without limit (max_attempts 0): counted as up to 201 attempts an operation (its max_elapsed of 3s over 15ms between attempts); give it max_attempts, a shorter deadline or longer waits`
+		arrivals = `strategy "B" layer 2 retries without limit (max_attempts 0): counted as up to 667 attempts an operation (the 10s to the end of its arrivals and faults over 15ms between attempts); give it max_attempts or a deadline`
+	)
+	for _, tc := range []struct {
+		name, strategies, sweep string
+		want                    []string
+		sweeps                  bool
+	}{
+		{"a deadline", `{"name": "A", "max_attempts": 0, "deadline": "3s"}`, ``, []string{deadline}, false},
+		{"max_elapsed", `{"name": "A", "max_attempts": 0, "max_elapsed": "3s"}`, ``, []string{elapsed}, false},
+		{"a layer without a deadline", `{"name": "A", "max_attempts": 0, "deadline": "3s"},
+			{"name": "B", "max_attempts": 2, "layers": [{"max_attempts": 2}, {"max_attempts": 0}]}`, ``, []string{deadline, arrivals}, false},
+		{"bounded by a budget", `{"name": "A", "max_attempts": 0, "deadline": "3s", "budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1}}`, ``, nil, false},
+		{"in each sweep value, once", `{"name": "A", "max_attempts": 0, "deadline": "3s"}`,
+			`, "sweep": {"path": "workload.clients", "values": [1, 2]}`, []string{deadline}, true},
+		{"in one sweep value", `{"name": "A", "max_attempts": 2, "deadline": "3s"}`,
+			`, "sweep": {"path": "strategies[0].max_attempts", "values": [2, 0]}`, []string{deadline}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := costDetail(scenario(t, tc.strategies, tc.sweep))
+			if !slices.Equal(d.Unlimited, tc.want) || d.Unbounded != "" || d.Sweep != tc.sweeps || d.Search {
+				t.Errorf("detail %+v,\nwant Unlimited %q and Sweep %v", d, tc.want, tc.sweeps)
+			}
+		})
+	}
+	// Without a network an unlimited level without a backoff retries at
+	// the same instant: nothing bounds it.
+	sc := parseCost(t, `{"version": 1, "name": "unbounded", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+		"strategies": [{"name": "A", "max_attempts": 2}, {"name": "B", "max_attempts": 0}, {"name": "C", "max_attempts": 2, "layers": [{"max_attempts": 0}]}]}`)
+	if d := costDetail(sc); !strings.HasPrefix(d.Unbounded, `strategy "B" retries without limit (max_attempts 0) and nothing bounds the time between its attempts`) || len(d.Unlimited) > 0 {
+		t.Errorf("detail %+v, want it unbounded by strategy B and nothing else", d)
 	}
 }
