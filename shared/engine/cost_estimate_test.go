@@ -29,7 +29,8 @@ func checkEstimate(t *testing.T, sc *Scenario, ops, perOp float64) {
 // TestEstimateCountsEachCallsExtraEvents: each plan call of an operation
 // costs its attempts × 3 events, plus, in units of 3 events, its start and
 // end in the plan (2), a wait for a pool slot and its time-out (2), the
-// same for a bulkhead on its dependency (2), its fallback's latency (1),
+// same for a bulkhead on its dependency (2), its fallback's latency (1,
+// none for a fallback that answers at once),
 // a timer and a cancellation for every hedged copy (2 each), a token, a
 // short wait, a lowered rate and a give-up for every rate-limited attempt
 // (4 each), and a grant and a give-up for every attempt that waits for a
@@ -57,6 +58,8 @@ func TestEstimateCountsEachCallsExtraEvents(t *testing.T) {
 		{"a bulkhead on a", `, "bulkheads": [{"dependency": "a", "max_concurrent": 2, "max_waiting": 4, "max_wait": "10ms"}]`, 2 + 4.0/3 + 2 + 2.0/3},
 		// a: 2 + 2/3; b: 2 + (2+1)/3.
 		{"a fallback for b", `, "fallbacks": [{"call": "b", "latency": "1ms"}]`, 2 + 2.0/3 + 2 + 3.0/3},
+		// A fallback that answers at once takes no event: 2 × (2 + 2/3).
+		{"a fallback for b without latency", `, "fallbacks": [{"call": "b"}]`, 2 * (2 + 2.0/3)},
 		// 2 calls × (2 + (2+2×2)/3).
 		{"hedged", `, "hedging": {"delay": "20ms"}`, 2 * (2 + 6.0/3)},
 		// 2 calls × (2 + (2+4×2)/3).
@@ -439,5 +442,35 @@ func TestCostDetailNamesEachUnlimitedLevel(t *testing.T) {
 		"strategies": [{"name": "A", "max_attempts": 2}, {"name": "B", "max_attempts": 0}, {"name": "C", "max_attempts": 2, "layers": [{"max_attempts": 0}]}]}`)
 	if d := costDetail(sc); !strings.HasPrefix(d.Unbounded, `strategy "B" retries without limit (max_attempts 0) and nothing bounds the time between its attempts`) || len(d.Unlimited) > 0 {
 		t.Errorf("detail %+v, want it unbounded by strategy B and nothing else", d)
+	}
+}
+
+// TestEstimateOfASweepIsEachValuesWithoutSeries: a sweep runs the
+// scenario once for each value, each at its own cost and keeping no time
+// series, and its estimate is their sum, at most half the largest int64.
+func TestEstimateOfASweepIsEachValuesWithoutSeries(t *testing.T) {
+	scenario := func(rate, sweep string) *Scenario {
+		return parseCost(t, `{"version": 1, "name": "sweep", "runs": 1000,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": `+rate+`, "duration": "24h"},
+			"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+			"strategies": [{"name": "s", "max_attempts": 100, "layers": [{"max_attempts": 100}, {"max_attempts": 100}]}]`+sweep+`}`)
+	}
+	one := func(rate string) int64 { return estimate(scenario(rate, ``), false) }
+	if got, want := Estimate(scenario("1", `, "sweep": {"path": "workload.rate", "values": [1, 3]}`)), one("1")+one("3"); got != want {
+		t.Errorf("a sweep over rates 1 and 3 estimated at %d, want %d (%d + %d)", got, want, one("1"), one("3"))
+	}
+	if one("1") == Estimate(scenario("1", ``)) {
+		t.Fatalf("the test needs the series to count: %d either way", one("1"))
+	}
+	// 1,000 runs of 86,400 r operations of 100³ attempts, 3 events each:
+	// 2.6e14 r events, 2.6e18 at a rate of 10,000 and 3.9e18 at 15,000:
+	// each under the cap (4.6e18), their sum over it.
+	for _, rate := range []string{"10000", "15000"} {
+		if e := one(rate); e >= math.MaxInt64/2 {
+			t.Fatalf("rate %s estimated at %d: the test needs it under the cap", rate, e)
+		}
+	}
+	if got := Estimate(scenario("10000", `, "sweep": {"path": "workload.rate", "values": [10000, 15000]}`)); got != math.MaxInt64/2 {
+		t.Errorf("a sweep past the cap estimated at %d, want %d", got, int64(math.MaxInt64/2))
 	}
 }
