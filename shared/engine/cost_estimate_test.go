@@ -397,7 +397,7 @@ func TestCostErrorSaysWhatToReduce(t *testing.T) {
 // once however many sweep values have it, a layer by its number, with
 // the fix its deadline leaves; a level that nothing bounds makes the
 // cost unbounded, the first such level named; a budget that bounds a
-// level's retries leaves it out. Steps of 15 ms (the network's round
+// level's retries leaves it out, one that cannot does not. Steps of 15 ms (the network's round
 // trip) over 3 s fit 201 attempts; over the 10 s of arrivals, 667.
 func TestCostDetailNamesEachUnlimitedLevel(t *testing.T) {
 	scenario := func(t *testing.T, strategies, sweep string) *Scenario {
@@ -422,6 +422,8 @@ func TestCostDetailNamesEachUnlimitedLevel(t *testing.T) {
 		{"a layer without a deadline", `{"name": "A", "max_attempts": 0, "deadline": "3s"},
 			{"name": "B", "max_attempts": 2, "layers": [{"max_attempts": 2}, {"max_attempts": 0}]}`, ``, []string{deadline, arrivals}, false},
 		{"bounded by a budget", `{"name": "A", "max_attempts": 0, "deadline": "3s", "budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1}}`, ``, nil, false},
+		// A retry costing no more than a success earns bounds nothing.
+		{"a budget that earns what it spends", `{"name": "A", "max_attempts": 0, "deadline": "3s", "budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 1}}`, ``, []string{deadline}, false},
 		{"in each sweep value, once", `{"name": "A", "max_attempts": 0, "deadline": "3s"}`,
 			`, "sweep": {"path": "workload.clients", "values": [1, 2]}`, []string{deadline}, true},
 		{"in one sweep value", `{"name": "A", "max_attempts": 2, "deadline": "3s"}`,
@@ -473,4 +475,21 @@ func TestEstimateOfASweepIsEachValuesWithoutSeries(t *testing.T) {
 	if got := Estimate(scenario("10000", `, "sweep": {"path": "workload.rate", "values": [10000, 15000]}`)); got != math.MaxInt64/2 {
 		t.Errorf("a sweep past the cap estimated at %d, want %d", got, int64(math.MaxInt64/2))
 	}
+}
+
+// TestEstimateCountsEachCallAtItsOwnCost: a plan call costs its own
+// dependency's network legs on every hop, and the events of its own
+// fallback, by the call's name. Calls to a (two legs), to b (none) and
+// a second to b named b2, with a fallback for b2 of 1 ms; 2 attempts,
+// 100 operations: (2 + 2 × 2/3 + 2/3) + (2 + 2/3) + (2 + (2+1)/3).
+func TestEstimateCountsEachCallAtItsOwnCost(t *testing.T) {
+	sc := parseCost(t, `{"version": 1, "name": "calls", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s",
+			"plan": [{"calls": [{"dependency": "a"}, {"dependency": "b"}, {"dependency": "b", "name": "b2"}]}]},
+		"dependencies": [
+			{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4,
+				"network": {"request": {"kind": "constant", "mean": "1ms"}, "answer": {"kind": "constant", "mean": "1ms"}}},
+			{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}],
+		"strategies": [{"name": "s", "max_attempts": 2, "fallbacks": [{"call": "b2", "latency": "1ms"}]}]}`)
+	checkEstimate(t, sc, 100, (2+4.0/3+2.0/3)+(2+2.0/3)+(2+3.0/3))
 }
