@@ -493,3 +493,42 @@ func TestEstimateCountsEachCallAtItsOwnCost(t *testing.T) {
 		"strategies": [{"name": "s", "max_attempts": 2, "fallbacks": [{"call": "b2", "latency": "1ms"}]}]}`)
 	checkEstimate(t, sc, 100, (2+4.0/3+2.0/3)+(2+2.0/3)+(2+3.0/3))
 }
+
+// TestEstimateCountsABulkheadOnTheOneDependency: without a plan an
+// operation makes one call to the one dependency, by its name or, unnamed,
+// as "dependency": a bulkhead on it adds its wait and time-out, 2 events
+// in units of 3. 2 attempts, 100 operations: 2 + 2/3.
+func TestEstimateCountsABulkheadOnTheOneDependency(t *testing.T) {
+	for _, tc := range []struct{ name, dep, bulkhead string }{
+		{"unnamed", ``, `dependency`},
+		{"named", `"name": "db", `, `db`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := parseCost(t, `{"version": 1, "name": "bulkhead", "runs": 1,
+				"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+				"dependency": {`+tc.dep+`"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				"strategies": [{"name": "s", "max_attempts": 2,
+					"bulkheads": [{"dependency": "`+tc.bulkhead+`", "max_concurrent": 2, "max_waiting": 4, "max_wait": "10ms"}]}]}`)
+			checkEstimate(t, sc, 100, 2+2.0/3)
+		})
+	}
+}
+
+// TestEstimateCountsTheCachesSetupOnce: a Zipf law's keys are counted
+// once a run, a warm cache's fill in every simulation, beside each
+// operation's 2 attempts. 100 operations, 3 runs: a Zipf law over 1,000
+// keys (250 events) and a warm cache of 100 of them (100 a simulation).
+func TestEstimateCountsTheCachesSetupOnce(t *testing.T) {
+	sc := parseCost(t, `{"version": 1, "name": "cache", "runs": 3,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4,
+			"cache": {"keys": {"law": "zipf", "exponent": 0.8, "count": 1000}, "capacity": 100, "warm": true}},
+		"strategies": [{"name": "s", "max_attempts": 2}]}`)
+	cold := *sc
+	cold.Dependency.Cache = nil
+	// 3 × (100 × 2 × 3 + the set-up) + 250 + the result's numbers.
+	want := math.Floor(3*(100*2*3+setupCost(&cold)+100)+250+estimateSize(sc, true)) + 1
+	if got := float64(Estimate(sc)); got != want {
+		t.Errorf("Estimate = %v, want %v", got, want)
+	}
+}
