@@ -309,8 +309,9 @@ func TestServersSetupByHand(t *testing.T) {
 // hold and earn: (states × max_tokens + token_ratio × first attempts) /
 // (1 − token_ratio) + 1, over all the simulation's invocations. Its
 // states are its level's instances (a layer's own) for each dependency;
-// its first attempts the invocations × the attempts of the levels above.
-// 100 operations; max_tokens 10, token_ratio 0.1.
+// its first attempts the invocations × the attempts of the levels above;
+// when it allows more than the level's attempts, they bound it. 100
+// operations; max_tokens 10, token_ratio 0.1.
 func TestEstimateBoundsUnlimitedAttemptsByABucketsStates(t *testing.T) {
 	const budget = `"max_attempts": 0, "backoff": {"kind": "constant", "base": "100ms"},
 		"budget": {"kind": "token_bucket", "max_tokens": 10, "token_ratio": 0.1}`
@@ -332,6 +333,10 @@ func TestEstimateBoundsUnlimitedAttemptsByABucketsStates(t *testing.T) {
 				{"name": "a", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
 				{"name": "b", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4}]`,
 			budget, 2 * (1 + retries(2, 200)/200 + 2.0/3)},
+		// A bucket of 100,000 tokens allows more than the 101 attempts the
+		// backoff fits in the arrivals' 10 s: those bound it.
+		{"a bucket larger than the attempts", ``, one, `"max_attempts": 0, "backoff": {"kind": "constant", "base": "100ms"},
+			"budget": {"kind": "token_bucket", "max_tokens": 100000, "token_ratio": 0.1}`, 101},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := parseCost(t, `{"version": 1, "name": "bucket", "runs": 1,
