@@ -537,3 +537,25 @@ func TestEstimateCountsTheCachesSetupOnce(t *testing.T) {
 		t.Errorf("Estimate = %v, want %v", got, want)
 	}
 }
+
+// TestEstimateOfASearchAddsItsCandidatesAndItsNumbers: a scenario with a
+// search is estimated at its own cost, plus every candidate's on every
+// seed, plus the numbers the search's result holds.
+func TestEstimateOfASearchAddsItsCandidatesAndItsNumbers(t *testing.T) {
+	if searching == nil {
+		t.Skip("this build runs no search")
+	}
+	sc := parseCost(t, `{"version": 1, "name": "search", "runs": 1,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 10, "duration": "10s"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+		"strategies": [{"name": "C", "max_attempts": 2}],
+		"search": {"strategy": "C", "knobs": [{"path": "max_attempts", "values": [2, 3]}],
+			"objectives": [{"metric": "retries", "goal": "min"}]}}`)
+	own, candidates, numbers := estimate(sc, true), estimateSearch(sc), int64(estimateSearchSize(sc))
+	if candidates <= 0 || numbers <= 0 {
+		t.Fatalf("candidates %d, numbers %d: the test needs both", candidates, numbers)
+	}
+	if got, want := Estimate(sc), own+candidates+numbers; got != want {
+		t.Errorf("Estimate = %d, want %d (%d + %d + %d)", got, want, own, candidates, numbers)
+	}
+}
