@@ -160,15 +160,16 @@ func Estimate(sc *Scenario) int64 {
 		for i := range sc.Sweep.Values {
 			sub, err := sc.withValue(i)
 			if err != nil {
-				return math.MaxInt64 / 2
+				return maxEstimate
 			}
-			total = min(total+estimate(sub, false), math.MaxInt64/2)
+			total = min(total+estimate(sub, false), maxEstimate) // each at most maxEstimate: no overflow
 		}
 		return total
 	}
 	est := estimate(sc, true)
 	if sc.Search != nil {
-		est = min(est+estimateSearch(sc)+int64(estimateSearchSize(sc)), math.MaxInt64/2)
+		est = min(est+estimateSearch(sc), maxEstimate)
+		est = min(est+capped(estimateSearchSize(sc)), maxEstimate)
 	}
 	return est
 }
@@ -283,10 +284,7 @@ func estimate(sc *Scenario, withSeries bool) int64 {
 	}
 	sims := float64(max(len(sc.Seeds), sc.Runs, 1)) * float64(max(len(sc.Strategies), 1))
 	est := (ops*worst*3+setupCost(sc))*sims + cacheSetup(sc) + estimateSize(sc, withSeries)
-	if est > math.MaxInt64/2 || math.IsNaN(est) {
-		return math.MaxInt64 / 2
-	}
-	return int64(est) + 1
+	return min(capped(est)+1, maxEstimate)
 }
 
 // setupCost is the work of one simulation that does not depend on its
@@ -463,17 +461,17 @@ func EstimateSize(sc *Scenario) int64 {
 		for i := range sc.Sweep.Values {
 			sub, err := sc.withValue(i)
 			if err != nil {
-				return math.MaxInt64 / 2
+				return maxEstimate
 			}
 			total += estimateSize(sub, false)
 		}
-		return int64(min(total, math.MaxInt64/2))
+		return capped(total)
 	}
 	size := estimateSize(sc, true)
 	if sc.Search != nil {
 		size += estimateSearchSize(sc)
 	}
-	return int64(min(size, math.MaxInt64/2))
+	return capped(size)
 }
 
 func estimateSize(sc *Scenario, withSeries bool) float64 {
@@ -1019,6 +1017,19 @@ func estimateOps(sc *Scenario) float64 {
 		ops = min(ops, float64(w.Operations))
 	}
 	return ops
+}
+
+// maxEstimate is the most an estimate says, in events or numbers: half
+// the largest int64, so that two estimates add up without overflow.
+const maxEstimate = math.MaxInt64 / 2
+
+// capped returns f as an int64, maxEstimate when f is that large or more
+// (the constant is 2⁶² as a float64, one past it as an int64), or NaN.
+func capped(f float64) int64 {
+	if !(f < maxEstimate) {
+		return maxEstimate
+	}
+	return int64(f)
 }
 
 // IsCost reports whether err refuses a scenario for its cost.

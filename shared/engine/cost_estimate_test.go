@@ -167,6 +167,28 @@ func TestEstimateStopsAtHalfTheLargestCount(t *testing.T) {
 	}
 }
 
+// TestEstimateAtExactlyTheCap: an estimate that comes to exactly 2⁶² as
+// a float64, the cap's own value as one, is the cap too, not one past
+// it (996 runs of 24 h at this rate, 100 × 100 × 100 attempts, land on
+// it exactly).
+func TestEstimateAtExactlyTheCap(t *testing.T) {
+	sc := parseCost(t, `{"version": 1, "name": "cap", "runs": 996,
+		"workload": {"clients": 1, "arrival": "uniform", "rate": 17863.452336975628, "duration": "24h"},
+		"dependency": {"workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+		"strategies": [{"name": "s", "max_attempts": 100, "layers": [{"max_attempts": 100}, {"max_attempts": 100}]}]}`)
+	if got := Estimate(sc); got != math.MaxInt64/2 {
+		t.Errorf("Estimate = %d, want the cap %d", got, int64(math.MaxInt64/2))
+	}
+	for _, f := range []float64{math.MaxInt64 / 2, math.Inf(1), math.NaN(), 1e30} {
+		if got := capped(f); got != math.MaxInt64/2 {
+			t.Errorf("capped(%g) = %d, want %d", f, got, int64(math.MaxInt64/2))
+		}
+	}
+	if got := capped(math.Nextafter(math.MaxInt64/2, 0)); got != 1<<62-512 {
+		t.Errorf("capped(the float64 below 2⁶²) = %d, want %d", got, int64(1<<62-512))
+	}
+}
+
 // TestCheckCostRefusesOnlyPastTheLimit: a scenario estimated at exactly
 // the limit runs; one event less refuses it, with the estimate and the
 // limit; a limit of 0 is none.
