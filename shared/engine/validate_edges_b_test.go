@@ -234,3 +234,66 @@ func TestReportRangesAtTheirEdges(t *testing.T) {
 		{"a sweep of 51 values", edgeTop, sweep(MaxSweepValues + 1), "sweep.values", "lists 51 values; give 1..50"},
 	})
 }
+
+// TestMoreRangesAtTheirEdges: the same for the checks left: load error
+// points in order, a script's counts, a strategy's other ranges, and the
+// index of a sweep's path.
+func TestMoreRangesAtTheirEdges(t *testing.T) {
+	dep := func(s string) string { return edgeDep + ", " + s }
+	st := func(s string) string { return edgeStr + ", " + s }
+	const sp = "strategies[0]."
+	points := func(a, b string) string {
+		return dep(`"load_errors": {"points": [{"load": ` + a + `, "rate": 0.1}, {"load": ` + b + `, "rate": 0.2}]}`)
+	}
+	answers := func(n int) string {
+		return dep(`"script": {"answers": [` + strings.TrimSuffix(strings.Repeat(`{"status": 200},`, n), ",") + `]}`)
+	}
+	operations := func(n int) string {
+		return dep(`"script": {"operations": [` + strings.TrimSuffix(strings.Repeat(`[],`, n), ",") + `]}`)
+	}
+	fixed := func(n int) string {
+		return st(fmt.Sprintf(`"client_rate_limit": {"kind": "fixed-window", "limit_for_period": %d, "refresh_period": "1s"}`, n))
+	}
+	breaker := func(s string) string {
+		return st(`"breaker": {"kind": "ratio", "ratio": 0.5, "break": "1s", "min_throughput": 1, ` + s + `}`)
+	}
+	jitter := func(f string) string {
+		return st(`"backoff": {"kind": "constant", "base": "10ms"}, "jitter": {"kind": "proportional", "fraction": ` + f + `}`)
+	}
+	adaptive := func(f string) string {
+		return st(`"backoff": {"kind": "constant", "base": "10ms"}, "adaptive": {"window": "10s", "above": 0.5, "factor": ` + f + `}`)
+	}
+	sweep := func(path string) string {
+		return `"sweep": {"path": "` + path + `", "values": [2]}, ` + edgeTop
+	}
+	checkEdges(t, []edgeCase{
+		{"load error points 1e-6 apart", edgeDep, points("1", "1.000001"), "", ""},
+		{"load error points at the same load", edgeDep, points("1", "1"), "dependency.load_errors.points[1].load", "1 is not above the previous point's load 1"},
+		{"a script of the most answers", edgeDep, answers(MaxScript), "", ""},
+		{"a script of the most operations", edgeDep, operations(MaxScript), "", ""},
+		{"a script of one operation too many", edgeDep, operations(MaxScript + 1), "dependency.script.operations", "lists 100001 operations; at most 100000"},
+		{"limit for period 1", edgeStr, fixed(1), "", ""},
+		{"limit for period 0", edgeStr, fixed(0), sp + "client_rate_limit.limit_for_period", "0 is out of range"},
+		{"limit for period at the cap", edgeStr, fixed(1_000_000), "", ""},
+		{"limit for period past the cap", edgeStr, fixed(1_000_001), sp + "client_rate_limit.limit_for_period", "1000001 is out of range"},
+		{"window calls at the cap", edgeStr, breaker(`"window_calls": 100000`), "", ""},
+		{"window calls past the cap", edgeStr, breaker(`"window_calls": 100001`), sp + "breaker.window_calls", "100001 is out of range"},
+		{"open multiplier 1", edgeStr, breaker(`"window": "10s", "open_multiplier": 1`), "", ""},
+		{"open multiplier under 1", edgeStr, breaker(`"window": "10s", "open_multiplier": 0.999`), sp + "breaker.open_multiplier", "0.999 is out of range"},
+		{"open multiplier 100", edgeStr, breaker(`"window": "10s", "open_multiplier": 100`), "", ""},
+		{"open multiplier past 100", edgeStr, breaker(`"window": "10s", "open_multiplier": 100.001`), sp + "breaker.open_multiplier", "100.001 is out of range"},
+		{"half-open failures as many as its calls", edgeStr, breaker(`"window": "10s", "half_open_calls": 5, "half_open_failures": 5`), "", ""},
+		{"half-open failures more than its calls", edgeStr, breaker(`"window": "10s", "half_open_calls": 5, "half_open_failures": 6`), sp + "breaker.half_open_failures", "6 is out of range"},
+		{"jitter fraction 1", edgeStr, jitter("1"), "", ""},
+		{"jitter fraction past 1", edgeStr, jitter("1.000001"), sp + "jitter.fraction", "1.000001 is out of range"},
+		{"adaptive factor 1", edgeStr, adaptive("1"), "", ""},
+		{"adaptive factor under 1", edgeStr, adaptive("0.999"), sp + "adaptive.factor", "0.999 is out of range"},
+		{"adaptive factor 1000", edgeStr, adaptive("1000"), "", ""},
+		{"adaptive factor past 1000", edgeStr, adaptive("1000.001"), sp + "adaptive.factor", "1000.001 is out of range"},
+		{"hedging of 0 copies", edgeStr, `"max_attempts": 0, "hedging": {"delay": "10ms"}`, sp + "max_attempts", "0 is the number of copies"},
+		{"a sweep path of the last index", edgeTop, sweep("strategies[0].max_attempts"), "", ""},
+		{"a sweep path one index past the list", edgeTop, sweep("strategies[1].max_attempts"), "sweep.values[0]", "has index [1], which does not exist"},
+		{"a sweep path index of 6 digits", edgeTop, sweep("strategies[999999].max_attempts"), "sweep.values[0]", "has index [999999], which does not exist"},
+		{"a sweep path index of 7 digits", edgeTop, sweep("strategies[1000000].max_attempts"), "sweep.values[0]", "an index must be a number in brackets"},
+	})
+}
