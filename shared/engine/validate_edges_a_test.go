@@ -197,3 +197,155 @@ func TestScenarioRangesAtTheirEdges(t *testing.T) {
 	}
 	checkEdges(t, valid, cases)
 }
+
+// TestDependencyAndStrategyRangesAtTheirEdges walks the checks of a
+// dependency, of the plan and of a strategy's pool and bulkheads: each
+// edge is paired with the value one step past it.
+func TestDependencyAndStrategyRangesAtTheirEdges(t *testing.T) {
+	const dep = `"queue_capacity": 5`
+	const depObj = `"dependency": {"workers": 2, "service_time": {"kind": "constant", "mean": "10ms"}, "queue_capacity": 5}`
+	const dur = `"duration": "10s"`
+	const attempts = `"max_attempts": 3`
+	const mean = `"service_time": {"kind": "constant", "mean": "10ms"}`
+	d := func(fields string) string { return dep + ", " + fields }
+	law := func(fields string) string { return d(`"load_latency": {` + fields + `}`) }
+	service := func(st string) string { return `"service_time": {` + st + `}` }
+	deps := func(n int) string {
+		return `"dependencies": [` + list(n, func(i int) string {
+			return fmt.Sprintf(`{"name": "d%d", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}}`, i)
+		}) + `]`
+	}
+	plan := func(n int) string {
+		return dur + `, "plan": [{"calls": [` + list(n, func(i int) string {
+			return fmt.Sprintf(`{"dependency": "dependency", "name": "c%d"}`, i)
+		}) + `]}]`
+	}
+	points := func(n int) string {
+		return d(`"load_errors": {"points": [` + list(n, func(i int) string {
+			return fmt.Sprintf(`{"load": %d, "rate": 0.5}`, i+1)
+		}) + `]}`)
+	}
+	point := func(load, rate string) string {
+		return d(`"load_errors": {"points": [{"load": ` + load + `, "rate": ` + rate + `}]}`)
+	}
+	pool := func(fields string) string { return attempts + `, "pool": {` + fields + `}` }
+	const p = "dependency."
+	const le = p + "load_errors."
+	const ll = p + "load_latency."
+	cases := []edgeCase{
+		{"1 worker", `"workers": 2`, `"workers": 1`, p + "workers", false, ""},
+		{"0 workers", `"workers": 2`, `"workers": 0`, p + "workers", true, "0 is out of range"},
+		{"the most workers", `"workers": 2`, `"workers": 100000`, p + "workers", false, ""},
+		{"one worker too many", `"workers": 2`, `"workers": 100001`, p + "workers", true, "100001"},
+		{"queue capacity 0", dep, `"queue_capacity": 0`, p + "queue_capacity", false, ""},
+		{"queue capacity -1", dep, `"queue_capacity": -1`, p + "queue_capacity", true, "-1"},
+		{"the largest queue", dep, `"queue_capacity": 10000000`, p + "queue_capacity", false, ""},
+		{"a queue one too large", dep, `"queue_capacity": 10000001`, p + "queue_capacity", true, "10000001"},
+		{"queue-full status 100", dep, d(`"queue_full_status": 100`), p + "queue_full_status", false, ""},
+		{"queue-full status 99", dep, d(`"queue_full_status": 99`), p + "queue_full_status", true, "99"},
+		{"queue-full status 599", dep, d(`"queue_full_status": 599`), p + "queue_full_status", false, ""},
+		{"queue-full status 600", dep, d(`"queue_full_status": 600`), p + "queue_full_status", true, "600"},
+		{"error status 100", dep, d(`"error_rate": 0.1, "error_status": 100`), p + "error_status", false, ""},
+		{"error status 99", dep, d(`"error_rate": 0.1, "error_status": 99`), p + "error_status", true, "99"},
+		{"error status 599", dep, d(`"error_rate": 0.1, "error_status": 599`), p + "error_status", false, ""},
+		{"error status 600", dep, d(`"error_rate": 0.1, "error_status": 600`), p + "error_status", true, "600"},
+		{"error rate 0", dep, d(`"error_rate": 0`), p + "error_rate", false, ""},
+		{"error rate under 0", dep, d(`"error_rate": -0.001`), p + "error_rate", true, "-0.001"},
+		{"error rate 1", dep, d(`"error_rate": 1`), p + "error_rate", false, ""},
+		{"error rate past 1", dep, d(`"error_rate": 1.001`), p + "error_rate", true, "1.001"},
+		{"constant service time of 0s", mean, service(`"kind": "constant", "mean": "0s"`), p + "service_time.mean", false, ""},
+		{"constant service time of 24h", mean, service(`"kind": "constant", "mean": "24h"`), p + "service_time.mean", false, ""},
+		{"constant service time past 24h", mean, service(`"kind": "constant", "mean": "24h0m0.001s"`), p + "service_time.mean", true, "24h0m0.001s"},
+		{"constant service time under 0s", mean, service(`"kind": "constant", "mean": "-1ms"`), p + "service_time.mean", true, "-1ms"},
+		{"exponential service time of 1ns", mean, service(`"kind": "exponential", "mean": "1ns"`), p + "service_time.mean", false, ""},
+		{"exponential service time of 0s", mean, service(`"kind": "exponential", "mean": "0s"`), p + "service_time.mean", true, "0s"},
+		{"lognormal p99 equal to p50", mean, service(`"kind": "lognormal", "p50": "10ms", "p99": "10ms"`), p + "service_time.p99", false, ""},
+		{"lognormal p99 under p50", mean, service(`"kind": "lognormal", "p50": "10ms", "p99": "9.999ms"`), p + "service_time.p99", true, "9.999ms"},
+		{"lognormal p50 of 0s", mean, service(`"kind": "lognormal", "p50": "0s", "p99": "10ms"`), p + "service_time.p50", true, "0s"},
+
+		{"linear slope just over 0", dep, law(`"law": "linear", "slope": 0.001`), ll + "slope", false, ""},
+		{"linear slope under 0", dep, law(`"law": "linear", "slope": -0.001`), ll + "slope", true, "-0.001"},
+		{"linear slope 1000", dep, law(`"law": "linear", "slope": 1000`), ll + "slope", false, ""},
+		{"linear slope past 1000", dep, law(`"law": "linear", "slope": 1000.001`), ll + "slope", true, "1000.001"},
+		{"knee 1000", dep, law(`"law": "linear", "slope": 1, "knee": 1000`), ll + "knee", false, ""},
+		{"knee past 1000", dep, law(`"law": "linear", "slope": 1, "knee": 1000.001`), ll + "knee", true, "1000.001"},
+		{"knee under 0", dep, law(`"law": "linear", "slope": 1, "knee": -0.001`), ll + "knee", true, "-0.001"},
+		{"polynomial power 10", dep, law(`"law": "polynomial", "slope": 1, "power": 10`), ll + "power", false, ""},
+		{"polynomial power past 10", dep, law(`"law": "polynomial", "slope": 1, "power": 10.001`), ll + "power", true, "10.001"},
+		{"polynomial power just over 0", dep, law(`"law": "polynomial", "slope": 1, "power": 0.001`), ll + "power", false, ""},
+		{"polynomial power under 0", dep, law(`"law": "polynomial", "slope": 1, "power": -0.001`), ll + "power", true, "-0.001"},
+		{"usl sigma 1", dep, law(`"law": "usl", "sigma": 1`), ll + "sigma", false, ""},
+		{"usl sigma past 1", dep, law(`"law": "usl", "sigma": 1.001`), ll + "sigma", true, "1.001"},
+		{"usl sigma under 0", dep, law(`"law": "usl", "sigma": -0.001, "kappa": 0.1`), ll + "sigma", true, "-0.001"},
+		{"usl kappa 1", dep, law(`"law": "usl", "kappa": 1`), ll + "kappa", false, ""},
+		{"usl kappa past 1", dep, law(`"law": "usl", "kappa": 1.001`), ll + "kappa", true, "1.001"},
+		{"usl kappa under 0", dep, law(`"law": "usl", "sigma": 0.1, "kappa": -0.001`), ll + "kappa", true, "-0.001"},
+		{"max factor 1", dep, law(`"law": "linear", "slope": 1, "max_factor": 1`), ll + "max_factor", false, ""},
+		{"max factor under 1", dep, law(`"law": "linear", "slope": 1, "max_factor": 0.999`), ll + "max_factor", true, "0.999"},
+		{"max factor 1000", dep, law(`"law": "linear", "slope": 1, "max_factor": 1000`), ll + "max_factor", false, ""},
+		{"max factor past 1000", dep, law(`"law": "linear", "slope": 1, "max_factor": 1000.001`), ll + "max_factor", true, "1000.001"},
+
+		{"load errors window of 24h", dep, d(`"load_errors": {"window": "24h", "points": [{"load": 1, "rate": 0.5}]}`), le + "window", false, ""},
+		{"load errors window past 24h", dep, d(`"load_errors": {"window": "24h0m0.001s", "points": [{"load": 1, "rate": 0.5}]}`), le + "window", true, "24h0m0.001s"},
+		{"load errors window under 0s", dep, d(`"load_errors": {"window": "-1ms", "points": [{"load": 1, "rate": 0.5}]}`), le + "window", true, "-1ms"},
+		{"load errors status 100", dep, d(`"load_errors": {"status": 100, "points": [{"load": 1, "rate": 0.5}]}`), le + "status", false, ""},
+		{"load errors status 99", dep, d(`"load_errors": {"status": 99, "points": [{"load": 1, "rate": 0.5}]}`), le + "status", true, "99"},
+		{"load errors status 599", dep, d(`"load_errors": {"status": 599, "points": [{"load": 1, "rate": 0.5}]}`), le + "status", false, ""},
+		{"load errors status 600", dep, d(`"load_errors": {"status": 600, "points": [{"load": 1, "rate": 0.5}]}`), le + "status", true, "600"},
+		{"1 load errors point", dep, points(1), le + "points", false, ""},
+		{"0 load errors points", dep, points(0), le + "points", true, "lists 0 points"},
+		{"100 load errors points", dep, points(100), le + "points", false, ""},
+		{"101 load errors points", dep, points(101), le + "points", true, "lists 101 points"},
+		{"point load 0", dep, point("0", "0.5"), le + "points[0].load", false, ""},
+		{"point load under 0", dep, point("-0.001", "0.5"), le + "points[0].load", true, "-0.001"},
+		{"point load 1e9", dep, point("1e9", "0.5"), le + "points[0].load", false, ""},
+		{"point load past 1e9", dep, point("1000000000.5", "0.5"), le + "points[0].load", true, "1.0000000005e+09"},
+		{"point rate 0", dep, point("1", "0"), le + "points[0].rate", false, ""},
+		{"point rate under 0", dep, point("1", "-0.001"), le + "points[0].rate", true, "-0.001"},
+		{"point rate 1", dep, point("1", "1"), le + "points[0].rate", false, ""},
+		{"point rate past 1", dep, point("1", "1.001"), le + "points[0].rate", true, "1.001"},
+
+		{"dependency name of 200 characters", dep, d(`"name": "` + strings.Repeat("x", 200) + `"`), p + "name", false, ""},
+		{"dependency name of 201 characters", dep, d(`"name": "` + strings.Repeat("x", 201) + `"`), p + "name", true, "201"},
+		{"16 dependencies", depObj, deps(16), "dependencies", false, ""},
+		{"17 dependencies", depObj, deps(17), "dependencies", true, "17"},
+		{"16 plan calls", dur, plan(16), "workload.plan", false, ""},
+		{"17 plan calls", dur, plan(17), "workload.plan", true, "17"},
+		{"call share 1", dur, dur + `, "plan": [{"calls": [{"dependency": "dependency", "share": 1}]}]`, "workload.plan[0].calls[0].share", false, ""},
+		{"call share past 1", dur, dur + `, "plan": [{"calls": [{"dependency": "dependency", "share": 1.001}]}]`, "workload.plan[0].calls[0].share", true, "1.001"},
+		{"call share just over 0", dur, dur + `, "plan": [{"calls": [{"dependency": "dependency", "share": 0.001}]}]`, "workload.plan[0].calls[0].share", false, ""},
+		{"call share 0", dur, dur + `, "plan": [{"calls": [{"dependency": "dependency", "share": 0}]}]`, "workload.plan[0].calls[0].share", true, "0 is out of range"},
+
+		{"pool of 1 slot", attempts, pool(`"slots": 1`), "strategies[0].pool.slots", false, ""},
+		{"pool of 0 slots", attempts, pool(`"slots": 0`), "strategies[0].pool.slots", true, "0 is out of range"},
+		{"pool of the most slots", attempts, pool(`"slots": 100000`), "strategies[0].pool.slots", false, ""},
+		{"pool of one slot too many", attempts, pool(`"slots": 100001`), "strategies[0].pool.slots", true, "100001"},
+		{"pool max waiting 0", attempts, pool(`"slots": 1, "max_waiting": 0`), "strategies[0].pool.max_waiting", false, ""},
+		{"pool max waiting -1", attempts, pool(`"slots": 1, "max_waiting": -1`), "strategies[0].pool.max_waiting", true, "-1"},
+		{"pool max waiting at the most", attempts, pool(`"slots": 1, "max_waiting": 10000000`), "strategies[0].pool.max_waiting", false, ""},
+		{"pool max waiting one too many", attempts, pool(`"slots": 1, "max_waiting": 10000001`), "strategies[0].pool.max_waiting", true, "10000001"},
+		{"pool max wait of 24h", attempts, pool(`"slots": 1, "max_waiting": 1, "max_wait": "24h"`), "strategies[0].pool.max_wait", false, ""},
+		{"pool max wait past 24h", attempts, pool(`"slots": 1, "max_waiting": 1, "max_wait": "24h0m0.001s"`), "strategies[0].pool.max_wait", true, "24h0m0.001s"},
+		{"pool max wait with 1 waiting", attempts, pool(`"slots": 1, "max_waiting": 1, "max_wait": "1s"`), "strategies[0].pool.max_wait", false, ""},
+		{"pool max wait with none waiting", attempts, pool(`"slots": 1, "max_waiting": 0, "max_wait": "1s"`), "strategies[0].pool.max_wait", true, "1s"},
+		{"pool max wait 0 with none waiting", attempts, pool(`"slots": 1, "max_waiting": 0, "max_wait": "0s"`), "strategies[0].pool.max_wait", false, ""},
+		{"fallback latency 0", attempts, attempts + `, "fallbacks": [{"call": "dependency", "latency": "0s"}]`, "strategies[0].fallbacks[0].latency", false, ""},
+		{"fallback latency under 0", attempts, attempts + `, "fallbacks": [{"call": "dependency", "latency": "-1ns"}]`, "strategies[0].fallbacks[0].latency", true, "-1ns"},
+	}
+	checkEdges(t, valid, cases)
+
+	const mc = `"max_concurrent": 2`
+	const b = "strategies[0].bulkheads[0]."
+	checkEdges(t, validMulti, []edgeCase{
+		{"bulkhead of 1", mc, `"max_concurrent": 1`, b + "max_concurrent", false, ""},
+		{"bulkhead of 0", mc, `"max_concurrent": 0`, b + "max_concurrent", true, "0 is out of range"},
+		{"bulkhead of the most", mc, `"max_concurrent": 100000`, b + "max_concurrent", false, ""},
+		{"bulkhead of one too many", mc, `"max_concurrent": 100001`, b + "max_concurrent", true, "100001"},
+		{"bulkhead max waiting -1", `"max_waiting": 4, "max_wait": "500ms"`, `"max_waiting": -1`, b + "max_waiting", true, "-1"},
+		{"bulkhead max waiting at the most", `"max_waiting": 4`, `"max_waiting": 10000000`, b + "max_waiting", false, ""},
+		{"bulkhead max waiting one too many", `"max_waiting": 4`, `"max_waiting": 10000001`, b + "max_waiting", true, "10000001"},
+		{"bulkhead max wait with none waiting", `"max_waiting": 4`, `"max_waiting": 0`, b + "max_wait", true, "500ms"},
+		{"multi call share 1", `"share": 0.5`, `"share": 1`, "workload.plan[1].calls[0].share", false, ""},
+		{"multi call share past 1", `"share": 0.5`, `"share": 1.001`, "workload.plan[1].calls[0].share", true, "1.001"},
+	})
+}
