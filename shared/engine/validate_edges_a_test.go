@@ -99,6 +99,7 @@ func TestScenarioRangesAtTheirEdges(t *testing.T) {
 		{"runs 1001", name, name + ` "runs": 1001,`, "runs", true, "1001"},
 		{"1000 seeds", name, seeds(1000), "seeds", false, ""},
 		{"1001 seeds", name, seeds(1001), "seeds", true, "1001"},
+		{"listed seed 0", name, name + ` "seeds": [0],`, "seeds[0]", false, ""},
 		{"listed seed -1", name, name + ` "seeds": [-1],`, "seeds[0]", true, "-1"},
 		{"listed seed at the largest", name, name + ` "seeds": [9007199254740991],`, "seeds[0]", false, ""},
 		{"listed seed past the largest", name, name + ` "seeds": [9007199254740992],`, "seeds[0]", true, "9007199254740992"},
@@ -285,6 +286,7 @@ func TestDependencyAndStrategyRangesAtTheirEdges(t *testing.T) {
 		{"max factor 1000", dep, law(`"law": "linear", "slope": 1, "max_factor": 1000`), ll + "max_factor", false, ""},
 		{"max factor past 1000", dep, law(`"law": "linear", "slope": 1, "max_factor": 1000.001`), ll + "max_factor", true, "1000.001"},
 
+		{"load errors window of 0s", dep, d(`"load_errors": {"window": "0s", "points": [{"load": 1, "rate": 0.5}]}`), le + "window", false, ""},
 		{"load errors window of 24h", dep, d(`"load_errors": {"window": "24h", "points": [{"load": 1, "rate": 0.5}]}`), le + "window", false, ""},
 		{"load errors window past 24h", dep, d(`"load_errors": {"window": "24h0m0.001s", "points": [{"load": 1, "rate": 0.5}]}`), le + "window", true, "24h0m0.001s"},
 		{"load errors window under 0s", dep, d(`"load_errors": {"window": "-1ms", "points": [{"load": 1, "rate": 0.5}]}`), le + "window", true, "-1ms"},
