@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// edgeCase changes one fragment of a scenario document and says whether
+// edgeCaseA changes one fragment of a scenario document and says whether
 // the value it gives is refused at path. A refused case's message names
 // the value (msg, when given).
-type edgeCase struct {
+type edgeCaseA struct {
 	desc    string
 	old     string
 	new     string
@@ -18,8 +18,8 @@ type edgeCase struct {
 	msg     string // a fragment of the refusal: the value as it is named
 }
 
-// checkEdges applies each case to the document base.
-func checkEdges(t *testing.T, base string, cases []edgeCase) {
+// checkEdgesA applies each case to the document base.
+func checkEdgesA(t *testing.T, base string, cases []edgeCaseA) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -46,8 +46,8 @@ func checkEdges(t *testing.T, base string, cases []edgeCase) {
 	}
 }
 
-// list joins n items made by item(i) with commas.
-func list(n int, item func(i int) string) string {
+// joinItemsA joins n items made by item(i) with commas.
+func joinItemsA(n int, item func(i int) string) string {
 	s := make([]string, n)
 	for i := range s {
 		s[i] = item(i)
@@ -64,31 +64,31 @@ func TestScenarioRangesAtTheirEdges(t *testing.T) {
 	const dur = `"duration": "10s"`
 	const strat = `{"name": "a", "max_attempts": 3}`
 	seeds := func(n int) string {
-		return name + ` "seeds": [` + list(n, func(i int) string { return fmt.Sprint(i) }) + `],`
+		return name + ` "seeds": [` + joinItemsA(n, func(i int) string { return fmt.Sprint(i) }) + `],`
 	}
 	strategies := func(n int) string {
-		return strat + ", " + list(n-1, func(i int) string { return fmt.Sprintf(`{"name": "s%d"}`, i) })
+		return strat + ", " + joinItemsA(n-1, func(i int) string { return fmt.Sprintf(`{"name": "s%d"}`, i) })
 	}
 	layers := func(n int) string {
-		return `"max_attempts": 3, "layers": [` + list(n, func(int) string { return `{"max_attempts": 1}` }) + `]`
+		return `"max_attempts": 3, "layers": [` + joinItemsA(n, func(int) string { return `{"max_attempts": 1}` }) + `]`
 	}
 	closed := func(think string) string {
 		return `"arrival": "closed", "duration": "10s", "think_time": "` + think + `"`
 	}
 	fleets := func(n, clients int) string {
-		return dur + `, "fleets": [` + list(n, func(i int) string {
+		return dur + `, "fleets": [` + joinItemsA(n, func(i int) string {
 			return fmt.Sprintf(`{"name": "f%d", "clients": %d, "rate": 1, "max_attempts": 1}`, i, clients)
 		}) + `]`
 	}
 	phases := func(n int) string {
-		return dur + `, "load": [` + list(n, func(int) string {
+		return dur + `, "load": [` + joinItemsA(n, func(int) string {
 			return `{"kind": "spike", "from": "1s", "to": "2s", "rate": 5}`
 		}) + `]`
 	}
 	phase := func(fields string) string {
 		return dur + `, "load": [{"from": "1s", "to": "2s", ` + fields + `}]`
 	}
-	cases := []edgeCase{
+	cases := []edgeCaseA{
 		{"seed 0", name, name + ` "seed": 0,`, "seed", false, ""},
 		{"seed -1", name, name + ` "seed": -1,`, "seed", true, "-1"},
 		{"seed at the largest", name, name + ` "seed": 9007199254740991,`, "seed", false, ""},
@@ -173,8 +173,8 @@ func TestScenarioRangesAtTheirEdges(t *testing.T) {
 		{"fleet name of 101 characters", dur, dur + `, "fleets": [{"name": "` + strings.Repeat("f", 101) + `", "clients": 1, "rate": 1, "max_attempts": 1}]`, "workload.fleets[0].name", true, "101"},
 		{"own fleet name of 100 characters", dur, dur + `, "fleet": "` + strings.Repeat("o", 100) + `", "fleets": [{"name": "f", "clients": 1, "rate": 1, "max_attempts": 1}]`, "workload.fleet", false, ""},
 		{"own fleet name of 101 characters", dur, dur + `, "fleet": "` + strings.Repeat("o", 101) + `", "fleets": [{"name": "f", "clients": 1, "rate": 1, "max_attempts": 1}]`, "workload.fleet", true, "101"},
-		{"fleet of 8 layers", dur, dur + `, "fleets": [{"name": "f", "clients": 1, "rate": 1, "max_attempts": 1, "layers": [` + list(8, func(int) string { return `{"max_attempts": 1}` }) + `]}]`, "workload.fleets[0].layers", false, ""},
-		{"fleet of 9 layers", dur, dur + `, "fleets": [{"name": "f", "clients": 1, "rate": 1, "max_attempts": 1, "layers": [` + list(9, func(int) string { return `{"max_attempts": 1}` }) + `]}]`, "workload.fleets[0].layers", true, "9"},
+		{"fleet of 8 layers", dur, dur + `, "fleets": [{"name": "f", "clients": 1, "rate": 1, "max_attempts": 1, "layers": [` + joinItemsA(8, func(int) string { return `{"max_attempts": 1}` }) + `]}]`, "workload.fleets[0].layers", false, ""},
+		{"fleet of 9 layers", dur, dur + `, "fleets": [{"name": "f", "clients": 1, "rate": 1, "max_attempts": 1, "layers": [` + joinItemsA(9, func(int) string { return `{"max_attempts": 1}` }) + `]}]`, "workload.fleets[0].layers", true, "9"},
 		{"fleet at the highest rate per client", dur, dur + `, "fleets": [{"name": "f", "clients": 1, "rate_per_client": 1e6, "max_attempts": 1}]`, "workload.fleets[0].rate_per_client", false, ""},
 		{"fleet over the highest rate per client", dur, dur + `, "fleets": [{"name": "f", "clients": 1, "rate_per_client": 1000000.5, "max_attempts": 1}]`, "workload.fleets[0].rate_per_client", true, "1.0000005e+06"},
 		{"burst at 24h", `"arrival": "poisson", "rate": 10, "duration": "10s"`, `"arrival": "burst", "duration": "10s", "burst_at": "24h"`, "workload.burst_at", false, ""},
@@ -210,7 +210,7 @@ func TestScenarioRangesAtTheirEdges(t *testing.T) {
 		{"flash of the most operations", dur, phase(`"kind": "flash", "operations": 10000000`), "workload.load[0].operations", false, ""},
 		{"flash of one operation too many", dur, phase(`"kind": "flash", "operations": 10000001`), "workload.load[0].operations", true, "10000001"},
 	}
-	checkEdges(t, valid, cases)
+	checkEdgesA(t, valid, cases)
 }
 
 // TestDependencyAndStrategyRangesAtTheirEdges walks the checks of a
@@ -226,17 +226,17 @@ func TestDependencyAndStrategyRangesAtTheirEdges(t *testing.T) {
 	law := func(fields string) string { return d(`"load_latency": {` + fields + `}`) }
 	service := func(st string) string { return `"service_time": {` + st + `}` }
 	deps := func(n int) string {
-		return `"dependencies": [` + list(n, func(i int) string {
+		return `"dependencies": [` + joinItemsA(n, func(i int) string {
 			return fmt.Sprintf(`{"name": "d%d", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}}`, i)
 		}) + `]`
 	}
 	plan := func(n int) string {
-		return dur + `, "plan": [{"calls": [` + list(n, func(i int) string {
+		return dur + `, "plan": [{"calls": [` + joinItemsA(n, func(i int) string {
 			return fmt.Sprintf(`{"dependency": "dependency", "name": "c%d"}`, i)
 		}) + `]}]`
 	}
 	points := func(n int) string {
-		return d(`"load_errors": {"points": [` + list(n, func(i int) string {
+		return d(`"load_errors": {"points": [` + joinItemsA(n, func(i int) string {
 			return fmt.Sprintf(`{"load": %d, "rate": 0.5}`, i+1)
 		}) + `]}`)
 	}
@@ -247,7 +247,7 @@ func TestDependencyAndStrategyRangesAtTheirEdges(t *testing.T) {
 	const p = "dependency."
 	const le = p + "load_errors."
 	const ll = p + "load_latency."
-	cases := []edgeCase{
+	cases := []edgeCaseA{
 		{"1 worker", `"workers": 2`, `"workers": 1`, p + "workers", false, ""},
 		{"0 workers", `"workers": 2`, `"workers": 0`, p + "workers", true, "0 is out of range"},
 		{"the most workers", `"workers": 2`, `"workers": 100000`, p + "workers", false, ""},
@@ -350,11 +350,11 @@ func TestDependencyAndStrategyRangesAtTheirEdges(t *testing.T) {
 		{"fallback latency 0", attempts, attempts + `, "fallbacks": [{"call": "dependency", "latency": "0s"}]`, "strategies[0].fallbacks[0].latency", false, ""},
 		{"fallback latency under 0", attempts, attempts + `, "fallbacks": [{"call": "dependency", "latency": "-1ns"}]`, "strategies[0].fallbacks[0].latency", true, "-1ns"},
 	}
-	checkEdges(t, valid, cases)
+	checkEdgesA(t, valid, cases)
 
 	const mc = `"max_concurrent": 2`
 	const b = "strategies[0].bulkheads[0]."
-	checkEdges(t, validMulti, []edgeCase{
+	checkEdgesA(t, validMulti, []edgeCaseA{
 		{"bulkhead of 1", mc, `"max_concurrent": 1`, b + "max_concurrent", false, ""},
 		{"bulkhead of 0", mc, `"max_concurrent": 0`, b + "max_concurrent", true, "0 is out of range"},
 		{"bulkhead of the most", mc, `"max_concurrent": 100000`, b + "max_concurrent", false, ""},
