@@ -581,3 +581,31 @@ func TestEstimateOfASearchAddsItsCandidatesAndItsNumbers(t *testing.T) {
 		t.Errorf("Estimate = %d, want %d (%d + %d + %d)", got, want, own, candidates, numbers)
 	}
 }
+
+// TestEstimateKeepsEachCallsNetworkWhenABudgetBoundsNothing: a budget
+// that allows exactly as many retries as the level is counted with does
+// not bound it, so each plan call keeps its own dependency's network
+// rather than the costliest; the estimate is the one without the budget.
+// 128 operations of two calls, one to a dependency with a network, are
+// 256 invocations of 101 attempts (a constant 100 ms over 10 s); a ratio
+// budget without a window allows 256 × ratio + 1 retries, 25,600 (100 an
+// invocation) at a ratio of 100 − 1/256, exact in binary.
+func TestEstimateKeepsEachCallsNetworkWhenABudgetBoundsNothing(t *testing.T) {
+	scenario := func(budget string) *Scenario {
+		return parseCost(t, `{"version": 1, "name": "even", "runs": 1,
+			"workload": {"clients": 1, "arrival": "uniform", "rate": 12.8, "duration": "10s",
+				"plan": [{"calls": [{"dependency": "near"}, {"dependency": "far"}]}]},
+			"dependencies": [
+				{"name": "near", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4},
+				{"name": "far", "workers": 1, "service_time": {"kind": "constant", "mean": "1ms"}, "queue_capacity": 4,
+					"network": {"request": {"kind": "constant", "mean": "1ms"}, "answer": {"kind": "constant", "mean": "1ms"}}}],
+			"strategies": [{"name": "s", "max_attempts": 0, "backoff": {"kind": "constant", "base": "100ms"}`+budget+`}]}`)
+	}
+	free, even := scenario(""), scenario(`, "budget": {"kind": "ratio", "ratio": 99.99609375}`)
+	if n := estimateAttempts(even, &even.Strategies[0].Policy).n; n != 101 {
+		t.Fatalf("the level is counted as %v attempts, want 101", n)
+	}
+	if a, b := Estimate(free), Estimate(even); a != b {
+		t.Errorf("estimate %d with a budget that allows every counted retry, %d without it: want the same", b, a)
+	}
+}
