@@ -23,17 +23,7 @@ func checkEdgesA(t *testing.T, base string, cases []edgeCaseA) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.desc, func(t *testing.T) {
-			doc := strings.Replace(base, tc.old, tc.new, 1)
-			if doc == base {
-				t.Fatalf("the case does not change the scenario")
-			}
-			_, err := Parse([]byte(doc))
-			var at []string
-			for _, e := range AsErrors(err) {
-				if e.Path == tc.path {
-					at = append(at, e.Error())
-				}
-			}
+			at, err := parseEdited(t, base, tc.old, tc.new, tc.path)
 			switch {
 			case !tc.refused && len(at) > 0:
 				t.Errorf("refused at %s: %v", tc.path, at)
